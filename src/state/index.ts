@@ -1,0 +1,7 @@
+export * from "./schema.js";
+export { StateError, LockHeldError, type StateErrorCode, type LockHolder } from "./errors.js";
+export { migrate, applyMigrations, type Migration, type MigrationSet } from "./migrations.js";
+export { openStateStore, type StateStore, type StateStoreOptions } from "./store.js";
+export { readStateFile } from "./state-file.js";
+export { acquireLock, type Lock, type AcquireLockOptions } from "./lock.js";
+export { LockInfo } from "./lock-file.js";

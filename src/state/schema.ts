@@ -1,0 +1,141 @@
+import { z } from "zod";
+
+/**
+ * The state file's schema. It is written atomically after every step that must survive a crash
+ * (docs/architecture.md, "Never a duplicate"), so it holds only what the connector cannot re-read
+ * cheaply: cursors, the threat↔issue mapping, what the connector last wrote, the queue of due work
+ * and the write-ahead intents. Bump STATE_VERSION and add a migration when its shape changes.
+ */
+export const STATE_VERSION = 1;
+
+const IssueState = z.enum(["open", "closed"]);
+
+/** The issue the connector made for a threat, as the connector last wrote or accepted it. */
+export const IssueRecord = z.object({
+  repo: z.string(),
+  number: z.int().positive(),
+  url: z.string(),
+  /** Open or closed as last written by the connector or accepted from a person. */
+  state: IssueState,
+  /** Hash of what the issue shows (title, body, labels) as last written. */
+  hash: z.string(),
+});
+export type IssueRecord = z.infer<typeof IssueRecord>;
+
+export const ThreatRecord = z.object({
+  /** Last effective status read from the platform (stream, single read or PATCH response). */
+  status: z.string(),
+  /** Severity rank 0 (informational) .. 4 (critical), for queue order. */
+  severity: z.int().min(0).max(4),
+  assetId: z.string().nullable(),
+  updatedAt: z.string(),
+  /** stream_position of the last version processed: a re-delivery carries a later one. */
+  position: z.string().nullable(),
+  /** The threat left the API because its asset was removed. */
+  gone: z.boolean().default(false),
+  issue: IssueRecord.optional(),
+  /** external_id of the platform's `github` reference as last seen or written. */
+  link: z.string().optional(),
+});
+export type ThreatRecord = z.infer<typeof ThreatRecord>;
+
+export const AssetRecord = z.object({
+  name: z.string().nullable(),
+  type: z.string().nullable(),
+  deleted: z.boolean(),
+  updatedAt: z.string(),
+});
+export type AssetRecord = z.infer<typeof AssetRecord>;
+
+/** A person's close or reopen seen on GitHub, waiting to become a PATCH verdict. */
+export const PersonChange = z.object({
+  event: z.enum(["closed", "reopened"]),
+  reason: z.string().nullable(),
+  login: z.string(),
+  repo: z.string(),
+  number: z.int().positive(),
+  url: z.string(),
+  seenAt: z.string(),
+});
+export type PersonChange = z.infer<typeof PersonChange>;
+
+/** Due work for one threat. Order: priority class, then severity (critical first), then seq. */
+export const QueueEntry = z.object({
+  /** 0 verdict from a person, 1 close/reopen, 2 create, 3 update or link. */
+  priority: z.int().min(0).max(9),
+  severity: z.int().min(0).max(4),
+  seq: z.int().nonnegative(),
+  enqueuedAt: z.string(),
+  person: PersonChange.optional(),
+  attempts: z.int().nonnegative().default(0),
+  /** Epoch ms before which the entry is not retried (after a failure). */
+  notBefore: z.number().optional(),
+  lastError: z.string().optional(),
+});
+export type QueueEntry = z.infer<typeof QueueEntry>;
+
+/** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
+export const Intent = z.object({
+  id: z.string(),
+  kind: z.enum(["create", "comment", "issue_state"]),
+  threatId: z.string(),
+  repo: z.string(),
+  number: z.int().positive().optional(),
+  /** For issue_state: the state being written. */
+  target: IssueState.optional(),
+  startedAt: z.string(),
+});
+export type Intent = z.infer<typeof Intent>;
+
+export const RetryRecord = z.object({
+  attempts: z.int().nonnegative(),
+  lastError: z.string(),
+  since: z.string(),
+});
+
+export const LastCycle = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  ok: z.boolean(),
+  error: z.string().optional(),
+  counts: z.record(z.string(), z.number()),
+});
+export type LastCycle = z.infer<typeof LastCycle>;
+
+export const State = z.object({
+  version: z.literal(STATE_VERSION),
+  cursors: z.object({ assets: z.string().nullable(), threats: z.string().nullable() }),
+  /** Per repository: the `since` watermark of the last read of people's changes, and ETags. */
+  github: z.object({
+    since: z.record(z.string(), z.string()),
+    /** The GitHub gateway's ETag cache (its own format, validated by the gateway on import). */
+    etags: z.array(z.unknown()),
+  }),
+  assets: z.record(z.string(), AssetRecord),
+  threats: z.record(z.string(), ThreatRecord),
+  queue: z.record(z.string(), QueueEntry),
+  intents: z.record(z.string(), Intent),
+  /** Items that failed to parse, by id: re-read with a single GET on later cycles. */
+  retry: z.object({
+    threats: z.record(z.string(), RetryRecord),
+    assets: z.record(z.string(), RetryRecord),
+  }),
+  seq: z.int().nonnegative(),
+  lastCycle: LastCycle.nullable(),
+});
+export type State = z.infer<typeof State>;
+
+export function emptyState(): State {
+  return {
+    version: STATE_VERSION,
+    cursors: { assets: null, threats: null },
+    github: { since: {}, etags: [] },
+    assets: {},
+    threats: {},
+    queue: {},
+    intents: {},
+    retry: { threats: {}, assets: {} },
+    seq: 0,
+    lastCycle: null,
+  };
+}
