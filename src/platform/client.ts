@@ -1,0 +1,212 @@
+import type { Dispatcher } from "undici";
+import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
+import { silentLogger, type Logger } from "../observability/index.js";
+import { PlatformError, PlatformProblem, PlatformResponseError } from "./errors.js";
+import { createApiTransport, type ApiResponse } from "./http.js";
+import { Asset, Threat, type SettableStatus } from "./schemas.js";
+import { walkStream, type StreamPage } from "./stream.js";
+import { createTokenCache, type TokenAuth } from "./token-cache.js";
+import { createDispatcher } from "./transport.js";
+import type { z } from "zod";
+
+/** Optional members accept `undefined` (= the default), so config code can pass them straight through. */
+export interface PlatformClientOptions {
+  /** The spec's `{base_url}`; `/v1/...` is appended. */
+  baseUrl: string;
+  /** The spec's `{auth_url}`: the OAuth 2.0 token endpoint. */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  tokenAuth: TokenAuth;
+  scope?: string | undefined;
+  audience?: string | undefined;
+  /** `limit` of list requests, 1..500 (list rule: outside the range is a 400, never clamped). */
+  pageLimit?: number | undefined;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+  /** A 429 asking to wait longer than this fails instead of stalling (default 120 s). */
+  maxRetryAfterMs?: number | undefined;
+  /** Wait after an empty page that carries a cursor (list rule 4), default 200 ms. */
+  emptyPageDelayMs?: number | undefined;
+  /** Consecutive empty pages with a cursor before a walk ends, default 10. */
+  maxEmptyPages?: number | undefined;
+  /** Pages per walk at most, default 1,000,000. */
+  maxPages?: number | undefined;
+  logger?: Logger | undefined;
+  clock?: Clock | undefined;
+  sleep?: Sleep | undefined;
+  random?: (() => number) | undefined;
+  /** An undici dispatcher to use; the caller keeps ownership (close() leaves it open). */
+  dispatcher?: Dispatcher | undefined;
+}
+
+export interface PlatformStats {
+  /** HTTP requests sent to the token endpoint (retries included). */
+  tokenRequests: number;
+  /** HTTP requests sent to the API, every attempt counted. */
+  requests: number;
+  /** Attempts repeated after a 429, a 5xx, a dropped connection or a 401. */
+  retries: number;
+}
+
+export interface PlatformClient {
+  streamThreats(cursor: string | null): AsyncIterable<StreamPage<Threat>>;
+  streamAssets(cursor: string | null): AsyncIterable<StreamPage<Asset>>;
+  relatedAssets(assetId: string): AsyncIterable<StreamPage<Asset>>;
+  /** null on 404 `resource/not-found` (also a threat of a removed asset). */
+  getThreat(id: string): Promise<Threat | null>;
+  getAsset(id: string): Promise<Asset | null>;
+  /** PATCH the verdict; answers the threat with the platform's recalculated `status`. */
+  setStatus(id: string, status: SettableStatus, statusNote?: string): Promise<Threat>;
+  updateNote(id: string, note: string): Promise<void>;
+  putExternalReference(id: string, system: string, ref: { external_id: string; url: string }): Promise<void>;
+  stats(): PlatformStats;
+  close(): Promise<void>;
+}
+
+export function createPlatformClient(opts: PlatformClientOptions): PlatformClient {
+  const pageLimit = integerOption("pageLimit", opts.pageLimit ?? 500, 1, 500);
+  const timeoutMs = integerOption("timeoutMs", opts.timeoutMs ?? 30_000, 1, 3_600_000);
+  const maxRetries = integerOption("maxRetries", opts.maxRetries ?? 5, 0, 100);
+  const maxRetryAfterMs = integerOption("maxRetryAfterMs", opts.maxRetryAfterMs ?? 120_000, 0, 86_400_000);
+  const emptyPageDelayMs = integerOption("emptyPageDelayMs", opts.emptyPageDelayMs ?? 200, 0, 600_000);
+  const maxEmptyPages = integerOption("maxEmptyPages", opts.maxEmptyPages ?? 10, 1, 10_000);
+  const maxPages = integerOption("maxPages", opts.maxPages ?? 1_000_000, 1, Number.MAX_SAFE_INTEGER);
+  const clock = opts.clock ?? systemClock;
+  const sleep = opts.sleep ?? realSleep;
+  const random = opts.random ?? Math.random;
+  const logger = (opts.logger ?? silentLogger).child({ component: "platform" });
+  // A dispatcher passed in stays the caller's to close; the one made here is closed by close().
+  const ownsDispatcher = opts.dispatcher === undefined;
+  const dispatcher = opts.dispatcher ?? createDispatcher(timeoutMs);
+
+  const tokens = createTokenCache({
+    tokenUrl: opts.tokenUrl,
+    clientId: opts.clientId,
+    clientSecret: opts.clientSecret,
+    tokenAuth: opts.tokenAuth,
+    scope: opts.scope,
+    audience: opts.audience,
+    dispatcher,
+    clock,
+    sleep,
+    random,
+    maxRetries,
+    logger,
+  });
+  const api = createApiTransport({
+    baseUrl: opts.baseUrl,
+    dispatcher,
+    tokens,
+    clock,
+    sleep,
+    random,
+    maxRetries,
+    maxRetryAfterMs,
+    logger,
+  });
+
+  function walk<S extends z.ZodType>(path: string, start: string | null, item: S, arrayProperty?: string) {
+    return walkStream({
+      start,
+      item,
+      ...(arrayProperty === undefined ? {} : { arrayProperty }),
+      fetchPage: async (cursor) => {
+        const query: Record<string, string> = { limit: String(pageLimit) };
+        if (cursor !== null) query["cursor"] = cursor;
+        const res = await api.send({ method: "GET", path, query, replaySafe: true });
+        return { body: res.body, info: res.info, status: res.status, requestId: res.requestId };
+      },
+      sleep,
+      emptyPageDelayMs,
+      maxEmptyPages,
+      maxPages,
+      logger,
+    });
+  }
+
+  async function getOne<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S> | null> {
+    let res: ApiResponse;
+    try {
+      res = await api.send({ method: "GET", path, replaySafe: true });
+    } catch (err) {
+      if (err instanceof PlatformProblem && err.status === 404 && err.type === "resource/not-found")
+        return null;
+      throw err;
+    }
+    return parseObject(res, schema);
+  }
+
+  return {
+    streamThreats: (cursor) => walk("/v1/threats", cursor, Threat),
+    streamAssets: (cursor) => walk("/v1/assets", cursor, Asset, "assets"),
+    relatedAssets: (assetId) =>
+      walk(`/v1/assets/${encodeURIComponent(assetId)}/related`, null, Asset, "assets"),
+    getThreat: (id) => getOne(`/v1/threats/${encodeURIComponent(id)}`, Threat),
+    getAsset: (id) => getOne(`/v1/assets/${encodeURIComponent(id)}`, Asset),
+    async setStatus(id, status, statusNote) {
+      const body = statusNote === undefined ? { status } : { status, status_note: statusNote };
+      // Replay is safe: it sets a value ("Retry safety of writes"), even though the platform
+      // itself never retries it upstream (PATCH rule 5).
+      const res = await api.send({
+        method: "PATCH",
+        path: `/v1/threats/${encodeURIComponent(id)}`,
+        body,
+        replaySafe: true,
+      });
+      return parseObject(res, Threat);
+    },
+    async updateNote(id, note) {
+      // Replay is safe: the note is replaced, not appended (update-note rule 6).
+      await api.send({
+        method: "POST",
+        path: `/v1/threats/${encodeURIComponent(id)}/update-note`,
+        body: { note },
+        replaySafe: true,
+        readBody: false,
+      });
+    },
+    async putExternalReference(id, system, ref) {
+      // Replay is safe: an upsert keyed on `system` (external-references rule 3).
+      await api.send({
+        method: "PUT",
+        path: `/v1/threats/${encodeURIComponent(id)}/external-references/${encodeURIComponent(system)}`,
+        body: { external_id: ref.external_id, url: ref.url },
+        replaySafe: true,
+        readBody: false,
+      });
+    },
+    stats: () => ({
+      tokenRequests: tokens.requestCount(),
+      requests: api.counters.requests,
+      retries: api.counters.retries,
+    }),
+    async close() {
+      if (ownsDispatcher) await dispatcher.close();
+    },
+  };
+}
+
+/** Options are the program's own input, checked once here so a typo fails fast and says which. */
+function integerOption(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new PlatformError(
+      "platform_invalid_options",
+      `${name} must be an integer from ${min} to ${max}, got ${value}`,
+      undefined,
+    );
+  }
+  return value;
+}
+
+function parseObject<S extends z.ZodType>(res: ApiResponse, schema: S): z.output<S> {
+  const parsed = schema.safeParse(res.body);
+  if (parsed.success) return parsed.data;
+  const reason = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+    .join("; ");
+  throw new PlatformResponseError({ ...res.info, status: res.status, requestId: res.requestId }, reason, {
+    cause: parsed.error,
+  });
+}

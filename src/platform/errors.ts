@@ -1,0 +1,175 @@
+import { Problem } from "./schemas.js";
+
+/**
+ * Errors of the platform client. Every error carries a stable `code` and the original `cause`;
+ * messages and `toJSON()` hold only method, URL path, status and the problem body, never a token,
+ * a secret or an `Authorization` header, so they are safe to log as they are.
+ */
+
+export interface RequestInfo {
+  method: string;
+  /** Path of the request URL, without query string (a query never carries secrets here, but stay safe). */
+  path: string;
+}
+
+export type PlatformErrorCode =
+  | "platform_problem"
+  | "platform_response_invalid"
+  | "platform_token_failed"
+  | "platform_network"
+  | "platform_invalid_options";
+
+export class PlatformError extends Error {
+  readonly code: PlatformErrorCode;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly status: number | undefined;
+
+  constructor(
+    code: PlatformErrorCode,
+    message: string,
+    info: (RequestInfo & { status?: number | undefined }) | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.method = info?.method;
+    this.path = info?.path;
+    this.status = info?.status;
+  }
+
+  /** The log form: stripped to method, path, status (subclasses add the problem body). */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+    };
+  }
+}
+
+/** Prefix of every problem `type` URI: `{base_url}/errors/<suffix>` ("Errors"). */
+const ERRORS_SEGMENT = "/errors/";
+
+/** The stable suffix clients match on, e.g. `request/invalid-cursor`; the whole URI when it has no `/errors/`. */
+export function problemTypeSuffix(type: string | undefined): string {
+  if (type === undefined || type === "") return "about:blank";
+  const at = type.lastIndexOf(ERRORS_SEGMENT);
+  return at === -1 ? type : type.slice(at + ERRORS_SEGMENT.length);
+}
+
+/** An HTTP error answer of the platform (problem+json, or any other non-success answer). */
+export class PlatformProblem extends PlatformError {
+  /** Suffix after `/errors/`, e.g. `resource/not-found`; `about:blank` when the body had none. */
+  readonly type: string;
+  override readonly status: number;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  readonly instance: string | undefined;
+  readonly requestId: string | undefined;
+  readonly problem: Problem | undefined;
+
+  constructor(
+    args: RequestInfo & { status: number; problem: Problem | undefined; requestId: string | undefined },
+  ) {
+    const type = problemTypeSuffix(args.problem?.type);
+    const detail = args.problem?.detail;
+    // The detail is the server's text: keep the one-line message readable however long it is.
+    const shown =
+      detail === undefined ? "" : `: ${detail.length > 300 ? `${detail.slice(0, 300)}…` : detail}`;
+    super(
+      "platform_problem",
+      `${args.method} ${args.path} answered ${args.status} ${type}${shown}` +
+        (args.requestId === undefined ? "" : ` (request id ${args.requestId})`),
+      args,
+    );
+    this.type = type;
+    this.status = args.status;
+    this.title = args.problem?.title;
+    this.detail = detail;
+    this.instance = args.problem?.instance;
+    this.requestId = args.requestId;
+    this.problem = args.problem;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), type: this.type, requestId: this.requestId, problem: this.problem };
+  }
+}
+
+/** Build a PlatformProblem from whatever error body arrived (problem+json or not). */
+export function problemFromBody(
+  info: RequestInfo & { status: number; requestId: string | undefined },
+  body: unknown,
+): PlatformProblem {
+  const parsed = Problem.safeParse(body);
+  return new PlatformProblem({ ...info, problem: parsed.success ? parsed.data : undefined });
+}
+
+/** A success answer whose body is not what the spec says (unparseable JSON, wrong envelope, bad object). */
+export class PlatformResponseError extends PlatformError {
+  readonly requestId: string | undefined;
+  constructor(
+    info: RequestInfo & { status?: number; requestId?: string | undefined },
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      "platform_response_invalid",
+      `${info.method} ${info.path} answered ${info.status ?? "?"} with an unexpected body: ${reason}`,
+      info,
+      options,
+    );
+    this.requestId = info.requestId;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), requestId: this.requestId };
+  }
+}
+
+/** The token endpoint refused or failed. The message names the OAuth error, never the credentials. */
+export class PlatformTokenError extends PlatformError {
+  readonly oauthError: string | undefined;
+  constructor(
+    info: RequestInfo & { status?: number },
+    reason: string,
+    oauthError: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      "platform_token_failed",
+      `token request ${info.method} ${info.path} failed: ${reason}; check platform.client_id, client_secret, token_auth and token_url`,
+      info,
+      options,
+    );
+    this.oauthError = oauthError;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), oauthError: this.oauthError };
+  }
+}
+
+/** The connection failed (reset, refused, timed out) and retries, if allowed, ran out. */
+export class PlatformNetworkError extends PlatformError {
+  constructor(info: RequestInfo, reason: string, options?: { cause?: unknown }) {
+    super("platform_network", `${info.method} ${info.path} failed: ${reason}`, info, options);
+  }
+}
+
+/**
+ * A short description of a transport error (undici codes like UND_ERR_SOCKET, ECONNREFUSED).
+ * Transport messages name at most host and port; requests never carry secrets in the URL.
+ */
+export function describeTransportError(err: unknown): string {
+  if (err instanceof Error) {
+    const code = "code" in err && typeof err.code === "string" ? `${err.code} ` : "";
+    return `${code}${err.message}`.trim() || err.name;
+  }
+  return "unknown error";
+}

@@ -1,0 +1,28 @@
+export {
+  createPlatformClient,
+  type PlatformClient,
+  type PlatformClientOptions,
+  type PlatformStats,
+} from "./client.js";
+export type { ParsedItem, StreamPage } from "./stream.js";
+export type { TokenAuth } from "./token-cache.js";
+export {
+  Asset,
+  ExternalReference,
+  Problem,
+  SETTABLE_STATUSES,
+  SettableStatus,
+  THREAT_STATUSES,
+  Threat,
+  isKnownThreatStatus,
+  type KnownThreatStatus,
+} from "./schemas.js";
+export {
+  PlatformError,
+  PlatformNetworkError,
+  PlatformProblem,
+  PlatformResponseError,
+  PlatformTokenError,
+  problemTypeSuffix,
+  type PlatformErrorCode,
+} from "./errors.js";

@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+/**
+ * Zod schemas of the platform API spec ("Resources and their fields"). Every object is loose:
+ * the spec's versioning rule 2 ships new optional fields without notice, so unknown fields are
+ * kept (and ignored by this client) rather than stripped or rejected.
+ */
+
+/** Any 8-4-4-4-12 hex string: the spec says "uuid" but shows no version, so none is enforced. */
+export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+  message: "expected a UUID",
+});
+
+/** Threat status values ("States and transitions"). */
+export const THREAT_STATUSES = ["unsolved", "solved", "false_positive", "accepted", "pending"] as const;
+export type KnownThreatStatus = (typeof THREAT_STATUSES)[number];
+
+export function isKnownThreatStatus(status: string): status is KnownThreatStatus {
+  return THREAT_STATUSES.some((known) => known === status);
+}
+
+/** The statuses a caller may set; `pending` is computed by the platform and never settable. */
+export const SETTABLE_STATUSES = ["unsolved", "solved", "false_positive", "accepted"] as const;
+export const SettableStatus = z.enum(SETTABLE_STATUSES);
+export type SettableStatus = z.infer<typeof SettableStatus>;
+
+/** "Format: not shown": a timestamp-like position, kept as the platform sent it. */
+export const StreamPosition = z.union([z.string(), z.number()]).nullable();
+
+export const ExternalReference = z.looseObject({
+  // The 1..64 length rule binds the PUT path segment; on reads a longer one must not cost the threat.
+  system: z.string(),
+  external_id: z.string(),
+  url: z.string(),
+  linked_at: z.string().nullable().optional(),
+});
+export type ExternalReference = z.infer<typeof ExternalReference>;
+
+export const Threat = z.looseObject({
+  id: Uuid,
+  // Unknown statuses are accepted: a new value is an additive change (versioning rule 2).
+  status: z.string(),
+  updated_at: z.string(),
+  stream_position: StreamPosition.optional(),
+  module_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  external_references: z.array(ExternalReference).default([]),
+});
+export type Threat = z.infer<typeof Threat>;
+
+export const Asset = z.looseObject({
+  id: Uuid,
+  updated_at: z.string(),
+  stream_position: StreamPosition.optional(),
+  // Required by the spec's table; a missing flag is read as "live" rather than failing the item.
+  deleted: z.boolean().default(false),
+  deleted_at: z.string().nullable().optional(),
+});
+export type Asset = z.infer<typeof Asset>;
+
+/** Problem Details (RFC 9457), the body of every error ("Errors"). All fields are lenient. */
+export const Problem = z.looseObject({
+  type: z.string().optional(),
+  title: z.string().optional(),
+  status: z.number().int().optional(),
+  detail: z.string().optional(),
+  instance: z.string().optional(),
+});
+export type Problem = z.infer<typeof Problem>;
+
+/** The pagination object present in every list response ("Common list behaviour"). */
+export const Pagination = z.looseObject({
+  next_cursor: z.string().nullable(),
+  page_size: z.number().int().nonnegative().optional(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+/** Token endpoint answer (RFC 6749 §5.1); some identity providers send `expires_in` as a string. */
+export const TokenResponse = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.string().optional(),
+  expires_in: z.coerce.number().positive().optional(),
+});
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+/** Token endpoint error (RFC 6749 §5.2). */
+export const TokenErrorBody = z.looseObject({
+  error: z.string(),
+  error_description: z.string().optional(),
+});
