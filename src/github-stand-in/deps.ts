@@ -1,0 +1,39 @@
+import type { Clock } from "../shared/clock.js";
+import type { Reply, RequestContext } from "./router.js";
+import type { ShapeContext } from "./shapes.js";
+import type { Actor, IssueRecord, RepoRecord, Store } from "./store.js";
+import { StandInError } from "./errors.js";
+import { notFound } from "./replies.js";
+
+/** What the route handlers share; built once per running stand-in. */
+export interface HandlerDeps {
+  store: Store;
+  shape: ShapeContext;
+  clock: Clock;
+  perPageMax: number;
+}
+
+export function repoOf(deps: HandlerDeps, ctx: RequestContext): RepoRecord {
+  return deps.store.repo(ctx.params["owner"] ?? "", ctx.params["repo"] ?? "");
+}
+
+/** The issue named by `{issue_number}`, or a 404 reply. */
+export function issueOf(
+  deps: HandlerDeps,
+  ctx: RequestContext,
+): { r: RepoRecord; issue: IssueRecord } | Reply {
+  const r = repoOf(deps, ctx);
+  const raw = ctx.params["issue_number"] ?? "";
+  const issue = /^\d+$/.test(raw) ? deps.store.findIssue(r, Number(raw)) : undefined;
+  return issue ? { r, issue } : notFound();
+}
+
+export function isReply(x: object): x is Reply {
+  return "status" in x;
+}
+
+/** Routes with `auth: "token"` always carry an actor; this keeps handlers free of null checks. */
+export function actorOf(ctx: RequestContext): Actor {
+  if (!ctx.actor) throw new StandInError("no_actor", "token route reached without an actor");
+  return ctx.actor;
+}

@@ -1,0 +1,25 @@
+/**
+ * A local stand-in for the parts of GitHub's REST API the connector uses, for tests and the demo.
+ *
+ * Stateful and in memory; repositories exist on first use. Serves the issues list (state, labels,
+ * since, sort, direction, creator, assignee; page-number pagination with absolute `Link` URLs;
+ * pull requests included with a `pull_request` key), create/get/update issue, issue comments,
+ * issue events (closed, reopened, labeled, unlabeled, renamed), labels, repository-wide comments
+ * and events, `GET /user`, `GET /rate_limit`, `GET /repos/{owner}/{repo}` and, in GitHub App mode,
+ * the installation and access-token routes. Every GET answers with an ETag; a matching
+ * `If-None-Match` gets a 304 that costs no rate-limit point. Faults and people's actions are
+ * driven in-process through {@link RunningStandIn}.
+ */
+export { startGitHubStandIn } from "./server.js";
+export { StandInError } from "./errors.js";
+export type {
+  FaultControls,
+  PersonActions,
+  RunningStandIn,
+  StandInComment,
+  StandInCounters,
+  StandInEvent,
+  StandInEventKind,
+  StandInIssue,
+  StandInOptions,
+} from "./types.js";

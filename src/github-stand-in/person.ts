@@ -1,0 +1,44 @@
+import type { Store } from "./store.js";
+import type { PersonActions } from "./types.js";
+
+/**
+ * Changes made by a person in GitHub's web UI: not API calls of the connector, so they cost
+ * nothing and are recorded with the person as actor and no `performed_via_github_app`.
+ */
+export function createPersonActions(store: Store): PersonActions {
+  const target = (repo: string, number: number) => {
+    const r = store.repoByFullName(repo);
+    return { r, issue: store.mustFindIssue(r, number) };
+  };
+  const as = (login: string) => ({ login, viaApp: false });
+  return {
+    close(repo, number, opts) {
+      const { r, issue } = target(repo, number);
+      store.updateIssue(r, issue, { state: "closed", stateReason: opts.reason }, as(opts.login));
+    },
+    reopen(repo, number, login) {
+      const { r, issue } = target(repo, number);
+      store.updateIssue(r, issue, { state: "open" }, as(login));
+    },
+    comment(repo, number, body, login) {
+      const { r, issue } = target(repo, number);
+      store.addComment(r, issue, body, as(login));
+    },
+    relabel(repo, number, labels, login) {
+      const { r, issue } = target(repo, number);
+      store.updateIssue(r, issue, { labels }, as(login));
+    },
+    editTitle(repo, number, title, login) {
+      const { r, issue } = target(repo, number);
+      store.updateIssue(r, issue, { title }, as(login));
+    },
+    openPullRequest(repo, title, labels, login) {
+      const r = store.repoByFullName(repo);
+      return store.createIssue(
+        r,
+        { title, body: null, labels, assignees: [], isPullRequest: true },
+        as(login),
+      ).number;
+    },
+  };
+}

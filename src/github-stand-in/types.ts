@@ -1,0 +1,113 @@
+import type { Clock } from "../shared/clock.js";
+
+/**
+ * Options of {@link startGitHubStandIn}; every field has a default, and `undefined` means the
+ * default, so that callers can pass their own optional settings through unchanged.
+ */
+export interface StandInOptions {
+  /** Interface to bind; tests use "127.0.0.1" (the default). */
+  host?: string | undefined;
+  /** 0 (the default) lets the OS pick a free port. */
+  port?: number | undefined;
+  /** Accepted `Authorization: token X` / `Bearer X` values; default `["ghp_standin"]`. */
+  tokens?: string[] | undefined;
+  /** GitHub App mode: app JWTs (RS256, verified with this public key) mint installation tokens. */
+  appAuth?: { appId: string; publicKeyPem: string; installationId: number } | undefined;
+  /** Secondary rate limit on content-creating requests; off unless given. */
+  secondaryLimit?: { perMinute: number; perHour: number; retryAfterSeconds?: number | undefined } | undefined;
+  /** Primary rate limit (points per rolling hour window); default 5000, as for a token on GitHub.com. */
+  primaryLimit?: { perHour: number } | undefined;
+  /** Largest `per_page` honoured; larger values are clamped like GitHub does. Default 100. */
+  perPageMax?: number | undefined;
+  clock?: Clock | undefined;
+  /** The login the connector's credentials act as; default `"threatbridge[bot]"`. */
+  botLogin?: string | undefined;
+}
+
+/** A snapshot of one stored issue or pull request (plain data, safe to keep). */
+export interface StandInIssue {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  state: "open" | "closed";
+  stateReason: "completed" | "not_planned" | "reopened" | null;
+  labels: string[];
+  assignees: string[];
+  user: string;
+  isPullRequest: boolean;
+  comments: number;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: string | null;
+}
+
+export interface StandInComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: string;
+  /** True when the comment was written with an installation token of the app. */
+  viaApp: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type StandInEventKind = "closed" | "reopened" | "labeled" | "unlabeled" | "renamed";
+
+export interface StandInEvent {
+  id: number;
+  issueNumber: number;
+  event: StandInEventKind;
+  actor: string;
+  /** True when the change was made through the GitHub App (an installation token). */
+  viaApp: boolean;
+  createdAt: string;
+  stateReason?: "completed" | "not_planned" | "reopened" | null;
+  label?: { name: string; color: string };
+  rename?: { from: string; to: string };
+}
+
+export interface StandInCounters {
+  /** Every request received, whatever its outcome. */
+  requests: number;
+  /** Content-creating requests (POST/PATCH/PUT/DELETE) that were processed, including lost responses. */
+  writes: number;
+  /** Primary rate-limit points: every authenticated request except 304s and `GET /rate_limit`. */
+  rateLimitPoints: number;
+  notModified: number;
+  secondaryLimited: number;
+  /** Requests per `"METHOD /route/{template}"`; unknown routes count under `"unknown"`. */
+  byRoute: Record<string, number>;
+}
+
+export interface PersonActions {
+  close(repo: string, number: number, opts: { reason: "completed" | "not_planned"; login: string }): void;
+  reopen(repo: string, number: number, login: string): void;
+  comment(repo: string, number: number, body: string, login: string): void;
+  relabel(repo: string, number: number, labels: string[], login: string): void;
+  editTitle(repo: string, number: number, title: string, login: string): void;
+  openPullRequest(repo: string, title: string, labels: string[], login: string): number;
+}
+
+export interface FaultControls {
+  /** The next matching request is processed but its socket is destroyed instead of answered. */
+  loseNextResponse(method: string, routePattern: string): void;
+  /** The next matching request is answered with this status and not processed. */
+  failNext(method: string, routePattern: string, status: 500 | 502 | 503): void;
+  /** The next matching request is answered 403 with `retry-after` (a secondary rate limit). */
+  secondaryLimitNext(method: string, routePattern: string, retryAfterSeconds: number): void;
+}
+
+export interface RunningStandIn {
+  /** The `api_url`, e.g. `http://127.0.0.1:PORT` (no trailing slash). */
+  url: string;
+  close(): Promise<void>;
+  issues(repo: string): StandInIssue[];
+  comments(repo: string, number: number): StandInComment[];
+  events(repo: string, number: number): StandInEvent[];
+  counters(): StandInCounters;
+  person: PersonActions;
+  faults: FaultControls;
+}
