@@ -1,0 +1,108 @@
+import { escapeMarkdownBlock, escapeMarkdownInline } from "./escape.js";
+import { MAX_BODY_LENGTH } from "./limits.js";
+import { markerFor } from "./marker.js";
+import { moduleDataRows, moduleDataTable } from "./module-data.js";
+import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
+import type { AssetView, ThreatView } from "./types.js";
+
+/**
+ * The default issue body: a summary table, the description, the module data, a link to the
+ * platform, a footer, and last, on its own line, the marker. It always fits GitHub's body limit:
+ * the table cells are bounded, and the description and module data (the parts that can be long)
+ * share what is left, each cut with a visible note. The marker is never cut.
+ */
+
+const MISSING = "—";
+
+export const FOOTER =
+  "---\n\n_This issue is managed by threatbridge and mirrors a threat on the security platform. " +
+  "Closing it sends a verdict on the threat to the platform; reopening it sends the threat back to unsolved._";
+
+/** Raw length caps of the summary cells, so that the table stays a small, fixed part of the body. */
+const CAP = { title: 1_000, short: 100, name: 500, id: 200 } as const;
+
+/** An escaped table cell within `cap` raw characters (twice that escaped), or a dash if missing. */
+export function tableCell(raw: string | null, cap: number): string {
+  if (raw === null || raw.trim() === "") return MISSING;
+  const { text, cut } = precut(raw, cap);
+  const escaped = escapeMarkdownInline(text);
+  if (!cut && escaped.length <= cap * 2) return escaped;
+  return truncateWithEllipsis(cut ? `${escaped}…` : escaped, cap * 2);
+}
+
+function ageText(days: number | null): string {
+  if (days === null || !Number.isFinite(days)) return MISSING;
+  // String() of a number is locale-independent.
+  return `${String(days)} ${days === 1 ? "day" : "days"}`;
+}
+
+export function summaryTable(threat: ThreatView, asset: AssetView | null): string {
+  const rows: [string, string][] = [
+    ["Title", tableCell(threat.title, CAP.title)],
+    ["Severity", tableCell(threat.severity, CAP.short)],
+    ["Status", tableCell(threat.status, CAP.short)],
+    ["Module", tableCell(threat.module, CAP.short)],
+    ["Asset", tableCell(asset?.name ?? null, CAP.name)],
+    ["Asset type", tableCell(asset?.type ?? null, CAP.short)],
+    ["Age", ageText(threat.ageDays)],
+    ["Threat ID", tableCell(threat.id, CAP.id)],
+    ["Asset ID", tableCell(asset?.id ?? threat.assetId, CAP.id)],
+  ];
+  return ["| Field | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+}
+
+/**
+ * The platform link: `{id}` in the configured URL becomes the percent-encoded threat id, and
+ * characters that would end a Markdown link destination are percent-encoded too.
+ */
+export function platformLink(template: string | undefined, threatId: string): string | null {
+  if (template === undefined || template === "") return null;
+  const url = template
+    .replaceAll("{id}", encodeURIComponent(threatId.replace(/[\uD800-\uDFFF]/g, "")))
+    .replace(/[\s()<>\\`]/g, percentEncode);
+  return url.length > 2_000 ? null : url;
+}
+
+function percentEncode(c: string): string {
+  const encoded = encodeURIComponent(c);
+  return encoded !== c ? encoded : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+}
+
+/** Splits `available` between two parts, giving the smaller part all it needs. */
+function share(a: number, b: number, available: number): [number, number] {
+  if (a + b <= available) return [a, b];
+  const half = Math.floor(available / 2);
+  if (a <= half) return [a, available - a];
+  if (b <= half) return [available - b, b];
+  return [half, available - half];
+}
+
+const NO_DESCRIPTION = "_No description._";
+
+function description(raw: string | null): string {
+  if (raw === null || raw.trim() === "") return NO_DESCRIPTION;
+  // Escaping never shortens text, so anything past the body limit could never be shown.
+  const { text, cut } = precut(raw, MAX_BODY_LENGTH);
+  const escaped = escapeMarkdownBlock(text);
+  return cut ? `${escaped}${TRUNCATED_NOTE}` : escaped;
+}
+
+export function defaultBody(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): string {
+  const url = platformLink(platformUiUrl, threat.id);
+  const head = [summaryTable(threat, asset), "### Description"];
+  const tail = [
+    ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
+    FOOTER,
+    markerFor(threat.id),
+  ];
+  const frame = (desc: string, data: string | null): string =>
+    [...head, desc, ...(data === null ? [] : ["### Module data", data]), ...tail].join("\n\n");
+
+  const desc = description(threat.description);
+  const rows = moduleDataRows(threat.moduleData);
+  const fullData = moduleDataTable(rows, Number.POSITIVE_INFINITY);
+  // The table, headings, link, footer and marker are bounded; the two long parts share the rest.
+  const available = MAX_BODY_LENGTH - frame("", fullData === null ? null : "").length;
+  const [descBudget, dataBudget] = share(desc.length, fullData?.length ?? 0, available);
+  return frame(truncateBlock(desc, descBudget), fullData === null ? null : moduleDataTable(rows, dataBudget));
+}

@@ -1,0 +1,34 @@
+import { escapePlainText } from "./escape.js";
+import { MAX_TITLE_LENGTH } from "./limits.js";
+import { precut, truncateWithEllipsis } from "./truncate.js";
+import type { AssetView, ThreatView } from "./types.js";
+
+/**
+ * The default issue title: `[High] <title> — <asset name>`, within GitHub's 256 characters.
+ * A missing title falls back to the threat id (contract: a missing mapped field degrades the
+ * rendering, never the sync). Severity and asset name are bounded first so the title keeps room.
+ */
+
+const SEVERITY_MAX = 24;
+const ASSET_MAX = 80;
+
+function plain(raw: string | null, max: number): string {
+  if (raw === null) return "";
+  return escapePlainText(precut(raw, max * 4).text);
+}
+
+/** "high" → "High"; toUpperCase (not toLocaleUpperCase) is locale-independent. */
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function defaultTitle(threat: ThreatView, asset: AssetView | null): string {
+  const severity = truncateWithEllipsis(capitalize(plain(threat.severity, SEVERITY_MAX)), SEVERITY_MAX);
+  const assetName = truncateWithEllipsis(plain(asset?.name ?? null, ASSET_MAX), ASSET_MAX);
+  const main =
+    plain(threat.title, MAX_TITLE_LENGTH) || plain(threat.id, MAX_TITLE_LENGTH) || "(untitled threat)";
+  const prefix = severity === "" ? "" : `[${severity}] `;
+  const suffix = assetName === "" ? "" : ` — ${assetName}`;
+  const room = MAX_TITLE_LENGTH - prefix.length - suffix.length;
+  return `${prefix}${truncateWithEllipsis(main, room)}${suffix}`;
+}

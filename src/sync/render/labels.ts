@@ -1,0 +1,46 @@
+import { MAX_LABEL_LENGTH } from "./limits.js";
+import { precut } from "./truncate.js";
+import type { ThreatView } from "./types.js";
+
+/**
+ * The issue's labels: the managed label, `severity:<severity>`, `module:<module>`, `pending` while
+ * the platform verifies a verdict, and the route's labels. GitHub label names are at most 50
+ * characters and compared case-insensitively, so duplicates are dropped ignoring case (the first
+ * one wins: managed, then ours, then the route's) and the result is sorted by code unit.
+ */
+
+function cleanLabel(raw: string): string {
+  const text = raw
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    // Commas separate labels in GitHub queries; control characters and line breaks have no place.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .replace(/[,\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return precut(text, MAX_LABEL_LENGTH).text.trim();
+}
+
+export function labelsFor(
+  threat: ThreatView,
+  managedLabel: string,
+  extraLabels: readonly string[],
+): string[] {
+  const candidates = [managedLabel];
+  const severity = cleanLabel(threat.severity ?? "").toLowerCase();
+  const module = cleanLabel(threat.module ?? "").toLowerCase();
+  if (severity !== "") candidates.push(`severity:${severity}`);
+  if (module !== "") candidates.push(`module:${module}`);
+  if (threat.status === "pending") candidates.push("pending");
+  candidates.push(...extraLabels);
+
+  const seen = new Set<string>();
+  const labels: string[] = [];
+  for (const candidate of candidates) {
+    const label = cleanLabel(candidate);
+    const key = label.toLowerCase();
+    if (label === "" || seen.has(key)) continue;
+    seen.add(key);
+    labels.push(label);
+  }
+  return labels.sort();
+}

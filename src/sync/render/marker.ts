@@ -1,0 +1,45 @@
+/**
+ * The hidden marker every managed issue body carries (contract, "Conventions"):
+ * `<!-- threatbridge:threat=<threat uuid> -->`.
+ *
+ * The spec makes ids UUIDs ("Common rules" 4), which pass through unchanged. Anything else is
+ * percent-encoded so that an odd id can neither end the comment early nor fake a second marker.
+ */
+export function markerFor(threatId: string): string {
+  return `<!-- threatbridge:threat=${encodeId(threatId)} -->`;
+}
+
+function encodeId(id: string): string {
+  const wellFormed = id.replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) =>
+    isPaired(all, offset) ? c : "\uFFFD",
+  );
+  return encodeURIComponent(wellFormed).replace(
+    /[!'()*._~]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+function isPaired(text: string, offset: number): boolean {
+  const code = text.charCodeAt(offset);
+  if (code <= 0xdbff) {
+    const next = text.charCodeAt(offset + 1);
+    return next >= 0xdc00 && next <= 0xdfff;
+  }
+  const previous = text.charCodeAt(offset - 1);
+  return previous >= 0xd800 && previous <= 0xdbff;
+}
+
+/** The threat ids of every marker in an issue body, in order (for reconcile and adoption). */
+export function findMarkerIds(body: string): string[] {
+  const ids: string[] = [];
+  for (const match of body.matchAll(/<!-- threatbridge:threat=([A-Za-z0-9%-]*) -->/g)) {
+    const encoded = match[1];
+    if (encoded === undefined) continue;
+    try {
+      ids.push(decodeURIComponent(encoded));
+    } catch {
+      // A malformed escape is not one of our markers.
+    }
+  }
+  return ids;
+}

@@ -1,0 +1,78 @@
+import { defaultBody } from "./default-body.js";
+import { defaultTitle } from "./default-title.js";
+import { escapePlainText, neutralizeMarkers } from "./escape.js";
+import { labelsFor } from "./labels.js";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
+import { markerFor } from "./marker.js";
+import { bodyScope, titleScope } from "./template-scope.js";
+import { truncateBlock, truncateWithEllipsis } from "./truncate.js";
+import type { AssetView, RenderOptions, RenderOutcome, RenderWarning, ThreatView } from "./types.js";
+
+/**
+ * A threat as a GitHub issue: title, body and labels, byte for byte the same for the same input.
+ * Never throws: a user template that fails at render time is replaced by the default for that
+ * part, with a warning for the caller to log.
+ */
+
+function failure(part: "title" | "body", error: unknown): RenderWarning {
+  const reason = error instanceof Error ? error.message : String(error);
+  return { code: "template_render_failed", part, message: `templates.${part}: ${reason}; used the default` };
+}
+
+function empty(part: "title" | "body"): RenderWarning {
+  return {
+    code: "template_empty_output",
+    part,
+    message: `templates.${part} rendered nothing; used the default`,
+  };
+}
+
+function templatedTitle(render: (scope: object) => string, scope: object): string {
+  // The whole output goes through plain-text escaping: a title cannot mention or reference.
+  return truncateWithEllipsis(escapePlainText(render(scope)), MAX_TITLE_LENGTH);
+}
+
+function templatedBody(render: (scope: object) => string, scope: object, threatId: string): string {
+  const text = neutralizeMarkers(render(scope)).trimEnd();
+  if (text.trim() === "") return "";
+  const marker = markerFor(threatId);
+  return `${truncateBlock(text, MAX_BODY_LENGTH - marker.length - 2)}\n\n${marker}`;
+}
+
+export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: RenderOptions): RenderOutcome {
+  const warnings: RenderWarning[] = [];
+  const templates = opts.templates;
+
+  let title: string | null = null;
+  if (templates?.renderTitle) {
+    try {
+      title = templatedTitle(templates.renderTitle, titleScope(threat, asset, opts.platformUiUrl));
+      if (title === "") {
+        title = null;
+        warnings.push(empty("title"));
+      }
+    } catch (error) {
+      warnings.push(failure("title", error));
+    }
+  }
+
+  let body: string | null = null;
+  if (templates?.renderBody) {
+    try {
+      body = templatedBody(templates.renderBody, bodyScope(threat, asset, opts.platformUiUrl), threat.id);
+      if (body === "") {
+        body = null;
+        warnings.push(empty("body"));
+      }
+    } catch (error) {
+      warnings.push(failure("body", error));
+    }
+  }
+
+  return {
+    title: title ?? defaultTitle(threat, asset),
+    body: body ?? defaultBody(threat, asset, opts.platformUiUrl),
+    labels: labelsFor(threat, opts.managedLabel, opts.extraLabels),
+    warnings,
+  };
+}

@@ -1,0 +1,81 @@
+import { isRecord } from "../../shared/json.js";
+import { platformLink } from "./default-body.js";
+import { escapeMarkdownBlock, escapeMarkdownInline, escapePlainText } from "./escape.js";
+import { MODULE_DATA_HEADER, moduleDataRows } from "./module-data.js";
+import { precut } from "./truncate.js";
+import type { AssetView, ThreatView } from "./types.js";
+
+/**
+ * The variables user templates see. Every platform string is already escaped for where the
+ * template's output goes (plain text for the title, Markdown for the body), and raw values are
+ * never exposed, so a template cannot undo the inert rendering by accident.
+ */
+
+type Escape = (text: string) => string;
+
+const MAX_DEPTH = 8;
+// Escaping never shortens text: more than the body limit could never be shown.
+const MAX_RAW = 65_536;
+
+function str(value: string | null, escape: Escape): string | null {
+  return value === null ? null : escape(precut(value, MAX_RAW).text);
+}
+
+function escapeTree(value: unknown, escape: Escape, depth: number): unknown {
+  if (typeof value === "string") return escape(precut(value, MAX_RAW).text);
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return value;
+  if (depth >= MAX_DEPTH) return null;
+  if (Array.isArray(value)) {
+    const items: unknown[] = value;
+    return items.map((item) => escapeTree(item, escape, depth + 1));
+  }
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [escape(key), escapeTree(child, escape, depth + 1)]),
+    );
+  }
+  return null;
+}
+
+function buildScope(
+  threat: ThreatView,
+  asset: AssetView | null,
+  platformUiUrl: string | undefined,
+  inline: Escape,
+  block: Escape,
+  withTable: boolean,
+): object {
+  const rows = withTable ? moduleDataRows(threat.moduleData) : [];
+  return {
+    threat: {
+      id: str(threat.id, inline),
+      title: str(threat.title, inline),
+      description: str(threat.description, block),
+      severity: str(threat.severity, inline),
+      severity_rank: threat.severityRank,
+      module: str(threat.module, inline),
+      status: str(threat.status, inline),
+      age_days: threat.ageDays,
+      asset_id: str(threat.assetId, inline),
+      updated_at: str(threat.updatedAt, inline),
+      module_data: threat.moduleData === null ? null : escapeTree(threat.moduleData, inline, 0),
+      module_data_table: rows.length === 0 ? "" : [MODULE_DATA_HEADER, ...rows].join("\n"),
+    },
+    asset: {
+      id: str(asset?.id ?? null, inline),
+      name: str(asset?.name ?? null, inline),
+      type: str(asset?.type ?? null, inline),
+    },
+    platform_url: platformLink(platformUiUrl, threat.id),
+  };
+}
+
+/** Scope for the title template: plain-text escaping (GitHub titles show entities literally). */
+export function titleScope(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): object {
+  return buildScope(threat, asset, platformUiUrl, escapePlainText, escapePlainText, false);
+}
+
+/** Scope for the body template: Markdown escaping. */
+export function bodyScope(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): object {
+  return buildScope(threat, asset, platformUiUrl, escapeMarkdownInline, escapeMarkdownBlock, true);
+}

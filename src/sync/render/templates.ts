@@ -1,0 +1,116 @@
+import { Liquid, type Context } from "liquidjs";
+import type { CompiledTemplates } from "./types.js";
+
+/**
+ * User Liquid templates, parsed once at config time and rendered many times, synchronously.
+ *
+ * Safe by construction: no tag can read a file (`include`, `render` and `layout` are removed, and
+ * the loader is an empty in-memory map in any case), unknown filters are errors, only own
+ * properties are visible, and parsing and rendering are bounded. Filters that read the clock or
+ * a random source are removed (same input, same output), and so are the decoders that could turn
+ * pre-escaped platform text back into live text (`url_decode`, `base64_decode`).
+ */
+
+export class TemplateError extends Error {
+  readonly code = "template_invalid";
+  readonly part: "title" | "body";
+  constructor(part: "title" | "body", message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TemplateError";
+    this.part = part;
+  }
+}
+
+/** Bounds on what a template may cost. `workLimit` and `memoryLimit` count work, not time. */
+export const TEMPLATE_LIMITS = {
+  parseLimit: 100_000,
+  /** Tags and outputs rendered in one render, loop iterations included. */
+  workLimit: 10_000,
+  memoryLimit: 10_000_000,
+  // A time bound as a last resort; the counted limits above trip long before it on real input.
+  renderLimit: 2_000,
+  outputLimit: 1_000_000,
+} as const;
+
+const REMOVED_TAGS = ["include", "render", "layout"] as const;
+const REMOVED_FILTERS = [
+  "date",
+  "date_to_xmlschema",
+  "date_to_rfc822",
+  "date_to_string",
+  "date_to_long_string",
+  "sample",
+  "url_decode",
+  "base64_decode",
+] as const;
+
+function createEngine(): Liquid {
+  const engine = new Liquid({
+    templates: {},
+    relativeReference: false,
+    dynamicPartials: false,
+    strictFilters: true,
+    ownPropertyOnly: true,
+    parseLimit: TEMPLATE_LIMITS.parseLimit,
+    renderLimit: TEMPLATE_LIMITS.renderLimit,
+    memoryLimit: TEMPLATE_LIMITS.memoryLimit,
+  });
+  for (const tag of REMOVED_TAGS) delete engine.tags[tag];
+  for (const filter of REMOVED_FILTERS) engine.unregisterFilter(filter);
+  limitWork(engine, TEMPLATE_LIMITS.workLimit);
+  return engine;
+}
+
+/**
+ * Counts every tag and output rendered, loop bodies included, and stops the render past `limit`.
+ * liquidjs 10 bounds loops only by time (`renderLimit`) and by allocations (a loop over an
+ * existing array allocates nothing); a count trips at the same point on every machine. Every
+ * block tag renders its body through `renderer.renderTemplates`, so wrapping it sees all work.
+ */
+function limitWork(engine: Liquid, limit: number): void {
+  const renderer = engine.renderer;
+  const original = renderer.renderTemplates.bind(renderer);
+  const used = new WeakMap<Context, number>();
+  renderer.renderTemplates = function* (templates, ctx, emitter) {
+    const total = (used.get(ctx) ?? 0) + templates.length;
+    if (total > limit) throw new Error(`template work limit exceeded (${limit} tags and outputs)`);
+    used.set(ctx, total);
+    return yield* original(templates, ctx, emitter);
+  };
+}
+
+function compileOne(engine: Liquid, part: "title" | "body", source: string): (scope: object) => string {
+  let parsed: ReturnType<Liquid["parse"]>;
+  try {
+    parsed = engine.parse(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TemplateError(part, `templates.${part}: ${reason}`, { cause: error });
+  }
+  return (scope) => {
+    const output: unknown = engine.renderSync(parsed, scope, {
+      memoryLimit: TEMPLATE_LIMITS.memoryLimit,
+      renderLimit: TEMPLATE_LIMITS.renderLimit,
+    });
+    const text = typeof output === "string" ? output : String(output);
+    if (text.length > TEMPLATE_LIMITS.outputLimit) {
+      throw new Error(`output longer than ${TEMPLATE_LIMITS.outputLimit} characters`);
+    }
+    return text;
+  };
+}
+
+/**
+ * Parses the YAML's `templates` once. Throws `TemplateError` (code `template_invalid`) on syntax
+ * errors, unknown tags or filters, and file tags, so a bad template fails `config validate`.
+ */
+export function compileTemplates(templates: {
+  title?: string | undefined;
+  body?: string | undefined;
+}): CompiledTemplates {
+  const engine = createEngine();
+  return {
+    renderTitle: templates.title === undefined ? null : compileOne(engine, "title", templates.title),
+    renderBody: templates.body === undefined ? null : compileOne(engine, "body", templates.body),
+  };
+}

@@ -1,0 +1,60 @@
+/** What the renderer sees: plain data, already normalized by `../normalize.ts`. */
+export interface ThreatView {
+  id: string;
+  /** null when the mapped field is missing: the title then falls back to the id. */
+  title: string | null;
+  description: string | null;
+  /** The platform's string, e.g. "high". */
+  severity: string | null;
+  /** 0 informational .. 4 critical. */
+  severityRank: number | null;
+  module: string | null;
+  /** unsolved | solved | false_positive | accepted | pending | anything else the platform sends. */
+  status: string;
+  ageDays: number | null;
+  assetId: string | null;
+  moduleData: Record<string, unknown> | null;
+  updatedAt: string;
+}
+
+export interface AssetView {
+  id: string;
+  name: string | null;
+  type: string | null;
+}
+
+/** Liquid templates parsed once at config time (see `compileTemplates`). */
+export interface CompiledTemplates {
+  /** Renders a template against a scope; throws on render errors and limits. */
+  readonly renderTitle: ((scope: object) => string) | null;
+  readonly renderBody: ((scope: object) => string) | null;
+}
+
+export interface RenderOptions {
+  /** The managed label, e.g. "threatbridge". */
+  managedLabel: string;
+  /** Labels of the matching route. */
+  extraLabels: string[];
+  /** e.g. "https://app.example.com/threats/{id}": a link to the threat in the body. */
+  platformUiUrl?: string | undefined;
+  /** User templates from the YAML, compiled once with `compileTemplates`. */
+  templates?: CompiledTemplates | undefined;
+}
+
+export interface RenderedIssue {
+  title: string;
+  body: string;
+  labels: string[];
+}
+
+export interface RenderWarning {
+  /** `template_render_failed`: the template threw or hit a limit; `template_empty_output`: it rendered nothing. */
+  code: "template_render_failed" | "template_empty_output";
+  part: "title" | "body";
+  message: string;
+}
+
+/** A rendered issue plus what went wrong with user templates (the default was used instead). */
+export interface RenderOutcome extends RenderedIssue {
+  warnings: RenderWarning[];
+}

@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { renderIssue } from "../../../src/sync/render/index.js";
+import { ASSET, OPTIONS, threat } from "./fixtures.js";
+
+function labels(overrides: Parameters<typeof threat>[0], extraLabels: string[] = []): string[] {
+  return renderIssue(threat(overrides), ASSET, { ...OPTIONS, extraLabels }).labels;
+}
+
+describe("labels", () => {
+  test("managed, severity and module (lower-cased), and the route's labels, sorted", () => {
+    expect(labels({ severity: "Critical", module: "LCM" }, ["urgent", "team-a"])).toEqual([
+      "module:lcm",
+      "severity:critical",
+      "team-a",
+      "threatbridge",
+      "urgent",
+    ]);
+  });
+
+  test("`pending` while the platform verifies a verdict", () => {
+    expect(labels({ status: "pending" })).toContain("pending");
+    expect(labels({ status: "unsolved" })).not.toContain("pending");
+  });
+
+  test("duplicates are dropped ignoring case (GitHub compares label names that way)", () => {
+    expect(labels({}, ["Urgent", "urgent", "THREATBRIDGE", "severity:HIGH", " urgent "])).toEqual([
+      "Urgent",
+      "module:vulnerability",
+      "severity:high",
+      "threatbridge",
+    ]);
+  });
+
+  test("at most 50 characters, commas and line breaks replaced, empty labels dropped", () => {
+    const result = labels({ module: "web, api\r\nand more ".repeat(10) }, ["", "   ", "a,b"]);
+    expect(result).toContain("a b");
+    expect(result).not.toContain("");
+    const moduleLabel = result.find((l) => l.startsWith("module:"));
+    expect(moduleLabel).toBe("module:web api and more web api and more web api a");
+    for (const label of result) expect(label.length).toBeLessThanOrEqual(50);
+  });
+
+  test("a label is not cut inside a surrogate pair", () => {
+    const result = labels({ module: `${"x".repeat(42)}🚨🚨` });
+    expect(result).toContain(`module:${"x".repeat(42)}`);
+  });
+});
