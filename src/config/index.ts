@@ -1,0 +1,8 @@
+export { ConfigSchema, SEVERITIES, SETTABLE_STATUSES, Severity } from "./schema.js";
+export type { Config, RouteRule, VerdictRule } from "./schema.js";
+export { ConfigError } from "./errors.js";
+export type { ConfigProblem } from "./errors.js";
+export { loadConfig, parseConfigText, resolveConfigPath } from "./load.js";
+export type { LoadedConfig } from "./load.js";
+export { configJsonSchema } from "./json-schema.js";
+export { redactConfig } from "./redact.js";

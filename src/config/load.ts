@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { LineCounter, parseDocument } from "yaml";
+import type { YAMLError } from "yaml";
+import { ConfigError } from "./errors.js";
+import type { ConfigProblem } from "./errors.js";
+import { interpolateDocument } from "./interpolate.js";
+import { issuesToProblems } from "./problem-messages.js";
+import { ConfigSchema } from "./schema.js";
+import type { Config } from "./schema.js";
+
+/**
+ * YAML file → `${VAR}` interpolation → zod validation → typed Config. Every failure is one
+ * ConfigError listing all problems found at that stage with file, line and key path, so the CLI
+ * can exit 2 before any network call (contract, "Configuration").
+ */
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file it came from, as given. */
+  path: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The contract's order: `-c FILE`, then `$THREATBRIDGE_CONFIG`, then `config/threatbridge.yaml`. */
+export function resolveConfigPath(argvPath: string | undefined, env: Env): string {
+  if (argvPath !== undefined && argvPath !== "") return argvPath;
+  const fromEnv = env["THREATBRIDGE_CONFIG"];
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+  return "config/threatbridge.yaml";
+}
+
+export async function loadConfig(path: string, env: Env): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    throw new ConfigError(
+      path,
+      [
+        {
+          path: "",
+          line: null,
+          message: `cannot read the configuration file (${readFailure(cause)}); pass another with -c FILE or $THREATBRIDGE_CONFIG`,
+        },
+      ],
+      { cause },
+    );
+  }
+  return parseConfigText(text, path, env);
+}
+
+export function parseConfigText(text: string, path: string, env: Env): LoadedConfig {
+  const lines = new LineCounter();
+  // prettyErrors off: its messages quote the offending source line, which may hold a secret.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // No cause: the parser's own errors may quote a token of the source, i.e. part of a secret.
+  if (doc.errors.length > 0) throw new ConfigError(path, syntaxProblems(doc.errors, text, lines));
+
+  const envProblems = interpolateDocument(doc, lines, env, ConfigSchema);
+  if (envProblems.length > 0) throw new ConfigError(path, envProblems);
+
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    throw new ConfigError(path, [{ path: "", line: null, message: `YAML: ${message}` }], { cause });
+  }
+  // An empty file reads as null; validating {} names the sections that are required.
+  const result = ConfigSchema.safeParse(raw ?? {}, { reportInput: true });
+  if (!result.success) {
+    const problems = issuesToProblems(result.error.issues, { doc, lines, schema: ConfigSchema });
+    // No cause: zod's error holds the input values, secrets included, and causes get logged.
+    throw new ConfigError(path, sortByLine(problems));
+  }
+  return { config: result.data, path };
+}
+
+function readFailure(cause: unknown): string {
+  const code = cause instanceof Error && "code" in cause ? cause.code : undefined;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "it is a directory";
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * One problem per line (the parser often reports one mistake several ways). A token the parser
+ * quotes is cut off: it may be part of a secret.
+ */
+function syntaxProblems(errors: readonly YAMLError[], text: string, lines: LineCounter): ConfigProblem[] {
+  const sourceLines = text.split(/\r?\n/);
+  const problems: ConfigProblem[] = [];
+  for (const error of errors) {
+    const line = lines.linePos(error.pos[0]).line;
+    if (problems.some((p) => p.line === line)) continue;
+    const reason = error.message.replace(/:\s*".*$/s, "");
+    // `[team-${TEAM}]`: braces are flow syntax in YAML, so such a value needs quotes.
+    const hint =
+      sourceLines[line - 1]?.includes("${") === true ? " (quote a value that holds ${VAR}: '${VAR}')" : "";
+    problems.push({ path: "", line, message: `YAML syntax: ${reason}${hint}` });
+  }
+  return problems;
+}
+
+function sortByLine(problems: ConfigProblem[]): ConfigProblem[] {
+  return [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+}

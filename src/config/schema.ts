@@ -1,0 +1,289 @@
+import cron from "node-cron";
+import { z } from "zod";
+
+/**
+ * The configuration file's schema. Every object is strict: an unknown key is an error (the contract:
+ * "Unknown keys are errors"). Defaults are the contract's. `Config` is the parsed, defaulted type the
+ * rest of the program sees.
+ */
+
+export const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;
+export const Severity = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof Severity>;
+
+export const SETTABLE_STATUSES = ["unsolved", "solved", "false_positive", "accepted"] as const;
+
+const nonEmpty = z.string().min(1);
+const httpUrl = z.url({ protocol: /^https?$/ });
+const repository = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "must be owner/name, e.g. acme/security-threats");
+const dottedPath = z
+  .string()
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a dotted path such as name or meta.title");
+
+const PlatformConfig = z.strictObject({
+  base_url: httpUrl.describe("The spec's {base_url}; /v1/... is appended."),
+  token_url: httpUrl.describe("The spec's {auth_url}: the OAuth 2.0 token endpoint."),
+  client_id: nonEmpty.describe("OAuth 2.0 client id, e.g. ${PLATFORM_CLIENT_ID}"),
+  client_secret: nonEmpty.describe("OAuth 2.0 client secret, e.g. ${PLATFORM_CLIENT_SECRET}; never logged"),
+  token_auth: z
+    .enum(["client_secret_basic", "client_secret_post"])
+    .default("client_secret_basic")
+    .describe(
+      "How the client authenticates at token_url: HTTP Basic, or client_id/client_secret form fields",
+    ),
+  scope: nonEmpty
+    .optional()
+    .describe("scope parameter of the token request, if the identity provider needs one"),
+  audience: nonEmpty
+    .optional()
+    .describe("audience parameter of the token request, if the identity provider needs one"),
+  page_limit: z.int().min(1).max(500).default(500).describe("limit sent on list requests (1..500)"),
+  timeout_ms: z
+    .int()
+    .min(1000)
+    .max(600_000)
+    .default(30_000)
+    .describe("Timeout of one platform request, in ms"),
+  ui_url: z
+    .string()
+    .regex(/^https?:\/\/\S*\{id\}\S*$/, "must be an http(s) URL containing {id}")
+    .optional()
+    .describe("Link to a threat in the platform's UI; {id} is replaced by the threat id."),
+});
+
+const WriteBudgetConfig = z.strictObject({
+  per_minute: z.int().min(0).default(80).describe("Most GitHub writes in any minute; 0 = no limit"),
+  per_hour: z.int().min(0).default(500).describe("Most GitHub writes in any hour; 0 = no limit"),
+  min_interval_ms: z
+    .int()
+    .min(0)
+    .default(1000)
+    .describe("Least time between two GitHub writes, in ms; 0 = none"),
+});
+
+const GitHubAppConfig = z.strictObject({
+  app_id: z.union([z.int().positive(), z.string().regex(/^\d+$/)]).describe("The GitHub App's id"),
+  private_key: nonEmpty.describe(
+    "PEM text of the App's private key (use ${VAR} to read it from the environment)",
+  ),
+  installation_id: z
+    .int()
+    .positive()
+    .optional()
+    .describe("Id of the App's installation; when left out, it is looked up for each repository"),
+});
+
+const GitHubConfig = z
+  .strictObject({
+    api_url: httpUrl
+      .default("https://api.github.com")
+      .describe(
+        "GitHub's REST API: api.github.com, a GitHub Enterprise Server's /api/v3, or a local stand-in",
+      ),
+    token: nonEmpty.optional().describe("A GitHub token, e.g. ${GITHUB_TOKEN}; set this or app, not both"),
+    app: GitHubAppConfig.optional().describe("GitHub App credentials, as an alternative to token"),
+    repository: repository.describe("owner/name of the default repository for new issues"),
+    managed_label: nonEmpty
+      .max(50)
+      .default("threatbridge")
+      .describe("Label on every issue the connector creates; only issues with it are managed"),
+    write_budget: WriteBudgetConfig.default({
+      per_minute: 80,
+      per_hour: 500,
+      min_interval_ms: 1000,
+    }).describe(
+      "Client-side pacing of GitHub writes; the defaults are GitHub.com's published limits for content-creating requests",
+    ),
+  })
+  .refine((g) => (g.token === undefined) !== (g.app === undefined), {
+    message: "set exactly one of github.token or github.app",
+    path: ["token"],
+  });
+
+const StateConfig = z.strictObject({
+  path: nonEmpty
+    .default("./data/state.json")
+    .describe("The state file (cursors, issue mapping, queue); its folder must be writable"),
+});
+
+const HealthConfig = z.strictObject({
+  port: z
+    .int()
+    .min(0)
+    .max(65535)
+    .default(9464)
+    .describe("Port of /healthz, /readyz and /metrics while `run`s"),
+  host: nonEmpty.default("0.0.0.0").describe("Address the health server listens on"),
+});
+
+const LogConfig = z.strictObject({
+  level: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("Least severe log level written"),
+});
+
+const IncludeExclude = z.strictObject({
+  include: z.array(nonEmpty).optional().describe("Only these get issues (all when left out)"),
+  exclude: z.array(nonEmpty).optional().describe("These never get issues"),
+});
+
+const FiltersConfig = z.strictObject({
+  min_severity: Severity.default("informational").describe(
+    "informational < low < medium < high < critical; threats below it get no issue",
+  ),
+  modules: IncludeExclude.optional().describe(
+    "Threat modules that get issues, e.g. include: [vulnerability, dns]",
+  ),
+  asset_types: IncludeExclude.optional().describe(
+    "Asset types whose threats get issues, e.g. exclude: [person]",
+  ),
+  /** A threat first seen in one of these statuses gets an issue (contract: not solved/false_positive/accepted). */
+  create_for_statuses: z
+    .array(z.enum(["unsolved", "pending", "solved", "false_positive", "accepted"]))
+    .default(["unsolved", "pending"])
+    .describe("A threat first seen in one of these statuses gets an issue"),
+});
+
+const RouteConfig = z
+  .strictObject({
+    match: z
+      .strictObject({
+        severity: z.array(Severity).min(1).optional().describe("Any of these severities"),
+        module: z.array(nonEmpty).min(1).optional().describe("Any of these threat modules"),
+        asset_type: z.array(nonEmpty).min(1).optional().describe("Any of these asset types"),
+      })
+      .describe("All given conditions must hold; {} matches every threat"),
+    repository: repository
+      .optional()
+      .describe("owner/name of the repository for the issue; github.repository when left out"),
+    labels: z.array(nonEmpty).default([]).describe("Added to the connector's own labels"),
+    assignees: z.array(nonEmpty).default([]).describe("GitHub logins assigned to the new issue"),
+  })
+  .describe("A routing rule; the first rule that matches decides, when an issue is created");
+
+const FieldsConfig = z.strictObject({
+  threat: z
+    .strictObject({
+      title: dottedPath.default("name"),
+      severity: dottedPath.default("severity"),
+      module: dottedPath.default("module"),
+      asset_id: dottedPath.default("asset_id"),
+      age: dottedPath.default("age_days"),
+      description: dottedPath.default("description"),
+    })
+    .default({
+      title: "name",
+      severity: "severity",
+      module: "module",
+      asset_id: "asset_id",
+      age: "age_days",
+      description: "description",
+    })
+    .describe(
+      "Dotted paths into the threat JSON: title, severity, module, asset_id, age (days), description",
+    ),
+  asset: z
+    .strictObject({
+      name: dottedPath.default("name"),
+      type: dottedPath.default("type"),
+    })
+    .default({ name: "name", type: "type" })
+    .describe("Dotted paths into the asset JSON: name, type"),
+});
+
+const Verdict = z
+  .strictObject({
+    status: z.enum(SETTABLE_STATUSES).describe("Status sent to the platform"),
+    status_note: z
+      .string()
+      .optional()
+      .describe(
+        "Status note; {{ issue }}, {{ url }}, {{ login }} and {{ reason }} are filled in. Required for accepted",
+      ),
+  })
+  .refine((v) => v.status !== "accepted" || (v.status_note ?? "").trim() !== "", {
+    message: "status accepted needs a non-empty status_note (the platform refuses it otherwise)",
+    path: ["status_note"],
+  });
+
+const DEFAULT_CLOSE_NOTE = "Closed on GitHub ({{ issue }}) by {{ login }} as {{ reason }}.";
+const DEFAULT_REOPEN_NOTE = "Reopened on GitHub ({{ issue }}) by {{ login }}.";
+
+const VerdictsConfig = z.strictObject({
+  closed: z
+    .strictObject({
+      completed: Verdict.default({ status: "solved", status_note: DEFAULT_CLOSE_NOTE }),
+      not_planned: Verdict.default({ status: "solved", status_note: DEFAULT_CLOSE_NOTE }),
+      duplicate: Verdict.default({ status: "solved", status_note: DEFAULT_CLOSE_NOTE }),
+    })
+    .default({
+      completed: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
+      not_planned: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
+      duplicate: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
+    })
+    .describe("PATCH sent when a person closes an issue, per GitHub close reason"),
+  reopened: Verdict.default({ status: "unsolved", status_note: DEFAULT_REOPEN_NOTE }).describe(
+    "PATCH sent when a person reopens an issue",
+  ),
+});
+
+const TemplatesConfig = z.strictObject({
+  title: z.string().min(1).optional().describe("Liquid template of the issue title"),
+  body: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Liquid template of the issue body (the marker is always added)"),
+});
+
+export const ConfigSchema = z.strictObject({
+  platform: PlatformConfig.describe("The security platform: API, OAuth 2.0 client credentials"),
+  github: GitHubConfig.describe("GitHub: API, credentials (token or app), default repository, write pacing"),
+  state: StateConfig.default({ path: "./data/state.json" }).describe("Where the connector keeps its state"),
+  schedule: z
+    .string()
+    .refine((s) => cron.validate(s), { message: "not a valid cron expression (5 fields, or 6 with seconds)" })
+    .default("*/5 * * * *")
+    .describe('When `run` starts a cycle: cron, e.g. "*/5 * * * *"; a sixth leading field means seconds'),
+  health: HealthConfig.default({ port: 9464, host: "0.0.0.0" }).describe(
+    "Health and metrics server of `run`",
+  ),
+  log: LogConfig.default({ level: "info" }).describe("Logging"),
+  filters: FiltersConfig.default({
+    min_severity: "informational",
+    create_for_statuses: ["unsolved", "pending"],
+  }).describe("Which threats get an issue"),
+  routes: z
+    .array(RouteConfig)
+    .default([])
+    .describe("Where new issues go: the first matching rule wins; none matching → github.repository"),
+  fields: FieldsConfig.default({
+    threat: {
+      title: "name",
+      severity: "severity",
+      module: "module",
+      asset_id: "asset_id",
+      age: "age_days",
+      description: "description",
+    },
+    asset: { name: "name", type: "type" },
+  }).describe("Where to find the fields the spec does not name (defaults match the simulator)"),
+  verdicts: VerdictsConfig.default({
+    closed: {
+      completed: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
+      not_planned: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
+      duplicate: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
+    },
+    reopened: { status: "unsolved", status_note: DEFAULT_REOPEN_NOTE },
+  }).describe("What a person's close or reopen on GitHub sends to the platform"),
+  templates: TemplatesConfig.default({}).describe(
+    "Liquid templates of the issue title and body (built-in ones when left out)",
+  ),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type RouteRule = Config["routes"][number];
+export type VerdictRule = z.infer<typeof Verdict>;
