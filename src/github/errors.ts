@@ -1,0 +1,183 @@
+import { z } from "zod";
+
+/**
+ * Stable codes of the GitHub side. `outcome_unknown` is the one that matters most: a create
+ * whose fate is unknown is resolved by looking for its marker, never by sending it again.
+ */
+export type GitHubErrorCode =
+  | "outcome_unknown"
+  | "rate_limited"
+  | "not_found"
+  | "unauthorized"
+  | "validation"
+  | "http"
+  | "response_invalid"
+  | "budget_deadline"
+  | "internal";
+
+/** What is kept of a failed request: method, URL, status and GitHub's message, nothing else. */
+export interface StrippedRequestError {
+  method: string;
+  url: string;
+  status: number | null;
+  message: string;
+  documentationUrl: string | null;
+}
+
+export interface GitHubErrorDetails {
+  status?: number | null;
+  retryAfterMs?: number | null;
+  request?: StrippedRequestError;
+  cause?: unknown;
+}
+
+export class GitHubError extends Error {
+  override readonly name = "GitHubError";
+  readonly code: GitHubErrorCode;
+  readonly status: number | null;
+  /** For `rate_limited`: how long to wait before writing again. */
+  readonly retryAfterMs: number | null;
+  readonly request: StrippedRequestError | null;
+
+  constructor(code: GitHubErrorCode, message: string, details: GitHubErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.status = details.status ?? null;
+    this.retryAfterMs = details.retryAfterMs ?? null;
+    this.request = details.request ?? null;
+  }
+}
+
+/** The shape of an Octokit RequestError, read without trusting it (it may be anything thrown). */
+const RequestErrorShape = z.object({
+  status: z.number().optional(),
+  message: z.string().optional(),
+  response: z
+    .object({
+      headers: z.record(z.string(), z.unknown()).optional(),
+      data: z.unknown().optional(),
+    })
+    .optional(),
+});
+
+const ProblemData = z.object({
+  message: z.string().optional(),
+  documentation_url: z.string().optional(),
+});
+
+const SECRET_QUERY_KEYS = new Set(["access_token", "token", "client_secret", "client_id", "code", "jwt"]);
+
+/** Drops user info and secret-looking query values from a URL before it reaches a log or message. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    for (const key of [...parsed.searchParams.keys()]) {
+      if (SECRET_QUERY_KEYS.has(key.toLowerCase())) parsed.searchParams.set(key, "[redacted]");
+    }
+    return parsed.toString();
+  } catch {
+    return url.replace(/[?#].*$/, "");
+  }
+}
+
+export interface ClassifyContext {
+  method: string;
+  url: string;
+  /** A create (POST) whose failure leaves GitHub's state unknown: 5xx, network, timeout. */
+  createRequest: boolean;
+  now: number;
+}
+
+function headerString(headers: Record<string, unknown> | undefined, name: string): string | null {
+  const value = headers?.[name];
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}
+
+/** Retry-after in ms from `retry-after` (seconds) or `x-ratelimit-reset` (epoch seconds). */
+export function retryAfterMsOf(headers: Record<string, unknown> | undefined, now: number): number | null {
+  const retryAfter = Number(headerString(headers, "retry-after"));
+  if (headerString(headers, "retry-after") !== null && Number.isFinite(retryAfter)) {
+    return Math.max(0, retryAfter * 1000);
+  }
+  const reset = Number(headerString(headers, "x-ratelimit-reset"));
+  if (headerString(headers, "x-ratelimit-reset") !== null && Number.isFinite(reset)) {
+    return Math.max(0, reset * 1000 - now);
+  }
+  return null;
+}
+
+/**
+ * Whether a 403/429 is GitHub's rate limiting rather than a permission problem (REST docs,
+ * "Rate limits": primary = x-ratelimit-remaining 0; secondary = message or retry-after).
+ */
+export function isRateLimitAnswer(
+  status: number,
+  headers: Record<string, unknown> | undefined,
+  message: string,
+): boolean {
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  return (
+    headerString(headers, "x-ratelimit-remaining") === "0" ||
+    headerString(headers, "retry-after") !== null ||
+    /rate limit/i.test(message)
+  );
+}
+
+/** Turns whatever a request threw into a GitHubError that carries no secret. */
+export function toGitHubError(error: unknown, ctx: ClassifyContext): GitHubError {
+  if (error instanceof GitHubError) return error;
+  const shape = RequestErrorShape.safeParse(error);
+  const answered = shape.success && shape.data.response !== undefined;
+  // Octokit reports a network failure or timeout as status 500 without a response: no answer.
+  const status = answered ? (shape.data?.status ?? null) : null;
+  const headers = shape.success ? shape.data.response?.headers : undefined;
+  const problem = ProblemData.safeParse(shape.success ? shape.data.response?.data : undefined);
+  const rawMessage =
+    (problem.success ? problem.data.message : undefined) ??
+    (shape.success ? shape.data.message : undefined) ??
+    (error instanceof Error ? error.message : "unknown error");
+  const request: StrippedRequestError = {
+    method: ctx.method,
+    url: redactUrl(ctx.url),
+    status,
+    message: rawMessage.split("\n")[0] ?? "",
+    documentationUrl: problem.success ? (problem.data.documentation_url ?? null) : null,
+  };
+  const where = `${request.method} ${request.url}`;
+  const details = { status, request, cause: request };
+  const text = `GitHub ${where} ${status === null ? "failed" : `answered ${status}`}: ${request.message}`;
+
+  if (ctx.createRequest && (status === null || status >= 500)) {
+    return new GitHubError(
+      "outcome_unknown",
+      `${text} — the write may or may not have happened; look for its marker before sending it again`,
+      details,
+    );
+  }
+  if (status !== null && isRateLimitAnswer(status, headers, request.message)) {
+    const retryAfterMs = retryAfterMsOf(headers, ctx.now) ?? 60_000;
+    return new GitHubError("rate_limited", `${text} (retry after ${Math.ceil(retryAfterMs / 1000)} s)`, {
+      ...details,
+      retryAfterMs,
+    });
+  }
+  if (status === 401 || status === 403) {
+    return new GitHubError("unauthorized", `${text} — check the token or the App's permissions`, details);
+  }
+  if (status === 404 || status === 410) return new GitHubError("not_found", text, details);
+  if (status === 422) return new GitHubError("validation", text, details);
+  return new GitHubError("http", text, details);
+}
+
+/** Parses a GitHub answer at the edge; an unexpected shape is `response_invalid`. */
+export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const reason = result.error.issues[0]?.message ?? "";
+    throw new GitHubError("response_invalid", `GitHub answered an unexpected ${what}: ${reason}`);
+  }
+  return result.data;
+}

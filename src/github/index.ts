@@ -1,0 +1,42 @@
+/**
+ * The GitHub side of the connector: REST only (Octokit with the throttling and retry plugins,
+ * `X-GitHub-Api-Version: 2022-11-28` on every request), token or GitHub App authentication.
+ *
+ * What callers must know:
+ * - Every write (create, update, comment; labels are part of an update) waits for
+ *   `gateway.budget` itself. Do not acquire the budget before calling a write: that would count
+ *   the write twice. To stop writing at a deadline (`sync --max-duration`), pass
+ *   `{ deadlineMs }` as the last argument of a write: when the budget has no slot by then, the
+ *   write is not sent and fails with code `budget_deadline`. `budget.nextSlotAt()` tells when
+ *   the next write could go.
+ * - `createIssue` and `createComment` are sent exactly once. When their outcome is unknown
+ *   (network error, timeout, 5xx, lost or unreadable answer) they fail with `outcome_unknown`:
+ *   resolve it with `findIssueByMarker` (issues) or `listComments` (comments), never by sending
+ *   again. GETs and PATCHes are retried on 5xx and network errors.
+ * - `rate_limited` carries `retryAfterMs`; the budget is already paused for secondary limits.
+ * - Every issue written keeps the managed label (added when a label list lacks it).
+ * - `updateIssue` with an empty patch sends no write (it reads the issue instead).
+ * - `lastStateChange().bySelf`: with a token, the actor's login equals the token's user; with a
+ *   GitHub App, the event was performed via this App. A person who closes issues with the very
+ *   account whose token the connector uses is indistinguishable from the connector.
+ * - ETags of change queries are kept per gateway; `exportEtags()`/`importEtags()` move them
+ *   through the state file as plain JSON.
+ */
+export {
+  createGitHub,
+  type GitHubGateway,
+  type GitHubOptions,
+  type GitHubStats,
+  type LastStateChange,
+} from "./gateway.js";
+export { GitHubError, type GitHubErrorCode, type StrippedRequestError } from "./errors.js";
+export type { EtagEntry } from "./etag-cache.js";
+export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
+export { hasMarker, markerFor, parseMarker } from "./marker.js";
+export type { IssueSnapshot, StateReason } from "./schemas.js";
+export {
+  createWriteBudget,
+  type WriteBudget,
+  type WriteBudgetOptions,
+  type WriteBudgetSnapshot,
+} from "./write-budget.js";

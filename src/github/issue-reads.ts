@@ -1,0 +1,164 @@
+import { GitHubError, parseResponse } from "./errors.js";
+import type { EtagCache } from "./etag-cache.js";
+import { hasMarker } from "./marker.js";
+import { getOrNull, getPage, type PageResult, type Query, type RestContext } from "./rest-calls.js";
+import {
+  GitHubCommentList,
+  GitHubIssue,
+  GitHubIssueEventList,
+  GitHubIssueList,
+  isPullRequest,
+  toSnapshot,
+  type GitHubIssueEvent,
+  type IssueSnapshot,
+} from "./schemas.js";
+
+/** A guard on every pagination loop: 10,000 pages of 100 is a million items. */
+export const MAX_PAGES = 10_000;
+const PER_PAGE = 100;
+const CHANGES_KIND = "changes";
+/** createdSince is the connector's clock; GitHub's may be behind it. Look this much earlier. */
+const CLOCK_SKEW_MARGIN_MS = 10 * 60_000;
+
+export interface ReadDeps {
+  forRepo(repo: string): Promise<RestContext>;
+  etags: EtagCache;
+  managedLabel: string;
+}
+
+/** Pages of a list, first to last, following `Link: rel="next"`. */
+async function* pages(ctx: RestContext, first: PageResult): AsyncGenerator<PageResult> {
+  let page = first;
+  for (let count = 1; count <= MAX_PAGES; count++) {
+    yield page;
+    const next = page.links.next;
+    if (next === undefined) return;
+    page = await getPage(ctx, next);
+  }
+  throw new GitHubError("http", `GitHub list did not end after ${MAX_PAGES} pages`);
+}
+
+export async function listChangedIssues(
+  deps: ReadDeps,
+  repo: string,
+  since: string | null,
+): Promise<{ notModified: boolean; issues: IssueSnapshot[] }> {
+  const ctx = await deps.forRepo(repo);
+  const query: Query = {
+    labels: deps.managedLabel,
+    state: "all",
+    sort: "updated",
+    direction: "asc",
+    per_page: PER_PAGE,
+    ...(since === null ? {} : { since }),
+  };
+  const queryKey = JSON.stringify(query);
+  const etag = deps.etags.get(repo, CHANGES_KIND, queryKey);
+  const first = await getPage(ctx, `/repos/${repo}/issues`, query, etag);
+  if (first.notModified) return { notModified: true, issues: [] };
+
+  const issues: IssueSnapshot[] = [];
+  let pageCount = 0;
+  for await (const page of pages(ctx, first)) {
+    pageCount++;
+    for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
+      if (!isPullRequest(issue)) issues.push(toSnapshot(issue, repo));
+    }
+  }
+  // Only a one-page answer is remembered: with several pages an edit can reorder a later
+  // page while the first stays byte-identical, and a 304 on the first would hide it.
+  if (pageCount === 1 && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
+  else deps.etags.forget(repo, CHANGES_KIND);
+  return { notModified: false, issues };
+}
+
+/**
+ * The newest issue carrying the marker of `threatId`, read with the list endpoint (the search
+ * index lags behind a create by seconds to minutes). With `createdSince` (less a margin for
+ * clock skew) the scan covers every issue updated since then — which includes every issue
+ * created since then — labelled or not (a person may have removed the label already); an older
+ * issue that carries the marker is returned too, since it is the threat's issue all the same.
+ * Without it (or with a time that does not parse), it scans every managed issue.
+ */
+export async function findIssueByMarker(
+  deps: ReadDeps,
+  repo: string,
+  threatId: string,
+  createdSince?: string,
+): Promise<IssueSnapshot | null> {
+  const ctx = await deps.forRepo(repo);
+  const sinceMs = createdSince === undefined ? Number.NaN : Date.parse(createdSince) - CLOCK_SKEW_MARGIN_MS;
+  const floor = Number.isFinite(sinceMs) ? sinceMs : null;
+  const query: Query = {
+    state: "all",
+    sort: "created",
+    direction: "desc",
+    per_page: PER_PAGE,
+    ...(floor === null ? { labels: deps.managedLabel } : { since: new Date(floor).toISOString() }),
+  };
+  for await (const page of pages(ctx, await getPage(ctx, `/repos/${repo}/issues`, query))) {
+    for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
+      if (!isPullRequest(issue) && hasMarker(issue.body, threatId)) return toSnapshot(issue, repo);
+    }
+  }
+  return null;
+}
+
+export async function getIssue(deps: ReadDeps, repo: string, number: number): Promise<IssueSnapshot | null> {
+  const data = await getOrNull(await deps.forRepo(repo), `/repos/${repo}/issues/${number}`);
+  if (data === null) return null;
+  const issue = parseResponse(GitHubIssue, data, "issue");
+  return isPullRequest(issue) ? null : toSnapshot(issue, repo);
+}
+
+export async function listComments(
+  deps: ReadDeps,
+  repo: string,
+  number: number,
+): Promise<Array<{ id: number; body: string }>> {
+  const ctx = await deps.forRepo(repo);
+  const comments: Array<{ id: number; body: string }> = [];
+  const first = await getPage(ctx, `/repos/${repo}/issues/${number}/comments`, { per_page: PER_PAGE });
+  for await (const page of pages(ctx, first)) {
+    for (const comment of parseResponse(GitHubCommentList, page.data, "comment list")) {
+      comments.push({ id: comment.id, body: comment.body ?? "" });
+    }
+  }
+  return comments;
+}
+
+export type StateEvent = GitHubIssueEvent & { event: "closed" | "reopened" };
+
+function lastStateEventIn(page: PageResult): StateEvent | null {
+  const events = parseResponse(GitHubIssueEventList, page.data, "issue event list");
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event !== undefined && (event.event === "closed" || event.event === "reopened")) {
+      return { ...event, event: event.event };
+    }
+  }
+  return null;
+}
+
+/**
+ * The latest `closed` or `reopened` event. Events come oldest first, so a long history is read
+ * from its last page backwards (`rel="last"`, then `rel="prev"`) rather than from the start.
+ */
+export async function lastStateEvent(
+  deps: ReadDeps,
+  repo: string,
+  number: number,
+): Promise<StateEvent | null> {
+  const ctx = await deps.forRepo(repo);
+  const first = await getPage(ctx, `/repos/${repo}/issues/${number}/events`, { per_page: PER_PAGE });
+  let url = first.links.last;
+  for (let count = 0; url !== undefined && count < MAX_PAGES; count++) {
+    const page = await getPage(ctx, url);
+    const found = lastStateEventIn(page);
+    if (found !== null) return found;
+    const prev = page.links.prev;
+    // The first page is already in hand; stop walking back when `prev` reaches it.
+    url = prev !== undefined && page.links.first !== prev ? prev : undefined;
+  }
+  return lastStateEventIn(first);
+}

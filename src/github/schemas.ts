@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { parseMarker } from "./marker.js";
+
+/**
+ * GitHub REST responses, parsed at the edge (loose: GitHub adds fields freely). Only the
+ * fields the connector reads are named.
+ */
+export const GitHubUser = z.looseObject({ login: z.string() });
+
+const Label = z.union([z.string(), z.looseObject({ name: z.string() })]);
+
+export const GitHubIssue = z.looseObject({
+  number: z.number().int(),
+  html_url: z.string(),
+  repository_url: z.string().optional(),
+  state: z.string(),
+  state_reason: z.string().nullable().optional(),
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  labels: z.array(Label).optional(),
+  assignees: z.array(GitHubUser).nullable().optional(),
+  updated_at: z.string(),
+  created_at: z.string(),
+  pull_request: z.unknown().optional(),
+});
+export type GitHubIssue = z.infer<typeof GitHubIssue>;
+
+export const GitHubIssueList = z.array(GitHubIssue);
+
+export const GitHubComment = z.looseObject({ id: z.number().int(), body: z.string().nullable().optional() });
+export const GitHubCommentList = z.array(GitHubComment);
+
+export const GitHubIssueEvent = z.looseObject({
+  event: z.string(),
+  actor: GitHubUser.nullable().optional(),
+  performed_via_github_app: z
+    .looseObject({
+      id: z.number().optional(),
+      slug: z.string().optional(),
+      client_id: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  state_reason: z.string().nullable().optional(),
+});
+export type GitHubIssueEvent = z.infer<typeof GitHubIssueEvent>;
+export const GitHubIssueEventList = z.array(GitHubIssueEvent);
+
+export const GitHubInstallation = z.looseObject({ id: z.number().int() });
+export const GitHubApp = z.looseObject({ id: z.number().int(), slug: z.string() });
+
+export type StateReason = "completed" | "not_planned" | "reopened" | "duplicate";
+const STATE_REASONS: ReadonlySet<string> = new Set(["completed", "not_planned", "reopened", "duplicate"]);
+
+export interface IssueSnapshot {
+  /** "owner/name"; follows a transferred issue to its new repository. */
+  repo: string;
+  number: number;
+  /** html_url */
+  url: string;
+  state: "open" | "closed";
+  stateReason: StateReason | null;
+  title: string;
+  body: string;
+  labels: string[];
+  assignees: string[];
+  updatedAt: string;
+  /** From the marker `<!-- threatbridge:threat=<uuid> -->` in the body, or null. */
+  threatId: string | null;
+}
+
+function isStateReason(value: string): value is StateReason {
+  return STATE_REASONS.has(value);
+}
+
+/** The repository of an issue from its `repository_url` (…/repos/owner/name), else `fallback`. */
+function repoOf(issue: GitHubIssue, fallback: string): string {
+  const match = /\/repos\/([^/]+\/[^/]+)\/?$/.exec(issue.repository_url ?? "");
+  return match?.[1] ?? fallback;
+}
+
+export function isPullRequest(issue: GitHubIssue): boolean {
+  return issue.pull_request !== undefined && issue.pull_request !== null;
+}
+
+export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
+  const body = issue.body ?? "";
+  const reason = issue.state_reason ?? null;
+  return {
+    repo: repoOf(issue, repo),
+    number: issue.number,
+    url: issue.html_url,
+    state: issue.state === "closed" ? "closed" : "open",
+    // Reasons GitHub adds later are reported as null rather than guessed at.
+    stateReason: reason !== null && isStateReason(reason) ? reason : null,
+    title: issue.title,
+    body,
+    labels: (issue.labels ?? []).map((label) => (typeof label === "string" ? label : label.name)),
+    assignees: (issue.assignees ?? []).map((user) => user.login),
+    updatedAt: issue.updated_at,
+    threatId: parseMarker(body),
+  };
+}

@@ -1,0 +1,253 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { markerFor } from "../../src/github/index.js";
+import { REPO, TOKEN, gatewayFor, startHarness, type Harness } from "./harness.js";
+
+const THREAT = "3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b";
+let h: Harness;
+
+afterEach(async () => {
+  expect(h.fake.unexpected).toEqual([]);
+  await h.close();
+});
+
+describe("GitHub gateway: reads", () => {
+  it("sends the API version, the token and the user agent on every request", async () => {
+    h = await startHarness({ userAgent: "threatbridge-test/1" });
+    h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    await h.gh.listChangedIssues(REPO, null);
+    await h.gh.getIssue(REPO, 1);
+    expect(h.fake.requests).toHaveLength(2);
+    for (const request of h.fake.requests) {
+      expect(request.headers["x-github-api-version"]).toBe("2022-11-28");
+      expect(request.headers.authorization).toBe(`token ${TOKEN}`);
+      expect(request.headers["user-agent"]).toMatch(/^threatbridge-test\/1/);
+    }
+  });
+
+  it("lists managed issues changed since a time, oldest change first, all pages, without pull requests", async () => {
+    h = await startHarness();
+    for (let i = 0; i < 150; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], title: `t${i}` });
+    h.fake.addIssue(REPO, { labels: ["other"] });
+    h.fake.addIssue(REPO, { labels: ["threatbridge"], pull_request: { url: "x" } });
+    const all = await h.gh.listChangedIssues(REPO, null);
+    expect(all.notModified).toBe(false);
+    expect(all.issues).toHaveLength(150);
+    expect(all.issues.map((i) => i.number)).toEqual([...Array(150).keys()].map((i) => i + 1));
+    const first = h.fake.requests[0];
+    expect(Object.fromEntries(first?.query ?? [])).toEqual({
+      labels: "threatbridge",
+      state: "all",
+      sort: "updated",
+      direction: "asc",
+      per_page: "100",
+    });
+    expect(h.fake.requests).toHaveLength(2);
+
+    h.fake.personEdit(REPO, 7, { state: "closed", state_reason: "completed" });
+    const since = h.fake.issues(REPO)[6]?.updated_at ?? "";
+    const changed = await h.gh.listChangedIssues(REPO, since);
+    expect(changed.issues).toMatchObject([
+      { number: 7, state: "closed", stateReason: "completed", repo: REPO },
+    ]);
+    expect(h.fake.requests.at(-1)?.query.get("since")).toBe(since);
+  });
+
+  it("a repeated change query is conditional: 304 answers notModified and costs no rate-limit point", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    const first = await h.gh.listChangedIssues(REPO, null);
+    expect(first.issues).toHaveLength(1);
+    const before = h.gh.stats();
+
+    const again = await h.gh.listChangedIssues(REPO, null);
+    expect(again).toEqual({ notModified: true, issues: [] });
+    expect(h.fake.requests.at(-1)?.headers["if-none-match"]).toMatch(/^W\/"/);
+    const after = h.gh.stats();
+    expect(after.rateLimitPoints).toBe(before.rateLimitPoints);
+    expect(after.notModified).toBe(before.notModified + 1);
+    expect(after.requests).toBe(before.requests + 1);
+
+    h.fake.personEdit(REPO, 1, { title: "renamed by a person" });
+    const changed = await h.gh.listChangedIssues(REPO, null);
+    expect(changed.notModified).toBe(false);
+    expect(changed.issues[0]?.title).toBe("renamed by a person");
+  });
+
+  it("ETags survive export and import into a new gateway", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    await h.gh.listChangedIssues(REPO, null);
+    const saved: unknown = JSON.parse(JSON.stringify(h.gh.exportEtags()));
+    const restarted = gatewayFor(h.fake).gh;
+    restarted.importEtags(saved);
+    expect(await restarted.listChangedIssues(REPO, null)).toEqual({ notModified: true, issues: [] });
+    expect(restarted.stats()).toMatchObject({ requests: 1, notModified: 1, rateLimitPoints: 0 });
+    // Data that is not an export is ignored whole, leaving the cache as it was.
+    restarted.importEtags({ not: "etags" });
+    expect(restarted.exportEtags()).toEqual(saved);
+  });
+
+  it("a change query that spans several pages is not cached (a 304 on page 1 could hide page 2)", async () => {
+    h = await startHarness();
+    for (let i = 0; i < 120; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    await h.gh.listChangedIssues(REPO, null);
+    await h.gh.listChangedIssues(REPO, null);
+    expect(h.fake.requests.map((r) => r.headers["if-none-match"])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(h.gh.exportEtags()).toEqual([]);
+  });
+
+  it("finds the issue carrying a threat's marker across pages with the list endpoint", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO, { labels: ["threatbridge"], body: `old\n${markerFor(THREAT)}` });
+    for (let i = 0; i < 230; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], body: "another threat" });
+    const found = await h.gh.findIssueByMarker(REPO, THREAT);
+    expect(found).toMatchObject({ number: 1, threatId: THREAT, repo: REPO });
+    expect(h.fake.requests.map((r) => r.path)).toEqual(Array(3).fill(`/repos/${REPO}/issues`));
+    expect(Object.fromEntries(h.fake.requests[0]?.query ?? [])).toMatchObject({
+      sort: "created",
+      direction: "desc",
+      labels: "threatbridge",
+    });
+    expect(await h.gh.findIssueByMarker(REPO, "00000000-0000-4000-8000-000000000000")).toBeNull();
+  });
+
+  it("with createdSince, scans only issues touched since then, labelled or not", async () => {
+    h = await startHarness();
+    for (let i = 0; i < 150; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    h.fake.advance(3_600_000);
+    const fresh = h.fake.addIssue(REPO, { labels: [], body: markerFor(THREAT) });
+    expect(await h.gh.findIssueByMarker(REPO, THREAT, fresh.created_at)).toMatchObject({ number: 151 });
+    // Ten minutes earlier than asked: the connector's clock may run ahead of GitHub's.
+    const since = new Date(Date.parse(fresh.created_at) - 600_000).toISOString();
+    expect(h.fake.requests.at(-1)?.query.get("since")).toBe(since);
+    expect(h.fake.requests.at(-1)?.query.has("labels")).toBe(false);
+
+    const before = h.fake.requests.length;
+    expect(
+      await h.gh.findIssueByMarker(REPO, "00000000-0000-4000-8000-000000000000", fresh.created_at),
+    ).toBeNull();
+    expect(h.fake.requests.length - before).toBe(1);
+  });
+
+  it("getIssue answers a snapshot, and null for a missing issue or a pull request", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO, {
+      labels: ["threatbridge", "urgent"],
+      assignees: ["alice"],
+      body: markerFor(THREAT),
+      title: "T",
+    });
+    h.fake.addIssue(REPO, { pull_request: { url: "x" } });
+    expect(await h.gh.getIssue(REPO, 1)).toEqual({
+      repo: REPO,
+      number: 1,
+      url: `https://github.test/${REPO}/issues/1`,
+      state: "open",
+      stateReason: null,
+      title: "T",
+      body: markerFor(THREAT),
+      labels: ["threatbridge", "urgent"],
+      assignees: ["alice"],
+      updatedAt: h.fake.issues(REPO)[0]?.updated_at,
+      threatId: THREAT,
+    });
+    expect(await h.gh.getIssue(REPO, 2)).toBeNull();
+    expect(await h.gh.getIssue(REPO, 99)).toBeNull();
+  });
+
+  it("rejects a repository name that is not owner/name without sending anything", async () => {
+    h = await startHarness();
+    await expect(h.gh.getIssue("acme/threats/../x", 1)).rejects.toMatchObject({ code: "validation" });
+    expect(h.fake.requests).toEqual([]);
+  });
+
+  it("whoAmI asks once and remembers", async () => {
+    h = await startHarness({}, { login: "tb-bot" });
+    expect(await h.gh.whoAmI()).toBe("tb-bot");
+    expect(await h.gh.whoAmI()).toBe("tb-bot");
+    expect(h.fake.requests.filter((r) => r.path === "/user")).toHaveLength(1);
+  });
+
+  it("lastStateChange tells a person's close from the connector's own, reading the newest events", async () => {
+    h = await startHarness({}, { login: "tb-bot" });
+    h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    const app = { id: 1, slug: "some-app" };
+    for (let i = 0; i < 130; i++)
+      h.fake.addEvent(REPO, 1, {
+        event: "labeled",
+        actor: { login: "x" },
+        performed_via_github_app: null,
+        state_reason: null,
+      });
+    h.fake.addEvent(REPO, 1, {
+      event: "closed",
+      actor: { login: "alice" },
+      performed_via_github_app: null,
+      state_reason: "not_planned",
+    });
+    h.fake.addEvent(REPO, 1, {
+      event: "labeled",
+      actor: { login: "x" },
+      performed_via_github_app: null,
+      state_reason: null,
+    });
+    expect(await h.gh.lastStateChange(REPO, 1)).toEqual({
+      event: "closed",
+      login: "alice",
+      viaApp: false,
+      bySelf: false,
+      stateReason: "not_planned",
+    });
+
+    h.fake.addEvent(REPO, 1, {
+      event: "reopened",
+      actor: { login: "tb-bot" },
+      performed_via_github_app: null,
+      state_reason: null,
+    });
+    expect(await h.gh.lastStateChange(REPO, 1)).toMatchObject({
+      event: "reopened",
+      login: "tb-bot",
+      bySelf: true,
+    });
+
+    h.fake.addEvent(REPO, 1, {
+      event: "closed",
+      actor: { login: "github-actions[bot]" },
+      performed_via_github_app: app,
+      state_reason: "completed",
+    });
+    expect(await h.gh.lastStateChange(REPO, 1)).toMatchObject({
+      event: "closed",
+      viaApp: true,
+      bySelf: false,
+    });
+  });
+
+  it("lastStateChange is null for an issue never closed; a ghost actor is reported as ghost", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO);
+    expect(await h.gh.lastStateChange(REPO, 1)).toBeNull();
+    h.fake.addEvent(REPO, 1, {
+      event: "closed",
+      actor: null,
+      performed_via_github_app: null,
+      state_reason: null,
+    });
+    expect(await h.gh.lastStateChange(REPO, 1)).toMatchObject({ login: "ghost", bySelf: false });
+  });
+
+  it("lists every comment of an issue", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO);
+    for (let i = 0; i < 105; i++) h.fake.addComment(REPO, 1, `c${i}`);
+    const comments = await h.gh.listComments(REPO, 1);
+    expect(comments).toHaveLength(105);
+    expect(comments[104]?.body).toBe("c104");
+  });
+});
