@@ -1,0 +1,119 @@
+import type { Config } from "../config/index.js";
+import type { GitHubGateway } from "../github/index.js";
+import type { Logger } from "../observability/index.js";
+import type { PlatformClient } from "../platform/index.js";
+import type { Clock } from "../shared/clock.js";
+import type { State, ThreatRecord } from "../state/index.js";
+import { policyFromConfig, type Policy } from "./policy.js";
+import { createRenderer, type Renderer } from "./renderer.js";
+import type { ThreatView } from "./render/index.js";
+
+/** What one threat looks like on the platform during this run (kept only while work is due). */
+export interface CachedThreat {
+  view: ThreatView;
+  link: { externalId: string; url: string } | null;
+}
+
+/** Where the engine writes what it decided: the real writer, or the dry-run printer. */
+export interface DryRunSink {
+  print(line: {
+    action: string;
+    threat_id: string;
+    repository?: string;
+    issue?: number;
+    detail?: string;
+  }): void;
+}
+
+export interface SyncDeps {
+  config: Config;
+  platform: PlatformClient;
+  github: GitHubGateway;
+  logger: Logger;
+  clock: Clock;
+  /** Persists the state durably (atomic write); absent in dry-run. */
+  persist: (() => Promise<void>) | null;
+  dryRun?: DryRunSink;
+}
+
+/** Everything one run of the engine shares; built once per process, reused by every cycle. */
+export interface SyncContext extends SyncDeps {
+  state: State;
+  policy: Policy;
+  renderer: Renderer;
+  /** Threats read this run, by id, so that due work needs no second read. */
+  cache: Map<string, CachedThreat>;
+  /** asset id → ids of its threats, derived from the state on start and kept current. */
+  threatsByAsset: Map<string, Set<string>>;
+  counters: Record<string, number>;
+  /** Whether memory holds changes the state file does not, and when it was last written. */
+  dirty: boolean;
+  lastPersistAt: number;
+}
+
+export function createContext(deps: SyncDeps, state: State): SyncContext {
+  const threatsByAsset = new Map<string, Set<string>>();
+  for (const [id, record] of Object.entries(state.threats))
+    indexThreat(threatsByAsset, id, null, record.assetId);
+  // ETags survive restarts, so that the first read of people's changes after a start is a free 304.
+  deps.github.importEtags(state.github.etags);
+  return {
+    ...deps,
+    state,
+    policy: policyFromConfig(deps.config),
+    renderer: createRenderer(deps.config, deps.logger),
+    cache: new Map(),
+    threatsByAsset,
+    counters: {},
+    dirty: false,
+    lastPersistAt: 0,
+  };
+}
+
+export function indexThreat(
+  index: Map<string, Set<string>>,
+  threatId: string,
+  before: string | null,
+  after: string | null,
+): void {
+  if (before === after) {
+    if (after !== null && !index.get(after)?.has(threatId))
+      index.set(after, (index.get(after) ?? new Set()).add(threatId));
+    return;
+  }
+  if (before !== null) index.get(before)?.delete(threatId);
+  if (after !== null) index.set(after, (index.get(after) ?? new Set()).add(threatId));
+}
+
+export function count(ctx: SyncContext, name: string, by = 1): void {
+  ctx.counters[name] = (ctx.counters[name] ?? 0) + by;
+}
+
+/** Writes the state now: around every non-idempotent write, and when a cycle's intake is done. */
+export async function persist(ctx: SyncContext): Promise<void> {
+  if (ctx.persist) await ctx.persist();
+  ctx.dirty = false;
+  ctx.lastPersistAt = ctx.clock.now();
+}
+
+const CHECKPOINT_MS = 1000;
+
+/**
+ * Notes a change whose loss a crash cannot turn into a duplicate or a lost verdict (an idempotent
+ * write, a queue entry done): it reaches the file within a second, not with a write of its own.
+ * A whole state file is tens of megabytes at 100,000 threats, so this matters.
+ */
+export async function checkpoint(ctx: SyncContext): Promise<void> {
+  ctx.dirty = true;
+  if (ctx.clock.now() - ctx.lastPersistAt >= CHECKPOINT_MS) await persist(ctx);
+}
+
+export function setRecord(ctx: SyncContext, threatId: string, record: ThreatRecord): void {
+  const before = ctx.state.threats[threatId]?.assetId ?? null;
+  ctx.state.threats[threatId] = record;
+  indexThreat(ctx.threatsByAsset, threatId, before, record.assetId);
+}
+
+export function nowIso(ctx: SyncContext): string {
+  return new Date(ctx.clock.now()).toISOString();
+}

@@ -1,0 +1,103 @@
+import type { LastCycle } from "../state/index.js";
+import { count, persist, type SyncContext } from "./context.js";
+import { drainQueue, printQueue, type DrainResult } from "./drain.js";
+import { readGitHub } from "./intake-github.js";
+import { readAssets, readThreats, retryMalformed } from "./intake-platform.js";
+import { queueSummary, type QueueSummary } from "./queue.js";
+import type { Action } from "./plan.js";
+import { recoverIntents } from "./recover.js";
+
+/** What `reconcile` may do: adopt issues and write links; creating and editing issues waits for `sync`. */
+export function isMappingRepair(action: Action): boolean {
+  return action.kind === "adopt" || action.kind === "link" || action.kind === "accept";
+}
+
+/**
+ * One cycle (contract): resolve what an earlier run left unfinished; read the asset and threat
+ * streams to `next_cursor: null` and what changed on GitHub; record the work now due (durably,
+ * before any cursor is saved — intake writes both in one atomic state write); then carry it out in
+ * priority order within the write budget. Callable from `sync`, `run` and the demo alike.
+ */
+
+export interface CycleOptions {
+  /** Stop starting new work at this epoch ms; the rest stays queued. */
+  deadline?: number;
+  /** Read and record only; the daemon drains between reads. */
+  skipDrain?: boolean;
+  signal?: AbortSignal;
+  /** `reconcile`: read both sides from the beginning and carry out only mapping repairs. */
+  reconcile?: boolean;
+}
+
+export interface CycleReport {
+  ok: boolean;
+  error?: string;
+  startedAt: string;
+  finishedAt: string;
+  drained: DrainResult;
+  queue: QueueSummary;
+  counters: Record<string, number>;
+  dryRunActions?: number;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleReport> {
+  const startedAt = new Date(ctx.clock.now()).toISOString();
+  ctx.counters = {};
+  let error: string | undefined;
+  let drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
+  let dryRunActions: number | undefined;
+  try {
+    if (!ctx.dryRun) await recoverIntents(ctx);
+    if (opts.reconcile) {
+      ctx.state.cursors.threats = null;
+      ctx.state.github.since = {};
+    }
+    await readAssets(ctx);
+    await readThreats(ctx);
+    await retryMalformed(ctx);
+    await readGitHub(ctx);
+    await persist(ctx);
+    const allow = opts.reconcile ? isMappingRepair : undefined;
+    if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
+    else if (!opts.skipDrain) {
+      drained = await drainQueue(ctx, {
+        ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(allow ? { allow } : {}),
+      });
+    }
+  } catch (e) {
+    error = message(e);
+    count(ctx, "cycle_errors");
+    ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+  }
+  const finishedAt = new Date(ctx.clock.now()).toISOString();
+  const ok = error === undefined && drained.failed === 0;
+  const last: LastCycle = { startedAt, finishedAt, ok, counts: { ...ctx.counters } };
+  if (error !== undefined) last.error = error.slice(0, 500);
+  if (!ctx.dryRun) {
+    ctx.state.lastCycle = last;
+    try {
+      await persist(ctx);
+    } catch (e) {
+      error ??= message(e);
+    }
+  }
+  const report: CycleReport = {
+    ok: error === undefined && drained.failed === 0,
+    startedAt,
+    finishedAt,
+    drained,
+    queue: queueSummary(ctx.state),
+    counters: { ...ctx.counters },
+  };
+  if (error !== undefined) report.error = error;
+  if (dryRunActions !== undefined) report.dryRunActions = dryRunActions;
+  return report;
+}
+
+export { drainQueue };

@@ -1,0 +1,137 @@
+import { checkpoint, count, nowIso, persist, type SyncContext } from "./context.js";
+import { execute } from "./execute.js";
+import { githubLink, toThreatView } from "./normalize.js";
+import { isGitHubWrite, type Action } from "./plan.js";
+import { planFor } from "./plan-for.js";
+import { backoffMs, orderedQueue } from "./queue.js";
+
+/**
+ * Carries out the queue in priority order. For each threat: make sure its current platform version
+ * is at hand (a GET when it was queued by an earlier run), plan, execute, and plan again until the
+ * planner has nothing left to do. A failure backs the entry off and moves on: one bad item never
+ * stops the others.
+ */
+
+const MAX_ROUNDS = 4;
+
+export interface DrainOptions {
+  /** Epoch ms after which no further entry is started (`sync --max-duration`). */
+  deadline?: number;
+  /** Restricts the actions carried out (`reconcile` repairs the mapping only). */
+  allow?: (action: Action) => boolean;
+  signal?: AbortSignal;
+}
+
+export interface DrainResult {
+  done: number;
+  failed: number;
+  deferred: number;
+}
+
+async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
+  const record = ctx.state.threats[threatId];
+  if (!record || record.gone || ctx.cache.has(threatId)) return;
+  const threat = await ctx.platform.getThreat(threatId);
+  if (threat === null) {
+    // 404: its asset was removed (spec, GET /v1/threats/{id}).
+    record.gone = true;
+    return;
+  }
+  record.status = threat.status;
+  record.updatedAt = threat.updated_at;
+  ctx.cache.set(threatId, { view: toThreatView(threat, ctx.config.fields.threat), link: githubLink(threat) });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
+}
+
+async function processOne(
+  ctx: SyncContext,
+  threatId: string,
+  opts: DrainOptions,
+): Promise<"done" | "deferred"> {
+  let settled = false;
+  for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
+    await ensureLoaded(ctx, threatId);
+    const all = planFor(ctx, threatId);
+    const actions = opts.allow ? all.filter(opts.allow) : all;
+    if (actions.length === 0) {
+      settled = true;
+      break;
+    }
+    for (const action of actions) {
+      if (
+        isGitHubWrite(action) &&
+        opts.deadline !== undefined &&
+        ctx.github.budget.nextSlotAt() > opts.deadline
+      ) {
+        return "deferred";
+      }
+      await execute(ctx, action);
+    }
+  }
+  if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
+  if (!opts.allow) delete ctx.state.queue[threatId];
+  ctx.cache.delete(threatId);
+  await checkpoint(ctx);
+  return "done";
+}
+
+export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
+  const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
+  for (const threatId of orderedQueue(ctx.state, ctx.clock.now())) {
+    if (opts.signal?.aborted || (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)) {
+      result.deferred += 1;
+      continue;
+    }
+    try {
+      const outcome = await processOne(ctx, threatId, opts);
+      result[outcome === "done" ? "done" : "deferred"] += 1;
+    } catch (error) {
+      result.failed += 1;
+      count(ctx, "work_failed");
+      const entry = ctx.state.queue[threatId];
+      if (entry) {
+        entry.attempts += 1;
+        entry.lastError = describe(error);
+        entry.notBefore = ctx.clock.now() + backoffMs(entry.attempts);
+      }
+      ctx.logger.warn(
+        { threatId, err: describe(error), at: nowIso(ctx) },
+        "work failed; it is retried later",
+      );
+      await checkpoint(ctx);
+    }
+  }
+  if (ctx.dirty) await persist(ctx);
+  return result;
+}
+
+/** Dry run: what each queued entry would do next, printed, nothing written. */
+export async function printQueue(ctx: SyncContext, allow?: (action: Action) => boolean): Promise<number> {
+  let lines = 0;
+  for (const threatId of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
+    try {
+      await ensureLoaded(ctx, threatId);
+    } catch (error) {
+      ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
+      continue;
+    }
+    for (const action of planFor(ctx, threatId)) {
+      if (allow && !allow(action)) continue;
+      lines += 1;
+      const line: Parameters<NonNullable<SyncContext["dryRun"]>["print"]>[0] = {
+        action: action.kind,
+        threat_id: threatId,
+      };
+      if ("repo" in action) line.repository = action.repo;
+      if ("number" in action) line.issue = action.number;
+      if (action.kind === "create") line.detail = action.title;
+      if (action.kind === "verdict") line.detail = `status=${action.status}`;
+      if (action.kind === "update" && action.state) line.detail = `state=${action.state}`;
+      ctx.dryRun?.print(line);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,190 @@
+import type { Intent } from "../state/index.js";
+import { checkpoint, count, nowIso, persist, type SyncContext } from "./context.js";
+import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
+import type { Action } from "./plan.js";
+import { resolveCreate, resolveComment } from "./recover.js";
+import { withRevision } from "./revision.js";
+
+/**
+ * The writer: carries out one action. Every non-idempotent or state-changing GitHub write is
+ * preceded by a write-ahead intent in the state file, removed once its outcome is recorded, so that a
+ * crash at any instant is resolved on restart (recover.ts) without a duplicate issue or a
+ * mistaken verdict.
+ */
+
+function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
+  ctx.state.seq += 1;
+  const intent: Intent = { ...fields, id: `i${ctx.state.seq}`, startedAt: nowIso(ctx) };
+  ctx.state.intents[intent.id] = intent;
+  return intent;
+}
+
+/** Labels of the connector's own vocabulary; others (people's) are kept on update. */
+function isManagedLabel(ctx: SyncContext, label: string): boolean {
+  const l = label.toLowerCase();
+  return (
+    l === ctx.policy.managedLabel.toLowerCase() ||
+    l === "pending" ||
+    l.startsWith("severity:") ||
+    l.startsWith("module:") ||
+    ctx.policy.routes.some((r) => r.labels.some((x) => x.toLowerCase() === l))
+  );
+}
+
+const COMMENT_KEY = (intentId: string): string => `<!-- threatbridge:comment=${intentId} -->`;
+
+export async function execute(ctx: SyncContext, action: Action): Promise<void> {
+  const record = ctx.state.threats[action.threatId];
+  switch (action.kind) {
+    case "verdict": {
+      const threat = await ctx.platform.setStatus(action.threatId, action.status, action.note || undefined);
+      count(ctx, "platform_verdicts");
+      // The response's status is the recalculated effective status (spec, PATCH rule 3).
+      if (record) {
+        record.status = threat.status;
+        record.updatedAt = threat.updated_at;
+        if (record.issue) record.issue.state = action.person.event === "closed" ? "closed" : "open";
+      }
+      ctx.cache.set(action.threatId, {
+        view: toThreatView(threat, ctx.config.fields.threat),
+        link: githubLink(threat),
+      });
+      delete ctx.state.queue[action.threatId]?.person;
+      await checkpoint(ctx);
+      return;
+    }
+    case "accept": {
+      if (record?.issue) record.issue.state = action.state;
+      delete ctx.state.queue[action.threatId]?.person;
+      await checkpoint(ctx);
+      return;
+    }
+    case "adopt": {
+      const issue = await ctx.github.getIssue(action.repo, action.number);
+      if (!issue) {
+        throw new Error(
+          `the platform links threat ${action.threatId} to ${action.repo}#${action.number}, which GitHub does not show; fix the link or run \`threatbridge reconcile\``,
+        );
+      }
+      if (record) {
+        record.issue = {
+          repo: issue.repo,
+          number: issue.number,
+          url: issue.url,
+          state: issue.state,
+          hash: "",
+        };
+        record.link = `${issue.repo}#${issue.number}`;
+      }
+      count(ctx, "issues_adopted");
+      await checkpoint(ctx);
+      return;
+    }
+    case "create": {
+      const intent = startIntent(ctx, { kind: "create", threatId: action.threatId, repo: action.repo });
+      await persist(ctx);
+      try {
+        const issue = await ctx.github.createIssue(action.repo, {
+          title: action.title,
+          body: withRevision(action.body, action.hash),
+          labels: action.labels,
+          assignees: action.assignees,
+        });
+        if (record)
+          record.issue = {
+            repo: issue.repo,
+            number: issue.number,
+            url: issue.url,
+            state: issue.state,
+            hash: action.hash,
+          };
+        count(ctx, "issues_created");
+      } catch (error) {
+        // A lost response: look for the marker before anything is sent again.
+        if (!(await resolveCreate(ctx, intent))) {
+          delete ctx.state.intents[intent.id];
+          await persist(ctx);
+          throw error;
+        }
+      }
+      delete ctx.state.intents[intent.id];
+      await persist(ctx);
+      return;
+    }
+    case "update": {
+      const intent =
+        action.state !== undefined
+          ? startIntent(ctx, {
+              kind: "issue_state",
+              threatId: action.threatId,
+              repo: action.repo,
+              number: action.number,
+              target: action.state,
+            })
+          : null;
+      if (intent) await persist(ctx);
+      const patch: Parameters<typeof ctx.github.updateIssue>[2] = {};
+      if (action.state !== undefined) patch.state = action.state;
+      if (action.stateReason !== undefined) patch.stateReason = action.stateReason;
+      if (action.content && action.hash !== undefined) {
+        patch.title = action.content.title;
+        patch.body = withRevision(action.content.body, action.hash);
+        const current = await ctx.github.getIssue(action.repo, action.number);
+        const people = (current?.labels ?? []).filter((l) => !isManagedLabel(ctx, l));
+        patch.labels = [...new Set([...action.content.labels, ...people])];
+      }
+      try {
+        const issue = await ctx.github.updateIssue(action.repo, action.number, patch);
+        if (record?.issue) {
+          record.issue.state = issue.state;
+          if (action.hash !== undefined) record.issue.hash = action.hash;
+        }
+        count(ctx, action.state !== undefined ? "issues_state_changed" : "issues_updated");
+      } finally {
+        if (intent) delete ctx.state.intents[intent.id];
+        await persist(ctx);
+      }
+      return;
+    }
+    case "comment": {
+      const intent = startIntent(ctx, {
+        kind: "comment",
+        threatId: action.threatId,
+        repo: action.repo,
+        number: action.number,
+      });
+      await persist(ctx);
+      try {
+        await ctx.github.createComment(
+          action.repo,
+          action.number,
+          `${action.body}\n\n${COMMENT_KEY(intent.id)}`,
+        );
+        count(ctx, "comments_created");
+      } catch (error) {
+        if (!(await resolveComment(ctx, intent))) {
+          delete ctx.state.intents[intent.id];
+          await persist(ctx);
+          throw error;
+        }
+      }
+      delete ctx.state.intents[intent.id];
+      await persist(ctx);
+      return;
+    }
+    case "link": {
+      await ctx.platform.putExternalReference(action.threatId, LINK_SYSTEM, {
+        external_id: action.externalId,
+        url: action.url,
+      });
+      if (record) record.link = action.externalId;
+      const cached = ctx.cache.get(action.threatId);
+      if (cached) cached.link = { externalId: action.externalId, url: action.url };
+      count(ctx, "platform_links");
+      await checkpoint(ctx);
+      return;
+    }
+  }
+}
+
+export { COMMENT_KEY };

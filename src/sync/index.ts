@@ -1,0 +1,6 @@
+export { createContext, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
+export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./cycle.js";
+export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
+export { summarize, formatStatus, type StatusReport } from "./status.js";
+export { plan, priorityOf, type Action, type PlanInput } from "./plan.js";
+export { policyFromConfig, type Policy } from "./policy.js";

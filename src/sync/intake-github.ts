@@ -1,0 +1,119 @@
+import type { IssueSnapshot } from "../github/index.js";
+import { count, nowIso, setRecord, type SyncContext } from "./context.js";
+import { allRepos } from "./policy.js";
+import { enqueue } from "./queue.js";
+import { parseRevision } from "./revision.js";
+
+/**
+ * Intake from GitHub: the managed issues changed since the last cycle (conditional requests, so an
+ * idle cycle costs no rate limit). An issue whose open/closed state differs from what the connector
+ * last wrote was changed by a person: that becomes queued verdict work, recorded before the `since`
+ * watermark moves. Issues carrying a marker the state does not know (a lost state file) are adopted,
+ * so that no threat ever gets a second issue.
+ */
+
+const SINCE_ADVANCE_AT = 50;
+
+export function reposToWatch(ctx: SyncContext): string[] {
+  const repos = new Set(allRepos(ctx.policy));
+  for (const record of Object.values(ctx.state.threats)) if (record.issue) repos.add(record.issue.repo);
+  return [...repos].sort();
+}
+
+function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
+  const record = ctx.state.threats[threatId];
+  setRecord(ctx, threatId, {
+    status: record?.status ?? "unknown",
+    severity: record?.severity ?? 0,
+    assetId: record?.assetId ?? null,
+    updatedAt: record?.updatedAt ?? "",
+    position: record?.position ?? null,
+    gone: record?.gone ?? false,
+    ...(record?.link !== undefined ? { link: record.link } : {}),
+    issue: {
+      repo: issue.repo,
+      number: issue.number,
+      url: issue.url,
+      state: issue.state,
+      hash: parseRevision(issue.body) ?? "",
+    },
+  });
+  count(ctx, "issues_adopted");
+}
+
+async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void> {
+  const threatId = issue.threatId;
+  if (threatId === null) return;
+  const record = ctx.state.threats[threatId];
+  const known = record?.issue;
+  if (!known) {
+    adopt(ctx, threatId, issue);
+    return;
+  }
+  if (known.repo !== issue.repo || known.number !== issue.number) {
+    count(ctx, "duplicate_markers");
+    ctx.logger.warn(
+      { threatId, mapped: `${known.repo}#${known.number}`, other: `${issue.repo}#${issue.number}` },
+      "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
+    );
+    return;
+  }
+  const entry = ctx.state.queue[threatId];
+  if (issue.state === known.state) {
+    // A person undid their own change before the connector acted on it.
+    if (entry?.person) delete entry.person;
+    return;
+  }
+  const inFlight = Object.values(ctx.state.intents).some(
+    (i) => i.kind === "issue_state" && i.threatId === threatId && i.target === issue.state,
+  );
+  if (inFlight) return; // the connector's own write, resolved by intent recovery
+  const who = await ctx.github.lastStateChange(issue.repo, issue.number);
+  if (who?.bySelf && who.viaApp) {
+    // Our GitHub App did it (a write whose outcome was not recorded): not a person's verdict.
+    known.state = issue.state;
+    return;
+  }
+  count(ctx, "people_changes");
+  enqueue(
+    ctx.state,
+    threatId,
+    {
+      priority: 0,
+      severity: record.severity,
+      person: {
+        event: issue.state === "closed" ? "closed" : "reopened",
+        reason: issue.state === "closed" ? issue.stateReason : null,
+        login: who?.login ?? "unknown",
+        repo: issue.repo,
+        number: issue.number,
+        url: issue.url,
+        seenAt: nowIso(ctx),
+      },
+    },
+    nowIso(ctx),
+  );
+}
+
+export async function readGitHub(ctx: SyncContext): Promise<void> {
+  for (const repo of reposToWatch(ctx)) {
+    const since = ctx.state.github.since[repo] ?? null;
+    const result = await ctx.github.listChangedIssues(repo, since);
+    if (result.notModified) {
+      count(ctx, "github_not_modified");
+      continue;
+    }
+    let watermark = since;
+    for (const issue of result.issues) {
+      await absorbIssue(ctx, issue);
+      if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
+    }
+    count(ctx, "github_issues_read", result.issues.length);
+    // The watermark moves only once the answer fills half a page. A page costs one request however
+    // many issues it holds, and an unchanged query URL keeps its ETag, so the cycle after a change
+    // is already a free 304 (a moved `since` would be a new URL, read in full once more).
+    if (watermark !== null && result.issues.length >= SINCE_ADVANCE_AT)
+      ctx.state.github.since[repo] = watermark;
+  }
+  ctx.state.github.etags = ctx.github.exportEtags();
+}

@@ -1,0 +1,195 @@
+import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
+import type { ThreatRecord } from "../state/index.js";
+import { count, nowIso, persist, setRecord, type SyncContext } from "./context.js";
+import { githubLink, toAssetView, toThreatView } from "./normalize.js";
+import { priorityOf as priorityFromActions } from "./plan.js";
+import { planFor } from "./plan-for.js";
+import { enqueue } from "./queue.js";
+
+/**
+ * Intake from the platform: read the asset and threat streams from the saved cursors to
+ * `next_cursor: null`, record what each change makes due, and save the cursor only together with
+ * that work (one atomic state write), so that a crash never skips unrecorded work.
+ */
+
+/** Pages between checkpoints of a long walk (a backfill). */
+const CHECKPOINT_PAGES = 50;
+
+function noteMalformed(
+  ctx: SyncContext,
+  kind: "threats" | "assets",
+  item: Extract<ParsedItem<unknown>, { ok: false }>,
+): void {
+  count(ctx, `malformed_${kind}`);
+  if (item.id === null) {
+    // Without an id the item cannot be read again by itself: it is logged for the operator.
+    ctx.logger.error({ kind, error: item.error }, "malformed item without an id skipped");
+    return;
+  }
+  const previous = ctx.state.retry[kind][item.id];
+  ctx.state.retry[kind][item.id] = {
+    attempts: (previous?.attempts ?? 0) + 1,
+    lastError: item.error.slice(0, 500),
+    since: previous?.since ?? nowIso(ctx),
+  };
+  ctx.logger.warn({ kind, id: item.id, error: item.error }, "malformed item; it is read again next cycle");
+}
+
+export function absorbAsset(ctx: SyncContext, asset: Asset): void {
+  const known = ctx.state.assets[asset.id];
+  delete ctx.state.retry.assets[asset.id];
+  if (asset.deleted) {
+    // An asset created and removed between two polls arrives as a tombstone for an id never seen:
+    // ignore it (spec, "Asset lifecycle").
+    if (!known && !ctx.threatsByAsset.get(asset.id)?.size) return;
+    ctx.state.assets[asset.id] = {
+      name: known?.name ?? null,
+      type: known?.type ?? null,
+      deleted: true,
+      updatedAt: asset.updated_at,
+    };
+    if (known?.deleted) return;
+    count(ctx, "assets_removed");
+    for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
+      const record = ctx.state.threats[threatId];
+      if (!record) continue;
+      record.gone = true;
+      ctx.cache.delete(threatId);
+      if (record.issue) enqueue(ctx.state, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
+    }
+    return;
+  }
+  const view = toAssetView(asset, ctx.config.fields.asset);
+  ctx.state.assets[asset.id] = {
+    name: view.name,
+    type: view.type,
+    deleted: false,
+    updatedAt: asset.updated_at,
+  };
+  if (known?.deleted) {
+    // A restore: its threats are back; re-read each (GET) to reopen those still unsolved.
+    count(ctx, "assets_restored");
+    for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
+      const record = ctx.state.threats[threatId];
+      if (!record) continue;
+      record.gone = false;
+      ctx.cache.delete(threatId);
+      enqueue(ctx.state, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
+    }
+  }
+}
+
+/** Records one threat version and queues the work it makes due. `position` null for single reads. */
+export function absorbThreat(ctx: SyncContext, threat: Threat): void {
+  const previous = ctx.state.threats[threat.id];
+  delete ctx.state.retry.threats[threat.id];
+  const position =
+    threat.stream_position === null || threat.stream_position === undefined
+      ? null
+      : String(threat.stream_position);
+  // Unchanged updated_at with a later stream_position is a re-delivery: not a change (spec, "Events").
+  if (
+    previous &&
+    !previous.gone &&
+    previous.updatedAt === threat.updated_at &&
+    previous.status === threat.status
+  ) {
+    if (position !== null) previous.position = position;
+    count(ctx, "threats_redelivered");
+    return;
+  }
+  const view = toThreatView(threat, ctx.config.fields.threat);
+  const record: ThreatRecord = {
+    ...previous,
+    status: threat.status,
+    severity: view.severityRank ?? 0,
+    assetId: view.assetId,
+    updatedAt: threat.updated_at,
+    position: position ?? previous?.position ?? null,
+    gone: false,
+  };
+  setRecord(ctx, threat.id, record);
+  ctx.cache.set(threat.id, { view, link: githubLink(threat) });
+  const actions = planFor(ctx, threat.id);
+  if (actions.length === 0) {
+    ctx.cache.delete(threat.id);
+    count(ctx, "threats_unchanged");
+    return;
+  }
+  count(ctx, "threats_due");
+  enqueue(
+    ctx.state,
+    threat.id,
+    { priority: priorityFromActions(actions), severity: record.severity },
+    nowIso(ctx),
+  );
+}
+
+async function walk<T>(
+  ctx: SyncContext,
+  kind: "threats" | "assets",
+  pages: AsyncIterable<StreamPage<T>>,
+  absorb: (ctx: SyncContext, item: T) => void,
+): Promise<number> {
+  let items = 0;
+  let sinceCheckpoint = 0;
+  for await (const page of pages) {
+    for (const item of page.items) {
+      if (item.ok) absorb(ctx, item.value);
+      else noteMalformed(ctx, kind, item);
+      items += 1;
+    }
+    // The work of this page is recorded in memory; the cursor moves with it in one write.
+    ctx.state.cursors[kind] = page.resumeCursor;
+    sinceCheckpoint += 1;
+    if (sinceCheckpoint >= CHECKPOINT_PAGES) {
+      sinceCheckpoint = 0;
+      await persist(ctx);
+    }
+  }
+  count(ctx, `${kind}_read`, items);
+  return items;
+}
+
+export async function readAssets(ctx: SyncContext): Promise<number> {
+  return walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset);
+}
+
+export async function readThreats(ctx: SyncContext): Promise<number> {
+  return walk(ctx, "threats", ctx.platform.streamThreats(ctx.state.cursors.threats), absorbThreat);
+}
+
+/** Items that failed to parse are read again one by one (GET) on later cycles. */
+export async function retryMalformed(ctx: SyncContext): Promise<void> {
+  for (const id of Object.keys(ctx.state.retry.threats)) {
+    try {
+      const threat = await ctx.platform.getThreat(id);
+      if (threat === null) delete ctx.state.retry.threats[id];
+      else absorbThreat(ctx, threat);
+    } catch (error) {
+      const entry = ctx.state.retry.threats[id];
+      if (entry) {
+        entry.attempts += 1;
+        entry.lastError = error instanceof Error ? error.message.slice(0, 500) : "unknown error";
+      }
+      ctx.logger.warn(
+        { id, err: error instanceof Error ? error.message : String(error) },
+        "threat still unreadable",
+      );
+    }
+  }
+  for (const id of Object.keys(ctx.state.retry.assets)) {
+    try {
+      const asset = await ctx.platform.getAsset(id);
+      if (asset === null) delete ctx.state.retry.assets[id];
+      else absorbAsset(ctx, asset);
+    } catch (error) {
+      const entry = ctx.state.retry.assets[id];
+      if (entry) entry.attempts += 1;
+      ctx.logger.warn(
+        { id, err: error instanceof Error ? error.message : String(error) },
+        "asset still unreadable",
+      );
+    }
+  }
+}

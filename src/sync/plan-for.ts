@@ -1,0 +1,30 @@
+import type { SyncContext } from "./context.js";
+import { plan, type Action } from "./plan.js";
+import { isEligible, routeFor } from "./policy.js";
+import type { AssetView } from "./render/index.js";
+
+/** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
+export function planFor(ctx: SyncContext, threatId: string): Action[] {
+  const record = ctx.state.threats[threatId];
+  const cached = record?.gone ? undefined : ctx.cache.get(threatId);
+  const view = cached?.view ?? null;
+  const assetRecord = view?.assetId ? ctx.state.assets[view.assetId] : undefined;
+  const asset: AssetView | null =
+    view?.assetId && assetRecord
+      ? { id: view.assetId, name: assetRecord.name, type: assetRecord.type }
+      : null;
+  const route = view
+    ? routeFor(view, asset, ctx.policy)
+    : { repo: ctx.policy.defaultRepo, labels: [], assignees: [] };
+  return plan({
+    threatId,
+    threat: view ? { status: view.status } : null,
+    link: cached?.link ?? null,
+    record,
+    person: ctx.state.queue[threatId]?.person,
+    eligible: view ? isEligible(view, asset, ctx.policy) : false,
+    route,
+    rendered: view ? ctx.renderer.render(view, asset, route) : null,
+    policy: ctx.policy,
+  });
+}

@@ -1,0 +1,223 @@
+import type { IssueRecord, PersonChange, ThreatRecord } from "../state/index.js";
+import { formatExternalId, parseExternalId } from "./normalize.js";
+import {
+  desiredIssueState,
+  platformAgrees,
+  verdictFor,
+  type CloseReason,
+  type IssueState,
+  type Policy,
+  type Route,
+} from "./policy.js";
+import type { RenderedIssue } from "./render/index.js";
+
+/**
+ * The planner: pure. (threat, its asset, what the issue shows now, a person's change, config) →
+ * the actions that make both sides agree. The writer carries them out and calls the planner again
+ * with the result until it answers no action, so each call only has to take the next step.
+ *
+ * Rules (contract, "Conventions on GitHub and on the platform"):
+ * - A person's close or reopen comes first. It becomes a PATCH verdict unless the platform already
+ *   holds that verdict; the PATCH response's status then decides what the issue shows.
+ * - Both sides changed since the last cycle: the person's action wins on the platform (it is sent
+ *   as a verdict), and the platform's answer to it drives the issue. See README, "Conflicts".
+ * - An issue is updated only when what it would show has changed (its hash), so the connector's own
+ *   writes, echoed back on the streams, cost no GitHub write.
+ */
+
+export type SettableStatus = "unsolved" | "solved" | "false_positive" | "accepted";
+
+export interface PlanInput {
+  threatId: string;
+  /** The platform's current threat, or null when it left the API (its asset was removed). */
+  threat: { status: string } | null;
+  /** The threat's `github` external reference as the platform shows it. */
+  link: { externalId: string; url: string } | null;
+  record: ThreatRecord | undefined;
+  person: PersonChange | undefined;
+  /** Whether the threat should get an issue if it has none (filters, first-seen statuses). */
+  eligible: boolean;
+  route: Route;
+  /** What the issue would show now, with its hash; null when the threat is gone. */
+  rendered: { issue: RenderedIssue; hash: string } | null;
+  policy: Policy;
+}
+
+export type Action =
+  | { kind: "verdict"; threatId: string; status: SettableStatus; note: string; person: PersonChange }
+  | { kind: "accept"; threatId: string; state: IssueState }
+  | { kind: "adopt"; threatId: string; repo: string; number: number }
+  | {
+      kind: "create";
+      threatId: string;
+      repo: string;
+      title: string;
+      body: string;
+      labels: string[];
+      assignees: string[];
+      hash: string;
+    }
+  | {
+      kind: "update";
+      threatId: string;
+      repo: string;
+      number: number;
+      state?: IssueState;
+      stateReason?: CloseReason | "reopened";
+      content?: RenderedIssue;
+      hash?: string;
+    }
+  | { kind: "comment"; threatId: string; repo: string; number: number; body: string }
+  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
+
+export const REOPEN_COMMENT =
+  "Reopened by threatbridge: the platform reports this threat as `unsolved` again.";
+export const ASSET_REMOVED_COMMENT =
+  "Closed by threatbridge: the asset of this threat was removed from the platform, so the threat no longer exists there. The issue reopens if the asset is restored while the threat is still unsolved.";
+
+/** Fills `{{ issue }}`, `{{ login }}`, `{{ reason }}` in a verdict's status_note. */
+export function verdictNote(template: string | undefined, person: PersonChange): string {
+  const values: Record<string, string> = {
+    issue: `${person.repo}#${person.number}`,
+    url: person.url,
+    login: person.login,
+    reason: person.reason ?? "completed",
+  };
+  return (template ?? "").replace(
+    /\{\{\s*(issue|url|login|reason)\s*\}\}/g,
+    (_, key: string) => values[key] ?? "",
+  );
+}
+
+function planPerson(input: PlanInput, person: PersonChange): Action[] {
+  const personState: IssueState = person.event === "closed" ? "closed" : "open";
+  const accept: Action = { kind: "accept", threatId: input.threatId, state: personState };
+  // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
+  if (!input.threat) return [accept];
+  const rule = verdictFor(person.event, person.reason, input.policy);
+  if (platformAgrees(input.threat.status, rule.status)) return [accept];
+  return [
+    {
+      kind: "verdict",
+      threatId: input.threatId,
+      status: rule.status,
+      note: verdictNote(rule.status_note, person),
+      person,
+    },
+  ];
+}
+
+function planLink(input: PlanInput, issue: IssueRecord): Action[] {
+  const externalId = formatExternalId(issue);
+  const shown = input.link;
+  if (shown && shown.externalId === externalId && shown.url === issue.url) return [];
+  // A reference reaches the stream asynchronously (spec, PUT external-references rule 5): when the
+  // platform still shows nothing after our own write, trust the write instead of sending it again.
+  if (!shown && input.record?.link === externalId) return [];
+  return [
+    {
+      kind: "link",
+      threatId: input.threatId,
+      repo: issue.repo,
+      number: issue.number,
+      externalId,
+      url: issue.url,
+    },
+  ];
+}
+
+function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
+  const { threatId } = input;
+  if (!input.threat || !input.rendered) {
+    // The asset was removed: close with a comment saying why (contract).
+    if (issue.state === "closed") return [];
+    return [
+      {
+        kind: "update",
+        threatId,
+        repo: issue.repo,
+        number: issue.number,
+        state: "closed",
+        stateReason: "not_planned",
+      },
+      { kind: "comment", threatId, repo: issue.repo, number: issue.number, body: ASSET_REMOVED_COMMENT },
+    ];
+  }
+  const actions: Action[] = [];
+  const desired = desiredIssueState(input.threat.status);
+  const changeState = desired !== null && desired.state !== issue.state;
+  const changeContent = input.rendered.hash !== issue.hash;
+  if (changeState || changeContent) {
+    // One PATCH carries both the state and the content: one GitHub write per status change.
+    const update: Extract<Action, { kind: "update" }> = {
+      kind: "update",
+      threatId,
+      repo: issue.repo,
+      number: issue.number,
+    };
+    if (changeState && desired) {
+      update.state = desired.state;
+      update.stateReason = desired.state === "open" ? "reopened" : (desired.reason ?? "completed");
+    }
+    if (changeContent) {
+      update.content = input.rendered.issue;
+      update.hash = input.rendered.hash;
+    }
+    actions.push(update);
+    if (changeState && desired?.state === "open") {
+      actions.push({
+        kind: "comment",
+        threatId,
+        repo: issue.repo,
+        number: issue.number,
+        body: REOPEN_COMMENT,
+      });
+    }
+  }
+  actions.push(...planLink(input, issue));
+  return actions;
+}
+
+export function plan(input: PlanInput): Action[] {
+  const issue = input.record?.issue;
+  if (input.person && issue) return planPerson(input, input.person);
+  if (issue) return planExisting(input, issue);
+  // No issue known. The platform's link names one: never give the threat a second one (contract).
+  const linked = input.link ? parseExternalId(input.link.externalId) : null;
+  if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
+  if (!input.threat || !input.rendered || !input.eligible) return [];
+  return [
+    {
+      kind: "create",
+      threatId: input.threatId,
+      repo: input.route.repo,
+      title: input.rendered.issue.title,
+      body: input.rendered.issue.body,
+      labels: input.rendered.issue.labels,
+      assignees: input.route.assignees,
+      hash: input.rendered.hash,
+    },
+  ];
+}
+
+/** Queue order class of a plan (contract: verdicts from people, then closes and reopens, then new issues). */
+export function priorityOf(actions: readonly Action[]): number {
+  let best = 9;
+  for (const a of actions) {
+    const p =
+      a.kind === "verdict" || a.kind === "accept"
+        ? 0
+        : (a.kind === "update" && a.state !== undefined) || a.kind === "comment"
+          ? 1
+          : a.kind === "create" || a.kind === "adopt"
+            ? 2
+            : 3;
+    best = Math.min(best, p);
+  }
+  return best;
+}
+
+/** Actions that write to GitHub (and so spend the write budget). */
+export function isGitHubWrite(action: Action): boolean {
+  return action.kind === "create" || action.kind === "update" || action.kind === "comment";
+}

@@ -1,0 +1,190 @@
+import { Asset, Threat, type PlatformClient, type StreamPage } from "../../src/platform/index.js";
+
+/**
+ * An in-memory platform behind the PlatformClient interface, for fast engine and property tests.
+ * It keeps the spec's rules the engine relies on: a change log read oldest first, every successful
+ * write re-delivered (echo), auto-verified threats answer `pending` to `solved`, threats of removed
+ * assets leave the API. `failAt` makes one numbered call fail, before or after it takes effect.
+ */
+
+export interface ThreatInput {
+  id: string;
+  status?: string;
+  name?: string;
+  severity?: string;
+  module?: string;
+  asset_id?: string;
+  [key: string]: unknown;
+}
+
+export class CrashError extends Error {
+  constructor(readonly call: number) {
+    super(`injected failure at call ${call}`);
+  }
+}
+
+export class FakePlatform implements PlatformClient {
+  readonly threats = new Map<string, Threat>();
+  readonly assets = new Map<string, Asset>();
+  private readonly threatLog: Threat[] = [];
+  private readonly assetLog: Asset[] = [];
+  private tick = 0;
+  calls = 0;
+  writes = 0;
+  /** Call number to fail, and whether the write lands before the failure (a lost response). */
+  failAt: { call: number; after: boolean } | null = null;
+  /** Set by a test harness: once it answers true every call fails (the process is dead). */
+  isDead: () => boolean = () => false;
+  /** Called when `failAt` fires. */
+  onFail: () => void = () => {};
+  autoVerify: (threat: Threat) => boolean = (t) => t["module"] === "vulnerability";
+  pageSize = 3;
+
+  private stamp(): string {
+    this.tick += 1;
+    return new Date(Date.UTC(2026, 0, 1) + this.tick * 1000).toISOString();
+  }
+
+  private async call<T>(fn: () => T, write = false): Promise<T> {
+    this.calls += 1;
+    const n = this.calls;
+    if (this.isDead()) throw new CrashError(n);
+    const fail = this.failAt?.call === n ? this.failAt : null;
+    if (fail) this.onFail();
+    if (fail && !fail.after) throw new CrashError(n);
+    const result = fn();
+    if (write) this.writes += 1;
+    if (fail) throw new CrashError(n);
+    return result;
+  }
+
+  /** Adds or changes a threat (the platform's own processing) and logs it on the stream. */
+  put(input: ThreatInput): Threat {
+    const previous = this.threats.get(input.id);
+    const threat = Threat.parse({
+      status: "unsolved",
+      name: `Threat ${input.id.slice(0, 8)}`,
+      severity: "high",
+      module: "web",
+      asset_id: "00000000-0000-4000-8000-00000000a001",
+      module_data: null,
+      external_references: [],
+      ...previous,
+      ...input,
+      updated_at: this.stamp(),
+      stream_position: null,
+    });
+    this.threats.set(threat.id, threat);
+    this.threatLog.push(threat);
+    return threat;
+  }
+
+  putAsset(id: string, fields: Record<string, unknown> = {}): Asset {
+    const asset = Asset.parse({
+      name: `asset-${id.slice(-4)}`,
+      type: "domain",
+      ...this.assets.get(id),
+      ...fields,
+      id,
+      updated_at: this.stamp(),
+      stream_position: null,
+      deleted: fields["deleted"] ?? false,
+      deleted_at: fields["deleted"] === true ? this.stamp() : null,
+    });
+    this.assets.set(id, asset);
+    this.assetLog.push(asset);
+    if (!asset.deleted) {
+      // Threats of a restored asset come back on the stream.
+      for (const t of this.threats.values()) if (t["asset_id"] === id) this.threatLog.push(t);
+    }
+    return asset;
+  }
+
+  /** Re-delivers the current version of a threat (at-least-once delivery). */
+  redeliver(id: string): void {
+    const t = this.threats.get(id);
+    if (t) this.threatLog.push(t);
+  }
+
+  private visible(t: Threat): boolean {
+    const asset = this.assets.get(String(t["asset_id"]));
+    return !asset?.deleted;
+  }
+
+  private async *walk<T extends { stream_position?: unknown }>(
+    log: T[],
+    cursor: string | null,
+    keep: (item: T) => boolean,
+  ): AsyncIterable<StreamPage<T>> {
+    let index = cursor === null ? 0 : Number(cursor);
+    let resume = cursor;
+    for (let guard = 0; guard < 100_000; guard += 1) {
+      const start = index;
+      const page = await this.call(() => log.slice(start, start + this.pageSize));
+      index += page.length;
+      const next = index < log.length ? String(index) : null;
+      // The end of the stream still hands back a cursor to resume from (spec list rule 6).
+      const resumeCursor = next ?? String(index);
+      resume = resumeCursor;
+      yield {
+        items: page
+          .filter(keep)
+          .map((value, i) => ({ ok: true, value: { ...value, stream_position: `p${start + i}` } })),
+        nextCursor: next,
+        resumeCursor: resume,
+      };
+      if (next === null) return;
+    }
+  }
+
+  streamThreats(cursor: string | null): AsyncIterable<StreamPage<Threat>> {
+    return this.walk(this.threatLog, cursor, (t) => this.visible(t));
+  }
+
+  streamAssets(cursor: string | null): AsyncIterable<StreamPage<Asset>> {
+    return this.walk(this.assetLog, cursor, () => true);
+  }
+
+  async *relatedAssets(): AsyncIterable<StreamPage<Asset>> {
+    yield { items: [], nextCursor: null, resumeCursor: null };
+  }
+
+  getThreat(id: string): Promise<Threat | null> {
+    return this.call(() => {
+      const t = this.threats.get(id);
+      return t && this.visible(t) ? t : null;
+    });
+  }
+
+  getAsset(id: string): Promise<Asset | null> {
+    return this.call(() => this.assets.get(id) ?? null);
+  }
+
+  setStatus(id: string, status: string, statusNote?: string): Promise<Threat> {
+    return this.call(() => {
+      const t = this.threats.get(id);
+      if (!t || !this.visible(t)) throw new Error("404 resource/not-found");
+      const effective = status === "solved" && this.autoVerify(t) ? "pending" : status;
+      return this.put({ id, status: effective, status_note: statusNote ?? "" });
+    }, true);
+  }
+
+  updateNote(): Promise<void> {
+    return this.call(() => undefined, true);
+  }
+
+  putExternalReference(id: string, system: string, ref: { external_id: string; url: string }): Promise<void> {
+    return this.call(() => {
+      const t = this.threats.get(id);
+      if (!t || !this.visible(t)) throw new Error("404 resource/not-found");
+      const others = t.external_references.filter((r) => r.system !== system);
+      this.put({ id, external_references: [...others, { system, ...ref, linked_at: this.stamp() }] });
+    }, true);
+  }
+
+  stats(): { tokenRequests: number; requests: number; retries: number } {
+    return { tokenRequests: 1, requests: this.calls, retries: 0 };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,99 @@
+import { ConfigSchema, type Config } from "../../src/config/index.js";
+import { silentLogger } from "../../src/observability/index.js";
+import { State, emptyState } from "../../src/state/index.js";
+import { createContext, runCycle, type CycleReport, type SyncContext } from "../../src/sync/index.js";
+import { FakeGitHub } from "./fake-github.js";
+import { FakePlatform } from "./fake-platform.js";
+
+export const REPO = "acme/threats";
+export const ASSET = "00000000-0000-4000-8000-00000000a001";
+
+export function threatId(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+}
+
+export function makeConfig(extra: Record<string, unknown> = {}): Config {
+  return ConfigSchema.parse({
+    platform: {
+      base_url: "http://127.0.0.1:1",
+      token_url: "http://127.0.0.1:1/oauth/token",
+      client_id: "id",
+      client_secret: "secret",
+    },
+    github: { token: "t", repository: REPO, api_url: "http://127.0.0.1:2" },
+    ...extra,
+  });
+}
+
+/**
+ * The engine over in-memory fakes, with a "disk" that holds the last persisted state: restart()
+ * throws away everything in memory, as a crash would, and boots from the disk.
+ */
+export class Harness {
+  readonly platform = new FakePlatform();
+  readonly github = new FakeGitHub();
+  disk: string | null = null;
+  ctx!: SyncContext;
+  /** A simulated crash: every call fails and nothing more reaches the disk, until restart(). */
+  dead = false;
+
+  constructor(readonly config: Config = makeConfig()) {
+    this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
+    this.platform.isDead = () => this.dead;
+    this.github.isDead = () => this.dead;
+    this.restart();
+  }
+
+  /** Kills the process at call `call` of one side, before or after that call takes effect. */
+  crashAt(side: "platform" | "github", call: number, after: boolean): void {
+    const target = side === "platform" ? this.platform : this.github;
+    target.failAt = { call: target.calls + call, after };
+    target.onFail = () => {
+      this.dead = true;
+    };
+  }
+
+  restart(): void {
+    this.dead = false;
+    this.platform.failAt = null;
+    this.github.failAt = null;
+    const state = this.disk === null ? emptyState() : State.parse(JSON.parse(this.disk));
+    const ctx = createContext(
+      {
+        config: this.config,
+        platform: this.platform,
+        github: this.github,
+        logger: silentLogger,
+        clock: { now: () => Date.now() },
+        persist: async () => {
+          if (this.dead) throw new Error("the process is dead");
+          this.disk = JSON.stringify(ctx.state);
+        },
+      },
+      state,
+    );
+    this.ctx = ctx;
+  }
+
+  cycle(): Promise<CycleReport> {
+    return runCycle(this.ctx);
+  }
+
+  /** Cycles until one leaves nothing due (bounded). */
+  async settle(max = 10): Promise<CycleReport> {
+    let report = await this.cycle();
+    for (let i = 1; i < max && (report.queue.total > 0 || !report.ok); i += 1) {
+      for (const entry of Object.values(this.ctx.state.queue)) delete entry.notBefore;
+      report = await this.cycle();
+    }
+    return report;
+  }
+
+  issues(repo = REPO) {
+    return this.github.issues(repo);
+  }
+
+  issueFor(id: string, repo = REPO) {
+    return this.issues(repo).filter((i) => i.threatId === id);
+  }
+}
