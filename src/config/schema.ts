@@ -1,5 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
+import { compileTemplates, TemplateError } from "../sync/render/index.js";
 
 /**
  * The configuration file's schema. Every object is strict: an unknown key is an error (the contract:
@@ -230,14 +231,24 @@ const VerdictsConfig = z.strictObject({
   ),
 });
 
-const TemplatesConfig = z.strictObject({
-  title: z.string().min(1).optional().describe("Liquid template of the issue title"),
-  body: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Liquid template of the issue body (the marker is always added)"),
-});
+const TemplatesConfig = z
+  .strictObject({
+    title: z.string().min(1).optional().describe("Liquid template of the issue title"),
+    body: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Liquid template of the issue body (the marker is always added)"),
+  })
+  .superRefine((templates, ctx) => {
+    // A template that does not compile is a config error (exit 2 with its line), not a failed sync.
+    try {
+      compileTemplates(templates);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      ctx.addIssue({ code: "custom", path: [error.part], message: `invalid template: ${error.message}` });
+    }
+  });
 
 export const ConfigSchema = z.strictObject({
   platform: PlatformConfig.describe("The security platform: API, OAuth 2.0 client credentials"),

@@ -122,6 +122,8 @@ export const State = z.object({
   }),
   seq: z.int().nonnegative(),
   lastCycle: LastCycle.nullable(),
+  /** Fingerprint of the config that shapes issues; when it changes, threats are read again from the start. */
+  renderKey: z.string().optional(),
 });
 export type State = z.infer<typeof State>;
 

@@ -56,6 +56,16 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
       ctx.state.cursors.threats = null;
       ctx.state.github.since = {};
     }
+    if (ctx.state.renderKey !== ctx.renderer.key) {
+      // What issues show depends on the config: after a change, every threat is read again and
+      // each issue whose content differs is updated (paced by the write budget like any write).
+      if (ctx.state.renderKey !== undefined) {
+        ctx.logger.info("the config changes what issues show; threats are read again from the start");
+        ctx.state.cursors.threats = null;
+        for (const record of Object.values(ctx.state.threats)) record.updatedAt = "";
+      }
+      ctx.state.renderKey = ctx.renderer.key;
+    }
     await readAssets(ctx);
     await readThreats(ctx);
     await retryMalformed(ctx);

@@ -1,5 +1,6 @@
 import { checkpoint, count, nowIso, persist, type SyncContext } from "./context.js";
 import { execute } from "./execute.js";
+import { absorbAsset } from "./intake-platform.js";
 import { githubLink, toThreatView } from "./normalize.js";
 import { isGitHubWrite, type Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
@@ -39,7 +40,16 @@ async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
   }
   record.status = threat.status;
   record.updatedAt = threat.updated_at;
-  ctx.cache.set(threatId, { view: toThreatView(threat, ctx.config.fields.threat), link: githubLink(threat) });
+  const view = toThreatView(threat, ctx.config.fields.threat);
+  ctx.cache.set(threatId, { view, link: githubLink(threat) });
+  await ensureAsset(ctx, view.assetId);
+}
+
+/** An asset the stream has not delivered (yet) is read once, so that the issue can name it. */
+async function ensureAsset(ctx: SyncContext, assetId: string | null): Promise<void> {
+  if (assetId === null || ctx.state.assets[assetId]) return;
+  const asset = await ctx.platform.getAsset(assetId);
+  if (asset) absorbAsset(ctx, asset);
 }
 
 function describe(error: unknown): string {

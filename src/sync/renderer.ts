@@ -29,6 +29,8 @@ export interface Rendered {
 
 export interface Renderer {
   render(threat: ThreatView, asset: AssetView | null, route: Route): Rendered;
+  /** Changes when the config changes what issues show (templates, fields, labels, routes). */
+  readonly key: string;
 }
 
 export function createRenderer(config: Config, logger?: Logger): Renderer {
@@ -44,7 +46,12 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
     opts.managedLabel,
     opts.platformUiUrl ?? null,
   ]);
+  const key = createHash("sha256")
+    .update(JSON.stringify([fixed, config.fields, config.routes.map((r) => r.labels)]))
+    .digest("hex")
+    .slice(0, 16);
   return {
+    key,
     render(threat, asset, route) {
       const { ageDays: _age, updatedAt: _updated, ...shown } = threat;
       const hash = createHash("sha256")

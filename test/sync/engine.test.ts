@@ -246,3 +246,43 @@ describe("sync engine: never a duplicate", () => {
     expect(h.github.writes).toBe(1);
   });
 });
+
+describe("sync engine: config changes and bad input", () => {
+  it("a template change re-renders existing issues once, then costs nothing", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1, name: "Exposed bucket" });
+    await h.settle();
+    const changed = new Harness(makeConfig({ templates: { title: "Threat: {{ threat.title }}" } }));
+    // Same platform, GitHub and disk: the operator edited the YAML and restarted.
+    Object.assign(changed, { platform: h.platform, github: h.github, disk: h.disk });
+    changed.restart();
+    const writes = h.github.writes;
+    await changed.settle();
+    expect(h.issueFor(T1)[0]?.title).toBe("Threat: Exposed bucket");
+    expect(h.github.writes).toBe(writes + 1);
+    await changed.cycle();
+    expect(h.github.writes).toBe(writes + 1);
+  });
+
+  it("a malformed stream item is logged, the cursor moves on, and the item is read again (GET) next cycle", async () => {
+    const h = new Harness();
+    h.platform.put({ id: threatId(1) });
+    h.platform.putMalformed({ id: threatId(2), status: 42 });
+    h.platform.put({ id: threatId(3) });
+    h.platform.put({ id: threatId(2) }, false); // what a single read answers, once it parses
+    h.platform.unreadable.add(threatId(2));
+    const first = await h.cycle();
+    expect(first.counters["malformed_threats"]).toBe(1);
+    expect(
+      h
+        .issues()
+        .map((i) => i.threatId)
+        .sort(),
+    ).toEqual([threatId(1), threatId(3)]);
+    expect(h.ctx.state.retry.threats[threatId(2)]?.attempts).toBeGreaterThanOrEqual(1);
+    h.platform.unreadable.clear(); // the platform serves it well now
+    await h.cycle();
+    expect(h.issueFor(threatId(2))).toHaveLength(1);
+    expect(h.ctx.state.retry.threats[threatId(2)]).toBeUndefined();
+  });
+});

@@ -1,4 +1,10 @@
-import { Asset, Threat, type PlatformClient, type StreamPage } from "../../src/platform/index.js";
+import {
+  Asset,
+  Threat,
+  type ParsedItem,
+  type PlatformClient,
+  type StreamPage,
+} from "../../src/platform/index.js";
 
 /**
  * An in-memory platform behind the PlatformClient interface, for fast engine and property tests.
@@ -59,7 +65,7 @@ export class FakePlatform implements PlatformClient {
   }
 
   /** Adds or changes a threat (the platform's own processing) and logs it on the stream. */
-  put(input: ThreatInput): Threat {
+  put(input: ThreatInput, onStream = true): Threat {
     const previous = this.threats.get(input.id);
     const threat = Threat.parse({
       status: "unsolved",
@@ -75,7 +81,7 @@ export class FakePlatform implements PlatformClient {
       stream_position: null,
     });
     this.threats.set(threat.id, threat);
-    this.threatLog.push(threat);
+    if (onStream) this.threatLog.push(threat);
     return threat;
   }
 
@@ -100,6 +106,18 @@ export class FakePlatform implements PlatformClient {
     return asset;
   }
 
+  /** Puts an item on the threat stream that does not parse (the client reports it, with its id). */
+  putMalformed(raw: Record<string, unknown>): void {
+    this.malformed.set(this.threatLog.length, raw);
+    this.threatLog.push(
+      Threat.parse({ id: String(raw["id"]), status: "x", updated_at: "x", stream_position: null }),
+    );
+  }
+
+  private readonly malformed = new Map<number, Record<string, unknown>>();
+  /** Ids whose single read fails (a malformed body), until removed. */
+  readonly unreadable = new Set<string>();
+
   /** Re-delivers the current version of a threat (at-least-once delivery). */
   redeliver(id: string): void {
     const t = this.threats.get(id);
@@ -112,6 +130,7 @@ export class FakePlatform implements PlatformClient {
   }
 
   private async *walk<T extends { stream_position?: unknown }>(
+    kind: "threats" | "assets",
     log: T[],
     cursor: string | null,
     keep: (item: T) => boolean,
@@ -127,9 +146,14 @@ export class FakePlatform implements PlatformClient {
       const resumeCursor = next ?? String(index);
       resume = resumeCursor;
       yield {
-        items: page
-          .filter(keep)
-          .map((value, i) => ({ ok: true, value: { ...value, stream_position: `p${start + i}` } })),
+        items: page.flatMap((value, i): ParsedItem<T>[] => {
+          const bad = kind === "threats" ? this.malformed.get(start + i) : undefined;
+          if (bad) {
+            const id = typeof bad["id"] === "string" ? bad["id"] : null;
+            return [{ ok: false, id, raw: bad, error: "status: expected a string" }];
+          }
+          return keep(value) ? [{ ok: true, value: { ...value, stream_position: `p${start + i}` } }] : [];
+        }),
         nextCursor: next,
         resumeCursor: resume,
       };
@@ -138,11 +162,11 @@ export class FakePlatform implements PlatformClient {
   }
 
   streamThreats(cursor: string | null): AsyncIterable<StreamPage<Threat>> {
-    return this.walk(this.threatLog, cursor, (t) => this.visible(t));
+    return this.walk("threats", this.threatLog, cursor, (t) => this.visible(t));
   }
 
   streamAssets(cursor: string | null): AsyncIterable<StreamPage<Asset>> {
-    return this.walk(this.assetLog, cursor, () => true);
+    return this.walk("assets", this.assetLog, cursor, () => true);
   }
 
   async *relatedAssets(): AsyncIterable<StreamPage<Asset>> {
@@ -151,6 +175,7 @@ export class FakePlatform implements PlatformClient {
 
   getThreat(id: string): Promise<Threat | null> {
     return this.call(() => {
+      if (this.unreadable.has(id)) throw new Error("malformed response body");
       const t = this.threats.get(id);
       return t && this.visible(t) ? t : null;
     });
