@@ -55,7 +55,7 @@ export interface GitHubGateway {
   listChangedIssues(
     repo: string,
     since: string | null,
-  ): Promise<{ notModified: boolean; issues: IssueSnapshot[] }>;
+  ): Promise<{ notModified: boolean; issues: IssueSnapshot[]; consistent: boolean }>;
   findIssueByMarker(repo: string, threatId: string, createdSince?: string): Promise<IssueSnapshot | null>;
   getIssue(repo: string, number: number): Promise<IssueSnapshot | null>;
   createIssue(repo: string, input: writes.NewIssue, opts?: writes.WriteOptions): Promise<IssueSnapshot>;

@@ -38,38 +38,49 @@ async function* pages(ctx: RestContext, first: PageResult): AsyncGenerator<PageR
   throw new GitHubError("http", `GitHub list did not end after ${MAX_PAGES} pages`);
 }
 
+/**
+ * The managed issues changed at or after `since`, oldest change first. The query is always the same
+ * URL (newest change first, no `since` parameter), so its ETag stays valid from one cycle to the
+ * next: when no managed issue changed, page 1 answers 304 and the poll costs no rate-limit point.
+ * Pages are read until an issue older than `since` appears. A read of several pages is `consistent`
+ * only if page 1 is still unchanged afterwards (a 304, also free): an issue edited while the pages
+ * were read moves to the top and shifts the others, so one could slip past unseen, and the caller
+ * must then not move its watermark.
+ */
 export async function listChangedIssues(
   deps: ReadDeps,
   repo: string,
   since: string | null,
-): Promise<{ notModified: boolean; issues: IssueSnapshot[] }> {
+): Promise<{ notModified: boolean; issues: IssueSnapshot[]; consistent: boolean }> {
   const ctx = await deps.forRepo(repo);
   const query: Query = {
     labels: deps.managedLabel,
     state: "all",
     sort: "updated",
-    direction: "asc",
+    direction: "desc",
     per_page: PER_PAGE,
-    ...(since === null ? {} : { since }),
   };
   const queryKey = JSON.stringify(query);
+  const url = `/repos/${repo}/issues`;
   const etag = deps.etags.get(repo, CHANGES_KIND, queryKey);
-  const first = await getPage(ctx, `/repos/${repo}/issues`, query, etag);
-  if (first.notModified) return { notModified: true, issues: [] };
+  const first = await getPage(ctx, url, query, etag);
+  if (first.notModified) return { notModified: true, issues: [], consistent: true };
 
-  const issues: IssueSnapshot[] = [];
+  const newestFirst: IssueSnapshot[] = [];
   let pageCount = 0;
-  for await (const page of pages(ctx, first)) {
+  walk: for await (const page of pages(ctx, first)) {
     pageCount++;
     for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
-      if (!isPullRequest(issue)) issues.push(toSnapshot(issue, repo));
+      if (since !== null && issue.updated_at < since) break walk;
+      if (!isPullRequest(issue)) newestFirst.push(toSnapshot(issue, repo));
     }
   }
-  // Only a one-page answer is remembered: with several pages an edit can reorder a later
-  // page while the first stays byte-identical, and a 304 on the first would hide it.
-  if (pageCount === 1 && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
+  let consistent = true;
+  if (pageCount > 1 && first.etag !== null)
+    consistent = (await getPage(ctx, url, query, first.etag)).notModified;
+  if (consistent && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
   else deps.etags.forget(repo, CHANGES_KIND);
-  return { notModified: false, issues };
+  return { notModified: false, issues: newestFirst.reverse(), consistent };
 }
 
 /**

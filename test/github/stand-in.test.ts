@@ -48,7 +48,11 @@ describe("GitHub gateway against the GitHub stand-in", () => {
     const changes = await gh.listChangedIssues(REPO, null);
     expect(changes.issues.map((i) => i.number)).toEqual([1]);
     const points = standIn.counters().rateLimitPoints;
-    expect(await gh.listChangedIssues(REPO, null)).toEqual({ notModified: true, issues: [] });
+    expect(await gh.listChangedIssues(REPO, null)).toEqual({
+      notModified: true,
+      issues: [],
+      consistent: true,
+    });
     expect(standIn.counters().rateLimitPoints).toBe(points);
     expect(standIn.counters().notModified).toBe(1);
 
