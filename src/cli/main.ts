@@ -1,4 +1,8 @@
 import { createRequire } from "node:module";
+import { ConfigError } from "../config/index.js";
+import { LockHeldError, StateError } from "../state/index.js";
+import type { Io } from "./io.js";
+import { USAGE, UsageError } from "./usage.js";
 
 const require = createRequire(import.meta.url);
 
@@ -10,12 +14,62 @@ export function version(): string {
   return "unknown";
 }
 
-/** Parses argv, runs one command, and answers its exit code (the contract's table). */
-export async function main(argv: string[]): Promise<number> {
-  if (argv[0] === "--version" || argv[0] === "-v") {
-    console.log(version());
-    return 0;
+const defaultIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+};
+
+// Commands load their modules on demand: `status` or `config validate` never load Octokit.
+async function dispatch(command: string | undefined, rest: string[], io: Io): Promise<number> {
+  switch (command) {
+    case "sync":
+    case "reconcile":
+      return (await import("./sync-command.js")).syncCommand(rest, io, command);
+    case "status":
+      return (await import("./status-command.js")).statusCommand(rest, io);
+    case "config":
+      return (await import("./config-command.js")).configCommand(rest, io);
+    case "simulate":
+      return (await import("./simulate-command.js")).simulateCommand(rest, io);
+    case "run":
+      return (await import("./run-command.js")).runCommand(rest, io);
+    case "demo":
+      return (await import("./demo-command.js")).demoCommand(rest, io);
+    case "--version":
+    case "-v":
+    case "version":
+      io.out(version());
+      return 0;
+    case "--help":
+    case "-h":
+    case "help":
+      io.out(USAGE);
+      return 0;
+    default:
+      throw new UsageError(command === undefined ? "no command given" : `unknown command "${command}"`);
   }
-  console.error("usage: threatbridge <run|sync|status|config|reconcile|simulate|demo> [options]");
-  return 2;
+}
+
+/** Parses argv, runs one command, and answers its exit code (the contract's table). */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    return await dispatch(command, rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`threatbridge: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 2;
+    }
+    if (error instanceof LockHeldError || error instanceof StateError) {
+      io.err(`threatbridge: ${error.message}`);
+      return 1;
+    }
+    io.err(`threatbridge: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }

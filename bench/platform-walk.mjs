@@ -1,0 +1,91 @@
+// Walks a 100,000-threat stream of the simulator (a separate process, so that its memory does not
+// count) with the platform client, with and without injected faults; prints threats/s, peak RSS,
+// and whether anything was lost. Usage: node bench/platform-walk.mjs [threats]
+import { spawn } from "node:child_process";
+import { createPlatformClient } from "../dist/platform/index.js";
+
+const THREATS = Number(process.argv[2] ?? 100_000);
+
+async function startSimulatorProcess() {
+  const child = spawn(
+    process.execPath,
+    [
+      "dist/cli.js",
+      "simulate",
+      "--port",
+      "0",
+      "--threats",
+      String(THREATS),
+      "--assets",
+      "2000",
+      "--seed",
+      "3",
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d.toString();
+      const m = /on (http:\/\/[^\s]+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", () => reject(new Error(`simulator exited: ${out}`)));
+    setTimeout(() => reject(new Error("simulator did not start in 60 s")), 60_000);
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+async function walk(url, label) {
+  const client = createPlatformClient({
+    baseUrl: url,
+    tokenUrl: `${url}/oauth/token`,
+    clientId: "threatbridge",
+    clientSecret: "threatbridge-secret",
+    tokenAuth: "client_secret_basic",
+    pageLimit: 500,
+  });
+  const seen = new Set();
+  let items = 0;
+  let peak = process.memoryUsage().rss;
+  const started = performance.now();
+  for await (const page of client.streamThreats(null)) {
+    for (const item of page.items) {
+      items += 1;
+      if (item.ok) seen.add(item.value.id);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const stats = client.stats();
+  await client.close();
+  return {
+    label,
+    unique: seen.size,
+    delivered: items,
+    seconds: Number(seconds.toFixed(2)),
+    threatsPerSecond: Math.round(seen.size / seconds),
+    peakRssMb: Math.round(peak / 1048576),
+    requests: stats.requests,
+    retries: stats.retries,
+    tokenRequests: stats.tokenRequests,
+    lost: THREATS - seen.size,
+  };
+}
+
+const sim = await startSimulatorProcess();
+try {
+  const results = [];
+  results.push(await walk(sim.url, "clean"));
+  await fetch(`${sim.url}/_sim/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rate_429: 0.01, rate_500: 0.02, duplicate_rate: 0.2, withhold_recent_ms: 0 }),
+  });
+  results.push(await walk(sim.url, "faults: 1% 429, 2% 500, 20% duplicates"));
+  // maxRSS is the process's high-water mark (kB), over both walks.
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  console.log(JSON.stringify({ bench: "platform-walk", threats: THREATS, peakRssMb, results }, null, 2));
+} finally {
+  sim.stop();
+}

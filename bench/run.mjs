@@ -1,0 +1,18 @@
+// `npm run bench`: every benchmark, one after the other, with the machine it ran on.
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+
+const machine = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "unknown"}`,
+  memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  loadAverage: os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" "),
+};
+console.log(JSON.stringify({ machine }, null, 2));
+for (const script of ["bench/platform-walk.mjs", "bench/sync-costs.mjs"]) {
+  execFileSync(process.execPath, ["--expose-gc", script], { stdio: "inherit" });
+}

@@ -1,0 +1,120 @@
+// What one cycle of the engine costs, end to end over HTTP against the simulator and the GitHub
+// stand-in: GitHub writes per new eligible threat, per platform status change, per echo of the
+// connector's own writes; rate-limit points per idle cycle; platform token requests per token
+// lifetime. Usage: node bench/sync-costs.mjs [threats]
+import { ConfigSchema } from "../dist/config/index.js";
+import { createGitHub } from "../dist/github/index.js";
+import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
+import { silentLogger } from "../dist/observability/index.js";
+import { createPlatformClient } from "../dist/platform/index.js";
+import { emptyState } from "../dist/state/index.js";
+import { startSimulator } from "../dist/simulator/index.js";
+import { createContext, runCycle } from "../dist/sync/index.js";
+
+const THREATS = Number(process.argv[2] ?? 300);
+const REPO = "acme/security-threats";
+const TOKEN_TTL = 300;
+
+const sim = await startSimulator({
+  seed: 5,
+  assets: 60,
+  threats: THREATS,
+  tokenTtlSeconds: TOKEN_TTL,
+  asyncWriteDelayMs: 0,
+});
+const gh = await startGitHubStandIn({ tokens: ["ghp_bench"] });
+const config = ConfigSchema.parse({
+  platform: {
+    base_url: sim.url,
+    token_url: `${sim.url}/oauth/token`,
+    client_id: "threatbridge",
+    client_secret: "threatbridge-secret",
+  },
+  github: {
+    api_url: gh.url,
+    token: "ghp_bench",
+    repository: REPO,
+    write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
+  },
+});
+const clock = { now: () => Date.now() };
+const platform = createPlatformClient({
+  baseUrl: sim.url,
+  tokenUrl: `${sim.url}/oauth/token`,
+  clientId: "threatbridge",
+  clientSecret: "threatbridge-secret",
+  tokenAuth: "client_secret_basic",
+});
+const github = createGitHub({
+  apiUrl: gh.url,
+  auth: { token: "ghp_bench" },
+  writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
+  managedLabel: "threatbridge",
+});
+const ctx = createContext(
+  { config, platform, github, logger: silentLogger, clock, persist: null },
+  emptyState(),
+);
+
+async function measured(label, fn) {
+  sim.sim.settle();
+  const before = { ...gh.counters() };
+  const platformBefore = platform.stats();
+  const started = performance.now();
+  const report = await fn();
+  const after = gh.counters();
+  return {
+    label,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+    githubWrites: after.writes - before.writes,
+    rateLimitPoints: after.rateLimitPoints - before.rateLimitPoints,
+    platformRequests: platform.stats().requests - platformBefore.requests,
+    counters: report.counters,
+    ok: report.ok,
+  };
+}
+
+const started = Date.now();
+const backfill = await measured("backfill", () => runCycle(ctx));
+const created = backfill.counters.issues_created ?? 0;
+const echo = await measured("echo of the connector's own links", () => runCycle(ctx));
+const idle = await measured("idle cycle", () => runCycle(ctx));
+
+// Platform status changes of mapped threats: solved closes, false_positive closes, unsolved reopens.
+const mapped = Object.entries(ctx.state.threats)
+  .filter(([, r]) => r.issue && r.issue.state === "open")
+  .map(([id]) => id);
+const changes = mapped.slice(0, 60);
+changes.forEach((id, i) => sim.sim.updateThreat(id, { status: i % 2 === 0 ? "solved" : "false_positive" }));
+const statusChange = await measured("platform status changes (close)", () => runCycle(ctx));
+const echo2 = await measured("echo after status changes", () => runCycle(ctx));
+const reopened = changes.slice(0, 30);
+reopened.forEach((id) => sim.sim.updateThreat(id, { status: "unsolved" }));
+const reopen = await measured("platform status changes (reopen)", () => runCycle(ctx));
+
+// People's closes on GitHub become verdicts.
+const people = mapped.slice(60, 90).map((id) => ctx.state.threats[id].issue.number);
+people.forEach((n) => gh.person.close(REPO, n, { reason: "completed", login: "alice" }));
+const verdicts = await measured("people's closes → verdicts", () => runCycle(ctx));
+const verdictEcho = await measured("echo after verdicts", () => runCycle(ctx));
+const elapsed = (Date.now() - started) / 1000;
+
+const per = (n, d) => (d === 0 ? null : Number((n / d).toFixed(3)));
+const summary = {
+  threats: THREATS,
+  issuesCreated: created,
+  githubWritesPerNewEligibleThreat: per(backfill.githubWrites, created),
+  githubWritesPerPlatformStatusChange_close: per(statusChange.githubWrites, changes.length),
+  githubWritesPerPlatformStatusChange_reopenWithComment: per(reopen.githubWrites, reopened.length),
+  githubWritesPerEcho: per(echo.githubWrites + echo2.githubWrites + verdictEcho.githubWrites, 3),
+  githubWritesPerPersonVerdict: per(verdicts.githubWrites, people.length),
+  rateLimitPointsPerIdleCycle: idle.rateLimitPoints,
+  platformTokenRequests: platform.stats().tokenRequests,
+  tokenLifetimesElapsed: Math.max(1, Math.ceil(elapsed / TOKEN_TTL)),
+  phases: [backfill, echo, idle, statusChange, echo2, reopen, verdicts, verdictEcho].map(
+    ({ counters: _c, ...p }) => p,
+  ),
+};
+console.log(JSON.stringify({ bench: "sync-costs", ...summary }, null, 2));
+await platform.close();
+await Promise.all([sim.close(), gh.close()]);

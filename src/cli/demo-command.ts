@@ -1,0 +1,23 @@
+import { runDemo } from "../demo/index.js";
+import { createLogger } from "../observability/index.js";
+import { pino } from "pino";
+import type { Io } from "./io.js";
+import { parse } from "./usage.js";
+import { buildConnector } from "./wiring.js";
+
+/** `demo` (contract): simulator + GitHub stand-in + connector in one process, narrated; exit 0, 1 on failure. */
+export async function demoCommand(args: string[], io: Io): Promise<number> {
+  parse(args, {});
+  // The narration is the output; logs (stderr) only say something when something goes wrong.
+  const logger = createLogger({
+    level: io.env["THREATBRIDGE_LOG_LEVEL"] ?? "error",
+    destination: pino.destination({ fd: 2, sync: true }),
+  });
+  try {
+    await runDemo({ say: io.out, logger, buildConnector: (config, log) => buildConnector(config, log) });
+    return 0;
+  } catch (error) {
+    io.err(`threatbridge demo failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,20 @@
+import { loadConfig, resolveConfigPath, type Config } from "../config/index.js";
+
+/** What a command talks to: its output streams and the environment (parameters, for tests). */
+export interface Env {
+  [name: string]: string | undefined;
+}
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Env;
+}
+
+/** `-c FILE`, else `$THREATBRIDGE_CONFIG`, else `config/threatbridge.yaml` (contract). */
+export async function configFromArgs(
+  configPath: string | undefined,
+  env: Env,
+): Promise<{ config: Config; path: string }> {
+  return loadConfig(resolveConfigPath(configPath, env), env);
+}

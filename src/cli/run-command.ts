@@ -1,0 +1,79 @@
+import {
+  cronScheduler,
+  createDaemon,
+  liveness,
+  metricsSources,
+  readiness,
+  type Scheduler,
+} from "../daemon/index.js";
+import { createMetrics, startHealthServer } from "../observability/index.js";
+import { systemClock } from "../shared/clock.js";
+import { acquireLock, openStateStore } from "../state/index.js";
+import { createContext } from "../sync/index.js";
+import { configFromArgs, type Io } from "./io.js";
+import { CONFIG_OPTION, parse } from "./usage.js";
+import { buildConnector, cliLogger } from "./wiring.js";
+
+export interface RunCommandOptions {
+  /** Default: the config's `schedule` through node-cron. */
+  scheduler?: Scheduler;
+}
+
+/**
+ * `run` (contract): the daemon. Takes the state lock, serves `/healthz`, `/readyz` and `/metrics`
+ * on `health.port`, runs a cycle now and one per `schedule`, drains the queue in between.
+ * SIGTERM/SIGINT: no new work, the write in flight finishes, the state is saved, exit 0.
+ * Exits 1 when the lock is held, the state file is unreadable or the health port is taken; 2 on a
+ * config error (both through `main`).
+ */
+export async function runCommand(args: string[], io: Io, opts: RunCommandOptions = {}): Promise<number> {
+  const values = parse(args, { ...CONFIG_OPTION });
+  const { config } = await configFromArgs(values.config, io.env);
+  const logger = cliLogger(config, io.env);
+  const lock = await acquireLock(config.state.path);
+  const connector = buildConnector(config, logger);
+  try {
+    const store = await openStateStore(config.state.path, { logger });
+    const ctx = createContext(
+      { config, ...connector, logger, clock: systemClock, persist: () => store.write() },
+      store.data,
+    );
+    const metrics = createMetrics({ sources: metricsSources(ctx) });
+    const daemon = createDaemon({
+      ctx,
+      scheduler: opts.scheduler ?? cronScheduler(config.schedule),
+      logger,
+      observer: metrics,
+    });
+    const health = await startHealthServer({
+      host: config.health.host,
+      port: config.health.port,
+      liveness: () => liveness(daemon.status()),
+      readiness: () => readiness(daemon.status(), Date.now()),
+      metrics: () => metrics.render(),
+      logger,
+    });
+    const stop = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, "stopping: finishing the work in flight, then saving the state");
+      daemon.stop();
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    try {
+      logger.info(
+        { health: health.url, schedule: config.schedule, state: config.state.path },
+        "threatbridge is running",
+      );
+      await daemon.run();
+      logger.info("stopped; the state is saved");
+      return 0;
+    } finally {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      await health.close();
+    }
+  } finally {
+    await connector.close();
+    await lock.release();
+  }
+}

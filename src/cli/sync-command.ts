@@ -1,0 +1,95 @@
+import { acquireLock, emptyState, openStateStore, readStateFile } from "../state/index.js";
+import { createContext, runCycle, type CycleReport, type DryRunSink } from "../sync/index.js";
+import { systemClock } from "../shared/clock.js";
+import { CONFIG_OPTION, intOption, parse } from "./usage.js";
+import { configFromArgs, type Io } from "./io.js";
+import { buildConnector, cliLogger } from "./wiring.js";
+
+function dryRunSink(io: Io, json: boolean): DryRunSink {
+  return {
+    print(line) {
+      if (json) {
+        io.out(JSON.stringify(line));
+        return;
+      }
+      const where = [line.repository, line.issue !== undefined ? `#${line.issue}` : undefined]
+        .filter(Boolean)
+        .join("");
+      io.out(
+        `${line.action.padEnd(8)} threat ${line.threat_id}${where ? ` ${where}` : ""}${line.detail ? `  ${line.detail}` : ""}`,
+      );
+    },
+  };
+}
+
+function reportText(report: CycleReport): string {
+  const c = report.counters;
+  const parts = [
+    `cycle ${report.ok ? "ok" : "failed"}`,
+    `read ${c["threats_read"] ?? 0} threats, ${c["assets_read"] ?? 0} assets`,
+    `done ${report.drained.done}, failed ${report.drained.failed}, deferred ${report.drained.deferred}`,
+    `created ${c["issues_created"] ?? 0}, updated ${(c["issues_updated"] ?? 0) + (c["issues_state_changed"] ?? 0)}, verdicts ${c["platform_verdicts"] ?? 0}, links ${c["platform_links"] ?? 0}`,
+    `queued ${report.queue.total}`,
+  ];
+  return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
+}
+
+/** `sync` and `reconcile`: exactly one cycle, then exit (0 ok, 1 failed, 2 config/usage). */
+export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconcile"): Promise<number> {
+  const opts = parse(args, {
+    ...CONFIG_OPTION,
+    "dry-run": { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+    ...(mode === "sync" ? { "max-duration": { type: "string" } } : {}),
+  });
+  const maxDuration = intOption(
+    typeof opts["max-duration"] === "string" ? opts["max-duration"] : undefined,
+    "max-duration",
+    1,
+    7 * 86_400,
+  );
+  const { config } = await configFromArgs(opts.config, io.env);
+  const logger = cliLogger(config, io.env);
+  const connector = buildConnector(config, logger);
+  const json = opts.json === true;
+  const reconcile = mode === "reconcile";
+  try {
+    if (opts["dry-run"] === true) {
+      // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
+      const state = (await readStateFile(config.state.path)) ?? emptyState();
+      const ctx = createContext(
+        { config, ...connector, logger, clock: systemClock, persist: null, dryRun: dryRunSink(io, json) },
+        state,
+      );
+      const report = await runCycle(ctx, { reconcile });
+      if (report.error) io.err(`error: ${report.error}`);
+      return report.error ? 1 : 0;
+    }
+    const lock = await acquireLock(config.state.path);
+    const abort = new AbortController();
+    const stop = (): void => abort.abort(new Error("signal"));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    try {
+      const store = await openStateStore(config.state.path, { logger });
+      const ctx = createContext(
+        { config, ...connector, logger, clock: systemClock, persist: () => store.write() },
+        store.data,
+      );
+      const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
+      const report = await runCycle(ctx, {
+        reconcile,
+        signal: abort.signal,
+        ...(deadline !== undefined ? { deadline } : {}),
+      });
+      io.out(json ? JSON.stringify(report) : reportText(report));
+      return report.ok ? 0 : 1;
+    } finally {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      await lock.release();
+    }
+  } finally {
+    await connector.close();
+  }
+}

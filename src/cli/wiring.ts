@@ -1,0 +1,57 @@
+import { pino } from "pino";
+import type { Config } from "../config/index.js";
+import { createGitHub, type GitHubGateway } from "../github/index.js";
+import { createLogger, type Logger } from "../observability/index.js";
+import { createPlatformClient, type PlatformClient } from "../platform/index.js";
+import { systemClock, type Clock } from "../shared/clock.js";
+import type { Env } from "./io.js";
+
+/** Builds the connector's parts from a validated config: the one place that knows them all. */
+
+export function cliLogger(config: Config | null, env: Env): Logger {
+  const level = env["THREATBRIDGE_LOG_LEVEL"] ?? config?.log.level ?? "info";
+  // Logs go to stderr: stdout carries dry-run lines and --json output.
+  return createLogger({ level, destination: pino.destination({ fd: 2, sync: true }) });
+}
+
+export interface Connector {
+  platform: PlatformClient;
+  github: GitHubGateway;
+  close(): Promise<void>;
+}
+
+export function buildConnector(config: Config, logger: Logger, clock: Clock = systemClock): Connector {
+  const platform = createPlatformClient({
+    baseUrl: config.platform.base_url,
+    tokenUrl: config.platform.token_url,
+    clientId: config.platform.client_id,
+    clientSecret: config.platform.client_secret,
+    tokenAuth: config.platform.token_auth,
+    ...(config.platform.scope !== undefined ? { scope: config.platform.scope } : {}),
+    ...(config.platform.audience !== undefined ? { audience: config.platform.audience } : {}),
+    pageLimit: config.platform.page_limit,
+    timeoutMs: config.platform.timeout_ms,
+    logger,
+    clock,
+  });
+  const app = config.github.app;
+  const github = createGitHub({
+    apiUrl: config.github.api_url,
+    auth: app
+      ? {
+          appId: app.app_id,
+          privateKey: app.private_key,
+          ...(app.installation_id !== undefined ? { installationId: app.installation_id } : {}),
+        }
+      : { token: config.github.token ?? "" },
+    writeBudget: {
+      perMinute: config.github.write_budget.per_minute,
+      perHour: config.github.write_budget.per_hour,
+      minIntervalMs: config.github.write_budget.min_interval_ms,
+    },
+    managedLabel: config.github.managed_label,
+    logger,
+    clock,
+  });
+  return { platform, github, close: () => platform.close() };
+}

@@ -1,0 +1,118 @@
+import { existsSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
+
+/**
+ * "A crash at any instant → no duplicate issue, no lost verdict, on restart": the built CLI is
+ * killed with SIGKILL at many instants of a backfill, then run to completion.
+ */
+
+const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("crash safety (end to end)", () => {
+  it("SIGKILL at random instants of a backfill: exactly one issue per eligible threat, every one linked back", async () => {
+    world = await startWorld({ threats: 40, seed: 11 });
+    await world.writeConfig("");
+    // Pace the writes so that the kills land inside the backfill, between and during writes.
+    const { writeFile, readFile } = await import("node:fs/promises");
+    const yaml = await readFile(world.configPath, "utf8");
+    await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 15"));
+    const firstSeen = firstSeenStatuses(world);
+    const random = mulberry32(20261122);
+    let killsMidWork = 0;
+    for (let kill = 0; kill < 8; kill += 1) {
+      const w = world;
+      const writesBefore = w.gh.counters().writes;
+      const platformBefore = w.sim.sim.stats().requests;
+      const child = w.spawnCli(["sync", "-c", w.configPath]);
+      let done = false;
+      const exited = new Promise((r) => child.once("exit", () => r((done = true))));
+      // Kill once the run is doing work: after a random number of GitHub writes (or, alternately,
+      // platform requests), plus a random few milliseconds, so that kills land between and inside writes.
+      const target = 1 + Math.floor(random() * 3);
+      const onGitHub = kill % 2 === 0;
+      await waitFor(
+        () =>
+          done ||
+          (onGitHub
+            ? w.gh.counters().writes - writesBefore >= target
+            : w.sim.sim.stats().requests - platformBefore >= 4 + target),
+        30_000,
+      );
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 25)));
+      if (!done) killsMidWork += 1;
+      child.kill("SIGKILL");
+      await exited;
+    }
+    expect(killsMidWork).toBeGreaterThanOrEqual(4);
+    // A person also closes one issue between crashes: that verdict must not be lost either.
+    const someIssue = world.gh.issues(REPO)[0];
+    if (someIssue) world.gh.person.close(REPO, someIssue.number, { reason: "completed", login: "alice" });
+    let final = await world.cli(["sync", "-c", world.configPath]);
+    if (final.code !== 0) final = await world.cli(["sync", "-c", world.configPath]);
+    expect(final.code).toBe(0);
+    world.sim.sim.settle();
+
+    const issues = world.gh.issues(REPO).filter((i) => !i.isPullRequest);
+    const ids = issues.map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "").sort();
+    expect(ids).toEqual(eligibleIds(world, firstSeen)); // no duplicate, none missing
+    for (const issue of issues) {
+      const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
+      const ref = world.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");
+      expect(ref?.external_id).toBe(`${REPO}#${issue.number}`);
+    }
+    if (someIssue) {
+      const id = MARKER.exec(someIssue.body ?? "")?.[1] ?? "";
+      expect(["solved", "pending"]).toContain(world.sim.sim.getThreat(id)?.status);
+    }
+    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+      intents: unknown[];
+      queue: { total: number };
+    };
+    expect(status.intents).toEqual([]);
+    expect(status.queue.total).toBe(0);
+  }, 180_000);
+
+  it("a second sync on the same state file exits 1 naming the holder; a lock left by SIGKILL does not block", async () => {
+    world = await startWorld({ threats: 30 });
+    const { writeFile, readFile } = await import("node:fs/promises");
+    const yaml = await readFile(world.configPath, "utf8");
+    await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 300"));
+    const first = world.spawnCli(["sync", "-c", world.configPath]);
+    const exited = new Promise((r) => first.once("exit", r));
+    await waitFor(() => existsSync(`${world?.statePath}.lock`), 20_000);
+    const second = await world.cli(["sync", "-c", world.configPath]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(String(first.pid));
+    first.kill("SIGKILL");
+    await exited;
+    expect(existsSync(`${world.statePath}.lock`)).toBe(true); // left behind by the killed process
+    await writeFile(world.configPath, yaml);
+    const third = await world.cli(["sync", "-c", world.configPath]);
+    expect(third.code).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,174 @@
+import { readFile, stat } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
+
+/** The contract's conventions, end to end: the built CLI against the simulator and the GitHub stand-in. */
+
+const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
+
+function markerIds(world: World): string[] {
+  return world.gh
+    .issues(REPO)
+    .filter((i) => !i.isPullRequest)
+    .map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "")
+    .sort();
+}
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe("threatbridge sync (end to end)", () => {
+  it("creates one labelled, marked issue per eligible threat and links each back as owner/name#number", async () => {
+    world = await startWorld();
+    const firstSeen = firstSeenStatuses(world);
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.stderr).not.toContain("secret");
+    expect(result.code).toBe(0);
+    expect(markerIds(world)).toEqual(eligibleIds(world, firstSeen));
+    world.sim.sim.settle();
+    for (const issue of world.gh.issues(REPO)) {
+      expect(issue.labels).toContain("threatbridge");
+      const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
+      const ref = world.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");
+      expect(ref?.external_id).toBe(`${REPO}#${issue.number}`);
+      expect(ref?.url).toMatch(new RegExp(`/${REPO}/issues/${issue.number}$`));
+      // Platform text is inert: no live mention, cross-reference or HTML from the platform.
+      expect(issue.body ?? "").not.toMatch(/(^|[^\w`])@[A-Za-z0-9]/);
+      expect(issue.body ?? "").not.toMatch(/(^|\s)#\d/);
+    }
+  });
+
+  it("a second sync with nothing new costs no GitHub write", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    world.sim.sim.settle();
+    const before = world.gh.counters().writes;
+    const again = await world.cli(["sync", "-c", world.configPath, "--json"]);
+    expect(again.code).toBe(0);
+    expect(world.gh.counters().writes).toBe(before);
+    const report: unknown = JSON.parse(again.stdout.trim().split("\n").at(-1) ?? "{}");
+    expect(report).toMatchObject({ ok: true });
+  });
+
+  it("a person's close on GitHub becomes a PATCH verdict on the platform", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const issue = world.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue was created");
+    const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
+    world.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const threat = world.sim.sim.getThreat(id);
+    expect(["solved", "pending"]).toContain(threat?.status);
+    expect(threat?.status_note).toContain("alice");
+    expect(world.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
+  });
+
+  it("--dry-run prints every action, one JSON object per line, and writes nothing anywhere", async () => {
+    world = await startWorld();
+    const result = await world.cli(["sync", "-c", world.configPath, "--dry-run", "--json"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const creates = lines.filter((l) => l["action"] === "create");
+    expect(creates.length).toBe(eligibleIds(world, firstSeenStatuses(world)).length);
+    for (const line of creates) {
+      expect(line).toHaveProperty("threat_id");
+      expect(line["repository"]).toBe(REPO);
+    }
+    expect(world.gh.counters().writes).toBe(0);
+    await expect(stat(world.statePath)).rejects.toThrow();
+  });
+
+  it("--dry-run leaves an existing state file byte-for-byte as it was", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    world.sim.sim.addThreat({ severity: "critical" });
+    const before = await readFile(world.statePath);
+    const result = await world.cli(["sync", "-c", world.configPath, "--dry-run"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/create/);
+    expect((await readFile(world.statePath)).equals(before)).toBe(true);
+  });
+
+  it("status --json reports mapped threats, issues and the queue", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const result = await world.cli(["status", "-c", world.configPath, "--json"]);
+    expect(result.code).toBe(0);
+    const status = JSON.parse(result.stdout) as {
+      threats: { mapped: number };
+      issues: { open: number };
+      queue: { total: number };
+    };
+    expect(status.threats.mapped).toBe(world.gh.issues(REPO).length);
+    expect(status.issues.open).toBe(world.gh.issues(REPO).length);
+    expect(status.queue.total).toBe(0);
+  });
+
+  it("reconcile after a lost state file rebuilds the mapping and the next sync creates no duplicate", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const count = world.gh.issues(REPO).length;
+    const { rm } = await import("node:fs/promises");
+    await rm(world.statePath);
+    const rec = await world.cli(["reconcile", "-c", world.configPath]);
+    expect(rec.code).toBe(0);
+    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+      threats: { mapped: number };
+    };
+    expect(status.threats.mapped).toBe(count);
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(world.gh.issues(REPO).length).toBe(count);
+  });
+
+  it("a sync on a lost state file alone creates no duplicate either", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const count = world.gh.issues(REPO).length;
+    const { rm } = await import("node:fs/promises");
+    await rm(world.statePath);
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(world.gh.issues(REPO).length).toBe(count);
+  });
+
+  it("faults on both sides: 429s, 500s, duplicates and withheld changes still end in one issue per eligible threat", async () => {
+    world = await startWorld({ threats: 40 });
+    const firstSeen = firstSeenStatuses(world);
+    world.sim.sim.setFaults({ rate_429: 0.1, rate_500: 0.05, duplicate_rate: 0.3, withhold_recent_ms: 100 });
+    let last = await world.cli(["sync", "-c", world.configPath]);
+    for (let i = 0; i < 5 && last.code !== 0; i += 1)
+      last = await world.cli(["sync", "-c", world.configPath]);
+    world.sim.sim.setFaults({});
+    const final = await world.cli(["sync", "-c", world.configPath]);
+    expect(final.code).toBe(0);
+    expect(markerIds(world)).toEqual(eligibleIds(world, firstSeen));
+  });
+});
+
+describe("threatbridge config and usage errors (end to end)", () => {
+  it("a malformed config exits 2 naming the file, the line and the key, before any network call", async () => {
+    world = await startWorld();
+    await world.writeConfig("schedule: 12\nfilters:\n  min_severty: high\n");
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(world.configPath);
+    expect(result.stderr).toMatch(/:15: filters\.min_severty/);
+    expect(result.stderr).toMatch(/did you mean .?min_severity/);
+    expect(world.sim.sim.stats().requests ?? 0).toBe(0);
+  });
+
+  it("config validate exits 0 on a good file and an unknown command exits 2", async () => {
+    world = await startWorld();
+    expect((await world.cli(["config", "validate", "-c", world.configPath])).code).toBe(0);
+    expect((await world.cli(["frobnicate"])).code).toBe(2);
+    const schema = await world.cli(["config", "schema"]);
+    expect(schema.code).toBe(0);
+    expect(JSON.parse(schema.stdout)).toHaveProperty("properties.github");
+  });
+});

@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-in/index.js";
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
+
+/**
+ * The world an end-to-end test runs in: the platform simulator and the GitHub stand-in on
+ * 127.0.0.1, a temp directory with a YAML config, and the BUILT CLI (`dist/cli.js`) run as a
+ * child process, exactly as a user would.
+ */
+
+export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+export const REPO = "acme/security-threats";
+export const GH_TOKEN = "ghp_e2e_token_value";
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface World {
+  sim: RunningSimulator;
+  gh: RunningStandIn;
+  dir: string;
+  configPath: string;
+  statePath: string;
+  env: Record<string, string>;
+  writeConfig(extra?: string): Promise<void>;
+  cli(args: string[], opts?: { timeoutMs?: number }): Promise<RunResult>;
+  spawnCli(args: string[]): ChildProcess;
+  close(): Promise<void>;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+}
+
+export async function startWorld(simOptions: SimulatorOptions = {}, yamlExtra = ""): Promise<World> {
+  assertBuilt();
+  const sim = await startSimulator({ seed: 7, assets: 8, threats: 24, ...simOptions });
+  const gh = await startGitHubStandIn({ tokens: [GH_TOKEN] });
+  const dir = await mkdtemp(join(tmpdir(), "threatbridge-e2e-"));
+  const configPath = join(dir, "threatbridge.yaml");
+  const statePath = join(dir, "state", "state.json");
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "",
+    PLATFORM_CLIENT_ID: simOptions.clientId ?? "threatbridge",
+    PLATFORM_CLIENT_SECRET: simOptions.clientSecret ?? "threatbridge-secret",
+    GITHUB_TOKEN: GH_TOKEN,
+    THREATBRIDGE_LOG_LEVEL: "warn",
+  };
+  const children = new Set<ChildProcess>();
+
+  async function writeConfig(extra = yamlExtra): Promise<void> {
+    await writeFile(
+      configPath,
+      `platform:
+  base_url: ${sim.url}
+  token_url: ${sim.url}/oauth/token
+  client_id: \${PLATFORM_CLIENT_ID}
+  client_secret: \${PLATFORM_CLIENT_SECRET}
+github:
+  api_url: ${gh.url}
+  token: \${GITHUB_TOKEN}
+  repository: ${REPO}
+  write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 }
+state:
+  path: ${statePath}
+${extra}`,
+    );
+  }
+  await writeConfig();
+
+  function spawnCli(args: string[]): ChildProcess {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env,
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.add(child);
+    child.on("exit", () => children.delete(child));
+    return child;
+  }
+
+  function cli(args: string[], opts: { timeoutMs?: number } = {}): Promise<RunResult> {
+    return new Promise((resolvePromise, reject) => {
+      const child = spawnCli(args);
+      let stdout = "";
+      let stderr = "";
+      child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`threatbridge ${args.join(" ")} did not finish in time\n${stderr}`));
+      }, opts.timeoutMs ?? 60_000);
+      child.on("exit", (code, signal) => {
+        clearTimeout(timer);
+        resolvePromise({ code, signal, stdout, stderr });
+      });
+    });
+  }
+
+  return {
+    sim,
+    gh,
+    dir,
+    configPath,
+    statePath,
+    env,
+    writeConfig,
+    cli,
+    spawnCli,
+    async close() {
+      for (const child of children) child.kill("SIGKILL");
+      await Promise.all([sim.close(), gh.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Threats the connector should give an issue to, with the default filters. */
+export function eligibleIds(world: World, firstSeen: Map<string, string>): string[] {
+  return world.sim.sim
+    .threatIds()
+    .filter((id) => {
+      const status = firstSeen.get(id);
+      return status === "unsolved" || status === "pending";
+    })
+    .sort();
+}
+
+export function firstSeenStatuses(world: World): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const id of world.sim.sim.threatIds()) {
+    const t = world.sim.sim.getThreat(id);
+    if (t) map.set(id, t.status);
+  }
+  return map;
+}
