@@ -12,8 +12,6 @@ import { parseRevision } from "./revision.js";
  * so that no threat ever gets a second issue.
  */
 
-const SINCE_ADVANCE_AT = 50;
-
 export function reposToWatch(ctx: SyncContext): string[] {
   const repos = new Set(allRepos(ctx.policy));
   for (const record of Object.values(ctx.state.threats)) if (record.issue) repos.add(record.issue.repo);
@@ -109,11 +107,9 @@ export async function readGitHub(ctx: SyncContext): Promise<void> {
       if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
     }
     count(ctx, "github_issues_read", result.issues.length);
-    // The watermark moves only once the answer fills half a page. A page costs one request however
-    // many issues it holds, and an unchanged query URL keeps its ETag, so the cycle after a change
-    // is already a free 304 (a moved `since` would be a new URL, read in full once more).
-    if (watermark !== null && result.issues.length >= SINCE_ADVANCE_AT)
-      ctx.state.github.since[repo] = watermark;
+    // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
+    // (issues edited while it paged) keeps the old watermark so that none slips past.
+    if (watermark !== null && result.consistent) ctx.state.github.since[repo] = watermark;
   }
   ctx.state.github.etags = ctx.github.exportEtags();
 }

@@ -78,17 +78,18 @@ export class FakeGitHub implements GitHubGateway {
   listChangedIssues(
     repo: string,
     since: string | null,
-  ): Promise<{ notModified: boolean; issues: IssueSnapshot[] }> {
+  ): Promise<{ notModified: boolean; issues: IssueSnapshot[]; consistent: boolean }> {
     return this.call(() => {
-      const key = `${repo}|${since ?? ""}`;
-      if (this.lastAnswer.get(key) === this.version) return { notModified: true, issues: [] };
+      const key = repo; // like the gateway: one fixed query URL per repository
+      if (this.lastAnswer.get(key) === this.version)
+        return { notModified: true, issues: [], consistent: true };
       this.points += 1;
       this.lastAnswer.set(key, this.version);
       const issues = this.issues(repo)
         .filter((i) => i.labels.includes("threatbridge") && (since === null || i.updatedAt >= since))
         .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
         .map((i) => this.snapshot(i));
-      return { notModified: false, issues };
+      return { notModified: false, issues, consistent: true };
     });
   }
 
