@@ -41,10 +41,10 @@ describe("platform tokens (spec: Authentication)", () => {
     const f = await setup({ expiresIn: 300 });
     const { client, clock } = track(harness(f));
     await client.getThreat(THREAT_ID);
-    clock.advance(230_000); // 80 % of 300 s is 240 s: still the first token
+    clock.advance(265_000); // 30 s before expiry is 270 s: still the first token
     await client.getThreat(THREAT_ID);
     expect(f.tokenRequests).toHaveLength(1);
-    clock.advance(15_000); // 245 s: past the renewal point, before expiry
+    clock.advance(10_000); // 275 s: past the renewal point, before expiry
     await client.getThreat(THREAT_ID);
     expect(f.tokenRequests).toHaveLength(2);
     expect(f.requests.map((r) => r.authorization)).toEqual(["Bearer tok-1", "Bearer tok-1", "Bearer tok-2"]);
@@ -54,7 +54,7 @@ describe("platform tokens (spec: Authentication)", () => {
     const f = await setup({ expiresIn: 2 });
     const { client, clock } = track(harness(f));
     await client.getThreat(THREAT_ID);
-    clock.advance(900);
+    clock.advance(1500); // 80 % of 2 s is 1.6 s: still the first token
     await client.getThreat(THREAT_ID);
     expect(f.tokenRequests).toHaveLength(1);
     clock.advance(200);
