@@ -171,7 +171,16 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway {
     return login.toLowerCase() === (await pool.whoAmI()).login.toLowerCase();
   }
 
-  const readDeps: reads.ReadDeps = { forRepo: (repo) => pool.forRepo(checkRepo(repo)), etags, managedLabel };
+  const readDeps: reads.ReadDeps = {
+    forRepo: (repo) => pool.forRepo(checkRepo(repo)),
+    etags,
+    managedLabel,
+    onMalformed: (repo, number, reason) =>
+      logger.warn(
+        { repo, number, reason },
+        "GitHub sent an issue that does not parse; it is read again next cycle",
+      ),
+  };
   const writeDeps: writes.WriteDeps = {
     forRepo: readDeps.forRepo,
     budget,

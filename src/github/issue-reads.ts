@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { isRecord } from "../shared/json.js";
 import { GitHubError, parseResponse } from "./errors.js";
 import type { EtagCache } from "./etag-cache.js";
 import { hasMarker } from "./marker.js";
@@ -24,7 +26,11 @@ export interface ReadDeps {
   forRepo(repo: string): Promise<RestContext>;
   etags: EtagCache;
   managedLabel: string;
+  /** An item of a change list that does not parse: reported, skipped, and read again next cycle. */
+  onMalformed?: (repo: string, number: number | null, reason: string) => void;
 }
+
+const ItemList = z.array(z.unknown());
 
 /** Pages of a list, first to last, following `Link: rel="next"`. */
 async function* pages(ctx: RestContext, first: PageResult): AsyncGenerator<PageResult> {
@@ -68,16 +74,28 @@ export async function listChangedIssues(
 
   const newestFirst: IssueSnapshot[] = [];
   let pageCount = 0;
+  let malformed = 0;
   walk: for await (const page of pages(ctx, first)) {
     pageCount++;
-    for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
+    // Item by item: one issue GitHub sends malformed must not hide the others.
+    for (const item of parseResponse(ItemList, page.data, "issue list")) {
+      const parsed = GitHubIssue.safeParse(item);
+      if (!parsed.success) {
+        malformed++;
+        const number = isRecord(item) && typeof item["number"] === "number" ? item["number"] : null;
+        deps.onMalformed?.(repo, number, parsed.error.issues[0]?.message ?? "invalid");
+        continue;
+      }
+      const issue = parsed.data;
       if (since !== null && issue.updated_at < since) break walk;
       if (!isPullRequest(issue)) newestFirst.push(toSnapshot(issue, repo));
     }
   }
-  let consistent = true;
-  if (pageCount > 1 && first.etag !== null)
+  // A skipped item must be read again: neither the watermark nor the ETag may move past it.
+  let consistent = malformed === 0;
+  if (consistent && pageCount > 1 && first.etag !== null) {
     consistent = (await getPage(ctx, url, query, first.etag)).notModified;
+  }
   if (consistent && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
   else deps.etags.forget(repo, CHANGES_KIND);
   return { notModified: false, issues: newestFirst.reverse(), consistent };

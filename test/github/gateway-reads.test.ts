@@ -111,6 +111,18 @@ describe("GitHub gateway: reads", () => {
     expect(h.gh.stats().rateLimitPoints).toBe(2);
   });
 
+  it("an issue GitHub sends malformed is skipped and reported, the others come through, and nothing moves past it", async () => {
+    h = await startHarness();
+    h.fake.addIssue(REPO, { labels: ["threatbridge"], title: "good one" });
+    const bad = h.fake.addIssue(REPO, { labels: ["threatbridge"] });
+    Reflect.set(bad, "title", null); // a title must be a string
+    h.fake.addIssue(REPO, { labels: ["threatbridge"], title: "good two" });
+    const result = await h.gh.listChangedIssues(REPO, null);
+    expect(result.issues.map((i) => i.title)).toEqual(["good one", "good two"]);
+    expect(result.consistent).toBe(false);
+    expect(h.gh.exportEtags()).toEqual([]); // read in full again next cycle, not a 304
+  });
+
   it("finds the issue carrying a threat's marker across pages with the list endpoint", async () => {
     h = await startHarness();
     h.fake.addIssue(REPO, { labels: ["threatbridge"], body: `old\n${markerFor(THREAT)}` });
