@@ -79,6 +79,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
       const report = await runCycle(ctx, {
         reconcile,
+        ignoreBackoff: true,
         signal: abort.signal,
         ...(deadline !== undefined ? { deadline } : {}),
       });

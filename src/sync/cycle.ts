@@ -27,6 +27,8 @@ export interface CycleOptions {
   signal?: AbortSignal;
   /** `reconcile`: read both sides from the beginning and carry out only mapping repairs. */
   reconcile?: boolean;
+  /** Retry failed entries now rather than after their back-off (`sync`). */
+  ignoreBackoff?: boolean;
 }
 
 export interface CycleReport {
@@ -78,6 +80,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
         ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(allow ? { allow } : {}),
+        ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
       });
     }
   } catch (e) {

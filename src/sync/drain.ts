@@ -1,3 +1,4 @@
+import { isRecord } from "../shared/json.js";
 import { checkpoint, count, nowIso, persist, type SyncContext } from "./context.js";
 import { execute } from "./execute.js";
 import { absorbAsset } from "./intake-platform.js";
@@ -21,6 +22,8 @@ export interface DrainOptions {
   /** Restricts the actions carried out (`reconcile` repairs the mapping only). */
   allow?: (action: Action) => boolean;
   signal?: AbortSignal;
+  /** Retry entries still backing off from an earlier failure (`sync`: the operator asked for it now). */
+  ignoreBackoff?: boolean;
 }
 
 export interface DrainResult {
@@ -88,31 +91,56 @@ async function processOne(
   return "done";
 }
 
+/**
+ * Worth another try in this drain: a rate limit (the budget is paused until it passes), or a write
+ * whose outcome was unknown and that reading GitHub proved did not land (re-sending is safe then).
+ */
+function worthRetryingNow(error: unknown): boolean {
+  return isRecord(error) && (error["code"] === "rate_limited" || error["code"] === "outcome_unknown");
+}
+
+/** Passes over the queue while entries meet a rate limit (each pass waits on the paused budget). */
+const MAX_PASSES = 5;
+
 export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
   const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
-  for (const threatId of orderedQueue(ctx.state, ctx.clock.now())) {
-    if (opts.signal?.aborted || (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)) {
-      result.deferred += 1;
-      continue;
-    }
-    try {
-      const outcome = await processOne(ctx, threatId, opts);
-      result[outcome === "done" ? "done" : "deferred"] += 1;
-    } catch (error) {
-      result.failed += 1;
-      count(ctx, "work_failed");
-      const entry = ctx.state.queue[threatId];
-      if (entry) {
-        entry.attempts += 1;
-        entry.lastError = describe(error);
-        entry.notBefore = ctx.clock.now() + backoffMs(entry.attempts);
+  let limited = new Set<string>();
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const ids =
+      pass === 0
+        ? orderedQueue(ctx.state, opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now())
+        : [...limited];
+    limited = new Set();
+    for (const threatId of ids) {
+      if (opts.signal?.aborted || (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)) {
+        result.deferred += 1;
+        continue;
       }
-      ctx.logger.warn(
-        { threatId, err: describe(error), at: nowIso(ctx) },
-        "work failed; it is retried later",
-      );
-      await checkpoint(ctx);
+      try {
+        const outcome = await processOne(ctx, threatId, opts);
+        result[outcome === "done" ? "done" : "deferred"] += 1;
+      } catch (error) {
+        const entry = ctx.state.queue[threatId];
+        if (entry) {
+          entry.attempts += 1;
+          entry.lastError = describe(error);
+        }
+        if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
+          limited.add(threatId);
+          count(ctx, "work_rate_limited");
+          continue;
+        }
+        result.failed += 1;
+        count(ctx, "work_failed");
+        if (entry) entry.notBefore = ctx.clock.now() + backoffMs(entry.attempts);
+        ctx.logger.warn(
+          { threatId, err: describe(error), at: nowIso(ctx) },
+          "work failed; it is retried later",
+        );
+        await checkpoint(ctx);
+      }
     }
+    if (limited.size === 0) break;
   }
   if (ctx.dirty) await persist(ctx);
   return result;

@@ -151,6 +151,50 @@ describe("threatbridge sync (end to end)", () => {
   });
 });
 
+describe("GitHub faults and pacing (end to end)", () => {
+  it("a lost create response, a 502 and a secondary limit cost no duplicate and no missing issue", async () => {
+    world = await startWorld();
+    const firstSeen = firstSeenStatuses(world);
+    world.gh.faults.loseNextResponse("POST", "/repos/{owner}/{repo}/issues");
+    world.gh.faults.failNext("POST", "/repos/{owner}/{repo}/issues", 502);
+    world.gh.faults.secondaryLimitNext("POST", "/repos/{owner}/{repo}/issues", 1);
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code).toBe(0);
+    expect(markerIds(world)).toEqual(eligibleIds(world, firstSeen));
+    expect(world.gh.counters().secondaryLimited).toBe(1);
+  });
+
+  it("--max-duration stops writing when the budget's next slot is past it and leaves the rest queued, critical first", async () => {
+    world = await startWorld({ threats: 30 });
+    const { readFile, writeFile } = await import("node:fs/promises");
+    const yaml = await readFile(world.configPath, "utf8");
+    await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 400"));
+    const result = await world.cli(["sync", "-c", world.configPath, "--max-duration", "2", "--json"]);
+    expect(result.code).toBe(0);
+    const created = world.gh.issues(REPO).length;
+    expect(created).toBeGreaterThan(0);
+    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+      queue: { total: number; byAction: Record<string, number> };
+    };
+    expect(status.queue.total).toBeGreaterThan(0);
+    expect(status.queue.byAction["create"]).toBe(status.queue.total);
+    // Severity order: no issue of a lower severity was created while a higher one waits.
+    const rank = ["informational", "low", "medium", "high", "critical"];
+    const createdIds = new Set(markerIds(world));
+    const waiting = world.sim.sim.threatIds().filter((id) => {
+      const t = world?.sim.sim.getThreat(id);
+      return t && !createdIds.has(id) && (t.status === "unsolved" || t.status === "pending");
+    });
+    const lowestCreated = Math.min(
+      ...[...createdIds].map((id) => rank.indexOf(world?.sim.sim.getThreat(id)?.severity ?? "")),
+    );
+    const highestWaiting = Math.max(
+      ...waiting.map((id) => rank.indexOf(world?.sim.sim.getThreat(id)?.severity ?? "")),
+    );
+    expect(highestWaiting).toBeLessThanOrEqual(lowestCreated);
+  });
+});
+
 describe("threatbridge config and usage errors (end to end)", () => {
   it("a malformed config exits 2 naming the file, the line and the key, before any network call", async () => {
     world = await startWorld();
