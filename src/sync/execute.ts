@@ -1,23 +1,15 @@
-import type { Intent } from "../state/index.js";
-import { checkpoint, count, nowIso, persist, type SyncContext } from "./context.js";
+import { checkpoint, count, persist, type SyncContext } from "./context.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
 import type { Action } from "./plan.js";
+import { commentKey, issueRecord, startIntent, underIntent } from "./intents.js";
 import { resolveCreate, resolveComment } from "./recover.js";
 import { withRevision } from "./revision.js";
 
 /**
- * The writer: carries out one action. Every non-idempotent or state-changing GitHub write is
- * preceded by a write-ahead intent in the state file, removed once its outcome is recorded, so that a
- * crash at any instant is resolved on restart (recover.ts) without a duplicate issue or a
- * mistaken verdict.
+ * The writer: carries out one action. Every non-idempotent or state-changing GitHub write runs
+ * under a write-ahead intent (intents.ts), so that a crash at any instant is resolved on restart
+ * (recover.ts) without a duplicate issue or a mistaken verdict.
  */
-
-function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
-  ctx.state.seq += 1;
-  const intent: Intent = { ...fields, id: `i${ctx.state.seq}`, startedAt: nowIso(ctx) };
-  ctx.state.intents[intent.id] = intent;
-  return intent;
-}
 
 /** Labels of the connector's own vocabulary; others (people's) are kept on update. */
 function isManagedLabel(ctx: SyncContext, label: string): boolean {
@@ -30,8 +22,6 @@ function isManagedLabel(ctx: SyncContext, label: string): boolean {
     ctx.policy.routes.some((r) => r.labels.some((x) => x.toLowerCase() === l))
   );
 }
-
-const COMMENT_KEY = (intentId: string): string => `<!-- threatbridge:comment=${intentId} -->`;
 
 export async function execute(ctx: SyncContext, action: Action): Promise<void> {
   const record = ctx.state.threats[action.threatId];
@@ -67,13 +57,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         );
       }
       if (record) {
-        record.issue = {
-          repo: issue.repo,
-          number: issue.number,
-          url: issue.url,
-          state: issue.state,
-          hash: "",
-        };
+        record.issue = issueRecord(issue);
         record.link = `${issue.repo}#${issue.number}`;
       }
       count(ctx, "issues_adopted");
@@ -81,34 +65,22 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       return;
     }
     case "create": {
-      const intent = startIntent(ctx, { kind: "create", threatId: action.threatId, repo: action.repo });
-      await persist(ctx);
-      try {
-        const issue = await ctx.github.createIssue(action.repo, {
-          title: action.title,
-          body: withRevision(action.body, action.hash),
-          labels: action.labels,
-          assignees: action.assignees,
-        });
-        if (record)
-          record.issue = {
-            repo: issue.repo,
-            number: issue.number,
-            url: issue.url,
-            state: issue.state,
-            hash: action.hash,
-          };
-        count(ctx, "issues_created");
-      } catch (error) {
+      await underIntent(
+        ctx,
+        { kind: "create", threatId: action.threatId, repo: action.repo },
+        async () => {
+          const issue = await ctx.github.createIssue(action.repo, {
+            title: action.title,
+            body: withRevision(action.body, action.hash),
+            labels: action.labels,
+            assignees: action.assignees,
+          });
+          if (record) record.issue = issueRecord(issue, action.hash);
+          count(ctx, "issues_created");
+        },
         // A lost response: look for the marker before anything is sent again.
-        if (!(await resolveCreate(ctx, intent))) {
-          delete ctx.state.intents[intent.id];
-          await persist(ctx);
-          throw error;
-        }
-      }
-      delete ctx.state.intents[intent.id];
-      await persist(ctx);
+        (intent) => resolveCreate(ctx, intent),
+      );
       return;
     }
     case "update": {
@@ -147,29 +119,19 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       return;
     }
     case "comment": {
-      const intent = startIntent(ctx, {
-        kind: "comment",
-        threatId: action.threatId,
-        repo: action.repo,
-        number: action.number,
-      });
-      await persist(ctx);
-      try {
-        await ctx.github.createComment(
-          action.repo,
-          action.number,
-          `${action.body}\n\n${COMMENT_KEY(intent.id)}`,
-        );
-        count(ctx, "comments_created");
-      } catch (error) {
-        if (!(await resolveComment(ctx, intent))) {
-          delete ctx.state.intents[intent.id];
-          await persist(ctx);
-          throw error;
-        }
-      }
-      delete ctx.state.intents[intent.id];
-      await persist(ctx);
+      await underIntent(
+        ctx,
+        { kind: "comment", threatId: action.threatId, repo: action.repo, number: action.number },
+        async (intent) => {
+          await ctx.github.createComment(
+            action.repo,
+            action.number,
+            `${action.body}\n\n${commentKey(intent.id)}`,
+          );
+          count(ctx, "comments_created");
+        },
+        (intent) => resolveComment(ctx, intent),
+      );
       return;
     }
     case "link": {
@@ -186,5 +148,3 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
     }
   }
 }
-
-export { COMMENT_KEY };

@@ -2,7 +2,7 @@ import type { IssueSnapshot } from "../github/index.js";
 import { count, nowIso, setRecord, type SyncContext } from "./context.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
-import { parseRevision } from "./revision.js";
+import { issueRecord } from "./intents.js";
 
 /**
  * Intake from GitHub: the managed issues changed since the last cycle (conditional requests, so an
@@ -28,13 +28,7 @@ function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
     position: record?.position ?? null,
     gone: record?.gone ?? false,
     ...(record?.link !== undefined ? { link: record.link } : {}),
-    issue: {
-      repo: issue.repo,
-      number: issue.number,
-      url: issue.url,
-      state: issue.state,
-      hash: parseRevision(issue.body) ?? "",
-    },
+    issue: issueRecord(issue),
   });
   count(ctx, "issues_adopted");
 }

@@ -1,6 +1,6 @@
 import type { Intent } from "../state/index.js";
 import { count, persist, type SyncContext } from "./context.js";
-import { parseRevision } from "./revision.js";
+import { commentKey, issueRecord } from "./intents.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
@@ -14,22 +14,14 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
   if (!issue) return false;
   const record = ctx.state.threats[intent.threatId];
-  if (record) {
-    record.issue = {
-      repo: issue.repo,
-      number: issue.number,
-      url: issue.url,
-      state: issue.state,
-      hash: parseRevision(issue.body) ?? "",
-    };
-  }
+  if (record) record.issue = issueRecord(issue);
   count(ctx, "intents_resolved_found");
   return true;
 }
 
 export async function resolveComment(ctx: SyncContext, intent: Intent): Promise<boolean> {
   if (intent.number === undefined) return false;
-  const key = `<!-- threatbridge:comment=${intent.id} -->`;
+  const key = commentKey(intent.id);
   const comments = await ctx.github.listComments(intent.repo, intent.number);
   return comments.some((c) => c.body.includes(key));
 }

@@ -1,0 +1,59 @@
+import type { IssueSnapshot } from "../github/index.js";
+import type { Intent, IssueRecord } from "../state/index.js";
+import { nowIso, persist, type SyncContext } from "./context.js";
+import { parseRevision } from "./revision.js";
+
+/**
+ * Write-ahead intents: recorded (durably) before a GitHub write that is not idempotent or that
+ * changes an issue's state, and removed once its outcome is recorded, so that a crash at any
+ * instant is resolved on restart by reading GitHub (recover.ts), never by writing again.
+ */
+
+export function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
+  ctx.state.seq += 1;
+  const intent: Intent = { ...fields, id: `i${ctx.state.seq}`, startedAt: nowIso(ctx) };
+  ctx.state.intents[intent.id] = intent;
+  return intent;
+}
+
+/**
+ * Runs `send` under an intent. When it fails, `resolve` reads GitHub to learn whether the write
+ * landed all the same (a lost response): if it did, that counts as success; if it did not, the
+ * error is passed on and the write may be sent again later.
+ */
+export async function underIntent(
+  ctx: SyncContext,
+  fields: Omit<Intent, "id" | "startedAt">,
+  send: (intent: Intent) => Promise<void>,
+  resolve: (intent: Intent) => Promise<boolean>,
+): Promise<void> {
+  const intent = startIntent(ctx, fields);
+  await persist(ctx);
+  try {
+    await send(intent);
+  } catch (error) {
+    if (!(await resolve(intent))) {
+      delete ctx.state.intents[intent.id];
+      await persist(ctx);
+      throw error;
+    }
+  }
+  delete ctx.state.intents[intent.id];
+  await persist(ctx);
+}
+
+/** What the state remembers of an issue; `hash` from the revision line when not given. */
+export function issueRecord(issue: IssueSnapshot, hash?: string): IssueRecord {
+  return {
+    repo: issue.repo,
+    number: issue.number,
+    url: issue.url,
+    state: issue.state,
+    hash: hash ?? parseRevision(issue.body) ?? "",
+  };
+}
+
+/** The key that makes a comment findable after a lost response. */
+export function commentKey(intentId: string): string {
+  return `<!-- threatbridge:comment=${intentId} -->`;
+}
