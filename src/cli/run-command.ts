@@ -4,8 +4,10 @@ import {
   liveness,
   metricsSources,
   readiness,
+  type Daemon,
   type Scheduler,
 } from "../daemon/index.js";
+import { SEVERITIES } from "../config/index.js";
 import { createMetrics, startHealthServer } from "../observability/index.js";
 import { systemClock } from "../shared/clock.js";
 import { acquireLock, openStateStore } from "../state/index.js";
@@ -31,6 +33,16 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   const { config } = await configFromArgs(values.config, io.env);
   const logger = cliLogger(config, io.env);
   const lock = await acquireLock(config.state.path);
+  // Signals are ours from the moment the lock is: a stop during start-up still ends in exit 0.
+  let daemon: Daemon | null = null;
+  let stopRequested = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    logger.info({ signal }, "stopping: finishing the work in flight, then saving the state");
+    stopRequested = true;
+    daemon?.stop();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
   const connector = buildConnector(config, logger);
   try {
     const store = await openStateStore(config.state.path, { logger });
@@ -38,41 +50,37 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       { config, ...connector, logger, clock: systemClock, persist: () => store.write() },
       store.data,
     );
-    const metrics = createMetrics({ sources: metricsSources(ctx) });
-    const daemon = createDaemon({
+    const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
+    const running = createDaemon({
       ctx,
       scheduler: opts.scheduler ?? cronScheduler(config.schedule),
       logger,
       observer: metrics,
     });
+    daemon = running;
+    if (stopRequested) running.stop();
     const health = await startHealthServer({
       host: config.health.host,
       port: config.health.port,
-      liveness: () => liveness(daemon.status()),
-      readiness: () => readiness(daemon.status(), Date.now()),
+      liveness: () => liveness(running.status()),
+      readiness: () => readiness(running.status(), Date.now()),
       metrics: () => metrics.render(),
       logger,
     });
-    const stop = (signal: NodeJS.Signals): void => {
-      logger.info({ signal }, "stopping: finishing the work in flight, then saving the state");
-      daemon.stop();
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
     try {
       logger.info(
         { health: health.url, schedule: config.schedule, state: config.state.path },
         "threatbridge is running",
       );
-      await daemon.run();
+      await running.run();
       logger.info("stopped; the state is saved");
       return 0;
     } finally {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
       await health.close();
     }
   } finally {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
     await connector.close();
     await lock.release();
   }

@@ -1,1 +1,15 @@
 export { createLogger, silentLogger, type Logger, type LoggerOptions } from "./logger.js";
+export {
+  createMetrics,
+  type ConnectorMetrics,
+  type MetricsOptions,
+  type MetricsSources,
+  type QueueView,
+} from "./metrics.js";
+export {
+  startHealthServer,
+  HealthServerError,
+  type HealthServerOptions,
+  type ProbeResult,
+  type RunningHealthServer,
+} from "./health-server.js";

@@ -1,0 +1,44 @@
+# syntax=docker/dockerfile:1
+#
+# threatbridge as a container: `docker build -t threatbridge .`, then e.g.
+#   docker run -d --name threatbridge -p 9464:9464 -v threatbridge-data:/app/data \
+#     -e PLATFORM_BASE_URL=… -e PLATFORM_TOKEN_URL=… -e PLATFORM_CLIENT_ID=… -e PLATFORM_CLIENT_SECRET=… \
+#     -e GITHUB_TOKEN=… -e GITHUB_REPOSITORY=owner/name threatbridge
+# The default command is the daemon (`run`); any other command works too
+# (`docker run --rm threatbridge demo`, `… config validate`, `… status`).
+# Mount your own config at /app/config/threatbridge.yaml, or point THREATBRIDGE_CONFIG at one.
+
+# One Node major for both stages; Node 24 is an active LTS line.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# Dependencies first: this layer is reused as long as the lock file does not change.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only, no install scripts; the npm cache is not kept in the image.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY config ./config
+# The state (config `state.path`, default ./data/state.json) lives on a volume owned by `node`.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+VOLUME /app/data
+# /healthz, /readyz and /metrics (config `health.port`).
+EXPOSE 9464
+ENV THREATBRIDGE_HEALTH_PORT=9464
+# Slim images have no curl: Node itself asks /healthz (set THREATBRIDGE_HEALTH_PORT if health.port differs).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.THREATBRIDGE_HEALTH_PORT||9464)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Exec form: node is PID 1 and gets `docker stop`'s SIGTERM itself (run: finish the write in
+# flight, save the state, exit 0).
+ENTRYPOINT ["node", "/app/dist/cli.js"]
+CMD ["run"]

@@ -1,0 +1,234 @@
+import type { Logger } from "../observability/index.js";
+import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
+import {
+  drainQueue,
+  runCycle,
+  type CycleOptions,
+  type CycleReport,
+  type DrainOptions,
+  type DrainResult,
+  type SyncContext,
+} from "../sync/index.js";
+import { nextWorkAt } from "./next-work.js";
+import type { ScheduleHandle, Scheduler } from "./scheduler.js";
+
+/**
+ * The `run` loop (contract): one cycle at start, then one per `schedule`, never two at once; between
+ * scheduled reads it keeps draining the queue within GitHub's write budget. One loop does it all, so
+ * overlap is impossible by construction: a tick only raises a flag (ticks that come while a cycle
+ * runs coalesce into one) and interrupts a drain between two entries. Nothing a cycle or a drain
+ * throws stops the loop; the next tick tries again.
+ */
+
+export interface DaemonEngine {
+  runCycle(ctx: SyncContext, opts: CycleOptions): Promise<CycleReport>;
+  drainQueue(ctx: SyncContext, opts: DrainOptions): Promise<DrainResult>;
+}
+
+/** What the daemon tells the metrics; every method is optional. */
+export interface DaemonObserver {
+  cycleStarting?(counters: Record<string, number>): void;
+  cycleFinished?(
+    report: { ok: boolean },
+    durationMs: number,
+    finishedAtMs: number,
+    counters: Record<string, number>,
+  ): void;
+  workDone?(counters: Record<string, number>): void;
+}
+
+export interface DaemonOptions {
+  ctx: SyncContext;
+  scheduler: Scheduler;
+  logger: Logger;
+  clock?: Clock;
+  sleep?: Sleep;
+  engine?: Partial<DaemonEngine>;
+  observer?: DaemonObserver;
+  /** Longest stretch of draining before the loop looks at ticks and stop requests again (default 10 s). */
+  drainSliceMs?: number;
+  /** Longest idle wait before the loop looks at the queue again (default 60 s). */
+  maxIdleMs?: number;
+  /** Wait after a drain that threw (default 5 s), so that a broken disk does not spin the loop. */
+  errorPauseMs?: number;
+}
+
+export type DaemonPhase = "starting" | "running" | "stopping" | "stopped";
+
+export interface DaemonStatus {
+  phase: DaemonPhase;
+  cycles: { ok: number; failed: number };
+  cycleRunning: boolean;
+  lastCycle: { ok: boolean; finishedAt: number; durationMs: number; error?: string } | null;
+  /** Epoch ms when the last successful cycle finished. */
+  lastOkAt: number | null;
+  /** The schedule's period, for readiness. */
+  periodMs: number;
+}
+
+export interface Daemon {
+  /** Runs until `stop()`; resolves once the work in flight is finished and the state is saved. */
+  run(): Promise<void>;
+  /** Stop starting new work (SIGTERM/SIGINT). Idempotent. */
+  stop(): void;
+  status(): DaemonStatus;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createDaemon(opts: DaemonOptions): Daemon {
+  const { ctx, logger } = opts;
+  const clock = opts.clock ?? systemClock;
+  const sleep = opts.sleep ?? realSleep;
+  const engine: DaemonEngine = {
+    runCycle: opts.engine?.runCycle ?? runCycle,
+    drainQueue: opts.engine?.drainQueue ?? drainQueue,
+  };
+  const sliceMs = opts.drainSliceMs ?? 10_000;
+  const maxIdleMs = opts.maxIdleMs ?? 60_000;
+  const errorPauseMs = opts.errorPauseMs ?? 5_000;
+  const status: DaemonStatus = {
+    phase: "starting",
+    cycles: { ok: 0, failed: 0 },
+    cycleRunning: false,
+    lastCycle: null,
+    lastOkAt: null,
+    periodMs: 0,
+  };
+  let cycleDue = true;
+  let stopping = false;
+  let handle: ScheduleHandle | null = null;
+  /** Interrupts whatever the loop is waiting on: a drain (between entries) or an idle wait. */
+  let interrupt: AbortController | null = null;
+
+  /** Metrics must never take the loop down: a failing observer is logged and ignored. */
+  function observe(call: (observer: DaemonObserver) => void): void {
+    if (!opts.observer) return;
+    try {
+      call(opts.observer);
+    } catch (e) {
+      logger.warn({ err: message(e) }, "updating the metrics failed");
+    }
+  }
+
+  function poke(): void {
+    interrupt?.abort(new Error("interrupted"));
+  }
+
+  async function cycle(): Promise<void> {
+    cycleDue = false;
+    status.cycleRunning = true;
+    observe((o) => o.cycleStarting?.(ctx.counters));
+    const started = clock.now();
+    let ok = false;
+    let error: string | undefined;
+    try {
+      const report = await engine.runCycle(ctx, { skipDrain: true });
+      ok = report.ok;
+      error = report.error;
+      if (ok) {
+        logger.info(
+          { durationMs: clock.now() - started, queued: report.queue.total, counts: report.counters },
+          "cycle done; draining the queue until the next one",
+        );
+      }
+    } catch (e) {
+      error = message(e);
+    }
+    const finishedAt = clock.now();
+    status.cycleRunning = false;
+    status.lastCycle = {
+      ok,
+      finishedAt,
+      durationMs: finishedAt - started,
+      ...(error !== undefined ? { error } : {}),
+    };
+    if (ok) {
+      status.cycles.ok += 1;
+      status.lastOkAt = finishedAt;
+    } else {
+      status.cycles.failed += 1;
+      logger.error({ err: error ?? "some work failed" }, "cycle failed; the next tick tries again");
+    }
+    observe((o) => o.cycleFinished?.({ ok }, finishedAt - started, finishedAt, ctx.counters));
+  }
+
+  /** One slice of draining; answers how long to wait before the next one (0 = go on at once). */
+  async function drain(): Promise<number> {
+    const now = clock.now();
+    // A tick time already past (a late timer) bounds nothing: the tick itself interrupts the drain.
+    const tickAt = handle?.nextRunAt() ?? null;
+    const nextTick = tickAt !== null && tickAt > now ? tickAt : Number.POSITIVE_INFINITY;
+    const control = new AbortController();
+    interrupt = control;
+    try {
+      const result = await engine.drainQueue(ctx, {
+        deadline: Math.min(now + sliceMs, nextTick),
+        signal: control.signal,
+      });
+      observe((o) => o.workDone?.(ctx.counters));
+      if (result.done + result.failed > 0) return 0;
+      return Math.min(maxIdleMs, Math.max(0, nextWorkAt(ctx, clock.now()) - clock.now()));
+    } catch (e) {
+      logger.error({ err: message(e) }, "draining the queue failed; it goes on shortly");
+      return errorPauseMs;
+    } finally {
+      interrupt = null;
+    }
+  }
+
+  async function idle(ms: number): Promise<void> {
+    const control = new AbortController();
+    interrupt = control;
+    try {
+      await sleep(ms, control.signal);
+    } catch {
+      // Interrupted by a tick or a stop: the loop looks again.
+    } finally {
+      interrupt = null;
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      if (cycleDue) await cycle();
+      if (stopping) break;
+      // A tick that came during the cycle waits for one drain slice, so that draining never starves.
+      const wait = await drain();
+      if (stopping || cycleDue) continue;
+      if (wait > 0) await idle(wait);
+    }
+  }
+
+  return {
+    status: () => ({ ...status, cycles: { ...status.cycles } }),
+    stop() {
+      if (stopping) return;
+      stopping = true;
+      if (status.phase !== "stopped") status.phase = "stopping";
+      poke();
+    },
+    async run() {
+      handle = opts.scheduler.start(() => {
+        cycleDue = true;
+        poke();
+      });
+      status.periodMs = handle.periodMs();
+      if (!stopping) status.phase = "running";
+      try {
+        await loop();
+      } finally {
+        handle.stop();
+        handle = null;
+        try {
+          if (ctx.dirty && ctx.persist) await ctx.persist();
+        } catch (e) {
+          logger.error({ err: message(e) }, "saving the state at shutdown failed; the next start recovers");
+        }
+        status.phase = "stopped";
+      }
+    },
+  };
+}

@@ -1,0 +1,18 @@
+export {
+  createDaemon,
+  type Daemon,
+  type DaemonEngine,
+  type DaemonObserver,
+  type DaemonOptions,
+  type DaemonPhase,
+  type DaemonStatus,
+} from "./daemon.js";
+export { liveness, readiness, type Probe } from "./probes.js";
+export {
+  cronScheduler,
+  manualScheduler,
+  type ManualScheduler,
+  type ScheduleHandle,
+  type Scheduler,
+} from "./scheduler.js";
+export { metricsSources } from "./metrics-sources.js";

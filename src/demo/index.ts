@@ -1,0 +1,3 @@
+export { runDemo, type DemoOptions } from "./demo.js";
+export { DemoError } from "./narrate.js";
+export type { BuildConnector, DemoConnector } from "./setup.js";

@@ -1,0 +1,282 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
+import { systemClock, type Clock } from "../shared/clock.js";
+
+/**
+ * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
+ * daemons in one test process never share a series). Counts the engine keeps elsewhere (GitHub
+ * and platform request statistics, the queue, the write budget) are read when scraped, so they
+ * are never stale and never double counted.
+ */
+
+export interface QueueView {
+  total: number;
+  byAction: Record<string, number>;
+  bySeverity: Record<string, number>;
+  failing: number;
+}
+
+/** Where the scrape-time values come from; each is called once per scrape. */
+export interface MetricsSources {
+  queue(): QueueView;
+  unfinishedIntents(): number;
+  writeBudget(): WriteBudgetSnapshot;
+  github(): GitHubStats;
+  platform(): { tokenRequests: number; requests: number; retries: number };
+}
+
+export interface ConnectorMetrics {
+  readonly registry: Registry;
+  /** Before a cycle: counts what the engine's counters gained since last looked at (a cycle starts new ones). */
+  cycleStarting(counters: Record<string, number>): void;
+  cycleFinished(
+    report: { ok: boolean },
+    durationMs: number,
+    finishedAtMs: number,
+    counters: Record<string, number>,
+  ): void;
+  /** After a drain: counts what the engine's counters gained since last looked at. */
+  workDone(counters: Record<string, number>): void;
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+export interface MetricsOptions {
+  sources: MetricsSources;
+  clock?: Clock;
+  /** Node's process metrics (CPU, memory, event loop lag); default on. */
+  processMetrics?: boolean;
+  /** Label values shown (as 0) before any work carries them, so that dashboards have a series. */
+  knownLabels?: { actions?: readonly string[]; severities?: readonly string[] };
+}
+
+/** Sets a labelled gauge from a record; labels seen before but now absent go to 0, not away. */
+function setByLabel(gauge: Gauge, label: string, values: Record<string, number>, seen: Set<string>): void {
+  for (const key of Object.keys(values)) seen.add(key);
+  for (const key of seen) gauge.set({ [label]: key }, values[key] ?? 0);
+}
+
+/** A counter that mirrors a monotonic count kept elsewhere (read at scrape time). */
+function mirrorCounter(registry: Registry, name: string, help: string, read: () => number): void {
+  const counter: Counter = new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      counter.reset();
+      counter.inc(Math.max(0, read()));
+    },
+  });
+}
+
+export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
+  const { sources } = opts;
+  const clock = opts.clock ?? systemClock;
+  const registry = new Registry();
+  if (opts.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const cycles = new Counter({
+    name: "threatbridge_cycles_total",
+    help: "Cycles run, by outcome",
+    labelNames: ["outcome"],
+    registers,
+  });
+  cycles.inc({ outcome: "ok" }, 0);
+  cycles.inc({ outcome: "failed" }, 0);
+  const events = new Counter({
+    name: "threatbridge_events_total",
+    help: "What the engine did (issues_created, issues_updated, platform_verdicts, …)",
+    labelNames: ["event"],
+    registers,
+  });
+  const duration = new Histogram({
+    name: "threatbridge_cycle_duration_seconds",
+    help: "How long cycles took (reading both sides and recording the due work)",
+    buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
+    registers,
+  });
+  const lastTimestamp = new Gauge({
+    name: "threatbridge_last_cycle_timestamp_seconds",
+    help: "When the last cycle finished (Unix time)",
+    registers,
+  });
+  const lastDuration = new Gauge({
+    name: "threatbridge_last_cycle_duration_seconds",
+    help: "How long the last cycle took",
+    registers,
+  });
+  const lastSuccess = new Gauge({
+    name: "threatbridge_last_cycle_success",
+    help: "1 when the last cycle succeeded, 0 when it failed",
+    registers,
+  });
+  const lastOk = new Gauge({
+    name: "threatbridge_last_successful_cycle_timestamp_seconds",
+    help: "When the last successful cycle finished (Unix time)",
+    registers,
+  });
+
+  const actionsSeen = new Set<string>(opts.knownLabels?.actions ?? []);
+  const severitiesSeen = new Set<string>(opts.knownLabels?.severities ?? []);
+  const queueByAction: Gauge = new Gauge({
+    name: "threatbridge_queue_size",
+    help: "Due work waiting in the queue, by action",
+    labelNames: ["action"],
+    registers,
+    collect() {
+      setByLabel(queueByAction, "action", sources.queue().byAction, actionsSeen);
+    },
+  });
+  const queueBySeverity: Gauge = new Gauge({
+    name: "threatbridge_queue_size_by_severity",
+    help: "Due work waiting in the queue, by threat severity",
+    labelNames: ["severity"],
+    registers,
+    collect() {
+      setByLabel(queueBySeverity, "severity", sources.queue().bySeverity, severitiesSeen);
+    },
+  });
+  const queueFailing: Gauge = new Gauge({
+    name: "threatbridge_queue_failing",
+    help: "Queue entries whose last attempt failed (retried after a back-off)",
+    registers,
+    collect() {
+      queueFailing.set(sources.queue().failing);
+    },
+  });
+  const intents: Gauge = new Gauge({
+    name: "threatbridge_unfinished_intents",
+    help: "GitHub writes begun but not yet known to be done (resolved at the next cycle)",
+    registers,
+    collect() {
+      intents.set(sources.unfinishedIntents());
+    },
+  });
+
+  const budgetLimit: Gauge = new Gauge({
+    name: "threatbridge_github_write_budget_limit",
+    help: "GitHub writes allowed per window (0 = no limit)",
+    labelNames: ["window"],
+    registers,
+    collect() {
+      const b = sources.writeBudget();
+      budgetLimit.set({ window: "minute" }, b.perMinute);
+      budgetLimit.set({ window: "hour" }, b.perHour);
+    },
+  });
+  const budgetUsed: Gauge = new Gauge({
+    name: "threatbridge_github_write_budget_used",
+    help: "GitHub writes sent within the window",
+    labelNames: ["window"],
+    registers,
+    collect() {
+      const b = sources.writeBudget();
+      budgetUsed.set({ window: "minute" }, b.usedLastMinute);
+      budgetUsed.set({ window: "hour" }, b.usedLastHour);
+    },
+  });
+  const budgetWait: Gauge = new Gauge({
+    name: "threatbridge_github_write_budget_wait_seconds",
+    help: "Seconds until the next GitHub write may be sent (0 = now)",
+    registers,
+    collect() {
+      budgetWait.set(Math.max(0, sources.writeBudget().nextSlotAt - clock.now()) / 1000);
+    },
+  });
+  const budgetPaused: Gauge = new Gauge({
+    name: "threatbridge_github_write_budget_paused",
+    help: "1 while GitHub writes are held by a secondary rate limit's retry-after",
+    registers,
+    collect() {
+      budgetPaused.set(sources.writeBudget().pausedUntil === null ? 0 : 1);
+    },
+  });
+
+  mirrorCounter(
+    registry,
+    "threatbridge_github_requests_total",
+    "GitHub API requests sent",
+    () => sources.github().requests,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_github_rate_limit_points_total",
+    "GitHub primary rate-limit points spent (a 304 costs none)",
+    () => sources.github().rateLimitPoints,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_github_not_modified_total",
+    "GitHub reads answered 304",
+    () => sources.github().notModified,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_github_writes_total",
+    "GitHub writes sent",
+    () => sources.github().writes,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_github_secondary_limit_hits_total",
+    "GitHub secondary rate limits met",
+    () => sources.github().secondaryLimitHits,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_platform_token_requests_total",
+    "Access tokens requested from the platform's token endpoint",
+    () => sources.platform().tokenRequests,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_platform_requests_total",
+    "Platform API requests sent",
+    () => sources.platform().requests,
+  );
+  mirrorCounter(
+    registry,
+    "threatbridge_platform_retries_total",
+    "Platform API requests retried",
+    () => sources.platform().retries,
+  );
+
+  /**
+   * The engine's counters as last counted. Each cycle starts a new counters object (the engine
+   * assigns `{}`), so a different object means counting starts again from zero.
+   */
+  let counted: { of: Record<string, number> | null; values: Record<string, number> } = {
+    of: null,
+    values: {},
+  };
+  function countEvents(counters: Record<string, number>): void {
+    const before = counted.of === counters ? counted.values : {};
+    for (const [event, value] of Object.entries(counters)) {
+      const delta = value - (before[event] ?? 0);
+      if (delta > 0) events.inc({ event }, delta);
+    }
+    counted = { of: counters, values: { ...counters } };
+  }
+
+  return {
+    registry,
+    cycleStarting(counters) {
+      countEvents(counters);
+    },
+    cycleFinished(report, durationMs, finishedAtMs, counters) {
+      countEvents(counters);
+      cycles.inc({ outcome: report.ok ? "ok" : "failed" });
+      duration.observe(durationMs / 1000);
+      lastTimestamp.set(finishedAtMs / 1000);
+      lastDuration.set(durationMs / 1000);
+      lastSuccess.set(report.ok ? 1 : 0);
+      if (report.ok) lastOk.set(finishedAtMs / 1000);
+    },
+    workDone(counters) {
+      countEvents(counters);
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildConnector } from "../../src/cli/wiring.js";
+import { ConfigSchema, type Config } from "../../src/config/index.js";
+import {
+  createDaemon,
+  manualScheduler,
+  type Daemon,
+  type DaemonOptions,
+  type ManualScheduler,
+} from "../../src/daemon/index.js";
+import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-in/index.js";
+import { silentLogger } from "../../src/observability/index.js";
+import { systemClock } from "../../src/shared/clock.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
+import { openStateStore } from "../../src/state/index.js";
+import { createContext, type SyncContext } from "../../src/sync/index.js";
+
+/**
+ * The daemon over the real engine, in this process: the platform simulator and the GitHub
+ * stand-in on 127.0.0.1, a temp state file, and a scheduler the test ticks by hand.
+ */
+
+export const REPO = "acme/security-threats";
+const TOKEN = "ghp_daemon_test_token";
+
+export interface DaemonWorld {
+  sim: RunningSimulator;
+  gh: RunningStandIn;
+  config: Config;
+  ctx: SyncContext;
+  statePath: string;
+  scheduler: ManualScheduler;
+  daemon(opts?: Partial<DaemonOptions>): Daemon;
+  /** Threats the connector gives an issue to (first seen unsolved or pending). */
+  eligible: string[];
+  close(): Promise<void>;
+}
+
+export async function startDaemonWorld(
+  writeBudget = { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
+): Promise<DaemonWorld> {
+  const sim = await startSimulator({ seed: 11, assets: 4, threats: 12 });
+  const gh = await startGitHubStandIn({ tokens: [TOKEN] });
+  const dir = await mkdtemp(join(tmpdir(), "threatbridge-daemon-"));
+  const statePath = join(dir, "state.json");
+  const config = ConfigSchema.parse({
+    platform: {
+      base_url: sim.url,
+      token_url: `${sim.url}/oauth/token`,
+      client_id: "threatbridge",
+      client_secret: "threatbridge-secret",
+    },
+    github: { api_url: gh.url, token: TOKEN, repository: REPO, write_budget: writeBudget },
+    state: { path: statePath },
+    health: { port: 0, host: "127.0.0.1" },
+  });
+  const connector = buildConnector(config, silentLogger);
+  const store = await openStateStore(statePath);
+  const ctx = createContext(
+    { config, ...connector, logger: silentLogger, clock: systemClock, persist: () => store.write() },
+    store.data,
+  );
+  const eligible = sim.sim.threatIds().filter((id) => {
+    const status = sim.sim.getThreat(id)?.status;
+    return status === "unsolved" || status === "pending";
+  });
+  const scheduler = manualScheduler({ periodMs: 60_000 });
+  return {
+    sim,
+    gh,
+    config,
+    ctx,
+    statePath,
+    scheduler,
+    eligible,
+    daemon: (opts = {}) => createDaemon({ ctx, scheduler, logger: silentLogger, ...opts }),
+    async close() {
+      await connector.close();
+      await Promise.all([sim.close(), gh.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check()` holds, polling; fails after `limitMs` (a bound, not a timing assertion). */
+export async function until(check: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const step = 10;
+  for (let waited = 0; waited < limitMs; waited += step) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, step));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** A promise the test resolves by hand: holds an engine call at a point the test chooses. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}

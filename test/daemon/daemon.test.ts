@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { DaemonEngine } from "../../src/daemon/index.js";
+import { readStateFile } from "../../src/state/index.js";
+import { drainQueue, runCycle } from "../../src/sync/index.js";
+import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
+
+let world: DaemonWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** The real engine, watched: how many cycles ran, and the most that ever ran at once. */
+function watchedEngine(
+  hold?: Promise<void>,
+): DaemonEngine & { cycles: number; maxConcurrent: number; drains: number } {
+  let running = 0;
+  const engine = {
+    cycles: 0,
+    maxConcurrent: 0,
+    drains: 0,
+    async runCycle(...args: Parameters<DaemonEngine["runCycle"]>) {
+      running += 1;
+      engine.cycles += 1;
+      engine.maxConcurrent = Math.max(engine.maxConcurrent, running);
+      try {
+        if (engine.cycles === 1 && hold) await hold;
+        return await runCycle(...args);
+      } finally {
+        running -= 1;
+      }
+    },
+    async drainQueue(...args: Parameters<DaemonEngine["drainQueue"]>) {
+      engine.drains += 1;
+      return drainQueue(...args);
+    },
+  };
+  return engine;
+}
+
+describe("threatbridge run: the daemon loop", () => {
+  it("runs a cycle at start; ticks that come while a cycle runs coalesce into one, never two cycles at once", async () => {
+    world = await startDaemonWorld();
+    const held = gate();
+    const engine = watchedEngine(held.promise);
+    const daemon = world.daemon({ engine });
+    const running = daemon.run();
+    await until(() => engine.cycles === 1, "the first cycle to start");
+    for (let i = 0; i < 5; i += 1) world.scheduler.tick();
+    held.open();
+    await until(() => daemon.status().cycles.ok === 2, "the coalesced cycle");
+    daemon.stop();
+    await running;
+    expect(engine.cycles).toBe(2);
+    expect(engine.maxConcurrent).toBe(1);
+    expect(world.gh.issues(REPO)).toHaveLength(world.eligible.length);
+    expect(daemon.status().phase).toBe("stopped");
+  });
+
+  it("keeps draining between scheduled reads, paced by the write budget, without waiting for a tick", async () => {
+    world = await startDaemonWorld({ per_minute: 0, per_hour: 0, min_interval_ms: 15 });
+    const engine = watchedEngine();
+    // Short drain slices: the loop comes back to the queue many times between two ticks.
+    const daemon = world.daemon({ engine, drainSliceMs: 40 });
+    const running = daemon.run();
+    const w = world;
+    await until(
+      () => w.gh.issues(REPO).length === w.eligible.length && Object.keys(w.ctx.state.queue).length === 0,
+      "the queue to drain",
+    );
+    daemon.stop();
+    await running;
+    expect(engine.cycles).toBe(1);
+    expect(engine.drains).toBeGreaterThan(1);
+    // Each issue was linked back, by the drain, not by a second cycle.
+    world.sim.sim.settle();
+    for (const id of world.eligible) {
+      expect(world.sim.sim.getThreat(id)?.external_references.some((r) => r.system === "github")).toBe(true);
+    }
+  });
+
+  it("a stop finishes the write in flight and saves the state: the file shows every issue made, the rest still queued", async () => {
+    world = await startDaemonWorld({ per_minute: 0, per_hour: 0, min_interval_ms: 300 });
+    const daemon = world.daemon();
+    const running = daemon.run();
+    const w = world;
+    await until(() => w.gh.issues(REPO).length >= 2, "a few issues to be created");
+    daemon.stop();
+    await running;
+    const saved = await readStateFile(world.statePath);
+    if (!saved) throw new Error("no state file was saved");
+    const made = world.gh
+      .issues(REPO)
+      .map((i) => i.number)
+      .sort((a, b) => a - b);
+    const mapped = Object.values(saved.threats)
+      .flatMap((t) => (t.issue ? [t.issue.number] : []))
+      .sort((a, b) => a - b);
+    expect(mapped).toEqual(made);
+    expect(Object.keys(saved.intents)).toEqual([]);
+    expect(made.length).toBeLessThan(world.eligible.length);
+    const queued = Object.keys(saved.queue).filter((id) => !saved.threats[id]?.issue);
+    expect(queued.length + made.length).toBe(world.eligible.length);
+  });
+
+  it("a cycle that throws does not stop the daemon: the next tick runs a cycle", async () => {
+    world = await startDaemonWorld();
+    let calls = 0;
+    const daemon = world.daemon({
+      engine: {
+        runCycle: async (ctx, opts) => {
+          calls += 1;
+          if (calls === 1) throw new Error("the platform is down");
+          return runCycle(ctx, opts);
+        },
+      },
+    });
+    const running = daemon.run();
+    await until(() => daemon.status().cycles.failed === 1, "the failed cycle");
+    expect(daemon.status().phase).toBe("running");
+    expect(daemon.status().lastCycle?.error).toBe("the platform is down");
+    world.scheduler.tick();
+    const w = world;
+    await until(
+      () => daemon.status().cycles.ok === 1 && w.gh.issues(REPO).length === w.eligible.length,
+      "the cycle after the next tick and its work",
+    );
+    daemon.stop();
+    await running;
+    expect(daemon.status().cycles).toEqual({ ok: 1, failed: 1 });
+  });
+
+  it("stops at once when asked before the first cycle, and stops its schedule", async () => {
+    world = await startDaemonWorld();
+    const daemon = world.daemon();
+    daemon.stop();
+    await daemon.run();
+    expect(world.scheduler.running).toBe(false);
+    expect(daemon.status().cycles).toEqual({ ok: 0, failed: 0 });
+  });
+});

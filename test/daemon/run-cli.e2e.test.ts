@@ -1,0 +1,78 @@
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { readStateFile } from "../../src/state/index.js";
+import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "../e2e/world.js";
+import { until } from "./daemon-world.js";
+
+/** `threatbridge run` as a user runs it: the BUILT CLI against the simulator and the GitHub stand-in. */
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** A port that was free a moment ago (the daemon binds it itself). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function get(url: string): Promise<{ status: number; text: string } | null> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, text: await res.text() };
+  } catch {
+    return null; // not listening yet
+  }
+}
+
+describe("threatbridge run (end to end)", () => {
+  it("creates the issues, serves /healthz, /readyz and /metrics, refuses a second run, and exits 0 on SIGTERM", async () => {
+    const port = await freePort();
+    world = await startWorld({}, `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`);
+    const w = world;
+    const firstSeen = firstSeenStatuses(w);
+    const child = w.spawnCli(["run", "-c", w.configPath]);
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+
+    let ready: { status: number; text: string } | null = null;
+    const wanted = eligibleIds(w, firstSeen).length;
+    await until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
+    for (let i = 0; i < 100 && ready?.status !== 200; i += 1) {
+      ready = await get(`${base}/readyz`);
+      if (ready?.status !== 200) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(ready?.status).toBe(200);
+    expect((await get(`${base}/healthz`))?.status).toBe(200);
+    expect((await get(`${base}/nope`))?.status).toBe(404);
+    const metrics = await get(`${base}/metrics`);
+    expect(metrics?.text).toMatch(/^threatbridge_cycles_total\{outcome="ok"\} 1$/m);
+    expect(metrics?.text).toMatch(/^threatbridge_platform_token_requests_total 1$/m);
+
+    // Contract: two processes never work on one state file.
+    const second = await w.cli(["run", "-c", w.configPath], { timeoutMs: 20_000 });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(String(child.pid));
+
+    child.kill("SIGTERM");
+    let code: number | null | undefined;
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    try {
+      code = await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(code, stderr).toBe(0);
+    const state = await readStateFile(w.statePath);
+    expect(Object.values(state?.threats ?? {}).filter((t) => t.issue).length).toBe(wanted);
+    expect(await get(`${base}/healthz`)).toBeNull();
+  }, 60_000);
+});

@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { liveness, metricsSources, readiness } from "../../src/daemon/index.js";
+import { createMetrics, startHealthServer, type RunningHealthServer } from "../../src/observability/index.js";
+import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
+import { runCycle } from "../../src/sync/index.js";
+
+let world: DaemonWorld | undefined;
+let server: RunningHealthServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await world?.close();
+  server = undefined;
+  world = undefined;
+});
+
+/** The value of one series in Prometheus text, e.g. `threatbridge_cycles_total{outcome="ok"}`. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe("run: /readyz and /metrics over the real engine", () => {
+  it("is not ready until the first cycle completes, then ready; /metrics counts what the cycle did", async () => {
+    world = await startDaemonWorld();
+    const w = world;
+    const metrics = createMetrics({ sources: metricsSources(w.ctx) });
+    const held = gate();
+    const daemon = w.daemon({
+      observer: metrics,
+      engine: {
+        runCycle: async (ctx, opts) => {
+          await held.promise;
+          return runCycle(ctx, opts);
+        },
+      },
+    });
+    server = await startHealthServer({
+      host: "127.0.0.1",
+      port: 0,
+      liveness: () => liveness(daemon.status()),
+      readiness: () => readiness(daemon.status(), Date.now()),
+      metrics: () => metrics.render(),
+    });
+    const url = server.url;
+    const running = daemon.run();
+
+    await until(() => daemon.status().phase === "running", "the daemon to start");
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const before = await fetch(`${url}/readyz`);
+    expect(before.status).toBe(503);
+    expect(await before.json()).toMatchObject({ reason: "the first cycle has not completed yet" });
+
+    held.open();
+    await until(
+      () => daemon.status().cycles.ok === 1 && w.gh.issues(REPO).length === w.eligible.length,
+      "the first cycle and its work",
+    );
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+    // A second cycle: the drain's counts are carried over, not lost, when the engine's counters restart.
+    w.scheduler.tick();
+    await until(() => daemon.status().cycles.ok === 2, "the second cycle");
+    await until(() => Object.keys(w.ctx.state.queue).length === 0, "the queue to drain");
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const n = w.eligible.length;
+    expect(sample(text, 'threatbridge_cycles_total{outcome="ok"}')).toBe(2);
+    expect(sample(text, 'threatbridge_cycles_total{outcome="failed"}')).toBe(0);
+    expect(sample(text, 'threatbridge_events_total{event="issues_created"}')).toBe(n);
+    expect(sample(text, 'threatbridge_events_total{event="platform_links"}')).toBe(n);
+    // The queue is drained: no action has work waiting.
+    expect(text).not.toMatch(/^threatbridge_queue_size\{action="\w+"\} [1-9]/m);
+    expect(sample(text, "threatbridge_unfinished_intents")).toBe(0);
+    expect(sample(text, "threatbridge_platform_token_requests_total")).toBe(1);
+    expect(sample(text, "threatbridge_github_writes_total")).toBe(world.gh.counters().writes);
+    expect(sample(text, "threatbridge_github_rate_limit_points_total")).toBeGreaterThan(0);
+    expect(sample(text, 'threatbridge_github_write_budget_limit{window="minute"}')).toBe(0);
+    expect(sample(text, "threatbridge_last_cycle_success")).toBe(1);
+    expect(sample(text, "threatbridge_last_cycle_timestamp_seconds")).toBeGreaterThan(1_700_000_000);
+    expect(sample(text, "threatbridge_cycle_duration_seconds_count")).toBe(2);
+    expect(text).toContain("process_cpu_user_seconds_total");
+
+    daemon.stop();
+    await running;
+    expect((await fetch(`${url}/healthz`)).status).toBe(503);
+  });
+
+  it("keeps each daemon's series apart (no global registry)", async () => {
+    const sources = {
+      queue: () => ({ total: 3, byAction: { create: 3 }, bySeverity: { high: 3 }, failing: 0 }),
+      unfinishedIntents: () => 0,
+      writeBudget: () => ({
+        perMinute: 80,
+        perHour: 500,
+        minIntervalMs: 1000,
+        usedLastMinute: 2,
+        usedLastHour: 9,
+        acquired: 9,
+        pausedUntil: null,
+        nextSlotAt: 0,
+      }),
+      github: () => ({ requests: 5, rateLimitPoints: 4, notModified: 1, writes: 2, secondaryLimitHits: 0 }),
+      platform: () => ({ tokenRequests: 1, requests: 7, retries: 0 }),
+    };
+    const a = createMetrics({ sources, processMetrics: false, knownLabels: { severities: ["critical"] } });
+    const b = createMetrics({ sources, processMetrics: false });
+    a.cycleFinished({ ok: true }, 1500, Date.UTC(2026, 0, 1), { issues_created: 3 });
+    const textA = (await a.render()).body;
+    const textB = (await b.render()).body;
+    expect(sample(textA, 'threatbridge_events_total{event="issues_created"}')).toBe(3);
+    expect(sample(textB, 'threatbridge_events_total{event="issues_created"}')).toBeUndefined();
+    expect(sample(textA, 'threatbridge_queue_size{action="create"}')).toBe(3);
+    expect(sample(textA, 'threatbridge_queue_size_by_severity{severity="high"}')).toBe(3);
+    // A known severity with nothing queued still has its series, at 0.
+    expect(sample(textA, 'threatbridge_queue_size_by_severity{severity="critical"}')).toBe(0);
+    expect(sample(textA, 'threatbridge_github_write_budget_used{window="hour"}')).toBe(9);
+    expect(sample(textA, "threatbridge_last_cycle_duration_seconds")).toBe(1.5);
+  });
+
+  it("counts engine events once each, across drains and the fresh counters of each cycle", async () => {
+    const m = createMetrics({ sources: idleSources, processMetrics: false });
+    const first: Record<string, number> = { issues_created: 2 };
+    m.workDone(first);
+    first["issues_created"] = 5;
+    m.workDone(first);
+    m.cycleStarting(first);
+    m.cycleFinished({ ok: true }, 10, Date.UTC(2026, 0, 1), { issues_created: 1 });
+    const text = (await m.render()).body;
+    expect(sample(text, 'threatbridge_events_total{event="issues_created"}')).toBe(6);
+  });
+});
+
+const idleSources = {
+  queue: () => ({ total: 0, byAction: {}, bySeverity: {}, failing: 0 }),
+  unfinishedIntents: () => 0,
+  writeBudget: () => ({
+    perMinute: 0,
+    perHour: 0,
+    minIntervalMs: 0,
+    usedLastMinute: 0,
+    usedLastHour: 0,
+    acquired: 0,
+    pausedUntil: null,
+    nextSlotAt: 0,
+  }),
+  github: () => ({ requests: 0, rateLimitPoints: 0, notModified: 0, writes: 0, secondaryLimitHits: 0 }),
+  platform: () => ({ tokenRequests: 0, requests: 0, retries: 0 }),
+};
