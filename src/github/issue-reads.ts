@@ -75,6 +75,10 @@ export async function listChangedIssues(
   const newestFirst: IssueSnapshot[] = [];
   let pageCount = 0;
   let malformed = 0;
+  // Stopping at the first issue older than `since` relies on the newest-first order the query asks
+  // for; a server that ignores `direction` (a stand-in, an old Enterprise Server) is read in full.
+  let newestFirstOrder = true;
+  let previous: string | null = null;
   walk: for await (const page of pages(ctx, first)) {
     pageCount++;
     // Item by item: one issue GitHub sends malformed must not hide the others.
@@ -87,7 +91,12 @@ export async function listChangedIssues(
         continue;
       }
       const issue = parsed.data;
-      if (since !== null && issue.updated_at < since) break walk;
+      if (previous !== null && issue.updated_at > previous) newestFirstOrder = false;
+      previous = issue.updated_at;
+      if (since !== null && issue.updated_at < since) {
+        if (newestFirstOrder && pageCount > 1) break walk;
+        continue;
+      }
       if (!isPullRequest(issue)) newestFirst.push(toSnapshot(issue, repo));
     }
   }
@@ -98,7 +107,11 @@ export async function listChangedIssues(
   }
   if (consistent && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
   else deps.etags.forget(repo, CHANGES_KIND);
-  return { notModified: false, issues: newestFirst.reverse(), consistent };
+  // Oldest change first, whatever order the server used (a stable sort keeps its order in ties).
+  const issues = newestFirst
+    .reverse()
+    .sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+  return { notModified: false, issues, consistent };
 }
 
 /**

@@ -60,7 +60,15 @@ async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void
     (i) => i.kind === "issue_state" && i.threatId === threatId && i.target === issue.state,
   );
   if (inFlight) return; // the connector's own write, resolved by intent recovery
-  const who = await ctx.github.lastStateChange(issue.repo, issue.number);
+  // Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
+  // endpoint, no /user) must not stop the verdict itself.
+  const who = await ctx.github.lastStateChange(issue.repo, issue.number).catch((error: unknown) => {
+    ctx.logger.warn(
+      { repo: issue.repo, number: issue.number, err: String(error) },
+      "could not read who changed the issue",
+    );
+    return null;
+  });
   if (who?.bySelf && who.viaApp) {
     // Our GitHub App did it (a write whose outcome was not recorded): not a person's verdict.
     known.state = issue.state;

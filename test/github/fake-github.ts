@@ -59,6 +59,8 @@ export interface FakeGitHub {
 }
 
 export interface FakeOptions {
+  /** Lists oldest first whatever `direction` asks, like a server that ignores the parameter. */
+  ignoreDirection?: boolean;
   tokens?: string[];
   login?: string;
   app?: { id: number; slug: string; installationId: number; installationToken: string };
@@ -146,7 +148,7 @@ export async function startFakeGitHub(opts: FakeOptions = {}): Promise<FakeGitHu
     const state = req.query.get("state") ?? "open";
     const since = req.query.get("since");
     const sort = req.query.get("sort") === "updated" ? "updated_at" : "created_at";
-    const sign = req.query.get("direction") === "asc" ? 1 : -1;
+    const sign = opts.ignoreDirection === true || req.query.get("direction") === "asc" ? 1 : -1;
     const items = repoIssues(repo)
       .filter((i) => labels.every((l) => i.labels.includes(l)))
       .filter((i) => state === "all" || i.state === state)

@@ -123,6 +123,18 @@ describe("GitHub gateway: reads", () => {
     expect(h.gh.exportEtags()).toEqual([]); // read in full again next cycle, not a 304
   });
 
+  it("a server that ignores `direction` (oldest first) is read in full: no change since the watermark is missed", async () => {
+    h = await startHarness({}, { ignoreDirection: true });
+    for (let i = 0; i < 130; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], title: `t${i}` });
+    const since = h.fake.issues(REPO)[60]?.updated_at ?? "";
+    h.fake.personEdit(REPO, 120, { title: "edited by a person" });
+    const changed = await h.gh.listChangedIssues(REPO, since);
+    const titles = changed.issues.map((i) => i.title);
+    expect(titles).toContain("edited by a person");
+    expect(titles).not.toContain("t10"); // older than the watermark
+    expect(titles.at(-1)).toBe("edited by a person"); // oldest change first, as always
+  });
+
   it("finds the issue carrying a threat's marker across pages with the list endpoint", async () => {
     h = await startHarness();
     h.fake.addIssue(REPO, { labels: ["threatbridge"], body: `old\n${markerFor(THREAT)}` });
