@@ -72,7 +72,7 @@ export async function listChangedIssues(
   const first = await getPage(ctx, url, query, etag);
   if (first.notModified) return { notModified: true, issues: [], consistent: true };
 
-  const newestFirst: IssueSnapshot[] = [];
+  const collected: IssueSnapshot[] = [];
   let pageCount = 0;
   let malformed = 0;
   // Stopping at the first issue older than `since` relies on the newest-first order the query asks
@@ -97,7 +97,7 @@ export async function listChangedIssues(
         if (newestFirstOrder && pageCount > 1) break walk;
         continue;
       }
-      if (!isPullRequest(issue)) newestFirst.push(toSnapshot(issue, repo));
+      if (!isPullRequest(issue)) collected.push(toSnapshot(issue, repo));
     }
   }
   // A skipped item must be read again: neither the watermark nor the ETag may move past it.
@@ -108,7 +108,7 @@ export async function listChangedIssues(
   if (consistent && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
   else deps.etags.forget(repo, CHANGES_KIND);
   // Oldest change first, whatever order the server used (a stable sort keeps its order in ties).
-  const issues = newestFirst
+  const issues = collected
     .reverse()
     .sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
   return { notModified: false, issues, consistent };

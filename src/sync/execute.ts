@@ -101,7 +101,8 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       if (action.content && action.hash !== undefined) {
         patch.title = action.content.title;
         patch.body = withRevision(action.content.body, action.hash);
-        const current = await ctx.github.getIssue(action.repo, action.number);
+        // Keep the labels people added; if GitHub cannot say, the connector's own labels go alone.
+        const current = await ctx.github.getIssue(action.repo, action.number).catch(() => null);
         const people = (current?.labels ?? []).filter((l) => !isManagedLabel(ctx, l));
         patch.labels = [...new Set([...action.content.labels, ...people])];
       }
