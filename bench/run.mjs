@@ -13,6 +13,6 @@ const machine = {
     .join(" "),
 };
 console.log(JSON.stringify({ machine }, null, 2));
-for (const script of ["bench/platform-walk.mjs", "bench/sync-costs.mjs"]) {
+for (const script of ["bench/platform-walk.mjs", "bench/engine-backfill.mjs", "bench/sync-costs.mjs"]) {
   execFileSync(process.execPath, ["--expose-gc", script], { stdio: "inherit" });
 }

@@ -49,6 +49,8 @@ export interface SyncContext extends SyncDeps {
   /** Whether memory holds changes the state file does not, and when it was last written. */
   dirty: boolean;
   lastPersistAt: number;
+  /** How long the last state write took (a 100,000-threat state is tens of megabytes). */
+  lastPersistMs: number;
 }
 
 export function createContext(deps: SyncDeps, state: State): SyncContext {
@@ -67,6 +69,7 @@ export function createContext(deps: SyncDeps, state: State): SyncContext {
     counters: {},
     dirty: false,
     lastPersistAt: 0,
+    lastPersistMs: 0,
   };
 }
 
@@ -85,18 +88,39 @@ export function indexThreat(
   if (after !== null) index.set(after, (index.get(after) ?? new Set()).add(threatId));
 }
 
+/**
+ * Threats read this run are kept for the writer so that due work needs no second read, up to a
+ * bound: a backfill queues far more than the write budget can do soon (500 issues an hour), and
+ * the rest is read again (GET) when its turn comes.
+ */
+const CACHE_MAX = 5000;
+
+export function remember(ctx: SyncContext, threatId: string, threat: CachedThreat): void {
+  ctx.cache.delete(threatId);
+  ctx.cache.set(threatId, threat);
+  // A dry run prints every queued action from what it read, so it keeps everything.
+  if (ctx.cache.size > CACHE_MAX && !ctx.dryRun) {
+    const oldest = ctx.cache.keys().next();
+    if (!oldest.done) ctx.cache.delete(oldest.value);
+  }
+}
+
 export function count(ctx: SyncContext, name: string, by = 1): void {
   ctx.counters[name] = (ctx.counters[name] ?? 0) + by;
 }
 
 /** Writes the state now: around every non-idempotent write, and when a cycle's intake is done. */
 export async function persist(ctx: SyncContext): Promise<void> {
+  const started = ctx.clock.now();
   if (ctx.persist) await ctx.persist();
   ctx.dirty = false;
   ctx.lastPersistAt = ctx.clock.now();
+  ctx.lastPersistMs = ctx.lastPersistAt - started;
 }
 
+/** At least a second between checkpoints, and never more than ~5 % of the time spent writing. */
 const CHECKPOINT_MS = 1000;
+const CHECKPOINT_WRITE_SHARE = 20;
 
 /**
  * Notes a change whose loss a crash cannot turn into a duplicate or a lost verdict (an idempotent
@@ -105,7 +129,8 @@ const CHECKPOINT_MS = 1000;
  */
 export async function checkpoint(ctx: SyncContext): Promise<void> {
   ctx.dirty = true;
-  if (ctx.clock.now() - ctx.lastPersistAt >= CHECKPOINT_MS) await persist(ctx);
+  const interval = Math.max(CHECKPOINT_MS, CHECKPOINT_WRITE_SHARE * ctx.lastPersistMs);
+  if (ctx.clock.now() - ctx.lastPersistAt >= interval) await persist(ctx);
 }
 
 export function setRecord(ctx: SyncContext, threatId: string, record: ThreatRecord): void {

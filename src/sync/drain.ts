@@ -1,5 +1,5 @@
 import { isRecord } from "../shared/json.js";
-import { checkpoint, count, nowIso, persist, type SyncContext } from "./context.js";
+import { checkpoint, count, nowIso, persist, remember, type SyncContext } from "./context.js";
 import { execute } from "./execute.js";
 import { absorbAsset } from "./intake-platform.js";
 import { githubLink, toThreatView } from "./normalize.js";
@@ -44,7 +44,7 @@ async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
   record.status = threat.status;
   record.updatedAt = threat.updated_at;
   const view = toThreatView(threat, ctx.config.fields.threat);
-  ctx.cache.set(threatId, { view, link: githubLink(threat) });
+  remember(ctx, threatId, { view, link: githubLink(threat) });
   await ensureAsset(ctx, view.assetId);
 }
 

@@ -1,4 +1,4 @@
-import { checkpoint, count, persist, type SyncContext } from "./context.js";
+import { checkpoint, count, persist, remember, type SyncContext } from "./context.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
 import type { Action } from "./plan.js";
 import { commentKey, issueRecord, startIntent, underIntent } from "./intents.js";
@@ -35,7 +35,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         record.updatedAt = threat.updated_at;
         if (record.issue) record.issue.state = action.person.event === "closed" ? "closed" : "open";
       }
-      ctx.cache.set(action.threatId, {
+      remember(ctx, action.threatId, {
         view: toThreatView(threat, ctx.config.fields.threat),
         link: githubLink(threat),
       });

@@ -1,6 +1,6 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
 import type { ThreatRecord } from "../state/index.js";
-import { count, nowIso, persist, setRecord, type SyncContext } from "./context.js";
+import { count, nowIso, persist, remember, setRecord, type SyncContext } from "./context.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { priorityOf as priorityFromActions } from "./plan.js";
 import { planFor } from "./plan-for.js";
@@ -109,7 +109,7 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     gone: false,
   };
   setRecord(ctx, threat.id, record);
-  ctx.cache.set(threat.id, { view, link: githubLink(threat) });
+  remember(ctx, threat.id, { view, link: githubLink(threat) });
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);

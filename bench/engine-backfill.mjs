@@ -1,0 +1,104 @@
+// The engine's intake of a 100,000-threat backfill: both streams read, every threat planned and
+// queued, the state written to a real file (atomic, as in production); no GitHub writes (the
+// queue is left for the budget). Prints time, peak RSS and the state file's size.
+// Usage: node bench/engine-backfill.mjs [threats]
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigSchema } from "../dist/config/index.js";
+import { createGitHub } from "../dist/github/index.js";
+import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
+import { silentLogger } from "../dist/observability/index.js";
+import { createPlatformClient } from "../dist/platform/index.js";
+import { openStateStore } from "../dist/state/index.js";
+import { createContext, runCycle, summarize } from "../dist/sync/index.js";
+
+const THREATS = Number(process.argv[2] ?? 100_000);
+
+const child = spawn(
+  process.execPath,
+  ["dist/cli.js", "simulate", "--port", "0", "--threats", String(THREATS), "--assets", "5000", "--seed", "4"],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const url = await new Promise((resolve, reject) => {
+  let out = "";
+  child.stdout.on("data", (d) => {
+    out += d.toString();
+    const m = /on (http:\/\/[^\s]+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  child.once("exit", () => reject(new Error(`simulator exited: ${out}`)));
+});
+const gh = await startGitHubStandIn({ tokens: ["ghp_bench"] });
+const dir = await mkdtemp(join(tmpdir(), "threatbridge-bench-"));
+try {
+  const config = ConfigSchema.parse({
+    platform: {
+      base_url: url,
+      token_url: `${url}/oauth/token`,
+      client_id: "threatbridge",
+      client_secret: "threatbridge-secret",
+    },
+    github: { api_url: gh.url, token: "ghp_bench", repository: "acme/security-threats" },
+    state: { path: join(dir, "state.json") },
+  });
+  const platform = createPlatformClient({
+    baseUrl: url,
+    tokenUrl: `${url}/oauth/token`,
+    clientId: "threatbridge",
+    clientSecret: "threatbridge-secret",
+    tokenAuth: "client_secret_basic",
+  });
+  const github = createGitHub({
+    apiUrl: gh.url,
+    auth: { token: "ghp_bench" },
+    writeBudget: { perMinute: 80, perHour: 500, minIntervalMs: 1000 },
+  });
+  const store = await openStateStore(config.state.path);
+  const ctx = createContext(
+    {
+      config,
+      platform,
+      github,
+      logger: silentLogger,
+      clock: { now: () => Date.now() },
+      persist: () => store.write(),
+    },
+    store.data,
+  );
+  const started = performance.now();
+  const report = await runCycle(ctx, { skipDrain: true });
+  const seconds = (performance.now() - started) / 1000;
+  const writeStarted = performance.now();
+  await store.write();
+  const writeSeconds = (performance.now() - writeStarted) / 1000;
+  const status = summarize(ctx.state);
+  globalThis.gc?.();
+  const liveHeapMb = Math.round(process.memoryUsage().heapUsed / 1048576);
+  console.log(
+    JSON.stringify(
+      {
+        bench: "engine-backfill",
+        threats: THREATS,
+        ok: report.ok,
+        seconds: Number(seconds.toFixed(2)),
+        threatsPerSecond: Math.round(THREATS / seconds),
+        queued: status.queue.total,
+        queuedByAction: status.queue.byAction,
+        stateFileMb: Number(((await stat(config.state.path)).size / 1048576).toFixed(1)),
+        oneStateWriteSeconds: Number(writeSeconds.toFixed(2)),
+        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+        liveHeapAfterGcMb: liveHeapMb,
+        githubWrites: gh.counters().writes,
+      },
+      null,
+      2,
+    ),
+  );
+  await platform.close();
+} finally {
+  child.kill("SIGTERM");
+  await gh.close();
+  await rm(dir, { recursive: true, force: true });
+}
