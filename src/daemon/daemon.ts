@@ -102,6 +102,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   let handle: ScheduleHandle | null = null;
   /** Interrupts whatever the loop is waiting on: a drain (between entries) or an idle wait. */
   let interrupt: AbortController | null = null;
+  /** Ends a cycle's reads between pages on a stop (a tick never interrupts a cycle). */
+  let cycleStop: AbortController | null = null;
 
   /** Metrics must never take the loop down: a failing observer is logged and ignored. */
   function observe(call: (observer: DaemonObserver) => void): void {
@@ -125,7 +127,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     let ok = false;
     let error: string | undefined;
     try {
-      const report = await engine.runCycle(ctx, { skipDrain: true });
+      cycleStop = new AbortController();
+      const report = await engine.runCycle(ctx, { skipDrain: true, signal: cycleStop.signal });
       ok = report.ok;
       error = report.error;
       if (ok) {
@@ -136,6 +139,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       }
     } catch (e) {
       error = message(e);
+    } finally {
+      cycleStop = null;
     }
     const finishedAt = clock.now();
     status.cycleRunning = false;
@@ -208,6 +213,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       if (stopping) return;
       stopping = true;
       if (status.phase !== "stopped") status.phase = "stopping";
+      cycleStop?.abort(new Error("stopping"));
       poke();
     },
     async run() {

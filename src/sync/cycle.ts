@@ -68,8 +68,8 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
       }
       ctx.state.renderKey = ctx.renderer.key;
     }
-    await readAssets(ctx);
-    await readThreats(ctx);
+    await readAssets(ctx, opts.signal);
+    if (!opts.signal?.aborted) await readThreats(ctx, opts.signal);
     await retryMalformed(ctx);
     await readGitHub(ctx);
     await persist(ctx);

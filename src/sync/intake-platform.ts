@@ -130,6 +130,7 @@ async function walk<T>(
   kind: "threats" | "assets",
   pages: AsyncIterable<StreamPage<T>>,
   absorb: (ctx: SyncContext, item: T) => void,
+  signal: AbortSignal | undefined,
 ): Promise<number> {
   let items = 0;
   let sinceCheckpoint = 0;
@@ -146,17 +147,19 @@ async function walk<T>(
       sinceCheckpoint = 0;
       await persist(ctx);
     }
+    // A stop (SIGTERM) ends the walk between pages; the next start resumes from this cursor.
+    if (signal?.aborted) break;
   }
   count(ctx, `${kind}_read`, items);
   return items;
 }
 
-export async function readAssets(ctx: SyncContext): Promise<number> {
-  return walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset);
+export async function readAssets(ctx: SyncContext, signal?: AbortSignal): Promise<number> {
+  return walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset, signal);
 }
 
-export async function readThreats(ctx: SyncContext): Promise<number> {
-  return walk(ctx, "threats", ctx.platform.streamThreats(ctx.state.cursors.threats), absorbThreat);
+export async function readThreats(ctx: SyncContext, signal?: AbortSignal): Promise<number> {
+  return walk(ctx, "threats", ctx.platform.streamThreats(ctx.state.cursors.threats), absorbThreat, signal);
 }
 
 /** Items that failed to parse are read again one by one (GET) on later cycles. */

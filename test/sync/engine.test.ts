@@ -286,3 +286,22 @@ describe("sync engine: config changes and bad input", () => {
     expect(h.ctx.state.retry.threats[threatId(2)]).toBeUndefined();
   });
 });
+
+describe("sync engine: stopping", () => {
+  it("a stop during the threat walk ends it after the page in hand; the next cycle resumes from the saved cursor", async () => {
+    const h = new Harness();
+    for (let i = 1; i <= 10; i += 1) h.platform.put({ id: threatId(i) });
+    const stop = new AbortController();
+    h.platform.afterPage = (kind) => {
+      if (kind === "threats") stop.abort(new Error("SIGTERM"));
+    };
+    const { runCycle } = await import("../../src/sync/index.js");
+    await runCycle(h.ctx, { signal: stop.signal });
+    expect(h.ctx.state.cursors.threats).not.toBeNull();
+    expect(Object.keys(h.ctx.state.threats).length).toBeLessThan(10);
+    h.platform.afterPage = () => {};
+    h.restart(); // from what was saved
+    await h.settle();
+    for (let i = 1; i <= 10; i += 1) expect(h.issueFor(threatId(i))).toHaveLength(1);
+  });
+});

@@ -45,6 +45,8 @@ export class FakePlatform implements PlatformClient {
   onFail: () => void = () => {};
   autoVerify: (threat: Threat) => boolean = (t) => t["module"] === "vulnerability";
   pageSize = 3;
+  /** Called after each page a walk yields (a test can stop the engine there). */
+  afterPage: (kind: "threats" | "assets") => void = () => {};
 
   private stamp(): string {
     this.tick += 1;
@@ -157,6 +159,7 @@ export class FakePlatform implements PlatformClient {
         nextCursor: next,
         resumeCursor: resume,
       };
+      this.afterPage(kind);
       if (next === null) return;
     }
   }
