@@ -29,19 +29,18 @@ export async function simulateCommand(args: string[], io: Io): Promise<number> {
     "read-only-client-secret": { type: "string" },
     "token-ttl": { type: "string" },
   });
-  const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
-    (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+  // The simulator takes `undefined` as "the default" for every option.
   const running = await startSimulator({
     host: o.host,
     port: intOption(o.port, "port", 0, 65535) ?? 8080,
-    ...optional("seed", intOption(o.seed, "seed", 0, 2 ** 31)),
-    ...optional("assets", intOption(o.assets, "assets", 0, 1_000_000)),
-    ...optional("threats", intOption(o.threats, "threats", 0, 1_000_000)),
-    ...optional("clientId", o["client-id"]),
-    ...optional("clientSecret", o["client-secret"]),
-    ...optional("readOnlyClientId", o["read-only-client-id"]),
-    ...optional("readOnlyClientSecret", o["read-only-client-secret"]),
-    ...optional("tokenTtlSeconds", intOption(o["token-ttl"], "token-ttl", 1, 86_400)),
+    seed: intOption(o.seed, "seed", 0, 2 ** 31),
+    assets: intOption(o.assets, "assets", 0, 1_000_000),
+    threats: intOption(o.threats, "threats", 0, 1_000_000),
+    clientId: o["client-id"],
+    clientSecret: o["client-secret"],
+    readOnlyClientId: o["read-only-client-id"],
+    readOnlyClientSecret: o["read-only-client-secret"],
+    tokenTtlSeconds: intOption(o["token-ttl"], "token-ttl", 1, 86_400),
   });
   io.out(`platform simulator on ${running.url} (token endpoint ${running.url}/oauth/token); Ctrl-C stops it`);
   await untilSignal();
