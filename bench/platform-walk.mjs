@@ -80,6 +80,12 @@ try {
   await fetch(`${sim.url}/_sim/faults`, {
     method: "POST",
     headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rate_500: 0.02, duplicate_rate: 0.2 }),
+  });
+  results.push(await walk(sim.url, "faults: 2% 500, 20% duplicates"));
+  await fetch(`${sim.url}/_sim/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ rate_429: 0.01, rate_500: 0.02, duplicate_rate: 0.2, withhold_recent_ms: 0 }),
   });
   results.push(await walk(sim.url, "faults: 1% 429, 2% 500, 20% duplicates"));

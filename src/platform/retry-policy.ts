@@ -9,7 +9,8 @@ export interface BackoffOptions {
   capMs: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, capMs: 30_000 };
+// A 500 is usually momentary: the first retry comes after 125–250 ms, not half a second.
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, capMs: 30_000 };
 
 /**
  * Capped exponential backoff with "equal jitter": half of the step is fixed, half random, so
