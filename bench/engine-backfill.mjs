@@ -2,7 +2,6 @@
 // queued, the state written to a real file (atomic, as in production); no GitHub writes (the
 // queue is left for the budget). Prints time, peak RSS and the state file's size.
 // Usage: node bench/engine-backfill.mjs [threats]
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,26 +9,14 @@ import { ConfigSchema } from "../dist/config/index.js";
 import { createGitHub } from "../dist/github/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { silentLogger } from "../dist/observability/index.js";
-import { createPlatformClient } from "../dist/platform/index.js";
 import { openStateStore } from "../dist/state/index.js";
 import { createContext, runCycle, summarize } from "../dist/sync/index.js";
+import { platformClient, startSimulatorProcess } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 100_000);
 
-const child = spawn(
-  process.execPath,
-  ["dist/cli.js", "simulate", "--port", "0", "--threats", String(THREATS), "--assets", "5000", "--seed", "4"],
-  { stdio: ["ignore", "pipe", "inherit"] },
-);
-const url = await new Promise((resolve, reject) => {
-  let out = "";
-  child.stdout.on("data", (d) => {
-    out += d.toString();
-    const m = /on (http:\/\/[^\s]+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  child.once("exit", () => reject(new Error(`simulator exited: ${out}`)));
-});
+const sim = await startSimulatorProcess(["--threats", String(THREATS), "--assets", "5000", "--seed", "4"]);
+const url = sim.url;
 const gh = await startGitHubStandIn({ tokens: ["ghp_bench"] });
 const dir = await mkdtemp(join(tmpdir(), "threatbridge-bench-"));
 try {
@@ -43,13 +30,7 @@ try {
     github: { api_url: gh.url, token: "ghp_bench", repository: "acme/security-threats" },
     state: { path: join(dir, "state.json") },
   });
-  const platform = createPlatformClient({
-    baseUrl: url,
-    tokenUrl: `${url}/oauth/token`,
-    clientId: "threatbridge",
-    clientSecret: "threatbridge-secret",
-    tokenAuth: "client_secret_basic",
-  });
+  const platform = platformClient(url);
   const github = createGitHub({
     apiUrl: gh.url,
     auth: { token: "ghp_bench" },
@@ -98,7 +79,7 @@ try {
   );
   await platform.close();
 } finally {
-  child.kill("SIGTERM");
+  sim.stop();
   await gh.close();
   await rm(dir, { recursive: true, force: true });
 }

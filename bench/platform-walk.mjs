@@ -1,50 +1,12 @@
 // Walks a 100,000-threat stream of the simulator (a separate process, so that its memory does not
 // count) with the platform client, with and without injected faults; prints threats/s, peak RSS,
 // and whether anything was lost. Usage: node bench/platform-walk.mjs [threats]
-import { spawn } from "node:child_process";
-import { createPlatformClient } from "../dist/platform/index.js";
+import { platformClient, startSimulatorProcess } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 100_000);
 
-async function startSimulatorProcess() {
-  const child = spawn(
-    process.execPath,
-    [
-      "dist/cli.js",
-      "simulate",
-      "--port",
-      "0",
-      "--threats",
-      String(THREATS),
-      "--assets",
-      "2000",
-      "--seed",
-      "3",
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d.toString();
-      const m = /on (http:\/\/[^\s]+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", () => reject(new Error(`simulator exited: ${out}`)));
-    setTimeout(() => reject(new Error("simulator did not start in 60 s")), 60_000);
-  });
-  return { url, stop: () => child.kill("SIGTERM") };
-}
-
 async function walk(url, label) {
-  const client = createPlatformClient({
-    baseUrl: url,
-    tokenUrl: `${url}/oauth/token`,
-    clientId: "threatbridge",
-    clientSecret: "threatbridge-secret",
-    tokenAuth: "client_secret_basic",
-    pageLimit: 500,
-  });
+  const client = platformClient(url, { pageLimit: 500 });
   const seen = new Set();
   let items = 0;
   let peak = process.memoryUsage().rss;
@@ -73,7 +35,7 @@ async function walk(url, label) {
   };
 }
 
-const sim = await startSimulatorProcess();
+const sim = await startSimulatorProcess(["--threats", String(THREATS), "--assets", "2000", "--seed", "3"]);
 try {
   const results = [];
   results.push(await walk(sim.url, "clean"));

@@ -6,10 +6,10 @@ import { ConfigSchema } from "../dist/config/index.js";
 import { createGitHub } from "../dist/github/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { silentLogger } from "../dist/observability/index.js";
-import { createPlatformClient } from "../dist/platform/index.js";
 import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { createContext, runCycle } from "../dist/sync/index.js";
+import { platformClient } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 300);
 const REPO = "acme/security-threats";
@@ -38,13 +38,7 @@ const config = ConfigSchema.parse({
   },
 });
 const clock = { now: () => Date.now() };
-const platform = createPlatformClient({
-  baseUrl: sim.url,
-  tokenUrl: `${sim.url}/oauth/token`,
-  clientId: "threatbridge",
-  clientSecret: "threatbridge-secret",
-  tokenAuth: "client_secret_basic",
-});
+const platform = platformClient(sim.url);
 const github = createGitHub({
   apiUrl: gh.url,
   auth: { token: "ghp_bench" },
@@ -114,14 +108,7 @@ const sim2 = await startSimulator({
   tokenTtlSeconds: TOKEN_TTL,
   clock: virtual,
 });
-const client2 = createPlatformClient({
-  baseUrl: sim2.url,
-  tokenUrl: `${sim2.url}/oauth/token`,
-  clientId: "threatbridge",
-  clientSecret: "threatbridge-secret",
-  tokenAuth: "client_secret_basic",
-  clock: virtual,
-});
+const client2 = platformClient(sim2.url, { clock: virtual });
 const VIRTUAL_SECONDS = 1800;
 for (let t = 0; t < VIRTUAL_SECONDS; t += 10) {
   for await (const _page of client2.streamThreats(null)) {
