@@ -90,11 +90,7 @@ const GitHubConfig = z
       .max(50)
       .default("threatbridge")
       .describe("Label on every issue the connector creates; only issues with it are managed"),
-    write_budget: WriteBudgetConfig.default({
-      per_minute: 80,
-      per_hour: 500,
-      min_interval_ms: 1000,
-    }).describe(
+    write_budget: WriteBudgetConfig.prefault({}).describe(
       "Client-side pacing of GitHub writes; the defaults are GitHub.com's published limits for content-creating requests",
     ),
   })
@@ -175,14 +171,7 @@ const FieldsConfig = z.strictObject({
       age: dottedPath.default("age_days"),
       description: dottedPath.default("description"),
     })
-    .default({
-      title: "name",
-      severity: "severity",
-      module: "module",
-      asset_id: "asset_id",
-      age: "age_days",
-      description: "description",
-    })
+    .prefault({})
     .describe(
       "Dotted paths into the threat JSON: title, severity, module, asset_id, age (days), description",
     ),
@@ -191,7 +180,7 @@ const FieldsConfig = z.strictObject({
       name: dottedPath.default("name"),
       type: dottedPath.default("type"),
     })
-    .default({ name: "name", type: "type" })
+    .prefault({})
     .describe("Dotted paths into the asset JSON: name, type"),
 });
 
@@ -220,11 +209,7 @@ const VerdictsConfig = z.strictObject({
       not_planned: Verdict.default({ status: "solved", status_note: DEFAULT_CLOSE_NOTE }),
       duplicate: Verdict.default({ status: "solved", status_note: DEFAULT_CLOSE_NOTE }),
     })
-    .default({
-      completed: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
-      not_planned: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
-      duplicate: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
-    })
+    .prefault({})
     .describe("PATCH sent when a person closes an issue, per GitHub close reason"),
   reopened: Verdict.default({ status: "unsolved", status_note: DEFAULT_REOPEN_NOTE }).describe(
     "PATCH sent when a person reopens an issue",
@@ -253,44 +238,27 @@ const TemplatesConfig = z
 export const ConfigSchema = z.strictObject({
   platform: PlatformConfig.describe("The security platform: API, OAuth 2.0 client credentials"),
   github: GitHubConfig.describe("GitHub: API, credentials (token or app), default repository, write pacing"),
-  state: StateConfig.default({ path: "./data/state.json" }).describe("Where the connector keeps its state"),
+  state: StateConfig.prefault({}).describe("Where the connector keeps its state"),
   schedule: z
     .string()
     .refine((s) => cron.validate(s), { message: "not a valid cron expression (5 fields, or 6 with seconds)" })
     .default("*/5 * * * *")
     .describe('When `run` starts a cycle: cron, e.g. "*/5 * * * *"; a sixth leading field means seconds'),
-  health: HealthConfig.default({ port: 9464, host: "0.0.0.0" }).describe(
-    "Health and metrics server of `run`",
-  ),
-  log: LogConfig.default({ level: "info" }).describe("Logging"),
-  filters: FiltersConfig.default({
-    min_severity: "informational",
-    create_for_statuses: ["unsolved", "pending"],
-  }).describe("Which threats get an issue"),
+  health: HealthConfig.prefault({}).describe("Health and metrics server of `run`"),
+  log: LogConfig.prefault({}).describe("Logging"),
+  filters: FiltersConfig.prefault({}).describe("Which threats get an issue"),
   routes: z
     .array(RouteConfig)
     .default([])
     .describe("Where new issues go: the first matching rule wins; none matching → github.repository"),
-  fields: FieldsConfig.default({
-    threat: {
-      title: "name",
-      severity: "severity",
-      module: "module",
-      asset_id: "asset_id",
-      age: "age_days",
-      description: "description",
-    },
-    asset: { name: "name", type: "type" },
-  }).describe("Where to find the fields the spec does not name (defaults match the simulator)"),
-  verdicts: VerdictsConfig.default({
-    closed: {
-      completed: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
-      not_planned: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
-      duplicate: { status: "solved", status_note: DEFAULT_CLOSE_NOTE },
-    },
-    reopened: { status: "unsolved", status_note: DEFAULT_REOPEN_NOTE },
-  }).describe("What a person's close or reopen on GitHub sends to the platform"),
-  templates: TemplatesConfig.default({}).describe(
+  fields: FieldsConfig.prefault({}).describe(
+    "Where to find the fields the spec does not name (defaults match the simulator)",
+  ),
+  // prefault: an absent block is parsed as {}, so each key's own default applies (one place each).
+  verdicts: VerdictsConfig.prefault({}).describe(
+    "What a person's close or reopen on GitHub sends to the platform",
+  ),
+  templates: TemplatesConfig.prefault({}).describe(
     "Liquid templates of the issue title and body (built-in ones when left out)",
   ),
 });
