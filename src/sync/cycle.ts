@@ -55,8 +55,11 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   try {
     if (!ctx.dryRun) await recoverIntents(ctx);
     if (opts.reconcile) {
+      // Everything is read and planned again, also threats whose version the state already holds.
       ctx.state.cursors.threats = null;
       ctx.state.github.since = {};
+      ctx.github.importEtags([]);
+      for (const record of Object.values(ctx.state.threats)) record.updatedAt = "";
     }
     if (ctx.state.renderKey !== ctx.renderer.key) {
       // What issues show depends on the config: after a change, every threat is read again and

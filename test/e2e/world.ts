@@ -3,7 +3,11 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-in/index.js";
+import {
+  startGitHubStandIn,
+  type RunningStandIn,
+  type StandInOptions,
+} from "../../src/github-stand-in/index.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
 
 /**
@@ -40,10 +44,23 @@ export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
 }
 
-export async function startWorld(simOptions: SimulatorOptions = {}, yamlExtra = ""): Promise<World> {
+export interface WorldOptions {
+  /** The stand-in's options (e.g. GitHub App mode). */
+  standIn?: StandInOptions;
+  /** The YAML of the connector's GitHub credentials, default a token from $GITHUB_TOKEN. */
+  githubAuthYaml?: string;
+  /** More environment variables for the CLI. */
+  env?: Record<string, string>;
+}
+
+export async function startWorld(
+  simOptions: SimulatorOptions = {},
+  yamlExtra = "",
+  options: WorldOptions = {},
+): Promise<World> {
   assertBuilt();
   const sim = await startSimulator({ seed: 7, assets: 8, threats: 24, ...simOptions });
-  const gh = await startGitHubStandIn({ tokens: [GH_TOKEN] });
+  const gh = await startGitHubStandIn(options.standIn ?? { tokens: [GH_TOKEN] });
   const dir = await mkdtemp(join(tmpdir(), "threatbridge-e2e-"));
   const configPath = join(dir, "threatbridge.yaml");
   const statePath = join(dir, "state", "state.json");
@@ -53,6 +70,7 @@ export async function startWorld(simOptions: SimulatorOptions = {}, yamlExtra = 
     PLATFORM_CLIENT_SECRET: simOptions.clientSecret ?? "threatbridge-secret",
     GITHUB_TOKEN: GH_TOKEN,
     THREATBRIDGE_LOG_LEVEL: "warn",
+    ...options.env,
   };
   const children = new Set<ChildProcess>();
 
@@ -66,7 +84,7 @@ export async function startWorld(simOptions: SimulatorOptions = {}, yamlExtra = 
   client_secret: \${PLATFORM_CLIENT_SECRET}
 github:
   api_url: ${gh.url}
-  token: \${GITHUB_TOKEN}
+  ${options.githubAuthYaml ?? "token: ${GITHUB_TOKEN}"}
   repository: ${REPO}
   write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 }
 state:

@@ -305,3 +305,22 @@ describe("sync engine: stopping", () => {
     for (let i = 1; i <= 10; i += 1) expect(h.issueFor(threatId(i))).toHaveLength(1);
   });
 });
+
+describe("sync engine: reconcile", () => {
+  it("repairs a link that was overwritten on the platform, even when the state holds the threat's version", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await h.settle();
+    // Someone moved the link elsewhere, and the state already saw that version.
+    h.platform.put({
+      id: T1,
+      external_references: [{ system: "github", external_id: "acme/other#9", url: "u" }],
+    });
+    const record = h.ctx.state.threats[T1];
+    if (record) record.updatedAt = h.platform.threats.get(T1)?.updated_at ?? "";
+    const { runCycle } = await import("../../src/sync/index.js");
+    await runCycle(h.ctx, { reconcile: true });
+    expect(h.platform.threats.get(T1)?.external_references[0]?.external_id).toBe(`${REPO}#1`);
+    expect(h.issues()).toHaveLength(1);
+  });
+});

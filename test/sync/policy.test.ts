@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import {
+  desiredIssueState,
+  isEligible,
+  policyFromConfig,
+  routeFor,
+  verdictFor,
+} from "../../src/sync/policy.js";
+import type { ThreatView } from "../../src/sync/render/index.js";
+import { makeConfig, REPO } from "./harness.js";
+
+const view = (extra: Partial<ThreatView> = {}): ThreatView => ({
+  id: "t",
+  title: "x",
+  description: null,
+  severity: "high",
+  severityRank: 3,
+  module: "lcm",
+  status: "unsolved",
+  ageDays: 1,
+  assetId: "a",
+  moduleData: null,
+  updatedAt: "u",
+  ...extra,
+});
+const asset = (type: string) => ({ id: "a", name: "n", type });
+
+describe("policy (the YAML's decisions)", () => {
+  const policy = policyFromConfig(
+    makeConfig({
+      filters: {
+        min_severity: "low",
+        asset_types: { exclude: ["person"] },
+        modules: { include: ["lcm", "dns"] },
+      },
+      routes: [
+        { match: { module: ["dns"], asset_type: ["domain"] }, repository: "acme/dns", labels: ["dns-team"] },
+        { match: { asset_type: ["tenant"] }, assignees: ["cloud-oncall"] },
+      ],
+    }),
+  );
+
+  it("filters: minimum severity, modules in, asset types out, first-seen statuses", () => {
+    expect(isEligible(view(), asset("domain"), policy)).toBe(true);
+    expect(isEligible(view({ severityRank: 0 }), asset("domain"), policy)).toBe(false);
+    expect(isEligible(view({ module: "web" }), asset("domain"), policy)).toBe(false);
+    expect(isEligible(view(), asset("Person"), policy)).toBe(false);
+    expect(isEligible(view({ status: "solved" }), asset("domain"), policy)).toBe(false);
+    expect(isEligible(view({ status: "pending" }), asset("domain"), policy)).toBe(true);
+  });
+
+  it("routes: every condition of a rule must hold; the first matching rule wins; none → the default repository", () => {
+    expect(routeFor(view({ module: "dns" }), asset("domain"), policy)).toEqual({
+      repo: "acme/dns",
+      labels: ["dns-team"],
+      assignees: [],
+    });
+    expect(routeFor(view({ module: "dns" }), asset("ip"), policy).repo).toBe(REPO);
+    expect(routeFor(view(), asset("tenant"), policy)).toEqual({
+      repo: REPO,
+      labels: [],
+      assignees: ["cloud-oncall"],
+    });
+    expect(routeFor(view(), null, policy)).toEqual({ repo: REPO, labels: [], assignees: [] });
+  });
+
+  it("platform status → issue state (contract): pending and unknown statuses leave the issue alone", () => {
+    expect(desiredIssueState("unsolved")).toEqual({ state: "open", reason: null });
+    expect(desiredIssueState("solved")).toEqual({ state: "closed", reason: "completed" });
+    expect(desiredIssueState("accepted")).toEqual({ state: "closed", reason: "not_planned" });
+    expect(desiredIssueState("pending")).toBeNull();
+    expect(desiredIssueState("some_new_status")).toBeNull();
+  });
+
+  it("verdicts: solved for any close reason by default, unsolved for a reopen", () => {
+    const defaults = policyFromConfig(makeConfig());
+    expect(verdictFor("closed", "completed", defaults).status).toBe("solved");
+    expect(verdictFor("closed", "not_planned", defaults).status).toBe("solved");
+    expect(verdictFor("closed", null, defaults).status).toBe("solved");
+    expect(verdictFor("reopened", null, defaults).status).toBe("unsolved");
+  });
+});
