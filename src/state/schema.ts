@@ -83,6 +83,8 @@ export const Intent = z.object({
   number: z.int().positive().optional(),
   /** For issue_state: the state being written. */
   target: IssueState.optional(),
+  /** For comment: the text, so that a comment that never reached GitHub is sent after a crash. */
+  body: z.string().optional(),
   startedAt: z.string(),
 });
 export type Intent = z.infer<typeof Intent>;

@@ -167,7 +167,9 @@ export async function printQueue(ctx: SyncContext, allow?: (action: Action) => b
       if ("number" in action) line.issue = action.number;
       if (action.kind === "create") line.detail = action.title;
       if (action.kind === "verdict") line.detail = `status=${action.status}`;
-      if (action.kind === "update" && action.state) line.detail = `state=${action.state}`;
+      if (action.kind === "update" && action.state) {
+        line.detail = `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}`;
+      }
       ctx.dryRun?.print(line);
     }
   }

@@ -1,8 +1,8 @@
 import { checkpoint, count, persist, remember, type SyncContext } from "./context.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
 import type { Action } from "./plan.js";
-import { commentKey, issueRecord, startIntent, underIntent } from "./intents.js";
-import { resolveCreate, resolveComment } from "./recover.js";
+import { issueRecord, postComment, startIntent, underIntent } from "./intents.js";
+import { resolveCreate } from "./recover.js";
 import { withRevision } from "./revision.js";
 
 /**
@@ -84,17 +84,6 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       return;
     }
     case "update": {
-      const intent =
-        action.state !== undefined
-          ? startIntent(ctx, {
-              kind: "issue_state",
-              threatId: action.threatId,
-              repo: action.repo,
-              number: action.number,
-              target: action.state,
-            })
-          : null;
-      if (intent) await persist(ctx);
       const patch: Parameters<typeof ctx.github.updateIssue>[2] = {};
       if (action.state !== undefined) patch.state = action.state;
       if (action.stateReason !== undefined) patch.stateReason = action.stateReason;
@@ -106,33 +95,39 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         const people = (current?.labels ?? []).filter((l) => !isManagedLabel(ctx, l));
         patch.labels = [...new Set([...action.content.labels, ...people])];
       }
-      try {
+      if (action.state === undefined) {
+        // Content alone: setting it twice gives the same issue, so no intent is needed.
         const issue = await ctx.github.updateIssue(action.repo, action.number, patch);
         if (record?.issue) {
           record.issue.state = issue.state;
           if (action.hash !== undefined) record.issue.hash = action.hash;
         }
-        count(ctx, action.state !== undefined ? "issues_state_changed" : "issues_updated");
-      } finally {
-        if (intent) delete ctx.state.intents[intent.id];
-        await persist(ctx);
+        count(ctx, "issues_updated");
+        await checkpoint(ctx);
+        return;
       }
-      return;
-    }
-    case "comment": {
-      await underIntent(
-        ctx,
-        { kind: "comment", threatId: action.threatId, repo: action.repo, number: action.number },
-        async (intent) => {
-          await ctx.github.createComment(
-            action.repo,
-            action.number,
-            `${action.body}\n\n${commentKey(intent.id)}`,
-          );
-          count(ctx, "comments_created");
-        },
-        (intent) => resolveComment(ctx, intent),
-      );
+      // A state change (and the comment saying why) runs under one intent. If anything fails, the
+      // intent stays: the next cycle reads the issue (recover.ts) to learn whether the change
+      // landed, so the connector's own close is never taken for a person's verdict, and a comment
+      // whose state change landed is still posted.
+      const intent = startIntent(ctx, {
+        kind: "issue_state",
+        threatId: action.threatId,
+        repo: action.repo,
+        number: action.number,
+        target: action.state,
+        ...(action.comment !== undefined ? { body: action.comment } : {}),
+      });
+      await persist(ctx);
+      const issue = await ctx.github.updateIssue(action.repo, action.number, patch);
+      if (record?.issue) {
+        record.issue.state = issue.state;
+        if (action.hash !== undefined) record.issue.hash = action.hash;
+      }
+      count(ctx, "issues_state_changed");
+      if (intent.body !== undefined) await postComment(ctx, intent);
+      delete ctx.state.intents[intent.id];
+      await persist(ctx);
       return;
     }
     case "link": {

@@ -1,6 +1,6 @@
 import type { IssueSnapshot } from "../github/index.js";
 import type { Intent, IssueRecord } from "../state/index.js";
-import { nowIso, persist, type SyncContext } from "./context.js";
+import { count, nowIso, persist, type SyncContext } from "./context.js";
 import { parseRevision } from "./revision.js";
 
 /**
@@ -56,4 +56,31 @@ export function issueRecord(issue: IssueSnapshot, hash?: string): IssueRecord {
 /** The key that makes a comment findable after a lost response. */
 export function commentKey(intentId: string): string {
   return `<!-- threatbridge:comment=${intentId} -->`;
+}
+
+/** A comment as posted: its text and the key of the intent it was sent under. */
+export function commentText(intent: Intent): string {
+  return `${intent.body ?? ""}\n\n${commentKey(intent.id)}`;
+}
+
+/**
+ * Posts the comment of an intent under the intent's key. A failure is resolved by looking for the
+ * key among the issue's comments; only a comment proven absent makes it throw (and the intent stays).
+ */
+export async function postComment(ctx: SyncContext, intent: Intent): Promise<void> {
+  if (intent.number === undefined) return;
+  try {
+    await ctx.github.createComment(intent.repo, intent.number, commentText(intent));
+    count(ctx, "comments_created");
+  } catch (error) {
+    if (!(await commentPosted(ctx, intent))) throw error;
+  }
+}
+
+/** Whether the comment of an intent is on the issue (found by its key). */
+export async function commentPosted(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  if (intent.number === undefined) return false;
+  const key = commentKey(intent.id);
+  const comments = await ctx.github.listComments(intent.repo, intent.number);
+  return comments.some((c) => c.body.includes(key));
 }

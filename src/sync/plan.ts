@@ -66,8 +66,9 @@ export type Action =
       stateReason?: CloseReason | "reopened";
       content?: RenderedIssue;
       hash?: string;
+      /** Posted right after a state change, saying why; part of the same intent. */
+      comment?: string;
     }
-  | { kind: "comment"; threatId: string; repo: string; number: number; body: string }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
 
 export const REOPEN_COMMENT =
@@ -139,8 +140,8 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
         number: issue.number,
         state: "closed",
         stateReason: "not_planned",
+        comment: ASSET_REMOVED_COMMENT,
       },
-      { kind: "comment", threatId, repo: issue.repo, number: issue.number, body: ASSET_REMOVED_COMMENT },
     ];
   }
   const actions: Action[] = [];
@@ -158,21 +159,13 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
     if (changeState && desired) {
       update.state = desired.state;
       update.stateReason = desired.state === "open" ? "reopened" : (desired.reason ?? "completed");
+      if (desired.state === "open") update.comment = REOPEN_COMMENT;
     }
     if (changeContent) {
       update.content = input.rendered.issue;
       update.hash = input.rendered.hash;
     }
     actions.push(update);
-    if (changeState && desired?.state === "open") {
-      actions.push({
-        kind: "comment",
-        threatId,
-        repo: issue.repo,
-        number: issue.number,
-        body: REOPEN_COMMENT,
-      });
-    }
   }
   actions.push(...planLink(input, issue));
   return actions;
@@ -207,7 +200,7 @@ export function priorityOf(actions: readonly Action[]): number {
     const p =
       a.kind === "verdict" || a.kind === "accept"
         ? 0
-        : (a.kind === "update" && a.state !== undefined) || a.kind === "comment"
+        : a.kind === "update" && a.state !== undefined
           ? 1
           : a.kind === "create" || a.kind === "adopt"
             ? 2
@@ -219,5 +212,5 @@ export function priorityOf(actions: readonly Action[]): number {
 
 /** Actions that write to GitHub (and so spend the write budget). */
 export function isGitHubWrite(action: Action): boolean {
-  return action.kind === "create" || action.kind === "update" || action.kind === "comment";
+  return action.kind === "create" || action.kind === "update";
 }

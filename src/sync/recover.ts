@@ -1,10 +1,11 @@
 import type { Intent } from "../state/index.js";
 import { count, persist, type SyncContext } from "./context.js";
-import { commentKey, issueRecord } from "./intents.js";
+import { commentPosted, issueRecord, postComment } from "./intents.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
- * writing again. Issues are found with the list endpoint (not search, whose index lags).
+ * writing again what may have landed. Issues are found with the list endpoint (not search, whose
+ * index lags); comments by the intent's key.
  */
 
 const MARGIN_MS = 5 * 60_000;
@@ -19,19 +20,15 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   return true;
 }
 
-export async function resolveComment(ctx: SyncContext, intent: Intent): Promise<boolean> {
-  if (intent.number === undefined) return false;
-  const key = commentKey(intent.id);
-  const comments = await ctx.github.listComments(intent.repo, intent.number);
-  return comments.some((c) => c.body.includes(key));
-}
-
 async function resolveState(ctx: SyncContext, intent: Intent): Promise<void> {
   if (intent.number === undefined || intent.target === undefined) return;
   const issue = await ctx.github.getIssue(intent.repo, intent.number);
+  if (!issue || issue.state !== intent.target) return; // it did not land: the plan sends it again
+  // It landed: the connector's own write, not a person's change; and its comment is due. No later
+  // plan would send that comment (the state is right), so it is sent here, under the same key.
   const record = ctx.state.threats[intent.threatId];
-  // It landed: it was the connector's own write, not a person's change.
-  if (issue && issue.state === intent.target && record?.issue) record.issue.state = intent.target;
+  if (record?.issue) record.issue.state = intent.target;
+  if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
 
 /** Resolves every unfinished intent from an earlier run; the queue still holds their work. */
@@ -40,7 +37,7 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
   for (const intent of intents) {
     if (intent.kind === "create") await resolveCreate(ctx, intent);
     else if (intent.kind === "issue_state") await resolveState(ctx, intent);
-    else await resolveComment(ctx, intent);
+    else if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
     delete ctx.state.intents[intent.id];
     count(ctx, "intents_recovered");
     await persist(ctx);

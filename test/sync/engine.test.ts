@@ -324,3 +324,52 @@ describe("sync engine: reconcile", () => {
     expect(h.issues()).toHaveLength(1);
   });
 });
+
+describe("sync engine: crashes around comments", () => {
+  it("a crash at any call while closing for a removed asset: the issue ends closed with exactly one comment saying why", async () => {
+    for (let call = 1; call <= 6; call += 1) {
+      for (const after of [false, true]) {
+        const h = new Harness();
+        h.platform.put({ id: T1 });
+        await h.settle();
+        h.platform.putAsset(ASSET, { deleted: true });
+        h.crashAt("github", call, after);
+        await h.cycle().catch(() => undefined);
+        h.restart();
+        await h.settle();
+        const [issue] = h.issueFor(T1);
+        expect(issue?.state, `crash at call ${call}, after=${after}`).toBe("closed");
+        expect(
+          issue?.comments.filter((c) => c.includes(ASSET_REMOVED_COMMENT)),
+          `call ${call}, after=${after}`,
+        ).toHaveLength(1);
+      }
+    }
+  });
+});
+
+describe("sync engine: crashes around state changes", () => {
+  it("a crash at any call while reopening: the issue ends open, one reopen comment, and no verdict is sent", async () => {
+    for (let call = 1; call <= 6; call += 1) {
+      for (const after of [false, true]) {
+        const h = new Harness();
+        h.platform.put({ id: T1 });
+        await h.settle();
+        h.platform.put({ id: T1, status: "false_positive" });
+        await h.settle();
+        h.platform.put({ id: T1, status: "unsolved" });
+        const verdicts = h.platform.writes;
+        h.crashAt("github", call, after);
+        await h.cycle().catch(() => undefined);
+        h.restart();
+        await h.settle();
+        const [issue] = h.issueFor(T1);
+        const where = `crash at call ${call}, after=${after}`;
+        expect(issue?.state, where).toBe("open");
+        expect(issue?.comments.filter((c) => c.includes(REOPEN_COMMENT)), where).toHaveLength(1);
+        expect(h.platform.writes, where).toBe(verdicts); // the connector's own reopen is not a person's
+        expect(h.platform.threats.get(T1)?.status, where).toBe("unsolved");
+      }
+    }
+  });
+});

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
-import { plan, priorityOf, verdictNote, type PlanInput } from "../../src/sync/plan.js";
+import {
+  ASSET_REMOVED_COMMENT,
+  plan,
+  priorityOf,
+  REOPEN_COMMENT,
+  verdictNote,
+  type PlanInput,
+} from "../../src/sync/plan.js";
 import { policyFromConfig } from "../../src/sync/policy.js";
 import { makeConfig, REPO } from "./harness.js";
 
@@ -131,14 +138,27 @@ describe("plan (pure)", () => {
 
   it("unsolved while the issue is closed → reopen and a comment", () => {
     const actions = plan(input({ record: record({ issue: { ...issue, state: "closed" } }), link: linked }));
-    expect(actions.map((a) => a.kind)).toEqual(["update", "comment"]);
-    expect(actions[0]).toMatchObject({ state: "open", stateReason: "reopened" });
+    expect(actions).toHaveLength(1);
+    expect(actions[0]).toMatchObject({
+      kind: "update",
+      state: "open",
+      stateReason: "reopened",
+      comment: REOPEN_COMMENT,
+    });
   });
 
   it("a gone threat (asset removed) → close as not planned with a comment; already closed → nothing", () => {
-    expect(
-      plan(input({ threat: null, rendered: null, record: record({ issue, gone: true }) })).map((a) => a.kind),
-    ).toEqual(["update", "comment"]);
+    expect(plan(input({ threat: null, rendered: null, record: record({ issue, gone: true }) }))).toEqual([
+      {
+        kind: "update",
+        threatId: ID,
+        repo: REPO,
+        number: 7,
+        state: "closed",
+        stateReason: "not_planned",
+        comment: ASSET_REMOVED_COMMENT,
+      },
+    ]);
     expect(
       plan(
         input({
