@@ -1,3 +1,4 @@
+import { isRecord } from "../shared/json.js";
 import { checkpoint, count, persist, remember, type SyncContext } from "./context.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
 import type { Action } from "./plan.js";
@@ -10,6 +11,18 @@ import { withRevision } from "./revision.js";
  * under a write-ahead intent (intents.ts), so that a crash at any instant is resolved on restart
  * (recover.ts) without a duplicate issue or a mistaken verdict.
  */
+
+/** GitHub answered and did not make the change (a limit, a refusal): nothing to find out later. */
+function surelyRefused(error: unknown): boolean {
+  const code = isRecord(error) ? error["code"] : undefined;
+  return (
+    code === "rate_limited" ||
+    code === "validation" ||
+    code === "not_found" ||
+    code === "unauthorized" ||
+    code === "budget_deadline"
+  );
+}
 
 /** Labels of the connector's own vocabulary; others (people's) are kept on update. */
 function isManagedLabel(ctx: SyncContext, label: string): boolean {
@@ -106,10 +119,10 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         await checkpoint(ctx);
         return;
       }
-      // A state change (and the comment saying why) runs under one intent. If anything fails, the
-      // intent stays: the next cycle reads the issue (recover.ts) to learn whether the change
-      // landed, so the connector's own close is never taken for a person's verdict, and a comment
-      // whose state change landed is still posted.
+      // A state change (and the comment saying why) runs under one intent. Unless GitHub surely
+      // refused the change, a failure leaves the intent: the next cycle reads the issue (recover.ts)
+      // to learn whether the change landed, so the connector's own close is never taken for a
+      // person's verdict, and a comment whose state change landed is still posted.
       const intent = startIntent(ctx, {
         kind: "issue_state",
         threatId: action.threatId,
@@ -119,7 +132,16 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         ...(action.comment !== undefined ? { body: action.comment } : {}),
       });
       await persist(ctx);
-      const issue = await ctx.github.updateIssue(action.repo, action.number, patch);
+      let issue: Awaited<ReturnType<typeof ctx.github.updateIssue>>;
+      try {
+        issue = await ctx.github.updateIssue(action.repo, action.number, patch);
+      } catch (error) {
+        if (surelyRefused(error)) {
+          delete ctx.state.intents[intent.id];
+          await persist(ctx);
+        }
+        throw error;
+      }
       if (record?.issue) {
         record.issue.state = issue.state;
         if (action.hash !== undefined) record.issue.hash = action.hash;

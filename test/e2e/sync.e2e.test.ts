@@ -164,6 +164,26 @@ describe("GitHub faults and pacing (end to end)", () => {
     expect(world.gh.counters().secondaryLimited).toBe(1);
   });
 
+  it("a secondary limit on a reopen: the reopen happens once, with exactly one comment, and no verdict", async () => {
+    world = await startWorld();
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const issue = world.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue");
+    const id = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/.exec(issue.body ?? "")?.[1] ?? "";
+    world.sim.sim.updateThreat(id, { status: "false_positive" });
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    world.sim.sim.updateThreat(id, { status: "unsolved" });
+    world.gh.faults.secondaryLimitNext("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", 1);
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const after = world.gh.issues(REPO).find((i) => i.number === issue.number);
+    expect(after?.state).toBe("open");
+    const reopenComments = world.gh
+      .comments(REPO, issue.number)
+      .filter((c) => c.body.includes("Reopened by threatbridge"));
+    expect(reopenComments).toHaveLength(1);
+    expect(world.sim.sim.getThreat(id)?.status).toBe("unsolved");
+  });
+
   it("--max-duration stops writing when the budget's next slot is past it and leaves the rest queued, critical first", async () => {
     world = await startWorld({ threats: 30 });
     const { readFile, writeFile } = await import("node:fs/promises");
