@@ -24,6 +24,29 @@ function surelyRefused(error: unknown): boolean {
   );
 }
 
+const GONE = Symbol("gone");
+
+/**
+ * A platform write for a threat that may have left the API meanwhile: a 404 `resource/not-found`
+ * marks it gone (spec: a threat of a removed asset answers 404) instead of failing again and again.
+ */
+async function ifStillThere<T>(
+  ctx: SyncContext,
+  threatId: string,
+  write: () => Promise<T>,
+): Promise<T | typeof GONE> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(isRecord(error) && error["type"] === "resource/not-found")) throw error;
+    const record = ctx.state.threats[threatId];
+    if (record) record.gone = true;
+    ctx.cache.delete(threatId);
+    count(ctx, "threats_gone_on_write");
+    return GONE;
+  }
+}
+
 /** Labels of the connector's own vocabulary; others (people's) are kept on update. */
 function isManagedLabel(ctx: SyncContext, label: string): boolean {
   const l = label.toLowerCase();
@@ -40,7 +63,17 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
   const record = ctx.state.threats[action.threatId];
   switch (action.kind) {
     case "verdict": {
-      const threat = await ctx.platform.setStatus(action.threatId, action.status, action.note || undefined);
+      const threat = await ifStillThere(ctx, action.threatId, () =>
+        ctx.platform.setStatus(action.threatId, action.status, action.note || undefined),
+      );
+      if (threat === GONE) {
+        // The threat left the API (its asset was removed) since the person acted: no verdict can
+        // be given; the issue stays as the person left it.
+        if (record?.issue) record.issue.state = action.person.event === "closed" ? "closed" : "open";
+        delete ctx.state.queue[action.threatId]?.person;
+        await checkpoint(ctx);
+        return;
+      }
       count(ctx, "platform_verdicts");
       // The response's status is the recalculated effective status (spec, PATCH rule 3).
       if (record) {
@@ -153,10 +186,13 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       return;
     }
     case "link": {
-      await ctx.platform.putExternalReference(action.threatId, LINK_SYSTEM, {
-        external_id: action.externalId,
-        url: action.url,
-      });
+      const linked = await ifStillThere(ctx, action.threatId, () =>
+        ctx.platform.putExternalReference(action.threatId, LINK_SYSTEM, {
+          external_id: action.externalId,
+          url: action.url,
+        }),
+      );
+      if (linked === GONE) return;
       if (record) record.link = action.externalId;
       const cached = ctx.cache.get(action.threatId);
       if (cached) cached.link = { externalId: action.externalId, url: action.url };

@@ -366,10 +366,33 @@ describe("sync engine: crashes around state changes", () => {
         const [issue] = h.issueFor(T1);
         const where = `crash at call ${call}, after=${after}`;
         expect(issue?.state, where).toBe("open");
-        expect(issue?.comments.filter((c) => c.includes(REOPEN_COMMENT)), where).toHaveLength(1);
+        expect(
+          issue?.comments.filter((c) => c.includes(REOPEN_COMMENT)),
+          where,
+        ).toHaveLength(1);
         expect(h.platform.writes, where).toBe(verdicts); // the connector's own reopen is not a person's
         expect(h.platform.threats.get(T1)?.status, where).toBe("unsolved");
       }
     }
+  });
+});
+
+describe("sync engine: a threat that leaves the API while work is due", () => {
+  it("a verdict whose threat answers 404 is dropped (the issue stays as the person left it), not retried forever", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await h.settle();
+    h.platform.put({ id: T1, name: "renamed" }); // read again in the next cycle, so held in memory
+    h.github.personSets(REPO, 1, "closed", "alice");
+    h.platform.afterPage = (kind) => {
+      // The asset is removed after the streams were read, before the verdict is sent.
+      const asset = h.platform.assets.get(ASSET);
+      if (kind === "threats" && asset) h.platform.assets.set(ASSET, { ...asset, deleted: true });
+    };
+    const report = await h.cycle();
+    expect(report.ok).toBe(true);
+    expect(report.counters["threats_gone_on_write"]).toBe(1);
+    expect(h.ctx.state.queue[T1]).toBeUndefined();
+    expect(h.issueFor(T1)[0]?.state).toBe("closed");
   });
 });

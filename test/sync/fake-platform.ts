@@ -23,6 +23,15 @@ export interface ThreatInput {
   [key: string]: unknown;
 }
 
+/** What the platform client throws for 404 `resource/not-found` (the fields the engine reads). */
+export class NotFoundProblem extends Error {
+  readonly type = "resource/not-found";
+  readonly status = 404;
+  constructor() {
+    super("404 resource/not-found");
+  }
+}
+
 export class CrashError extends Error {
   constructor(readonly call: number) {
     super(`injected failure at call ${call}`);
@@ -191,7 +200,7 @@ export class FakePlatform implements PlatformClient {
   setStatus(id: string, status: string, statusNote?: string): Promise<Threat> {
     return this.call(() => {
       const t = this.threats.get(id);
-      if (!t || !this.visible(t)) throw new Error("404 resource/not-found");
+      if (!t || !this.visible(t)) throw new NotFoundProblem();
       const effective = status === "solved" && this.autoVerify(t) ? "pending" : status;
       return this.put({ id, status: effective, status_note: statusNote ?? "" });
     }, true);
@@ -204,7 +213,7 @@ export class FakePlatform implements PlatformClient {
   putExternalReference(id: string, system: string, ref: { external_id: string; url: string }): Promise<void> {
     return this.call(() => {
       const t = this.threats.get(id);
-      if (!t || !this.visible(t)) throw new Error("404 resource/not-found");
+      if (!t || !this.visible(t)) throw new NotFoundProblem();
       const others = t.external_references.filter((r) => r.system !== system);
       this.put({ id, external_references: [...others, { system, ...ref, linked_at: this.stamp() }] });
     }, true);
