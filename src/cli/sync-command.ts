@@ -22,7 +22,7 @@ function dryRunSink(io: Io, json: boolean): DryRunSink {
   };
 }
 
-function reportText(report: CycleReport): string {
+function reportText(report: CycleReport, reconcile: boolean): string {
   const c = report.counters;
   const parts = [
     `cycle ${report.ok ? "ok" : "failed"}`,
@@ -31,6 +31,12 @@ function reportText(report: CycleReport): string {
     `created ${c["issues_created"] ?? 0}, updated ${(c["issues_updated"] ?? 0) + (c["issues_state_changed"] ?? 0)}, verdicts ${c["platform_verdicts"] ?? 0}, links ${c["platform_links"] ?? 0}`,
     `queued ${report.queue.total}`,
   ];
+  if (reconcile) {
+    parts.push(
+      `adopted ${c["issues_adopted"] ?? 0} issues`,
+      `second issues carrying a mapped threat's marker (left alone) ${c["duplicate_markers"] ?? 0}`,
+    );
+  }
   return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
 }
 
@@ -83,7 +89,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         signal: abort.signal,
         ...(deadline !== undefined ? { deadline } : {}),
       });
-      io.out(json ? JSON.stringify(report) : reportText(report));
+      io.out(json ? JSON.stringify(report) : reportText(report, reconcile));
       return report.ok ? 0 : 1;
     } finally {
       process.off("SIGTERM", stop);

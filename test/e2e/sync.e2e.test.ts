@@ -119,6 +119,7 @@ describe("threatbridge sync (end to end)", () => {
     await rm(world.statePath);
     const rec = await world.cli(["reconcile", "-c", world.configPath]);
     expect(rec.code).toBe(0);
+    expect(rec.stdout).toContain(`adopted ${count} issues`);
     const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
       threats: { mapped: number };
     };
