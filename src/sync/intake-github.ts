@@ -3,6 +3,7 @@ import { count, nowIso, setRecord, type SyncContext } from "./context.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
 import { issueRecord } from "./intents.js";
+import { parseExternalId } from "./normalize.js";
 
 /**
  * Intake from GitHub: the managed issues changed since the last cycle (conditional requests, so an
@@ -39,6 +40,16 @@ async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void
   const record = ctx.state.threats[threatId];
   const known = record?.issue;
   if (!known) {
+    // The platform's link, when it names another issue, decides which one is the threat's.
+    const linked = record?.link !== undefined ? parseExternalId(record.link) : null;
+    if (linked && (linked.repo !== issue.repo || linked.number !== issue.number)) {
+      count(ctx, "duplicate_markers");
+      ctx.logger.warn(
+        { threatId, linked: record?.link, other: `${issue.repo}#${issue.number}` },
+        "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
+      );
+      return;
+    }
     adopt(ctx, threatId, issue);
     return;
   }

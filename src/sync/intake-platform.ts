@@ -99,6 +99,7 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     return;
   }
   const view = toThreatView(threat, ctx.config.fields.threat);
+  const link = githubLink(threat);
   const record: ThreatRecord = {
     ...previous,
     status: threat.status,
@@ -107,9 +108,10 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     updatedAt: threat.updated_at,
     position: position ?? previous?.position ?? null,
     gone: false,
+    ...(link ? { link: link.externalId } : {}),
   };
   setRecord(ctx, threat.id, record);
-  remember(ctx, threat.id, { view, link: githubLink(threat) });
+  remember(ctx, threat.id, { view, link });
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);

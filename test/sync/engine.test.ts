@@ -396,3 +396,29 @@ describe("sync engine: a threat that leaves the API while work is due", () => {
     expect(h.issueFor(T1)[0]?.state).toBe("closed");
   });
 });
+
+describe("sync engine: which issue is the threat's", () => {
+  it("a lost state file with a second issue carrying the same marker: the platform's link decides, and it is not moved", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await h.settle();
+    // An older mishap left a second issue with the same marker.
+    const [first] = h.issueFor(T1);
+    await h.github.createIssue(REPO, {
+      title: "dup",
+      body: first?.body ?? "",
+      labels: ["threatbridge"],
+      assignees: [],
+    });
+    await h.github.updateIssue(REPO, 1, { title: first?.title ?? "" }); // #1 changed last: read after #2
+    const writes = h.platform.writes;
+    h.disk = null;
+    h.restart();
+    const report = await h.settle();
+    expect(report.ok).toBe(true);
+    expect(h.ctx.state.threats[T1]?.issue?.number).toBe(1);
+    expect(h.platform.threats.get(T1)?.external_references[0]?.external_id).toBe(`${REPO}#1`);
+    expect(h.platform.writes).toBe(writes); // no link moved
+    expect(h.issues()).toHaveLength(2); // nothing created
+  });
+});
