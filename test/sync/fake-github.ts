@@ -5,7 +5,7 @@ import {
   type IssueSnapshot,
 } from "../../src/github/index.js";
 import type { LastStateChange } from "../../src/github/gateway.js";
-import { CrashError } from "./fake-platform.js";
+import { FailingFake } from "./fake-platform.js";
 
 /**
  * An in-memory GitHub behind the GitHubGateway interface. Counts writes and rate-limit points the
@@ -18,19 +18,12 @@ interface FakeIssue extends IssueSnapshot {
   events: Array<{ event: "closed" | "reopened"; login: string; viaApp: boolean }>;
 }
 
-export class FakeGitHub implements GitHubGateway {
+export class FakeGitHub extends FailingFake implements GitHubGateway {
   readonly repos = new Map<string, FakeIssue[]>();
   private tick = 0;
   private version = 0;
   private readonly lastAnswer = new Map<string, number>();
-  calls = 0;
-  writes = 0;
   points = 0;
-  failAt: { call: number; after: boolean } | null = null;
-  /** Set by a test harness: once it answers true every call fails (the process is dead). */
-  isDead: () => boolean = () => false;
-  /** Called when `failAt` fires. */
-  onFail: () => void = () => {};
   readonly budget = createWriteBudget({
     perMinute: 0,
     perHour: 0,
@@ -39,25 +32,14 @@ export class FakeGitHub implements GitHubGateway {
     sleep: async () => {},
   });
 
-  constructor(readonly self = "threatbridge[bot]") {}
+  constructor(readonly self = "threatbridge[bot]") {
+    super();
+  }
 
   private stamp(): string {
     this.tick += 1;
     this.version += 1;
     return new Date(Date.UTC(2026, 0, 1) + this.tick * 1000).toISOString();
-  }
-
-  private async call<T>(fn: () => T, kind: "read" | "write" = "read"): Promise<T> {
-    this.calls += 1;
-    const n = this.calls;
-    if (this.isDead()) throw new CrashError(n);
-    const fail = this.failAt?.call === n ? this.failAt : null;
-    if (fail) this.onFail();
-    if (fail && !fail.after) throw new CrashError(n);
-    const result = fn();
-    if (kind === "write") this.writes += 1;
-    if (fail) throw new CrashError(n);
-    return result;
   }
 
   issues(repo: string): FakeIssue[] {
@@ -136,7 +118,7 @@ export class FakeGitHub implements GitHubGateway {
       };
       list.push(issue);
       return this.snapshot(issue);
-    }, "write");
+    }, true);
   }
 
   updateIssue(
@@ -171,7 +153,7 @@ export class FakeGitHub implements GitHubGateway {
       if (patch.stateReason !== undefined) issue.stateReason = patch.stateReason;
       issue.updatedAt = this.stamp();
       return this.snapshot(issue);
-    }, "write");
+    }, true);
   }
 
   createComment(repo: string, number: number, body: string): Promise<{ id: number }> {
@@ -182,7 +164,7 @@ export class FakeGitHub implements GitHubGateway {
       issue.comments.push(body);
       issue.updatedAt = this.stamp();
       return { id: issue.comments.length };
-    }, "write");
+    }, true);
   }
 
   listComments(repo: string, number: number): Promise<Array<{ id: number; body: string }>> {

@@ -38,31 +38,20 @@ export class CrashError extends Error {
   }
 }
 
-export class FakePlatform implements PlatformClient {
-  readonly threats = new Map<string, Threat>();
-  readonly assets = new Map<string, Asset>();
-  private readonly threatLog: Threat[] = [];
-  private readonly assetLog: Asset[] = [];
-  private tick = 0;
+/**
+ * Counts a fake's calls and fails one of them on request, before or after it takes effect (a lost
+ * response); once `isDead()` answers true every call fails, as in a process that was killed.
+ */
+export abstract class FailingFake {
   calls = 0;
   writes = 0;
-  /** Call number to fail, and whether the write lands before the failure (a lost response). */
   failAt: { call: number; after: boolean } | null = null;
   /** Set by a test harness: once it answers true every call fails (the process is dead). */
   isDead: () => boolean = () => false;
   /** Called when `failAt` fires. */
   onFail: () => void = () => {};
-  autoVerify: (threat: Threat) => boolean = (t) => t["module"] === "vulnerability";
-  pageSize = 3;
-  /** Called after each page a walk yields (a test can stop the engine there). */
-  afterPage: (kind: "threats" | "assets") => void = () => {};
 
-  private stamp(): string {
-    this.tick += 1;
-    return new Date(Date.UTC(2026, 0, 1) + this.tick * 1000).toISOString();
-  }
-
-  private async call<T>(fn: () => T, write = false): Promise<T> {
+  protected async call<T>(fn: () => T, write = false): Promise<T> {
     this.calls += 1;
     const n = this.calls;
     if (this.isDead()) throw new CrashError(n);
@@ -73,6 +62,24 @@ export class FakePlatform implements PlatformClient {
     if (write) this.writes += 1;
     if (fail) throw new CrashError(n);
     return result;
+  }
+}
+
+export class FakePlatform extends FailingFake implements PlatformClient {
+  readonly threats = new Map<string, Threat>();
+  readonly assets = new Map<string, Asset>();
+  private readonly threatLog: Threat[] = [];
+  private readonly assetLog: Asset[] = [];
+  private tick = 0;
+  /** Call number to fail, and whether the write lands before the failure (a lost response). */
+  autoVerify: (threat: Threat) => boolean = (t) => t["module"] === "vulnerability";
+  pageSize = 3;
+  /** Called after each page a walk yields (a test can stop the engine there). */
+  afterPage: (kind: "threats" | "assets") => void = () => {};
+
+  private stamp(): string {
+    this.tick += 1;
+    return new Date(Date.UTC(2026, 0, 1) + this.tick * 1000).toISOString();
   }
 
   /** Adds or changes a threat (the platform's own processing) and logs it on the stream. */
