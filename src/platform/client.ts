@@ -5,21 +5,14 @@ import { PlatformError, PlatformProblem, PlatformResponseError } from "./errors.
 import { createApiTransport, type ApiResponse } from "./http.js";
 import { Asset, Threat, type SettableStatus } from "./schemas.js";
 import { walkStream, type StreamPage } from "./stream.js";
-import { createTokenCache, type TokenAuth } from "./token-cache.js";
+import { createTokenCache, type TokenCredentials } from "./token-cache.js";
 import { createDispatcher } from "./transport.js";
 import type { z } from "zod";
 
 /** Optional members accept `undefined` (= the default), so config code can pass them straight through. */
-export interface PlatformClientOptions {
+export interface PlatformClientOptions extends TokenCredentials {
   /** The spec's `{base_url}`; `/v1/...` is appended. */
   baseUrl: string;
-  /** The spec's `{auth_url}`: the OAuth 2.0 token endpoint. */
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  tokenAuth: TokenAuth;
-  scope?: string | undefined;
-  audience?: string | undefined;
   /** `limit` of list requests, 1..500 (list rule: outside the range is a 400, never clamped). */
   pageLimit?: number | undefined;
   timeoutMs?: number | undefined;

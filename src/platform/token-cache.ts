@@ -13,13 +13,18 @@ import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transp
 
 export type TokenAuth = "client_secret_basic" | "client_secret_post";
 
-export interface TokenCacheOptions {
+/** How the client obtains tokens: the spec's `{auth_url}` and the organization's credentials. */
+export interface TokenCredentials {
+  /** The spec's `{auth_url}`: the OAuth 2.0 token endpoint. */
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
   tokenAuth: TokenAuth;
   scope?: string | undefined;
   audience?: string | undefined;
+}
+
+export interface TokenCacheOptions extends TokenCredentials {
   dispatcher: Dispatcher;
   clock: Clock;
   sleep: Sleep;
