@@ -106,7 +106,10 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
     };
     if (opts.tokenAuth === "client_secret_basic") {
       const pair = `${formEncode(opts.clientId)}:${formEncode(opts.clientSecret)}`;
-      headers["authorization"] = `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
+      const basic = Buffer.from(pair, "utf8").toString("base64");
+      // The encoded pair is as secret as the secret: an endpoint may echo the header it got.
+      opts.secrets.add(basic);
+      headers["authorization"] = `Basic ${basic}`;
     } else {
       form.set("client_id", opts.clientId);
       form.set("client_secret", opts.clientSecret);
