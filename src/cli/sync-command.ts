@@ -112,7 +112,16 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           signal: abort.signal,
           ...(deadline !== undefined ? { deadline } : {}),
         });
-        io.out(secrets.scrub(json ? JSON.stringify(report) : reportText(report, reconcile)));
+        // Said where the operator looks: a Retry-After kept the platform's streams unread (issue 6, item 6).
+        const notBefore = connector.platform.stats().notBefore;
+        const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
+        const text = json
+          ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
+          : reportText(report, reconcile) +
+            (waiting === undefined
+              ? ""
+              : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`);
+        io.out(secrets.scrub(text));
         return report.ok ? 0 : 1;
       } finally {
         await connector.close();

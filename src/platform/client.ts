@@ -6,13 +6,14 @@ import {
   type Logger,
   type SecretRegistry,
 } from "../observability/index.js";
-import { PlatformError, PlatformProblem, PlatformResponseError, PlatformStoppedError } from "./errors.js";
+import { PlatformError, PlatformProblem, PlatformResponseError } from "./errors.js";
 import { createApiTransport, type ApiResponse } from "./http.js";
 import { Asset, Threat, type SettableStatus } from "./schemas.js";
 import { walkStream, type StreamPage } from "./stream.js";
 import { createTokenCache, type TokenCredentials } from "./token-cache.js";
 import { createDispatcher } from "./transport.js";
 import { createRequestGate } from "./request-gate.js";
+import { guardWalk } from "./walk-guard.js";
 import type { z } from "zod";
 
 /** Optional members accept `undefined` (= the default), so config code can pass them straight through. */
@@ -57,6 +58,8 @@ export interface PlatformStats {
   requests: number;
   /** Attempts repeated after a 429, a 5xx, a dropped connection or a 401. */
   retries: number;
+  /** Epoch ms before which the platform asked not to be called, while that is still ahead. */
+  notBefore?: number;
 }
 
 export interface PlatformClient {
@@ -129,40 +132,26 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
   });
 
   function walk<S extends z.ZodType>(path: string, start: string | null, item: S, arrayProperty?: string) {
-    return untilStopped(
-      walkStream({
-        start,
-        item,
-        ...(arrayProperty === undefined ? {} : { arrayProperty }),
-        fetchPage: async (cursor) => {
-          const query: Record<string, string> = { limit: String(pageLimit) };
-          if (cursor !== null) query["cursor"] = cursor;
-          const res = await api.send({ method: "GET", path, query, replaySafe: true });
-          return { body: res.body, info: res.info, status: res.status, requestId: res.requestId };
-        },
-        sleep,
-        emptyPageDelayMs,
-        maxEmptyPages,
-        maxPages,
-        logger,
-      }),
+    return guardWalk(
+      () =>
+        walkStream({
+          start,
+          item,
+          ...(arrayProperty === undefined ? {} : { arrayProperty }),
+          fetchPage: async (cursor) => {
+            const query: Record<string, string> = { limit: String(pageLimit) };
+            if (cursor !== null) query["cursor"] = cursor;
+            const res = await api.send({ method: "GET", path, query, replaySafe: true });
+            return { body: res.body, info: res.info, status: res.status, requestId: res.requestId };
+          },
+          sleep,
+          emptyPageDelayMs,
+          maxEmptyPages,
+          maxPages,
+          logger,
+        }),
+      { path, gate, clock, maxRetryAfterMs, stop, logger },
     );
-  }
-
-  /**
-   * A stop ends a walk quietly after the pages already delivered, like a stop between pages:
-   * the caller's cursor stays at the last page it absorbed, and the next start resumes there.
-   */
-  async function* untilStopped<T>(pages: AsyncIterable<T>): AsyncIterable<T> {
-    try {
-      for await (const page of pages) {
-        yield page;
-        if (stop?.aborted) return;
-      }
-    } catch (err) {
-      if (err instanceof PlatformStoppedError || stop?.aborted) return;
-      throw err;
-    }
   }
 
   async function getOne<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S> | null> {
@@ -220,6 +209,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
       tokenRequests: tokens.requestCount(),
       requests: api.counters.requests,
       retries: api.counters.retries,
+      ...(gate.openAt() > clock.now() ? { notBefore: gate.openAt() } : {}),
     }),
     async close() {
       if (ownsDispatcher) await dispatcher.close();

@@ -35,6 +35,12 @@ afterEach(async () => {
 
 const GET_THREAT = `GET /v1/threats/${THREAT_ID}`;
 
+async function pagesOf<T>(pages: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of pages) out.push(page);
+  return out;
+}
+
 describe("Retry-After gate (spec: Errors rule 1)", () => {
   it("a Retry-After longer than maxRetryAfterMs holds back every later request of the client until it passes", async () => {
     const f = await setup();
@@ -83,6 +89,20 @@ describe("Retry-After gate (spec: Errors rule 1)", () => {
     // No request at all, not even for a token.
     expect(f.requests.length).toBe(sent);
     expect(f.tokenRequests.length).toBe(tokensSent);
+  });
+
+  it("while the Retry-After holds, a stream walk sends nothing and delivers no page; stats() says until when", async () => {
+    const f = await setup();
+    const h = track(harness(f, { maxRetryAfterMs: 60_000 }));
+    f.fault("GET /v1/threats", { status: 429, retryAfter: "600" });
+    await expect(pagesOf(h.client.streamThreats(null))).rejects.toBeInstanceOf(PlatformProblem);
+    const sent = f.requests.length;
+    expect(await pagesOf(h.client.streamThreats(null))).toEqual([]);
+    expect(f.requests.length).toBe(sent);
+    expect(h.client.stats().notBefore).toBe(h.clock.now() + 600_000);
+    h.clock.advance(600_000);
+    expect(h.client.stats().notBefore).toBeUndefined();
+    expect((await pagesOf(h.client.streamThreats(null))).length).toBeGreaterThan(0);
   });
 
   it("the token endpoint's Retry-After is honoured the same way", async () => {
