@@ -8,22 +8,32 @@ export interface AttemptSignal {
   signal: AbortSignal;
   /** The deadline fired (not the stop). */
   timedOut(): boolean;
-  /** Clears the timer; call when the attempt is over. */
+  /** Clears the timer and the stop listener; call when the attempt is over. */
   done(): void;
 }
 
 export function attemptSignal(timeoutMs: number, stop: AbortSignal | undefined): AttemptSignal {
-  const deadline = new AbortController();
+  const controller = new AbortController();
+  let timedOut = false;
   const timer = setTimeout(() => {
+    timedOut = true;
     const error = new Error(`no complete answer within ${timeoutMs} ms`);
     error.name = "TimeoutError";
-    deadline.abort(error);
+    controller.abort(error);
   }, timeoutMs);
   // The timer alone must not keep a finished process alive.
   timer.unref();
+  // A listener removed in done(), rather than AbortSignal.any: the stop signal lives as long as
+  // the process and must not collect one dependent per request.
+  const onStop = (): void => controller.abort(stop?.reason);
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener("abort", onStop, { once: true });
   return {
-    signal: stop === undefined ? deadline.signal : AbortSignal.any([deadline.signal, stop]),
-    timedOut: () => deadline.signal.aborted,
-    done: () => clearTimeout(timer),
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      stop?.removeEventListener("abort", onStop);
+    },
   };
 }
