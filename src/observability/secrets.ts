@@ -13,6 +13,11 @@ export const REDACTED = "[redacted]";
 
 /** Shorter values are not secrets worth a global replace (and would mangle ordinary words). */
 const MIN_SECRET_LENGTH = 6;
+/**
+ * A daemon registers a new access token every few minutes; the oldest expired ones are dropped
+ * beyond this many values so the matcher stays small. The config's secrets are never dropped.
+ */
+const MAX_VALUES = 512;
 
 const PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
@@ -47,12 +52,21 @@ function escapeRegExp(text: string): string {
 
 export function createSecretRegistry(initial: readonly (string | undefined | null)[] = []): SecretRegistry {
   const values = new Set<string>();
+  const pinned = new Set<string>();
   let matcher: RegExp | null = null;
+  let pinning = true;
 
   function addOne(value: string): void {
     if (value.length < MIN_SECRET_LENGTH || values.has(value)) return;
     values.add(value);
+    if (pinning) pinned.add(value);
     matcher = null;
+    if (values.size <= MAX_VALUES) return;
+    for (const old of values) {
+      if (pinned.has(old)) continue;
+      values.delete(old);
+      if (values.size <= MAX_VALUES) break;
+    }
   }
 
   function compiled(): RegExp | null {
@@ -92,5 +106,6 @@ export function createSecretRegistry(initial: readonly (string | undefined | nul
     size: () => values.size,
   };
   for (const secret of initial) registry.add(secret);
+  pinning = false;
   return registry;
 }

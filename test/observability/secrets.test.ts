@@ -86,3 +86,13 @@ describe("logger with a SecretRegistry", () => {
     expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 });
+
+describe("SecretRegistry in a long run", () => {
+  it("keeps the config's secrets and the newest tokens however many tokens were issued", () => {
+    const secrets = createSecretRegistry(["config-secret-value"]);
+    for (let i = 0; i < 2_000; i++) secrets.add(`access-token-${i.toString().padStart(6, "0")}`);
+    expect(secrets.size()).toBeLessThanOrEqual(512);
+    expect(secrets.scrub("config-secret-value")).toBe("[redacted]");
+    expect(secrets.scrub("access-token-001999")).toBe("[redacted]");
+  });
+});
