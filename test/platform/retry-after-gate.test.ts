@@ -64,7 +64,7 @@ describe("Retry-After gate (spec: Errors rule 1)", () => {
     expect(h.sleeps).toEqual([40_000]);
   });
 
-  it("a short Retry-After seen by one request makes concurrent requests wait for it too", async () => {
+  it("a short Retry-After is waited out once, through the gate; the next request goes at once", async () => {
     const f = await setup();
     const h = track(harness(f));
     f.fault(GET_THREAT, { status: 429, retryAfter: "5" });
