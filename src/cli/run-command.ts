@@ -14,7 +14,7 @@ import { acquireLock, openStateStore } from "../state/index.js";
 import { createContext } from "../sync/index.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
-import { buildConnector, cliLogger } from "./wiring.js";
+import { buildConnector, cliLogger, scrubStateErrors, secretsOf, type Connector } from "./wiring.js";
 
 export interface RunCommandOptions {
   /** Default: the config's `schedule` through node-cron. */
@@ -31,25 +31,31 @@ export interface RunCommandOptions {
 export async function runCommand(args: string[], io: Io, opts: RunCommandOptions = {}): Promise<number> {
   const values = parse(args, { ...CONFIG_OPTION });
   const { config } = await configFromArgs(values.config, io.env);
-  const logger = cliLogger(config, io.env);
+  const secrets = secretsOf(config);
+  const logger = cliLogger(config, io.env, secrets);
   const lock = await acquireLock(config.state.path);
   // Signals are ours from the moment the lock is: a stop during start-up still ends in exit 0.
   let daemon: Daemon | null = null;
   let stopRequested = false;
+  // Also abandons the platform request in flight: a hung platform cannot hold a stop (issue 6, item 5).
+  const platformStop = new AbortController();
   const stop = (signal: NodeJS.Signals): void => {
     logger.info({ signal }, "stopping: finishing the work in flight, then saving the state");
     stopRequested = true;
+    platformStop.abort(new Error("stopping"));
     daemon?.stop();
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  const connector = buildConnector(config, logger);
+  let connector: Connector | null = null;
   try {
     const store = await openStateStore(config.state.path, { logger });
-    const ctx = createContext(
-      { config, ...connector, logger, clock: systemClock, persist: () => store.write() },
-      store.data,
-    );
+    connector = buildConnector(config, logger, { secrets, stop: platformStop.signal, state: store.data });
+    const persist = (): Promise<void> => {
+      scrubStateErrors(store.data, secrets);
+      return store.write();
+    };
+    const ctx = createContext({ config, ...connector, logger, clock: systemClock, persist }, store.data);
     const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
     const running = createDaemon({
       ctx,
@@ -81,7 +87,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   } finally {
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
-    await connector.close();
+    await connector?.close();
     await lock.release();
   }
 }

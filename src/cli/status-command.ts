@@ -1,19 +1,33 @@
-import { emptyState, readStateFile } from "../state/index.js";
+import { emptyState, readStateFile, StateError, type State } from "../state/index.js";
 import { formatStatus, summarize } from "../sync/index.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 
-/** `status`: what the state holds; reads the file only (no lock, no network). */
+/**
+ * `status`: what the state holds; reads the file only (no lock, no network). Exit 0 always once
+ * the config is read (contract): a damaged state file is a finding to print, not a failure.
+ */
 export async function statusCommand(args: string[], io: Io): Promise<number> {
   const opts = parse(args, { ...CONFIG_OPTION, json: { type: "boolean", default: false } });
   const { config } = await configFromArgs(opts.config, io.env);
-  const state = await readStateFile(config.state.path);
+  let state: State | null;
+  let problem: string | undefined;
+  try {
+    state = await readStateFile(config.state.path);
+  } catch (err) {
+    if (!(err instanceof StateError)) throw err;
+    state = null;
+    problem = err.message;
+  }
   const report = {
     statePath: config.state.path,
     stateFile: state !== null,
+    ...(problem !== undefined ? { stateProblem: problem } : {}),
     ...summarize(state ?? emptyState()),
   };
   if (opts.json === true) io.out(JSON.stringify(report));
+  else if (problem !== undefined)
+    io.out(`state:      ${config.state.path} (unreadable)\nproblem:    ${problem}`);
   else
     io.out(
       `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report)}`,

@@ -3,7 +3,7 @@ import { createContext, runCycle, type CycleReport, type DryRunSink } from "../s
 import { systemClock } from "../shared/clock.js";
 import { CONFIG_OPTION, intOption, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
-import { buildConnector, cliLogger } from "./wiring.js";
+import { buildConnector, cliLogger, scrubStateErrors, secretsOf } from "./wiring.js";
 
 function dryRunSink(io: Io, json: boolean): DryRunSink {
   return {
@@ -55,48 +55,82 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     7 * 86_400,
   );
   const { config } = await configFromArgs(opts.config, io.env);
-  const logger = cliLogger(config, io.env);
-  const connector = buildConnector(config, logger);
+  const secrets = secretsOf(config);
+  const logger = cliLogger(config, io.env, secrets);
   const json = opts.json === true;
   const reconcile = mode === "reconcile";
+  // A stop ends the cycle between steps and abandons the platform request in flight, so that a
+  // hung or trickling platform cannot hold a SIGTERM past a container's grace period (issue 6, item 5).
+  const abort = new AbortController();
+  const stop = (): void => abort.abort(new Error("signal"));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
   try {
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
       const state = (await readStateFile(config.state.path)) ?? emptyState();
-      const ctx = createContext(
-        { config, ...connector, logger, clock: systemClock, persist: null, dryRun: dryRunSink(io, json) },
-        state,
-      );
-      const report = await runCycle(ctx, { reconcile });
-      if (report.error) io.err(`error: ${report.error}`);
-      return report.error ? 1 : 0;
+      // The state is a copy here: a Retry-After is honoured but never written.
+      const connector = buildConnector(config, logger, { secrets, stop: abort.signal, state });
+      try {
+        const ctx = createContext(
+          { config, ...connector, logger, clock: systemClock, persist: null, dryRun: dryRunSink(io, json) },
+          state,
+        );
+        const report = await runCycle(ctx, { reconcile, signal: abort.signal });
+        if (report.error) io.err(`error: ${secrets.scrub(report.error)}`);
+        return report.error ? 1 : 0;
+      } finally {
+        await connector.close();
+      }
     }
     const lock = await acquireLock(config.state.path);
-    const abort = new AbortController();
-    const stop = (): void => abort.abort(new Error("signal"));
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
     try {
       const store = await openStateStore(config.state.path, { logger });
-      const ctx = createContext(
-        { config, ...connector, logger, clock: systemClock, persist: () => store.write() },
-        store.data,
-      );
-      const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
-      const report = await runCycle(ctx, {
-        reconcile,
-        ignoreBackoff: true,
-        signal: abort.signal,
-        ...(deadline !== undefined ? { deadline } : {}),
+      const connector = buildConnector(config, logger, {
+        secrets,
+        stop: abort.signal,
+        state: store.data,
       });
-      io.out(json ? JSON.stringify(report) : reportText(report, reconcile));
-      return report.ok ? 0 : 1;
+      try {
+        const ctx = createContext(
+          {
+            config,
+            ...connector,
+            logger,
+            clock: systemClock,
+            persist: () => {
+              scrubStateErrors(store.data, secrets);
+              return store.write();
+            },
+          },
+          store.data,
+        );
+        const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
+        const report = await runCycle(ctx, {
+          reconcile,
+          ignoreBackoff: true,
+          signal: abort.signal,
+          ...(deadline !== undefined ? { deadline } : {}),
+        });
+        // Said where the operator looks: a Retry-After kept the platform's streams unread (issue 6, item 6).
+        const notBefore = connector.platform.stats().notBefore;
+        const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
+        const text = json
+          ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
+          : reportText(report, reconcile) +
+            (waiting === undefined
+              ? ""
+              : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`);
+        io.out(secrets.scrub(text));
+        return report.ok ? 0 : 1;
+      } finally {
+        await connector.close();
+      }
     } finally {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
       await lock.release();
     }
   } finally {
-    await connector.close();
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
   }
 }

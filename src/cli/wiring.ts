@@ -1,17 +1,36 @@
 import { pino } from "pino";
 import type { Config } from "../config/index.js";
 import { createGitHub, type GitHubGateway } from "../github/index.js";
-import { createLogger, type Logger } from "../observability/index.js";
+import {
+  createLogger,
+  createSecretRegistry,
+  type Logger,
+  type SecretRegistry,
+} from "../observability/index.js";
 import { createPlatformClient, type PlatformClient } from "../platform/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
+import type { State } from "../state/index.js";
 import type { Env } from "./io.js";
 
 /** Builds the connector's parts from a validated config: the one place that knows them all. */
 
-export function cliLogger(config: Config | null, env: Env): Logger {
+/** The process's credentials from the config; tokens issued later are added as they come. */
+export function secretsOf(config: Config | null): SecretRegistry {
+  return createSecretRegistry([
+    config?.platform.client_secret,
+    config?.github.token,
+    config?.github.app?.private_key,
+  ]);
+}
+
+export function cliLogger(
+  config: Config | null,
+  env: Env,
+  secrets: SecretRegistry = secretsOf(config),
+): Logger {
   const level = env["THREATBRIDGE_LOG_LEVEL"] ?? config?.log.level ?? "info";
   // Logs go to stderr: stdout carries dry-run lines and --json output.
-  return createLogger({ level, destination: pino.destination({ fd: 2, sync: true }) });
+  return createLogger({ level, destination: pino.destination({ fd: 2, sync: true }), secrets });
 }
 
 export interface Connector {
@@ -20,7 +39,18 @@ export interface Connector {
   close(): Promise<void>;
 }
 
-export function buildConnector(config: Config, logger: Logger, clock: Clock = systemClock): Connector {
+export interface ConnectorOptions {
+  clock?: Clock;
+  secrets?: SecretRegistry;
+  /** Stopping (SIGTERM/SIGINT) abandons the platform request in flight. */
+  stop?: AbortSignal;
+  /** The state whose `platformNotBefore` the platform client honours and keeps current. */
+  state?: State;
+}
+
+export function buildConnector(config: Config, logger: Logger, opts: ConnectorOptions = {}): Connector {
+  const clock = opts.clock ?? systemClock;
+  const state = opts.state;
   const platform = createPlatformClient({
     baseUrl: config.platform.base_url,
     tokenUrl: config.platform.token_url,
@@ -33,6 +63,11 @@ export function buildConnector(config: Config, logger: Logger, clock: Clock = sy
     timeoutMs: config.platform.timeout_ms,
     logger,
     clock,
+    secrets: opts.secrets,
+    stop: opts.stop,
+    notBefore: state?.platformNotBefore,
+    // Saved with the state's next write (the cycle writes it even when it fails).
+    onNotBefore: state === undefined ? undefined : (at) => void (state.platformNotBefore = at),
   });
   const app = config.github.app;
   const github = createGitHub({
@@ -54,4 +89,16 @@ export function buildConnector(config: Config, logger: Logger, clock: Clock = sy
     clock,
   });
   return { platform, github, close: () => platform.close() };
+}
+
+/**
+ * Error texts the state keeps (shown by `status`) without any credential a server echoed: the
+ * GitHub client's errors do not pass through the platform's scrubbing (issue 6, item 7).
+ */
+export function scrubStateErrors(state: State, secrets: SecretRegistry): void {
+  if (state.lastCycle?.error !== undefined) state.lastCycle.error = secrets.scrub(state.lastCycle.error);
+  for (const entry of Object.values(state.queue))
+    if (entry.lastError !== undefined) entry.lastError = secrets.scrub(entry.lastError);
+  for (const record of [...Object.values(state.retry.threats), ...Object.values(state.retry.assets)])
+    record.lastError = secrets.scrub(record.lastError);
 }

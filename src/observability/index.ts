@@ -13,3 +13,4 @@ export {
   type ProbeResult,
   type RunningHealthServer,
 } from "./health-server.js";
+export { createSecretRegistry, REDACTED, type SecretRegistry } from "./secrets.js";

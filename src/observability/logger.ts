@@ -1,4 +1,5 @@
 import { pino, type Logger as PinoLogger, type DestinationStream } from "pino";
+import type { SecretRegistry } from "./secrets.js";
 
 export type Logger = PinoLogger;
 
@@ -27,6 +28,16 @@ const REDACT_PATHS = [
 export interface LoggerOptions {
   level?: string;
   destination?: DestinationStream;
+  /**
+   * Credentials to scrub from every line, whatever field or message carries them (a server's
+   * error text echoing a token): the last step before a line leaves the process.
+   */
+  secrets?: SecretRegistry;
+}
+
+/** A destination that scrubs each serialized line; registered secrets are matched in JSON form too. */
+function scrubbing(destination: DestinationStream, secrets: SecretRegistry): DestinationStream {
+  return { write: (line: string) => destination.write(secrets.scrub(line)) };
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
@@ -37,7 +48,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    opts.destination,
+    opts.secrets === undefined
+      ? opts.destination
+      : scrubbing(opts.destination ?? pino.destination({ fd: 1, sync: true }), opts.secrets),
   );
 }
 

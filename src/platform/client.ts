@@ -1,12 +1,19 @@
 import type { Dispatcher } from "undici";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
-import { silentLogger, type Logger } from "../observability/index.js";
+import {
+  createSecretRegistry,
+  silentLogger,
+  type Logger,
+  type SecretRegistry,
+} from "../observability/index.js";
 import { PlatformError, PlatformProblem, PlatformResponseError } from "./errors.js";
 import { createApiTransport, type ApiResponse } from "./http.js";
 import { Asset, Threat, type SettableStatus } from "./schemas.js";
 import { walkStream, type StreamPage } from "./stream.js";
 import { createTokenCache, type TokenCredentials } from "./token-cache.js";
 import { createDispatcher } from "./transport.js";
+import { createRequestGate } from "./request-gate.js";
+import { guardWalk } from "./walk-guard.js";
 import type { z } from "zod";
 
 /** Optional members accept `undefined` (= the default), so config code can pass them straight through. */
@@ -29,6 +36,17 @@ export interface PlatformClientOptions extends TokenCredentials {
   clock?: Clock | undefined;
   sleep?: Sleep | undefined;
   random?: (() => number) | undefined;
+  /**
+   * Fires when the process stops (SIGTERM): the request in flight is abandoned and a stream walk
+   * ends after the pages already delivered (issue 6, item 5).
+   */
+  stop?: AbortSignal | undefined;
+  /** Credentials to scrub from errors; every access token issued is added to it. */
+  secrets?: SecretRegistry | undefined;
+  /** Epoch ms before which the platform asked not to be called, remembered from an earlier run. */
+  notBefore?: number | undefined;
+  /** Told each time a Retry-After moves that instant, so the caller can keep it (in the state). */
+  onNotBefore?: ((at: number) => void) | undefined;
   /** An undici dispatcher to use; the caller keeps ownership (close() leaves it open). */
   dispatcher?: Dispatcher | undefined;
 }
@@ -40,6 +58,8 @@ export interface PlatformStats {
   requests: number;
   /** Attempts repeated after a 429, a 5xx, a dropped connection or a 401. */
   retries: number;
+  /** Epoch ms before which the platform asked not to be called, while that is still ahead. */
+  notBefore?: number;
 }
 
 export interface PlatformClient {
@@ -71,6 +91,9 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
   const logger = (opts.logger ?? silentLogger).child({ component: "platform" });
   // A dispatcher passed in stays the caller's to close; the one made here is closed by close().
   const ownsDispatcher = opts.dispatcher === undefined;
+  const secrets = opts.secrets ?? createSecretRegistry();
+  const gate = createRequestGate({ initial: opts.notBefore, onChange: opts.onNotBefore });
+  const stop = opts.stop;
   const dispatcher = opts.dispatcher ?? createDispatcher(timeoutMs);
 
   const tokens = createTokenCache({
@@ -85,6 +108,11 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     sleep,
     random,
     maxRetries,
+    maxRetryAfterMs,
+    timeoutMs,
+    stop,
+    gate,
+    secrets,
     logger,
   });
   const api = createApiTransport({
@@ -96,26 +124,34 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     random,
     maxRetries,
     maxRetryAfterMs,
+    timeoutMs,
+    stop,
+    gate,
+    scrub: (text) => secrets.scrub(text),
     logger,
   });
 
   function walk<S extends z.ZodType>(path: string, start: string | null, item: S, arrayProperty?: string) {
-    return walkStream({
-      start,
-      item,
-      ...(arrayProperty === undefined ? {} : { arrayProperty }),
-      fetchPage: async (cursor) => {
-        const query: Record<string, string> = { limit: String(pageLimit) };
-        if (cursor !== null) query["cursor"] = cursor;
-        const res = await api.send({ method: "GET", path, query, replaySafe: true });
-        return { body: res.body, info: res.info, status: res.status, requestId: res.requestId };
-      },
-      sleep,
-      emptyPageDelayMs,
-      maxEmptyPages,
-      maxPages,
-      logger,
-    });
+    return guardWalk(
+      () =>
+        walkStream({
+          start,
+          item,
+          ...(arrayProperty === undefined ? {} : { arrayProperty }),
+          fetchPage: async (cursor) => {
+            const query: Record<string, string> = { limit: String(pageLimit) };
+            if (cursor !== null) query["cursor"] = cursor;
+            const res = await api.send({ method: "GET", path, query, replaySafe: true });
+            return { body: res.body, info: res.info, status: res.status, requestId: res.requestId };
+          },
+          sleep,
+          emptyPageDelayMs,
+          maxEmptyPages,
+          maxPages,
+          logger,
+        }),
+      { path, gate, clock, maxRetryAfterMs, stop, logger },
+    );
   }
 
   async function getOne<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S> | null> {
@@ -173,6 +209,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
       tokenRequests: tokens.requestCount(),
       requests: api.counters.requests,
       retries: api.counters.retries,
+      ...(gate.openAt() > clock.now() ? { notBefore: gate.openAt() } : {}),
     }),
     async close() {
       if (ownsDispatcher) await dispatcher.close();

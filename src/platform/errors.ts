@@ -1,3 +1,4 @@
+import { FAILURE_HINTS, isNetworkKind, type PlatformFailureKind } from "./failure-kind.js";
 import { Problem } from "./schemas.js";
 
 /**
@@ -17,23 +18,36 @@ export type PlatformErrorCode =
   | "platform_response_invalid"
   | "platform_token_failed"
   | "platform_network"
-  | "platform_invalid_options";
+  | "platform_invalid_options"
+  /** Not sent: the platform's Retry-After has not passed yet (issue 6, item 6). */
+  | "platform_deferred"
+  /** Abandoned: the process is stopping (issue 6, item 5). */
+  | "platform_stopped";
+
+export interface PlatformErrorOptions {
+  cause?: unknown;
+  /** Network (and which part), credentials, rate limit, stop, or an answer: default `answer`. */
+  kind?: PlatformFailureKind;
+}
 
 export class PlatformError extends Error {
   readonly code: PlatformErrorCode;
   readonly method: string | undefined;
   readonly path: string | undefined;
   readonly status: number | undefined;
+  /** What failed, so that an unreachable platform is never blamed on credentials (issue 8). */
+  readonly kind: PlatformFailureKind;
 
   constructor(
     code: PlatformErrorCode,
     message: string,
     info: (RequestInfo & { status?: number | undefined }) | undefined,
-    options?: { cause?: unknown },
+    options?: PlatformErrorOptions,
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
+    this.kind = options?.kind ?? "answer";
     this.method = info?.method;
     this.path = info?.path;
     this.status = info?.status;
@@ -44,6 +58,7 @@ export class PlatformError extends Error {
     return {
       name: this.name,
       code: this.code,
+      kind: this.kind,
       message: this.message,
       method: this.method,
       path: this.path,
@@ -86,6 +101,7 @@ export class PlatformProblem extends PlatformError {
       `${args.method} ${args.path} answered ${args.status} ${type}${shown}` +
         (args.requestId === undefined ? "" : ` (request id ${args.requestId})`),
       args,
+      { kind: problemKind(args.status) },
     );
     this.type = type;
     this.status = args.status;
@@ -99,6 +115,11 @@ export class PlatformProblem extends PlatformError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), type: this.type, requestId: this.requestId, problem: this.problem };
   }
+}
+
+function problemKind(status: number): PlatformFailureKind {
+  if (status === 401 || status === 403) return "credentials";
+  return status === 429 ? "rate_limited" : "answer";
 }
 
 /** Build a PlatformProblem from whatever error body arrived (problem+json or not). */
@@ -132,20 +153,31 @@ export class PlatformResponseError extends PlatformError {
   }
 }
 
-/** The token endpoint refused or failed. The message names the OAuth error, never the credentials. */
+/**
+ * The token endpoint refused or failed. The message names the OAuth error, never the credentials,
+ * and blames credentials only when the endpoint answered so: a network failure says which part.
+ */
 export class PlatformTokenError extends PlatformError {
   readonly oauthError: string | undefined;
   constructor(
     info: RequestInfo & { status?: number },
     reason: string,
     oauthError: string | undefined,
-    options?: { cause?: unknown },
+    options?: PlatformErrorOptions,
   ) {
+    const kind = options?.kind ?? "credentials";
+    const hint =
+      isNetworkKind(kind) || kind === "rate_limited" || kind === "stopped"
+        ? FAILURE_HINTS[kind]
+        : "check platform.client_id, client_secret, token_auth and token_url";
     super(
       "platform_token_failed",
-      `token request ${info.method} ${info.path} failed: ${reason}; check platform.client_id, client_secret, token_auth and token_url`,
+      `token request ${info.method} ${info.path} failed: ${reason}; ${hint}`,
       info,
-      options,
+      {
+        ...options,
+        kind,
+      },
     );
     this.oauthError = oauthError;
   }
@@ -155,10 +187,39 @@ export class PlatformTokenError extends PlatformError {
   }
 }
 
-/** The connection failed (reset, refused, timed out) and retries, if allowed, ran out. */
+/** The connection failed (DNS, refused, TLS, timed out, reset) and retries, if allowed, ran out. */
 export class PlatformNetworkError extends PlatformError {
-  constructor(info: RequestInfo, reason: string, options?: { cause?: unknown }) {
-    super("platform_network", `${info.method} ${info.path} failed: ${reason}`, info, options);
+  constructor(info: RequestInfo, reason: string, options?: PlatformErrorOptions) {
+    const kind = options?.kind ?? "network_other";
+    super("platform_network", `${info.method} ${info.path} failed: ${reason}; ${FAILURE_HINTS[kind]}`, info, {
+      ...options,
+      kind,
+    });
+  }
+}
+
+/** Not sent: the platform said not to ask before `notBefore` (Retry-After, "Errors" rule 1). */
+export class PlatformDeferredError extends PlatformError {
+  readonly notBefore: number;
+  constructor(info: RequestInfo, notBefore: number) {
+    super(
+      "platform_deferred",
+      `${info.method} ${info.path} not sent: the platform asked not to be called before ${new Date(notBefore).toISOString()} (Retry-After); the platform is read again after that`,
+      info,
+      { kind: "rate_limited" },
+    );
+    this.notBefore = notBefore;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), notBefore: new Date(this.notBefore).toISOString() };
+  }
+}
+
+/** Abandoned because the process is stopping (SIGTERM/SIGINT); replay-safe work stays queued. */
+export class PlatformStoppedError extends PlatformError {
+  constructor(info: RequestInfo) {
+    super("platform_stopped", `${info.method} ${info.path} abandoned: stopping`, info, { kind: "stopped" });
   }
 }
 

@@ -1,13 +1,18 @@
 import type { Dispatcher } from "undici";
 import type { Clock, Sleep } from "../shared/clock.js";
 import type { Logger } from "../observability/index.js";
+import { attemptSignal } from "./deadline.js";
 import {
+  PlatformDeferredError,
   PlatformNetworkError,
   PlatformResponseError,
+  PlatformStoppedError,
   describeTransportError,
   problemFromBody,
   type RequestInfo,
 } from "./errors.js";
+import { networkKindOf } from "./failure-kind.js";
+import type { RequestGate } from "./request-gate.js";
 import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
 import type { TokenCache } from "./token-cache.js";
 import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transport.js";
@@ -52,6 +57,14 @@ export interface ApiTransportOptions {
   maxRetries: number;
   /** A 429 asking for a longer wait than this fails at once instead of stalling the cycle. */
   maxRetryAfterMs: number;
+  /** Total deadline of one attempt, headers and body together. */
+  timeoutMs: number;
+  /** Fires when the process stops: the request in flight is abandoned. */
+  stop?: AbortSignal | undefined;
+  /** Retry-After honoured across requests (and, through the state, across processes). */
+  gate: RequestGate;
+  /** Removes credentials from server text before it goes into an error. */
+  scrub: (text: string) => string;
   logger: Logger;
 }
 
@@ -78,6 +91,7 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
     let reauthenticated = false;
 
     for (;;) {
+      await waitForGate(info);
       const token = await opts.tokens.get();
       const headers: Record<string, string> = {
         accept: "application/json",
@@ -87,25 +101,34 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
       counters.requests++;
 
       let res: RawResponse;
+      const deadline = attemptSignal(opts.timeoutMs, opts.stop);
       try {
         res = await sendOnce(opts.dispatcher, {
           method: req.method,
           url,
           headers,
           ...(body === undefined ? {} : { body }),
+          signal: deadline.signal,
         });
       } catch (err) {
+        if (opts.stop?.aborted) throw new PlatformStoppedError(info);
+        const kind = deadline.timedOut() ? "network_timeout" : networkKindOf(err);
+        const reason = deadline.timedOut()
+          ? `no complete answer within ${opts.timeoutMs} ms`
+          : opts.scrub(describeTransportError(err));
         if (!req.replaySafe || attempt >= opts.maxRetries) {
-          throw new PlatformNetworkError(info, describeTransportError(err), { cause: err });
+          throw new PlatformNetworkError(info, reason, { cause: err, kind });
         }
         const wait = backoffMs(attempt++, opts.random);
         counters.retries++;
         opts.logger.debug(
-          { ...info, error: describeTransportError(err), waitMs: wait },
+          { ...info, error: reason, kind, waitMs: wait },
           "platform request failed, retrying",
         );
-        await opts.sleep(wait);
+        await pause(wait, info);
         continue;
+      } finally {
+        deadline.done();
       }
 
       const requestId = headerValue(res.headers, "x-request-id");
@@ -121,23 +144,46 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
         const parsed = req.readBody === false ? undefined : parseSuccessBody(res, info, requestId);
         return { status: res.status, body: parsed, requestId, info };
       }
+      // 429 always carries Retry-After ("Errors" rule 1); a 503 may (RFC 9110 §10.2.3): honour both,
+      // for every request of this client and for later cycles, not just for this retry.
+      const asked = isRetryableStatus(res.status)
+        ? retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock)
+        : undefined;
+      if (asked !== undefined) opts.gate.deferUntil(opts.clock.now() + asked);
       if (req.replaySafe && isRetryableStatus(res.status) && attempt < opts.maxRetries) {
-        // 429 always carries Retry-After ("Errors" rule 1); a 503 may (RFC 9110 §10.2.3): honour both.
-        const asked = retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock);
         if (asked === undefined || asked <= opts.maxRetryAfterMs) {
-          // Retry-After is a floor: never come back sooner than asked ("Errors" rule 1).
-          const wait = asked ?? backoffMs(attempt, opts.random);
+          // Retry-After is a floor: the gate makes the next attempt wait for it ("Errors" rule 1).
+          const wait = asked === undefined ? backoffMs(attempt, opts.random) : 0;
           attempt++;
           counters.retries++;
           opts.logger.debug(
-            { ...info, status: res.status, requestId, waitMs: wait },
+            { ...info, status: res.status, requestId, waitMs: asked ?? wait },
             "platform request failed, retrying",
           );
-          await opts.sleep(wait);
+          if (wait > 0) await pause(wait, info);
           continue;
         }
       }
-      throw problemFromBody({ ...info, status: res.status, requestId }, safeJson(res.text));
+      throw problemFromBody({ ...info, status: res.status, requestId }, safeJson(opts.scrub(res.text)));
+    }
+  }
+
+  /** Waits out a short Retry-After; a long one fails now, without sending (the state keeps it). */
+  async function waitForGate(info: RequestInfo): Promise<void> {
+    const openAt = opts.gate.openAt();
+    const wait = openAt - opts.clock.now();
+    if (wait <= 0) return;
+    if (wait > opts.maxRetryAfterMs) throw new PlatformDeferredError(info, openAt);
+    await pause(wait, info);
+  }
+
+  /** A wait that a stop cuts short. */
+  async function pause(ms: number, info: RequestInfo): Promise<void> {
+    try {
+      await opts.sleep(ms, opts.stop);
+    } catch (err) {
+      if (opts.stop?.aborted) throw new PlatformStoppedError(info);
+      throw err;
     }
   }
 

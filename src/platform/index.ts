@@ -23,6 +23,15 @@ export {
   PlatformProblem,
   PlatformResponseError,
   PlatformTokenError,
+  PlatformDeferredError,
+  PlatformStoppedError,
   problemTypeSuffix,
   type PlatformErrorCode,
 } from "./errors.js";
+export { classifyNetworkError } from "./classify.js";
+export {
+  FAILURE_HINTS,
+  isNetworkKind,
+  type NetworkFailureKind,
+  type PlatformFailureKind,
+} from "./failure-kind.js";

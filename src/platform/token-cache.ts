@@ -1,7 +1,11 @@
 import type { Dispatcher } from "undici";
 import type { Clock, Sleep } from "../shared/clock.js";
 import type { Logger } from "../observability/index.js";
+import type { SecretRegistry } from "../observability/secrets.js";
+import { attemptSignal } from "./deadline.js";
 import { PlatformTokenError, describeTransportError, type RequestInfo } from "./errors.js";
+import { networkKindOf } from "./failure-kind.js";
+import type { RequestGate } from "./request-gate.js";
 import { TokenErrorBody, TokenResponse } from "./schemas.js";
 import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
 import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transport.js";
@@ -30,6 +34,15 @@ export interface TokenCacheOptions extends TokenCredentials {
   sleep: Sleep;
   random: () => number;
   maxRetries: number;
+  /** A Retry-After longer than this fails at once instead of stalling. */
+  maxRetryAfterMs: number;
+  /** Total deadline of one token request, headers and body together. */
+  timeoutMs: number;
+  stop?: AbortSignal | undefined;
+  /** The client's Retry-After gate: the token endpoint's Retry-After holds back everything. */
+  gate: RequestGate;
+  /** Every token issued is registered here, and server text is scrubbed through it. */
+  secrets: SecretRegistry;
   logger: Logger;
 }
 
@@ -45,6 +58,11 @@ export interface TokenCache {
 /** "An access token is valid for 5 minutes" (spec "Authentication" rule 3): used when `expires_in` is absent. */
 const DEFAULT_LIFETIME_S = 300;
 const RENEW_MARGIN_MS = 30_000;
+/**
+ * After the endpoint refuses the credentials, ask again no sooner than this, doubling per refusal
+ * up to the cap: wrong credentials do not get better by asking on every tick (issue 6, item 6).
+ */
+const REFUSAL_BACKOFF = { baseMs: 30_000, capMs: 30 * 60_000 };
 
 /**
  * When to stop using a token: 30 s before expiry (longer than any request's timeout), or at 80 %
@@ -70,15 +88,13 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
   let inflight: Promise<string> | null = null;
   let count = 0;
 
-  /** An identity provider may echo what it was sent; make sure the secret never leaves in a message. */
-  const scrub = (text: string): string =>
-    opts.clientSecret === ""
-      ? text
-      : text
-          .split(opts.clientSecret)
-          .join("[redacted]")
-          .split(formEncode(opts.clientSecret))
-          .join("[redacted]");
+  // An identity provider may echo what it was sent: the secret is registered, so scrubbing finds it.
+  opts.secrets.add(opts.clientSecret);
+  const scrub = (text: string): string => opts.secrets.scrub(text);
+  /** Consecutive refusals and the instant before which the endpoint is not asked again. */
+  let refusals = 0;
+  let refusedUntil = 0;
+  let lastRefusal: PlatformTokenError | null = null;
 
   function requestParts(): { headers: Record<string, string>; body: string } {
     const form = new URLSearchParams({ grant_type: "client_credentials" });
@@ -90,7 +106,10 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
     };
     if (opts.tokenAuth === "client_secret_basic") {
       const pair = `${formEncode(opts.clientId)}:${formEncode(opts.clientSecret)}`;
-      headers["authorization"] = `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
+      const basic = Buffer.from(pair, "utf8").toString("base64");
+      // The encoded pair is as secret as the secret: an endpoint may echo the header it got.
+      opts.secrets.add(basic);
+      headers["authorization"] = `Basic ${basic}`;
     } else {
       form.set("client_id", opts.clientId);
       form.set("client_secret", opts.clientSecret);
@@ -111,24 +130,39 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
       oauth === undefined
         ? `HTTP ${res.status}`
         : `HTTP ${res.status} ${scrub(oauth.error)}${oauth.error_description === undefined ? "" : ` (${scrub(oauth.error_description)})`}`;
-    return new PlatformTokenError({ ...info, status: res.status }, reason, oauth?.error);
+    const kind =
+      res.status === 429 ? "rate_limited" : isRetryableStatus(res.status) ? "answer" : "credentials";
+    return new PlatformTokenError({ ...info, status: res.status }, reason, oauth?.error, { kind });
   }
 
   async function fetchToken(): Promise<{ token: string; lifetimeMs: number }> {
     const { headers, body } = requestParts();
     for (let attempt = 0; ; attempt++) {
+      await waitForGate();
       count++;
       let res: RawResponse;
+      const deadline = attemptSignal(opts.timeoutMs, opts.stop);
       try {
-        res = await sendOnce(opts.dispatcher, { method: "POST", url, headers, body });
+        res = await sendOnce(opts.dispatcher, {
+          method: "POST",
+          url,
+          headers,
+          body,
+          signal: deadline.signal,
+        });
       } catch (err) {
+        if (opts.stop?.aborted) throw stopped();
         if (attempt >= opts.maxRetries) {
-          throw new PlatformTokenError(info, `network: ${describeTransportError(err)}`, undefined, {
-            cause: err,
-          });
+          const kind = deadline.timedOut() ? "network_timeout" : networkKindOf(err);
+          const reason = deadline.timedOut()
+            ? `no complete answer within ${opts.timeoutMs} ms`
+            : scrub(describeTransportError(err));
+          throw new PlatformTokenError(info, reason, undefined, { cause: err, kind });
         }
-        await opts.sleep(backoffMs(attempt, opts.random));
+        await pause(backoffMs(attempt, opts.random));
         continue;
+      } finally {
+        deadline.done();
       }
       if (res.status >= 200 && res.status < 300) {
         let json: unknown;
@@ -145,21 +179,61 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
             undefined,
           );
         }
+        opts.secrets.add(parsed.data.access_token);
         return {
           token: parsed.data.access_token,
           lifetimeMs: (parsed.data.expires_in ?? DEFAULT_LIFETIME_S) * 1000,
         };
       }
+      const asked = retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock);
+      // The token endpoint's Retry-After holds back every request of this client ("Errors" rule 1).
+      if (asked !== undefined && isRetryableStatus(res.status))
+        opts.gate.deferUntil(opts.clock.now() + asked);
       if (isRetryableStatus(res.status) && attempt < opts.maxRetries) {
-        const wait =
-          retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock) ??
-          backoffMs(attempt, opts.random);
+        const wait = asked ?? backoffMs(attempt, opts.random);
         opts.logger.debug({ status: res.status, waitMs: wait }, "token request failed, retrying");
-        await opts.sleep(wait);
+        // With a Retry-After the gate does the waiting (and fails at once when it is too long).
+        if (asked === undefined) await pause(wait);
         continue;
       }
       throw failure(res);
     }
+  }
+
+  function stopped(): PlatformTokenError {
+    return new PlatformTokenError(info, "abandoned: stopping", undefined, { kind: "stopped" });
+  }
+
+  async function waitForGate(): Promise<void> {
+    const wait = opts.gate.openAt() - opts.clock.now();
+    if (wait <= 0) return;
+    if (wait > opts.maxRetryAfterMs) {
+      throw new PlatformTokenError(
+        info,
+        `not sent: the platform asked not to be called before ${new Date(opts.gate.openAt()).toISOString()} (Retry-After)`,
+        undefined,
+        { kind: "rate_limited" },
+      );
+    }
+    await pause(wait);
+  }
+
+  async function pause(ms: number): Promise<void> {
+    try {
+      await opts.sleep(ms, opts.stop);
+    } catch (err) {
+      if (opts.stop?.aborted) throw stopped();
+      throw err;
+    }
+  }
+
+  /** A refusal of the credentials closes the endpoint for a while, longer each time. */
+  function noteRefusal(err: unknown): void {
+    if (!(err instanceof PlatformTokenError) || err.kind !== "credentials") return;
+    const wait = Math.min(REFUSAL_BACKOFF.capMs, REFUSAL_BACKOFF.baseMs * 2 ** Math.min(refusals, 20));
+    refusals++;
+    refusedUntil = opts.clock.now() + wait;
+    lastRefusal = err;
   }
 
   return {
@@ -167,15 +241,28 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
       if (current !== null && opts.clock.now() < current.renewAt) return Promise.resolve(current.token);
       if (inflight !== null) return inflight;
       const startedAt = opts.clock.now();
+      if (lastRefusal !== null && startedAt < refusedUntil) {
+        return Promise.reject(
+          new PlatformTokenError(
+            { ...info, ...(lastRefusal.status === undefined ? {} : { status: lastRefusal.status }) },
+            `refused ${refusals} time(s), last: ${lastRefusal.oauthError ?? `HTTP ${lastRefusal.status ?? "?"}`}; not asked again before ${new Date(refusedUntil).toISOString()}`,
+            lastRefusal.oauthError,
+            { kind: "credentials" },
+          ),
+        );
+      }
       const p = fetchToken().then(
         ({ token, lifetimeMs }) => {
           // Measured from when the request started: the token's life began no later than that.
           current = { token, renewAt: startedAt + renewAfterMs(lifetimeMs) };
           inflight = null;
+          refusals = 0;
+          lastRefusal = null;
           return token;
         },
         (err: unknown) => {
           inflight = null;
+          noteRefusal(err);
           throw err;
         },
       );

@@ -13,6 +13,8 @@ export interface RawRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string;
+  /** Aborts the request, headers and body alike (the total deadline, or a stop). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function sendOnce(dispatcher: Dispatcher, req: RawRequest): Promise
     method: req.method,
     headers: req.headers,
     body: req.body ?? null,
+    ...(req.signal === undefined ? {} : { signal: req.signal }),
   });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text };

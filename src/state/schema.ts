@@ -126,6 +126,11 @@ export const State = z.object({
   lastCycle: LastCycle.nullable(),
   /** Fingerprint of the config that shapes issues; when it changes, threats are read again from the start. */
   renderKey: z.string().optional(),
+  /**
+   * Epoch ms before which the platform asked not to be called (a Retry-After, spec "Errors"
+   * rule 1): a later cycle or process sends nothing to it before then (issue 6, item 6).
+   */
+  platformNotBefore: z.number().optional(),
 });
 export type State = z.infer<typeof State>;
 

@@ -1,5 +1,5 @@
 import { escapeMarkdownBlock, escapeMarkdownInline } from "./escape.js";
-import { MAX_BODY_LENGTH } from "./limits.js";
+import { MAX_RENDERED_BODY_LENGTH } from "./limits.js";
 import { markerFor } from "./marker.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
@@ -82,7 +82,7 @@ const NO_DESCRIPTION = "_No description._";
 function description(raw: string | null): string {
   if (raw === null || raw.trim() === "") return NO_DESCRIPTION;
   // Escaping never shortens text, so anything past the body limit could never be shown.
-  const { text, cut } = precut(raw, MAX_BODY_LENGTH);
+  const { text, cut } = precut(raw, MAX_RENDERED_BODY_LENGTH);
   const escaped = escapeMarkdownBlock(text);
   return cut ? `${escaped}${TRUNCATED_NOTE}` : escaped;
 }
@@ -102,7 +102,7 @@ export function defaultBody(threat: ThreatView, asset: AssetView | null, platfor
   const rows = moduleDataRows(threat.moduleData);
   const fullData = moduleDataTable(rows, Number.POSITIVE_INFINITY);
   // The table, headings, link, footer and marker are bounded; the two long parts share the rest.
-  const available = MAX_BODY_LENGTH - frame("", fullData === null ? null : "").length;
+  const available = MAX_RENDERED_BODY_LENGTH - frame("", fullData === null ? null : "").length;
   const [descBudget, dataBudget] = share(desc.length, fullData?.length ?? 0, available);
   return frame(truncateBlock(desc, descBudget), fullData === null ? null : moduleDataTable(rows, dataBudget));
 }

@@ -14,10 +14,21 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
+/**
+ * Bidirectional controls: embeddings and overrides (U+202A-U+202E), isolates (U+2066-U+2069) and
+ * the marks (U+200E, U+200F, U+061C). An override makes `Invoice \u202Egnp.exe` show as
+ * "Invoice exe.png"; removed, the text shows in its stored order (issue 6, item 8).
+ */
+export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
-/** Well-formed UTF-16 without control characters (tabs become spaces). */
+/** Text without bidirectional controls, so that it shows the characters in the order they are stored. */
+export function stripBidi(text: string): string {
+  return text.replace(BIDI_CONTROL, "");
+}
+
+/** Well-formed UTF-16 without control characters (tabs become spaces) or bidi controls. */
 function clean(text: string): string {
-  return text.replace(LONE_SURROGATE, "\uFFFD").replace(CONTROL, "").replace(/\t/g, " ");
+  return stripBidi(text.replace(LONE_SURROGATE, "\uFFFD").replace(CONTROL, "").replace(/\t/g, " "));
 }
 
 const HTML_ENTITIES: Record<string, string> = {
@@ -110,5 +121,6 @@ export function escapePlainText(text: string): string {
  * real marker is appended after this.
  */
 export function neutralizeMarkers(text: string): string {
-  return text.replace(/(threatbridge)(?=\s*:\s*threat\s*=)/gi, `$1${ZWSP}`);
+  // A template's own text may carry bidi controls too: the whole output is made inert.
+  return stripBidi(text).replace(/(threatbridge)(?=\s*:\s*threat\s*=)/gi, `$1${ZWSP}`);
 }

@@ -12,4 +12,4 @@ export { compileTemplates, TemplateError } from "./templates.js";
 export { findMarkerIds, markerFor } from "./marker.js";
 export { escapeMarkdownInline, escapePlainText } from "./escape.js";
 export { contentHash } from "./content-hash.js";
-export { MAX_BODY_LENGTH, MAX_LABEL_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
+export { MAX_BODY_LENGTH, MAX_LABEL_LENGTH, MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";

@@ -1,3 +1,4 @@
+import { stripBidi } from "./escape.js";
 import { MAX_LABEL_LENGTH } from "./limits.js";
 import { precut } from "./truncate.js";
 import type { ThreatView } from "./types.js";
@@ -10,7 +11,7 @@ import type { ThreatView } from "./types.js";
  */
 
 function cleanLabel(raw: string): string {
-  const text = raw
+  const text = stripBidi(raw)
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
     // Commas separate labels in GitHub queries; control characters and line breaks have no place.
     // eslint-disable-next-line no-control-regex -- matching control characters is the point

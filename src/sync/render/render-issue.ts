@@ -2,7 +2,7 @@ import { defaultBody } from "./default-body.js";
 import { defaultTitle } from "./default-title.js";
 import { escapePlainText, neutralizeMarkers } from "./escape.js";
 import { labelsFor } from "./labels.js";
-import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
+import { MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
 import { markerFor } from "./marker.js";
 import { bodyScope, titleScope } from "./template-scope.js";
 import { truncateBlock, truncateWithEllipsis } from "./truncate.js";
@@ -36,7 +36,7 @@ function templatedBody(render: (scope: object) => string, scope: object, threatI
   const text = neutralizeMarkers(render(scope)).trimEnd();
   if (text.trim() === "") return "";
   const marker = markerFor(threatId);
-  return `${truncateBlock(text, MAX_BODY_LENGTH - marker.length - 2)}\n\n${marker}`;
+  return `${truncateBlock(text, MAX_RENDERED_BODY_LENGTH - marker.length - 2)}\n\n${marker}`;
 }
 
 export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: RenderOptions): RenderOutcome {

@@ -1,0 +1,42 @@
+import type { Logger } from "../observability/index.js";
+import type { Clock } from "../shared/clock.js";
+import { PlatformStoppedError } from "./errors.js";
+import type { RequestGate } from "./request-gate.js";
+
+/**
+ * What a stream walk does at the edges of the process's life:
+ * - while the platform's Retry-After holds (longer than the client would wait), the stream is not
+ *   read at all and the log says until when (issue 6, item 6); the rest of the cycle goes on;
+ * - a stop ends a walk quietly after the pages already delivered, like a stop between pages: the
+ *   caller's cursor stays at the last page it absorbed and the next start resumes there (item 5).
+ */
+
+export interface WalkGuardOptions {
+  path: string;
+  gate: RequestGate;
+  clock: Clock;
+  maxRetryAfterMs: number;
+  stop: AbortSignal | undefined;
+  logger: Logger;
+}
+
+export async function* guardWalk<T>(pages: () => AsyncIterable<T>, opts: WalkGuardOptions): AsyncIterable<T> {
+  if (opts.stop?.aborted) return;
+  const openAt = opts.gate.openAt();
+  if (openAt - opts.clock.now() > opts.maxRetryAfterMs) {
+    opts.logger.warn(
+      { path: opts.path, notBefore: new Date(openAt).toISOString() },
+      `the platform asked not to be called before ${new Date(openAt).toISOString()} (Retry-After); ${opts.path} is not read until then`,
+    );
+    return;
+  }
+  try {
+    for await (const page of pages()) {
+      yield page;
+      if (opts.stop?.aborted) return;
+    }
+  } catch (err) {
+    if (err instanceof PlatformStoppedError || opts.stop?.aborted) return;
+    throw err;
+  }
+}

@@ -1,0 +1,151 @@
+import type { ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { readStateFile } from "../../src/state/index.js";
+import {
+  issueToken,
+  json,
+  startTinyPlatform,
+  until,
+  useTinyPlatform,
+  type TinyPlatform,
+} from "./tiny-platform.js";
+import { startWorld, type World } from "./world.js";
+
+/**
+ * Issue 6 items 5 and 6, issue 8's "an unreachable platform is blamed on credentials": the built
+ * CLI against a platform that hangs, trickles, rate-limits or is not there at all.
+ */
+
+let world: World | undefined;
+let platform: TinyPlatform | undefined;
+const timers = new Set<NodeJS.Timeout>();
+afterEach(async () => {
+  for (const t of timers) clearInterval(t);
+  timers.clear();
+  await platform?.close();
+  await world?.close();
+  platform = undefined;
+  world = undefined;
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A platform whose asset stream never answers (`hang`) or sends its body a byte every 1.5 s (`trickle`). */
+async function stallingPlatform(mode: "hang" | "trickle"): Promise<TinyPlatform> {
+  return startTinyPlatform((req, res) => {
+    if (req.url?.startsWith("/oauth/token")) return issueToken(res);
+    if (mode === "hang") return; // never answers: only the connector's own deadline or a stop ends it
+    res.writeHead(200, { "content-type": "application/json" });
+    const body = '{"assets": [], "pagination": {"next_cursor": null}}';
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent < body.length) res.write(body[sent++]);
+    }, 1500);
+    timers.add(timer);
+    res.on("close", () => clearInterval(timer));
+  });
+}
+
+/** SIGTERM once the platform holds a stream request; answers how the child ended, SIGKILL after 10 s. */
+async function stopWhileStalled(
+  child: ChildProcess,
+  p: TinyPlatform,
+): Promise<{ code: number | null; killed: boolean; stderr: string }> {
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await until(() => p.requests.some((r) => r.path === "/v1/assets"), "the asset stream request");
+  child.kill("SIGTERM");
+  let killed = false;
+  // The contract's bound: exit within 10 s of SIGTERM whatever the network does (a Kubernetes grace period).
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, 10_000);
+  try {
+    return { code: await exited, killed, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe("a platform read has a total deadline and a stop cuts it short (issue 6, item 5)", () => {
+  for (const mode of ["hang", "trickle"] as const) {
+    it(`sync exits after SIGTERM while the platform ${mode === "hang" ? "never answers" : "trickles a byte every 1.5 s"}, with the state saved`, async () => {
+      world = await startWorld();
+      platform = await stallingPlatform(mode);
+      await useTinyPlatform(world, platform.url, "", mode === "trickle" ? "  timeout_ms: 2000" : "");
+      const result = await stopWhileStalled(world.spawnCli(["sync", "-c", world.configPath]), platform);
+      expect(result.killed, result.stderr).toBe(false);
+      expect(result.code).not.toBeNull();
+      expect(await readStateFile(world.statePath)).not.toBeNull();
+    }, 40_000);
+
+    it(`run exits 0 after SIGTERM while the platform ${mode === "hang" ? "never answers" : "trickles"}, with the state saved`, async () => {
+      world = await startWorld();
+      platform = await stallingPlatform(mode);
+      const port = await freePort();
+      await useTinyPlatform(
+        world,
+        platform.url,
+        `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`,
+        mode === "trickle" ? "  timeout_ms: 2000" : "",
+      );
+      const result = await stopWhileStalled(world.spawnCli(["run", "-c", world.configPath]), platform);
+      expect(result.killed, result.stderr).toBe(false);
+      expect(result.code, result.stderr).toBe(0);
+      expect(await readStateFile(world.statePath)).not.toBeNull();
+    }, 40_000);
+  }
+});
+
+describe("a long Retry-After is honoured across processes (spec Errors rule 1; issue 6, item 6)", () => {
+  it("after a 429 with Retry-After: 600, the second sync sends no request to the platform and says until when", async () => {
+    world = await startWorld();
+    platform = await startTinyPlatform((req, res) => {
+      if (req.url?.startsWith("/oauth/token")) return issueToken(res);
+      json(
+        res,
+        429,
+        { type: "about:blank", title: "Too Many Requests", status: 429 },
+        { "retry-after": "600" },
+      );
+    });
+    await useTinyPlatform(world, platform.url);
+    const first = await world.cli(["sync", "-c", world.configPath]);
+    expect(first.code).toBe(1);
+    const asked = platform.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    // The next cycle skips the platform's streams, says until when, and goes on with GitHub.
+    const second = await world.cli(["sync", "-c", world.configPath]);
+    expect(platform.requests.length).toBe(asked);
+    expect(second.stdout).toMatch(/not to be called before \d{4}-\d\d-\d\dT/);
+    const third = await world.cli(["sync", "-c", world.configPath, "--json"]);
+    expect(platform.requests.length).toBe(asked);
+    expect(JSON.parse(third.stdout.trim().split("\n").at(-1) ?? "{}")).toMatchObject({
+      platformNotBefore: expect.stringMatching(/^\d{4}-/),
+    });
+  });
+});
+
+describe("an unreachable platform is not blamed on credentials (issue 8)", () => {
+  it("a refused connection to the token endpoint says network, refused, and not credentials", async () => {
+    world = await startWorld();
+    const port = await freePort();
+    await useTinyPlatform(world, `http://127.0.0.1:${port}`, "", "  timeout_ms: 1000");
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code).toBe(1);
+    const text = `${result.stdout}${result.stderr}`;
+    expect(text).toMatch(/connection was refused/);
+    expect(text).toContain("not a credentials problem");
+    expect(text).not.toContain("check platform.client_id");
+  });
+});

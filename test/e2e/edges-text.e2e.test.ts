@@ -1,0 +1,109 @@
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ISSUED_TOKEN,
+  json,
+  startTinyPlatform,
+  useTinyPlatform,
+  type TinyPlatform,
+} from "./tiny-platform.js";
+import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
+
+/** Issue 6 items 7, 9 and 10 (status): secrets echoed by servers, the body limit, a damaged state file. */
+
+let world: World | undefined;
+let platform: TinyPlatform | undefined;
+afterEach(async () => {
+  await platform?.close();
+  await world?.close();
+  platform = undefined;
+  world = undefined;
+});
+
+const SECRET = "tb-client-secret-9f8e7d";
+
+/** Everything a person could read: output of `sync` (logs at debug) and of `status`, and the state file. */
+async function everythingShown(w: World): Promise<string> {
+  const sync = await w.cli(["sync", "-c", w.configPath]);
+  expect(sync.code).toBe(1);
+  const status = await w.cli(["status", "-c", w.configPath]);
+  const statusJson = await w.cli(["status", "-c", w.configPath, "--json"]);
+  const state = await readFile(w.statePath, "utf8").catch(() => "");
+  return [sync.stdout, sync.stderr, status.stdout, status.stderr, statusJson.stdout, state].join("\n");
+}
+
+describe("secrets echoed by servers never reach logs, errors, status or the state (issue 6, item 7)", () => {
+  it("a token endpoint echoing the Authorization header and the client secret", async () => {
+    world = await startWorld({}, "", {
+      env: { PLATFORM_CLIENT_SECRET: SECRET, THREATBRIDGE_LOG_LEVEL: "debug" },
+    });
+    let basic = "";
+    platform = await startTinyPlatform((req, res) => {
+      basic = req.headers.authorization ?? "";
+      json(res, 401, {
+        error: "invalid_client",
+        error_description: `rejected Authorization: ${basic} (secret ${SECRET})`,
+      });
+    });
+    await useTinyPlatform(world, platform.url);
+    const shown = await everythingShown(world);
+    expect(basic).toMatch(/^Basic /);
+    expect(shown).toContain("invalid_client");
+    expect(shown).not.toContain(SECRET);
+    expect(shown).not.toContain(basic.slice("Basic ".length));
+  });
+
+  it("an API echoing the bearer token issued, the Authorization header and the GitHub token", async () => {
+    world = await startWorld({}, "", {
+      env: { PLATFORM_CLIENT_SECRET: SECRET, THREATBRIDGE_LOG_LEVEL: "debug" },
+    });
+    platform = await startTinyPlatform((req, res) => {
+      if (req.url?.startsWith("/oauth/token")) {
+        json(res, 200, { access_token: ISSUED_TOKEN, token_type: "Bearer", expires_in: 300 });
+        return;
+      }
+      json(res, 403, {
+        type: "about:blank",
+        status: 403,
+        title: "Forbidden",
+        detail: `token ${ISSUED_TOKEN} may not; Authorization: ${req.headers.authorization ?? ""}; also ${GH_TOKEN}`,
+      });
+    });
+    await useTinyPlatform(world, platform.url);
+    const shown = await everythingShown(world);
+    expect(shown).toContain("403");
+    expect(shown).not.toContain(ISSUED_TOKEN);
+    expect(shown).not.toContain(GH_TOKEN);
+  });
+});
+
+describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => {
+  it("a threat with the longest description gets an issue whose body, revision line included, is within 65,536", async () => {
+    world = await startWorld();
+    const threat = world.sim.sim.addThreat({ description: "x".repeat(120_000), severity: "critical" });
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const issue = world.gh.issues(REPO).find((i) => (i.body ?? "").includes(threat.id));
+    expect(issue).toBeDefined();
+    expect((issue?.body ?? "").length).toBeLessThanOrEqual(65_536);
+    expect(issue?.body).toMatch(/<!-- threatbridge:rev=[0-9a-f]{8,64} -->\s*$/);
+  });
+});
+
+describe("status on a damaged state file (issue 6, item 10; contract: status exits 0)", () => {
+  it("prints the problem and exits 0", async () => {
+    world = await startWorld();
+    await mkdir(dirname(world.statePath), { recursive: true });
+    await writeFile(world.statePath, '{"version": 1, "cursors": ');
+    const text = await world.cli(["status", "-c", world.configPath]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/problem:.*not valid JSON/);
+    const asJson = await world.cli(["status", "-c", world.configPath, "--json"]);
+    expect(asJson.code).toBe(0);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      stateFile: false,
+      stateProblem: expect.stringContaining("JSON"),
+    });
+  });
+});
