@@ -173,16 +173,31 @@ HEALTH_PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.
 ok "simulator on $SIM_URL, GitHub stand-in on $GH_URL, health port $HEALTH_PORT"
 
 # The config is mounted read-only, as in deploy/compose.yaml; writes are unpaced (a test server).
-mkdir -p "$WORK/config"
+# Secrets as files under /run/secrets (deploy/threatbridge.yaml's layout: the contract's `_file`
+# keys, read by uid 1000) when the image knows those keys; from the environment otherwise.
+mkdir -p "$WORK/config" "$WORK/secrets"
+printf '%s\n' threatbridge-secret >"$WORK/secrets/platform_client_secret"
+printf '%s\n' "$GH_TOKEN" >"$WORK/secrets/github_token"
+if "${PODMAN[@]}" run --rm "$IMAGE" config schema 2>/dev/null | grep -q client_secret_file; then
+  CLIENT_SECRET_LINE="client_secret_file: /run/secrets/platform_client_secret"
+  TOKEN_LINE="token_file: /run/secrets/github_token"
+  SECRET_ENV=()
+  ok "secrets as files under /run/secrets (client_secret_file, token_file)"
+else
+  CLIENT_SECRET_LINE='client_secret: ${PLATFORM_CLIENT_SECRET}'
+  TOKEN_LINE='token: ${GITHUB_TOKEN}'
+  SECRET_ENV=(-e PLATFORM_CLIENT_SECRET=threatbridge-secret -e GITHUB_TOKEN="$GH_TOKEN")
+  say "this image does not know the _file secret keys yet: secrets from the environment"
+fi
 cat >"$WORK/config/threatbridge.yaml" <<EOF
 platform:
   base_url: $SIM_URL
   token_url: $SIM_URL/oauth/token
   client_id: \${PLATFORM_CLIENT_ID}
-  client_secret: \${PLATFORM_CLIENT_SECRET}
+  $CLIENT_SECRET_LINE
 github:
   api_url: $GH_URL
-  token: \${GITHUB_TOKEN}
+  $TOKEN_LINE
   repository: $REPO
   write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 }
 state:
@@ -204,9 +219,9 @@ start_daemon() {
   # --read-only (tmpfs /tmp), as deploy/compose.yaml and deploy/kubernetes run it: the daemon
   # writes only its state volume.
   "${PODMAN[@]}" run -d --name "$1" --network=host --health-interval=disable --read-only \
-    -v "$VOLUME:/app/data" -v "$WORK/config:/etc/threatbridge:ro" \
+    -v "$VOLUME:/app/data" -v "$WORK/config:/etc/threatbridge:ro" -v "$WORK/secrets:/run/secrets:ro" \
     -e THREATBRIDGE_CONFIG=/etc/threatbridge/threatbridge.yaml -e THREATBRIDGE_HEALTH_PORT="$HEALTH_PORT" \
-    -e PLATFORM_CLIENT_ID=threatbridge -e PLATFORM_CLIENT_SECRET=threatbridge-secret -e GITHUB_TOKEN="$GH_TOKEN" \
+    -e PLATFORM_CLIENT_ID=threatbridge "${SECRET_ENV[@]}" \
     "$IMAGE" >/dev/null 2>>"$WORK/podman.log" || { cat "$WORK/podman.log" >&2; fail "podman run failed"; }
 }
 metric() { curl -fsS --max-time 5 "http://127.0.0.1:$HEALTH_PORT/metrics" 2>/dev/null | awk -v m="$1" 'index($1, m) == 1 {s += $2} END {print s + 0}'; }
