@@ -7,6 +7,9 @@
 # The default command is the daemon (`run`); any other command works too
 # (`docker run --rm threatbridge demo`, `… config validate`, `… status`).
 # Mount your own config at /app/config/threatbridge.yaml, or point THREATBRIDGE_CONFIG at one.
+# Compose and Kubernetes material: deploy/; operators' guide: docs/operations.md.
+# With podman, build with `--format docker` (the OCI format drops the HEALTHCHECK);
+# scripts/container-smoke.sh builds and runs this image in CI on a local Node base (NODE_IMAGE).
 
 # One Node major for both stages; Node 24 is an active LTS line.
 ARG NODE_IMAGE=node:24-bookworm-slim

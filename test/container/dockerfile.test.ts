@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import { execForm, instructions, parseDockerfile, type Stage } from "./dockerfile-parse.js";
 
 /**
- * No Docker engine runs here, so the image cannot be built in tests. These checks hold the
- * Dockerfile to what matters, and prove that a production-only install (what the runtime stage
- * does) runs the CLI.
+ * The image is built and run by scripts/container-smoke.sh (podman; run by .ci/run), which needs
+ * root and minutes. These fast checks hold the Dockerfile to what matters, and prove that a
+ * production-only install (what the runtime stage does) runs the CLI.
  */
 
 const ROOT = resolve(import.meta.dirname, "../..");
