@@ -181,3 +181,18 @@ export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, wha
   }
   return result.data;
 }
+
+/**
+ * A refusal GitHub will repeat for the same request: 403 that is not a rate limit (a locked
+ * conversation, an archived repository, a missing permission), 404, 410 and 422 (issue 6, item 2).
+ * Rate limits, 5xx, network failures and 401 (credentials, fixed by the operator) are transient.
+ */
+export function isPermanentRefusal(error: unknown): error is GitHubError {
+  if (!(error instanceof GitHubError) || error.code === "rate_limited") return false;
+  return error.status === 403 || error.status === 404 || error.status === 410 || error.status === 422;
+}
+
+/** GitHub answered 404 or 410 for an issue: it was deleted (or is out of the connector's reach for good). */
+export function isGone(error: unknown): error is GitHubError {
+  return error instanceof GitHubError && (error.status === 404 || error.status === 410);
+}

@@ -51,6 +51,8 @@ export interface SyncContext extends SyncDeps {
   lastPersistAt: number;
   /** How long the last state write took (a 100,000-threat state is tens of megabytes). */
   lastPersistMs: number;
+  /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
+  recreate?: boolean;
 }
 
 export function createContext(deps: SyncDeps, state: State): SyncContext {
