@@ -1,6 +1,7 @@
 import { GitHubError, markerFor, type IssueSnapshot } from "../github/index.js";
 import type { IssueRecord } from "../state/index.js";
 import { isRecord } from "../shared/json.js";
+import { audit } from "./audit.js";
 import { checkpoint, count, persist, remember, type SyncContext } from "./context.js";
 import { notePersonChange } from "./intake-github.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
@@ -106,6 +107,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         return;
       }
       count(ctx, "platform_verdicts");
+      audit(ctx, "verdict", action.threatId, action.person);
       // The response's status is the recalculated effective status (spec, PATCH rule 3).
       if (record) {
         record.status = threat.status;
@@ -169,6 +171,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
             delete record.deletedIssue;
           }
           count(ctx, "issues_created");
+          audit(ctx, "create", action.threatId, issue);
         },
         // A lost response: look for the marker before anything is sent again.
         (intent) => resolveCreate(ctx, intent),
@@ -206,6 +209,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         // intent is needed. An answer showing a state the connector did not write is a person's.
         const issue = await ctx.github.updateIssue(repo, number, patch);
         if (record?.issue && action.hash !== undefined) record.issue.hash = action.hash;
+        audit(ctx, "update", action.threatId, issue);
         await notePersonChange(ctx, action.threatId, issue);
         count(ctx, "issues_updated");
         await checkpoint(ctx);
@@ -242,6 +246,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
       if (record && action.comment === ASSET_REMOVED_COMMENT) record.closedForRemoval = true;
       count(ctx, "issues_state_changed");
+      audit(ctx, action.state === "closed" ? "close" : "reopen", action.threatId, issue);
       if (intent.body !== undefined) await postComment(ctx, intent);
       delete ctx.state.intents[intent.id];
       await persist(ctx);
@@ -259,6 +264,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       const cached = ctx.cache.get(action.threatId);
       if (cached) cached.link = { externalId: action.externalId, url: action.url };
       count(ctx, "platform_links");
+      audit(ctx, "link", action.threatId, { repo: action.repo, number: action.number });
       await checkpoint(ctx);
       return;
     }
