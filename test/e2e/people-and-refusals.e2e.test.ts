@@ -79,6 +79,27 @@ describe("the conflict rule: a person's change wins (issue 6, item 1)", () => {
       expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
     }
   });
+
+  it("the connector never closes on its own stale belief: a person's close between intake and the write stands", async () => {
+    world = await startWorld({ threats: 8 });
+    expect(await sync(world)).toBe(0);
+    const w = world;
+    const [y, x] = w.gh.issues(REPO);
+    if (!x || !y) throw new Error("two issues are needed");
+    // Both threats are solved on the platform: both issues are due to be closed, Y's first.
+    w.sim.sim.updateThreat(threatOf(y.body), { status: "solved", severity: "critical" });
+    w.sim.sim.updateThreat(threatOf(x.body), { status: "solved", severity: "low" });
+    // Right after the connector closed Y, a person closes X as not planned.
+    w.gh.faults.afterWrites(1, () =>
+      w.gh.person.close(REPO, x.number, { reason: "not_planned", login: "alice" }),
+    );
+    expect(await sync(w)).toBe(0);
+    expect(w.gh.issues(REPO).find((i) => i.number === y.number)?.state).toBe("closed");
+    const after = w.gh.issues(REPO).find((i) => i.number === x.number);
+    expect(after).toMatchObject({ state: "closed", stateReason: "not_planned", closedBy: "alice" });
+    const byBot = w.gh.events(REPO, x.number).filter((e) => e.actor !== "alice");
+    expect(byBot.filter((e) => e.event === "closed" || e.event === "reopened")).toHaveLength(0);
+  });
 });
 
 describe("permanent refusals never stop the connector (issue 6, item 2)", () => {
@@ -106,6 +127,30 @@ describe("permanent refusals never stop the connector (issue 6, item 2)", () => 
     expect(
       world.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues/{issue_number}/comments"] ?? 0,
     ).toBe(comments);
+  });
+
+  it("intent recovery never throws for the whole cycle: a comment left unfinished, then refused, is resolved", async () => {
+    world = await startWorld({ threats: 8 });
+    expect(await sync(world)).toBe(0);
+    const { number, threatId } = firstIssue(world);
+    world.sim.sim.updateThreat(threatId, { status: "false_positive" });
+    expect(await sync(world)).toBe(0);
+    world.sim.sim.updateThreat(threatId, { status: "unsolved" });
+    // The reopen lands; its comment fails (502) and stays an unfinished intent.
+    world.gh.faults.failNext("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", 502);
+    await sync(world);
+    expect(world.gh.issues(REPO).find((i) => i.number === number)?.state).toBe("open");
+    expect((await world.cli(["status", "-c", world.configPath, "--json"])).stdout).not.toContain(
+      '"intents":[]',
+    );
+    // Before the next cycle a person locks the conversation: recovery's comment is refused for good.
+    world.gh.person.lock(REPO, number, "alice");
+    const fresh = world.sim.sim.addThreat({ severity: "critical", status: "unsolved" });
+    expect(await sync(world)).toBe(0);
+    expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === fresh.id)).toBe(true);
+    const report = await status(world);
+    expect(report.refused?.find((r) => r.threatId === threatId)?.reason).toMatch(/locked/);
+    expect((await world.cli(["status", "-c", world.configPath, "--json"])).stdout).toContain('"intents":[]');
   });
 
   it("an archived repository refuses every write: each step is recorded once, and verdicts still flow", async () => {
