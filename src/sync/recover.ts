@@ -30,6 +30,18 @@ async function resolveState(ctx: SyncContext, intent: Intent): Promise<void> {
   // plan would send that comment (the state is right), so it is sent here, under the same key.
   const record = ctx.state.threats[intent.threatId];
   if (record?.issue) record.issue.state = intent.target;
+  if (issue.repo !== intent.repo || issue.number !== intent.number) {
+    // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
+    // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
+    if (record?.issue && record.issue.repo === intent.repo && record.issue.number === intent.number) {
+      record.issue.repo = issue.repo;
+      record.issue.number = issue.number;
+      record.issue.url = issue.url;
+      count(ctx, "issues_transferred");
+    }
+    intent.repo = issue.repo;
+    intent.number = issue.number;
+  }
   if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
 

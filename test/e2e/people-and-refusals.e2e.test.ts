@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { firstIssue, MARKER, status, sync, threatOf } from "./people-helpers.js";
 import { REPO, startWorld, type World } from "./world.js";
 
 /**
@@ -6,39 +7,11 @@ import { REPO, startWorld, type World } from "./world.js";
  * stops the connector. The built CLI against the simulator and the GitHub stand-in on 127.0.0.1.
  */
 
-const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
-const OTHER_REPO = "acme/elsewhere";
-
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-function threatOf(body: string | null): string {
-  return MARKER.exec(body ?? "")?.[1] ?? "";
-}
-
-async function sync(w: World, args: string[] = []): Promise<number | null> {
-  const result = await w.cli(["sync", "-c", w.configPath, ...args]);
-  return result.code;
-}
-
-interface StatusJson {
-  threats: { mapped: number };
-  refused?: Array<{ threatId: string; action: string; reason: string }>;
-  deletedIssues?: Array<{ threatId: string; issue: string }>;
-}
-
-async function status(w: World): Promise<StatusJson> {
-  return JSON.parse((await w.cli(["status", "-c", w.configPath, "--json"])).stdout) as StatusJson;
-}
-
-function firstIssue(w: World) {
-  const issue = w.gh.issues(REPO)[0];
-  if (!issue) throw new Error("no issue was created");
-  return { number: issue.number, threatId: threatOf(issue.body) };
-}
 
 describe("the conflict rule: a person's change wins (issue 6, item 1)", () => {
   it("a person's close that lands between queued content updates becomes a verdict and is never reopened", async () => {
@@ -167,53 +140,6 @@ describe("permanent refusals never stop the connector (issue 6, item 2)", () => 
     const posts = world.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues"] ?? 0;
     expect(await sync(world)).toBe(0);
     expect(world.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues"] ?? 0).toBe(posts);
-  });
-});
-
-describe("deleted and transferred issues (issue 6, item 3)", () => {
-  it("a deleted issue: the threat is no longer managed, no second issue, until reconcile --recreate", async () => {
-    world = await startWorld({ threats: 8 });
-    expect(await sync(world)).toBe(0);
-    const { number, threatId } = firstIssue(world);
-    const count = world.gh.issues(REPO).length;
-    world.gh.person.deleteIssue(REPO, number);
-    world.sim.sim.updateThreat(threatId, { name: "Renamed after the delete" });
-    expect(await sync(world)).toBe(0);
-    expect(await sync(world)).toBe(0);
-    expect((await world.cli(["reconcile", "-c", world.configPath])).code).toBe(0);
-    expect(await sync(world)).toBe(0);
-    expect(world.gh.issues(REPO)).toHaveLength(count - 1);
-    expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === threatId)).toBe(false);
-    const deleted = (await status(world)).deletedIssues ?? [];
-    expect(deleted).toContainEqual({ threatId, issue: `${REPO}#${number}` });
-
-    expect((await world.cli(["reconcile", "-c", world.configPath, "--recreate"])).code).toBe(0);
-    expect(await sync(world)).toBe(0);
-    const again = world.gh.issues(REPO).filter((i) => threatOf(i.body) === threatId);
-    expect(again).toHaveLength(1);
-    world.sim.sim.settle();
-    const ref = world.sim.sim.getThreat(threatId)?.external_references.find((r) => r.system === "github");
-    expect(ref?.external_id).toBe(`${REPO}#${again[0]?.number ?? 0}`);
-    expect((await status(world)).deletedIssues ?? []).toHaveLength(0);
-  });
-
-  it("a transferred issue keeps its verdicts and the platform link follows it to owner/name#N", async () => {
-    world = await startWorld({ threats: 8 });
-    expect(await sync(world)).toBe(0);
-    const { number, threatId } = firstIssue(world);
-    const moved = world.gh.person.transfer(REPO, number, OTHER_REPO, "alice");
-    world.sim.sim.updateThreat(threatId, { name: "Renamed after the transfer" });
-    expect(await sync(world)).toBe(0);
-    world.sim.sim.settle();
-    const ref = world.sim.sim.getThreat(threatId)?.external_references.find((r) => r.system === "github");
-    expect(ref?.external_id).toBe(`${OTHER_REPO}#${moved}`);
-    expect(world.gh.issues(OTHER_REPO).find((i) => i.number === moved)?.title).toContain(
-      "Renamed after the transfer",
-    );
-    world.gh.person.close(OTHER_REPO, moved, { reason: "completed", login: "bob" });
-    expect(await sync(world)).toBe(0);
-    expect(world.sim.sim.getThreat(threatId)?.status_note).toContain("bob");
-    expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === threatId)).toBe(false);
   });
 });
 
