@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GitHubError, isGone, isPermanentRefusal, toGitHubError } from "../../src/github/errors.js";
+import type { GitHubError } from "../../src/github/errors.js";
+import { isGone, isPermanentRefusal, toGitHubError } from "../../src/github/errors.js";
 
 /** What GitHub answered, as Octokit reports it (a RequestError with a response). */
 function answered(status: number, message: string, headers: Record<string, string> = {}): GitHubError {
