@@ -47,6 +47,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     "dry-run": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     ...(mode === "sync" ? { "max-duration": { type: "string" } } : {}),
+    ...(mode === "reconcile" ? { recreate: { type: "boolean", default: false } } : {}),
   });
   const maxDuration = intOption(
     typeof opts["max-duration"] === "string" ? opts["max-duration"] : undefined,
@@ -65,6 +66,8 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   const stop = (): void => abort.abort(new Error("signal"));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  // `reconcile --recreate`: threats whose issue a person deleted get a new one (issue 6, item 3).
+  const recreate = reconcile && opts["recreate"] === true;
   try {
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
@@ -76,7 +79,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           { config, ...connector, logger, clock: systemClock, persist: null, dryRun: dryRunSink(io, json) },
           state,
         );
-        const report = await runCycle(ctx, { reconcile, signal: abort.signal });
+        const report = await runCycle(ctx, { reconcile, recreate, signal: abort.signal });
         if (report.error) io.err(`error: ${secrets.scrub(report.error)}`);
         return report.error ? 1 : 0;
       } finally {
@@ -108,6 +111,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
         const report = await runCycle(ctx, {
           reconcile,
+          recreate,
           ignoreBackoff: true,
           signal: abort.signal,
           ...(deadline !== undefined ? { deadline } : {}),

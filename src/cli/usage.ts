@@ -13,7 +13,7 @@ commands:
   status     [-c FILE] [--json]                              what the state file holds
   config validate [-c FILE]                                  validate the config, no network
   config schema                                              print the config's JSON Schema
-  reconcile  [-c FILE] [--dry-run]                           rebuild the threat-issue mapping
+  reconcile  [-c FILE] [--dry-run] [--recreate]              rebuild the threat-issue mapping
   simulate   [--host H] [--port N] [--seed N] [--assets N] [--threats N] [--client-id ID]
              [--client-secret S] [--read-only-client-id ID] [--read-only-client-secret S] [--token-ttl S]
   demo                                                       simulator + GitHub stand-in + connector, narrated

@@ -3,7 +3,7 @@ import { actorOf, isReply, issueOf } from "./deps.js";
 import type { Reply, RequestContext, Route } from "./router.js";
 import { CreateCommentBody, lengthErrors, parseBody } from "./bodies.js";
 import { pagedReply } from "./pagination.js";
-import { validationFailed } from "./replies.js";
+import { forbidden, validationFailed } from "./replies.js";
 import { comment as commentShape, event as eventShape, isoSeconds } from "./shapes.js";
 
 const DOCS_COMMENT = "https://docs.github.com/rest/issues/comments#create-an-issue-comment";
@@ -26,6 +26,7 @@ export function commentEventRoutes(deps: HandlerDeps): Route[] {
   function createComment(ctx: RequestContext): Reply {
     const found = issueOf(deps, ctx);
     if (isReply(found)) return found;
+    if (found.issue.locked) return forbidden("Unable to create comment because issue is locked.");
     const parsed = parseBody(CreateCommentBody, ctx.body, "IssueComment");
     if (!parsed.ok) return validationFailed(parsed.errors, DOCS_COMMENT);
     const tooLong = lengthErrors("IssueComment", { body: parsed.value.body });

@@ -3,7 +3,7 @@ import type { Reply, RequestContext } from "./router.js";
 import type { ShapeContext } from "./shapes.js";
 import type { Actor, IssueRecord, RepoRecord, Store } from "./store.js";
 import { StandInError } from "./errors.js";
-import { notFound } from "./replies.js";
+import { gone, movedPermanently, notFound } from "./replies.js";
 
 /** What the route handlers share; built once per running stand-in. */
 export interface HandlerDeps {
@@ -25,7 +25,15 @@ export function issueOf(
   const r = repoOf(deps, ctx);
   const raw = ctx.params["issue_number"] ?? "";
   const issue = /^\d+$/.test(raw) ? deps.store.findIssue(r, Number(raw)) : undefined;
-  return issue ? { r, issue } : notFound();
+  if (!issue) return notFound();
+  // A deleted issue answers 410 and a transferred one 301 to its new place, as on GitHub.
+  if (issue.deleted) return gone();
+  if (issue.movedTo) {
+    const { owner, name, number } = issue.movedTo;
+    const rest = ctx.url.pathname.replace(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+/, "");
+    return movedPermanently(`${deps.shape.baseUrl}/repos/${owner}/${name}/issues/${number}${rest}`);
+  }
+  return { r, issue };
 }
 
 export function isReply(x: object): x is Reply {

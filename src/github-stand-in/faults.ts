@@ -4,7 +4,9 @@ import { matchesPattern } from "./router.js";
 export type Fault =
   | { kind: "lose" }
   | { kind: "fail"; status: 500 | 502 | 503 }
-  | { kind: "secondary"; retryAfterSeconds: number };
+  | { kind: "secondary"; retryAfterSeconds: number }
+  /** 422 "Validation Failed" on the body, as github.com answers a body over its length limit. */
+  | { kind: "invalid_body" };
 
 interface Armed {
   method: string;
@@ -12,9 +14,19 @@ interface Armed {
   fault: Fault;
 }
 
-/** One-shot faults, consumed in the order they were armed by the first matching request. */
+interface WriteHook {
+  remaining: number;
+  run: () => void;
+}
+
+/**
+ * One-shot faults, consumed in the order they were armed by the first matching request; and
+ * write hooks, which let a test have a person act between two writes of the connector, at an exact
+ * point and without sleeping.
+ */
 export function createFaults() {
   const armed: Armed[] = [];
+  const hooks: WriteHook[] = [];
   const arm = (method: string, pattern: string, fault: Fault): void => {
     armed.push({ method, pattern, fault });
   };
@@ -23,6 +35,10 @@ export function createFaults() {
     failNext: (method, pattern, status) => arm(method, pattern, { kind: "fail", status }),
     secondaryLimitNext: (method, pattern, retryAfterSeconds) =>
       arm(method, pattern, { kind: "secondary", retryAfterSeconds }),
+    refuseBodyNext: (method, pattern) => arm(method, pattern, { kind: "invalid_body" }),
+    afterWrites: (n, run) => {
+      hooks.push({ remaining: n, run });
+    },
   };
   return {
     controls,
@@ -31,6 +47,15 @@ export function createFaults() {
       if (i < 0) return null;
       const [taken] = armed.splice(i, 1);
       return taken?.fault ?? null;
+    },
+    /** Called once a write was processed, before it is answered: runs the hooks now due. */
+    wrote(): void {
+      for (const hook of [...hooks]) {
+        hook.remaining -= 1;
+        if (hook.remaining > 0) continue;
+        hooks.splice(hooks.indexOf(hook), 1);
+        hook.run();
+      }
     },
   };
 }

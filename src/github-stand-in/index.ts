@@ -8,7 +8,10 @@
  * and events, `GET /user`, `GET /rate_limit`, `GET /repos/{owner}/{repo}` and, in GitHub App mode,
  * the installation and access-token routes. Every GET answers with an ETag; a matching
  * `If-None-Match` gets a 304 that costs no rate-limit point. Faults and people's actions are
- * driven in-process through {@link RunningStandIn}.
+ * driven in-process through {@link RunningStandIn}: people close, reopen, relabel, lock a
+ * conversation (comments answer 403), archive a repository (writes answer 403), delete an issue
+ * (410) and transfer one (301 to its new place); `faults.afterWrites(n, action)` runs a person's
+ * action right after the connector's n-th write, so a test needs no sleep to act "between" writes.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";

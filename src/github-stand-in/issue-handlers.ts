@@ -56,6 +56,7 @@ function parseFilter(q: URLSearchParams): ListFilter | ValidationEntry[] {
 }
 
 function matches(i: IssueRecord, f: ListFilter): boolean {
+  if (i.deleted || i.movedTo) return false;
   if (f.state !== "all" && i.state !== f.state) return false;
   const have = i.labels.map((l) => l.toLowerCase());
   if (!f.labels.every((l) => have.includes(l))) return false;

@@ -32,6 +32,19 @@ export function createPersonActions(store: Store): PersonActions {
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { title }, as(login));
     },
+    lock(repo, number) {
+      target(repo, number).issue.locked = true;
+    },
+    archive(repo) {
+      store.repoByFullName(repo).archived = true;
+    },
+    deleteIssue(repo, number) {
+      target(repo, number).issue.deleted = true;
+    },
+    transfer(repo, number, toRepo, login) {
+      const { r, issue } = target(repo, number);
+      return store.transferIssue(r, issue, store.repoByFullName(toRepo), as(login)).number;
+    },
     openPullRequest(repo, title, labels, login) {
       const r = store.repoByFullName(repo);
       return store.createIssue(

@@ -8,10 +8,12 @@ import { etagOf, ifNoneMatchHits } from "./pagination.js";
 import {
   badCredentials,
   badJson,
+  forbidden,
   notFound,
   primaryLimited,
   secondaryLimited,
   serverError,
+  validationFailed,
 } from "./replies.js";
 
 /** Request bodies above this are refused; GitHub's own text limits are far below it. */
@@ -25,6 +27,10 @@ export interface PipelineDeps {
   primary: PrimaryLimit;
   secondary: { admit(): number | null };
   takeFault: (method: string, template: string, path: string) => Fault | null;
+  /** Runs the write hooks due once a write was processed. */
+  wrote: () => void;
+  /** Whether `owner/name` is archived (every write is refused). */
+  isArchived: (owner: string, name: string) => boolean;
   counters: StandInCounters;
 }
 
@@ -116,6 +122,21 @@ export function createPipeline(deps: PipelineDeps) {
       return answer(secondaryLimited(retryAfter));
     }
     if (raw === null) return answer({ status: 413, body: { message: "Payload too large" } });
+    if (fault?.kind === "invalid_body") {
+      return answer(
+        validationFailed([
+          {
+            resource: "Issue",
+            code: "custom",
+            field: "body",
+            message: "body is too long (maximum is 65536 characters)",
+          },
+        ]),
+      );
+    }
+    if (isWrite && deps.isArchived(params["owner"] ?? "", params["repo"] ?? "")) {
+      return answer(forbidden("Repository was archived so is read-only."));
+    }
     const body = parseJson(raw);
     if (!body.ok) return answer(badJson());
 
@@ -126,7 +147,10 @@ export function createPipeline(deps: PipelineDeps) {
     } catch (error) {
       reply = { status: 500, body: { message: `stand-in handler failed: ${String(error)}` } };
     }
-    if (isWrite) counters.writes += 1;
+    if (isWrite) {
+      counters.writes += 1;
+      deps.wrote();
+    }
     if (fault?.kind === "lose") {
       // The change happened; the client never learns so ("lost response").
       spend();

@@ -7,6 +7,23 @@ export const notFound = (): Reply => ({
   body: { message: "Not Found", documentation_url: DOCS, status: "404" },
 });
 
+export const gone = (): Reply => ({
+  status: 410,
+  body: { message: "This issue was deleted", documentation_url: DOCS, status: "410" },
+});
+
+export const movedPermanently = (location: string): Reply => ({
+  status: 301,
+  headers: { location },
+  body: { message: "Moved Permanently", url: location, documentation_url: DOCS },
+});
+
+/** A permanent refusal: a locked conversation or an archived repository (GitHub answers 403). */
+export const forbidden = (message: string): Reply => ({
+  status: 403,
+  body: { message, documentation_url: DOCS, status: "403" },
+});
+
 export const badCredentials = (): Reply => ({
   status: 401,
   body: { message: "Bad credentials", documentation_url: DOCS, status: "401" },

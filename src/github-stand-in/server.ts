@@ -47,6 +47,8 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     primary,
     secondary,
     takeFault: faults.take,
+    wrote: faults.wrote,
+    isArchived: (owner, name) => store.repo(owner, name).archived === true,
     counters,
   });
   const server = createServer((req, res) => {
@@ -96,7 +98,10 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     },
     issues: (repo) => {
       const r = store.repoByFullName(repo);
-      return r.issues.map((i) => issueSnapshot(i, store.commentsOf(r, i.number).length));
+      // Deleted and transferred issues are no longer in this repository, as a person sees it.
+      return r.issues
+        .filter((i) => !i.deleted && !i.movedTo)
+        .map((i) => issueSnapshot(i, store.commentsOf(r, i.number).length));
     },
     comments: (repo, number) => store.commentsOf(store.repoByFullName(repo), number).map(commentSnapshot),
     events: (repo, number) => store.eventsOf(store.repoByFullName(repo), number).map(eventSnapshot),

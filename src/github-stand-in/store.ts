@@ -35,6 +35,12 @@ export interface IssueRecord {
   updatedAt: number;
   closedAt: number | null;
   closedBy: string | null;
+  /** A person locked the conversation: comments are refused (403), as GitHub does for the connector. */
+  locked?: boolean;
+  /** A person deleted the issue: it answers 410 and leaves every list. */
+  deleted?: boolean;
+  /** A person transferred the issue: it answers 301 to its new place and leaves every list here. */
+  movedTo?: { owner: string; name: string; number: number };
 }
 
 export interface CommentRecord {
@@ -68,6 +74,8 @@ export interface RepoRecord {
   issues: IssueRecord[];
   comments: Map<number, CommentRecord[]>;
   events: Map<number, EventRecord[]>;
+  /** Archived: read-only, every write answers 403. */
+  archived?: boolean;
 }
 
 export interface IssueChange {
@@ -266,9 +274,33 @@ export function createStore(clock: Clock) {
     return comment;
   }
 
+  /** Moves an issue (with its comments) to another repository, as a person's transfer does. */
+  function transferIssue(from: RepoRecord, issue: IssueRecord, to: RepoRecord, actor: Actor): IssueRecord {
+    const moved = createIssue(
+      to,
+      {
+        title: issue.title,
+        body: issue.body,
+        labels: issue.labels,
+        assignees: issue.assignees,
+        isPullRequest: false,
+      },
+      actor,
+    );
+    if (issue.state === "closed") {
+      updateIssue(to, moved, { state: "closed", stateReason: issue.stateReason ?? "completed" }, actor);
+    }
+    for (const c of from.comments.get(issue.number) ?? [])
+      addComment(to, moved, c.body, { login: c.user, viaApp: c.viaApp });
+    issue.movedTo = { owner: to.owner, name: to.name, number: moved.number };
+    issue.updatedAt = clock.now();
+    return moved;
+  }
+
   return {
     repo,
     repoByFullName,
+    transferIssue,
     findIssue,
     mustFindIssue,
     ensureLabel,

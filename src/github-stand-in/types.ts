@@ -89,6 +89,14 @@ export interface PersonActions {
   relabel(repo: string, number: number, labels: string[], login: string): void;
   editTitle(repo: string, number: number, title: string, login: string): void;
   openPullRequest(repo: string, title: string, labels: string[], login: string): number;
+  /** Locks the conversation: the connector's comments are refused with 403. */
+  lock(repo: string, number: number, login: string): void;
+  /** Archives the repository: read-only, every write answers 403. */
+  archive(repo: string): void;
+  /** Deletes the issue: it answers 410 and leaves every list. */
+  deleteIssue(repo: string, number: number): void;
+  /** Transfers the issue to `toRepo`; the old address answers 301 there. Returns the new number. */
+  transfer(repo: string, number: number, toRepo: string, login: string): number;
 }
 
 export interface FaultControls {
@@ -98,6 +106,13 @@ export interface FaultControls {
   failNext(method: string, routePattern: string, status: 500 | 502 | 503): void;
   /** The next matching request is answered 403 with `retry-after` (a secondary rate limit). */
   secondaryLimitNext(method: string, routePattern: string, retryAfterSeconds: number): void;
+  /** The next matching request is answered 422 "Validation Failed" (body too long) and not processed. */
+  refuseBodyNext(method: string, routePattern: string): void;
+  /**
+   * Runs `action` once the n-th write from now was processed, before it is answered: a person
+   * acting between two writes of the connector, at an exact point.
+   */
+  afterWrites(n: number, action: () => void): void;
 }
 
 export interface RunningStandIn {

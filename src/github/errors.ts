@@ -181,3 +181,22 @@ export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, wha
   }
   return result.data;
 }
+
+/** GitHub's 403 texts for a locked conversation and an archived (read-only) repository. */
+const REFUSED_FOR_GOOD = /\blocked\b|\barchived\b/i;
+
+/**
+ * A refusal GitHub will repeat for the same request (issue 6, item 2): a 403 for a locked
+ * conversation or an archived repository, 404, 410 and 422. Rate limits, 5xx, network failures,
+ * 401 and other 403s (a missing permission: the operator fixes it) are transient and backed off.
+ */
+export function isPermanentRefusal(error: unknown): error is GitHubError {
+  if (!(error instanceof GitHubError) || error.code === "rate_limited") return false;
+  if (error.status === 403) return REFUSED_FOR_GOOD.test(error.request?.message ?? error.message);
+  return error.status === 404 || error.status === 410 || error.status === 422;
+}
+
+/** GitHub answered 404 or 410 for an issue: it was deleted (or is out of the connector's reach for good). */
+export function isGone(error: unknown): error is GitHubError {
+  return error instanceof GitHubError && (error.status === 404 || error.status === 410);
+}

@@ -19,6 +19,8 @@
  * - `lastStateChange().bySelf`: with a token, the actor's login equals the token's user; with a
  *   GitHub App, the event was performed via this App. A person who closes issues with the very
  *   account whose token the connector uses is indistinguishable from the connector.
+ * - `isPermanentRefusal(error)`: GitHub will refuse the same request again (403 that is not a
+ *   rate limit, 404, 410, 422); `isGone(error)`: the issue answered 404 or 410.
  * - ETags of change queries are kept per gateway; `exportEtags()`/`importEtags()` move them
  *   through the state file as plain JSON.
  */
@@ -29,7 +31,13 @@ export {
   type GitHubStats,
   type LastStateChange,
 } from "./gateway.js";
-export { GitHubError, type GitHubErrorCode, type StrippedRequestError } from "./errors.js";
+export {
+  GitHubError,
+  isGone,
+  isPermanentRefusal,
+  type GitHubErrorCode,
+  type StrippedRequestError,
+} from "./errors.js";
 export type { EtagEntry } from "./etag-cache.js";
 export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
 export { hasMarker, markerFor, parseMarker } from "./marker.js";

@@ -45,9 +45,11 @@ async function* pages(ctx: RestContext, first: PageResult): AsyncGenerator<PageR
 }
 
 /**
- * The managed issues changed at or after `since`, oldest change first. The query is always the same
+ * The issues changed at or after `since`, oldest change first, whatever their labels: a person may
+ * remove the managed label, and the connector must still see that person's close (issue 6, item 4);
+ * the caller keeps those that carry a marker or that the state maps. The query is always the same
  * URL (newest change first, no `since` parameter), so its ETag stays valid from one cycle to the
- * next: when no managed issue changed, page 1 answers 304 and the poll costs no rate-limit point.
+ * next: when no issue of the repository changed, page 1 answers 304 and the poll costs no rate-limit point.
  * Pages are read until an issue older than `since` appears. A read of several pages is `consistent`
  * only if page 1 is still unchanged afterwards (a 304, also free): an issue edited while the pages
  * were read moves to the top and shifts the others, so one could slip past unseen, and the caller
@@ -60,7 +62,6 @@ export async function listChangedIssues(
 ): Promise<{ notModified: boolean; issues: IssueSnapshot[]; consistent: boolean }> {
   const ctx = await deps.forRepo(repo);
   const query: Query = {
-    labels: deps.managedLabel,
     state: "all",
     sort: "updated",
     direction: "desc",

@@ -36,6 +36,18 @@ export const ThreatRecord = z.object({
   issue: IssueRecord.optional(),
   /** external_id of the platform's `github` reference as last seen or written. */
   link: z.string().optional(),
+  /**
+   * The last step GitHub refused for good (403 locked or archived, 404, 422): recorded, shown by
+   * `status`, and not retried until new work comes for the threat (issue 6, item 2).
+   */
+  refused: z.object({ action: z.string(), reason: z.string(), at: z.string() }).optional(),
+  /**
+   * A person deleted the threat's issue: the threat is no longer managed and gets no second issue
+   * unless `reconcile --recreate` says so (README, "Deleted, transferred, locked, unlabelled").
+   */
+  deletedIssue: z.object({ repo: z.string(), number: z.int().positive(), at: z.string() }).optional(),
+  /** The connector closed the issue because the asset was removed; a person's reopen then wins. */
+  closedForRemoval: z.boolean().optional(),
 });
 export type ThreatRecord = z.infer<typeof ThreatRecord>;
 

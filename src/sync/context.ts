@@ -6,13 +6,9 @@ import type { Clock } from "../shared/clock.js";
 import type { State, ThreatRecord } from "../state/index.js";
 import { policyFromConfig, type Policy } from "./policy.js";
 import { createRenderer, type Renderer } from "./renderer.js";
-import type { ThreatView } from "./render/index.js";
+import { ThreatCache, type CachedThreat } from "./threat-cache.js";
 
-/** What one threat looks like on the platform during this run (kept only while work is due). */
-export interface CachedThreat {
-  view: ThreatView;
-  link: { externalId: string; url: string } | null;
-}
+export type { CachedThreat } from "./threat-cache.js";
 
 /** Where the engine writes what it decided: the real writer, or the dry-run printer. */
 export interface DryRunSink {
@@ -42,7 +38,7 @@ export interface SyncContext extends SyncDeps {
   policy: Policy;
   renderer: Renderer;
   /** Threats read this run, by id, so that due work needs no second read. */
-  cache: Map<string, CachedThreat>;
+  cache: ThreatCache;
   /** asset id → ids of its threats, derived from the state on start and kept current. */
   threatsByAsset: Map<string, Set<string>>;
   counters: Record<string, number>;
@@ -51,6 +47,8 @@ export interface SyncContext extends SyncDeps {
   lastPersistAt: number;
   /** How long the last state write took (a 100,000-threat state is tens of megabytes). */
   lastPersistMs: number;
+  /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
+  recreate?: boolean;
 }
 
 export function createContext(deps: SyncDeps, state: State): SyncContext {
@@ -64,7 +62,7 @@ export function createContext(deps: SyncDeps, state: State): SyncContext {
     state,
     policy: policyFromConfig(deps.config),
     renderer: createRenderer(deps.config, deps.logger),
-    cache: new Map(),
+    cache: new ThreatCache(CACHE_MAX_BYTES, CACHE_MAX, deps.dryRun !== undefined),
     threatsByAsset,
     counters: {},
     dirty: false,
@@ -91,18 +89,14 @@ export function indexThreat(
 /**
  * Threats read this run are kept for the writer so that due work needs no second read, up to a
  * bound: a backfill queues far more than the write budget can do soon (500 issues an hour), and
- * the rest is read again (GET) when its turn comes.
+ * the rest is read again (GET) when its turn comes. Bounded by bytes too (issue 6, item 10): a
+ * backlog of long descriptions must not grow the process by hundreds of megabytes.
  */
 const CACHE_MAX = 5000;
+const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function remember(ctx: SyncContext, threatId: string, threat: CachedThreat): void {
-  ctx.cache.delete(threatId);
   ctx.cache.set(threatId, threat);
-  // A dry run prints every queued action from what it read, so it keeps everything.
-  if (ctx.cache.size > CACHE_MAX && !ctx.dryRun) {
-    const oldest = ctx.cache.keys().next();
-    if (!oldest.done) ctx.cache.delete(oldest.value);
-  }
 }
 
 export function count(ctx: SyncContext, name: string, by = 1): void {

@@ -29,6 +29,8 @@ export interface CycleOptions {
   reconcile?: boolean;
   /** Retry failed entries now rather than after their back-off (`sync`). */
   ignoreBackoff?: boolean;
+  /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
+  recreate?: boolean;
 }
 
 export interface CycleReport {
@@ -52,6 +54,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   let error: string | undefined;
   let drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
   let dryRunActions: number | undefined;
+  ctx.recreate = opts.recreate === true;
   try {
     if (!ctx.dryRun) await recoverIntents(ctx);
     if (opts.reconcile) {
@@ -76,7 +79,14 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     await retryMalformed(ctx);
     await readGitHub(ctx);
     await persist(ctx);
-    const allow = opts.reconcile ? isMappingRepair : undefined;
+    // With --recreate, reconcile also creates the issues people deleted, and only those.
+    const recreating = (action: Action): boolean =>
+      action.kind === "create" && ctx.state.threats[action.threatId]?.deletedIssue !== undefined;
+    const allow = opts.reconcile
+      ? opts.recreate
+        ? (action: Action) => isMappingRepair(action) || recreating(action)
+        : isMappingRepair
+      : undefined;
     if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
     else if (!opts.skipDrain) {
       drained = await drainQueue(ctx, {

@@ -1,3 +1,4 @@
+import { isGone, isPermanentRefusal } from "../github/index.js";
 import { isRecord } from "../shared/json.js";
 import { checkpoint, count, nowIso, persist, remember, type SyncContext } from "./context.js";
 import { execute } from "./execute.js";
@@ -6,6 +7,7 @@ import { githubLink, toThreatView } from "./normalize.js";
 import { isGitHubWrite, type Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
 import { backoffMs, orderedQueue } from "./queue.js";
+import { markIssueDeleted, recordRefusal } from "./refusals.js";
 
 /**
  * Carries out the queue in priority order. For each threat: make sure its current platform version
@@ -14,7 +16,7 @@ import { backoffMs, orderedQueue } from "./queue.js";
  * stops the others.
  */
 
-const MAX_ROUNDS = 4;
+const MAX_ROUNDS = 6;
 
 export interface DrainOptions {
   /** Epoch ms after which no further entry is started (`sync --max-duration`). */
@@ -81,14 +83,44 @@ async function processOne(
       ) {
         return "deferred";
       }
-      await execute(ctx, action);
+      try {
+        await execute(ctx, action);
+      } catch (error) {
+        if (!(await resolvedRefusal(ctx, threatId, action, error))) throw error;
+        return "done";
+      }
     }
   }
   if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
+  const record = ctx.state.threats[threatId];
+  if (record?.refused) delete record.refused;
   if (!opts.allow) delete ctx.state.queue[threatId];
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
   return "done";
+}
+
+/**
+ * A step GitHub refused for good is resolved, never retried blindly (issue 6, items 2 and 3): a
+ * write to the threat's issue answered 404/410 means a person deleted it; any other permanent
+ * refusal (403 locked or archived, 404, 422) is recorded on the threat. The other threats go on.
+ */
+async function resolvedRefusal(
+  ctx: SyncContext,
+  threatId: string,
+  action: Action,
+  error: unknown,
+): Promise<boolean> {
+  if (action.kind === "update" && isGone(error)) {
+    const issue = ctx.state.threats[threatId]?.issue;
+    markIssueDeleted(ctx, threatId, issue?.repo ?? action.repo, issue?.number ?? action.number);
+  } else if (isPermanentRefusal(error)) {
+    recordRefusal(ctx, threatId, action.kind, error);
+  } else {
+    return false;
+  }
+  await checkpoint(ctx);
+  return true;
 }
 
 /**
@@ -113,6 +145,12 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
     limited = new Set();
     for (const threatId of ids) {
       if (opts.signal?.aborted || (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)) {
+        result.deferred += 1;
+        continue;
+      }
+      // An intent recovery could not resolve yet (GitHub unreachable): this threat waits for it,
+      // the others go on (issue 6, item 2).
+      if (Object.values(ctx.state.intents).some((i) => i.threatId === threatId)) {
         result.deferred += 1;
         continue;
       }

@@ -1,9 +1,14 @@
+import { GitHubError, markerFor, type IssueSnapshot } from "../github/index.js";
+import type { IssueRecord } from "../state/index.js";
 import { isRecord } from "../shared/json.js";
+import { audit } from "./audit.js";
 import { checkpoint, count, persist, remember, type SyncContext } from "./context.js";
+import { notePersonChange } from "./intake-github.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
-import type { Action } from "./plan.js";
+import { ASSET_REMOVED_COMMENT, type Action } from "./plan.js";
 import { issueRecord, postComment, startIntent, underIntent } from "./intents.js";
 import { resolveCreate } from "./recover.js";
+import { markIssueDeleted } from "./refusals.js";
 import { withRevision } from "./revision.js";
 
 /**
@@ -59,6 +64,33 @@ function isManagedLabel(ctx: SyncContext, label: string): boolean {
   );
 }
 
+/** GitHub's limit on a title (characters). */
+const TITLE_MAX = 256;
+
+/**
+ * What a create falls back to when GitHub refuses the full body as invalid (422): the marker and
+ * the revision line are kept, so the issue stays findable and is not rewritten (issue 6, item 9).
+ */
+export const MINIMAL_BODY_NOTE =
+  "GitHub refused the full description of this threat; the platform holds it. This issue is still managed by threatbridge.";
+
+function minimalBody(threatId: string): string {
+  return `${MINIMAL_BODY_NOTE}\n\n${markerFor(threatId)}`;
+}
+
+/** A person transferred the issue (GitHub answered from its new place): the record follows it. */
+function repoint(ctx: SyncContext, known: IssueRecord, current: IssueSnapshot): void {
+  if (known.repo === current.repo && known.number === current.number) return;
+  ctx.logger.info(
+    { from: `${known.repo}#${known.number}`, to: `${current.repo}#${current.number}` },
+    "the issue was transferred; the connector follows it and re-points the platform's link",
+  );
+  known.repo = current.repo;
+  known.number = current.number;
+  known.url = current.url;
+  count(ctx, "issues_transferred");
+}
+
 export async function execute(ctx: SyncContext, action: Action): Promise<void> {
   const record = ctx.state.threats[action.threatId];
   switch (action.kind) {
@@ -75,6 +107,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         return;
       }
       count(ctx, "platform_verdicts");
+      audit(ctx, "verdict", action.threatId, action.person);
       // The response's status is the recalculated effective status (spec, PATCH rule 3).
       if (record) {
         record.status = threat.status;
@@ -98,9 +131,10 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
     case "adopt": {
       const issue = await ctx.github.getIssue(action.repo, action.number);
       if (!issue) {
-        throw new Error(
-          `the platform links threat ${action.threatId} to ${action.repo}#${action.number}, which GitHub does not show; fix the link or run \`threatbridge reconcile\``,
-        );
+        // The linked issue answers 404/410: a person deleted it (issue 6, item 3).
+        markIssueDeleted(ctx, action.threatId, action.repo, action.number);
+        await checkpoint(ctx);
+        return;
       }
       if (record) {
         record.issue = issueRecord(issue);
@@ -115,14 +149,29 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         ctx,
         { kind: "create", threatId: action.threatId, repo: action.repo },
         async () => {
-          const issue = await ctx.github.createIssue(action.repo, {
-            title: action.title,
-            body: withRevision(action.body, action.hash),
-            labels: action.labels,
-            assignees: action.assignees,
-          });
-          if (record) record.issue = issueRecord(issue, action.hash);
+          const send = (title: string, body: string) =>
+            ctx.github.createIssue(action.repo, {
+              title,
+              body: withRevision(body, action.hash),
+              labels: action.labels,
+              assignees: action.assignees,
+            });
+          let issue: IssueSnapshot;
+          try {
+            issue = await send(action.title, action.body);
+          } catch (error) {
+            // A 422 would be answered again to the same request: fall back once to a minimal
+            // body. Its revision is the full content's, so the planner does not rewrite it.
+            if (!(error instanceof GitHubError && error.code === "validation")) throw error;
+            count(ctx, "issues_created_minimal");
+            issue = await send(action.title.slice(0, TITLE_MAX), minimalBody(action.threatId));
+          }
+          if (record) {
+            record.issue = issueRecord(issue, action.hash);
+            delete record.deletedIssue;
+          }
           count(ctx, "issues_created");
+          audit(ctx, "create", action.threatId, issue);
         },
         // A lost response: look for the marker before anything is sent again.
         (intent) => resolveCreate(ctx, intent),
@@ -130,24 +179,38 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       return;
     }
     case "update": {
+      const known = record?.issue;
+      // One read first: a person's close or reopen since the last poll wins over the connector's
+      // belief (issue 6, item 1; README, "Conflicts"), a transferred issue is followed to its new
+      // place, and a deleted one answers null (404/410) and is recorded as such (item 3).
+      const current = await ctx.github.getIssue(action.repo, action.number);
+      if (current === null) {
+        throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
+      }
+      if (known) repoint(ctx, known, current);
+      if (await notePersonChange(ctx, action.threatId, current)) {
+        await checkpoint(ctx);
+        return; // planned again: the person's change becomes a verdict first
+      }
+      const repo = current.repo;
+      const number = current.number;
       const patch: Parameters<typeof ctx.github.updateIssue>[2] = {};
       if (action.state !== undefined) patch.state = action.state;
       if (action.stateReason !== undefined) patch.stateReason = action.stateReason;
       if (action.content && action.hash !== undefined) {
         patch.title = action.content.title;
         patch.body = withRevision(action.content.body, action.hash);
-        // Keep the labels people added; if GitHub cannot say, the connector's own labels go alone.
-        const current = await ctx.github.getIssue(action.repo, action.number).catch(() => null);
-        const people = (current?.labels ?? []).filter((l) => !isManagedLabel(ctx, l));
+        // Keep the labels people added.
+        const people = current.labels.filter((l) => !isManagedLabel(ctx, l));
         patch.labels = [...new Set([...action.content.labels, ...people])];
       }
       if (action.state === undefined) {
-        // Content alone: setting it twice gives the same issue, so no intent is needed.
-        const issue = await ctx.github.updateIssue(action.repo, action.number, patch);
-        if (record?.issue) {
-          record.issue.state = issue.state;
-          if (action.hash !== undefined) record.issue.hash = action.hash;
-        }
+        // Content alone: it never sends a state, and setting it twice gives the same issue, so no
+        // intent is needed. An answer showing a state the connector did not write is a person's.
+        const issue = await ctx.github.updateIssue(repo, number, patch);
+        if (record?.issue && action.hash !== undefined) record.issue.hash = action.hash;
+        audit(ctx, "update", action.threatId, issue);
+        await notePersonChange(ctx, action.threatId, issue);
         count(ctx, "issues_updated");
         await checkpoint(ctx);
         return;
@@ -159,15 +222,15 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       const intent = startIntent(ctx, {
         kind: "issue_state",
         threatId: action.threatId,
-        repo: action.repo,
-        number: action.number,
+        repo,
+        number,
         target: action.state,
         ...(action.comment !== undefined ? { body: action.comment } : {}),
       });
       await persist(ctx);
       let issue: Awaited<ReturnType<typeof ctx.github.updateIssue>>;
       try {
-        issue = await ctx.github.updateIssue(action.repo, action.number, patch);
+        issue = await ctx.github.updateIssue(repo, number, patch);
       } catch (error) {
         if (surelyRefused(error)) {
           delete ctx.state.intents[intent.id];
@@ -179,7 +242,11 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         record.issue.state = issue.state;
         if (action.hash !== undefined) record.issue.hash = action.hash;
       }
+      // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
+      // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
+      if (record && action.comment === ASSET_REMOVED_COMMENT) record.closedForRemoval = true;
       count(ctx, "issues_state_changed");
+      audit(ctx, action.state === "closed" ? "close" : "reopen", action.threatId, issue);
       if (intent.body !== undefined) await postComment(ctx, intent);
       delete ctx.state.intents[intent.id];
       await persist(ctx);
@@ -197,6 +264,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       const cached = ctx.cache.get(action.threatId);
       if (cached) cached.link = { externalId: action.externalId, url: action.url };
       count(ctx, "platform_links");
+      audit(ctx, "link", action.threatId, { repo: action.repo, number: action.number });
       await checkpoint(ctx);
       return;
     }

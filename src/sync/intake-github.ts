@@ -6,7 +6,7 @@ import { issueRecord } from "./intents.js";
 import { parseExternalId } from "./normalize.js";
 
 /**
- * Intake from GitHub: the managed issues changed since the last cycle (conditional requests, so an
+ * Intake from GitHub: the repositories' issues changed since the last cycle (conditional requests, so an
  * idle cycle costs no rate limit). An issue whose open/closed state differs from what the connector
  * last wrote was changed by a person: that becomes queued verdict work, recorded before the `since`
  * watermark moves. Issues carrying a marker the state does not know (a lost state file) are adopted,
@@ -34,12 +34,28 @@ function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
   count(ctx, "issues_adopted");
 }
 
-async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void> {
-  const threatId = issue.threatId;
+/** Threat ids by `owner/name#N` of the issues the state maps (for issues a person stripped of their marker). */
+export function mappedIssues(ctx: SyncContext): Map<string, string> {
+  const byIssue = new Map<string, string>();
+  for (const [id, record] of Object.entries(ctx.state.threats)) {
+    if (record.issue) byIssue.set(`${record.issue.repo.toLowerCase()}#${record.issue.number}`, id);
+  }
+  return byIssue;
+}
+
+async function absorbIssue(
+  ctx: SyncContext,
+  issue: IssueSnapshot,
+  mapped: Map<string, string>,
+): Promise<void> {
+  // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
+  const threatId = issue.threatId ?? mapped.get(`${issue.repo.toLowerCase()}#${issue.number}`) ?? null;
   if (threatId === null) return;
   const record = ctx.state.threats[threatId];
   const known = record?.issue;
   if (!known) {
+    // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
+    if (record?.deletedIssue) return;
     // The platform's link, when it names another issue, decides which one is the threat's.
     const linked = record?.link !== undefined ? parseExternalId(record.link) : null;
     if (linked && (linked.repo !== issue.repo || linked.number !== issue.number)) {
@@ -61,16 +77,32 @@ async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void
     );
     return;
   }
+  await notePersonChange(ctx, threatId, issue);
+}
+
+/**
+ * An issue showing a state the connector did not write is a person's change: it becomes queued
+ * verdict work, whether it was polled or seen in GitHub's answer to one of the connector's own
+ * writes (issue 6, item 1; README, "Conflicts": the person wins). Answers whether it was one.
+ */
+export async function notePersonChange(
+  ctx: SyncContext,
+  threatId: string,
+  issue: IssueSnapshot,
+): Promise<boolean> {
+  const record = ctx.state.threats[threatId];
+  const known = record?.issue;
+  if (!record || !known) return false;
   const entry = ctx.state.queue[threatId];
   if (issue.state === known.state) {
     // A person undid their own change before the connector acted on it.
     if (entry?.person) delete entry.person;
-    return;
+    return false;
   }
   const inFlight = Object.values(ctx.state.intents).some(
     (i) => i.kind === "issue_state" && i.threatId === threatId && i.target === issue.state,
   );
-  if (inFlight) return; // the connector's own write, resolved by intent recovery
+  if (inFlight) return false; // the connector's own write, resolved by intent recovery
   // Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
   // endpoint, no /user) must not stop the verdict itself.
   const who = await ctx.github.lastStateChange(issue.repo, issue.number).catch((error: unknown) => {
@@ -83,7 +115,7 @@ async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void
   if (who?.bySelf && who.viaApp) {
     // Our GitHub App did it (a write whose outcome was not recorded): not a person's verdict.
     known.state = issue.state;
-    return;
+    return false;
   }
   count(ctx, "people_changes");
   enqueue(
@@ -104,9 +136,11 @@ async function absorbIssue(ctx: SyncContext, issue: IssueSnapshot): Promise<void
     },
     nowIso(ctx),
   );
+  return true;
 }
 
 export async function readGitHub(ctx: SyncContext): Promise<void> {
+  const mapped = mappedIssues(ctx);
   for (const repo of reposToWatch(ctx)) {
     const since = ctx.state.github.since[repo] ?? null;
     const result = await ctx.github.listChangedIssues(repo, since);
@@ -116,7 +150,7 @@ export async function readGitHub(ctx: SyncContext): Promise<void> {
     }
     let watermark = since;
     for (const issue of result.issues) {
-      await absorbIssue(ctx, issue);
+      await absorbIssue(ctx, issue, mapped);
       if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
     }
     count(ctx, "github_issues_read", result.issues.length);

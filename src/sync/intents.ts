@@ -1,5 +1,6 @@
 import type { IssueSnapshot } from "../github/index.js";
 import type { Intent, IssueRecord } from "../state/index.js";
+import { audit } from "./audit.js";
 import { count, nowIso, persist, type SyncContext } from "./context.js";
 import { parseRevision } from "./revision.js";
 
@@ -72,6 +73,7 @@ export async function postComment(ctx: SyncContext, intent: Intent): Promise<voi
   try {
     await ctx.github.createComment(intent.repo, intent.number, commentText(intent));
     count(ctx, "comments_created");
+    audit(ctx, "comment", intent.threatId, { repo: intent.repo, number: intent.number });
   } catch (error) {
     if (!(await commentPosted(ctx, intent))) throw error;
   }

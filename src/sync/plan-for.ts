@@ -8,6 +8,8 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const record = ctx.state.threats[threatId];
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const view = cached?.view ?? null;
+  // The threat is back (its asset restored): a later removal closes its issue again.
+  if (view && record?.closedForRemoval) delete record.closedForRemoval;
   const assetRecord = view?.assetId ? ctx.state.assets[view.assetId] : undefined;
   const asset: AssetView | null =
     view?.assetId && assetRecord
@@ -26,5 +28,6 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     route,
     rendered: view ? ctx.renderer.render(view, asset, route) : null,
     policy: ctx.policy,
+    ...(ctx.recreate ? { recreate: true } : {}),
   });
 }

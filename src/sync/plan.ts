@@ -41,6 +41,8 @@ export interface PlanInput {
   /** What the issue would show now, with its hash; null when the threat is gone. */
   rendered: { issue: RenderedIssue; hash: string } | null;
   policy: Policy;
+  /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
+  recreate?: boolean;
 }
 
 export type Action =
@@ -130,8 +132,9 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
 function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   const { threatId } = input;
   if (!input.threat || !input.rendered) {
-    // The asset was removed: close with a comment saying why (contract).
-    if (issue.state === "closed") return [];
+    // The asset was removed: close with a comment saying why (contract). Once only: a person who
+    // reopens an issue closed for that wins, and it stays open (issue 6, item 10).
+    if (issue.state === "closed" || input.record?.closedForRemoval) return [];
     return [
       {
         kind: "update",
@@ -175,8 +178,15 @@ export function plan(input: PlanInput): Action[] {
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
   if (issue) return planExisting(input, issue);
-  // No issue known. The platform's link names one: never give the threat a second one (contract).
-  const linked = input.link ? parseExternalId(input.link.externalId) : null;
+  // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
+  // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
+  const deleted = input.record?.deletedIssue;
+  if (deleted && !input.recreate) return [];
+  // No issue known. The platform's link names one: never give the threat a second one (contract),
+  // unless it is the issue a person deleted and a new one was asked for.
+  const shown = input.link ? parseExternalId(input.link.externalId) : null;
+  const linked =
+    shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
   if (!input.threat || !input.rendered || !input.eligible) return [];
   return [

@@ -1,6 +1,8 @@
+import { isPermanentRefusal } from "../github/index.js";
 import type { Intent } from "../state/index.js";
 import { count, persist, type SyncContext } from "./context.js";
 import { commentPosted, issueRecord, postComment } from "./intents.js";
+import { markIssueDeleted, recordRefusal } from "./refusals.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
@@ -28,16 +30,59 @@ async function resolveState(ctx: SyncContext, intent: Intent): Promise<void> {
   // plan would send that comment (the state is right), so it is sent here, under the same key.
   const record = ctx.state.threats[intent.threatId];
   if (record?.issue) record.issue.state = intent.target;
+  if (issue.repo !== intent.repo || issue.number !== intent.number) {
+    // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
+    // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
+    if (record?.issue && record.issue.repo === intent.repo && record.issue.number === intent.number) {
+      record.issue.repo = issue.repo;
+      record.issue.number = issue.number;
+      record.issue.url = issue.url;
+      count(ctx, "issues_transferred");
+    }
+    intent.repo = issue.repo;
+    intent.number = issue.number;
+  }
   if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
 
-/** Resolves every unfinished intent from an earlier run; the queue still holds their work. */
+async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
+  if (intent.kind === "create") await resolveCreate(ctx, intent);
+  else if (intent.kind === "issue_state") await resolveState(ctx, intent);
+  else if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
+}
+
+/**
+ * Resolves every unfinished intent from an earlier run; the queue still holds their work. It never
+ * throws for the whole cycle (issue 6, item 2): an intent GitHub refuses for good is resolved as
+ * refused (or its issue as deleted); one that cannot be resolved now stays, and only its threat
+ * waits for it (drain.ts), not the streams, the verdicts or the other threats.
+ */
 export async function recoverIntents(ctx: SyncContext): Promise<number> {
   const intents = Object.values(ctx.state.intents);
   for (const intent of intents) {
-    if (intent.kind === "create") await resolveCreate(ctx, intent);
-    else if (intent.kind === "issue_state") await resolveState(ctx, intent);
-    else if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
+    try {
+      await resolveOne(ctx, intent);
+    } catch (error) {
+      if (isPermanentRefusal(error)) {
+        const issue = ctx.state.threats[intent.threatId]?.issue;
+        if ((error.status === 404 || error.status === 410) && issue && intent.number === issue.number) {
+          markIssueDeleted(ctx, intent.threatId, intent.repo, intent.number);
+        } else {
+          recordRefusal(ctx, intent.threatId, intent.kind, error);
+        }
+      } else {
+        count(ctx, "intents_unresolved");
+        ctx.logger.warn(
+          {
+            intent: intent.id,
+            threatId: intent.threatId,
+            err: error instanceof Error ? error.message : String(error),
+          },
+          "an unfinished write could not be resolved yet; its threat waits, the rest goes on",
+        );
+        continue;
+      }
+    }
     delete ctx.state.intents[intent.id];
     count(ctx, "intents_recovered");
     await persist(ctx);

@@ -10,6 +10,10 @@ export interface StatusReport {
   intents: Array<{ id: string; kind: string; threatId: string; repo: string; startedAt: string }>;
   queue: QueueSummary;
   retry: { threats: number; assets: number };
+  /** Steps GitHub refused for good: resolved, not retried (issue 6, item 2). */
+  refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
+  /** Issues people deleted: those threats are no longer managed (issue 6, item 3). */
+  deletedIssues: Array<{ threatId: string; issue: string }>;
 }
 
 export function summarize(state: State): StatusReport {
@@ -30,8 +34,17 @@ export function summarize(state: State): StatusReport {
       threats: Object.keys(state.retry.threats).length,
       assets: Object.keys(state.retry.assets).length,
     },
+    refused: [],
+    deletedIssues: [],
   };
-  for (const record of Object.values(state.threats)) {
+  for (const [threatId, record] of Object.entries(state.threats)) {
+    if (record.refused) report.refused.push({ threatId, ...record.refused });
+    if (record.deletedIssue) {
+      report.deletedIssues.push({
+        threatId,
+        issue: `${record.deletedIssue.repo}#${record.deletedIssue.number}`,
+      });
+    }
     report.threats.known += 1;
     if (record.gone) report.threats.gone += 1;
     if (!record.issue) continue;
@@ -65,6 +78,12 @@ export function formatStatus(report: StatusReport): string {
       `\n            by action:   ${formatCounts(report.queue.byAction)}` +
       `\n            by severity: ${formatCounts(report.queue.bySeverity)}`,
     `unreadable: ${report.retry.threats} threats, ${report.retry.assets} assets (read again each cycle)`,
+    `refused:    ${report.refused.length} steps GitHub refused for good (not retried)` +
+      report.refused
+        .map((r) => `\n            threat ${r.threatId} ${r.action} at ${r.at}: ${r.reason}`)
+        .join(""),
+    `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
+      report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
   ];
   return lines.join("\n");
 }

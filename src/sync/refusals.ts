@@ -1,0 +1,50 @@
+import { count, nowIso, type SyncContext } from "./context.js";
+
+/**
+ * Steps GitHub refuses for good (issue 6, items 2 and 3). Such a step is resolved, not retried: it
+ * is recorded on the threat (shown by `status`, counted in metrics), its queue entry and intents
+ * are dropped, and the rest of the queue goes on. New work for the threat (a platform change, a
+ * person's change) is planned afresh.
+ */
+
+function dropWork(ctx: SyncContext, threatId: string): void {
+  delete ctx.state.queue[threatId];
+  for (const intent of Object.values(ctx.state.intents)) {
+    if (intent.threatId === threatId) delete ctx.state.intents[intent.id];
+  }
+  ctx.cache.delete(threatId);
+}
+
+function reasonOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+export function recordRefusal(ctx: SyncContext, threatId: string, action: string, error: unknown): void {
+  const reason = reasonOf(error);
+  const record = ctx.state.threats[threatId];
+  if (record) record.refused = { action, reason, at: nowIso(ctx) };
+  dropWork(ctx, threatId);
+  count(ctx, "work_refused");
+  ctx.logger.warn(
+    { threatId, action, err: reason },
+    "GitHub refused this step for good; it is recorded and not retried (see `threatbridge status`)",
+  );
+}
+
+/**
+ * A person deleted the threat's issue (GitHub answers 404 or 410): the person removed the ticket.
+ * The threat is no longer managed and gets no second issue unless `reconcile --recreate` asks.
+ */
+export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: string, number: number): void {
+  const record = ctx.state.threats[threatId];
+  if (record) {
+    delete record.issue;
+    record.deletedIssue = { repo, number, at: nowIso(ctx) };
+  }
+  dropWork(ctx, threatId);
+  count(ctx, "issues_deleted");
+  ctx.logger.warn(
+    { threatId, issue: `${repo}#${number}` },
+    "the threat's issue was deleted on GitHub; the threat is no longer managed (`reconcile --recreate` gives it a new issue)",
+  );
+}

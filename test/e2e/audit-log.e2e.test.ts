@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, startWorld, type World } from "./world.js";
+
+/** The contract's audit line ("Logs"): every write to either side, one info line, from the built CLI. */
+
+const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+interface LogLine {
+  level?: number;
+  action?: string;
+  threat_id?: string;
+  issue?: string;
+}
+
+/** The JSON log lines of a run (stderr is not a terminal, so pino writes JSON). */
+function auditLines(stderr: string): LogLine[] {
+  return stderr
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as LogLine)
+    .filter((l) => typeof l.action === "string");
+}
+
+async function syncLog(w: World): Promise<LogLine[]> {
+  const result = await w.cli(["sync", "-c", w.configPath]);
+  expect(result.code).toBe(0);
+  return auditLines(result.stderr);
+}
+
+describe("the audit line (contract, Logs)", () => {
+  it("every write to either side is one info line with action, threat_id and issue", async () => {
+    world = await startWorld({ threats: 8 }, "", { env: { THREATBRIDGE_LOG_LEVEL: "info" } });
+    const created = await syncLog(world);
+    const issues = world.gh.issues(REPO);
+    expect(created.filter((l) => l.action === "create")).toHaveLength(issues.length);
+    expect(created.filter((l) => l.action === "link")).toHaveLength(issues.length);
+    for (const issue of issues) {
+      const threatId = MARKER.exec(issue.body ?? "")?.[1] ?? "";
+      expect(created).toContainEqual(
+        expect.objectContaining({
+          level: 30,
+          action: "create",
+          threat_id: threatId,
+          issue: `${REPO}#${issue.number}`,
+        }),
+      );
+    }
+
+    const first = issues[0];
+    if (!first) throw new Error("no issue");
+    const threatId = MARKER.exec(first.body ?? "")?.[1] ?? "";
+    const ref = `${REPO}#${first.number}`;
+    world.sim.sim.updateThreat(threatId, { status: "false_positive" });
+    expect(await syncLog(world)).toContainEqual(
+      expect.objectContaining({ action: "close", threat_id: threatId, issue: ref }),
+    );
+    world.sim.sim.updateThreat(threatId, { status: "unsolved" });
+    const reopened = await syncLog(world);
+    expect(reopened).toContainEqual(
+      expect.objectContaining({ action: "reopen", threat_id: threatId, issue: ref }),
+    );
+    expect(reopened).toContainEqual(
+      expect.objectContaining({ action: "comment", threat_id: threatId, issue: ref }),
+    );
+    world.sim.sim.updateThreat(threatId, { name: "Renamed for the audit" });
+    expect(await syncLog(world)).toContainEqual(
+      expect.objectContaining({ action: "update", threat_id: threatId, issue: ref }),
+    );
+    world.gh.person.close(REPO, first.number, { reason: "completed", login: "alice" });
+    expect(await syncLog(world)).toContainEqual(
+      expect.objectContaining({ action: "verdict", threat_id: threatId, issue: ref }),
+    );
+  });
+});

@@ -1,0 +1,33 @@
+import { REPO, type World } from "./world.js";
+
+/** Helpers of the end-to-end tests of issue 6 (people on GitHub, refusals, deleted issues). */
+
+export const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
+export const OTHER_REPO = "acme/elsewhere";
+
+export function threatOf(body: string | null): string {
+  return MARKER.exec(body ?? "")?.[1] ?? "";
+}
+
+/** One `sync`; its exit code. */
+export async function sync(w: World, args: string[] = []): Promise<number | null> {
+  const result = await w.cli(["sync", "-c", w.configPath, ...args]);
+  return result.code;
+}
+
+export interface StatusJson {
+  threats: { mapped: number };
+  intents: unknown[];
+  refused?: Array<{ threatId: string; action: string; reason: string }>;
+  deletedIssues?: Array<{ threatId: string; issue: string }>;
+}
+
+export async function status(w: World): Promise<StatusJson> {
+  return JSON.parse((await w.cli(["status", "-c", w.configPath, "--json"])).stdout) as StatusJson;
+}
+
+export function firstIssue(w: World): { number: number; threatId: string } {
+  const issue = w.gh.issues(REPO)[0];
+  if (!issue) throw new Error("no issue was created");
+  return { number: issue.number, threatId: threatOf(issue.body) };
+}
