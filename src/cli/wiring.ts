@@ -1,16 +1,18 @@
 import { pino } from "pino";
 import type { Config } from "../config/index.js";
 import { createGitHub, type GitHubGateway } from "../github/index.js";
-import { createLogger, type Logger } from "../observability/index.js";
+import { chooseLogFormat, createLogger, type Logger } from "../observability/index.js";
 import { createPlatformClient, type PlatformClient } from "../platform/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Env } from "./io.js";
 
 /** Builds the connector's parts from a validated config: the one place that knows them all. */
 
-export function cliLogger(config: Config | null, env: Env): Logger {
+export function cliLogger(config: Config | null, env: Env, isTerminal = process.stderr.isTTY): Logger {
   const level = env["THREATBRIDGE_LOG_LEVEL"] ?? config?.log.level ?? "info";
+  const format = chooseLogFormat(config?.log.format, isTerminal);
   // Logs go to stderr: stdout carries dry-run lines and --json output.
+  if (format === "pretty") return createLogger({ level, format, colorize: isTerminal });
   return createLogger({ level, destination: pino.destination({ fd: 2, sync: true }) });
 }
 

@@ -126,11 +126,14 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     const started = clock.now();
     let ok = false;
     let error: string | undefined;
+    // A failure the cycle reports was logged by the cycle itself; logged again it reads as two.
+    let logged = false;
     try {
       cycleStop = new AbortController();
       const report = await engine.runCycle(ctx, { skipDrain: true, signal: cycleStop.signal });
       ok = report.ok;
       error = report.error;
+      logged = report.error !== undefined;
       if (ok) {
         logger.info(
           { durationMs: clock.now() - started, queued: report.queue.total, counts: report.counters },
@@ -155,7 +158,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       status.lastOkAt = finishedAt;
     } else {
       status.cycles.failed += 1;
-      logger.error({ err: error ?? "some work failed" }, "cycle failed; the next tick tries again");
+      if (!logged)
+        logger.error({ err: error ?? "some work failed" }, "cycle failed; the next tick tries again");
     }
     observe((o) => o.cycleFinished?.({ ok }, finishedAt - started, finishedAt, ctx.counters));
   }

@@ -1,4 +1,11 @@
-export { createLogger, silentLogger, type Logger, type LoggerOptions } from "./logger.js";
+export {
+  chooseLogFormat,
+  createLogger,
+  silentLogger,
+  type LogFormat,
+  type Logger,
+  type LoggerOptions,
+} from "./logger.js";
 export {
   createMetrics,
   type ConnectorMetrics,
