@@ -1,26 +1,17 @@
 import { acquireLock, emptyState, openStateStore, readStateFile } from "../state/index.js";
-import { createContext, runCycle, type CycleReport, type DryRunSink } from "../sync/index.js";
+import {
+  createContext,
+  runCycle,
+  summarizeDryRun,
+  threatsWithIssue,
+  type CycleReport,
+} from "../sync/index.js";
+import type { Threat } from "../platform/index.js";
+import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { systemClock } from "../shared/clock.js";
 import { CONFIG_OPTION, intOption, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 import { buildConnector, cliLogger } from "./wiring.js";
-
-function dryRunSink(io: Io, json: boolean): DryRunSink {
-  return {
-    print(line) {
-      if (json) {
-        io.out(JSON.stringify(line));
-        return;
-      }
-      const where = [line.repository, line.issue !== undefined ? `#${line.issue}` : undefined]
-        .filter(Boolean)
-        .join("");
-      io.out(
-        `${line.action.padEnd(8)} threat ${line.threat_id}${where ? ` ${where}` : ""}${line.detail ? `  ${line.detail}` : ""}`,
-      );
-    },
-  };
-}
 
 function reportText(report: CycleReport, reconcile: boolean): string {
   const c = report.counters;
@@ -63,12 +54,26 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
       const state = (await readStateFile(config.state.path)) ?? emptyState();
+      const sink = collectingSink();
+      const threatsRead = new Map<string, Threat>();
       const ctx = createContext(
-        { config, ...connector, logger, clock: systemClock, persist: null, dryRun: dryRunSink(io, json) },
+        {
+          config,
+          ...connector,
+          platform: tapThreats(connector.platform, threatsRead),
+          logger,
+          clock: systemClock,
+          persist: null,
+          dryRun: sink,
+        },
         state,
       );
+      const hadIssue = threatsWithIssue(ctx);
       const report = await runCycle(ctx, { reconcile });
-      if (report.error) io.err(`error: ${report.error}`);
+      const summary = summarizeDryRun(ctx, threatsRead, hadIssue);
+      if (json) for (const record of [...summary.adopted, ...sink.records]) io.out(JSON.stringify(record));
+      else io.out(formatPlan(sink.records, summary, report.error));
+      // The cycle logged the error (stderr); with --json the exit code says it.
       return report.error ? 1 : 0;
     }
     const lock = await acquireLock(config.state.path);

@@ -7,6 +7,7 @@ import type { State, ThreatRecord } from "../state/index.js";
 import { policyFromConfig, type Policy } from "./policy.js";
 import { createRenderer, type Renderer } from "./renderer.js";
 import type { ThreatView } from "./render/index.js";
+import type { DryRunRecord } from "./dry-run.js";
 
 /** What one threat looks like on the platform during this run (kept only while work is due). */
 export interface CachedThreat {
@@ -16,13 +17,7 @@ export interface CachedThreat {
 
 /** Where the engine writes what it decided: the real writer, or the dry-run printer. */
 export interface DryRunSink {
-  print(line: {
-    action: string;
-    threat_id: string;
-    repository?: string;
-    issue?: number;
-    detail?: string;
-  }): void;
+  print(line: DryRunRecord): void;
 }
 
 export interface SyncDeps {

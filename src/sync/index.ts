@@ -4,3 +4,5 @@ export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 export { summarize, formatStatus, type StatusReport } from "./status.js";
 export { plan, priorityOf, type Action, type PlanInput } from "./plan.js";
 export { policyFromConfig, type Policy } from "./policy.js";
+export { summarizeDryRun, threatsWithIssue, type DryRunRecord, type DryRunSummary } from "./dry-run.js";
+export type { NoIssueCounts } from "./policy-counts.js";
