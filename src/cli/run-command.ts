@@ -15,6 +15,7 @@ import { createContext } from "../sync/index.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { buildConnector, cliLogger } from "./wiring.js";
+import { noteGitHubSide } from "./cycle-github.js";
 
 export interface RunCommandOptions {
   /** Default: the config's `schedule` through node-cron. */
@@ -55,7 +56,15 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       ctx,
       scheduler: opts.scheduler ?? cronScheduler(config.schedule),
       logger,
-      observer: metrics,
+      observer: {
+        cycleStarting: (counters) => metrics.cycleStarting(counters),
+        cycleFinished: (report, durationMs, finishedAtMs, counters) => {
+          metrics.cycleFinished(report, durationMs, finishedAtMs, counters);
+          // Saved with the next state write; `status` shows it (issue 8).
+          noteGitHubSide(ctx.state, connector);
+        },
+        workDone: (counters) => metrics.workDone(counters),
+      },
     });
     daemon = running;
     if (stopRequested) running.stop();

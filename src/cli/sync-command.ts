@@ -7,6 +7,7 @@ import {
   type CycleReport,
 } from "../sync/index.js";
 import type { Threat } from "../platform/index.js";
+import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { systemClock } from "../shared/clock.js";
 import { CONFIG_OPTION, intOption, parse } from "./usage.js";
@@ -94,6 +95,8 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         signal: abort.signal,
         ...(deadline !== undefined ? { deadline } : {}),
       });
+      noteGitHubSide(store.data, connector);
+      await store.write();
       io.out(json ? JSON.stringify(report) : reportText(report, reconcile));
       return report.ok ? 0 : 1;
     } finally {

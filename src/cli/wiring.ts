@@ -1,7 +1,13 @@
 import { pino } from "pino";
 import type { Config } from "../config/index.js";
 import { createGitHub, type GitHubGateway } from "../github/index.js";
-import { chooseLogFormat, createLogger, type Logger } from "../observability/index.js";
+import {
+  chooseLogFormat,
+  createLogger,
+  rateLimitRecorder,
+  type Logger,
+  type RateLimitSeen,
+} from "../observability/index.js";
 import { createPlatformClient, type PlatformClient } from "../platform/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Env } from "./io.js";
@@ -19,6 +25,8 @@ export function cliLogger(config: Config | null, env: Env, isTerminal = process.
 export interface Connector {
   platform: PlatformClient;
   github: GitHubGateway;
+  /** GitHub's rate limit as its last answer showed it (for `status`). */
+  rateLimitSeen(): RateLimitSeen | null;
   close(): Promise<void>;
 }
 
@@ -37,7 +45,9 @@ export function buildConnector(config: Config, logger: Logger, clock: Clock = sy
     clock,
   });
   const app = config.github.app;
+  const seen = rateLimitRecorder(globalThis.fetch, () => clock.now());
   const github = createGitHub({
+    request: { fetch: seen.fetch },
     apiUrl: config.github.api_url,
     auth: app
       ? {
@@ -55,5 +65,5 @@ export function buildConnector(config: Config, logger: Logger, clock: Clock = sy
     logger,
     clock,
   });
-  return { platform, github, close: () => platform.close() };
+  return { platform, github, rateLimitSeen: seen.seen, close: () => platform.close() };
 }

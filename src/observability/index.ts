@@ -20,3 +20,12 @@ export {
   type ProbeResult,
   type RunningHealthServer,
 } from "./health-server.js";
+export {
+  etaSeconds,
+  formatDuration,
+  formatEta,
+  formatWhen,
+  writesPerMinute,
+  type BudgetLimits,
+} from "./eta.js";
+export { rateLimitRecorder, type RateLimitSeen } from "./rate-limit-seen.js";
