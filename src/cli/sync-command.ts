@@ -5,8 +5,11 @@ import {
   summarizeDryRun,
   threatsWithIssue,
   type CycleReport,
+  type SyncContext,
 } from "../sync/index.js";
 import type { Threat } from "../platform/index.js";
+import type { Config } from "../config/index.js";
+import { sampleFrom, startTerminalProgress } from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { systemClock } from "../shared/clock.js";
@@ -30,6 +33,30 @@ function reportText(report: CycleReport, reconcile: boolean): string {
     );
   }
   return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
+}
+
+function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
+  const q = report.queue;
+  const byAction = Object.entries(q.byAction)
+    .map(([action, n]) => `${action} ${n}`)
+    .join(", ");
+  return (
+    `sync interrupted by ${signal}: the state is saved; ${report.drained.done} done, ${q.total} stay queued` +
+    (q.total > 0 ? ` (${byAction}); the next \`sync\` or \`run\` carries them out` : "")
+  );
+}
+
+/** On a terminal (or with THREATBRIDGE_PROGRESS=1, for tests), a progress line on stderr. */
+function startSyncProgress(io: Io, config: Config, ctx: SyncContext): { stop(): void } | null {
+  const terminal = process.stderr.isTTY;
+  if (!terminal && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
+  const b = config.github.write_budget;
+  return startTerminalProgress({
+    sample: () => sampleFrom(ctx.counters, Object.keys(ctx.state.queue).length),
+    budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
+    write: terminal ? (text) => process.stderr.write(text) : (text) => io.err(text.trimEnd()),
+    inPlace: terminal,
+  });
 }
 
 /** `sync` and `reconcile`: exactly one cycle, then exit (0 ok, 1 failed, 2 config/usage). */
@@ -79,7 +106,11 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     }
     const lock = await acquireLock(config.state.path);
     const abort = new AbortController();
-    const stop = (): void => abort.abort(new Error("signal"));
+    let interruptedBy: NodeJS.Signals | null = null;
+    const stop = (signal: NodeJS.Signals): void => {
+      interruptedBy = signal;
+      abort.abort(new Error(signal));
+    };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
     try {
@@ -89,14 +120,29 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         store.data,
       );
       const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
-      const report = await runCycle(ctx, {
-        reconcile,
-        ignoreBackoff: true,
-        signal: abort.signal,
-        ...(deadline !== undefined ? { deadline } : {}),
-      });
+      const progress = startSyncProgress(io, config, ctx);
+      let report: CycleReport;
+      try {
+        report = await runCycle(ctx, {
+          reconcile,
+          ignoreBackoff: true,
+          signal: abort.signal,
+          ...(deadline !== undefined ? { deadline } : {}),
+        });
+      } finally {
+        progress?.stop();
+      }
       noteGitHubSide(store.data, connector);
       await store.write();
+      if (interruptedBy !== null) {
+        // Not "cycle ok": the operator stopped it, and the rest waits in the state (issue 8).
+        io.out(
+          json
+            ? JSON.stringify({ ...report, interrupted: interruptedBy })
+            : interruptedText(report, interruptedBy),
+        );
+        return 1;
+      }
       io.out(json ? JSON.stringify(report) : reportText(report, reconcile));
       return report.ok ? 0 : 1;
     } finally {

@@ -29,3 +29,12 @@ export {
   type BudgetLimits,
 } from "./eta.js";
 export { rateLimitRecorder, type RateLimitSeen } from "./rate-limit-seen.js";
+export {
+  drainProgress,
+  progressLine,
+  realTicker,
+  sampleFrom,
+  startTerminalProgress,
+  type ProgressSample,
+  type Ticker,
+} from "./progress.js";
