@@ -122,7 +122,10 @@ function formatLock(lock: LockStatus, now: number): string {
 
 function formatGitHub(report: StatusReport, now: number): string {
   const b = report.backlog.budget;
-  const limits = `budget ${b.perMinute || "∞"}/min, ${b.perHour || "∞"}/h, ${b.minIntervalMs} ms apart`;
+  const limits =
+    b.perMinute === 0 && b.perHour === 0 && b.minIntervalMs === 0
+      ? "no write budget set"
+      : `write budget ${b.perMinute || "∞"}/min, ${b.perHour || "∞"}/h, ${b.minIntervalMs} ms apart`;
   const gh = report.lastCycle?.github;
   if (!gh) return `${limits}; nothing seen yet`;
   const used =
