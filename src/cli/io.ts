@@ -1,4 +1,4 @@
-import { loadConfig, resolveConfigPath, type Config } from "../config/index.js";
+import { loadConfig, resolveConfigPath, type Config, type LoadOptions } from "../config/index.js";
 
 /** What a command talks to: its output streams and the environment (parameters, for tests). */
 export interface Env {
@@ -15,6 +15,7 @@ export interface Io {
 export async function configFromArgs(
   configPath: string | undefined,
   env: Env,
+  opts: LoadOptions = {},
 ): Promise<{ config: Config; path: string }> {
-  return loadConfig(resolveConfigPath(configPath, env), env);
+  return loadConfig(resolveConfigPath(configPath, env), env, opts);
 }

@@ -15,6 +15,7 @@ import { createContext } from "../sync/index.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { buildConnector, cliLogger, scrubStateErrors, secretsOf, type Connector } from "./wiring.js";
+import { noteGitHubSide } from "./cycle-github.js";
 
 export interface RunCommandOptions {
   /** Default: the config's `schedule` through node-cron. */
@@ -50,18 +51,27 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   let connector: Connector | null = null;
   try {
     const store = await openStateStore(config.state.path, { logger });
-    connector = buildConnector(config, logger, { secrets, stop: platformStop.signal, state: store.data });
+    const built = buildConnector(config, logger, { secrets, stop: platformStop.signal, state: store.data });
+    connector = built;
     const persist = (): Promise<void> => {
       scrubStateErrors(store.data, secrets);
       return store.write();
     };
-    const ctx = createContext({ config, ...connector, logger, clock: systemClock, persist }, store.data);
+    const ctx = createContext({ config, ...built, logger, clock: systemClock, persist }, store.data);
     const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
     const running = createDaemon({
       ctx,
       scheduler: opts.scheduler ?? cronScheduler(config.schedule),
       logger,
-      observer: metrics,
+      observer: {
+        cycleStarting: (counters) => metrics.cycleStarting(counters),
+        cycleFinished: (report, durationMs, finishedAtMs, counters) => {
+          metrics.cycleFinished(report, durationMs, finishedAtMs, counters);
+          // Saved with the next state write; `status` shows it (issue 8).
+          noteGitHubSide(ctx.state, built);
+        },
+        workDone: (counters) => metrics.workDone(counters),
+      },
     });
     daemon = running;
     if (stopRequested) running.stop();

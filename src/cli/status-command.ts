@@ -1,15 +1,18 @@
 import { emptyState, readStateFile, StateError, type State } from "../state/index.js";
 import { formatStatus, summarize } from "../sync/index.js";
+import { inspectLockFile } from "./status-lock.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 
 /**
- * `status`: what the state holds; reads the file only (no lock, no network). Exit 0 always once
- * the config is read (contract): a damaged state file is a finding to print, not a failure.
+ * `status`: what the state holds; reads the state and lock files only (no lock taken, no network)
+ * and needs no secret in the environment (contract): secrets whose variables are unset are left
+ * unresolved, as status uses none. Exit 0 always once the config is read (contract): a damaged
+ * state file is a finding to print, not a failure.
  */
-export async function statusCommand(args: string[], io: Io): Promise<number> {
+export async function statusCommand(args: string[], io: Io, now: () => number = Date.now): Promise<number> {
   const opts = parse(args, { ...CONFIG_OPTION, json: { type: "boolean", default: false } });
-  const { config } = await configFromArgs(opts.config, io.env);
+  const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
   let state: State | null;
   let problem: string | undefined;
   try {
@@ -19,18 +22,25 @@ export async function statusCommand(args: string[], io: Io): Promise<number> {
     state = null;
     problem = err.message;
   }
+  const nowMs = now();
+  const b = config.github.write_budget;
   const report = {
     statePath: config.state.path,
     stateFile: state !== null,
     ...(problem !== undefined ? { stateProblem: problem } : {}),
-    ...summarize(state ?? emptyState()),
+    ...summarize({
+      state: state ?? emptyState(),
+      nowMs,
+      budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
+      lock: await inspectLockFile(config.state.path),
+    }),
   };
   if (opts.json === true) io.out(JSON.stringify(report));
   else if (problem !== undefined)
     io.out(`state:      ${config.state.path} (unreadable)\nproblem:    ${problem}`);
   else
     io.out(
-      `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report)}`,
+      `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report, nowMs)}`,
     );
   return 0;
 }

@@ -1,26 +1,21 @@
 import { acquireLock, emptyState, openStateStore, readStateFile } from "../state/index.js";
-import { createContext, runCycle, type CycleReport, type DryRunSink } from "../sync/index.js";
+import {
+  createContext,
+  runCycle,
+  summarizeDryRun,
+  threatsWithIssue,
+  type CycleReport,
+  type SyncContext,
+} from "../sync/index.js";
+import type { Threat } from "../platform/index.js";
+import type { Config } from "../config/index.js";
+import { sampleFrom, startTerminalProgress } from "../observability/index.js";
+import { noteGitHubSide } from "./cycle-github.js";
+import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { systemClock } from "../shared/clock.js";
 import { CONFIG_OPTION, intOption, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 import { buildConnector, cliLogger, scrubStateErrors, secretsOf } from "./wiring.js";
-
-function dryRunSink(io: Io, json: boolean): DryRunSink {
-  return {
-    print(line) {
-      if (json) {
-        io.out(JSON.stringify(line));
-        return;
-      }
-      const where = [line.repository, line.issue !== undefined ? `#${line.issue}` : undefined]
-        .filter(Boolean)
-        .join("");
-      io.out(
-        `${line.action.padEnd(8)} threat ${line.threat_id}${where ? ` ${where}` : ""}${line.detail ? `  ${line.detail}` : ""}`,
-      );
-    },
-  };
-}
 
 function reportText(report: CycleReport, reconcile: boolean): string {
   const c = report.counters;
@@ -38,6 +33,30 @@ function reportText(report: CycleReport, reconcile: boolean): string {
     );
   }
   return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
+}
+
+function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
+  const q = report.queue;
+  const byAction = Object.entries(q.byAction)
+    .map(([action, n]) => `${action} ${n}`)
+    .join(", ");
+  return (
+    `sync interrupted by ${signal}: the state is saved; ${report.drained.done} done, ${q.total} stay queued` +
+    (q.total > 0 ? ` (${byAction}); the next \`sync\` or \`run\` carries them out` : "")
+  );
+}
+
+/** On a terminal (or with THREATBRIDGE_PROGRESS=1, for tests), a progress line on stderr. */
+function startSyncProgress(io: Io, config: Config, ctx: SyncContext): { stop(): void } | null {
+  const terminal = process.stderr.isTTY;
+  if (!terminal && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
+  const b = config.github.write_budget;
+  return startTerminalProgress({
+    sample: () => sampleFrom(ctx.counters, Object.keys(ctx.state.queue).length),
+    budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
+    write: terminal ? (text) => process.stderr.write(text) : (text) => io.err(text.trimEnd()),
+    inPlace: terminal,
+  });
 }
 
 /** `sync` and `reconcile`: exactly one cycle, then exit (0 ok, 1 failed, 2 config/usage). */
@@ -63,7 +82,11 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   // A stop ends the cycle between steps and abandons the platform request in flight, so that a
   // hung or trickling platform cannot hold a SIGTERM past a container's grace period (issue 6, item 5).
   const abort = new AbortController();
-  const stop = (): void => abort.abort(new Error("signal"));
+  let interruptedBy: NodeJS.Signals | null = null;
+  const stop = (signal: NodeJS.Signals): void => {
+    interruptedBy = signal;
+    abort.abort(new Error(signal));
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   // `reconcile --recreate`: threats whose issue a person deleted get a new one (issue 6, item 3).
@@ -75,12 +98,26 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       // The state is a copy here: a Retry-After is honoured but never written.
       const connector = buildConnector(config, logger, { secrets, stop: abort.signal, state });
       try {
+        const sink = collectingSink();
+        const threatsRead = new Map<string, Threat>();
         const ctx = createContext(
-          { config, ...connector, logger, clock: systemClock, persist: null, dryRun: dryRunSink(io, json) },
+          {
+            config,
+            ...connector,
+            platform: tapThreats(connector.platform, threatsRead),
+            logger,
+            clock: systemClock,
+            persist: null,
+            dryRun: sink,
+          },
           state,
         );
+        const hadIssue = threatsWithIssue(ctx);
         const report = await runCycle(ctx, { reconcile, recreate, signal: abort.signal });
-        if (report.error) io.err(`error: ${secrets.scrub(report.error)}`);
+        const summary = summarizeDryRun(ctx, threatsRead, hadIssue);
+        if (json) for (const record of [...summary.adopted, ...sink.records]) io.out(JSON.stringify(record));
+        else io.out(secrets.scrub(formatPlan(sink.records, summary, report.error)));
+        // The cycle logged the error (stderr); with --json the exit code says it.
         return report.error ? 1 : 0;
       } finally {
         await connector.close();
@@ -109,13 +146,33 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           store.data,
         );
         const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
-        const report = await runCycle(ctx, {
-          reconcile,
-          recreate,
-          ignoreBackoff: true,
-          signal: abort.signal,
-          ...(deadline !== undefined ? { deadline } : {}),
-        });
+        const progress = startSyncProgress(io, config, ctx);
+        let report: CycleReport;
+        try {
+          report = await runCycle(ctx, {
+            reconcile,
+            recreate,
+            ignoreBackoff: true,
+            signal: abort.signal,
+            ...(deadline !== undefined ? { deadline } : {}),
+          });
+        } finally {
+          progress?.stop();
+        }
+        noteGitHubSide(store.data, connector);
+        scrubStateErrors(store.data, secrets);
+        await store.write();
+        if (interruptedBy !== null) {
+          // Not "cycle ok": the operator stopped it, and the rest waits in the state (issue 8).
+          io.out(
+            secrets.scrub(
+              json
+                ? JSON.stringify({ ...report, interrupted: interruptedBy })
+                : interruptedText(report, interruptedBy),
+            ),
+          );
+          return 1;
+        }
         // Said where the operator looks: a Retry-After kept the platform's streams unread (issue 6, item 6).
         const notBefore = connector.platform.stats().notBefore;
         const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();

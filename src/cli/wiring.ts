@@ -2,9 +2,12 @@ import { pino } from "pino";
 import type { Config } from "../config/index.js";
 import { createGitHub, type GitHubGateway } from "../github/index.js";
 import {
+  chooseLogFormat,
   createLogger,
   createSecretRegistry,
+  rateLimitRecorder,
   type Logger,
+  type RateLimitSeen,
   type SecretRegistry,
 } from "../observability/index.js";
 import { createPlatformClient, type PlatformClient } from "../platform/index.js";
@@ -27,15 +30,20 @@ export function cliLogger(
   config: Config | null,
   env: Env,
   secrets: SecretRegistry = secretsOf(config),
+  isTerminal = process.stderr.isTTY,
 ): Logger {
   const level = env["THREATBRIDGE_LOG_LEVEL"] ?? config?.log.level ?? "info";
+  const format = chooseLogFormat(config?.log.format, isTerminal);
   // Logs go to stderr: stdout carries dry-run lines and --json output.
+  if (format === "pretty") return createLogger({ level, format, colorize: isTerminal, secrets });
   return createLogger({ level, destination: pino.destination({ fd: 2, sync: true }), secrets });
 }
 
 export interface Connector {
   platform: PlatformClient;
   github: GitHubGateway;
+  /** GitHub's rate limit as its last answer showed it (for `status`). */
+  rateLimitSeen(): RateLimitSeen | null;
   close(): Promise<void>;
 }
 
@@ -70,7 +78,9 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     onNotBefore: state === undefined ? undefined : (at) => void (state.platformNotBefore = at),
   });
   const app = config.github.app;
+  const seen = rateLimitRecorder(globalThis.fetch, () => clock.now());
   const github = createGitHub({
+    request: { fetch: seen.fetch },
     apiUrl: config.github.api_url,
     auth: app
       ? {
@@ -88,7 +98,7 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     logger,
     clock,
   });
-  return { platform, github, close: () => platform.close() };
+  return { platform, github, rateLimitSeen: seen.seen, close: () => platform.close() };
 }
 
 /**

@@ -3,6 +3,7 @@ export type { Config, RouteRule, VerdictRule } from "./schema.js";
 export { ConfigError } from "./errors.js";
 export type { ConfigProblem } from "./errors.js";
 export { loadConfig, parseConfigText, resolveConfigPath } from "./load.js";
-export type { LoadedConfig } from "./load.js";
+export type { LoadedConfig, LoadOptions } from "./load.js";
+export { UNRESOLVED_SECRET } from "./interpolate.js";
 export { configJsonSchema } from "./json-schema.js";
 export { redactConfig } from "./redact.js";

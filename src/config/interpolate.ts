@@ -17,6 +17,9 @@ import { keyText } from "./yaml-lines.js";
 type Env = Readonly<Record<string, string | undefined>>;
 type Expansion = { value: string; changed: boolean; errors: string[] };
 
+/** What a secret whose variable is unset reads as when the caller asked for no secrets. */
+export const UNRESOLVED_SECRET = "(unresolved: not needed by this command)";
+
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function expandString(text: string, env: Env, showFragments: boolean): Expansion {
@@ -73,6 +76,7 @@ export function interpolateDocument(
   lines: LineCounter,
   env: Env,
   schema: z.core.$ZodType,
+  opts: { unresolvedSecrets?: "error" | "placeholder" } = {},
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const visit = (node: unknown, path: PropertyKey[]): void => {
@@ -85,6 +89,11 @@ export function interpolateDocument(
       node.items.forEach((item, index) => visit(item, [...path, index]));
     } else if (isScalar(node) && typeof node.value === "string") {
       const expanded = expandString(node.value, env, !isSecretPath(path));
+      // `status` needs no secret (contract): an unset variable in a secret leaves a placeholder.
+      if (opts.unresolvedSecrets === "placeholder" && isSecretPath(path) && expanded.errors.length > 0) {
+        node.value = UNRESOLVED_SECRET;
+        return;
+      }
       const start = node.range?.[0];
       const line = start === undefined ? null : lines.linePos(start).line;
       for (const message of expanded.errors) problems.push({ path: formatPath(path), line, message });

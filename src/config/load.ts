@@ -30,7 +30,15 @@ export function resolveConfigPath(argvPath: string | undefined, env: Env): strin
   return "config/threatbridge.yaml";
 }
 
-export async function loadConfig(path: string, env: Env): Promise<LoadedConfig> {
+export interface LoadOptions {
+  /**
+   * `placeholder`: a secret (`client_secret`, `token`, `private_key`) whose `${VAR}` is unset reads
+   * as UNRESOLVED_SECRET instead of failing, for commands that use no secret (`status`, contract).
+   */
+  unresolvedSecrets?: "error" | "placeholder";
+}
+
+export async function loadConfig(path: string, env: Env, opts: LoadOptions = {}): Promise<LoadedConfig> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -47,17 +55,17 @@ export async function loadConfig(path: string, env: Env): Promise<LoadedConfig> 
       { cause },
     );
   }
-  return parseConfigText(text, path, env);
+  return parseConfigText(text, path, env, opts);
 }
 
-export function parseConfigText(text: string, path: string, env: Env): LoadedConfig {
+export function parseConfigText(text: string, path: string, env: Env, opts: LoadOptions = {}): LoadedConfig {
   const lines = new LineCounter();
   // prettyErrors off: its messages quote the offending source line, which may hold a secret.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   // No cause: the parser's own errors may quote a token of the source, i.e. part of a secret.
   if (doc.errors.length > 0) throw new ConfigError(path, syntaxProblems(doc.errors, text, lines));
 
-  const envProblems = interpolateDocument(doc, lines, env, ConfigSchema);
+  const envProblems = interpolateDocument(doc, lines, env, ConfigSchema, opts);
   if (envProblems.length > 0) throw new ConfigError(path, envProblems);
 
   let raw: unknown;

@@ -120,6 +120,10 @@ const LogConfig = z.strictObject({
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
     .describe("Least severe log level written"),
+  format: z
+    .enum(["json", "pretty"])
+    .optional()
+    .describe("json lines or readable text; when left out, text on a terminal and JSON otherwise"),
 });
 
 const IncludeExclude = z.strictObject({

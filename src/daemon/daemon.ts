@@ -1,4 +1,4 @@
-import type { Logger } from "../observability/index.js";
+import { drainProgress, type Logger } from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import {
   drainQueue,
@@ -87,6 +87,13 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     drainQueue: opts.engine?.drainQueue ?? drainQueue,
   };
   const sliceMs = opts.drainSliceMs ?? 10_000;
+  const budget = ctx.config.github.write_budget;
+  // One info line a minute while a backlog drains (issue 8), so a long drain is not silent.
+  const progress = drainProgress({
+    logger,
+    now: () => clock.now(),
+    budget: { perMinute: budget.per_minute, perHour: budget.per_hour, minIntervalMs: budget.min_interval_ms },
+  });
   const maxIdleMs = opts.maxIdleMs ?? 60_000;
   const errorPauseMs = opts.errorPauseMs ?? 5_000;
   const status: DaemonStatus = {
@@ -126,11 +133,14 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     const started = clock.now();
     let ok = false;
     let error: string | undefined;
+    // A failure the cycle reports was logged by the cycle itself; logged again it reads as two.
+    let logged = false;
     try {
       cycleStop = new AbortController();
       const report = await engine.runCycle(ctx, { skipDrain: true, signal: cycleStop.signal });
       ok = report.ok;
       error = report.error;
+      logged = report.error !== undefined;
       if (ok) {
         logger.info(
           { durationMs: clock.now() - started, queued: report.queue.total, counts: report.counters },
@@ -155,7 +165,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       status.lastOkAt = finishedAt;
     } else {
       status.cycles.failed += 1;
-      logger.error({ err: error ?? "some work failed" }, "cycle failed; the next tick tries again");
+      if (!logged)
+        logger.error({ err: error ?? "some work failed" }, "cycle failed; the next tick tries again");
     }
     observe((o) => o.cycleFinished?.({ ok }, finishedAt - started, finishedAt, ctx.counters));
   }
@@ -174,6 +185,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         signal: control.signal,
       });
       observe((o) => o.workDone?.(ctx.counters));
+      progress(ctx.github.stats().writes, Object.keys(ctx.state.queue).length);
       if (result.done + result.failed > 0) return 0;
       return Math.min(maxIdleMs, Math.max(0, nextWorkAt(ctx, clock.now()) - clock.now()));
     } catch (e) {

@@ -1,5 +1,5 @@
 import type { MetricsSources, QueueView } from "../observability/index.js";
-import { summarize, type SyncContext } from "../sync/index.js";
+import { queueSummary, type SyncContext } from "../sync/index.js";
 
 /** A scrape reads the queue for several series: one summary serves them all. */
 const SUMMARY_REUSE_MS = 500;
@@ -10,8 +10,7 @@ export function metricsSources(ctx: SyncContext): MetricsSources {
   function summary(): { queue: QueueView; intents: number } {
     const now = ctx.clock.now();
     if (cached === null || now - cached.at > SUMMARY_REUSE_MS || now < cached.at) {
-      const report = summarize(ctx.state);
-      cached = { at: now, queue: report.queue, intents: report.intents.length };
+      cached = { at: now, queue: queueSummary(ctx.state), intents: Object.keys(ctx.state.intents).length };
     }
     return cached;
   }

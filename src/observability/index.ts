@@ -1,4 +1,11 @@
-export { createLogger, silentLogger, type Logger, type LoggerOptions } from "./logger.js";
+export {
+  chooseLogFormat,
+  createLogger,
+  silentLogger,
+  type LogFormat,
+  type Logger,
+  type LoggerOptions,
+} from "./logger.js";
 export {
   createMetrics,
   type ConnectorMetrics,
@@ -14,3 +21,21 @@ export {
   type RunningHealthServer,
 } from "./health-server.js";
 export { createSecretRegistry, REDACTED, type SecretRegistry } from "./secrets.js";
+export {
+  etaSeconds,
+  formatDuration,
+  formatEta,
+  formatWhen,
+  writesPerMinute,
+  type BudgetLimits,
+} from "./eta.js";
+export { rateLimitRecorder, type RateLimitSeen } from "./rate-limit-seen.js";
+export {
+  drainProgress,
+  progressLine,
+  realTicker,
+  sampleFrom,
+  startTerminalProgress,
+  type ProgressSample,
+  type Ticker,
+} from "./progress.js";

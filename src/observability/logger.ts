@@ -1,4 +1,5 @@
 import { pino, type Logger as PinoLogger, type DestinationStream } from "pino";
+import { PinoPretty } from "pino-pretty";
 import type { SecretRegistry } from "./secrets.js";
 
 export type Logger = PinoLogger;
@@ -25,6 +26,9 @@ const REDACT_PATHS = [
   "*.access_token",
 ];
 
+/** Contract, "Logs go to stderr": JSON lines, or readable text for a person at a terminal. */
+export type LogFormat = "json" | "pretty";
+
 export interface LoggerOptions {
   level?: string;
   destination?: DestinationStream;
@@ -33,6 +37,10 @@ export interface LoggerOptions {
    * error text echoing a token): the last step before a line leaves the process.
    */
   secrets?: SecretRegistry;
+  /** Default json. `pretty` renders each line as text into `destination` (stderr when absent). */
+  format?: LogFormat;
+  /** Colours in pretty text (a terminal); off for files and tests. */
+  colorize?: boolean;
 }
 
 /** A destination that scrubs each serialized line; registered secrets are matched in JSON form too. */
@@ -40,18 +48,36 @@ function scrubbing(destination: DestinationStream, secrets: SecretRegistry): Des
   return { write: (line: string) => destination.write(secrets.scrub(line)) };
 }
 
+/** `log.format` when set, else pretty exactly when stderr is a terminal (contract). */
+export function chooseLogFormat(configured: LogFormat | undefined, isTerminal: boolean): LogFormat {
+  return configured ?? (isTerminal ? "pretty" : "json");
+}
+
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  return pino(
-    {
-      level: opts.level ?? "info",
-      base: { name: "threatbridge" },
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    opts.secrets === undefined
-      ? opts.destination
-      : scrubbing(opts.destination ?? pino.destination({ fd: 1, sync: true }), opts.secrets),
-  );
+  const base = {
+    level: opts.level ?? "info",
+    base: { name: "threatbridge" },
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  // Scrubbing sees the JSON line pino serialized, before any pretty-printing: one place for both.
+  const guard = (destination: DestinationStream): DestinationStream =>
+    opts.secrets === undefined ? destination : scrubbing(destination, opts.secrets);
+  if (opts.format === "pretty") {
+    // pino-pretty reads pino's numeric levels, so the label formatter is for JSON only.
+    const pretty = PinoPretty({
+      destination: opts.destination ?? 2,
+      sync: true,
+      colorize: opts.colorize ?? false,
+      ignore: "pid,hostname,name",
+      translateTime: "SYS:HH:MM:ss",
+    });
+    return pino(base, guard(pretty));
+  }
+  // Level names, not numbers: `"level":"info"` is what an operator greps for.
+  const json = { ...base, formatters: { level: (label: string) => ({ level: label }) } };
+  if (opts.secrets === undefined) return pino(json, opts.destination);
+  return pino(json, guard(opts.destination ?? pino.destination({ fd: 1, sync: true })));
 }
 
 export const silentLogger: Logger = pino({ level: "silent" });

@@ -113,6 +113,24 @@ export const LastCycle = z.object({
   ok: z.boolean(),
   error: z.string().optional(),
   counts: z.record(z.string(), z.number()),
+  /** What the GitHub side looked like when the cycle ended, for `status` (optional: older files lack it). */
+  github: z
+    .object({
+      /** GitHub writes the process sent since it started. */
+      writes: z.number(),
+      /** Of them, in the hour before the cycle ended (counted by the write budget when it has a per_hour). */
+      usedLastHour: z.number(),
+      /** GitHub's primary rate limit as its last answer showed it. */
+      rateLimit: z
+        .object({
+          remaining: z.number(),
+          limit: z.number().nullable(),
+          resetAt: z.string().nullable(),
+          seenAt: z.string(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 export type LastCycle = z.infer<typeof LastCycle>;
 

@@ -7,18 +7,13 @@ import type { State, ThreatRecord } from "../state/index.js";
 import { policyFromConfig, type Policy } from "./policy.js";
 import { createRenderer, type Renderer } from "./renderer.js";
 import { ThreatCache, type CachedThreat } from "./threat-cache.js";
+import type { DryRunRecord } from "./dry-run.js";
 
 export type { CachedThreat } from "./threat-cache.js";
 
 /** Where the engine writes what it decided: the real writer, or the dry-run printer. */
 export interface DryRunSink {
-  print(line: {
-    action: string;
-    threat_id: string;
-    repository?: string;
-    issue?: number;
-    detail?: string;
-  }): void;
+  print(line: DryRunRecord): void;
 }
 
 export interface SyncDeps {

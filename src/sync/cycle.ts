@@ -1,6 +1,7 @@
 import type { LastCycle } from "../state/index.js";
 import { count, persist, type SyncContext } from "./context.js";
-import { drainQueue, printQueue, type DrainResult } from "./drain.js";
+import { drainQueue, type DrainResult } from "./drain.js";
+import { printQueue } from "./dry-run.js";
 import { readGitHub } from "./intake-github.js";
 import { readAssets, readThreats, retryMalformed } from "./intake-platform.js";
 import { queueSummary, type QueueSummary } from "./queue.js";

@@ -34,7 +34,7 @@ export interface DrainResult {
   deferred: number;
 }
 
-async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
+export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
   const record = ctx.state.threats[threatId];
   if (!record || record.gone || ctx.cache.has(threatId)) return;
   const threat = await ctx.platform.getThreat(threatId);
@@ -182,34 +182,4 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
   }
   if (ctx.dirty) await persist(ctx);
   return result;
-}
-
-/** Dry run: what each queued entry would do next, printed, nothing written. */
-export async function printQueue(ctx: SyncContext, allow?: (action: Action) => boolean): Promise<number> {
-  let lines = 0;
-  for (const threatId of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
-    try {
-      await ensureLoaded(ctx, threatId);
-    } catch (error) {
-      ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
-      continue;
-    }
-    for (const action of planFor(ctx, threatId)) {
-      if (allow && !allow(action)) continue;
-      lines += 1;
-      const line: Parameters<NonNullable<SyncContext["dryRun"]>["print"]>[0] = {
-        action: action.kind,
-        threat_id: threatId,
-      };
-      if ("repo" in action) line.repository = action.repo;
-      if ("number" in action) line.issue = action.number;
-      if (action.kind === "create") line.detail = action.title;
-      if (action.kind === "verdict") line.detail = `status=${action.status}`;
-      if (action.kind === "update" && action.state) {
-        line.detail = `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}`;
-      }
-      ctx.dryRun?.print(line);
-    }
-  }
-  return lines;
 }

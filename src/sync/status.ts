@@ -1,14 +1,46 @@
+import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
 import type { State } from "../state/index.js";
-import { queueSummary, type QueueSummary } from "./queue.js";
+import { PRIORITY_NAMES, queueSummary, SEVERITY_LABELS, type QueueSummary } from "./queue.js";
 
-/** What `threatbridge status` shows: a pure summary of the state file. */
+/**
+ * What `threatbridge status` shows (contract; issue 8): a pure summary of the state file, the lock
+ * and the configured write budget. It answers an operator's questions: is a process working on this
+ * state now, how much is queued and how long it takes, how much budget and rate limit is left, and
+ * what went wrong last.
+ */
+
+/** The lock as `status` sees it (an adapter reads the lock file; see src/cli/status-lock.ts). */
+export type LockStatus =
+  | { held: false }
+  | { held: true; pid: number; hostname: string; since: string; lastSeen: string; alive: boolean | null }
+  | { held: true; damaged: true; lastSeen: string };
+
+export interface StatusInput {
+  state: State;
+  nowMs: number;
+  budget: BudgetLimits;
+  lock: LockStatus;
+}
+
 export interface StatusReport {
+  generatedAt: string;
+  lock: LockStatus;
   cursors: { assets: string | null; threats: string | null };
   threats: { known: number; mapped: number; gone: number };
   issues: { open: number; closed: number; byRepository: Record<string, number> };
   lastCycle: State["lastCycle"];
+  /** The most recent error: the last cycle's, else the latest failing queue entry's. */
+  lastError: { message: string; threatId?: string } | null;
   intents: Array<{ id: string; kind: string; threatId: string; repo: string; startedAt: string }>;
   queue: QueueSummary;
+  /** The queue in the order an operator reads it, with its ETA at the configured write budget. */
+  backlog: {
+    total: number;
+    byAction: Array<[string, number]>;
+    bySeverity: Array<[string, number]>;
+    etaSeconds: number | null;
+    budget: BudgetLimits;
+  };
   retry: { threats: number; assets: number };
   /** Steps GitHub refused for good: resolved, not retried (issue 6, item 2). */
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
@@ -16,12 +48,35 @@ export interface StatusReport {
   deletedIssues: Array<{ threatId: string; issue: string }>;
 }
 
-export function summarize(state: State): StatusReport {
+/** Severities from the most to the least severe (issue 8: "severities in order"). */
+const SEVERITY_ORDER = [...SEVERITY_LABELS].reverse();
+
+function ordered(counts: Record<string, number>, order: readonly string[]): Array<[string, number]> {
+  return order.filter((k) => (counts[k] ?? 0) > 0).map((k): [string, number] => [k, counts[k] ?? 0]);
+}
+
+function lastError(state: State): StatusReport["lastError"] {
+  if (state.lastCycle?.error !== undefined) return { message: state.lastCycle.error };
+  let latest: { message: string; threatId: string; seq: number } | null = null;
+  for (const [threatId, entry] of Object.entries(state.queue)) {
+    if (entry.lastError === undefined) continue;
+    if (latest === null || entry.seq > latest.seq)
+      latest = { message: entry.lastError, threatId, seq: entry.seq };
+  }
+  return latest === null ? null : { message: latest.message, threatId: latest.threatId };
+}
+
+export function summarize(input: StatusInput): StatusReport {
+  const { state } = input;
+  const queue = queueSummary(state);
   const report: StatusReport = {
+    generatedAt: new Date(input.nowMs).toISOString(),
+    lock: input.lock,
     cursors: { ...state.cursors },
     threats: { known: 0, mapped: 0, gone: 0 },
     issues: { open: 0, closed: 0, byRepository: {} },
     lastCycle: state.lastCycle,
+    lastError: lastError(state),
     intents: Object.values(state.intents).map((i) => ({
       id: i.id,
       kind: i.kind,
@@ -29,7 +84,14 @@ export function summarize(state: State): StatusReport {
       repo: i.repo,
       startedAt: i.startedAt,
     })),
-    queue: queueSummary(state),
+    queue,
+    backlog: {
+      total: queue.total,
+      byAction: ordered(queue.byAction, PRIORITY_NAMES),
+      bySeverity: ordered(queue.bySeverity, SEVERITY_ORDER),
+      etaSeconds: queue.total === 0 ? 0 : etaSeconds(queue.total, input.budget),
+      budget: input.budget,
+    },
     retry: {
       threats: Object.keys(state.retry.threats).length,
       assets: Object.keys(state.retry.assets).length,
@@ -55,10 +117,44 @@ export function summarize(state: State): StatusReport {
   return report;
 }
 
-const short = (cursor: string | null): string => (cursor === null ? "(start)" : `${cursor.slice(0, 12)}…`);
+const short = (cursor: string | null): string =>
+  cursor === null ? "(start)" : cursor.length <= 16 ? cursor : `${cursor.slice(0, 12)}…`;
 
-export function formatStatus(report: StatusReport): string {
+function formatLock(lock: LockStatus, now: number): string {
+  if (!lock.held) return "free: no process works on this state now";
+  if ("damaged" in lock) return `a damaged lock file (last written ${formatWhen(lock.lastSeen, now)})`;
+  const who = `pid ${lock.pid} on ${lock.hostname}`;
+  const alive =
+    lock.alive === true
+      ? "running"
+      : lock.alive === false
+        ? "not running: the next start takes the lock over"
+        : `last sign of life ${formatWhen(lock.lastSeen, now)}`;
+  return `held by ${who} since ${formatWhen(lock.since, now)} (${alive})`;
+}
+
+function formatGitHub(report: StatusReport, now: number): string {
+  const b = report.backlog.budget;
+  const limits =
+    b.perMinute === 0 && b.perHour === 0 && b.minIntervalMs === 0
+      ? "no write budget set"
+      : `write budget ${b.perMinute || "∞"}/min, ${b.perHour || "∞"}/h, ${b.minIntervalMs} ms apart`;
+  const gh = report.lastCycle?.github;
+  if (!gh) return `${limits}; nothing seen yet`;
+  const used =
+    `${gh.writes} writes by the process of the last cycle` +
+    (b.perHour > 0 ? `, ${gh.usedLastHour} of ${b.perHour} in its last hour` : "");
+  const rl = gh.rateLimit;
+  const rate = rl
+    ? `GitHub rate limit ${rl.remaining}${rl.limit !== null ? `/${rl.limit}` : ""} left as seen ${formatWhen(rl.seenAt, now)}${rl.resetAt ? `, resets ${formatWhen(rl.resetAt, now)}` : ""}`
+    : "GitHub's rate limit not seen";
+  return `${limits}; ${used}\n            ${rate}`;
+}
+
+export function formatStatus(report: StatusReport, nowMs: number): string {
+  const last = report.lastCycle;
   const lines = [
+    `lock:       ${formatLock(report.lock, nowMs)}`,
     `cursors:    assets ${short(report.cursors.assets)}  threats ${short(report.cursors.threats)}`,
     `threats:    ${report.threats.known} known, ${report.threats.mapped} with an issue, ${report.threats.gone} of removed assets`,
     `issues:     ${report.issues.open} open, ${report.issues.closed} closed` +
@@ -66,17 +162,22 @@ export function formatStatus(report: StatusReport): string {
         .map(([repo, n]) => `\n            ${repo}: ${n}`)
         .join(""),
     `last cycle: ${
-      report.lastCycle
-        ? `${report.lastCycle.finishedAt} ${report.lastCycle.ok ? "ok" : `failed: ${report.lastCycle.error ?? "some work failed"}`}`
+      last
+        ? `${last.ok ? "ok" : "failed"}, finished ${formatWhen(last.finishedAt, nowMs)}, took ${Math.max(0, Math.round((Date.parse(last.finishedAt) - Date.parse(last.startedAt)) / 1000))} s`
         : "never"
     }`,
+    `last error: ${report.lastError ? `${report.lastError.message}${report.lastError.threatId ? ` (threat ${report.lastError.threatId})` : ""}` : "none"}`,
     `intents:    ${report.intents.length} unfinished` +
       report.intents
-        .map((i) => `\n            ${i.id} ${i.kind} threat ${i.threatId} in ${i.repo} since ${i.startedAt}`)
+        .map(
+          (i) =>
+            `\n            ${i.id} ${i.kind} threat ${i.threatId} in ${i.repo} since ${formatWhen(i.startedAt, nowMs)}`,
+        )
         .join(""),
-    `queue:      ${report.queue.total} due (${report.queue.failing} failing)` +
-      `\n            by action:   ${formatCounts(report.queue.byAction)}` +
-      `\n            by severity: ${formatCounts(report.queue.bySeverity)}`,
+    `backlog:    ${report.backlog.total} due (${report.queue.failing} failing); ${formatEta(report.backlog.total, report.backlog.budget)} at the write budget` +
+      `\n            by action:   ${formatCounts(report.backlog.byAction)}` +
+      `\n            by severity: ${formatCounts(report.backlog.bySeverity)}`,
+    `github:     ${formatGitHub(report, nowMs)}`,
     `unreadable: ${report.retry.threats} threats, ${report.retry.assets} assets (read again each cycle)`,
     `refused:    ${report.refused.length} steps GitHub refused for good (not retried)` +
       report.refused
@@ -88,7 +189,6 @@ export function formatStatus(report: StatusReport): string {
   return lines.join("\n");
 }
 
-function formatCounts(counts: Record<string, number>): string {
-  const entries = Object.entries(counts);
-  return entries.length === 0 ? "-" : entries.map(([k, v]) => `${k} ${v}`).join(", ");
+function formatCounts(counts: Array<[string, number]>): string {
+  return counts.length === 0 ? "-" : counts.map(([k, v]) => `${k} ${v}`).join(", ");
 }

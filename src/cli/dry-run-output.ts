@@ -1,0 +1,91 @@
+import type { PlatformClient, StreamPage, Threat } from "../platform/index.js";
+import type { DryRunRecord, DryRunSink, DryRunSummary } from "../sync/index.js";
+import { fit, terminalText } from "./terminal-text.js";
+
+/**
+ * `sync --dry-run` as a plan a person can read (issue 8): a header with what was read, a table of
+ * every action, totals per action, what gets no issue and why, and the adoptions. `--json` keeps the
+ * contract's one object per action per line.
+ */
+
+/** Collects the engine's records, so that the header (what was read) can come first. */
+export function collectingSink(): DryRunSink & { records: DryRunRecord[] } {
+  const records: DryRunRecord[] = [];
+  return { records, print: (line) => void records.push(line) };
+}
+
+async function* tap(
+  pages: AsyncIterable<StreamPage<Threat>>,
+  seen: Map<string, Threat>,
+): AsyncGenerator<StreamPage<Threat>> {
+  for await (const page of pages) {
+    for (const item of page.items) if (item.ok) seen.set(item.value.id, item.value);
+    yield page;
+  }
+}
+
+/** The platform client, noting every threat the stream delivers (the last version of each wins). */
+export function tapThreats(platform: PlatformClient, seen: Map<string, Threat>): PlatformClient {
+  return { ...platform, streamThreats: (cursor) => tap(platform.streamThreats(cursor), seen) };
+}
+
+const ORDER = ["verdict", "update", "create", "adopt", "link", "accept", "error"];
+const STATUS_WORDS: Record<string, string> = { false_positive: "false positive" };
+
+function where(r: DryRunRecord): string {
+  if (r.repository === undefined) return "";
+  return r.issue !== undefined ? `${r.repository}#${r.issue}` : `${r.repository} (new)`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => [...(row[col] ?? "")].length))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0)))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+export function formatPlan(records: DryRunRecord[], summary: DryRunSummary, error?: string): string {
+  const all = [...summary.adopted, ...records];
+  const r = summary.read;
+  const lines = [
+    "dry run: nothing is written to GitHub, the platform or the state file",
+    `read: ${r.assets} assets, ${r.threats} threats, ${r.githubIssues} changed issues on GitHub (${r.peopleChanges} closed or reopened by people)`,
+    "",
+  ];
+  if (all.length === 0) lines.push("nothing to do");
+  else {
+    const rows = all.map((x) => [
+      x.action,
+      x.severity ?? "-",
+      x.threat_id,
+      fit(terminalText(x.title ?? "-"), 48),
+      where(x) || "-",
+      x.labels && x.labels.length > 0 ? x.labels.map(terminalText).join(",") : "-",
+      [x.assignees?.map(terminalText).join(",") || "-", x.detail ? ` ${terminalText(x.detail)}` : ""].join(
+        "",
+      ),
+    ]);
+    lines.push(
+      ...table([["ACTION", "SEVERITY", "THREAT", "TITLE", "ISSUE", "LABELS", "ASSIGNEES"], ...rows]),
+    );
+  }
+  const totals = new Map<string, number>();
+  for (const x of all) totals.set(x.action, (totals.get(x.action) ?? 0) + 1);
+  const ordered = [...totals].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
+  lines.push(
+    "",
+    `totals: ${ordered.length === 0 ? "none" : ordered.map(([a, n]) => `${a} ${n}`).join(", ")}`,
+  );
+  const n = summary.noIssue;
+  const statuses = Object.entries(n.status);
+  const firstSeen = statuses.reduce((sum, [, k]) => sum + k, 0);
+  lines.push(
+    `no issue: ${firstSeen} first seen solved or closed${statuses.length === 0 ? "" : ` (${statuses.map(([s, k]) => `${STATUS_WORDS[s] ?? s} ${k}`).join(", ")})`}` +
+      `; ${n.min_severity} below min_severity; ${n.module} filtered by module; ${n.asset_type} filtered by asset type`,
+  );
+  if (error !== undefined) lines.push(`error: ${error} (the plan above is incomplete)`);
+  return lines.join("\n");
+}

@@ -1,0 +1,168 @@
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createLogger,
+  drainProgress,
+  progressLine,
+  sampleFrom,
+  startTerminalProgress,
+  type Ticker,
+} from "../../src/observability/index.js";
+import { startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
+
+/** Issue 8, item 2: progress while working, sampled from the engine's counters and queue. */
+
+const BUDGET = { perMinute: 80, perHour: 500, minIntervalMs: 1000 };
+
+/** A ticker the test fires by hand; it records the period asked for. */
+function manualTicker(): Ticker & { fire(): void; periods: number[]; cancelled: boolean } {
+  let fn: (() => void) | null = null;
+  const t = {
+    periods: [] as number[],
+    cancelled: false,
+    every(ms: number, f: () => void) {
+      t.periods.push(ms);
+      fn = f;
+      return { cancel: () => void (t.cancelled = true) };
+    },
+    fire: () => fn?.(),
+  };
+  return t;
+}
+
+function jsonLines(): { stream: Writable; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const text of chunk.toString().split("\n").filter(Boolean)) {
+        const value: unknown = JSON.parse(text);
+        if (typeof value === "object" && value !== null) lines.push({ ...value });
+      }
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
+let world: DaemonWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe("sync progress line (terminal)", () => {
+  it("shows read, planned, written, queued and the ETA at the current budget", () => {
+    const sample = sampleFrom(
+      { threats_due: 120, threats_unchanged: 30, issues_created: 40, platform_links: 40 },
+      80,
+    );
+    expect(sample).toEqual({ read: 150, planned: 120, written: 80, queued: 80 });
+    // 500 an hour is the tightest limit: 80 writes take 9.6 minutes.
+    expect(progressLine(sample, BUDGET)).toBe(
+      "read 150 threats, planned 120, written 80, queued 80; ETA about 10 min",
+    );
+  });
+
+  it("is refreshed at most once a second, redrawn in place, and cleared at the end", () => {
+    const ticker = manualTicker();
+    const written: string[] = [];
+    let queued = 10;
+    const progress = startTerminalProgress({
+      sample: () => ({ read: 10, planned: 10, written: 10 - queued, queued }),
+      budget: BUDGET,
+      write: (text) => written.push(text),
+      inPlace: true,
+      ticker,
+    });
+    expect(ticker.periods).toEqual([1000]);
+    expect(written).toEqual([]);
+    ticker.fire();
+    ticker.fire(); // nothing changed: nothing redrawn
+    queued = 4;
+    ticker.fire();
+    progress.stop();
+    expect(ticker.cancelled).toBe(true);
+    expect(written).toEqual([
+      "\r\u001b[2Kread 10 threats, planned 10, written 0, queued 10; ETA about 1 min",
+      "\r\u001b[2Kread 10 threats, planned 10, written 6, queued 4; ETA about 29 s",
+      "\r\u001b[2K",
+    ]);
+  });
+});
+
+describe("run: one progress line a minute while a backlog drains", () => {
+  it("logs at info once per minute of a drain, never while nothing is queued", () => {
+    let now = 0;
+    const { stream, lines } = jsonLines();
+    const report = drainProgress({
+      logger: createLogger({ destination: stream }),
+      now: () => now,
+      budget: BUDGET,
+    });
+    report(0, 100); // the backlog is first seen
+    now = 30_000;
+    report(20, 80);
+    expect(lines).toHaveLength(0);
+    now = 60_000;
+    report(40, 60);
+    now = 90_000;
+    report(60, 40);
+    now = 120_000;
+    report(80, 20);
+    now = 200_000;
+    report(100, 0);
+    now = 400_000;
+    report(100, 0);
+    expect(lines.map((l) => [l["level"], l["queued"], l["writtenSinceLast"]])).toEqual([
+      ["info", 60, 40],
+      ["info", 20, 40],
+    ]);
+    expect(String(lines[0]?.["msg"])).toMatch(
+      /^progress: 60 queued, 40 written in the last minute; ETA about/,
+    );
+  });
+
+  it("the daemon logs them while it drains, by its own (injected) clock", async () => {
+    world = await startDaemonWorld();
+    const { stream, lines } = jsonLines();
+    const ctx = world.ctx;
+    let now = 1_700_000_000_000;
+    // An in-memory engine: the cycle queues 10 entries; each drain slice takes 20 s and does one.
+    const daemon = world.daemon({
+      logger: createLogger({ destination: stream }),
+      clock: { now: () => now },
+      engine: {
+        runCycle: async () => {
+          for (let i = 0; i < 10; i += 1)
+            ctx.state.queue[`t-${i}`] = { priority: 2, severity: 4, seq: i, enqueuedAt: "", attempts: 0 };
+          const at = new Date(now).toISOString();
+          return {
+            ok: true,
+            startedAt: at,
+            finishedAt: at,
+            drained: { done: 0, failed: 0, deferred: 0 },
+            queue: { total: 10, byAction: {}, bySeverity: {}, failing: 0 },
+            counters: {},
+          };
+        },
+        drainQueue: async () => {
+          const next = Object.keys(ctx.state.queue)[0];
+          if (next === undefined) return { done: 0, failed: 0, deferred: 0 };
+          delete ctx.state.queue[next];
+          now += 20_000;
+          return { done: 1, failed: 0, deferred: 0 };
+        },
+      },
+    });
+    const running = daemon.run();
+    await until(() => Object.keys(ctx.state.queue).length === 0, "the backlog drained", 10_000);
+    daemon.stop();
+    await running;
+    const progress = lines.filter((l) => String(l["msg"]).startsWith("progress:"));
+    // 10 slices of 20 s: the backlog is seen at 20 s, lines at 80 s and 140 s (queued 6 and 3).
+    expect(progress.map((l) => [l["level"], l["queued"]])).toEqual([
+      ["info", 6],
+      ["info", 3],
+    ]);
+  }, 20_000);
+});
