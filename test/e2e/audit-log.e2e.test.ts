@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 interface LogLine {
-  level?: number;
+  level?: string;
   action?: string;
   threat_id?: string;
   issue?: string;
@@ -44,7 +44,7 @@ describe("the audit line (contract, Logs)", () => {
       const threatId = MARKER.exec(issue.body ?? "")?.[1] ?? "";
       expect(created).toContainEqual(
         expect.objectContaining({
-          level: 30,
+          level: "info",
           action: "create",
           threat_id: threatId,
           issue: `${REPO}#${issue.number}`,
