@@ -5,6 +5,7 @@ import { ConfigError } from "./errors.js";
 import type { ConfigProblem } from "./errors.js";
 import { interpolateDocument } from "./interpolate.js";
 import { issuesToProblems } from "./problem-messages.js";
+import { resolveSecretFiles, type ReadSecretFile } from "./secret-files.js";
 import { ConfigSchema } from "./schema.js";
 import type { Config } from "./schema.js";
 
@@ -50,7 +51,12 @@ export async function loadConfig(path: string, env: Env): Promise<LoadedConfig> 
   return parseConfigText(text, path, env);
 }
 
-export function parseConfigText(text: string, path: string, env: Env): LoadedConfig {
+export interface ParseOptions {
+  /** Reads `*_file` secrets (default: the file system). */
+  readSecretFile?: ReadSecretFile;
+}
+
+export function parseConfigText(text: string, path: string, env: Env, opts: ParseOptions = {}): LoadedConfig {
   const lines = new LineCounter();
   // prettyErrors off: its messages quote the offending source line, which may hold a secret.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -59,6 +65,9 @@ export function parseConfigText(text: string, path: string, env: Env): LoadedCon
 
   const envProblems = interpolateDocument(doc, lines, env, ConfigSchema);
   if (envProblems.length > 0) throw new ConfigError(path, envProblems);
+
+  const fileProblems = resolveSecretFiles(doc, lines, opts.readSecretFile);
+  if (fileProblems.length > 0) throw new ConfigError(path, sortByLine(fileProblems));
 
   let raw: unknown;
   try {
