@@ -28,12 +28,13 @@ export {
   type GitHubOptions,
   type GitHubStats,
   type LastStateChange,
+  type RepositoryReader,
 } from "./gateway.js";
 export { GitHubError, type GitHubErrorCode, type StrippedRequestError } from "./errors.js";
 export type { EtagEntry } from "./etag-cache.js";
 export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
 export { hasMarker, markerFor, parseMarker } from "./marker.js";
-export type { IssueSnapshot, StateReason } from "./schemas.js";
+export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
 export {
   createWriteBudget,
   type WriteBudget,
