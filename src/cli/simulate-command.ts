@@ -5,6 +5,8 @@ import { intOption, parse } from "./usage.js";
 
 /** Where `simulate --with-github` serves the stand-in, and the token it accepts: config/threatbridge.yaml's defaults. */
 export const STAND_IN_PORT = 8081;
+/** The simulator's default port: config/threatbridge.yaml's default base_url. */
+export const SIMULATOR_PORT = 8080;
 export const STAND_IN_TOKEN = "ghp_standin";
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -24,7 +26,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 export async function simulateCommand(args: string[], io: Io): Promise<number> {
   const o = parse(args, {
     host: { type: "string", default: "127.0.0.1" },
-    port: { type: "string", default: "8080" },
+    port: { type: "string", default: String(SIMULATOR_PORT) },
     seed: { type: "string" },
     assets: { type: "string" },
     threats: { type: "string" },
@@ -40,7 +42,7 @@ export async function simulateCommand(args: string[], io: Io): Promise<number> {
   // The simulator takes `undefined` as "the default" for every option.
   const running = await startSimulator({
     host: o.host,
-    port: intOption(o.port, "port", 0, 65535) ?? 8080,
+    port: intOption(o.port, "port", 0, 65535) ?? SIMULATOR_PORT,
     seed: intOption(o.seed, "seed", 0, 2 ** 31),
     assets: intOption(o.assets, "assets", 0, 1_000_000),
     threats: intOption(o.threats, "threats", 0, 1_000_000),

@@ -10,7 +10,7 @@ import { DEMO_REPO, startDemoWorld, type BuildConnector, type DemoWorld } from "
  */
 export const CLOSING_HINT =
   "Done. Now run it yourself against both fakes, from this directory: " +
-  "`node dist/cli.js simulate --with-github` in one terminal, then " +
+  "`node dist/cli.js simulate --with-github --threats 10` in one terminal, then " +
   "`PLATFORM_CLIENT_ID=threatbridge PLATFORM_CLIENT_SECRET=threatbridge-secret GITHUB_TOKEN=ghp_standin node dist/cli.js sync` in another.";
 
 /**
