@@ -89,6 +89,10 @@ describe("the lock's lease", () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(LockHeldError);
+    // The message tells the operator that waiting is enough when that host is gone.
+    expect(err instanceof Error ? err.message : "").toContain(
+      `it last renewed its lease at ${new Date(T0).toISOString()}, and a start after the lease runs out (within 60 s of that) takes it over`,
+    );
     const lock = await acquire({ now: () => T0 + LEASE_MS + 1000, timer: manualTimer() });
     expect(lock.holder.pid).toBe(process.pid);
     expect(await lockContent()).toMatchObject({ pid: process.pid, hostname: hostname() });
