@@ -97,6 +97,11 @@ export function miscRoutes(deps: HandlerDeps, primary: PrimaryLimit, auth: Auth)
     return { status: 201, body };
   }
 
+  /** `GET /app` with the App's JWT: who the App is (`threatbridge check` names its bot). */
+  function currentApp(): Reply {
+    return deps.shape.app === null ? notFound() : { status: 200, body: deps.shape.app };
+  }
+
   function listInstallations(ctx: RequestContext): Reply {
     const one = installation({ ...ctx, params: { owner: "threatbridge" } });
     return { status: 200, body: [one.body] };
@@ -107,6 +112,7 @@ export function miscRoutes(deps: HandlerDeps, primary: PrimaryLimit, auth: Auth)
     { method: "GET", pattern: "/user", auth: "token", handler: currentUser },
     { method: "GET", pattern: "/repos/{owner}/{repo}", auth: "token", handler: repository },
     { method: "GET", pattern: "/repos/{owner}/{repo}/installation", auth: "app", handler: installation },
+    { method: "GET", pattern: "/app", auth: "app", handler: currentApp },
     { method: "GET", pattern: "/app/installations", auth: "app", handler: listInstallations },
     {
       method: "POST",

@@ -96,7 +96,7 @@ export function diagnosisHint(diagnosis: Diagnosis, url: string, credentials: st
     case "credentials":
       return `credentials: ${host} refused them; check ${credentials}`;
     case "other":
-      return `see the error above`;
+      return `${host} answered with an error (see the detail): check the URL and ${credentials}`;
   }
 }
 
