@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isMap, isScalar, isSeq } from "yaml";
 import type { Document, LineCounter } from "yaml";
-import { formatPath, SECRET_KEYS } from "./errors.js";
+import { formatPath } from "./errors.js";
 import type { ConfigProblem } from "./errors.js";
 import { keyText, lineOfPath } from "./yaml-lines.js";
 
@@ -22,6 +22,16 @@ export const readSecretFileSync: ReadSecretFile = (path) => readFileSync(path, "
 
 export const FILE_SUFFIX = "_file";
 
+/**
+ * Where each secret key lives (its parent's key path). Only there is `<key>_file` read; anywhere
+ * else it is left to validation, which reports it as an unknown key on its own line.
+ */
+const SECRET_HOMES: ReadonlyMap<string, string> = new Map([
+  ["platform", "client_secret"],
+  ["github", "token"],
+  ["github.app", "private_key"],
+]);
+
 export function resolveSecretFiles(
   doc: Document,
   lines: LineCounter,
@@ -38,7 +48,7 @@ export function resolveSecretFiles(
       const key = keyText(pair.key);
       if (key === undefined) continue;
       const secretKey = key.endsWith(FILE_SUFFIX) ? key.slice(0, -FILE_SUFFIX.length) : undefined;
-      if (secretKey === undefined || !SECRET_KEYS.has(secretKey)) {
+      if (secretKey === undefined || SECRET_HOMES.get(formatPath(path)) !== secretKey) {
         visit(pair.value, [...path, key]);
         continue;
       }

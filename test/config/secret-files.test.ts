@@ -112,4 +112,20 @@ describe("secrets from files (contract: `_file` keys)", () => {
     const { config } = await loadConfig(path, { PLATFORM_CLIENT_ID: "id" });
     expect(config.platform.client_secret).toBe("p-s3cr3t");
   });
+
+  it("a _file key where no secret lives is an unknown key on its own line (with a did-you-mean)", () => {
+    const error = errorOf(
+      withFiles("  client_secret: ${PLATFORM_CLIENT_SECRET}", [
+        "  token: ${GITHUB_TOKEN}",
+        "  client_secret_file: /x",
+      ]),
+    );
+    expect(error.problems).toEqual([
+      expect.objectContaining({
+        path: "github.client_secret_file",
+        line: 9,
+        message: expect.stringContaining("unknown key"),
+      }),
+    ]);
+  });
 });
