@@ -19,11 +19,15 @@ export type LockStatus =
       renewedAt: string;
     };
 
+/**
+ * `path` is the state file's (`config.state.path`); its lock file `<path>.lock` is read. A path
+ * that already ends in `.lock` is taken as the lock file itself.
+ */
 export async function inspectLock(
-  statePath: string,
+  path: string,
   opts: { now?: () => number; identity?: LockIdentity } = {},
 ): Promise<LockStatus> {
-  const lockPath = `${statePath}.lock`;
+  const lockPath = path.endsWith(".lock") ? path : `${path}.lock`;
   const self = opts.identity ?? { pid: process.pid, hostname: hostname() };
   const content = await readLockFile(lockPath);
   if (content === null) return { state: "free", lockPath };

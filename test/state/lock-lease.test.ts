@@ -170,6 +170,8 @@ describe("inspectLock (for status: read-only)", () => {
       renewedAt: new Date(T0).toISOString(),
     });
     expect(await inspectLock(statePath, { now: () => T0 + LEASE_MS + 1 })).toMatchObject({ state: "stale" });
+    // The lock file's own path works too.
+    expect(await inspectLock(lockPath, { now: () => T0 + 5000 })).toEqual(fresh);
     // Inspecting changed nothing.
     expect(await lockContent()).toMatchObject({ pid: 4242 });
   });
