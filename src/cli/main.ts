@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { ConfigError } from "../config/index.js";
 import { LockHeldError, StateError } from "../state/index.js";
 import type { Io } from "./io.js";
-import { USAGE, UsageError } from "./usage.js";
+import { COMMAND_USAGE, USAGE, UsageError } from "./usage.js";
 
 const require = createRequire(import.meta.url);
 
@@ -28,6 +28,8 @@ async function dispatch(command: string | undefined, rest: string[], io: Io): Pr
       return (await import("./sync-command.js")).syncCommand(rest, io, command);
     case "status":
       return (await import("./status-command.js")).statusCommand(rest, io);
+    case "check":
+      return (await import("./check-command.js")).checkCommand(rest, io);
     case "config":
       return (await import("./config-command.js")).configCommand(rest, io);
     case "simulate":
@@ -54,6 +56,13 @@ async function dispatch(command: string | undefined, rest: string[], io: Io): Pr
 /** Parses argv, runs one command, and answers its exit code (the contract's table). */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
+  // `threatbridge <command> --help` (or -h) anywhere after the command: that command's usage, exit 0.
+  const usage =
+    command !== undefined && Object.hasOwn(COMMAND_USAGE, command) ? COMMAND_USAGE[command] : undefined;
+  if (usage !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
+    io.out(usage);
+    return 0;
+  }
   try {
     return await dispatch(command, rest, io);
   } catch (error) {

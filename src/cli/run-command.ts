@@ -34,7 +34,19 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   const { config } = await configFromArgs(values.config, io.env);
   const secrets = secretsOf(config);
   const logger = cliLogger(config, io.env, secrets);
-  const lock = await acquireLock(config.state.path);
+  let lockLost = false;
+  const lock = await acquireLock(config.state.path, {
+    // Another host took the lease over (this process stalled past it): stop, and say so by exit 1.
+    onLost: () => {
+      lockLost = true;
+      logger.error(
+        "the state lock was taken over by another process (this one stalled past its lease); stopping",
+      );
+      stopRequested = true;
+      platformStop.abort(new Error("lock lost"));
+      daemon?.stop();
+    },
+  });
   // Signals are ours from the moment the lock is: a stop during start-up still ends in exit 0.
   let daemon: Daemon | null = null;
   let stopRequested = false;
@@ -89,6 +101,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
         "threatbridge is running",
       );
       await running.run();
+      if (lockLost) return 1;
       logger.info("stopped; the state is saved");
       return 0;
     } finally {

@@ -123,7 +123,17 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         await connector.close();
       }
     }
-    const lock = await acquireLock(config.state.path);
+    // Another host took the lease over (this process stalled past it): stop writing at once.
+    let lockLost = false;
+    const lock = await acquireLock(config.state.path, {
+      onLost: () => {
+        lockLost = true;
+        logger.error(
+          "the state lock was taken over by another process (this one stalled past its lease); stopping without further writes",
+        );
+        abort.abort(new Error("lock lost"));
+      },
+    });
     try {
       const store = await openStateStore(config.state.path, { logger });
       const connector = buildConnector(config, logger, {
@@ -158,6 +168,10 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           });
         } finally {
           progress?.stop();
+        }
+        if (lockLost) {
+          io.err("sync stopped: another process holds the state lock now; nothing more was saved");
+          return 1;
         }
         noteGitHubSide(store.data, connector);
         scrubStateErrors(store.data, secrets);

@@ -5,19 +5,62 @@ export class UsageError extends Error {
   readonly code = "usage";
 }
 
+/** Each command's usage: `threatbridge <command> --help` prints it (exit 0). */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  run: `usage: threatbridge run [-c FILE]
+
+The daemon: a cycle at start, then one per \`schedule\`; serves /healthz, /readyz and /metrics
+on health.port. SIGTERM or SIGINT finish the write in flight, save the state and exit 0.`,
+  sync: `usage: threatbridge sync [-c FILE] [--dry-run] [--json] [--max-duration S]
+
+Exactly one cycle, then exit (0 ok, 1 failed, 2 config or usage error).
+  --dry-run         print what it would do; write nothing anywhere
+  --json            with --dry-run: one JSON object per action
+  --max-duration S  stop writing after S seconds; the rest stays queued`,
+  status: `usage: threatbridge status [-c FILE] [--json]
+
+What the state file holds: cursors, mapped threats, issues, the last cycle, the queue.
+Reads the file only: no lock, no network.`,
+  config: `usage: threatbridge config validate [-c FILE]   validate the config, no network (0 / 2)
+       threatbridge config schema                print the config's JSON Schema`,
+  check: `usage: threatbridge check [-c FILE] [--json]
+
+Online preflight: a platform token, one page of each stream, the GitHub credentials, and for
+every configured repository that it can be read, has issues enabled, is not archived and that
+the credentials may write issues. One line per check, with a hint for each failure.
+Exit 0 all pass, 1 any fails, 2 config error.`,
+  reconcile: `usage: threatbridge reconcile [-c FILE] [--dry-run]
+
+Rebuild or repair the threat-issue mapping from the threats' github references and the issue markers.`,
+  simulate: `usage: threatbridge simulate [--host H] [--port N] [--seed N] [--assets N] [--threats N]
+         [--client-id ID] [--client-secret S] [--read-only-client-id ID]
+         [--read-only-client-secret S] [--token-ttl S]
+         [--with-github] [--github-port N] [--github-token T]
+
+Serve the platform simulator (default http://127.0.0.1:8080) until stopped. --with-github also
+serves the local GitHub stand-in (default http://127.0.0.1:8081, token ghp_standin), so that
+config/threatbridge.yaml works against both as it stands.`,
+  demo: `usage: threatbridge demo
+
+The simulator, a GitHub stand-in and the connector in one process, narrated; exits 0.`,
+};
+
 export const USAGE = `usage: threatbridge <command> [options]
 
 commands:
   run        [-c FILE]                                       the daemon: a cycle now, then one per schedule
   sync       [-c FILE] [--dry-run] [--json] [--max-duration S] exactly one cycle, then exit
   status     [-c FILE] [--json]                              what the state file holds
+  check      [-c FILE] [--json]                              online preflight of platform and GitHub
   config validate [-c FILE]                                  validate the config, no network
   config schema                                              print the config's JSON Schema
   reconcile  [-c FILE] [--dry-run] [--recreate]              rebuild the threat-issue mapping
   simulate   [--host H] [--port N] [--seed N] [--assets N] [--threats N] [--client-id ID]
              [--client-secret S] [--read-only-client-id ID] [--read-only-client-secret S] [--token-ttl S]
+             [--with-github] [--github-port N] [--github-token T]
   demo                                                       simulator + GitHub stand-in + connector, narrated
 
+\`threatbridge <command> --help\` shows one command's options.
 -c defaults to $THREATBRIDGE_CONFIG, then config/threatbridge.yaml.
 exit codes: 0 ok, 1 failed, 2 config or usage error.`;
 

@@ -25,6 +25,8 @@ const LEAF_TYPES = new Set(["string", "integer", "number", "boolean"]);
 
 export function configJsonSchema(): Record<string, unknown> {
   const github = ConfigSchema.shape.github;
+  const platform = ConfigSchema.shape.platform;
+  const app = schemaAt(ConfigSchema, ["github", "app"]);
   const verdict = schemaAt(ConfigSchema, ["verdicts", "reopened"]);
   const generated = z.toJSONSchema(ConfigSchema, {
     target: "draft-2020-12",
@@ -33,7 +35,11 @@ export function configJsonSchema(): Record<string, unknown> {
     // The schema's refinements have no JSON form of their own; these say the same in JSON Schema.
     override: ({ zodSchema, jsonSchema }) => {
       if (zodSchema === github) {
-        jsonSchema.oneOf = [{ required: ["token"] }, { required: ["app"] }];
+        jsonSchema.oneOf = [{ required: ["token"] }, { required: ["token_file"] }, { required: ["app"] }];
+      } else if (zodSchema === platform) {
+        eitherKeyOrFile(jsonSchema, "client_secret");
+      } else if (zodSchema === app) {
+        eitherKeyOrFile(jsonSchema, "private_key");
       } else if (zodSchema === verdict) {
         jsonSchema.if = { properties: { status: { const: "accepted" } }, required: ["status"] };
         jsonSchema.then = {
@@ -52,6 +58,13 @@ export function configJsonSchema(): Record<string, unknown> {
       "${VAR} and ${VAR:-default} in values are replaced from the environment before validation.",
     ...allowEnvReferences(generated),
   };
+}
+
+/** A secret key is required as itself or as `<key>_file`, exactly one of the two (contract). */
+function eitherKeyOrFile(jsonSchema: Record<string, unknown>, key: string): void {
+  if (Array.isArray(jsonSchema.required))
+    jsonSchema.required = jsonSchema.required.filter((name) => name !== key);
+  jsonSchema.oneOf = [{ required: [key] }, { required: [`${key}_file`] }];
 }
 
 /**

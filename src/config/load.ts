@@ -3,8 +3,9 @@ import { LineCounter, parseDocument } from "yaml";
 import type { YAMLError } from "yaml";
 import { ConfigError } from "./errors.js";
 import type { ConfigProblem } from "./errors.js";
-import { interpolateDocument } from "./interpolate.js";
+import { interpolateDocument, UNRESOLVED_SECRET } from "./interpolate.js";
 import { issuesToProblems } from "./problem-messages.js";
+import { resolveSecretFiles, type ReadSecretFile } from "./secret-files.js";
 import { ConfigSchema } from "./schema.js";
 import type { Config } from "./schema.js";
 
@@ -36,6 +37,8 @@ export interface LoadOptions {
    * as UNRESOLVED_SECRET instead of failing, for commands that use no secret (`status`, contract).
    */
   unresolvedSecrets?: "error" | "placeholder";
+  /** Reads `*_file` secrets (default: the file system). */
+  readSecretFile?: ReadSecretFile;
 }
 
 export async function loadConfig(path: string, env: Env, opts: LoadOptions = {}): Promise<LoadedConfig> {
@@ -67,6 +70,15 @@ export function parseConfigText(text: string, path: string, env: Env, opts: Load
 
   const envProblems = interpolateDocument(doc, lines, env, ConfigSchema, opts);
   if (envProblems.length > 0) throw new ConfigError(path, envProblems);
+
+  const fileProblems = resolveSecretFiles(
+    doc,
+    lines,
+    opts.readSecretFile,
+    // A command that uses no secret reads no secret file either (status, contract).
+    opts.unresolvedSecrets === "placeholder" ? UNRESOLVED_SECRET : undefined,
+  );
+  if (fileProblems.length > 0) throw new ConfigError(path, sortByLine(fileProblems));
 
   let raw: unknown;
   try {

@@ -1,6 +1,7 @@
 import cron from "node-cron";
 import { z } from "zod";
 import { compileTemplates, TemplateError } from "../sync/render/index.js";
+import { cronRangeProblem } from "./cron-fields.js";
 
 /**
  * The configuration file's schema. Every object is strict: an unknown key is an error (the contract:
@@ -19,6 +20,11 @@ const httpUrl = z.url({ protocol: /^https?$/ });
 const repository = z
   .string()
   .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "must be owner/name, e.g. acme/security-threats");
+/**
+ * `<secret key>_file` (contract): read and moved to the plain key before validation (see
+ * secret-files.ts), so it is never present here; declared for the JSON Schema and for "did you mean".
+ */
+const secretFile = nonEmpty.optional();
 const dottedPath = z
   .string()
   .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a dotted path such as name or meta.title");
@@ -27,7 +33,12 @@ const PlatformConfig = z.strictObject({
   base_url: httpUrl.describe("The spec's {base_url}; /v1/... is appended."),
   token_url: httpUrl.describe("The spec's {auth_url}: the OAuth 2.0 token endpoint."),
   client_id: nonEmpty.describe("OAuth 2.0 client id, e.g. ${PLATFORM_CLIENT_ID}"),
-  client_secret: nonEmpty.describe("OAuth 2.0 client secret, e.g. ${PLATFORM_CLIENT_SECRET}; never logged"),
+  client_secret: nonEmpty.describe(
+    "OAuth 2.0 client secret, e.g. ${PLATFORM_CLIENT_SECRET}; never logged. Or client_secret_file",
+  ),
+  client_secret_file: secretFile.describe(
+    "A file holding the client secret (e.g. /run/secrets/platform-client-secret), instead of client_secret",
+  ),
   token_auth: z
     .enum(["client_secret_basic", "client_secret_post"])
     .default("client_secret_basic")
@@ -67,8 +78,9 @@ const WriteBudgetConfig = z.strictObject({
 const GitHubAppConfig = z.strictObject({
   app_id: z.union([z.int().positive(), z.string().regex(/^\d+$/)]).describe("The GitHub App's id"),
   private_key: nonEmpty.describe(
-    "PEM text of the App's private key (use ${VAR} to read it from the environment)",
+    "PEM text of the App's private key (use ${VAR} to read it from the environment). Or private_key_file",
   ),
+  private_key_file: secretFile.describe("A file holding the App's PEM private key, instead of private_key"),
   installation_id: z
     .int()
     .positive()
@@ -83,7 +95,12 @@ const GitHubConfig = z
       .describe(
         "GitHub's REST API: api.github.com, a GitHub Enterprise Server's /api/v3, or a local stand-in",
       ),
-    token: nonEmpty.optional().describe("A GitHub token, e.g. ${GITHUB_TOKEN}; set this or app, not both"),
+    token: nonEmpty
+      .optional()
+      .describe("A GitHub token, e.g. ${GITHUB_TOKEN}; set this (or token_file) or app, not both"),
+    token_file: secretFile.describe(
+      "A file holding the GitHub token (e.g. /run/secrets/github-token), instead of token",
+    ),
     app: GitHubAppConfig.optional().describe("GitHub App credentials, as an alternative to token"),
     repository: repository.describe("owner/name of the default repository for new issues"),
     managed_label: nonEmpty
@@ -245,7 +262,16 @@ export const ConfigSchema = z.strictObject({
   state: StateConfig.prefault({}).describe("Where the connector keeps its state"),
   schedule: z
     .string()
-    .refine((s) => cron.validate(s), { message: "not a valid cron expression (5 fields, or 6 with seconds)" })
+    .superRefine((s, ctx) => {
+      // The range check first: it names the field, where node-cron only says "invalid".
+      const outOfRange = cronRangeProblem(s);
+      if (outOfRange !== undefined) ctx.addIssue({ code: "custom", message: outOfRange });
+      else if (!cron.validate(s))
+        ctx.addIssue({
+          code: "custom",
+          message: "not a valid cron expression (5 fields, or 6 with seconds)",
+        });
+    })
     .default("*/5 * * * *")
     .describe('When `run` starts a cycle: cron, e.g. "*/5 * * * *"; a sixth leading field means seconds'),
   health: HealthConfig.prefault({}).describe("Health and metrics server of `run`"),

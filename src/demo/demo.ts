@@ -4,6 +4,16 @@ import { addCounters, clip, counter, DemoError, firstLine, plural, shortId, type
 import { DEMO_REPO, startDemoWorld, type BuildConnector, type DemoWorld } from "./setup.js";
 
 /**
+ * The demo's last words: commands that work as written from the repository root after
+ * `npm run build`. `simulate --with-github` serves the simulator on 8080 and the stand-in on 8081
+ * with the token ghp_standin, which is where config/threatbridge.yaml points by default.
+ */
+export const CLOSING_HINT =
+  "Done. Now run it yourself against both fakes, from this directory: " +
+  "`node dist/cli.js simulate --with-github --threats 10` in one terminal, then " +
+  "`PLATFORM_CLIENT_ID=threatbridge PLATFORM_CLIENT_SECRET=threatbridge-secret GITHUB_TOKEN=ghp_standin node dist/cli.js sync` in another.";
+
+/**
  * `threatbridge demo` (contract: "the embedded default: simulator + local GitHub stand-in +
  * connector in one process, narrated"). Each step changes one side, runs one cycle, and tells what
  * the connector did and why, with numbers read from its counters and from both sides.
@@ -240,9 +250,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
     await assetRemoved(run, closed.assetId);
     summary(run);
     opts.say("");
-    opts.say(
-      "Done. For the real thing: `threatbridge simulate --port 8080` in one terminal, `threatbridge run` in another.",
-    );
+    opts.say(CLOSING_HINT);
   } finally {
     await world.close();
   }

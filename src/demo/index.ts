@@ -1,3 +1,3 @@
-export { runDemo, type DemoOptions } from "./demo.js";
+export { CLOSING_HINT, runDemo, type DemoOptions } from "./demo.js";
 export { DemoError } from "./narrate.js";
 export type { BuildConnector, DemoConnector } from "./setup.js";

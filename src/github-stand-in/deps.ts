@@ -4,6 +4,7 @@ import type { ShapeContext } from "./shapes.js";
 import type { Actor, IssueRecord, RepoRecord, Store } from "./store.js";
 import { StandInError } from "./errors.js";
 import { gone, movedPermanently, notFound } from "./replies.js";
+import type { RepoDirectory } from "./repo-settings.js";
 
 /** What the route handlers share; built once per running stand-in. */
 export interface HandlerDeps {
@@ -11,6 +12,8 @@ export interface HandlerDeps {
   shape: ShapeContext;
   clock: Clock;
   perPageMax: number;
+  /** Repositories that exist and their settings; null: all exist (see repo-settings.ts). */
+  repositories: RepoDirectory;
 }
 
 export function repoOf(deps: HandlerDeps, ctx: RequestContext): RepoRecord {

@@ -5,6 +5,7 @@ import { actorOf, repoOf } from "./deps.js";
 import type { PrimaryLimit } from "./limits.js";
 import type { Reply, RequestContext, Route } from "./router.js";
 import { notFound } from "./replies.js";
+import { DEFAULT_PERMISSIONS, settingsOf } from "./repo-settings.js";
 import { isoSeconds, user, type ApiRateLimit } from "./shapes.js";
 
 type RateLimitOverview = components["schemas"]["rate-limit-overview"];
@@ -31,6 +32,7 @@ export function miscRoutes(deps: HandlerDeps, primary: PrimaryLimit, auth: Auth)
 
   function repository(ctx: RequestContext): Reply {
     const r = repoOf(deps, ctx);
+    const settings = settingsOf(deps.repositories, r.owner, r.name);
     const api = `${deps.shape.baseUrl}/repos/${r.owner}/${r.name}`;
     return {
       status: 200,
@@ -45,12 +47,12 @@ export function miscRoutes(deps: HandlerDeps, primary: PrimaryLimit, auth: Auth)
         url: api,
         issues_url: `${api}/issues{/number}`,
         labels_url: `${api}/labels{/name}`,
-        has_issues: true,
-        archived: false,
+        has_issues: settings.hasIssues ?? true,
+        archived: settings.archived ?? false,
         disabled: false,
         default_branch: "main",
         open_issues_count: r.issues.filter((i) => i.state === "open").length,
-        permissions: { admin: false, maintain: false, push: true, triage: true, pull: true },
+        permissions: settings.permissions ?? DEFAULT_PERMISSIONS,
         created_at: isoSeconds(r.createdAt),
         updated_at: isoSeconds(r.createdAt),
       },
@@ -95,6 +97,11 @@ export function miscRoutes(deps: HandlerDeps, primary: PrimaryLimit, auth: Auth)
     return { status: 201, body };
   }
 
+  /** `GET /app` with the App's JWT: who the App is (`threatbridge check` names its bot). */
+  function currentApp(): Reply {
+    return deps.shape.app === null ? notFound() : { status: 200, body: deps.shape.app };
+  }
+
   function listInstallations(ctx: RequestContext): Reply {
     const one = installation({ ...ctx, params: { owner: "threatbridge" } });
     return { status: 200, body: [one.body] };
@@ -105,6 +112,7 @@ export function miscRoutes(deps: HandlerDeps, primary: PrimaryLimit, auth: Auth)
     { method: "GET", pattern: "/user", auth: "token", handler: currentUser },
     { method: "GET", pattern: "/repos/{owner}/{repo}", auth: "token", handler: repository },
     { method: "GET", pattern: "/repos/{owner}/{repo}/installation", auth: "app", handler: installation },
+    { method: "GET", pattern: "/app", auth: "app", handler: currentApp },
     { method: "GET", pattern: "/app/installations", auth: "app", handler: listInstallations },
     {
       method: "POST",

@@ -4,6 +4,7 @@ import type { Fault } from "./faults.js";
 import type { PrimaryLimit } from "./limits.js";
 import type { Reply, RouteMatch } from "./router.js";
 import type { StandInCounters } from "./types.js";
+import { repoGate, type RepoDirectory } from "./repo-settings.js";
 import { etagOf, ifNoneMatchHits } from "./pagination.js";
 import {
   badCredentials,
@@ -32,6 +33,8 @@ export interface PipelineDeps {
   /** Whether `owner/name` is archived (every write is refused). */
   isArchived: (owner: string, name: string) => boolean;
   counters: StandInCounters;
+  /** Repositories that exist and their settings (see repo-settings.ts); null: all exist. */
+  repositories: RepoDirectory;
 }
 
 function readBody(req: IncomingMessage): Promise<string | null> {
@@ -115,6 +118,8 @@ export function createPipeline(deps: PipelineDeps) {
     const fault = deps.takeFault(method, route.pattern, url.pathname);
     if (fault?.kind === "fail") return answer(serverError(fault.status));
     const isWrite = WRITE_METHODS.has(method) && byToken;
+    const gate = repoGate(deps.repositories, params, route.pattern, WRITE_METHODS.has(method));
+    if (gate !== null) return answer(gate);
     const retryAfter =
       fault?.kind === "secondary" ? fault.retryAfterSeconds : isWrite ? deps.secondary.admit() : null;
     if (retryAfter !== null) {

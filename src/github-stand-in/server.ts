@@ -12,6 +12,7 @@ import { appIntegration, miscRoutes } from "./misc-handlers.js";
 import { createPersonActions } from "./person.js";
 import { createPipeline } from "./pipeline.js";
 import { repoActivityRoutes } from "./repo-activity-handlers.js";
+import { repoDirectory } from "./repo-settings.js";
 import { compileRoutes } from "./router.js";
 import { commentSnapshot, eventSnapshot, issueSnapshot } from "./snapshots.js";
 import { createStore } from "./store.js";
@@ -38,6 +39,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     byRoute: {},
   };
 
+  const repositories = repoDirectory(opts.repositories);
   let baseUrl = "";
   let match: ReturnType<typeof compileRoutes> = () => null;
   const handle = createPipeline({
@@ -50,6 +52,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     wrote: faults.wrote,
     isArchived: (owner, name) => store.repo(owner, name).archived === true,
     counters,
+    repositories,
   });
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -73,6 +76,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     store,
     clock,
     perPageMax: opts.perPageMax ?? 100,
+    repositories,
     shape: { baseUrl, app: opts.appAuth ? appIntegration(baseUrl, opts.appAuth.appId, botLogin) : null },
   };
   match = compileRoutes([

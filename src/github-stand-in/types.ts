@@ -1,3 +1,4 @@
+import type { RepoSettings } from "./repo-settings.js";
 import type { Clock } from "../shared/clock.js";
 
 /**
@@ -22,6 +23,11 @@ export interface StandInOptions {
   clock?: Clock | undefined;
   /** The login the connector's credentials act as; default `"threatbridge[bot]"`. */
   botLogin?: string | undefined;
+  /**
+   * When given, only these repositories (`owner/name`) exist, each with its settings (archived,
+   * issues disabled, permissions); any other answers 404. Default: every repository exists.
+   */
+  repositories?: Record<string, RepoSettings> | undefined;
 }
 
 /** A snapshot of one stored issue or pull request (plain data, safe to keep). */

@@ -167,9 +167,27 @@ export function toGitHubError(error: unknown, ctx: ClassifyContext): GitHubError
   if (status === 401 || status === 403) {
     return new GitHubError("unauthorized", `${text} — check the token or the App's permissions`, details);
   }
-  if (status === 404 || status === 410) return new GitHubError("not_found", text, details);
+  if (status === 404 || status === 410)
+    return new GitHubError("not_found", `${text}${missingRepositoryHint(ctx.url, status)}`, details);
   if (status === 422) return new GitHubError("validation", text, details);
   return new GitHubError("http", text, details);
+}
+
+/** A repository's own routes (not one issue's): a 404 there means the repository is missing or hidden. */
+const REPOSITORY_ROUTE =
+  /\/repos\/([^/?#]+\/[^/?#]+)(?:\/(?:issues|labels|issues\/comments|issues\/events|installation))?\/?(?:[?#]|$)/;
+
+/**
+ * What to fix when GitHub answers 404 on a repository (issue 8: a typo in a repository name used to
+ * end in a bare 404). GitHub answers 404, not 403, to credentials that may not see a private
+ * repository, so both causes are named; 410 on the issue routes means issues are disabled.
+ */
+export function missingRepositoryHint(url: string, status: number): string {
+  const repo = REPOSITORY_ROUTE.exec(url)?.[1];
+  if (repo === undefined) return "";
+  if (status === 410)
+    return ` — issues are disabled in ${repo}: enable them in its settings, or route issues elsewhere`;
+  return ` — repository ${repo} is missing or not visible: check github.repository (or the route's repository) for a typo, and that the token (or the App's installation) has access to ${repo}`;
 }
 
 /** Parses a GitHub answer at the edge; an unexpected shape is `response_invalid`. */

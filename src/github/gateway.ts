@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { silentLogger, type Logger } from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import { createClientPool } from "./client-pool.js";
-import { GitHubError, redactUrl } from "./errors.js";
+import { GitHubError, parseResponse, redactUrl } from "./errors.js";
 import { createEtagCache, type EtagEntry } from "./etag-cache.js";
 import * as reads from "./issue-reads.js";
 import * as writes from "./issue-writes.js";
@@ -13,7 +13,8 @@ import {
   type OctokitAuth,
   type TransportStats,
 } from "./octokit-factory.js";
-import type { IssueSnapshot } from "./schemas.js";
+import { GitHubRepository, type IssueSnapshot } from "./schemas.js";
+import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 
 export interface GitHubOptions {
@@ -101,7 +102,13 @@ function toAuth(auth: GitHubOptions["auth"]): OctokitAuth {
   };
 }
 
-export function createGitHub(opts: GitHubOptions): GitHubGateway {
+/** Reads a repository's settings; only `threatbridge check` needs it, so it is not part of the gateway. */
+export interface RepositoryReader {
+  /** `GET /repos/{owner}/{repo}` through the credentials that serve that repository. */
+  repository(repo: string): Promise<GitHubRepository>;
+}
+
+export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryReader {
   const clock = opts.clock ?? systemClock;
   const logger = (opts.logger ?? silentLogger).child({ component: "github" });
   const baseUrl = opts.apiUrl.replace(/\/+$/, "");
@@ -224,6 +231,10 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway {
       };
     },
     whoAmI: async () => (await pool.whoAmI()).login,
+    async repository(repo) {
+      const page = await getPage(await pool.forRepo(checkRepo(repo)), `/repos/${repo}`);
+      return parseResponse(GitHubRepository, page.data, "repository");
+    },
     budget,
     stats: () => ({ ...transport, ...counters }),
     exportEtags: () => etags.exportEtags(),

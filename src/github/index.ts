@@ -30,6 +30,7 @@ export {
   type GitHubOptions,
   type GitHubStats,
   type LastStateChange,
+  type RepositoryReader,
 } from "./gateway.js";
 export {
   GitHubError,
@@ -41,7 +42,7 @@ export {
 export type { EtagEntry } from "./etag-cache.js";
 export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
 export { hasMarker, markerFor, parseMarker } from "./marker.js";
-export type { IssueSnapshot, StateReason } from "./schemas.js";
+export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
 export {
   createWriteBudget,
   type WriteBudget,

@@ -49,6 +49,24 @@ export const GitHubIssueEventList = z.array(GitHubIssueEvent);
 export const GitHubInstallation = z.looseObject({ id: z.number().int() });
 export const GitHubApp = z.looseObject({ id: z.number().int(), slug: z.string() });
 
+/** `GET /repos/{owner}/{repo}`, as far as `threatbridge check` reads it. */
+export const GitHubRepository = z.looseObject({
+  full_name: z.string(),
+  archived: z.boolean().optional(),
+  has_issues: z.boolean().optional(),
+  /** Shown for a user's token; absent for an App's installation token. */
+  permissions: z
+    .looseObject({
+      admin: z.boolean().optional(),
+      maintain: z.boolean().optional(),
+      push: z.boolean().optional(),
+      triage: z.boolean().optional(),
+      pull: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type GitHubRepository = z.infer<typeof GitHubRepository>;
+
 export type StateReason = "completed" | "not_planned" | "reopened" | "duplicate";
 const STATE_REASONS: ReadonlySet<string> = new Set(["completed", "not_planned", "reopened", "duplicate"]);
 

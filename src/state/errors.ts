@@ -28,6 +28,8 @@ export interface LockHolder {
   pid: number;
   hostname: string;
   startedAt: string;
+  /** The holder's last lease renewal (see lock-judge.ts), when its lock records one. */
+  renewedAt?: string | undefined;
 }
 
 /** Another live process (or one on another host, which cannot be checked) holds the state file's lock. */
@@ -39,9 +41,14 @@ export class LockHeldError extends StateError {
 
   constructor(statePath: string, lockPath: string, holder: LockHolder, sameHost: boolean) {
     const base = `state file ${statePath} is in use by pid ${holder.pid} on host ${holder.hostname} since ${holder.startedAt}`;
+    // A holder on another host is judged by its lease: it stops blocking once it stops renewing.
+    const lease =
+      holder.renewedAt === undefined
+        ? ""
+        : `it last renewed its lease at ${holder.renewedAt}, and a start after the lease runs out (within 60 s of that) takes it over; `;
     const next = sameHost
       ? "stop that process first"
-      : `this host cannot check whether it still runs: stop it there, or delete ${lockPath} if host ${holder.hostname} is gone`;
+      : `${lease}this host cannot check whether it still runs: stop it there, or delete ${lockPath} if host ${holder.hostname} is gone`;
     super("state_locked", `${base}; ${next}`, { file: lockPath });
     this.pid = holder.pid;
     this.hostname = holder.hostname;

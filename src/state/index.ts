@@ -4,4 +4,8 @@ export { migrate, applyMigrations, type Migration, type MigrationSet } from "./m
 export { openStateStore, type StateStore, type StateStoreOptions } from "./store.js";
 export { readStateFile } from "./state-file.js";
 export { acquireLock, type Lock, type AcquireLockOptions } from "./lock.js";
+export { inspectLock, type LockStatus } from "./lock-inspect.js";
+export { LEASE_MS, RENEW_EVERY_MS, type LockIdentity } from "./lock-judge.js";
+export type { LockTimer, RenewResult } from "./lock-lease.js";
+export type { LockStep } from "./lock-file.js";
 export { LockInfo } from "./lock-file.js";

@@ -1,5 +1,5 @@
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, open, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { link, open, readFile, rename, rm, stat, unlink } from "node:fs/promises";
 import { z } from "zod";
 import { tempPathFor } from "./atomic-write.js";
 import { errnoCode } from "./errors.js";
@@ -13,6 +13,12 @@ export const LockInfo = z.object({
   procStart: z.string().nullable().optional(),
   /** Random per acquisition, so that two locks of one process never have the same content. */
   token: z.string().optional(),
+  /**
+   * The holder's last sign of life: rewritten by the holder every few seconds while it works (the
+   * lease). A holder on another host that stopped renewing stops blocking within 60 s of it
+   * (contract, "Command line"). Absent in locks written before the lease: startedAt stands in.
+   */
+  renewedAt: z.string().optional(),
 });
 export type LockInfo = z.infer<typeof LockInfo>;
 
@@ -43,6 +49,39 @@ export async function readLockFile(path: string): Promise<LockFileContent | null
   }
 }
 
+/**
+ * A named point between two file operations of the lock. Tests pass a step that throws there (a
+ * fault: disk full) or that waits for a scheduler (to interleave racing starters); the default
+ * does nothing.
+ */
+export type LockStep = (point: string) => Promise<void>;
+export const noStep: LockStep = () => Promise.resolve();
+
+/**
+ * Replaces `path` with `text` atomically (temp file + rename), for the holder's lease renewal: a
+ * reader sees the old content or the new one, and the file never stops existing, so no starter
+ * can create it in between.
+ */
+export async function replaceFile(path: string, text: string): Promise<void> {
+  const tmp = tempPathFor(path);
+  try {
+    await writeFileExclusive(tmp, text);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+async function writeFileExclusive(path: string, text: string): Promise<void> {
+  const handle = await open(path, "wx", 0o600);
+  try {
+    await handle.writeFile(text, "utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 /** File systems without hard links answer link() with one of these. */
 const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 
@@ -52,10 +91,18 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
  * exists half-written (a reader would otherwise have to guess whether an empty file is stale).
  * Where hard links are not supported, falls back to open(path, "wx", 0o600) and a write.
  */
-export async function createExclusive(path: string, text: string): Promise<boolean> {
+export async function createExclusive(path: string, text: string, step: LockStep = noStep): Promise<boolean> {
   const tmp = tempPathFor(path);
-  await writeFile(tmp, text, { flag: "wx", mode: 0o600 });
+  // From the moment the temp file exists, every way out removes it: a failed write (disk full)
+  // must not leave `<lock>.<pid>.<rand>.tmp` files behind.
+  const handle = await open(tmp, "wx", 0o600);
   try {
+    try {
+      await handle.writeFile(text, "utf8");
+      await step("lock:temp-written");
+    } finally {
+      await handle.close();
+    }
     await link(tmp, path);
     return true;
   } catch (err) {

@@ -8,6 +8,8 @@ import ts from "typescript";
 const LOCK_SOURCES = [
   "src/state/lock.ts",
   "src/state/lock-file.ts",
+  "src/state/lock-judge.ts",
+  "src/state/lock-lease.ts",
   "src/state/errors.ts",
   "src/state/proc-stat.ts",
   "src/state/atomic-write.ts",

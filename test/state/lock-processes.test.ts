@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LockHeldError, acquireLock, type Lock } from "../../src/state/index.js";
+import { LEASE_MS, LockHeldError, acquireLock, type Lock } from "../../src/state/index.js";
 import { withTempDir } from "./helpers.js";
 import { buildLockDriver, startLockChild, type LockChild } from "./lock-child.js";
 
 /** Contract, "Command line": two processes never work on one state file; a lock left by a process
- * that died (even by SIGKILL) does not block the next start. These tests use separate processes. */
+ * that died (even by SIGKILL) does not block the next start. These tests use separate processes. A holder on another host that stopped renewing stops
+ * blocking within 60 s of its last renewal. */
 
 const hasProcfs = existsSync("/proc/self/stat");
 
@@ -103,6 +104,31 @@ describe.skipIf(!hasProcfs)("the lock across processes", () => {
       });
       expect(await winner?.send("release")).toBe("released");
       expect(existsSync(`${statePath}.lock`)).toBe(false);
+    }
+  });
+
+  it("eight processes racing for a lock whose holder on another host stopped renewing (lease over): exactly one wins each time", async () => {
+    freshStatePath();
+    const racers = Array.from({ length: 8 }, () => start());
+    await mkdir(join(root.dir, `case-${round}`), { recursive: true });
+    for (let turn = 0; turn < 10; turn++) {
+      const gone = {
+        pid: 1,
+        hostname: "node-that-was-lost.example",
+        startedAt: new Date(Date.now() - 3_600_000).toISOString(),
+        renewedAt: new Date(Date.now() - LEASE_MS - 5_000).toISOString(),
+        procStart: "1",
+      };
+      await writeFile(`${statePath}.lock`, JSON.stringify(gone), { mode: 0o600 });
+      const answers = await Promise.all(racers.map((racer) => racer.send("acquire")));
+      expect(answers.filter((a) => a === "won")).toHaveLength(1);
+      expect(answers.filter((a) => a === "lost state_locked")).toHaveLength(racers.length - 1);
+      const winner = racers[answers.indexOf("won")];
+      expect(JSON.parse(await readFile(`${statePath}.lock`, "utf8"))).toMatchObject({
+        pid: winner?.process.pid,
+      });
+      expect(await winner?.send("release")).toBe("released");
+      expect(await readdir(join(root.dir, `case-${round}`))).toEqual([]);
     }
   });
 });

@@ -200,14 +200,15 @@ describe("acquireLock", () => {
     expect(await rejection(acquireLock(statePath))).toBeInstanceOf(LockHeldError);
   });
 
-  it("a lock from another host blocks, and the message says to delete the lock file if that host is gone", async () => {
+  it("a lock from another host blocks while its lease is fresh, and the message says to delete the lock file if that host is gone", async () => {
     await writeLock({
       pid: 4242,
       hostname: "other-host.example",
       startedAt: "2026-01-01T00:00:00Z",
+      renewedAt: "2026-03-01T10:00:00Z",
       procStart: "5",
     });
-    const err = await rejection(acquireLock(statePath));
+    const err = await rejection(acquireLock(statePath, { now: () => Date.parse("2026-03-01T10:00:30Z") }));
     expect(err).toBeInstanceOf(LockHeldError);
     if (!(err instanceof LockHeldError)) return;
     expect(err.hostname).toBe("other-host.example");
