@@ -5,3 +5,12 @@ export { openStateStore, type StateStore, type StateStoreOptions } from "./store
 export { readStateFile } from "./state-file.js";
 export { acquireLock, type Lock, type AcquireLockOptions } from "./lock.js";
 export { LockInfo } from "./lock-file.js";
+export {
+  openJournaledStore,
+  type JournaledStore,
+  type JournaledStoreOptions,
+  type StoreStats,
+  type CompactionPhase,
+} from "./journaled-store.js";
+export type { Json } from "./journal-line.js";
+export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";

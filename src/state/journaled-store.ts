@@ -1,0 +1,355 @@
+import { Low } from "lowdb";
+import { dirname, join } from "node:path";
+import type { Logger } from "../observability/index.js";
+import { StateError } from "./errors.js";
+import { encodeLine, type Change, type Json } from "./journal-line.js";
+import { journalPath, recoverJournals } from "./journal-recovery.js";
+import { SnapshotAdapter, isTempOf, writeAtomic } from "./snapshot-adapter.js";
+import { emptyView, type StoreView } from "./snapshot-codec.js";
+import { nodeStoreFs, type StoreFile, type StoreFs } from "./store-fs.js";
+
+/**
+ * The connector's state as keyed collections plus a `meta` record, with a cost per durable write
+ * that does not depend on the state's size (issue 7, item 1). See src/state/README-store.md.
+ *
+ * Changes are buffered in memory (reads see them at once); `commit()` appends them as one
+ * fsynced journal line. Values are immutable plain JSON: replace a value, never mutate it in
+ * place, so that a compaction can snapshot a consistent view with a shallow copy of the maps.
+ */
+export interface JournaledStore {
+  readonly path: string;
+  get(collection: string, key: string): Json | undefined;
+  entries(collection: string): IterableIterator<[string, Json]>;
+  size(collection: string): number;
+  set(collection: string, key: string, value: Json): void;
+  delete(collection: string, key: string): void;
+  getMeta(key: string): Json | undefined;
+  setMeta(key: string, value: Json): void;
+  /**
+   * Appends every buffered change as one journal line and fsyncs it: when it resolves the
+   * changes are durable. With nothing buffered it writes nothing and resolves once earlier
+   * commits are durable. After a failed append the store refuses further commits
+   * (`state_write_failed`): reopen it, which recovers the last durable commit.
+   */
+  commit(): Promise<void>;
+  /** Starts a compaction now (if none runs) and resolves when it is done. */
+  compact(): Promise<void>;
+  /** Waits for commits and any compaction, then closes the journal. */
+  close(): Promise<void>;
+  stats(): StoreStats;
+}
+
+export interface StoreStats {
+  seq: number;
+  gen: number;
+  journalBytes: number;
+  snapshotBytes: number;
+  compactions: number;
+  lastCompactionError: string | null;
+}
+
+export type CompactionPhase = "start" | "snapshot-written" | "done";
+
+export interface JournaledStoreOptions {
+  fs?: StoreFs;
+  logger?: Logger;
+  /** A compaction starts once the journal holds more than max(minJournalBytes, ratio × snapshot). */
+  compaction?: { minJournalBytes?: number; ratio?: number };
+  /** Yields to the event loop between chunks of a snapshot's serialization (setImmediate). */
+  pause?: () => Promise<void>;
+  /** Told of each compaction's progress (logs; tests kill processes at these points). */
+  onCompaction?: (phase: CompactionPhase) => void;
+}
+
+const EMPTY = new Map<string, Json>();
+
+class Store implements JournaledStore {
+  /** Per collection, per buffered key: its committed value before the buffer (undefined: absent). */
+  private pending = new Map<string, Map<string, Json | undefined>>();
+  private pendingMeta = new Map<string, Json | undefined>();
+  private tail: Promise<void> = Promise.resolve();
+  private failure: StateError | null = null;
+  private closed = false;
+  private file: { gen: number; handle: StoreFile; fresh: boolean } | null = null;
+  private compaction: Promise<void> | null = null;
+  private compactions = 0;
+  private lastCompactionError: string | null = null;
+  private readonly minJournalBytes: number;
+  private readonly ratio: number;
+
+  constructor(
+    readonly path: string,
+    private readonly fs: StoreFs,
+    private readonly db: Low<StoreView>,
+    private readonly adapter: SnapshotAdapter,
+    private readonly cols: Map<string, Map<string, Json>>,
+    private readonly meta: Map<string, Json>,
+    private seq: number,
+    private gen: number,
+    /** The oldest journal generation that may still exist on disk. */
+    private firstGen: number,
+    private journalBytes: number,
+    private readonly opts: JournaledStoreOptions,
+  ) {
+    this.minJournalBytes = opts.compaction?.minJournalBytes ?? 4 * 1024 * 1024;
+    this.ratio = opts.compaction?.ratio ?? 0.5;
+  }
+
+  get(collection: string, key: string): Json | undefined {
+    return this.cols.get(collection)?.get(key);
+  }
+
+  entries(collection: string): IterableIterator<[string, Json]> {
+    return (this.cols.get(collection) ?? EMPTY).entries();
+  }
+
+  size(collection: string): number {
+    return this.cols.get(collection)?.size ?? 0;
+  }
+
+  set(collection: string, key: string, value: Json): void {
+    let rows = this.cols.get(collection);
+    if (rows === undefined) {
+      rows = new Map();
+      this.cols.set(collection, rows);
+    }
+    this.remember(collection, key, rows);
+    rows.set(key, value);
+  }
+
+  delete(collection: string, key: string): void {
+    const rows = this.cols.get(collection);
+    if (rows === undefined || !rows.has(key)) return;
+    this.remember(collection, key, rows);
+    rows.delete(key);
+  }
+
+  getMeta(key: string): Json | undefined {
+    return this.meta.get(key);
+  }
+
+  setMeta(key: string, value: Json): void {
+    if (!this.pendingMeta.has(key)) this.pendingMeta.set(key, this.meta.get(key));
+    this.meta.set(key, value);
+  }
+
+  private remember(collection: string, key: string, rows: Map<string, Json>): void {
+    let keys = this.pending.get(collection);
+    if (keys === undefined) {
+      keys = new Map();
+      this.pending.set(collection, keys);
+    }
+    if (!keys.has(key)) keys.set(key, rows.get(key));
+  }
+
+  commit(): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.closed)
+      return Promise.reject(new StateError("state_write_failed", `state store ${this.path} is closed`));
+    if (this.pending.size === 0 && this.pendingMeta.size === 0) return this.tail;
+    const changes: Change[] = [];
+    for (const [collection, keys] of this.pending) {
+      const rows = this.cols.get(collection);
+      for (const key of keys.keys()) {
+        const value = rows?.get(key);
+        changes.push(value === undefined ? ["d", collection, key] : ["s", collection, key, value]);
+      }
+    }
+    const meta: Record<string, Json> = {};
+    for (const key of this.pendingMeta.keys()) meta[key] = this.meta.get(key) ?? null;
+    this.pending = new Map();
+    this.pendingMeta = new Map();
+    this.seq += 1;
+    const line = encodeLine({ s: this.seq, c: changes, m: meta });
+    const gen = this.gen;
+    this.journalBytes += Buffer.byteLength(line, "utf8");
+    // Appends run one at a time, in commit order; after a failed one none runs (no gap).
+    const run = this.tail.then(() => this.append(gen, line));
+    this.tail = run.catch((err: unknown) => {
+      throw this.fail(err);
+    });
+    this.tail.catch(() => undefined);
+    if (
+      this.compaction === null &&
+      this.journalBytes > Math.max(this.minJournalBytes, this.ratio * this.adapter.bytes)
+    )
+      this.startCompaction().catch(() => undefined);
+    return this.tail;
+  }
+
+  private async append(gen: number, line: string): Promise<void> {
+    if (this.file?.gen !== gen) {
+      await this.file?.handle.close();
+      this.file = null;
+      this.file = { gen, handle: await this.fs.open(journalPath(this.path, gen), "append"), fresh: true };
+    }
+    await this.file.handle.write(line);
+    await this.file.handle.sync();
+    // A journal file made by this append exists after a crash only once its directory is synced.
+    if (this.file.fresh) {
+      await this.fs.syncDir(dirname(this.path));
+      this.file.fresh = false;
+    }
+  }
+
+  private fail(err: unknown): StateError {
+    if (this.failure === null) {
+      const detail = err instanceof Error ? err.message : String(err);
+      this.failure =
+        err instanceof StateError
+          ? err
+          : new StateError(
+              "state_write_failed",
+              `cannot append to the journal of ${this.path} (${detail}); check free space and permissions of its directory, then restart`,
+              { cause: err, file: this.path },
+            );
+    }
+    return this.failure;
+  }
+
+  compact(): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    return (this.compaction ?? Promise.resolve()).then(
+      () => this.startCompaction(),
+      () => this.startCompaction(),
+    );
+  }
+
+  /**
+   * Rotates to a new journal generation and, in the background, writes the snapshot of the
+   * rotation point, then deletes the older generations. The only synchronous work is the shallow
+   * copy of the maps (values are immutable); buffered, uncommitted changes are taken out of the copy.
+   */
+  private startCompaction(): Promise<void> {
+    if (this.compaction !== null) return this.compaction;
+    const collections = new Map<string, Map<string, Json>>();
+    for (const [name, rows] of this.cols) collections.set(name, new Map(rows));
+    for (const [name, keys] of this.pending) {
+      const rows = collections.get(name);
+      for (const [key, before] of keys) {
+        if (before === undefined) rows?.delete(key);
+        else rows?.set(key, before);
+      }
+    }
+    const meta = new Map(this.meta);
+    for (const [key, before] of this.pendingMeta) {
+      if (before === undefined) meta.delete(key);
+      else meta.set(key, before);
+    }
+    const oldGen = this.gen;
+    this.gen += 1;
+    this.journalBytes = 0;
+    const view: StoreView = { gen: this.gen, seq: this.seq, meta, collections };
+    const appended = this.tail;
+    this.opts.onCompaction?.("start");
+    const run = this.runCompaction(view, appended, oldGen);
+    this.compaction = run.then(
+      () => {
+        this.compaction = null;
+      },
+      (err: unknown) => {
+        this.compaction = null;
+        this.lastCompactionError = err instanceof Error ? err.message : String(err);
+        this.opts.logger?.warn(
+          { path: this.path, err: this.lastCompactionError },
+          "state compaction failed; will retry",
+        );
+        throw err;
+      },
+    );
+    this.compaction.catch(() => undefined);
+    return this.compaction;
+  }
+
+  private async runCompaction(view: StoreView, appended: Promise<void>, oldGen: number): Promise<void> {
+    // The snapshot includes every commit of the old generation: they must be durable first.
+    await appended;
+    const started = performance.now();
+    this.db.data = view;
+    try {
+      await this.db.write();
+    } finally {
+      this.db.data = emptyView();
+    }
+    this.opts.onCompaction?.("snapshot-written");
+    // The old generations are inside the snapshot now; a crash before their deletion is
+    // harmless: the next open deletes journals older than the snapshot without replaying them.
+    for (let gen = this.firstGen; gen <= oldGen; gen++) await this.fs.remove(journalPath(this.path, gen));
+    this.firstGen = view.gen;
+    this.compactions += 1;
+    this.lastCompactionError = null;
+    this.opts.logger?.debug(
+      {
+        path: this.path,
+        gen: view.gen,
+        bytes: this.adapter.bytes,
+        ms: Math.round(performance.now() - started),
+      },
+      "state compacted",
+    );
+    this.opts.onCompaction?.("done");
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.tail.catch(() => undefined);
+    await this.compaction?.catch(() => undefined);
+    await this.file?.handle.close();
+    this.file = null;
+  }
+
+  stats(): StoreStats {
+    return {
+      seq: this.seq,
+      gen: this.gen,
+      journalBytes: this.journalBytes,
+      snapshotBytes: this.adapter.bytes,
+      compactions: this.compactions,
+      lastCompactionError: this.lastCompactionError,
+    };
+  }
+}
+
+/**
+ * Opens (recovers) the journaled store whose snapshot is `path`: snapshot + replay of every
+ * journal generation from the snapshot's on, in order; a torn last line is cut off (its commit
+ * never resolved). A version-1 state file at `path` is converted: a copy is kept at
+ * `<path>.v1.bak`, then the snapshot replaces it. The caller holds the lock (acquireLock).
+ */
+export async function openJournaledStore(
+  path: string,
+  opts: JournaledStoreOptions = {},
+): Promise<JournaledStore> {
+  const fs = opts.fs ?? nodeStoreFs;
+  const pause = opts.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const adapter = new SnapshotAdapter(path, fs, pause);
+  const db = new Low<StoreView>(adapter, emptyView());
+  await db.read();
+  const view = db.data;
+  db.data = emptyView();
+  const dir = dirname(path);
+  for (const name of await fs.list(dir)) if (isTempOf(path, name)) await fs.remove(join(dir, name));
+  if (adapter.legacyText !== null) {
+    await writeAtomic(fs, `${path}.v1.bak`, [adapter.legacyText]);
+    view.gen = 1;
+    db.data = view;
+    await db.write();
+    db.data = emptyView();
+    adapter.legacyText = null;
+    opts.logger?.info({ path, backup: `${path}.v1.bak` }, "state file converted to the journaled store");
+  }
+  const recovered = await recoverJournals(fs, path, view);
+  return new Store(
+    path,
+    fs,
+    db,
+    adapter,
+    view.collections,
+    view.meta,
+    view.seq,
+    recovered.gen,
+    view.gen,
+    recovered.bytes,
+    opts,
+  );
+}
