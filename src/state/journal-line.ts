@@ -56,13 +56,16 @@ export interface ReadJournal {
   validBytes: number;
   /** Whether anything followed the last valid line. */
   torn: boolean;
+  /** Whether an invalid line is followed by more lines: damage, not a torn append. */
+  damaged: boolean;
 }
 
 /**
  * Splits a journal file into its entries. Reading stops at the first line that is not complete
  * and valid: everything from there on is a torn tail whose commit never resolved (an append is
  * fsynced before its commit resolves, and appends run one at a time, so only the last one can
- * be torn). Whether a tail in an older generation is corruption is the caller's call.
+ * be torn). An invalid line with more lines after it is damage (`damaged`), and whether a tail
+ * in an older generation is corruption is the caller's call.
  */
 export function readJournalText(text: string): ReadJournal {
   const entries: JournalEntry[] = [];
@@ -77,5 +80,8 @@ export function readJournalText(text: string): ReadJournal {
     validBytes += Buffer.byteLength(text.slice(start, end + 1), "utf8");
     start = end + 1;
   }
-  return { entries, validBytes, torn: start < text.length };
+  // A torn append leaves a prefix of one line: at most its own newline, at the very end.
+  const newline = text.indexOf("\n", start);
+  const damaged = newline >= 0 && newline < text.length - 1;
+  return { entries, validBytes, torn: start < text.length, damaged };
 }

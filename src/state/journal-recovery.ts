@@ -59,7 +59,7 @@ export async function recoverJournals(
     const text = (await fs.readText(file)) ?? "";
     const read = readJournalText(text);
     const newest = i === live.length - 1;
-    if (read.torn && !newest) throw corrupt(file, "has a damaged line before its end");
+    if (read.damaged || (read.torn && !newest)) throw corrupt(file, "has a damaged line before its end");
     for (const entry of read.entries) {
       // A commit already in the snapshot is never applied twice.
       if (entry.s <= view.seq) continue;
