@@ -328,6 +328,7 @@ export async function openJournaledStore(
   const view = db.data;
   db.data = emptyView();
   const dir = dirname(path);
+  await fs.ensureDir(dir);
   for (const name of await fs.list(dir)) if (isTempOf(path, name)) await fs.remove(join(dir, name));
   if (adapter.legacyText !== null) {
     await writeAtomic(fs, `${path}.v1.bak`, [adapter.legacyText]);

@@ -1,4 +1,4 @@
-import { open, readFile, readdir, rename, rm, truncate } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, rename, rm, truncate } from "node:fs/promises";
 import { errnoCode } from "./errors.js";
 
 /**
@@ -17,6 +17,8 @@ export interface StoreFs {
   /** Removes a file; absent is fine. */
   remove(path: string): Promise<void>;
   truncate(path: string, bytes: number): Promise<void>;
+  /** Creates the directory (and its parents, mode 0700) when absent. */
+  ensureDir(dir: string): Promise<void>;
   /** Makes the directory's entries (creates, renames, removes) durable. */
   syncDir(dir: string): Promise<void>;
 }
@@ -62,6 +64,9 @@ export const nodeStoreFs: StoreFs = {
   rename: (from, to) => rename(from, to),
   remove: (path) => rm(path, { force: true }),
   truncate: (path, bytes) => truncate(path, bytes),
+  async ensureDir(dir) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  },
   async syncDir(dir) {
     let handle;
     try {

@@ -96,6 +96,9 @@ export class MemFs implements StoreFs {
     inode.data = inode.data.subarray(0, bytes);
   }
 
+  /** One flat namespace of paths: directories need no creating. */
+  async ensureDir(_dir: string): Promise<void> {}
+
   async syncDir(_dir: string): Promise<void> {
     this.step();
     this.durable = new Map(this.entries);
