@@ -179,6 +179,18 @@ describe("journaled store on disk", () => {
     expect(await readFile(journal, "utf8")).toBe(damaged);
   });
 
+  it("a snapshot whose threat row is malformed is state_corrupt, and is left as it is", async () => {
+    const store = await openJournaledStore(path);
+    store.set("threats", "t1", mapped(1));
+    await store.commit();
+    await store.compact();
+    await store.close();
+    const damaged = (await readFile(path, "utf8")).replace('"t1",', '"t1","x",');
+    await writeFile(path, damaged);
+    await expectCode(openJournaledStore(path), "state_corrupt");
+    expect(await readFile(path, "utf8")).toBe(damaged);
+  });
+
   it("a snapshot from a newer threatbridge is refused with state_too_new", async () => {
     await writeFile(path, JSON.stringify({ format: "threatbridge-store", version: 99, gen: 1 }));
     await expectCode(openJournaledStore(path), "state_too_new");
