@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Json } from "./journal-line.js";
-import { RowError, ThreatEncoder, ThreatRows, decodeThreatRows } from "./snapshot-threat-codec.js";
+import { RowError, ThreatColumns, ThreatEncoder, decodeThreatColumns } from "./snapshot-threat-codec.js";
 
 /** The version of the journaled store's files (snapshot and journal lines). */
 export const STORE_FORMAT_VERSION = 2;
@@ -29,7 +29,7 @@ export const SnapshotDoc = z.object({
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), z.json()),
-  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, ThreatRows])),
+  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, ThreatColumns])),
 });
 
 /** Collections with a compact codec; every other collection is stored as [key, value] rows. */
@@ -49,13 +49,22 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
   ];
   let firstCollection = true;
   for (const [name, rows] of view.collections) {
-    parts.push(`${firstCollection ? "" : ","}${JSON.stringify(name)}:{"rows":[`);
+    parts.push(`${firstCollection ? "" : ","}${JSON.stringify(name)}:{`);
     firstCollection = false;
-    const encoder = name === THREATS ? new ThreatEncoder() : null;
     let count = 0;
+    if (name === THREATS) {
+      const encoder = new ThreatEncoder();
+      for (const [key, value] of rows) {
+        encoder.add(key, value);
+        if (++count % CHUNK === 0) await pause();
+      }
+      parts.push(...(await encoder.members(CHUNK * 5, pause)), "}");
+      continue;
+    }
+    parts.push(`"codec":"raw","rows":[`);
     let chunk: string[] = [];
     for (const [key, value] of rows) {
-      chunk.push(JSON.stringify(encoder ? encoder.row(key, value) : [key, value]));
+      chunk.push(JSON.stringify([key, value]));
       if (++count % CHUNK === 0) {
         parts.push((count > CHUNK ? "," : "") + chunk.join(","));
         chunk = [];
@@ -63,8 +72,7 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
       }
     }
     if (chunk.length > 0) parts.push((count > chunk.length ? "," : "") + chunk.join(","));
-    const tables = encoder ? `,${JSON.stringify(encoder.tables()).slice(1, -1)}` : "";
-    parts.push(`],"codec":${JSON.stringify(encoder ? "threat-1" : "raw")}${tables}}`);
+    parts.push("]}");
   }
   parts.push("}}");
   return parts;
@@ -96,7 +104,7 @@ export function decodeSnapshot(raw: unknown): StoreView {
     const rows = new Map<string, Json>();
     try {
       if (block.codec === "raw") for (const [key, value] of block.rows) rows.set(key, value);
-      else decodeThreatRows(block, rows);
+      else decodeThreatColumns(block, rows);
     } catch (err) {
       if (err instanceof RowError)
         throw new SnapshotFormatError(`collection ${name}: ${err.message}`, false, { cause: err });

@@ -4,24 +4,37 @@ import type { Json } from "./journal-line.js";
 /**
  * The compact snapshot encoding of the `threats` collection (issue 7: ≤ 15 MB at 100k mapped
  * threats, against 43 MB as plain JSON). A mapped threat {status, severity, assetId, issue:
- * {repo, number, url, state, hash}, link} becomes a row
- *   [id, statusIndex, severity, assetId, [repoIndex, number, closed 0|1, hash, url], link, rest?]
- * where repos and statuses are interned in per-snapshot tables; `url` is an index into a table
- * of bases when it is `<base>/<repo>/issues/<number>` (github.com or an Enterprise host), else
- * the URL itself; `link` is 1 when it is the contract's `<repo>#<number>`, 0 when absent, else
- * the string; `rest` holds any other fields as they are. The codec is lossless: a value that
- * does not fit the shape is kept whole as a row [id, value].
+ * {repo, number, url, state, hash}, link} is spread over columns (one JSON array per field, so
+ * that loading allocates a few large arrays instead of two small ones per threat):
+ * - `ids`, `severity`, `asset`, `number`, `hash` as they are; `status` and `repo` as indexes
+ *   into per-snapshot tables (`repo` -1: no issue); `closed` 0 | 1 for the issue's state;
+ * - `url`: an index into the table of bases when the URL is `<base>/<repo>/issues/<number>`
+ *   (github.com or an Enterprise host), else the URL itself;
+ * - `link`: 1 when it is the contract's `<repo>#<number>`, 0 when absent, else the string;
+ * - `rest`: [row, {other fields}] for threats with fields beyond these.
+ * The codec is lossless: a value of any other shape is kept whole in `raw` as [id, value].
  */
 
-export const ThreatRows = z.object({
-  codec: z.literal("threat-1"),
-  // Rows are checked one by one in decodeThreatRows, without copying them.
-  rows: z.array(z.unknown()),
+const Column = z.array(z.unknown());
+export const ThreatColumns = z.object({
+  codec: z.literal("threat-2"),
+  ids: Column,
+  status: Column,
+  severity: Column,
+  asset: Column,
+  repo: Column,
+  number: Column,
+  closed: Column,
+  hash: Column,
+  url: Column,
+  link: Column,
+  rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), z.json())])),
+  raw: z.array(z.tuple([z.string(), z.json()])),
   repos: z.array(z.string()),
   statuses: z.array(z.string()),
   bases: z.array(z.string()),
 });
-export type ThreatRows = z.infer<typeof ThreatRows>;
+export type ThreatColumns = z.infer<typeof ThreatColumns>;
 
 type JsonObject = { [key: string]: Json };
 
@@ -45,43 +58,85 @@ class Interner {
 
 const ISSUE_KEYS = new Set(["repo", "number", "url", "state", "hash"]);
 const PACKED = new Set(["status", "severity", "assetId", "issue", "link"]);
+const COLUMNS = [
+  "ids",
+  "status",
+  "severity",
+  "asset",
+  "repo",
+  "number",
+  "closed",
+  "hash",
+  "url",
+  "link",
+] as const;
+type ColumnName = (typeof COLUMNS)[number];
+
+interface PackedIssue {
+  repo: number;
+  number: number;
+  closed: 0 | 1;
+  hash: string;
+  url: number | string;
+}
 
 export class ThreatEncoder {
   private readonly repos = new Interner();
   private readonly statuses = new Interner();
   private readonly bases = new Interner();
+  private readonly columns: Record<ColumnName, Json[]> = {
+    ids: [],
+    status: [],
+    severity: [],
+    asset: [],
+    repo: [],
+    number: [],
+    closed: [],
+    hash: [],
+    url: [],
+    link: [],
+  };
+  private readonly rest: Json[] = [];
+  private readonly raw: Json[] = [];
 
-  row(id: string, value: Json): Json[] {
-    if (!isObject(value)) return [id, value];
+  add(id: string, value: Json): void {
+    if (!isObject(value)) return void this.raw.push([id, value]);
     const { status, severity, assetId, issue, link } = value;
     if (typeof status !== "string" || typeof severity !== "number" || !Number.isInteger(severity))
-      return [id, value];
-    if (assetId !== null && typeof assetId !== "string") return [id, value];
-    let issueCell: Json = 0;
+      return void this.raw.push([id, value]);
+    if (assetId !== null && typeof assetId !== "string") return void this.raw.push([id, value]);
+    if (link !== undefined && typeof link !== "string") return void this.raw.push([id, value]);
+    const packed = issue === undefined ? null : this.issue(issue);
+    if (issue !== undefined && packed === null) return void this.raw.push([id, value]);
     let linkCell: Json = 0;
-    if (issue !== undefined) {
-      const packed = this.issue(issue);
-      if (packed === null) return [id, value];
-      issueCell = packed;
-    }
     if (link !== undefined) {
-      if (typeof link !== "string") return [id, value];
       const derived = isObject(issue) ? `${String(issue["repo"])}#${String(issue["number"])}` : null;
       linkCell = link === derived ? 1 : link;
     }
-    const row: Json[] = [id, this.statuses.of(status), severity, assetId, issueCell, linkCell];
-    let rest: JsonObject | null = null;
+    const c = this.columns;
+    const row = c.ids.length;
+    c.ids.push(id);
+    c.status.push(this.statuses.of(status));
+    c.severity.push(severity);
+    c.asset.push(assetId);
+    c.repo.push(packed?.repo ?? -1);
+    c.number.push(packed?.number ?? 0);
+    c.closed.push(packed?.closed ?? 0);
+    c.hash.push(packed?.hash ?? "");
+    c.url.push(packed?.url ?? 0);
+    c.link.push(linkCell);
+    let extra: JsonObject | null = null;
     for (const key of Object.keys(value)) {
       if (PACKED.has(key)) continue;
-      rest ??= {};
       const field = value[key];
-      if (field !== undefined) rest[key] = field;
+      if (field === undefined) continue;
+      extra ??= {};
+      extra[key] = field;
     }
-    if (rest !== null) row.push(rest);
-    return row;
+    if (extra !== null) this.rest.push([row, extra]);
   }
 
-  private issue(issue: Json): Json[] | null {
+  private issue(issue: Json): PackedIssue | null {
     if (!isObject(issue)) return null;
     for (const key of Object.keys(issue)) if (!ISSUE_KEYS.has(key)) return null;
     const { repo, number, url, state, hash } = issue;
@@ -90,19 +145,34 @@ export class ThreatEncoder {
     if (state !== "open" && state !== "closed") return null;
     const suffix = `/${repo}/issues/${number}`;
     const urlCell = url.endsWith(suffix) ? this.bases.of(url.slice(0, -suffix.length)) : url;
-    return [this.repos.of(repo), number, state === "closed" ? 1 : 0, hash, urlCell];
+    return { repo: this.repos.of(repo), number, closed: state === "closed" ? 1 : 0, hash, url: urlCell };
   }
 
-  tables(): { repos: string[]; statuses: string[]; bases: string[] } {
-    return { repos: this.repos.list, statuses: this.statuses.list, bases: this.bases.list };
+  /** The block's JSON members (without braces), `chunk` cells at a time, pausing in between. */
+  async members(chunk: number, pause: () => Promise<void>): Promise<string[]> {
+    const parts = [`"codec":"threat-2"`];
+    for (const name of COLUMNS) {
+      const cells = this.columns[name];
+      parts.push(`,"${name}":[`);
+      for (let start = 0; start < cells.length; start += chunk) {
+        parts.push((start > 0 ? "," : "") + JSON.stringify(cells.slice(start, start + chunk)).slice(1, -1));
+        await pause();
+      }
+      parts.push("]");
+    }
+    const tail = {
+      rest: this.rest,
+      raw: this.raw,
+      repos: this.repos.list,
+      statuses: this.statuses.list,
+      bases: this.bases.list,
+    };
+    parts.push(`,${JSON.stringify(tail).slice(1, -1)}`);
+    return parts;
   }
 }
 
-// Rows that do not fit the packed shape, and packed rows' extra fields, are rare: zod checks them.
-const RawRow = z.tuple([z.string(), z.json()]);
-const Rest = z.record(z.string(), z.json());
-
-/** Why a row could not be decoded (the caller names the file). */
+/** Why a threat could not be decoded (the caller names the file). */
 export class RowError extends Error {}
 
 function at(list: readonly string[], index: number, what: string): string {
@@ -115,50 +185,54 @@ const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isI
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
 /**
- * Decodes packed rows with plain type checks rather than a zod schema per row: zod's tuple
- * parsing copies every row, and at 100k rows that garbage doubled the load time (issue 7 target:
- * load ≤ 0.4 s at 100k). Every cell is still checked before it is used.
+ * Decodes the columns with plain type checks rather than a zod schema per threat: at 100k
+ * threats, zod's copies of every row doubled the load time (issue 7 target: load ≤ 0.4 s at
+ * 100k). Every cell is still checked before it is used.
  */
-export function decodeThreatRows(block: ThreatRows, into: Map<string, Json>): void {
-  for (const cells of block.rows) {
-    if (!Array.isArray(cells)) throw new RowError("a threat row is not an array");
-    if (cells.length === 2) {
-      const [id, value] = RawRow.parse(cells);
-      into.set(id, value);
-      continue;
-    }
-    const [id, statusIndex, severity, assetId, issueCell, linkCell, restCell] = cells;
-    if (typeof id !== "string") throw new RowError("a threat row has no id");
+export function decodeThreatColumns(block: ThreatColumns, into: Map<string, Json>): void {
+  const { ids, status, severity, asset, repo, number, closed, hash, url, link } = block;
+  const count = ids.length;
+  for (const name of COLUMNS)
+    if (block[name].length !== count)
+      throw new RowError(`column ${name} has ${block[name].length} cells, not ${count}`);
+  const extra = new Map<number, JsonObject>(block.rest);
+  for (let i = 0; i < count; i++) {
+    const id = ids[i];
+    if (typeof id !== "string") throw new RowError(`id ${i} is not a string`);
     const malformed = (what: string): RowError => new RowError(`threat ${id}: ${what} is malformed`);
+    const statusIndex = status[i];
+    const sev = severity[i];
+    const assetId = asset[i];
     if (!isIndex(statusIndex)) throw malformed("status");
-    if (!isInt(severity)) throw malformed("severity");
+    if (!isInt(sev)) throw malformed("severity");
     if (assetId !== null && typeof assetId !== "string") throw malformed("assetId");
-    if (cells.length > 7) throw malformed("row length");
-    const value: JsonObject = { status: at(block.statuses, statusIndex, "status"), severity, assetId };
+    const value: JsonObject = { status: at(block.statuses, statusIndex, "status"), severity: sev, assetId };
     let repoNumber: string | null = null;
-    if (issueCell !== 0) {
-      if (!Array.isArray(issueCell) || issueCell.length !== 5) throw malformed("issue");
-      const [repoIndex, number, closed, hash, urlCell] = issueCell;
-      if (!isIndex(repoIndex) || !isInt(number) || (closed !== 0 && closed !== 1) || typeof hash !== "string")
+    const repoIndex = repo[i];
+    if (repoIndex !== -1) {
+      const n = number[i];
+      const c = closed[i];
+      const h = hash[i];
+      const u = url[i];
+      if (!isIndex(repoIndex) || !isInt(n) || (c !== 0 && c !== 1) || typeof h !== "string")
         throw malformed("issue");
-      const repo = at(block.repos, repoIndex, "repo");
-      let url: string;
-      if (isIndex(urlCell)) url = `${at(block.bases, urlCell, "url base")}/${repo}/issues/${number}`;
-      else if (typeof urlCell === "string") url = urlCell;
+      const name = at(block.repos, repoIndex, "repo");
+      let issueUrl: string;
+      if (isIndex(u)) issueUrl = `${at(block.bases, u, "url base")}/${name}/issues/${n}`;
+      else if (typeof u === "string") issueUrl = u;
       else throw malformed("issue url");
-      value["issue"] = { repo, number, url, state: closed === 1 ? "closed" : "open", hash };
-      repoNumber = `${repo}#${number}`;
+      value["issue"] = { repo: name, number: n, url: issueUrl, state: c === 1 ? "closed" : "open", hash: h };
+      repoNumber = `${name}#${n}`;
     }
-    if (linkCell === 1) {
+    const l = link[i];
+    if (l === 1) {
       if (repoNumber === null) throw new RowError(`threat ${id} has a derived link but no issue`);
       value["link"] = repoNumber;
-    } else if (typeof linkCell === "string") value["link"] = linkCell;
-    else if (linkCell !== 0) throw malformed("link");
-    if (restCell !== undefined) {
-      const rest = Rest.safeParse(restCell);
-      if (!rest.success) throw malformed("extra fields");
-      Object.assign(value, rest.data);
-    }
+    } else if (typeof l === "string") value["link"] = l;
+    else if (l !== 0) throw malformed("link");
+    const more = extra.get(i);
+    if (more !== undefined) Object.assign(value, more);
     into.set(id, value);
   }
+  for (const [id, value] of block.raw) into.set(id, value);
 }

@@ -185,7 +185,8 @@ describe("journaled store on disk", () => {
     await store.commit();
     await store.compact();
     await store.close();
-    const damaged = (await readFile(path, "utf8")).replace('"t1",', '"t1","x",');
+    const damaged = (await readFile(path, "utf8")).replace('"ids":["t1"]', '"ids":["t1","t2"]');
+    expect(damaged).not.toBe(await readFile(path, "utf8"));
     await writeFile(path, damaged);
     await expectCode(openJournaledStore(path), "state_corrupt");
     expect(await readFile(path, "utf8")).toBe(damaged);
