@@ -5,8 +5,8 @@ export { openStateStore, type StateStore, type StateStoreOptions } from "./store
 export { readStateFile } from "./state-file.js";
 export { acquireLock, type Lock, type AcquireLockOptions } from "./lock.js";
 export { LockInfo } from "./lock-file.js";
+export { openJournaledStore } from "./journaled-open.js";
 export {
-  openJournaledStore,
   type JournaledStore,
   type JournaledStoreOptions,
   type StoreStats,

@@ -42,15 +42,17 @@ export function applyEntry(view: StoreView, entry: JournalEntry): void {
  * snapshot (a compaction that crashed between its rename and their deletion), replays the others
  * in order, and cuts a torn tail off the newest one so that the next append starts on a line of
  * its own. A gap in the commit numbers, or a torn line before the newest one, is corruption:
- * nothing is changed then, and the operator is told.
+ * nothing is changed then, and the operator is told. `readOnly` changes nothing on disk (a torn
+ * tail is only skipped).
  */
 export async function recoverJournals(
   fs: StoreFs,
   path: string,
   view: StoreView,
+  { readOnly }: { readOnly: boolean },
 ): Promise<{ gen: number; bytes: number }> {
   const gens = await listGenerations(fs, path);
-  for (const gen of gens) if (gen < view.gen) await fs.remove(journalPath(path, gen));
+  if (!readOnly) for (const gen of gens) if (gen < view.gen) await fs.remove(journalPath(path, gen));
   const live = gens.filter((gen) => gen >= view.gen);
   let bytes = 0;
   let tornTail: { file: string; validBytes: number } | null = null;
@@ -69,7 +71,7 @@ export async function recoverJournals(
     bytes += read.validBytes;
     if (read.torn) tornTail = { file, validBytes: read.validBytes };
   }
-  if (tornTail !== null) {
+  if (tornTail !== null && !readOnly) {
     await fs.truncate(tornTail.file, tornTail.validBytes);
     const handle = await fs.open(tornTail.file, "append");
     try {

@@ -1,12 +1,12 @@
-import { Low } from "lowdb";
-import { dirname, join } from "node:path";
+import type { Low } from "lowdb";
+import { dirname } from "node:path";
 import type { Logger } from "../observability/index.js";
 import { StateError } from "./errors.js";
 import { encodeLine, type Change, type Json } from "./journal-line.js";
-import { journalPath, recoverJournals } from "./journal-recovery.js";
-import { SnapshotAdapter, isTempOf, writeAtomic } from "./snapshot-adapter.js";
+import { journalPath } from "./journal-recovery.js";
+import type { SnapshotAdapter } from "./snapshot-adapter.js";
 import { emptyView, type StoreView } from "./snapshot-codec.js";
-import { nodeStoreFs, type StoreFile, type StoreFs } from "./store-fs.js";
+import type { StoreFile, StoreFs } from "./store-fs.js";
 
 /**
  * The connector's state as keyed collections plus a `meta` record, with a cost per durable write
@@ -59,11 +59,16 @@ export interface JournaledStoreOptions {
   pause?: () => Promise<void>;
   /** Told of each compaction's progress (logs; tests kill processes at these points). */
   onCompaction?: (phase: CompactionPhase) => void;
+  /**
+   * Reads without the lock and without writing anything (for `status` beside a running daemon):
+   * no torn tail is cut, nothing is converted or deleted on disk, and commit() is refused.
+   */
+  readOnly?: boolean;
 }
 
 const EMPTY = new Map<string, Json>();
 
-class Store implements JournaledStore {
+export class Store implements JournaledStore {
   /** Per collection, per buffered key: its committed value before the buffer (undefined: absent). */
   private pending = new Map<string, Map<string, Json | undefined>>();
   private pendingMeta = new Map<string, Json | undefined>();
@@ -144,6 +149,7 @@ class Store implements JournaledStore {
 
   commit(): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.opts.readOnly === true) return Promise.reject(this.readOnlyError());
     if (this.closed)
       return Promise.reject(new StateError("state_write_failed", `state store ${this.path} is closed`));
     if (this.pending.size === 0 && this.pendingMeta.size === 0) return this.tail;
@@ -207,8 +213,15 @@ class Store implements JournaledStore {
     return this.failure;
   }
 
+  private readOnlyError(): StateError {
+    return new StateError("state_write_failed", `state store ${this.path} was opened read-only`, {
+      file: this.path,
+    });
+  }
+
   compact(): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.opts.readOnly === true) return Promise.reject(this.readOnlyError());
     return (this.compaction ?? Promise.resolve()).then(
       () => this.startCompaction(),
       () => this.startCompaction(),
@@ -308,49 +321,4 @@ class Store implements JournaledStore {
       lastCompactionError: this.lastCompactionError,
     };
   }
-}
-
-/**
- * Opens (recovers) the journaled store whose snapshot is `path`: snapshot + replay of every
- * journal generation from the snapshot's on, in order; a torn last line is cut off (its commit
- * never resolved). A version-1 state file at `path` is converted: a copy is kept at
- * `<path>.v1.bak`, then the snapshot replaces it. The caller holds the lock (acquireLock).
- */
-export async function openJournaledStore(
-  path: string,
-  opts: JournaledStoreOptions = {},
-): Promise<JournaledStore> {
-  const fs = opts.fs ?? nodeStoreFs;
-  const pause = opts.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
-  const adapter = new SnapshotAdapter(path, fs, pause);
-  const db = new Low<StoreView>(adapter, emptyView());
-  await db.read();
-  const view = db.data;
-  db.data = emptyView();
-  const dir = dirname(path);
-  await fs.ensureDir(dir);
-  for (const name of await fs.list(dir)) if (isTempOf(path, name)) await fs.remove(join(dir, name));
-  if (adapter.legacyText !== null) {
-    await writeAtomic(fs, `${path}.v1.bak`, [adapter.legacyText]);
-    view.gen = 1;
-    db.data = view;
-    await db.write();
-    db.data = emptyView();
-    adapter.legacyText = null;
-    opts.logger?.info({ path, backup: `${path}.v1.bak` }, "state file converted to the journaled store");
-  }
-  const recovered = await recoverJournals(fs, path, view);
-  return new Store(
-    path,
-    fs,
-    db,
-    adapter,
-    view.collections,
-    view.meta,
-    view.seq,
-    recovered.gen,
-    view.gen,
-    recovered.bytes,
-    opts,
-  );
 }

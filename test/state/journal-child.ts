@@ -6,6 +6,7 @@ import ts from "typescript";
 
 /** The journaled store and what it imports at run time, relative to the repository root. */
 const STORE_SOURCES = [
+  "src/state/journaled-open.ts",
   "src/state/journaled-store.ts",
   "src/state/journal-line.ts",
   "src/state/journal-recovery.ts",
@@ -51,7 +52,7 @@ export async function buildStoreWriter(outDir: string): Promise<string> {
   const driver = join(outDir, "writer.mjs");
   await writeFile(
     driver,
-    `import { openJournaledStore } from "./src/state/journaled-store.js";
+    `import { openJournaledStore } from "./src/state/journaled-open.js";
 const statePath = process.argv[2];
 const say = (line) => process.stdout.write(line + "\\n");
 const store = await openJournaledStore(statePath, {

@@ -1,7 +1,13 @@
 import { appendFile, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StateError, openJournaledStore, type Json, type StoreFs } from "../../src/state/index.js";
+import {
+  StateError,
+  emptyState,
+  openJournaledStore,
+  type Json,
+  type StoreFs,
+} from "../../src/state/index.js";
 import { nodeStoreFs } from "../../src/state/store-fs.js";
 import { withTempDir } from "./helpers.js";
 import { MemFs } from "./journal-mem-fs.js";
@@ -190,6 +196,36 @@ describe("journaled store on disk", () => {
     await writeFile(path, damaged);
     await expectCode(openJournaledStore(path), "state_corrupt");
     expect(await readFile(path, "utf8")).toBe(damaged);
+  });
+
+  it("read-only open (status beside a running writer): sees what is committed, changes no file, refuses commits", async () => {
+    const writer = await openJournaledStore(path);
+    writer.set("threats", "t1", mapped(1));
+    await writer.commit();
+    await writer.compact();
+    writer.setMeta("cursor", "c1");
+    await writer.commit();
+    const journal = `${path}.journal.1`;
+    await appendFile(journal, "0000 torn");
+    const before = { snapshot: await readFile(path, "utf8"), journal: await readFile(journal, "utf8") };
+    const reader = await openJournaledStore(path, { readOnly: true });
+    expect(reader.get("threats", "t1")).toEqual(mapped(1));
+    expect(reader.getMeta("cursor")).toBe("c1");
+    reader.setMeta("cursor", "c2");
+    await expectCode(reader.commit(), "state_write_failed");
+    await expectCode(reader.compact(), "state_write_failed");
+    expect(await readFile(path, "utf8")).toBe(before.snapshot);
+    expect(await readFile(journal, "utf8")).toBe(before.journal);
+    await writer.close();
+  });
+
+  it("read-only open of a version-1 state file reads it converted, and leaves it as it is", async () => {
+    const v1 = JSON.stringify({ ...emptyState(), seq: 4 });
+    await writeFile(path, v1);
+    const reader = await openJournaledStore(path, { readOnly: true });
+    expect(reader.getMeta("seq")).toBe(4);
+    expect(await readFile(path, "utf8")).toBe(v1);
+    expect(await readdir(dir)).toEqual(["state.json"]);
   });
 
   it("a snapshot from a newer threatbridge is refused with state_too_new", async () => {
