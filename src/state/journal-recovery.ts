@@ -58,7 +58,11 @@ export async function recoverJournals(
   let tornTail: { file: string; validBytes: number } | null = null;
   for (const [i, gen] of live.entries()) {
     const file = journalPath(path, gen);
-    const text = (await fs.readText(file)) ?? "";
+    const found = await fs.readText(file);
+    // Listed, then gone: a writer's compaction deleted it under this reader (read-only opens
+    // read again). With the lock held this cannot happen.
+    if (found === null) throw corrupt(file, "vanished while it was being read");
+    const text = found;
     const read = readJournalText(text);
     const newest = i === live.length - 1;
     if (read.damaged || (read.torn && !newest)) throw corrupt(file, "has a damaged line before its end");

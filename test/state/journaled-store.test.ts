@@ -219,6 +219,40 @@ describe("journaled store on disk", () => {
     await writer.close();
   });
 
+  it("read-only open racing a compaction of the writer reads again and sees the newest state", async () => {
+    const mem = new MemFs();
+    const writer = await openJournaledStore("/s/state.json", { fs: mem });
+    for (const c of ["c1", "c2", "c3"]) {
+      writer.setMeta("cursor", c);
+      await writer.commit();
+    }
+    let raced = false;
+    // The writer compacts (and commits again) just as the reader is about to read journal 0:
+    // the snapshot the reader has is the old one, and journal 0 is gone.
+    const racing: StoreFs = {
+      readText: async (p) => {
+        if (p.endsWith(".journal.0") && !raced) {
+          raced = true;
+          await writer.compact();
+          writer.setMeta("cursor", "c4");
+          await writer.commit();
+        }
+        return mem.readText(p);
+      },
+      list: (d) => mem.list(d),
+      open: (p, mode) => mem.open(p, mode),
+      rename: (from, to) => mem.rename(from, to),
+      remove: (p) => mem.remove(p),
+      truncate: (p, bytes) => mem.truncate(p, bytes),
+      ensureDir: (d) => mem.ensureDir(d),
+      syncDir: (d) => mem.syncDir(d),
+    };
+    const reader = await openJournaledStore("/s/state.json", { fs: racing, readOnly: true });
+    expect(raced).toBe(true);
+    expect(reader.getMeta("cursor")).toBe("c4");
+    await writer.close();
+  });
+
   it("read-only open of a version-1 state file reads it converted, and leaves it as it is", async () => {
     const v1 = JSON.stringify({ ...emptyState(), seq: 4 });
     await writeFile(path, v1);
