@@ -11,6 +11,6 @@ export {
   type JournaledStoreOptions,
   type StoreStats,
   type CompactionPhase,
-} from "./journaled-store.js";
+} from "./journaled-store-api.js";
 export type { Json } from "./journal-line.js";
 export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";
