@@ -169,6 +169,8 @@ export class Store implements JournaledStore {
   compact(): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.opts.readOnly === true) return Promise.reject(this.readOnlyError());
+    if (this.closed)
+      return Promise.reject(new StateError("state_write_failed", `state store ${this.path} is closed`));
     return (this.compaction ?? Promise.resolve()).then(
       () => this.startCompaction(),
       () => this.startCompaction(),

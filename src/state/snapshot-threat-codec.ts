@@ -151,8 +151,13 @@ export class ThreatEncoder {
   /** The block's JSON members (without braces), `chunk` cells at a time, pausing in between. */
   async members(chunk: number, pause: () => Promise<void>): Promise<string[]> {
     const parts = [`"codec":"threat-2"`];
-    for (const name of COLUMNS) {
-      const cells = this.columns[name];
+    // `rest` and `raw` may be as long as the columns (records migrated from version 1).
+    const arrays: [string, Json[]][] = [
+      ...COLUMNS.map((name): [string, Json[]] => [name, this.columns[name]]),
+      ["rest", this.rest],
+      ["raw", this.raw],
+    ];
+    for (const [name, cells] of arrays) {
       parts.push(`,"${name}":[`);
       for (let start = 0; start < cells.length; start += chunk) {
         parts.push((start > 0 ? "," : "") + JSON.stringify(cells.slice(start, start + chunk)).slice(1, -1));
@@ -160,14 +165,8 @@ export class ThreatEncoder {
       }
       parts.push("]");
     }
-    const tail = {
-      rest: this.rest,
-      raw: this.raw,
-      repos: this.repos.list,
-      statuses: this.statuses.list,
-      bases: this.bases.list,
-    };
-    parts.push(`,${JSON.stringify(tail).slice(1, -1)}`);
+    const tables = { repos: this.repos.list, statuses: this.statuses.list, bases: this.bases.list };
+    parts.push(`,${JSON.stringify(tables).slice(1, -1)}`);
     return parts;
   }
 }
