@@ -9,3 +9,12 @@ export { LEASE_MS, RENEW_EVERY_MS, type LockIdentity } from "./lock-judge.js";
 export type { LockTimer, RenewResult } from "./lock-lease.js";
 export type { LockStep } from "./lock-file.js";
 export { LockInfo } from "./lock-file.js";
+export { openJournaledStore } from "./journaled-open.js";
+export {
+  type JournaledStore,
+  type JournaledStoreOptions,
+  type StoreStats,
+  type CompactionPhase,
+} from "./journaled-store-api.js";
+export type { Json } from "./journal-line.js";
+export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";

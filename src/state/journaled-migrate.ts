@@ -1,0 +1,45 @@
+import { z } from "zod";
+import type { Json } from "./journal-line.js";
+import type { StoreView } from "./snapshot-codec.js";
+import { parseStateText } from "./state-file.js";
+
+/**
+ * Converts today's version-1 state file (schema.ts, read through its migrations and schema by
+ * state-file.ts) into the journaled store's collections and meta, losslessly:
+ * - collections `threats`, `assets`, `queue`, `intents`, `retryThreats`, `retryAssets`;
+ * - meta `cursors`, `githubSince`, `etags`, `seq`, `lastCycle`, `renderKey` (when set),
+ *   and `migratedFrom: 1`.
+ * Which of these the reshaped engine keeps is its call (issue 7, item 2).
+ */
+const JsonValue = z.json();
+
+export function migrateV1Text(path: string, text: string): StoreView {
+  const state = parseStateText(path, text);
+  // Schema-parsed data is plain JSON; the round trip drops `undefined` optional fields, and the
+  // JSON schema gives it the Json type without a cast (a one-time cost at migration).
+  const json = (value: unknown): Json => JsonValue.parse(JSON.parse(JSON.stringify(value)));
+  const collection = (record: Record<string, unknown>): Map<string, Json> =>
+    new Map(Object.entries(record).map(([key, value]) => [key, json(value)]));
+  const meta = new Map<string, Json>([
+    ["cursors", json(state.cursors)],
+    ["githubSince", json(state.github.since)],
+    ["etags", json(state.github.etags)],
+    ["seq", state.seq],
+    ["lastCycle", json(state.lastCycle)],
+    ["migratedFrom", 1],
+  ]);
+  if (state.renderKey !== undefined) meta.set("renderKey", state.renderKey);
+  return {
+    gen: 0,
+    seq: 0,
+    meta,
+    collections: new Map([
+      ["threats", collection(state.threats)],
+      ["assets", collection(state.assets)],
+      ["queue", collection(state.queue)],
+      ["intents", collection(state.intents)],
+      ["retryThreats", collection(state.retry.threats)],
+      ["retryAssets", collection(state.retry.assets)],
+    ]),
+  };
+}

@@ -1,0 +1,61 @@
+import type { Logger } from "../observability/index.js";
+import type { Json } from "./journal-line.js";
+import type { StoreFs } from "./store-fs.js";
+
+/**
+ * The connector's state as keyed collections plus a `meta` record, with a cost per durable write
+ * that does not depend on the state's size (issue 7, item 1). See src/state/README-store.md.
+ *
+ * Changes are buffered in memory (reads see them at once); `commit()` appends them as one
+ * fsynced journal line. Values are immutable plain JSON: replace a value, never mutate it in
+ * place, so that a compaction can snapshot a consistent view with a shallow copy of the maps.
+ */
+export interface JournaledStore {
+  readonly path: string;
+  get(collection: string, key: string): Json | undefined;
+  entries(collection: string): IterableIterator<[string, Json]>;
+  size(collection: string): number;
+  set(collection: string, key: string, value: Json): void;
+  delete(collection: string, key: string): void;
+  getMeta(key: string): Json | undefined;
+  setMeta(key: string, value: Json): void;
+  /**
+   * Appends every buffered change as one journal line and fsyncs it: when it resolves the
+   * changes are durable. With nothing buffered it writes nothing and resolves once earlier
+   * commits are durable. After a failed append the store refuses further commits
+   * (`state_write_failed`): reopen it, which recovers the last durable commit.
+   */
+  commit(): Promise<void>;
+  /** Starts a compaction now (if none runs) and resolves when it is done. */
+  compact(): Promise<void>;
+  /** Waits for commits and any compaction, then closes the journal. */
+  close(): Promise<void>;
+  stats(): StoreStats;
+}
+
+export interface StoreStats {
+  seq: number;
+  gen: number;
+  journalBytes: number;
+  snapshotBytes: number;
+  compactions: number;
+  lastCompactionError: string | null;
+}
+
+export type CompactionPhase = "start" | "snapshot-written" | "done";
+
+export interface JournaledStoreOptions {
+  fs?: StoreFs;
+  logger?: Logger;
+  /** A compaction starts once the journal holds more than max(minJournalBytes, ratio × snapshot). */
+  compaction?: { minJournalBytes?: number; ratio?: number };
+  /** Yields to the event loop between chunks of a snapshot's serialization (setImmediate). */
+  pause?: () => Promise<void>;
+  /** Told of each compaction's progress (logs; tests kill processes at these points). */
+  onCompaction?: (phase: CompactionPhase) => void;
+  /**
+   * Reads without the lock and without writing anything (for `status` beside a running daemon):
+   * no torn tail is cut, nothing is converted or deleted on disk, and commit() is refused.
+   */
+  readOnly?: boolean;
+}

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import type { Json } from "./journal-line.js";
+import { RowError, ThreatColumns, ThreatEncoder, decodeThreatColumns } from "./snapshot-threat-codec.js";
+
+/** The version of the journaled store's files (snapshot and journal lines). */
+export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT = "threatbridge-store";
+
+/**
+ * The store's content at one commit: `seq` is the last commit it includes, `gen` the journal
+ * generation that continues it (the snapshot holds every generation before `gen`).
+ */
+export interface StoreView {
+  gen: number;
+  seq: number;
+  meta: Map<string, Json>;
+  collections: Map<string, Map<string, Json>>;
+}
+
+export function emptyView(): StoreView {
+  return { gen: 0, seq: 0, meta: new Map(), collections: new Map() };
+}
+
+const RawRows = z.object({ codec: z.literal("raw"), rows: z.array(z.tuple([z.string(), z.json()])) });
+
+export const SnapshotDoc = z.object({
+  format: z.literal(STORE_FORMAT),
+  version: z.literal(STORE_FORMAT_VERSION),
+  gen: z.int().positive(),
+  seq: z.int().nonnegative(),
+  meta: z.record(z.string(), z.json()),
+  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, ThreatColumns])),
+});
+
+/** Collections with a compact codec; every other collection is stored as [key, value] rows. */
+const THREATS = "threats";
+
+/** Rows are encoded this many at a time between yields to the event loop. */
+const CHUNK = 2_000;
+
+/**
+ * Encodes a view as the parts of one JSON document, yielding (`pause`) between chunks of rows so
+ * that a large snapshot does not hold the event loop for its whole serialization.
+ */
+export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>): Promise<string[]> {
+  const parts: string[] = [
+    `{"format":${JSON.stringify(STORE_FORMAT)},"version":${STORE_FORMAT_VERSION},"gen":${view.gen},"seq":${view.seq},`,
+    `"meta":${JSON.stringify(Object.fromEntries(view.meta))},"collections":{`,
+  ];
+  let firstCollection = true;
+  for (const [name, rows] of view.collections) {
+    parts.push(`${firstCollection ? "" : ","}${JSON.stringify(name)}:{`);
+    firstCollection = false;
+    let count = 0;
+    if (name === THREATS) {
+      const encoder = new ThreatEncoder();
+      for (const [key, value] of rows) {
+        encoder.add(key, value);
+        if (++count % CHUNK === 0) await pause();
+      }
+      parts.push(...(await encoder.members(CHUNK * 5, pause)), "}");
+      continue;
+    }
+    parts.push(`"codec":"raw","rows":[`);
+    let chunk: string[] = [];
+    for (const [key, value] of rows) {
+      chunk.push(JSON.stringify([key, value]));
+      if (++count % CHUNK === 0) {
+        parts.push((count > CHUNK ? "," : "") + chunk.join(","));
+        chunk = [];
+        await pause();
+      }
+    }
+    if (chunk.length > 0) parts.push((count > chunk.length ? "," : "") + chunk.join(","));
+    parts.push("]}");
+  }
+  parts.push("}}");
+  return parts;
+}
+
+export class SnapshotFormatError extends Error {
+  readonly tooNew: boolean;
+  constructor(message: string, tooNew = false, options?: { cause: unknown }) {
+    super(message, options);
+    this.tooNew = tooNew;
+  }
+}
+
+/** Decodes a parsed snapshot document; throws SnapshotFormatError when it is not one. */
+export function decodeSnapshot(raw: unknown): StoreView {
+  const parsed = SnapshotDoc.safeParse(raw);
+  if (!parsed.success) {
+    const version = typeof raw === "object" && raw !== null && "version" in raw ? raw.version : undefined;
+    if (typeof version === "number" && version > STORE_FORMAT_VERSION)
+      throw new SnapshotFormatError(`store version ${version} is newer than ${STORE_FORMAT_VERSION}`, true);
+    const first = parsed.error.issues[0];
+    throw new SnapshotFormatError(`${first?.path.join(".") ?? ""}: ${first?.message ?? "invalid"}`, false, {
+      cause: parsed.error,
+    });
+  }
+  const doc = parsed.data;
+  const collections = new Map<string, Map<string, Json>>();
+  for (const [name, block] of Object.entries(doc.collections)) {
+    const rows = new Map<string, Json>();
+    try {
+      if (block.codec === "raw") for (const [key, value] of block.rows) rows.set(key, value);
+      else decodeThreatColumns(block, rows);
+    } catch (err) {
+      if (err instanceof RowError)
+        throw new SnapshotFormatError(`collection ${name}: ${err.message}`, false, { cause: err });
+      throw err;
+    }
+    collections.set(name, rows);
+  }
+  return { gen: doc.gen, seq: doc.seq, meta: new Map(Object.entries(doc.meta)), collections };
+}
