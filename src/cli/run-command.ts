@@ -10,11 +10,12 @@ import {
 import { SEVERITIES } from "../config/index.js";
 import { createMetrics, startHealthServer } from "../observability/index.js";
 import { systemClock } from "../shared/clock.js";
-import { acquireLock, openStateStore } from "../state/index.js";
-import { createContext } from "../sync/index.js";
+import { acquireLock } from "../state/index.js";
+import { createContext, setMeta, type SyncContext } from "../sync/index.js";
+import { freezeFromEnv, openEngineState, type EngineState } from "./state-open.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
-import { buildConnector, cliLogger, scrubStateErrors, secretsOf, type Connector } from "./wiring.js";
+import { buildConnector, cliLogger, secretsOf, type Connector } from "./wiring.js";
 import { noteGitHubSide } from "./cycle-github.js";
 
 export interface RunCommandOptions {
@@ -61,15 +62,34 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   let connector: Connector | null = null;
+  let opened: EngineState | null = null;
   try {
-    const store = await openStateStore(config.state.path, { logger });
-    const built = buildConnector(config, logger, { secrets, stop: platformStop.signal, state: store.data });
+    opened = await openEngineState(config.state.path, { logger, env: io.env });
+    let engine: SyncContext | null = null;
+    const notBefore = opened.state.platformNotBefore;
+    const built = buildConnector(config, logger, {
+      secrets,
+      stop: platformStop.signal,
+      ...(notBefore !== undefined ? { notBefore } : {}),
+      // Committed with the state's next write (the cycle writes it even when it fails).
+      onNotBefore: (at) => {
+        if (engine) setMeta(engine, "platformNotBefore", at);
+      },
+    });
     connector = built;
-    const persist = (): Promise<void> => {
-      scrubStateErrors(store.data, secrets);
-      return store.write();
-    };
-    const ctx = createContext({ config, ...built, logger, clock: systemClock, persist }, store.data);
+    const ctx = createContext(
+      {
+        config,
+        ...built,
+        logger,
+        clock: systemClock,
+        persist: opened.persist,
+        freezeState: freezeFromEnv(io.env),
+        scrub: (text) => secrets.scrub(text),
+      },
+      opened.state,
+    );
+    engine = ctx;
     const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
     const running = createDaemon({
       ctx,
@@ -80,7 +100,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
         cycleFinished: (report, durationMs, finishedAtMs, counters) => {
           metrics.cycleFinished(report, durationMs, finishedAtMs, counters);
           // Saved with the next state write; `status` shows it (issue 8).
-          noteGitHubSide(ctx.state, built);
+          noteGitHubSide(ctx, built);
         },
         workDone: (counters) => metrics.workDone(counters),
       },
@@ -111,6 +131,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
     await connector?.close();
+    await opened?.close();
     await lock.release();
   }
 }

@@ -106,6 +106,7 @@ export const RetryRecord = z.object({
   lastError: z.string(),
   since: z.string(),
 });
+export type RetryRecord = z.infer<typeof RetryRecord>;
 
 export const LastCycle = z.object({
   startedAt: z.string(),
