@@ -9,9 +9,11 @@ import type { Connector } from "./wiring.js";
 export function noteGitHubSide(
   ctx: SyncContext,
   connector: Pick<Connector, "github" | "rateLimitSeen">,
+  startedAt?: string,
 ): void {
   const last = ctx.state.lastCycle;
-  if (!last) return;
+  // Only on the cycle's own record: an idle cycle kept the last one and writes nothing.
+  if (!last || (startedAt !== undefined && last.startedAt !== startedAt)) return;
   const seen = connector.rateLimitSeen();
   setMeta(ctx, "lastCycle", {
     ...last,

@@ -190,7 +190,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           io.err("sync stopped: another process holds the state lock now; nothing more was saved");
           return 1;
         }
-        noteGitHubSide(ctx, connector);
+        noteGitHubSide(ctx, connector, report.startedAt);
         await persist(ctx);
         if (interruptedBy !== null) {
           // Not "cycle ok": the operator stopped it, and the rest waits in the state (issue 8).

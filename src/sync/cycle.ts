@@ -1,5 +1,5 @@
 import type { LastCycle } from "../state/index.js";
-import { count, persist, type SyncContext } from "./context.js";
+import { count, hasChanges, persist, type SyncContext } from "./context.js";
 import { drainQueue, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "./intake-github.js";
@@ -118,7 +118,9 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   const ok = error === undefined && drained.failed === 0;
   const last: LastCycle = { startedAt, finishedAt, ok, counts: { ...ctx.counters } };
   if (error !== undefined) last.error = ctx.scrub(error.slice(0, 500));
-  if (!ctx.dryRun) {
+  // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all.
+  const idle = !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
+  if (!ctx.dryRun && !idle) {
     setMeta(ctx, "lastCycle", last);
     try {
       await persist(ctx);

@@ -139,7 +139,9 @@ async function walk<T>(
       items += 1;
     }
     // The work of this page is recorded in memory; the cursor moves with it in one write.
-    setMeta(ctx, "cursors", { ...ctx.state.cursors, [kind]: page.resumeCursor });
+    if (ctx.state.cursors[kind] !== page.resumeCursor) {
+      setMeta(ctx, "cursors", { ...ctx.state.cursors, [kind]: page.resumeCursor });
+    }
     sinceCheckpoint += 1;
     if (sinceCheckpoint >= CHECKPOINT_PAGES) {
       sinceCheckpoint = 0;

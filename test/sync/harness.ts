@@ -1,7 +1,13 @@
 import { ConfigSchema, type Config } from "../../src/config/index.js";
 import { silentLogger } from "../../src/observability/index.js";
 import { State, emptyState } from "../../src/state/index.js";
-import { createContext, runCycle, type CycleReport, type SyncContext } from "../../src/sync/index.js";
+import {
+  createContext,
+  runCycle,
+  type CycleReport,
+  type StateCommit,
+  type SyncContext,
+} from "../../src/sync/index.js";
 import { putQueue } from "../../src/sync/state-updates.js";
 import { FakeGitHub } from "./fake-github.js";
 import { FakePlatform } from "./fake-platform.js";
@@ -37,8 +43,8 @@ export class Harness {
   ctx!: SyncContext;
   /** A simulated crash: every call fails and nothing more reaches the disk, until restart(). */
   dead = false;
-  /** Commits the engine made (one per `persist` with something changed). */
-  commits = 0;
+  /** Commits the engine made (one per `persist` with something changed), as sent. */
+  commits: StateCommit[] = [];
 
   constructor(readonly config: Config = makeConfig()) {
     this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
@@ -68,10 +74,10 @@ export class Harness {
         github: this.github,
         logger: silentLogger,
         clock: { now: () => Date.now() },
-        persist: async () => {
+        persist: async (commit) => {
           if (this.dead) throw new Error("the process is dead");
           this.disk = JSON.stringify(ctx.state);
-          this.commits += 1;
+          this.commits.push(commit);
         },
         // Any in-place mutation of the state throws (issue 7, item 1).
         freezeState: true,

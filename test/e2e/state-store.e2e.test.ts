@@ -7,7 +7,7 @@ import { stateFromStore } from "../../src/sync/index.js";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
 
 /**
- * Migrations from today's state file work (issue 7, "Keep"): a version-1 state file written by
+ * Nothing is written when nothing changed (issue 7, item 1), and migrations from today's state file work (issue 7, "Keep"): a version-1 state file written by
  * the full-file store is converted on the first open, and the sync after it creates no duplicate.
  */
 
@@ -19,7 +19,18 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe("state migration (end to end)", () => {
+describe("the journaled state (end to end)", () => {
+  it("an idle sync (nothing changed) writes nothing: every state file stays byte-for-byte", async () => {
+    world = await startWorld({ threats: 24 });
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    const before = await world.stateFiles();
+    expect(before.size).toBeGreaterThan(0);
+    const idle = await world.cli(["sync", "-c", world.configPath]);
+    expect(idle.code).toBe(0);
+    expect(await world.stateFiles()).toEqual(before);
+  }, 120_000);
+
   it("a version-1 state file is converted on the first sync (a .v1.bak copy is kept) and no issue is duplicated", async () => {
     world = await startWorld({ threats: 24 });
     const firstSeen = firstSeenStatuses(world);
