@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { emptyState, LastCycle, State, type JournaledStore, type Json } from "../state/index.js";
+import {
+  emptyState,
+  LastCycle,
+  openJournaledStore,
+  State,
+  type JournaledStore,
+  type Json,
+} from "../state/index.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
 /**
@@ -83,4 +90,15 @@ export function commitToStore(store: JournaledStore, commit: StateCommit): Promi
   }
   for (const { key, value } of commit.meta) store.setMeta(key, toJson(value ?? null));
   return store.commit();
+}
+
+/** Reads the state at `path` without the lock and without writing (null: nothing stored yet). */
+export async function readJournaledState(path: string): Promise<State | null> {
+  const store = await openJournaledStore(path, { readOnly: true });
+  try {
+    const stats = store.stats();
+    return stats.seq > 0 || stats.snapshotBytes > 0 ? stateFromStore(store) : null;
+  } finally {
+    await store.close();
+  }
 }
