@@ -178,8 +178,9 @@ ok "simulator on $SIM_URL, GitHub stand-in on $GH_URL, health port $HEALTH_PORT"
 mkdir -p "$WORK/config" "$WORK/secrets"
 printf '%s\n' threatbridge-secret >"$WORK/secrets/platform_client_secret"
 printf '%s\n' "$GH_TOKEN" >"$WORK/secrets/github_token"
-"${PODMAN[@]}" run --rm "$IMAGE" config schema 2>/dev/null | grep -q client_secret_file ||
-  fail "the image does not know the contract's _file secret keys"
+# Captured first: `grep -q` stops reading early, which pipefail would report as podman's failure.
+schema="$("${PODMAN[@]}" run --rm "$IMAGE" config schema 2>/dev/null)" || fail "config schema failed in the image"
+grep -q client_secret_file <<<"$schema" || fail "the image does not know the contract's _file secret keys"
 CLIENT_SECRET_LINE="client_secret_file: /run/secrets/platform_client_secret"
 TOKEN_LINE="token_file: /run/secrets/github_token"
 SECRET_ENV=()
