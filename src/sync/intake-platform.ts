@@ -1,7 +1,7 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
 import type { ThreatRecord } from "../state/index.js";
 import { count, nowIso, persist, remember, type SyncContext } from "./context.js";
-import { putAsset, putRetry, putThreat, setMeta, updateThreat } from "./state-updates.js";
+import { forgetIfIdle, putAsset, putRetry, putThreat, setMeta, updateThreat } from "./state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { priorityOf as priorityFromActions } from "./plan.js";
 import { planFor } from "./plan-for.js";
@@ -116,6 +116,7 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);
+    forgetIfIdle(ctx, threat.id);
     count(ctx, "threats_unchanged");
     return;
   }

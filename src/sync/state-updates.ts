@@ -93,6 +93,19 @@ export function updateThreat(
   if (record) putThreat(ctx, id, change(record));
 }
 
+/**
+ * Keeps only what must be remembered (issue 7, item 2): a threat with no issue, no deleted or
+ * refused issue, no queue entry and no intent is not stored; it is judged afresh when it comes
+ * back on the stream (a config change re-reads the stream from its start).
+ */
+export function forgetIfIdle(ctx: ThreatCtx, id: string): void {
+  const record = ctx.state.threats[id];
+  if (!record || record.issue || record.deletedIssue || record.refused || record.closedForRemoval) return;
+  if (Object.hasOwn(ctx.state.queue, id)) return;
+  if (Object.values(ctx.state.intents).some((i) => i.threatId === id)) return;
+  dropThreat(ctx, id);
+}
+
 export function putQueue(ctx: StateCtx, id: string, entry: QueueEntry): void {
   const lastError = entry.lastError === undefined ? undefined : ctx.scrub(entry.lastError);
   put(ctx, "queue", id, lastError === entry.lastError ? entry : { ...entry, lastError });

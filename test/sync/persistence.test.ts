@@ -56,6 +56,20 @@ describe("persistence: commits of what changed", () => {
   });
 });
 
+describe("keep only what must be remembered (issue 7, item 2)", () => {
+  it("a threat with no issue and no pending work is not stored, and is judged afresh when it changes", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1, status: "solved" });
+    await h.settle();
+    expect(h.ctx.state.threats[T1]).toBeUndefined();
+    expect(h.issueFor(T1)).toHaveLength(0);
+    h.platform.put({ id: T1, status: "unsolved" });
+    await h.settle();
+    expect(h.issueFor(T1)).toHaveLength(1);
+    expect(h.ctx.state.threats[T1]?.issue).toBeDefined();
+  });
+});
+
 describe("state guard: values are replaced, never mutated in place", () => {
   it("with freezing on, any in-place write to the state throws; the update functions work", () => {
     const c = createStateContext(emptyState(), { freeze: true });
