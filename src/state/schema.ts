@@ -28,11 +28,13 @@ export const ThreatRecord = z.object({
   /** Severity rank 0 (informational) .. 4 (critical), for queue order. */
   severity: z.int().min(0).max(4),
   assetId: z.string().nullable(),
+  /** updated_at of the last version processed: the same one again is a re-delivery (spec, "Events"). */
   updatedAt: z.string(),
-  /** stream_position of the last version processed: a re-delivery carries a later one. */
-  position: z.string().nullable(),
-  /** The threat left the API because its asset was removed. */
-  gone: z.boolean().default(false),
+  /**
+   * The threat left the API because its asset was removed; absent when not. (`position`, once
+   * written and never read, is dropped when an older state is read: issue 7, item 2.)
+   */
+  gone: z.boolean().optional(),
   issue: IssueRecord.optional(),
   /** external_id of the platform's `github` reference as last seen or written. */
   link: z.string().optional(),

@@ -27,8 +27,7 @@ function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
     severity: record?.severity ?? 0,
     assetId: record?.assetId ?? null,
     updatedAt: record?.updatedAt ?? "",
-    position: record?.position ?? null,
-    gone: record?.gone ?? false,
+    ...(record?.gone ? { gone: true } : {}),
     ...(record?.link !== undefined ? { link: record.link } : {}),
     issue: issueRecord(issue),
   });

@@ -73,21 +73,17 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
     for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
       const record = ctx.state.threats[threatId];
       if (!record) continue;
-      updateThreat(ctx, threatId, (r) => ({ ...r, gone: false }));
+      updateThreat(ctx, threatId, ({ gone: _back, ...r }) => r);
       ctx.cache.delete(threatId);
       enqueue(ctx, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
     }
   }
 }
 
-/** Records one threat version and queues the work it makes due. `position` null for single reads. */
+/** Records one threat version and queues the work it makes due. */
 export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   const previous = ctx.state.threats[threat.id];
   putRetry(ctx, "threats", threat.id, undefined);
-  const position =
-    threat.stream_position === null || threat.stream_position === undefined
-      ? null
-      : String(threat.stream_position);
   // Unchanged updated_at with a later stream_position is a re-delivery: not a change (spec, "Events").
   if (
     previous &&
@@ -101,14 +97,14 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   }
   const view = toThreatView(threat, ctx.config.fields.threat);
   const link = githubLink(threat);
+  // Back on the stream: no longer gone (kept only while true: issue 7, item 2).
+  const { gone: _back, ...kept } = previous ?? {};
   const record: ThreatRecord = {
-    ...previous,
+    ...kept,
     status: threat.status,
     severity: view.severityRank ?? 0,
     assetId: view.assetId,
     updatedAt: threat.updated_at,
-    position: position ?? previous?.position ?? null,
-    gone: false,
     ...(link ? { link: link.externalId } : {}),
   };
   putThreat(ctx, threat.id, record);
