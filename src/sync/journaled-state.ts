@@ -5,8 +5,10 @@ import {
   openJournaledStore,
   State,
   type JournaledStore,
+  type ThreatRecord,
   type Json,
 } from "../state/index.js";
+import { toThreatRecord } from "./threat-record-guard.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
 /**
@@ -55,11 +57,15 @@ export function stateFromStore(store: JournaledStore): State {
     retryAssets: {},
   };
   for (const collection of COLLECTIONS) {
+    if (collection === "threats") continue;
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
-  // One parse of the whole state: the schema applies defaults and refuses a value of a wrong shape.
-  return State.parse({
+  // The threats are checked row by row (threat-record-guard.ts); the rest, small, by the schema,
+  // which applies defaults and refuses a value of a wrong shape.
+  const threats: Record<string, ThreatRecord> = {};
+  for (const [key, value] of store.entries("threats")) threats[key] = toThreatRecord(value);
+  const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
     github: { since: meta.githubSince, etags: meta.etags },
@@ -67,12 +73,13 @@ export function stateFromStore(store: JournaledStore): State {
     lastCycle: meta.lastCycle,
     ...(meta.renderKey != null ? { renderKey: meta.renderKey } : {}),
     ...(meta.platformNotBefore != null ? { platformNotBefore: meta.platformNotBefore } : {}),
-    threats: records.threats,
+    threats: {},
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
+  return { ...parsed, threats };
 }
 
 const JsonValue = z.json();
