@@ -90,6 +90,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       opened.state,
     );
     engine = ctx;
+    let noted = ctx.state.lastCycle;
     const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
     const running = createDaemon({
       ctx,
@@ -99,8 +100,12 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
         cycleStarting: (counters) => metrics.cycleStarting(counters),
         cycleFinished: (report, durationMs, finishedAtMs, counters) => {
           metrics.cycleFinished(report, durationMs, finishedAtMs, counters);
-          // Saved with the next state write; `status` shows it (issue 8).
-          noteGitHubSide(ctx, built);
+          // Saved with the next state write; `status` shows it (issue 8). Only on a cycle that
+          // recorded itself: an idle cycle keeps the last record and writes nothing.
+          if (ctx.state.lastCycle !== noted) {
+            noteGitHubSide(ctx, built);
+            noted = ctx.state.lastCycle;
+          }
         },
         workDone: (counters) => metrics.workDone(counters),
       },

@@ -73,6 +73,28 @@ export const PersonChange = z.object({
 });
 export type PersonChange = z.infer<typeof PersonChange>;
 
+/**
+ * What a queued create needs to render its issue (the threat's mapped fields and its platform
+ * link), so that it is never read again because the run's cache overflowed (issue 7, item 4).
+ */
+export const PendingView = z.object({
+  view: z.object({
+    id: z.string(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    severity: z.string().nullable(),
+    severityRank: z.number().nullable(),
+    module: z.string().nullable(),
+    status: z.string(),
+    ageDays: z.number().nullable(),
+    assetId: z.string().nullable(),
+    moduleData: z.record(z.string(), z.unknown()).nullable(),
+    updatedAt: z.string(),
+  }),
+  link: z.object({ externalId: z.string(), url: z.string() }).nullable(),
+});
+export type PendingView = z.infer<typeof PendingView>;
+
 /** Due work for one threat. Order: priority class, then severity (critical first), then seq. */
 export const QueueEntry = z.object({
   /** 0 verdict from a person, 1 close/reopen, 2 create, 3 update or link. */
@@ -85,6 +107,8 @@ export const QueueEntry = z.object({
   /** Epoch ms before which the entry is not retried (after a failure). */
   notBefore: z.number().optional(),
   lastError: z.string().optional(),
+  /** A create's view, kept until the issue is created (dropped then). */
+  pending: PendingView.optional(),
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 

@@ -38,6 +38,13 @@ export interface DrainResult {
 export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
   const record = ctx.state.threats[threatId];
   if (!record || record.gone || ctx.cache.has(threatId)) return;
+  const pending = ctx.state.queue[threatId]?.pending;
+  if (pending) {
+    // A queued create keeps its view in the state: no second read (issue 7, item 4).
+    remember(ctx, threatId, { view: pending.view, link: pending.link });
+    await ensureAsset(ctx, pending.view.assetId);
+    return;
+  }
   const threat = await ctx.platform.getThreat(threatId);
   if (threat === null) {
     // 404: its asset was removed (spec, GET /v1/threats/{id}).

@@ -10,7 +10,7 @@ import { issueRecord, postComment, startIntent, underIntent } from "./intents.js
 import { resolveCreate } from "./recover.js";
 import { markIssueDeleted } from "./refusals.js";
 import { withRevision } from "./revision.js";
-import { dropIntent, dropPerson, updateThreat } from "./state-updates.js";
+import { dropIntent, dropPending, dropPerson, updateThreat } from "./state-updates.js";
 
 /**
  * The writer: carries out one action. Every non-idempotent or state-changing GitHub write runs
@@ -177,6 +177,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
             ...r,
             issue: issueRecord(issue, action.hash),
           }));
+          dropPending(ctx, id);
           count(ctx, "issues_created");
           audit(ctx, "create", action.threatId, issue);
         },

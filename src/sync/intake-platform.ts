@@ -1,7 +1,15 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
 import type { ThreatRecord } from "../state/index.js";
 import { count, nowIso, persist, remember, type SyncContext } from "./context.js";
-import { forgetIfIdle, putAsset, putRetry, putThreat, setMeta, updateThreat } from "./state-updates.js";
+import {
+  dropPending,
+  forgetIfIdle,
+  putAsset,
+  putRetry,
+  putThreat,
+  setMeta,
+  updateThreat,
+} from "./state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { priorityOf as priorityFromActions } from "./plan.js";
 import { planFor } from "./plan-for.js";
@@ -112,12 +120,23 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);
+    // The queued create's view is of an older version: the drain reads the threat again.
+    dropPending(ctx, threat.id);
     forgetIfIdle(ctx, threat.id);
     count(ctx, "threats_unchanged");
     return;
   }
   count(ctx, "threats_due");
-  enqueue(ctx, threat.id, { priority: priorityFromActions(actions), severity: record.severity }, nowIso(ctx));
+  enqueue(
+    ctx,
+    threat.id,
+    {
+      priority: priorityFromActions(actions),
+      severity: record.severity,
+      ...(actions.some((a) => a.kind === "create") ? { pending: { view, link } } : {}),
+    },
+    nowIso(ctx),
+  );
 }
 
 async function walk<T>(

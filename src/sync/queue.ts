@@ -1,4 +1,4 @@
-import type { PersonChange, QueueEntry, State } from "../state/index.js";
+import type { PendingView, PersonChange, QueueEntry, State } from "../state/index.js";
 import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 
 /**
@@ -10,18 +10,21 @@ import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 export function enqueue(
   ctx: StateCtx,
   threatId: string,
-  what: { priority: number; severity: number; person?: PersonChange },
+  what: { priority: number; severity: number; person?: PersonChange; pending?: PendingView },
   nowIso: string,
 ): void {
   const current = ctx.state.queue[threatId];
   if (current) {
     // New information: retry now rather than after the back-off of an earlier failure.
-    const { notBefore: _retryNow, ...rest } = current;
+    const { notBefore: _retryNow, pending, ...rest } = current;
+    // A person's change keeps a create's view; a new version of the threat replaces it.
+    const view = what.pending ?? (what.person ? pending : undefined);
     putQueue(ctx, threatId, {
       ...rest,
       priority: Math.min(current.priority, what.priority),
       severity: what.severity,
       ...(what.person ? { person: what.person } : {}),
+      ...(view ? { pending: view } : {}),
     });
     return;
   }
@@ -32,6 +35,7 @@ export function enqueue(
     enqueuedAt: nowIso,
     attempts: 0,
     ...(what.person ? { person: what.person } : {}),
+    ...(what.pending ? { pending: what.pending } : {}),
   };
   putQueue(ctx, threatId, entry);
 }

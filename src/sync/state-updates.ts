@@ -123,6 +123,14 @@ export function dropPerson(ctx: ThreatCtx, id: string): void {
   putQueue(ctx, id, rest);
 }
 
+/** Drops a create's kept view: the issue exists, or the threat's version changed. */
+export function dropPending(ctx: StateCtx, id: string): void {
+  const entry = ctx.state.queue[id];
+  if (!entry?.pending) return;
+  const { pending: _done, ...rest } = entry;
+  putQueue(ctx, id, rest);
+}
+
 export function putIntent(ctx: StateCtx, intent: Intent): void {
   put(ctx, "intents", intent.id, intent);
 }

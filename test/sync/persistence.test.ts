@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emptyState } from "../../src/state/index.js";
 import { enqueue } from "../../src/sync/queue.js";
 import { createStateContext, putQueue } from "../../src/sync/state-updates.js";
+import { drainQueue, runCycle } from "../../src/sync/index.js";
 import { Harness, threatId } from "./harness.js";
 
 /** Issue 7, item 1: a write costs the size of the change, and nothing is written when nothing changed. */
@@ -67,6 +68,37 @@ describe("keep only what must be remembered (issue 7, item 2)", () => {
     await h.settle();
     expect(h.issueFor(T1)).toHaveLength(1);
     expect(h.ctx.state.threats[T1]?.issue).toBeDefined();
+  });
+});
+
+describe("pending creates keep their view (issue 7, item 4)", () => {
+  it("a create queued by an earlier run is rendered from the state, without reading the threat again; the view goes once created", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await runCycle(h.ctx, { skipDrain: true });
+    const title = h.ctx.state.queue[T1]?.pending?.view.title ?? "";
+    expect(title).not.toBe("");
+    h.restart(); // nothing of the run's cache survives
+    let gets = 0;
+    const read = h.platform.getThreat.bind(h.platform);
+    h.platform.getThreat = (id) => {
+      gets += 1;
+      return read(id);
+    };
+    await drainQueue(h.ctx);
+    expect(gets).toBe(0);
+    expect(h.issueFor(T1)).toHaveLength(1);
+    expect(h.issueFor(T1)[0]?.title).toContain(title);
+    expect(h.ctx.state.queue[T1]).toBeUndefined();
+  });
+
+  it("a queued create whose threat changed to solved meanwhile is read again, not created from the old view", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await runCycle(h.ctx, { skipDrain: true });
+    h.platform.put({ id: T1, status: "solved" });
+    await h.settle();
+    expect(h.issueFor(T1)).toHaveLength(0);
   });
 });
 
