@@ -16,7 +16,6 @@ describe("default rendering", () => {
         "|---|---|",
         "| Title | Outdated TLS configuration |",
         "| Severity | high |",
-        "| Status | unsolved |",
         "| Module | vulnerability |",
         "| Asset | shop.example.com |",
         "| Asset type | domain |",
