@@ -1,4 +1,5 @@
-import { GitHubError, markerFor, type IssueSnapshot } from "../github/index.js";
+import { GitHubError, type IssueSnapshot } from "../github/index.js";
+import { markerFor } from "./render/index.js";
 import type { IssueRecord } from "../state/index.js";
 import { isRecord } from "../shared/json.js";
 import { audit } from "./audit.js";
