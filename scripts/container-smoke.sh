@@ -174,21 +174,17 @@ ok "simulator on $SIM_URL, GitHub stand-in on $GH_URL, health port $HEALTH_PORT"
 
 # The config is mounted read-only, as in deploy/compose.yaml; writes are unpaced (a test server).
 # Secrets as files under /run/secrets (deploy/threatbridge.yaml's layout: the contract's `_file`
-# keys, read by uid 1000) when the image knows those keys; from the environment otherwise.
+# keys, read by uid 1000).
 mkdir -p "$WORK/config" "$WORK/secrets"
 printf '%s\n' threatbridge-secret >"$WORK/secrets/platform_client_secret"
 printf '%s\n' "$GH_TOKEN" >"$WORK/secrets/github_token"
-if "${PODMAN[@]}" run --rm "$IMAGE" config schema 2>/dev/null | grep -q client_secret_file; then
-  CLIENT_SECRET_LINE="client_secret_file: /run/secrets/platform_client_secret"
-  TOKEN_LINE="token_file: /run/secrets/github_token"
-  SECRET_ENV=()
-  ok "secrets as files under /run/secrets (client_secret_file, token_file)"
-else
-  CLIENT_SECRET_LINE='client_secret: ${PLATFORM_CLIENT_SECRET}'
-  TOKEN_LINE='token: ${GITHUB_TOKEN}'
-  SECRET_ENV=(-e PLATFORM_CLIENT_SECRET=threatbridge-secret -e GITHUB_TOKEN="$GH_TOKEN")
-  say "this image does not know the _file secret keys yet: secrets from the environment"
-fi
+# Captured first: `grep -q` stops reading early, which pipefail would report as podman's failure.
+schema="$("${PODMAN[@]}" run --rm "$IMAGE" config schema 2>/dev/null)" || fail "config schema failed in the image"
+grep -q client_secret_file <<<"$schema" || fail "the image does not know the contract's _file secret keys"
+CLIENT_SECRET_LINE="client_secret_file: /run/secrets/platform_client_secret"
+TOKEN_LINE="token_file: /run/secrets/github_token"
+SECRET_ENV=()
+ok "secrets as files under /run/secrets (client_secret_file, token_file)"
 cat >"$WORK/config/threatbridge.yaml" <<EOF
 platform:
   base_url: $SIM_URL
@@ -269,8 +265,10 @@ created="$(field "$after_first" issues)"
 ok "issues created on the stand-in: $created (distinct threats $(field "$after_first" threats))"
 rss="$("${PODMAN[@]}" exec "$first" sh -c 'awk "/^VmHWM:|^VmRSS:/ {printf \"%s %d MB  \", \$1, \$2/1024}" /proc/1/status')"
 say "memory of the daemon after its first cycle: $rss"
-audit="$("${PODMAN[@]}" logs "$first" 2>&1 | grep -c '"action":"create"' || true)"
-say "audit lines with action create in the logs: $audit"
+# The contract's audit trail: one info line per create, naming the threat and the issue.
+audit="$("${PODMAN[@]}" logs "$first" 2>&1 | grep '"action":"create"' | grep '"threat_id"' | grep -c '"issue":"' || true)"
+[ "$audit" = "$created" ] || fail "expected $created audit lines with action create, threat_id and issue in the logs, found $audit"
+ok "the logs name every issue created: $audit audit lines with action create"
 stop_daemon "$first"
 
 # ---------------------------------------------------------------- restart on the same volume
