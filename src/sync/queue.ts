@@ -1,4 +1,5 @@
 import type { PersonChange, QueueEntry, State } from "../state/index.js";
+import { SEVERITIES } from "../shared/severity.js";
 
 /**
  * The queue of due work: one entry per threat, kept in the state file so that work outlasting a
@@ -46,7 +47,6 @@ export function orderedQueue(state: State, nowMs: number): string[] {
 }
 
 export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update"] as const;
-export const SEVERITY_LABELS = ["informational", "low", "medium", "high", "critical"] as const;
 
 export interface QueueSummary {
   total: number;
@@ -61,7 +61,7 @@ export function queueSummary(state: State): QueueSummary {
     summary.total += 1;
     const action = PRIORITY_NAMES[entry.priority] ?? "update";
     summary.byAction[action] = (summary.byAction[action] ?? 0) + 1;
-    const severity = SEVERITY_LABELS[entry.severity] ?? "informational";
+    const severity = SEVERITIES[entry.severity] ?? "informational";
     summary.bySeverity[severity] = (summary.bySeverity[severity] ?? 0) + 1;
     if (entry.lastError !== undefined) summary.failing += 1;
   }
