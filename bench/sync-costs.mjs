@@ -93,6 +93,64 @@ const verdicts = await measured("people's closes → verdicts", () => runCycle(c
 const verdictEcho = await measured("echo after verdicts", () => runCycle(ctx));
 const elapsed = (Date.now() - started) / 1000;
 
+// The mixed batch of issue 7 (item 4): 20 new threats, 20 platform closes, 10 reopens of issues the
+// platform closed, 10 title edits, 20 people's closes, all seen by one cycle and its drain, then the
+// echo cycle. Minimum GitHub writes: 20 creates + 20 closes + 10 (reopen + its comment) + 10 edits.
+function githubRoutes() {
+  return { ...gh.counters().byRoute };
+}
+function delta(after, before) {
+  const out = {};
+  for (const [k, v] of Object.entries(after)) if (v - (before[k] ?? 0) > 0) out[k] = v - (before[k] ?? 0);
+  return out;
+}
+const openNow = () =>
+  Object.entries(ctx.state.threats)
+    .filter(([, r]) => r.issue && r.issue.state === "open" && !r.gone)
+    .map(([id]) => id);
+const closedNow = () =>
+  Object.entries(ctx.state.threats)
+    .filter(([, r]) => r.issue && r.issue.state === "closed" && !r.gone && r.status !== "pending")
+    .map(([id]) => id);
+const pool = openNow().slice(90);
+const toClose = pool.slice(0, 20);
+const toEdit = pool.slice(20, 30);
+const byPeople = pool.slice(30, 50);
+const toReopen = closedNow().slice(0, 10);
+const batchBefore = { ...gh.counters() };
+const routesBefore = githubRoutes();
+const simBefore = sim.sim.stats().byRoute;
+for (let i = 0; i < 20; i += 1) sim.sim.addThreat({ status: "unsolved", severity: "high" });
+toClose.forEach((id) => sim.sim.updateThreat(id, { status: "solved" }));
+toReopen.forEach((id) => sim.sim.updateThreat(id, { status: "unsolved" }));
+toEdit.forEach((id, i) => sim.sim.updateThreat(id, { name: `Edited title ${i}` }));
+byPeople.forEach((id) =>
+  gh.person.close(REPO, ctx.state.threats[id].issue.number, { reason: "completed", login: "bob" }),
+);
+const batchCycle = await measured("mixed batch", () => runCycle(ctx));
+const batchEcho = await measured("echo after the mixed batch", () => runCycle(ctx));
+const batchAfter = gh.counters();
+const batchRoutes = delta(githubRoutes(), routesBefore);
+const mixedBatch = {
+  units: {
+    newThreats: 20,
+    platformCloses: toClose.length,
+    reopens: toReopen.length,
+    titleEdits: toEdit.length,
+    peopleCloses: byPeople.length,
+  },
+  githubWrites: batchAfter.writes - batchBefore.writes,
+  githubWritesMinimum: 20 + toClose.length + 2 * toReopen.length + toEdit.length,
+  githubReads: Object.entries(batchRoutes)
+    .filter(([k]) => k.startsWith("GET "))
+    .reduce((n, [, v]) => n + v, 0),
+  githubNotModified: batchAfter.notModified - batchBefore.notModified,
+  githubByRoute: batchRoutes,
+  platformByRoute: delta(sim.sim.stats().byRoute, simBefore),
+  echoWrites: batchEcho.githubWrites,
+  ok: batchCycle.ok && batchEcho.ok,
+};
+
 // Token reuse: a virtual clock shared by a second simulator and client, a stream read every 10
 // virtual seconds for 30 virtual minutes (6 token lifetimes of 300 s).
 const virtual = {
@@ -142,9 +200,19 @@ const summary = {
     tokenReuse.tokenLifetimes,
   ),
   tokenReuse,
-  phases: [backfill, echo, idle, statusChange, echo2, reopen, verdicts, verdictEcho].map(
-    ({ counters: _c, ...p }) => p,
-  ),
+  mixedBatch,
+  phases: [
+    backfill,
+    echo,
+    idle,
+    statusChange,
+    echo2,
+    reopen,
+    verdicts,
+    verdictEcho,
+    batchCycle,
+    batchEcho,
+  ].map(({ counters: _c, ...p }) => p),
 };
 console.log(JSON.stringify({ bench: "sync-costs", ...summary }, null, 2));
 await platform.close();

@@ -2,6 +2,7 @@ import cron from "node-cron";
 import { z } from "zod";
 import { compileTemplates, TemplateError } from "../sync/render/index.js";
 import { cronRangeProblem } from "./cron-fields.js";
+import { SEVERITIES } from "../shared/severity.js";
 
 /**
  * The configuration file's schema. Every object is strict: an unknown key is an error (the contract:
@@ -9,7 +10,7 @@ import { cronRangeProblem } from "./cron-fields.js";
  * rest of the program sees.
  */
 
-export const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;
+export { SEVERITIES };
 export const Severity = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof Severity>;
 

@@ -2,6 +2,7 @@ import type { Logger } from "../observability/index.js";
 import { runCycle, type CycleReport } from "../sync/index.js";
 import { addCounters, clip, counter, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
 import { DEMO_REPO, startDemoWorld, type BuildConnector, type DemoWorld } from "./setup.js";
+import { rankOfSeverity } from "../shared/severity.js";
 
 /**
  * The demo's last words: commands that work as written from the repository root after
@@ -30,7 +31,6 @@ export interface DemoOptions {
   tmpRoot?: string;
 }
 
-const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1, informational: 0 };
 /** Findings the simulator re-tests itself, so a `solved` verdict answers `pending` (spec, status table row 3). */
 const RETESTED_MODULES = new Set(["vulnerability", "web", "dns"]);
 
@@ -91,8 +91,8 @@ async function firstCycle(run: Run): Promise<void> {
   );
   const top = [...mapped].sort(
     (a, b) =>
-      (SEVERITY_RANK[severityOf(world, b.threatId)] ?? 0) -
-      (SEVERITY_RANK[severityOf(world, a.threatId)] ?? 0),
+      (rankOfSeverity(severityOf(world, b.threatId)) ?? 0) -
+      (rankOfSeverity(severityOf(world, a.threatId)) ?? 0),
   );
   for (const m of top.slice(0, 3)) {
     say(

@@ -4,7 +4,7 @@ import type { Reply, RequestContext, Route } from "./router.js";
 import type { IssueRecord, RepoRecord } from "./store.js";
 import { AddLabelsBody, CreateLabelBody, parseBody } from "./bodies.js";
 import { pagedReply } from "./pagination.js";
-import { validationFailed } from "./replies.js";
+import { notFound, validationFailed } from "./replies.js";
 import { label as labelShape } from "./shapes.js";
 
 const DOCS_ADD = "https://docs.github.com/rest/issues/labels#add-labels-to-an-issue";
@@ -31,6 +31,24 @@ export function labelRoutes(deps: HandlerDeps): Route[] {
       found.r,
       found.issue,
       { labels: [...found.issue.labels, ...parsed.value] },
+      actorOf(ctx),
+    );
+    return { status: 200, body: labelsOfIssue(found.r, found.issue) };
+  }
+
+  /**
+   * GitHub's "Remove a label from an issue": 200 with the labels left, or 404 when the issue does
+   * not carry that label (names compared case-insensitively); a `unlabeled` event is recorded.
+   */
+  function removeIssueLabel(ctx: RequestContext): Reply {
+    const found = issueOf(deps, ctx);
+    if (isReply(found)) return found;
+    const name = (ctx.params["name"] ?? "").toLowerCase();
+    if (!found.issue.labels.some((l) => l.toLowerCase() === name)) return notFound();
+    store.updateIssue(
+      found.r,
+      found.issue,
+      { labels: found.issue.labels.filter((l) => l.toLowerCase() !== name) },
       actorOf(ctx),
     );
     return { status: 200, body: labelsOfIssue(found.r, found.issue) };
@@ -71,6 +89,12 @@ export function labelRoutes(deps: HandlerDeps): Route[] {
       pattern: "/repos/{owner}/{repo}/issues/{issue_number}/labels",
       auth: "token",
       handler: addIssueLabels,
+    },
+    {
+      method: "DELETE",
+      pattern: "/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+      auth: "token",
+      handler: removeIssueLabel,
     },
     { method: "GET", pattern: "/repos/{owner}/{repo}/labels", auth: "token", handler: listRepoLabels },
     { method: "POST", pattern: "/repos/{owner}/{repo}/labels", auth: "token", handler: createRepoLabel },

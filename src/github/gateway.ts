@@ -66,6 +66,10 @@ export interface GitHubGateway {
     patch: writes.IssuePatch,
     opts?: writes.WriteOptions,
   ): Promise<IssueSnapshot>;
+  /** `POST /issues/{n}/labels`: adds without replacing people's labels; answers the labels after. */
+  addLabels(repo: string, number: number, labels: string[], opts?: writes.WriteOptions): Promise<string[]>;
+  /** `DELETE /issues/{n}/labels/{name}`; a label already gone is no error. */
+  removeLabel(repo: string, number: number, label: string, opts?: writes.WriteOptions): Promise<void>;
   createComment(
     repo: string,
     number: number,
@@ -214,6 +218,10 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
       }
       return writes.updateIssue(writeDeps, repo, number, patch, writeOpts);
     },
+    addLabels: (repo, number, labels, writeOpts) =>
+      writes.addLabels(writeDeps, repo, number, labels, writeOpts),
+    removeLabel: (repo, number, label, writeOpts) =>
+      writes.removeLabel(writeDeps, repo, number, label, writeOpts),
     createComment: (repo, number, body, writeOpts) =>
       writes.createComment(writeDeps, repo, number, body, writeOpts),
     async lastStateChange(repo, number) {

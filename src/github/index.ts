@@ -41,7 +41,7 @@ export {
 } from "./errors.js";
 export type { EtagEntry } from "./etag-cache.js";
 export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
-export { hasMarker, markerFor, parseMarker } from "./marker.js";
+export { hasMarker, parseMarker } from "./marker.js";
 export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
 export {
   createWriteBudget,

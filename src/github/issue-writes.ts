@@ -114,6 +114,50 @@ export async function updateIssue(
   return toSnapshot(issue.data, repo);
 }
 
+const LabelList = z.array(z.looseObject({ name: z.string() }));
+
+/**
+ * Adds labels to an issue without touching the others (`POST /issues/{n}/labels`): people's labels
+ * are never replaced. Answers the issue's labels afterwards.
+ */
+export async function addLabels(
+  deps: WriteDeps,
+  repo: string,
+  number: number,
+  labels: string[],
+  opts: WriteOptions = {},
+): Promise<string[]> {
+  const ctx = await deps.forRepo(repo);
+  await takeSlot(deps, opts);
+  const data = await sendWrite(ctx, "POST", `/repos/${repo}/issues/${number}/labels`, { labels }, false);
+  const parsed = LabelList.safeParse(data);
+  return parsed.success ? parsed.data.map((l) => l.name) : [];
+}
+
+/** Removes one label (`DELETE /issues/{n}/labels/{name}`); a label already gone (404) is no error. */
+export async function removeLabel(
+  deps: WriteDeps,
+  repo: string,
+  number: number,
+  label: string,
+  opts: WriteOptions = {},
+): Promise<void> {
+  const ctx = await deps.forRepo(repo);
+  await takeSlot(deps, opts);
+  try {
+    await sendWrite(
+      ctx,
+      "DELETE",
+      `/repos/${repo}/issues/${number}/labels/${encodeURIComponent(label)}`,
+      {},
+      false,
+    );
+  } catch (error) {
+    if (error instanceof GitHubError && error.code === "not_found") return;
+    throw error;
+  }
+}
+
 export async function createComment(
   deps: WriteDeps,
   repo: string,

@@ -96,7 +96,7 @@ export async function getOrNull(ctx: RestContext, url: string, query: Query = {}
  */
 export async function sendWrite(
   ctx: RestContext,
-  method: "POST" | "PATCH",
+  method: "POST" | "PATCH" | "DELETE",
   url: string,
   body: Record<string, unknown>,
   create: boolean,

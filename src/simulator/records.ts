@@ -5,8 +5,10 @@
 export const THREAT_STATUSES = ["unsolved", "solved", "false_positive", "accepted", "pending"] as const;
 export type ThreatStatus = (typeof THREAT_STATUSES)[number];
 
-export const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import { SEVERITIES, type SeverityName } from "../shared/severity.js";
+
+export { SEVERITIES };
+export type Severity = SeverityName;
 
 export const MODULES = ["lcm", "vulnerability", "dns", "leaked_credentials", "web", "cloud"] as const;
 

@@ -115,13 +115,14 @@ export type QueueEntry = z.infer<typeof QueueEntry>;
 /** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
 export const Intent = z.object({
   id: z.string(),
-  kind: z.enum(["create", "comment", "issue_state"]),
+  // No `comment` kind: a comment is part of its state change's intent (issue 7, item 5).
+  kind: z.enum(["create", "issue_state"]),
   threatId: z.string(),
   repo: z.string(),
   number: z.int().positive().optional(),
   /** For issue_state: the state being written. */
   target: IssueState.optional(),
-  /** For comment: the text, so that a comment that never reached GitHub is sent after a crash. */
+  /** For issue_state: the comment saying why, so that one that never reached GitHub is sent after a crash. */
   body: z.string().optional(),
   startedAt: z.string(),
 });

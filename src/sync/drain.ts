@@ -64,6 +64,12 @@ async function ensureAsset(ctx: SyncContext, assetId: string | null): Promise<vo
   if (asset) absorbAsset(ctx, asset);
 }
 
+/** A person's change on a mapped, live threat: the planner needs only the status the state holds. */
+export function awaitsVerdict(ctx: SyncContext, threatId: string): boolean {
+  const record = ctx.state.threats[threatId];
+  return Boolean(ctx.state.queue[threatId]?.person && record?.issue && !record.gone);
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
 }
@@ -75,7 +81,9 @@ async function processOne(
 ): Promise<"done" | "deferred"> {
   let settled = false;
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
-    await ensureLoaded(ctx, threatId);
+    // A person's change is planned from the status the state holds; the verdict's PATCH answers with
+    // the threat, so no GET goes before it (issue 7, item 4).
+    if (!awaitsVerdict(ctx, threatId)) await ensureLoaded(ctx, threatId);
     const all = planFor(ctx, threatId);
     const actions = opts.allow ? all.filter(opts.allow) : all;
     if (actions.length === 0) {

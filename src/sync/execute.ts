@@ -1,8 +1,10 @@
-import { GitHubError, markerFor, type IssueSnapshot } from "../github/index.js";
+import { GitHubError, type IssueSnapshot } from "../github/index.js";
+import { markerFor } from "./render/index.js";
 import type { IssueRecord } from "../state/index.js";
 import { isRecord } from "../shared/json.js";
 import { audit } from "./audit.js";
 import { checkpoint, count, persist, remember, type SyncContext } from "./context.js";
+import { isFresh } from "./fresh-poll.js";
 import { notePersonChange } from "./intake-github.js";
 import { githubLink, LINK_SYSTEM, toThreatView } from "./normalize.js";
 import { ASSET_REMOVED_COMMENT, type Action } from "./plan.js";
@@ -10,7 +12,7 @@ import { issueRecord, postComment, startIntent, underIntent } from "./intents.js
 import { resolveCreate } from "./recover.js";
 import { markIssueDeleted } from "./refusals.js";
 import { withRevision } from "./revision.js";
-import { dropIntent, dropPending, dropPerson, updateThreat } from "./state-updates.js";
+import { dropIntent, dropPending, dropPerson, putIntent, updateThreat } from "./state-updates.js";
 
 /**
  * The writer: carries out one action. Every non-idempotent or state-changing GitHub write runs
@@ -62,6 +64,20 @@ function isManagedLabel(ctx: SyncContext, label: string): boolean {
     l.startsWith("module:") ||
     ctx.policy.routes.some((r) => r.labels.some((x) => x.toLowerCase() === l))
   );
+}
+
+/**
+ * Brings the connector's own labels on an issue to `wanted` through the label endpoints, from the
+ * labels GitHub's last answer showed: nothing is sent when they already match (the usual case, since
+ * the labels change only with severity, module or route), and people's labels are never touched.
+ */
+async function syncLabels(ctx: SyncContext, issue: IssueSnapshot, wanted: readonly string[]): Promise<void> {
+  const has = new Set(issue.labels.map((l) => l.toLowerCase()));
+  const want = new Set(wanted.map((l) => l.toLowerCase()));
+  const add = wanted.filter((l) => !has.has(l.toLowerCase()));
+  const remove = issue.labels.filter((l) => isManagedLabel(ctx, l) && !want.has(l.toLowerCase()));
+  if (add.length > 0) await ctx.github.addLabels(issue.repo, issue.number, add);
+  for (const label of remove) await ctx.github.removeLabel(issue.repo, issue.number, label);
 }
 
 /** GitHub's limit on a title (characters). */
@@ -188,34 +204,40 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
     }
     case "update": {
       const known = record?.issue;
-      // One read first: a person's close or reopen since the last poll wins over the connector's
-      // belief (issue 6, item 1; README, "Conflicts"), a transferred issue is followed to its new
-      // place, and a deleted one answers null (404/410) and is recorded as such (item 3).
-      const current = await ctx.github.getIssue(action.repo, action.number);
-      if (current === null) {
-        throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
+      // The person wins (issue 6, item 1; README, "Conflicts"): a state change is preceded by a read
+      // of the issue unless the repository's change list was read since the connector's last write
+      // (fresh-poll.ts), so that a person acting between two of its writes is seen before the
+      // second. A content PATCH needs no read: it never sends a state, and its answer shows one.
+      let repo = action.repo;
+      let number = action.number;
+      if (action.state !== undefined && !isFresh(ctx, action.repo)) {
+        const current = await ctx.github.getIssue(action.repo, action.number);
+        if (current === null) {
+          throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
+        }
+        if (known) repoint(ctx, id, known, current);
+        if (await notePersonChange(ctx, action.threatId, current)) {
+          await checkpoint(ctx);
+          return; // planned again: the person's change becomes a verdict first
+        }
+        repo = current.repo;
+        number = current.number;
       }
-      if (known) repoint(ctx, id, known, current);
-      if (await notePersonChange(ctx, action.threatId, current)) {
-        await checkpoint(ctx);
-        return; // planned again: the person's change becomes a verdict first
-      }
-      const repo = current.repo;
-      const number = current.number;
       const patch: Parameters<typeof ctx.github.updateIssue>[2] = {};
       if (action.state !== undefined) patch.state = action.state;
       if (action.stateReason !== undefined) patch.stateReason = action.stateReason;
       if (action.content && action.hash !== undefined) {
+        // Never `labels`: a PATCH would replace the whole list, people's labels with it.
         patch.title = action.content.title;
         patch.body = withRevision(action.content.body, action.hash);
-        // Keep the labels people added.
-        const people = current.labels.filter((l) => !isManagedLabel(ctx, l));
-        patch.labels = [...new Set([...action.content.labels, ...people])];
       }
       if (action.state === undefined) {
         // Content alone: it never sends a state, and setting it twice gives the same issue, so no
         // intent is needed. An answer showing a state the connector did not write is a person's.
         const issue = await ctx.github.updateIssue(repo, number, patch);
+        const current = ctx.state.threats[id]?.issue;
+        if (current) repoint(ctx, id, current, issue);
+        if (action.content) await syncLabels(ctx, issue, action.content.labels);
         const hash = action.hash;
         if (hash !== undefined)
           updateThreat(ctx, id, (r) => (r.issue ? { ...r, issue: { ...r.issue, hash } } : r));
@@ -229,7 +251,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       // refused the change, a failure leaves the intent: the next cycle reads the issue (recover.ts)
       // to learn whether the change landed, so the connector's own close is never taken for a
       // person's verdict, and a comment whose state change landed is still posted.
-      const intent = startIntent(ctx, {
+      let intent = startIntent(ctx, {
         kind: "issue_state",
         threatId: action.threatId,
         repo,
@@ -248,6 +270,12 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         }
         throw error;
       }
+      const current = ctx.state.threats[id]?.issue;
+      if (current) repoint(ctx, id, current, issue);
+      if (issue.repo !== repo || issue.number !== number) {
+        intent = { ...intent, repo: issue.repo, number: issue.number };
+        putIntent(ctx, intent);
+      }
       // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
       // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
       const removal = action.comment === ASSET_REMOVED_COMMENT;
@@ -262,6 +290,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       count(ctx, "issues_state_changed");
       audit(ctx, action.state === "closed" ? "close" : "reopen", action.threatId, issue);
       if (intent.body !== undefined) await postComment(ctx, intent);
+      if (action.content) await syncLabels(ctx, issue, action.content.labels);
       dropIntent(ctx, intent.id);
       await persist(ctx);
       return;

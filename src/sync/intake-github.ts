@@ -3,6 +3,7 @@ import { count, nowIso, type SyncContext } from "./context.js";
 import { dropPerson, putThreat, setMeta, updateThreat } from "./state-updates.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
+import { notePolled } from "./fresh-poll.js";
 import { issueRecord } from "./intents.js";
 import { parseExternalId } from "./normalize.js";
 
@@ -139,27 +140,31 @@ export async function notePersonChange(
   return true;
 }
 
+/** Reads one repository's change list (conditional, from its watermark) and absorbs what changed. */
+export async function pollRepo(ctx: SyncContext, repo: string, mapped: Map<string, string>): Promise<void> {
+  const since = ctx.state.github.since[repo] ?? null;
+  const result = await ctx.github.listChangedIssues(repo, since);
+  notePolled(ctx, repo);
+  if (result.notModified) {
+    count(ctx, "github_not_modified");
+    return;
+  }
+  let watermark = since;
+  for (const issue of result.issues) {
+    await absorbIssue(ctx, issue, mapped);
+    if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
+  }
+  count(ctx, "github_issues_read", result.issues.length);
+  // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
+  // (issues edited while it paged) keeps the old watermark so that none slips past.
+  if (watermark !== null && result.consistent && watermark !== since) {
+    setMeta(ctx, "githubSince", { ...ctx.state.github.since, [repo]: watermark });
+  }
+}
+
 export async function readGitHub(ctx: SyncContext): Promise<void> {
   const mapped = mappedIssues(ctx);
-  for (const repo of reposToWatch(ctx)) {
-    const since = ctx.state.github.since[repo] ?? null;
-    const result = await ctx.github.listChangedIssues(repo, since);
-    if (result.notModified) {
-      count(ctx, "github_not_modified");
-      continue;
-    }
-    let watermark = since;
-    for (const issue of result.issues) {
-      await absorbIssue(ctx, issue, mapped);
-      if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
-    }
-    count(ctx, "github_issues_read", result.issues.length);
-    // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
-    // (issues edited while it paged) keeps the old watermark so that none slips past.
-    if (watermark !== null && result.consistent && watermark !== since) {
-      setMeta(ctx, "githubSince", { ...ctx.state.github.since, [repo]: watermark });
-    }
-  }
+  for (const repo of reposToWatch(ctx)) await pollRepo(ctx, repo, mapped);
   const etags = ctx.github.exportEtags();
   // Unchanged ETags are not written again: an idle cycle commits nothing.
   if (JSON.stringify(etags) !== JSON.stringify(ctx.state.github.etags)) setMeta(ctx, "etags", etags);

@@ -2,6 +2,7 @@ import type { Config } from "../config/index.js";
 import type { Asset, Threat } from "../platform/index.js";
 import { isRecord } from "../shared/json.js";
 import type { AssetView, ThreatView } from "./render/index.js";
+import { SEVERITIES } from "../shared/severity.js";
 
 /**
  * Turns platform JSON into the plain views the planner and renderer see. The spec does not name a
@@ -27,21 +28,15 @@ function text(value: unknown): string | null {
 
 /** The spec: severity is "mapped by consumers to a number from 0 informational to 4 critical". */
 const SEVERITY_WORDS: Record<string, number> = {
-  informational: 0,
+  ...Object.fromEntries(SEVERITIES.map((name, rank) => [name, rank])),
   info: 0,
   none: 0,
-  low: 1,
   minor: 1,
-  medium: 2,
   moderate: 2,
-  high: 3,
   major: 3,
   important: 3,
-  critical: 4,
   urgent: 4,
 };
-
-export const SEVERITY_NAMES = ["informational", "low", "medium", "high", "critical"] as const;
 
 export function severityRank(value: unknown): number | null {
   if (typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 4) return value;
@@ -53,7 +48,7 @@ export function severityRank(value: unknown): number | null {
 
 /** The canonical severity word for a rank, used by filters, routes and labels. */
 export function severityName(rank: number | null): string | null {
-  return rank === null ? null : (SEVERITY_NAMES[rank] ?? null);
+  return rank === null ? null : (SEVERITIES[rank] ?? null);
 }
 
 function plainObject(value: unknown): Record<string, unknown> | null {

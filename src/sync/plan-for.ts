@@ -21,12 +21,16 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const route = view
     ? routeFor(view, asset, ctx.policy)
     : { repo: ctx.policy.defaultRepo, labels: [], assignees: [] };
+  // A person's change with the threat not at hand (it did not change on the stream): the planner
+  // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
+  const person = ctx.state.queue[threatId]?.person;
+  const statusOnly = !view && person && record?.issue && !record.gone ? { status: record.status } : null;
   return plan({
     threatId,
-    threat: view ? { status: view.status } : null,
+    threat: view ? { status: view.status } : statusOnly,
     link: cached?.link ?? null,
     record: ctx.state.threats[threatId],
-    person: ctx.state.queue[threatId]?.person,
+    person,
     eligible: view ? isEligible(view, asset, ctx.policy) : false,
     route,
     rendered: view ? ctx.renderer.render(view, asset, route) : null,

@@ -165,8 +165,10 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
       if (desired.state === "open") update.comment = REOPEN_COMMENT;
     }
     if (changeContent) {
-      update.content = input.rendered.issue;
-      update.hash = input.rendered.hash;
+      // Rendered when sent, not when planned (intake plans to queue).
+      const rendered = input.rendered;
+      Object.defineProperty(update, "content", { get: () => rendered.issue, enumerable: true });
+      update.hash = rendered.hash;
     }
     actions.push(update);
   }
@@ -189,16 +191,25 @@ export function plan(input: PlanInput): Action[] {
     shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
   if (!input.threat || !input.rendered || !input.eligible) return [];
+  // The text is rendered only when the create is sent (or described): intake plans every new threat
+  // to queue it, and a backfill is 100,000 of them (issue 7, item 4).
+  const rendered = input.rendered;
   return [
     {
       kind: "create",
       threatId: input.threatId,
       repo: input.route.repo,
-      title: input.rendered.issue.title,
-      body: input.rendered.issue.body,
-      labels: input.rendered.issue.labels,
+      get title() {
+        return rendered.issue.title;
+      },
+      get body() {
+        return rendered.issue.body;
+      },
+      get labels() {
+        return rendered.issue.labels;
+      },
       assignees: input.route.assignees,
-      hash: input.rendered.hash,
+      hash: rendered.hash,
     },
   ];
 }

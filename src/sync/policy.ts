@@ -1,6 +1,7 @@
 import type { Config, RouteRule, VerdictRule } from "../config/index.js";
 import { severityName } from "./normalize.js";
 import type { AssetView, ThreatView } from "./render/index.js";
+import { rankOfSeverity } from "../shared/severity.js";
 
 /**
  * The YAML's decisions as pure functions: which threats get an issue, where it goes, which issue
@@ -21,13 +22,11 @@ export interface Policy {
   verdicts: Config["verdicts"];
 }
 
-const RANKS: Record<string, number> = { informational: 0, low: 1, medium: 2, high: 3, critical: 4 };
-
 export function policyFromConfig(config: Config): Policy {
   return {
     defaultRepo: config.github.repository,
     managedLabel: config.github.managed_label,
-    minSeverity: RANKS[config.filters.min_severity] ?? 0,
+    minSeverity: rankOfSeverity(config.filters.min_severity) ?? 0,
     createForStatuses: config.filters.create_for_statuses,
     modules: config.filters.modules,
     assetTypes: config.filters.asset_types,

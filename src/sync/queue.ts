@@ -1,4 +1,5 @@
 import type { PendingView, PersonChange, QueueEntry, State } from "../state/index.js";
+import { SEVERITIES } from "../shared/severity.js";
 import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 
 /**
@@ -53,7 +54,6 @@ export function orderedQueue(state: State, nowMs: number): string[] {
 }
 
 export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update"] as const;
-export const SEVERITY_LABELS = ["informational", "low", "medium", "high", "critical"] as const;
 
 export interface QueueSummary {
   total: number;
@@ -68,7 +68,7 @@ export function queueSummary(state: State): QueueSummary {
     summary.total += 1;
     const action = PRIORITY_NAMES[entry.priority] ?? "update";
     summary.byAction[action] = (summary.byAction[action] ?? 0) + 1;
-    const severity = SEVERITY_LABELS[entry.severity] ?? "informational";
+    const severity = SEVERITIES[entry.severity] ?? "informational";
     summary.bySeverity[severity] = (summary.bySeverity[severity] ?? 0) + 1;
     if (entry.lastError !== undefined) summary.failing += 1;
   }

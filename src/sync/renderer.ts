@@ -14,13 +14,13 @@ import {
  * Renders with the YAML's templates, compiled once. The hash that decides whether an issue needs an
  * update is taken over what the issue is made from, not over the rendered text, so that deciding
  * costs no rendering (intake decides for every changed threat; a backfill is 100,000 of them), and
- * it leaves out the threat's age and `updated_at`: they change without anything worth a GitHub
+ * it leaves out the threat's age, status and `updated_at`: they change without anything worth a GitHub
  * write (the connector's own link, echoed back, bumps `updated_at`). The issue itself is rendered
  * only when an action needs it.
  */
 
 /** Bump when the default rendering changes, so that existing issues are brought up to date. */
-const RENDER_VERSION = 1;
+const RENDER_VERSION = 2;
 
 export interface Rendered {
   readonly hash: string;
@@ -46,6 +46,8 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
     opts.managedLabel,
     opts.platformUiUrl ?? null,
   ]);
+  // A user template that names `status` shows it: then (and only then) a status change is content.
+  const templatesShowStatus = /\bstatus\b/.test(JSON.stringify(config.templates));
   const key = createHash("sha256")
     .update(JSON.stringify([fixed, config.fields, config.routes.map((r) => r.labels)]))
     .digest("hex")
@@ -53,7 +55,10 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
   return {
     key,
     render(threat, asset, route) {
-      const { ageDays: _age, updatedAt: _updated, ...shown } = threat;
+      // The default rendering does not show the status (the open/closed state does), so that a
+      // verdict's echo is free (issue 7, item 4).
+      const { ageDays: _age, updatedAt: _updated, status, ...rest } = threat;
+      const shown = templatesShowStatus ? { ...rest, status } : rest;
       const hash = createHash("sha256")
         .update(fixed)
         .update(JSON.stringify([shown, asset, route.labels]))

@@ -1,6 +1,7 @@
 import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
 import type { State } from "../state/index.js";
-import { PRIORITY_NAMES, queueSummary, SEVERITY_LABELS, type QueueSummary } from "./queue.js";
+import { SEVERITIES } from "../shared/severity.js";
+import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./queue.js";
 
 /**
  * What `threatbridge status` shows (contract; issue 8): a pure summary of the state file, the lock
@@ -49,7 +50,7 @@ export interface StatusReport {
 }
 
 /** Severities from the most to the least severe (issue 8: "severities in order"). */
-const SEVERITY_ORDER = [...SEVERITY_LABELS].reverse();
+const SEVERITY_ORDER = [...SEVERITIES].reverse();
 
 function ordered(counts: Record<string, number>, order: readonly string[]): Array<[string, number]> {
   return order.filter((k) => (counts[k] ?? 0) > 0).map((k): [string, number] => [k, counts[k] ?? 0]);

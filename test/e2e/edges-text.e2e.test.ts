@@ -10,7 +10,10 @@ import {
 } from "./tiny-platform.js";
 import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
 
-/** Issue 6 items 7, 9 and 10 (status): secrets echoed by servers, the body limit, a damaged state file. */
+/**
+ * Issue 6 items 7, 8, 9 and 10 (status): secrets echoed by servers, bidi spoofing, the body limit,
+ * a damaged state file.
+ */
 
 let world: World | undefined;
 let platform: TinyPlatform | undefined;
@@ -88,6 +91,26 @@ describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => 
     expect(issue).toBeDefined();
     expect((issue?.body ?? "").length).toBeLessThanOrEqual(65_536);
     expect(issue?.body).toMatch(/<!-- threatbridge:rev=[0-9a-f]{8,64} -->\s*$/);
+  });
+});
+
+describe("text that spoofs is inert (issue 6, item 8)", () => {
+  it("bidi controls in a threat's title and description never reach the issue", async () => {
+    world = await startWorld();
+    const bidi = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+    const threat = world.sim.sim.addThreat({
+      name: "Invoice \u202Egnp.exe\u202C",
+      description: "Open \u2067the\u2069 attachment \u202Dnow\u202C \u200F!",
+      severity: "critical",
+    });
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const issue = world.gh.issues(REPO).find((i) => (i.body ?? "").includes(threat.id));
+    expect(issue).toBeDefined();
+    expect(issue?.title).toContain("gnp.exe");
+    expect(issue?.title).not.toMatch(bidi);
+    expect(issue?.body ?? "").toContain("attachment");
+    expect(issue?.body ?? "").not.toMatch(bidi);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hasMarker, markerFor, parseMarker } from "../../src/github/index.js";
+import { hasMarker, parseMarker } from "../../src/github/index.js";
+import { findMarkerIds, markerFor, renderIssue } from "../../src/sync/render/index.js";
 
 const ID = "3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b";
 
@@ -22,11 +23,37 @@ describe("issue marker (contract: every issue carries <!-- threatbridge:threat=<
       "",
       "no marker",
       `<!-- threatbridge:threat=${ID}-->`,
-      "<!-- threatbridge:threat=not-a-uuid -->",
+      "<!-- threatbridge:threat=a b -->",
+      "<!-- threatbridge:threat= -->",
       `<!--threatbridge:threat=${ID} -->`,
     ]) {
       expect(parseMarker(body)).toBeNull();
     }
+  });
+
+  it("is one grammar: what the renderer writes, the GitHub side reads, odd ids included (issue 7, item 5)", () => {
+    for (const id of [ID, "not-a-uuid", "x --> <!-- threatbridge:threat=evil", "a b/c%"]) {
+      expect(parseMarker(markerFor(id))).toBe(id);
+      expect(findMarkerIds(markerFor(id))).toEqual([id]);
+    }
+    const body = renderIssue(
+      {
+        id: "odd id -->",
+        title: "t",
+        description: "d",
+        severity: "high",
+        severityRank: 3,
+        module: "m",
+        status: "unsolved",
+        ageDays: null,
+        assetId: null,
+        moduleData: null,
+        updatedAt: "2026-01-01T00:00:00Z",
+      },
+      null,
+      { managedLabel: "threatbridge", extraLabels: [] },
+    ).body;
+    expect(parseMarker(body)).toBe("odd id -->");
   });
 
   it("takes the first marker when a body holds two", () => {

@@ -144,8 +144,11 @@ describe("sync engine: GitHub → platform", () => {
     expect(String(threat?.["status_note"])).toContain(`${REPO}#1`);
     expect(String(threat?.["status_note"])).toContain("alice");
     expect(h.issueFor(T1)[0]?.state).toBe("closed");
-    expect(h.issueFor(T1)[0]?.labels).toContain("pending");
+    // The issue shows the status by its state alone: the `pending` answer costs no GitHub write.
+    expect(h.issueFor(T1)[0]?.labels).not.toContain("pending");
+    const writes = h.github.stats().writes;
     await h.cycle(); // the verdict's echo
+    expect(h.github.stats().writes).toBe(writes);
     expect(h.issueFor(T1)[0]?.state).toBe("closed");
     h.platform.put({ id: T1, status: "unsolved" }); // the next scan still detects it
     await h.cycle();

@@ -156,6 +156,28 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     }, true);
   }
 
+  addLabels(repo: string, number: number, labels: string[]): Promise<string[]> {
+    return this.call(() => {
+      this.points += 1;
+      const issue = this.find(repo, number);
+      if (!issue) throw new Error("404");
+      for (const l of labels)
+        if (!issue.labels.some((x) => x.toLowerCase() === l.toLowerCase())) issue.labels.push(l);
+      issue.updatedAt = this.stamp();
+      return [...issue.labels];
+    }, true);
+  }
+
+  removeLabel(repo: string, number: number, label: string): Promise<void> {
+    return this.call(() => {
+      this.points += 1;
+      const issue = this.find(repo, number);
+      if (!issue) throw new Error("404");
+      issue.labels = issue.labels.filter((x) => x.toLowerCase() !== label.toLowerCase());
+      issue.updatedAt = this.stamp();
+    }, true);
+  }
+
   createComment(repo: string, number: number, body: string): Promise<{ id: number }> {
     return this.call(() => {
       this.points += 1;

@@ -4,8 +4,7 @@ import { isEligible, policyFromConfig } from "../../src/sync/policy.js";
 import { countNoIssue, noIssueReason } from "../../src/sync/policy-counts.js";
 import type { ThreatView } from "../../src/sync/render/index.js";
 import { makeConfig } from "./harness.js";
-
-const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;
+import { SEVERITIES } from "../../src/shared/severity.js";
 
 const threat = fc.record({
   rank: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Harness, REPO, threatId } from "./harness.js";
+import { SEVERITIES } from "../../src/shared/severity.js";
 
 /**
  * Property-based tests of the engine over in-memory fakes: whatever the delivery order, duplication
@@ -8,7 +9,6 @@ import { Harness, REPO, threatId } from "./harness.js";
  */
 
 const STATUSES = ["unsolved", "pending", "solved", "false_positive", "accepted"] as const;
-const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;
 
 const threatSpec = fc.record({
   status: fc.constantFrom(...STATUSES),

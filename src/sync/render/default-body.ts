@@ -1,6 +1,6 @@
 import { escapeMarkdownBlock, escapeMarkdownInline } from "./escape.js";
 import { MAX_RENDERED_BODY_LENGTH } from "./limits.js";
-import { markerFor } from "./marker.js";
+import { markerFor } from "../../github/marker.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, ThreatView } from "./types.js";
@@ -36,11 +36,14 @@ function ageText(days: number | null): string {
   return `${String(days)} ${days === 1 ? "day" : "days"}`;
 }
 
+/**
+ * No status row: the issue's open/closed state shows the platform status, so a verdict's echo (the
+ * platform answering `pending` or `solved`) costs no GitHub write (issue 7, item 4).
+ */
 export function summaryTable(threat: ThreatView, asset: AssetView | null): string {
   const rows: [string, string][] = [
     ["Title", tableCell(threat.title, CAP.title)],
     ["Severity", tableCell(threat.severity, CAP.short)],
-    ["Status", tableCell(threat.status, CAP.short)],
     ["Module", tableCell(threat.module, CAP.short)],
     ["Asset", tableCell(asset?.name ?? null, CAP.name)],
     ["Asset type", tableCell(asset?.type ?? null, CAP.short)],

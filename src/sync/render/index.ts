@@ -9,7 +9,6 @@ export type {
 } from "./types.js";
 export { renderIssue } from "./render-issue.js";
 export { compileTemplates, TemplateError } from "./templates.js";
-export { findMarkerIds, markerFor } from "./marker.js";
+export { findMarkerIds, markerFor } from "../../github/marker.js";
 export { escapeMarkdownInline, escapePlainText } from "./escape.js";
-export { contentHash } from "./content-hash.js";
 export { MAX_BODY_LENGTH, MAX_LABEL_LENGTH, MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";

@@ -4,8 +4,9 @@ import { precut } from "./truncate.js";
 import type { ThreatView } from "./types.js";
 
 /**
- * The issue's labels: the managed label, `severity:<severity>`, `module:<module>`, `pending` while
- * the platform verifies a verdict, and the route's labels. GitHub label names are at most 50
+ * The issue's labels: the managed label, `severity:<severity>`, `module:<module>` and the route's
+ * labels. None follows the platform status: the issue's open/closed state shows it (contract:
+ * `pending` leaves the issue as it is), so a verdict's echo costs no GitHub write (issue 7, item 4). GitHub label names are at most 50
  * characters and compared case-insensitively, so duplicates are dropped ignoring case (the first
  * one wins: managed, then ours, then the route's) and the result is sorted by code unit.
  */
@@ -31,7 +32,6 @@ export function labelsFor(
   const module = cleanLabel(threat.module ?? "").toLowerCase();
   if (severity !== "") candidates.push(`severity:${severity}`);
   if (module !== "") candidates.push(`module:${module}`);
-  if (threat.status === "pending") candidates.push("pending");
   candidates.push(...extraLabels);
 
   const seen = new Set<string>();

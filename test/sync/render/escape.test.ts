@@ -120,14 +120,14 @@ describe("description (a Markdown block)", () => {
     expect(body).toContain(`| x\\|y | @${Z}a, \\\`b\\\` |`);
   });
 
-  test("asset name and type, module, severity and status are escaped in the table", () => {
+  test("asset name and type, module and severity are escaped in the table; the status is not shown", () => {
     const issue = renderIssue(
       threat({ module: "@mod", severity: "<i>high</i>", status: "#1" }),
       { id: "<a>", name: "@octocat|x", type: "`t`" },
       OPTIONS,
     );
     expect(issue.body).toContain(`| Severity | &lt;i&gt;high&lt;/i&gt; |`);
-    expect(issue.body).toContain(`| Status | #${Z}1 |`);
+    expect(issue.body).not.toContain("| Status |");
     expect(issue.body).toContain(`| Module | @${Z}mod |`);
     expect(issue.body).toContain(`| Asset | @${Z}octocat\\|x |`);
     expect(issue.body).toContain("| Asset type | \\`t\\` |");

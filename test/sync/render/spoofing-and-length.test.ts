@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   compileTemplates,
-  contentHash,
   MAX_BODY_LENGTH,
   renderIssue,
   type RenderOptions,
@@ -83,7 +82,8 @@ describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => 
     ]) {
       for (const opts of [OPTIONS, TEMPLATED]) {
         const rendered = renderIssue(threat({ description }), ASSET, opts);
-        const sent = withRevision(rendered.body, contentHash(rendered));
+        // The longest revision line any hash could make.
+        const sent = withRevision(rendered.body, "f".repeat(64));
         expect(sent.length).toBeLessThanOrEqual(MAX_BODY_LENGTH);
         // Still ours: the marker and the revision line survive the cut.
         expect(sent).toMatch(
