@@ -30,3 +30,35 @@ export function platformClient(url, extra = {}) {
     ...extra,
   });
 }
+
+/**
+ * The bare HTTP walk of the threat stream: the platform client alone, no engine, no state. The
+ * yardstick of a no-change re-delivery (issue 7, "Targets").
+ */
+export async function bareWalk(url) {
+  const client = platformClient(url, { pageLimit: 500 });
+  const seen = new Set();
+  let items = 0;
+  let peak = process.memoryUsage().rss;
+  const started = performance.now();
+  for await (const page of client.streamThreats(null)) {
+    for (const item of page.items) {
+      items += 1;
+      if (item.ok) seen.add(item.value.id);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const stats = client.stats();
+  await client.close();
+  return {
+    unique: seen.size,
+    delivered: items,
+    seconds: Number(seconds.toFixed(2)),
+    threatsPerSecond: Math.round(seen.size / seconds),
+    peakRssMb: Math.round(peak / 1048576),
+    requests: stats.requests,
+    retries: stats.retries,
+    tokenRequests: stats.tokenRequests,
+  };
+}

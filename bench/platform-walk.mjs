@@ -1,38 +1,13 @@
 // Walks a 100,000-threat stream of the simulator (a separate process, so that its memory does not
 // count) with the platform client, with and without injected faults; prints threats/s, peak RSS,
 // and whether anything was lost. Usage: node bench/platform-walk.mjs [threats]
-import { platformClient, startSimulatorProcess } from "./lib.mjs";
+import { bareWalk, startSimulatorProcess } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 100_000);
 
 async function walk(url, label) {
-  const client = platformClient(url, { pageLimit: 500 });
-  const seen = new Set();
-  let items = 0;
-  let peak = process.memoryUsage().rss;
-  const started = performance.now();
-  for await (const page of client.streamThreats(null)) {
-    for (const item of page.items) {
-      items += 1;
-      if (item.ok) seen.add(item.value.id);
-    }
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const stats = client.stats();
-  await client.close();
-  return {
-    label,
-    unique: seen.size,
-    delivered: items,
-    seconds: Number(seconds.toFixed(2)),
-    threatsPerSecond: Math.round(seen.size / seconds),
-    peakRssMb: Math.round(peak / 1048576),
-    requests: stats.requests,
-    retries: stats.retries,
-    tokenRequests: stats.tokenRequests,
-    lost: THREATS - seen.size,
-  };
+  const result = await bareWalk(url);
+  return { label, ...result, lost: THREATS - result.unique };
 }
 
 const sim = await startSimulatorProcess(["--threats", String(THREATS), "--assets", "2000", "--seed", "3"]);

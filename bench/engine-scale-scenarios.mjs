@@ -1,0 +1,247 @@
+// The scenarios of bench/engine-scale.mjs (issue 7, "Targets"). Each drives the BUILT CLI
+// (`node dist/cli.js`) in a child process against bench/scale-fixture.mjs (simulator + GitHub
+// stand-in in another process), so that it measures whichever engine is built, and returns rows
+// { measure, value, how }.
+import { Buffer } from "node:buffer";
+import { execFileSync } from "node:child_process";
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { median, rssMethod, runCli, startFixture, stateFiles, writeConfig } from "./lib-cli.mjs";
+import { bareWalk } from "./lib.mjs";
+
+const k = (n) => (n >= 1000 ? `${Math.round(n / 1000).toLocaleString("en")}k` : String(n));
+const ms = (v) => (v >= 100 ? `${Math.round(v).toLocaleString("en")} ms` : `${v.toFixed(1)} ms`);
+const mb = (v) => `${Math.round(v)} MB`;
+
+async function withFixture(args, fn) {
+  const dir = mkdtempSync(join(os.tmpdir(), "threatbridge-bench-scale-"));
+  const fx = await startFixture([...args, "--state", join(dir, "state.json")]);
+  try {
+    return await fn(fx, dir);
+  } finally {
+    await fx.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function withEmptyFixture(args, fn) {
+  const dir = mkdtempSync(join(os.tmpdir(), "threatbridge-bench-scale-"));
+  const fx = await startFixture(args);
+  try {
+    return await fn(fx, dir);
+  } finally {
+    await fx.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function cycleSeconds(stdout) {
+  const line = stdout
+    .trim()
+    .split("\n")
+    .find((l) => l.startsWith("{") && l.includes('"startedAt"'));
+  if (!line) return null;
+  const r = JSON.parse(line);
+  return {
+    seconds: (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000,
+    threatsRead: r.counters?.threats_read ?? null,
+  };
+}
+
+/** 1. Reuses bench/state-store.mjs (its own child processes): its Markdown rows, verbatim. */
+export function scenarioCommit(sizes) {
+  const out = execFileSync(process.execPath, ["bench/state-store.mjs", sizes.join(",")]).toString();
+  return out
+    .split("\n")
+    .filter((l) => l.startsWith("|"))
+    .join("\n");
+}
+
+/** 2, 3 and 6 for one size: load at start (`status --json`), no-change `sync`, bare walk. */
+export async function scenarioMapped(n) {
+  return withFixture(["--threats", String(n)], async (fx, dir) => {
+    const config = writeConfig(dir, fx);
+    const onDisk = stateFiles(dir).bytes;
+    const status = await runCli(["status", "-c", config, "--json"], { cwd: dir });
+    const walk = await bareWalk(fx.platformUrl);
+    const sync = await runCli(["sync", "-c", config, "--json"], { cwd: dir });
+    const cycle = cycleSeconds(sync.stdout);
+    return {
+      n,
+      mapped: fx.mapped,
+      onDiskMb: onDisk / 1e6,
+      statusMs: status.wallMs,
+      statusRssMb: status.peakRssMb,
+      statusOk: status.code === 0,
+      syncMs: sync.wallMs,
+      syncRssMb: sync.peakRssMb,
+      syncOk: sync.code === 0,
+      cycle,
+      cycleRate: cycle && cycle.seconds > 0 ? fx.mapped / cycle.seconds : null,
+      processRate: fx.mapped / (sync.wallMs / 1000),
+      walkRate: walk.threatsPerSecond,
+    };
+  });
+}
+
+export function mappedRows(r) {
+  const at = `${k(r.n)} mapped`;
+  const rows = [
+    {
+      measure: `state on disk at ${at}`,
+      value: `${r.onDiskMb.toFixed(1)} MB`,
+      how: "size of the generated VERSION-1 state file before the first start (today's format)",
+    },
+    {
+      measure: `load at start, ${at}`,
+      value: `${ms(r.statusMs)} (RSS ${mb(r.statusRssMb)})${r.statusOk ? "" : " FAILED"}`,
+      how: `wall time of \`status --json\` (process start included); ${rssMethod}`,
+    },
+    {
+      measure: `peak RSS of a no-change \`sync\` at ${at}`,
+      value: `${mb(r.syncRssMb)} (wall ${ms(r.syncMs)})${r.syncOk ? "" : " FAILED"}`,
+      how: `\`sync --json\`, cursors null, every threat re-delivered unchanged; ${rssMethod}`,
+    },
+  ];
+  if (r.cycleRate !== null) {
+    rows.push({
+      measure: `no-change re-delivery of ${k(r.n)} synced threats`,
+      value: `${Math.round(r.cycleRate).toLocaleString("en")}/s vs bare walk ${r.walkRate.toLocaleString("en")}/s = ${(r.cycleRate / r.walkRate).toFixed(2)}× (whole process: ${Math.round(r.processRate).toLocaleString("en")}/s)`,
+      how: "threats / (finishedAt − startedAt of the cycle in `sync --json`); bare walk: the platform client's stream walk (bench/lib.mjs bareWalk, pageLimit 500) over the same simulator just before",
+    });
+  }
+  return rows;
+}
+
+/** 5. Idle `sync` after n threats were seen: a first sync reads them all, the second is timed. */
+export async function scenarioIdle(n) {
+  return withFixture(["--threats", String(n)], async (fx, dir) => {
+    const config = writeConfig(dir, fx);
+    const warm = await runCli(["sync", "-c", config, "--json"], { cwd: dir });
+    const before = stateFiles(dir);
+    await new Promise((r) => setTimeout(r, 20));
+    const idle = await runCli(["sync", "-c", config, "--json"], { cwd: dir });
+    const after = stateFiles(dir);
+    const changed =
+      before.hash !== after.hash || before.mtimeMs !== after.mtimeMs || before.bytes !== after.bytes;
+    return {
+      measure: `idle \`sync\` (nothing changed) after ${k(n)} threats were seen`,
+      value: `${ms(idle.wallMs)}; state files ${changed ? `CHANGED (${before.bytes} → ${after.bytes} bytes, hash ${before.hash} → ${after.hash})` : "unchanged"}${warm.code === 0 && idle.code === 0 ? "" : " FAILED"}`,
+      how: "all seen threats mapped (generated v1 state); one `sync` to reach the end of both streams, then the timed `sync --json` (wall, process start included); size+mtime+sha256 of state* files before/after",
+    };
+  });
+}
+
+function createTimes(lines) {
+  const times = [];
+  for (const line of lines) {
+    try {
+      const r = JSON.parse(line);
+      if (r.action === "create") times.push(Date.parse(r.time));
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return times;
+}
+
+const meanGap = (times) =>
+  times.length < 2 ? NaN : (times[times.length - 1] - times[0]) / (times.length - 1);
+const isCreate = (line) => line.includes('"action":"create"');
+
+/** The bare round trips one new issue needs: a POST to the stand-in, a PUT to the platform, an fsync. */
+async function bareRoundTrips(fx, dir, samples = 101) {
+  const gh = { authorization: "token ghp_bench", "content-type": "application/json" };
+  const post = [];
+  for (let i = 0; i < samples; i++) {
+    const t = performance.now();
+    const res = await fetch(`${fx.githubUrl}/repos/acme/bare-round-trips/issues`, {
+      method: "POST",
+      headers: gh,
+      body: JSON.stringify({ title: `bare ${i}`, body: "x".repeat(800), labels: ["threatbridge"] }),
+    });
+    await res.arrayBuffer();
+    post.push(performance.now() - t);
+  }
+  const basic = Buffer.from("threatbridge:threatbridge-secret").toString("base64");
+  const tok = await fetch(`${fx.platformUrl}/oauth/token`, {
+    method: "POST",
+    headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials",
+  }).then((r) => r.json());
+  const page = await fetch(`${fx.platformUrl}/v1/threats?limit=${samples}`, {
+    headers: { authorization: `Bearer ${tok.access_token}` },
+  }).then((r) => r.json());
+  const items = Object.values(page).find(Array.isArray) ?? [];
+  const put = [];
+  for (const [i, t0] of items.entries()) {
+    const t = performance.now();
+    const res = await fetch(`${fx.platformUrl}/v1/threats/${t0.id}/external-references/github`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${tok.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ external_id: `acme/bare#${i + 1}`, url: `https://example.invalid/${i + 1}` }),
+    });
+    await res.arrayBuffer();
+    put.push(performance.now() - t);
+  }
+  const fsync = [];
+  const fd = openSync(join(dir, "fsync-probe"), "a");
+  for (let i = 0; i < samples; i++) {
+    const t = performance.now();
+    writeSync(fd, `${JSON.stringify({ i, kind: "intent", at: Date.now() })}\n`);
+    fsyncSync(fd);
+    fsync.push(performance.now() - t);
+  }
+  closeSync(fd);
+  return { post: median(post), put: median(put), fsync: median(fsync), putSamples: put.length };
+}
+
+/** 7. Time per new issue, budget off, n threats from an empty state, vs the bare round trips. */
+export async function scenarioNewIssue(n) {
+  return withEmptyFixture(["--threats", String(n)], async (fx, dir) => {
+    const bare = await bareRoundTrips(fx, dir);
+    const config = writeConfig(dir, fx);
+    const sync = await runCli(["sync", "-c", config, "--json"], { cwd: dir, keep: isCreate });
+    const times = createTimes(sync.stderrKept);
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    const bareSum = bare.post + bare.put + bare.fsync;
+    const perIssue = meanGap(times);
+    return {
+      measure: `time per new issue, budget off, ${k(n)} threats (stand-in on loopback)`,
+      value: `${ms(perIssue)} mean (median gap ${ms(median(gaps) ?? NaN)}) over ${times.length} creates vs bare ${ms(bareSum)} (POST ${ms(bare.post)} + PUT ${ms(bare.put)} + fsync ${ms(bare.fsync)}) = ${(perIssue / bareSum).toFixed(1)}×${sync.code === 0 ? "" : " FAILED"}`,
+      how: 'empty state, `sync --json`; gaps between the `time` of consecutive audit lines action:"create" on stderr; bare: medians of 101 raw fetch POST /repos/…/issues (stand-in), PUT external-references (simulator), write+fsync of one line, same run',
+    };
+  });
+}
+
+/** 4. Streaming n threats, ~10% eligible (min_severity critical), budget off, bounded by --max-duration. */
+export async function scenarioStream(n, maxDurationS) {
+  return withEmptyFixture(["--threats", String(n)], async (fx, dir) => {
+    const config = writeConfig(dir, fx, { minSeverity: "critical" });
+    const sync = await runCli(["sync", "-c", config, "--json", "--max-duration", String(maxDurationS)], {
+      cwd: dir,
+      keep: isCreate,
+      // Reading the stream is not bounded by --max-duration: stop the run 2 minutes past it.
+      timeoutMs: (maxDurationS + 120) * 1000,
+    });
+    const times = createTimes(sync.stderrKept);
+    const w = Math.min(1000, Math.floor(times.length / 2));
+    const first = meanGap(times.slice(0, w));
+    const last = meanGap(times.slice(times.length - w));
+    let due = "";
+    const line = sync.stdout
+      .trim()
+      .split("\n")
+      .find((l) => l.includes('"startedAt"'));
+    if (line) {
+      const r = JSON.parse(line);
+      due = `; ${r.counters?.threats_read ?? "?"} read, ${r.counters?.threats_due ?? "?"} due, ${r.queue?.total ?? "?"} left queued`;
+    }
+    return {
+      measure: `streaming ${k(n)} threats, ~10% eligible, budget off, GitHub stand-in`,
+      value: `peak RSS ${mb(sync.peakRssMb)}, wall ${ms(sync.wallMs)}; per new issue first ${w}: ${ms(first)}, last ${w}: ${ms(last)} (${(last / first).toFixed(2)}×) of ${times.length} created${due}${sync.timedOut ? `; STOPPED by SIGTERM at ${maxDurationS + 120} s` : sync.code === 0 ? "" : ` exit ${sync.code}`}`,
+      how: `\`sync --json --max-duration ${maxDurationS}\` from an empty state, filters.min_severity critical (the simulator makes 1/9 critical); ${rssMethod}; per issue = mean gap between audit create lines`,
+    };
+  });
+}
