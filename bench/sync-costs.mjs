@@ -124,13 +124,21 @@ for (let i = 0; i < 20; i += 1) sim.sim.addThreat({ status: "unsolved", severity
 toClose.forEach((id) => sim.sim.updateThreat(id, { status: "solved" }));
 toReopen.forEach((id) => sim.sim.updateThreat(id, { status: "unsolved" }));
 toEdit.forEach((id, i) => sim.sim.updateThreat(id, { name: `Edited title ${i}` }));
-byPeople.forEach((id) => gh.person.close(REPO, ctx.state.threats[id].issue.number, { reason: "completed", login: "bob" }));
+byPeople.forEach((id) =>
+  gh.person.close(REPO, ctx.state.threats[id].issue.number, { reason: "completed", login: "bob" }),
+);
 const batchCycle = await measured("mixed batch", () => runCycle(ctx));
 const batchEcho = await measured("echo after the mixed batch", () => runCycle(ctx));
 const batchAfter = gh.counters();
 const batchRoutes = delta(githubRoutes(), routesBefore);
 const mixedBatch = {
-  units: { newThreats: 20, platformCloses: toClose.length, reopens: toReopen.length, titleEdits: toEdit.length, peopleCloses: byPeople.length },
+  units: {
+    newThreats: 20,
+    platformCloses: toClose.length,
+    reopens: toReopen.length,
+    titleEdits: toEdit.length,
+    peopleCloses: byPeople.length,
+  },
   githubWrites: batchAfter.writes - batchBefore.writes,
   githubWritesMinimum: 20 + toClose.length + 2 * toReopen.length + toEdit.length,
   githubReads: Object.entries(batchRoutes)
@@ -193,9 +201,18 @@ const summary = {
   ),
   tokenReuse,
   mixedBatch,
-  phases: [backfill, echo, idle, statusChange, echo2, reopen, verdicts, verdictEcho, batchCycle, batchEcho].map(
-    ({ counters: _c, ...p }) => p,
-  ),
+  phases: [
+    backfill,
+    echo,
+    idle,
+    statusChange,
+    echo2,
+    reopen,
+    verdicts,
+    verdictEcho,
+    batchCycle,
+    batchEcho,
+  ].map(({ counters: _c, ...p }) => p),
 };
 console.log(JSON.stringify({ bench: "sync-costs", ...summary }, null, 2));
 await platform.close();

@@ -1,4 +1,4 @@
-import type { State } from "../state/index.js";
+import { setMeta, type SyncContext } from "../sync/index.js";
 import type { Connector } from "./wiring.js";
 
 /**
@@ -6,12 +6,21 @@ import type { Connector } from "./wiring.js";
  * budget used and GitHub's rate limit as last seen, so that `status` (which makes no request) can
  * show them (issue 8). The caller persists the state.
  */
-export function noteGitHubSide(state: State, connector: Pick<Connector, "github" | "rateLimitSeen">): void {
-  if (!state.lastCycle) return;
+export function noteGitHubSide(
+  ctx: SyncContext,
+  connector: Pick<Connector, "github" | "rateLimitSeen">,
+  startedAt?: string,
+): void {
+  const last = ctx.state.lastCycle;
+  // Only on the cycle's own record: an idle cycle kept the last one and writes nothing.
+  if (!last || (startedAt !== undefined && last.startedAt !== startedAt)) return;
   const seen = connector.rateLimitSeen();
-  state.lastCycle.github = {
-    writes: connector.github.stats().writes,
-    usedLastHour: connector.github.budget.snapshot().usedLastHour,
-    ...(seen !== null ? { rateLimit: seen } : {}),
-  };
+  setMeta(ctx, "lastCycle", {
+    ...last,
+    github: {
+      writes: connector.github.stats().writes,
+      usedLastHour: connector.github.budget.snapshot().usedLastHour,
+      ...(seen !== null ? { rateLimit: seen } : {}),
+    },
+  });
 }

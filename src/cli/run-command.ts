@@ -10,11 +10,12 @@ import {
 import { SEVERITIES } from "../config/index.js";
 import { createMetrics, startHealthServer } from "../observability/index.js";
 import { systemClock } from "../shared/clock.js";
-import { acquireLock, openStateStore } from "../state/index.js";
-import { createContext } from "../sync/index.js";
+import { acquireLock } from "../state/index.js";
+import { createContext, setMeta, type SyncContext } from "../sync/index.js";
+import { freezeFromEnv, openEngineState, type EngineState } from "./state-open.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
-import { buildConnector, cliLogger, scrubStateErrors, secretsOf, type Connector } from "./wiring.js";
+import { buildConnector, cliLogger, secretsOf, type Connector } from "./wiring.js";
 import { noteGitHubSide } from "./cycle-github.js";
 
 export interface RunCommandOptions {
@@ -61,15 +62,35 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   let connector: Connector | null = null;
+  let opened: EngineState | null = null;
   try {
-    const store = await openStateStore(config.state.path, { logger });
-    const built = buildConnector(config, logger, { secrets, stop: platformStop.signal, state: store.data });
+    opened = await openEngineState(config.state.path, { logger, env: io.env });
+    let engine: SyncContext | null = null;
+    const notBefore = opened.state.platformNotBefore;
+    const built = buildConnector(config, logger, {
+      secrets,
+      stop: platformStop.signal,
+      ...(notBefore !== undefined ? { notBefore } : {}),
+      // Committed with the state's next write (the cycle writes it even when it fails).
+      onNotBefore: (at) => {
+        if (engine) setMeta(engine, "platformNotBefore", at);
+      },
+    });
     connector = built;
-    const persist = (): Promise<void> => {
-      scrubStateErrors(store.data, secrets);
-      return store.write();
-    };
-    const ctx = createContext({ config, ...built, logger, clock: systemClock, persist }, store.data);
+    const ctx = createContext(
+      {
+        config,
+        ...built,
+        logger,
+        clock: systemClock,
+        persist: opened.persist,
+        freezeState: freezeFromEnv(io.env),
+        scrub: (text) => secrets.scrub(text),
+      },
+      opened.state,
+    );
+    engine = ctx;
+    let noted = ctx.state.lastCycle;
     const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
     const running = createDaemon({
       ctx,
@@ -79,8 +100,12 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
         cycleStarting: (counters) => metrics.cycleStarting(counters),
         cycleFinished: (report, durationMs, finishedAtMs, counters) => {
           metrics.cycleFinished(report, durationMs, finishedAtMs, counters);
-          // Saved with the next state write; `status` shows it (issue 8).
-          noteGitHubSide(ctx.state, built);
+          // Saved with the next state write; `status` shows it (issue 8). Only on a cycle that
+          // recorded itself: an idle cycle keeps the last record and writes nothing.
+          if (ctx.state.lastCycle !== noted) {
+            noteGitHubSide(ctx, built);
+            noted = ctx.state.lastCycle;
+          }
         },
         workDone: (counters) => metrics.workDone(counters),
       },
@@ -111,6 +136,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
     await connector?.close();
+    await opened?.close();
     await lock.release();
   }
 }

@@ -1,4 +1,6 @@
-import { emptyState, readStateFile, StateError, type State } from "../state/index.js";
+import { emptyState, StateError, type State } from "../state/index.js";
+import { ZodError } from "zod";
+import { openEngineState } from "./state-open.js";
 import { formatStatus, summarize } from "../sync/index.js";
 import { inspectLockFile } from "./status-lock.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
@@ -16,11 +18,14 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   let state: State | null;
   let problem: string | undefined;
   try {
-    state = await readStateFile(config.state.path);
+    // Read-only: no lock, nothing written, beside a running daemon (src/state/README-store.md).
+    const opened = await openEngineState(config.state.path, { readOnly: true });
+    state = opened.stored ? opened.state : null;
+    await opened.close();
   } catch (err) {
-    if (!(err instanceof StateError)) throw err;
+    if (!(err instanceof StateError || err instanceof ZodError)) throw err;
     state = null;
-    problem = err.message;
+    problem = err instanceof ZodError ? `the state does not match its schema: ${err.message}` : err.message;
   }
   const nowMs = now();
   const b = config.github.write_budget;

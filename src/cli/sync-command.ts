@@ -1,7 +1,9 @@
-import { acquireLock, emptyState, openStateStore, readStateFile } from "../state/index.js";
+import { acquireLock } from "../state/index.js";
 import {
   createContext,
+  persist,
   runCycle,
+  setMeta,
   summarizeDryRun,
   threatsWithIssue,
   type CycleReport,
@@ -15,7 +17,8 @@ import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { systemClock } from "../shared/clock.js";
 import { CONFIG_OPTION, intOption, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
-import { buildConnector, cliLogger, scrubStateErrors, secretsOf } from "./wiring.js";
+import { buildConnector, cliLogger, secretsOf } from "./wiring.js";
+import { freezeFromEnv, openEngineState } from "./state-open.js";
 
 function reportText(report: CycleReport, reconcile: boolean): string {
   const c = report.counters;
@@ -94,9 +97,14 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   try {
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
-      const state = (await readStateFile(config.state.path)) ?? emptyState();
+      const opened = await openEngineState(config.state.path, { readOnly: true, env: io.env });
+      const state = opened.state;
       // The state is a copy here: a Retry-After is honoured but never written.
-      const connector = buildConnector(config, logger, { secrets, stop: abort.signal, state });
+      const connector = buildConnector(config, logger, {
+        secrets,
+        stop: abort.signal,
+        ...(state.platformNotBefore !== undefined ? { notBefore: state.platformNotBefore } : {}),
+      });
       try {
         const sink = collectingSink();
         const threatsRead = new Map<string, Threat>();
@@ -109,6 +117,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
             clock: systemClock,
             persist: null,
             dryRun: sink,
+            freezeState: freezeFromEnv(io.env),
           },
           state,
         );
@@ -121,6 +130,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         return report.error ? 1 : 0;
       } finally {
         await connector.close();
+        await opened.close();
       }
     }
     // Another host took the lease over (this process stalled past it): stop writing at once.
@@ -135,11 +145,18 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       },
     });
     try {
-      const store = await openStateStore(config.state.path, { logger });
+      const opened = await openEngineState(config.state.path, { logger, env: io.env });
+      let engine: SyncContext | null = null;
       const connector = buildConnector(config, logger, {
         secrets,
         stop: abort.signal,
-        state: store.data,
+        ...(opened.state.platformNotBefore !== undefined
+          ? { notBefore: opened.state.platformNotBefore }
+          : {}),
+        // Committed with the state's next write (the cycle writes it even when it fails).
+        onNotBefore: (at) => {
+          if (engine) setMeta(engine, "platformNotBefore", at);
+        },
       });
       try {
         const ctx = createContext(
@@ -148,13 +165,13 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
             ...connector,
             logger,
             clock: systemClock,
-            persist: () => {
-              scrubStateErrors(store.data, secrets);
-              return store.write();
-            },
+            persist: opened.persist,
+            freezeState: freezeFromEnv(io.env),
+            scrub: (text) => secrets.scrub(text),
           },
-          store.data,
+          opened.state,
         );
+        engine = ctx;
         const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
         const progress = startSyncProgress(io, config, ctx);
         let report: CycleReport;
@@ -173,9 +190,8 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           io.err("sync stopped: another process holds the state lock now; nothing more was saved");
           return 1;
         }
-        noteGitHubSide(store.data, connector);
-        scrubStateErrors(store.data, secrets);
-        await store.write();
+        noteGitHubSide(ctx, connector, report.startedAt);
+        await persist(ctx);
         if (interruptedBy !== null) {
           // Not "cycle ok": the operator stopped it, and the rest waits in the state (issue 8).
           io.out(
@@ -200,6 +216,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         return report.ok ? 0 : 1;
       } finally {
         await connector.close();
+        await opened.close();
       }
     } finally {
       await lock.release();

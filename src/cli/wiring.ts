@@ -12,7 +12,6 @@ import {
 } from "../observability/index.js";
 import { createPlatformClient, type PlatformClient } from "../platform/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
-import type { State } from "../state/index.js";
 import type { Env } from "./io.js";
 
 /** Builds the connector's parts from a validated config: the one place that knows them all. */
@@ -52,13 +51,14 @@ export interface ConnectorOptions {
   secrets?: SecretRegistry;
   /** Stopping (SIGTERM/SIGINT) abandons the platform request in flight. */
   stop?: AbortSignal;
-  /** The state whose `platformNotBefore` the platform client honours and keeps current. */
-  state?: State;
+  /** The state's `platformNotBefore`: the platform client honours it. */
+  notBefore?: number;
+  /** Told of a new Retry-After, to keep it in the state. */
+  onNotBefore?: (at: number) => void;
 }
 
 export function buildConnector(config: Config, logger: Logger, opts: ConnectorOptions = {}): Connector {
   const clock = opts.clock ?? systemClock;
-  const state = opts.state;
   const platform = createPlatformClient({
     baseUrl: config.platform.base_url,
     tokenUrl: config.platform.token_url,
@@ -73,9 +73,8 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     clock,
     secrets: opts.secrets,
     stop: opts.stop,
-    notBefore: state?.platformNotBefore,
-    // Saved with the state's next write (the cycle writes it even when it fails).
-    onNotBefore: state === undefined ? undefined : (at) => void (state.platformNotBefore = at),
+    notBefore: opts.notBefore,
+    onNotBefore: opts.onNotBefore,
   });
   const app = config.github.app;
   const seen = rateLimitRecorder(globalThis.fetch, () => clock.now());
@@ -99,16 +98,4 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     clock,
   });
   return { platform, github, rateLimitSeen: seen.seen, close: () => platform.close() };
-}
-
-/**
- * Error texts the state keeps (shown by `status`) without any credential a server echoed: the
- * GitHub client's errors do not pass through the platform's scrubbing (issue 6, item 7).
- */
-export function scrubStateErrors(state: State, secrets: SecretRegistry): void {
-  if (state.lastCycle?.error !== undefined) state.lastCycle.error = secrets.scrub(state.lastCycle.error);
-  for (const entry of Object.values(state.queue))
-    if (entry.lastError !== undefined) entry.lastError = secrets.scrub(entry.lastError);
-  for (const record of [...Object.values(state.retry.threats), ...Object.values(state.retry.assets)])
-    record.lastError = secrets.scrub(record.lastError);
 }

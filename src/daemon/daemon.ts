@@ -2,6 +2,7 @@ import { drainProgress, type Logger } from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import {
   drainQueue,
+  persist,
   runCycle,
   type CycleOptions,
   type CycleReport,
@@ -241,7 +242,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         handle.stop();
         handle = null;
         try {
-          if (ctx.dirty && ctx.persist) await ctx.persist();
+          await persist(ctx);
         } catch (e) {
           logger.error({ err: message(e) }, "saving the state at shutdown failed; the next start recovers");
         }

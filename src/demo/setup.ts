@@ -8,8 +8,8 @@ import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import { systemClock } from "../shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../simulator/index.js";
-import { openStateStore } from "../state/index.js";
-import { createContext, type SyncContext } from "../sync/index.js";
+import { openJournaledStore } from "../state/index.js";
+import { commitToStore, createContext, stateFromStore, type SyncContext } from "../sync/index.js";
 
 /**
  * The demo's world, all on 127.0.0.1 and in this process: a small seeded platform simulator, the
@@ -92,7 +92,8 @@ export async function startDemoWorld(opts: DemoWorldOptions): Promise<DemoWorld>
     const config = demoConfig(sim, gh, join(dir, "state.json"));
     const connector = opts.buildConnector(config, opts.logger);
     cleanups.push(() => connector.close());
-    const store = await openStateStore(config.state.path, { logger: opts.logger });
+    const store = await openJournaledStore(config.state.path, { logger: opts.logger });
+    cleanups.push(() => store.close());
     const ctx = createContext(
       {
         config,
@@ -100,9 +101,9 @@ export async function startDemoWorld(opts: DemoWorldOptions): Promise<DemoWorld>
         github: connector.github,
         logger: opts.logger,
         clock: systemClock,
-        persist: () => store.write(),
+        persist: (commit) => commitToStore(store, commit),
       },
-      store.data,
+      stateFromStore(store),
     );
     return { sim, gh, ctx, close };
   } catch (error) {

@@ -28,11 +28,13 @@ export const ThreatRecord = z.object({
   /** Severity rank 0 (informational) .. 4 (critical), for queue order. */
   severity: z.int().min(0).max(4),
   assetId: z.string().nullable(),
+  /** updated_at of the last version processed: the same one again is a re-delivery (spec, "Events"). */
   updatedAt: z.string(),
-  /** stream_position of the last version processed: a re-delivery carries a later one. */
-  position: z.string().nullable(),
-  /** The threat left the API because its asset was removed. */
-  gone: z.boolean().default(false),
+  /**
+   * The threat left the API because its asset was removed; absent when not. (`position`, once
+   * written and never read, is dropped when an older state is read: issue 7, item 2.)
+   */
+  gone: z.boolean().optional(),
   issue: IssueRecord.optional(),
   /** external_id of the platform's `github` reference as last seen or written. */
   link: z.string().optional(),
@@ -71,6 +73,28 @@ export const PersonChange = z.object({
 });
 export type PersonChange = z.infer<typeof PersonChange>;
 
+/**
+ * What a queued create needs to render its issue (the threat's mapped fields and its platform
+ * link), so that it is never read again because the run's cache overflowed (issue 7, item 4).
+ */
+export const PendingView = z.object({
+  view: z.object({
+    id: z.string(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    severity: z.string().nullable(),
+    severityRank: z.number().nullable(),
+    module: z.string().nullable(),
+    status: z.string(),
+    ageDays: z.number().nullable(),
+    assetId: z.string().nullable(),
+    moduleData: z.record(z.string(), z.unknown()).nullable(),
+    updatedAt: z.string(),
+  }),
+  link: z.object({ externalId: z.string(), url: z.string() }).nullable(),
+});
+export type PendingView = z.infer<typeof PendingView>;
+
 /** Due work for one threat. Order: priority class, then severity (critical first), then seq. */
 export const QueueEntry = z.object({
   /** 0 verdict from a person, 1 close/reopen, 2 create, 3 update or link. */
@@ -83,6 +107,8 @@ export const QueueEntry = z.object({
   /** Epoch ms before which the entry is not retried (after a failure). */
   notBefore: z.number().optional(),
   lastError: z.string().optional(),
+  /** A create's view, kept until the issue is created (dropped then). */
+  pending: PendingView.optional(),
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 
@@ -107,6 +133,7 @@ export const RetryRecord = z.object({
   lastError: z.string(),
   since: z.string(),
 });
+export type RetryRecord = z.infer<typeof RetryRecord>;
 
 export const LastCycle = z.object({
   startedAt: z.string(),

@@ -3,11 +3,14 @@ import type { GitHubGateway } from "../github/index.js";
 import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
-import type { State, ThreatRecord } from "../state/index.js";
+import type { State } from "../state/index.js";
 import { policyFromConfig, type Policy } from "./policy.js";
 import { createRenderer, type Renderer } from "./renderer.js";
 import { ThreatCache, type CachedThreat } from "./threat-cache.js";
 import type { DryRunRecord } from "./dry-run.js";
+import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
+import type { StateGuard } from "./state-guard.js";
+import { createStateContext } from "./state-updates.js";
 
 export type { CachedThreat } from "./threat-cache.js";
 
@@ -22,9 +25,16 @@ export interface SyncDeps {
   github: GitHubGateway;
   logger: Logger;
   clock: Clock;
-  /** Persists the state durably (atomic write); absent in dry-run. */
-  persist: (() => Promise<void>) | null;
+  /**
+   * Makes the changes durable (one journaled-store commit); absent in dry-run. Called only when
+   * something changed, with exactly what changed (issue 7, item 1).
+   */
+  persist: ((commit: StateCommit) => Promise<void>) | null;
   dryRun?: DryRunSink;
+  /** Deep-freezes the state's values and refuses in-place writes (tests; THREATBRIDGE_FREEZE_STATE=1). */
+  freezeState?: boolean;
+  /** Removes credentials from error texts before the state keeps them (issue 6, item 7). */
+  scrub?: (text: string) => string;
 }
 
 /** Everything one run of the engine shares; built once per process, reused by every cycle. */
@@ -37,8 +47,11 @@ export interface SyncContext extends SyncDeps {
   /** asset id → ids of its threats, derived from the state on start and kept current. */
   threatsByAsset: Map<string, Set<string>>;
   counters: Record<string, number>;
-  /** Whether memory holds changes the state file does not, and when it was last written. */
-  dirty: boolean;
+  /** What changed since the last commit (state-updates.ts marks it). */
+  changes: DirtySet;
+  stateGuard: StateGuard;
+  scrub: (text: string) => string;
+  /** When the state was last committed. */
   lastPersistAt: number;
   /** How long the last state write took (a 100,000-threat state is tens of megabytes). */
   lastPersistMs: number;
@@ -46,7 +59,12 @@ export interface SyncContext extends SyncDeps {
   recreate?: boolean;
 }
 
-export function createContext(deps: SyncDeps, state: State): SyncContext {
+export function createContext(deps: SyncDeps, loaded: State): SyncContext {
+  const held = createStateContext(loaded, {
+    freeze: deps.freezeState === true,
+    ...(deps.scrub ? { scrub: deps.scrub } : {}),
+  });
+  const state = held.state;
   const threatsByAsset = new Map<string, Set<string>>();
   for (const [id, record] of Object.entries(state.threats))
     indexThreat(threatsByAsset, id, null, record.assetId);
@@ -60,7 +78,9 @@ export function createContext(deps: SyncDeps, state: State): SyncContext {
     cache: new ThreatCache(CACHE_MAX_BYTES, CACHE_MAX, deps.dryRun !== undefined),
     threatsByAsset,
     counters: {},
-    dirty: false,
+    changes: held.changes,
+    stateGuard: held.stateGuard,
+    scrub: held.scrub,
     lastPersistAt: 0,
     lastPersistMs: 0,
   };
@@ -98,11 +118,17 @@ export function count(ctx: SyncContext, name: string, by = 1): void {
   ctx.counters[name] = (ctx.counters[name] ?? 0) + by;
 }
 
-/** Writes the state now: around every non-idempotent write, and when a cycle's intake is done. */
+/**
+ * Commits what changed since the last commit (one fsynced journal line): around every
+ * non-idempotent write, and when a cycle's intake is done. Nothing changed: nothing is written.
+ */
 export async function persist(ctx: SyncContext): Promise<void> {
+  if (isClean(ctx.changes)) return;
   const started = ctx.clock.now();
-  if (ctx.persist) await ctx.persist();
-  ctx.dirty = false;
+  const commit = commitOf(ctx.state, ctx.changes);
+  // Cleared before the commit resolves: a change made while it is in flight belongs to the next.
+  ctx.changes = emptyDirty();
+  if (ctx.persist) await ctx.persist(commit);
   ctx.lastPersistAt = ctx.clock.now();
   ctx.lastPersistMs = ctx.lastPersistAt - started;
 }
@@ -113,19 +139,17 @@ const CHECKPOINT_WRITE_SHARE = 20;
 
 /**
  * Notes a change whose loss a crash cannot turn into a duplicate or a lost verdict (an idempotent
- * write, a queue entry done): it reaches the file within a second, not with a write of its own.
- * A whole state file is tens of megabytes at 100,000 threats, so this matters.
+ * write, a queue entry done): it is committed within a second, with the next commit. A commit
+ * costs the size of the change, so this only batches fsyncs.
  */
 export async function checkpoint(ctx: SyncContext): Promise<void> {
-  ctx.dirty = true;
   const interval = Math.max(CHECKPOINT_MS, CHECKPOINT_WRITE_SHARE * ctx.lastPersistMs);
   if (ctx.clock.now() - ctx.lastPersistAt >= interval) await persist(ctx);
 }
 
-export function setRecord(ctx: SyncContext, threatId: string, record: ThreatRecord): void {
-  const before = ctx.state.threats[threatId]?.assetId ?? null;
-  ctx.state.threats[threatId] = record;
-  indexThreat(ctx.threatsByAsset, threatId, before, record.assetId);
+/** Whether memory holds changes not yet committed. */
+export function hasChanges(ctx: SyncContext): boolean {
+  return !isClean(ctx.changes);
 }
 
 export function nowIso(ctx: SyncContext): string {

@@ -1,5 +1,5 @@
 import type { LastCycle } from "../state/index.js";
-import { count, persist, type SyncContext } from "./context.js";
+import { count, hasChanges, persist, type SyncContext } from "./context.js";
 import { drainQueue, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "./intake-github.js";
@@ -7,6 +7,7 @@ import { readAssets, readThreats, retryMalformed } from "./intake-platform.js";
 import { queueSummary, type QueueSummary } from "./queue.js";
 import type { Action } from "./plan.js";
 import { recoverIntents } from "./recover.js";
+import { putThreat, setMeta } from "./state-updates.js";
 
 /** What `reconcile` may do: adopt issues and write links; creating and editing issues waits for `sync`. */
 export function isMappingRepair(action: Action): boolean {
@@ -49,6 +50,17 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Every stored version is forgotten, so that the re-read from the start plans each threat again
+ * rather than taking it for a re-delivery. Durable with the cursor's reset: a crash mid-walk
+ * still re-plans the rest. One commit of every threat, once per reconcile or config change.
+ */
+function forgetVersions(ctx: SyncContext): void {
+  for (const [id, record] of Object.entries(ctx.state.threats)) {
+    if (record.updatedAt !== "") putThreat(ctx, id, { ...record, updatedAt: "" });
+  }
+}
+
 export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleReport> {
   const startedAt = new Date(ctx.clock.now()).toISOString();
   ctx.counters = {};
@@ -60,20 +72,20 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     if (!ctx.dryRun) await recoverIntents(ctx);
     if (opts.reconcile) {
       // Everything is read and planned again, also threats whose version the state already holds.
-      ctx.state.cursors.threats = null;
-      ctx.state.github.since = {};
+      setMeta(ctx, "cursors", { ...ctx.state.cursors, threats: null });
+      setMeta(ctx, "githubSince", {});
       ctx.github.importEtags([]);
-      for (const record of Object.values(ctx.state.threats)) record.updatedAt = "";
+      forgetVersions(ctx);
     }
     if (ctx.state.renderKey !== ctx.renderer.key) {
       // What issues show depends on the config: after a change, every threat is read again and
       // each issue whose content differs is updated (paced by the write budget like any write).
       if (ctx.state.renderKey !== undefined) {
         ctx.logger.info("the config changes what issues show; threats are read again from the start");
-        ctx.state.cursors.threats = null;
-        for (const record of Object.values(ctx.state.threats)) record.updatedAt = "";
+        setMeta(ctx, "cursors", { ...ctx.state.cursors, threats: null });
+        forgetVersions(ctx);
       }
-      ctx.state.renderKey = ctx.renderer.key;
+      setMeta(ctx, "renderKey", ctx.renderer.key);
     }
     await readAssets(ctx, opts.signal);
     if (!opts.signal?.aborted) await readThreats(ctx, opts.signal);
@@ -105,9 +117,11 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   const finishedAt = new Date(ctx.clock.now()).toISOString();
   const ok = error === undefined && drained.failed === 0;
   const last: LastCycle = { startedAt, finishedAt, ok, counts: { ...ctx.counters } };
-  if (error !== undefined) last.error = error.slice(0, 500);
-  if (!ctx.dryRun) {
-    ctx.state.lastCycle = last;
+  if (error !== undefined) last.error = ctx.scrub(error.slice(0, 500));
+  // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all.
+  const idle = !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
+  if (!ctx.dryRun && !idle) {
+    setMeta(ctx, "lastCycle", last);
     try {
       await persist(ctx);
     } catch (e) {

@@ -8,6 +8,7 @@ import { isGitHubWrite, type Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
 import { backoffMs, orderedQueue } from "./queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { dropQueue, putQueue, updateThreat } from "./state-updates.js";
 
 /**
  * Carries out the queue in priority order. For each threat: make sure its current platform version
@@ -37,14 +38,20 @@ export interface DrainResult {
 export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
   const record = ctx.state.threats[threatId];
   if (!record || record.gone || ctx.cache.has(threatId)) return;
+  const pending = ctx.state.queue[threatId]?.pending;
+  if (pending) {
+    // A queued create keeps its view in the state: no second read (issue 7, item 4).
+    remember(ctx, threatId, { view: pending.view, link: pending.link });
+    await ensureAsset(ctx, pending.view.assetId);
+    return;
+  }
   const threat = await ctx.platform.getThreat(threatId);
   if (threat === null) {
     // 404: its asset was removed (spec, GET /v1/threats/{id}).
-    record.gone = true;
+    updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
     return;
   }
-  record.status = threat.status;
-  record.updatedAt = threat.updated_at;
+  updateThreat(ctx, threatId, (r) => ({ ...r, status: threat.status, updatedAt: threat.updated_at }));
   const view = toThreatView(threat, ctx.config.fields.threat);
   remember(ctx, threatId, { view, link: githubLink(threat) });
   await ensureAsset(ctx, view.assetId);
@@ -100,9 +107,8 @@ async function processOne(
     }
   }
   if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
-  const record = ctx.state.threats[threatId];
-  if (record?.refused) delete record.refused;
-  if (!opts.allow) delete ctx.state.queue[threatId];
+  if (ctx.state.threats[threatId]?.refused) updateThreat(ctx, threatId, ({ refused: _cleared, ...r }) => r);
+  if (!opts.allow) dropQueue(ctx, threatId);
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
   return "done";
@@ -166,11 +172,9 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         const outcome = await processOne(ctx, threatId, opts);
         result[outcome === "done" ? "done" : "deferred"] += 1;
       } catch (error) {
-        const entry = ctx.state.queue[threatId];
-        if (entry) {
-          entry.attempts += 1;
-          entry.lastError = describe(error);
-        }
+        const failed = ctx.state.queue[threatId];
+        if (failed)
+          putQueue(ctx, threatId, { ...failed, attempts: failed.attempts + 1, lastError: describe(error) });
         if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
           limited.add(threatId);
           count(ctx, "work_rate_limited");
@@ -178,7 +182,9 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         }
         result.failed += 1;
         count(ctx, "work_failed");
-        if (entry) entry.notBefore = ctx.clock.now() + backoffMs(entry.attempts);
+        const entry = ctx.state.queue[threatId];
+        if (entry)
+          putQueue(ctx, threatId, { ...entry, notBefore: ctx.clock.now() + backoffMs(entry.attempts) });
         ctx.logger.warn(
           { threatId, err: describe(error), at: nowIso(ctx) },
           "work failed; it is retried later",
@@ -188,6 +194,6 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
     }
     if (limited.size === 0) break;
   }
-  if (ctx.dirty) await persist(ctx);
+  await persist(ctx);
   return result;
 }

@@ -12,6 +12,7 @@ import { issueRecord, postComment, startIntent, underIntent } from "./intents.js
 import { resolveCreate } from "./recover.js";
 import { markIssueDeleted } from "./refusals.js";
 import { withRevision } from "./revision.js";
+import { dropIntent, dropPending, dropPerson, putIntent, updateThreat } from "./state-updates.js";
 
 /**
  * The writer: carries out one action. Every non-idempotent or state-changing GitHub write runs
@@ -46,8 +47,7 @@ async function ifStillThere<T>(
     return await write();
   } catch (error) {
     if (!(isRecord(error) && error["type"] === "resource/not-found")) throw error;
-    const record = ctx.state.threats[threatId];
-    if (record) record.gone = true;
+    updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
     ctx.cache.delete(threatId);
     count(ctx, "threats_gone_on_write");
     return GONE;
@@ -95,20 +95,24 @@ function minimalBody(threatId: string): string {
 }
 
 /** A person transferred the issue (GitHub answered from its new place): the record follows it. */
-function repoint(ctx: SyncContext, known: IssueRecord, current: IssueSnapshot): void {
+function repoint(ctx: SyncContext, threatId: string, known: IssueRecord, current: IssueSnapshot): void {
   if (known.repo === current.repo && known.number === current.number) return;
   ctx.logger.info(
     { from: `${known.repo}#${known.number}`, to: `${current.repo}#${current.number}` },
     "the issue was transferred; the connector follows it and re-points the platform's link",
   );
-  known.repo = current.repo;
-  known.number = current.number;
-  known.url = current.url;
+  updateThreat(ctx, threatId, (r) => ({
+    ...r,
+    issue: { ...known, repo: current.repo, number: current.number, url: current.url },
+  }));
   count(ctx, "issues_transferred");
 }
 
 export async function execute(ctx: SyncContext, action: Action): Promise<void> {
-  const record = ctx.state.threats[action.threatId];
+  const id = action.threatId;
+  const record = ctx.state.threats[id];
+  const setIssueState = (state: "open" | "closed"): void =>
+    updateThreat(ctx, id, (r) => (r.issue ? { ...r, issue: { ...r.issue, state } } : r));
   switch (action.kind) {
     case "verdict": {
       const threat = await ifStillThere(ctx, action.threatId, () =>
@@ -117,30 +121,32 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       if (threat === GONE) {
         // The threat left the API (its asset was removed) since the person acted: no verdict can
         // be given; the issue stays as the person left it.
-        if (record?.issue) record.issue.state = action.person.event === "closed" ? "closed" : "open";
-        delete ctx.state.queue[action.threatId]?.person;
+        setIssueState(action.person.event === "closed" ? "closed" : "open");
+        dropPerson(ctx, id);
         await checkpoint(ctx);
         return;
       }
       count(ctx, "platform_verdicts");
       audit(ctx, "verdict", action.threatId, action.person);
       // The response's status is the recalculated effective status (spec, PATCH rule 3).
-      if (record) {
-        record.status = threat.status;
-        record.updatedAt = threat.updated_at;
-        if (record.issue) record.issue.state = action.person.event === "closed" ? "closed" : "open";
-      }
+      const issueState = action.person.event === "closed" ? "closed" : "open";
+      updateThreat(ctx, id, (r) => ({
+        ...r,
+        status: threat.status,
+        updatedAt: threat.updated_at,
+        ...(r.issue ? { issue: { ...r.issue, state: issueState } } : {}),
+      }));
       remember(ctx, action.threatId, {
         view: toThreatView(threat, ctx.config.fields.threat),
         link: githubLink(threat),
       });
-      delete ctx.state.queue[action.threatId]?.person;
+      dropPerson(ctx, id);
       await checkpoint(ctx);
       return;
     }
     case "accept": {
-      if (record?.issue) record.issue.state = action.state;
-      delete ctx.state.queue[action.threatId]?.person;
+      setIssueState(action.state);
+      dropPerson(ctx, id);
       await checkpoint(ctx);
       return;
     }
@@ -152,10 +158,11 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         await checkpoint(ctx);
         return;
       }
-      if (record) {
-        record.issue = issueRecord(issue);
-        record.link = `${issue.repo}#${issue.number}`;
-      }
+      updateThreat(ctx, id, (r) => ({
+        ...r,
+        issue: issueRecord(issue),
+        link: `${issue.repo}#${issue.number}`,
+      }));
       count(ctx, "issues_adopted");
       await checkpoint(ctx);
       return;
@@ -182,10 +189,11 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
             count(ctx, "issues_created_minimal");
             issue = await send(action.title.slice(0, TITLE_MAX), minimalBody(action.threatId));
           }
-          if (record) {
-            record.issue = issueRecord(issue, action.hash);
-            delete record.deletedIssue;
-          }
+          updateThreat(ctx, id, ({ deletedIssue: _recreated, ...r }) => ({
+            ...r,
+            issue: issueRecord(issue, action.hash),
+          }));
+          dropPending(ctx, id);
           count(ctx, "issues_created");
           audit(ctx, "create", action.threatId, issue);
         },
@@ -207,7 +215,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         if (current === null) {
           throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
         }
-        if (known) repoint(ctx, known, current);
+        if (known) repoint(ctx, id, known, current);
         if (await notePersonChange(ctx, action.threatId, current)) {
           await checkpoint(ctx);
           return; // planned again: the person's change becomes a verdict first
@@ -227,9 +235,12 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         // Content alone: it never sends a state, and setting it twice gives the same issue, so no
         // intent is needed. An answer showing a state the connector did not write is a person's.
         const issue = await ctx.github.updateIssue(repo, number, patch);
-        if (known) repoint(ctx, known, issue);
+        const current = ctx.state.threats[id]?.issue;
+        if (current) repoint(ctx, id, current, issue);
         if (action.content) await syncLabels(ctx, issue, action.content.labels);
-        if (record?.issue && action.hash !== undefined) record.issue.hash = action.hash;
+        const hash = action.hash;
+        if (hash !== undefined)
+          updateThreat(ctx, id, (r) => (r.issue ? { ...r, issue: { ...r.issue, hash } } : r));
         audit(ctx, "update", action.threatId, issue);
         await notePersonChange(ctx, action.threatId, issue);
         count(ctx, "issues_updated");
@@ -240,7 +251,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
       // refused the change, a failure leaves the intent: the next cycle reads the issue (recover.ts)
       // to learn whether the change landed, so the connector's own close is never taken for a
       // person's verdict, and a comment whose state change landed is still posted.
-      const intent = startIntent(ctx, {
+      let intent = startIntent(ctx, {
         kind: "issue_state",
         threatId: action.threatId,
         repo,
@@ -254,28 +265,33 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         issue = await ctx.github.updateIssue(repo, number, patch);
       } catch (error) {
         if (surelyRefused(error)) {
-          delete ctx.state.intents[intent.id];
+          dropIntent(ctx, intent.id);
           await persist(ctx);
         }
         throw error;
       }
-      if (known) repoint(ctx, known, issue);
+      const current = ctx.state.threats[id]?.issue;
+      if (current) repoint(ctx, id, current, issue);
       if (issue.repo !== repo || issue.number !== number) {
-        intent.repo = issue.repo;
-        intent.number = issue.number;
-      }
-      if (record?.issue) {
-        record.issue.state = issue.state;
-        if (action.hash !== undefined) record.issue.hash = action.hash;
+        intent = { ...intent, repo: issue.repo, number: issue.number };
+        putIntent(ctx, intent);
       }
       // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
       // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
-      if (record && action.comment === ASSET_REMOVED_COMMENT) record.closedForRemoval = true;
+      const removal = action.comment === ASSET_REMOVED_COMMENT;
+      const written = action.hash;
+      updateThreat(ctx, id, (r) => ({
+        ...r,
+        ...(r.issue
+          ? { issue: { ...r.issue, state: issue.state, ...(written !== undefined ? { hash: written } : {}) } }
+          : {}),
+        ...(removal ? { closedForRemoval: true } : {}),
+      }));
       count(ctx, "issues_state_changed");
       audit(ctx, action.state === "closed" ? "close" : "reopen", action.threatId, issue);
       if (intent.body !== undefined) await postComment(ctx, intent);
       if (action.content) await syncLabels(ctx, issue, action.content.labels);
-      delete ctx.state.intents[intent.id];
+      dropIntent(ctx, intent.id);
       await persist(ctx);
       return;
     }
@@ -287,7 +303,7 @@ export async function execute(ctx: SyncContext, action: Action): Promise<void> {
         }),
       );
       if (linked === GONE) return;
-      if (record) record.link = action.externalId;
+      updateThreat(ctx, id, (r) => ({ ...r, link: action.externalId }));
       const cached = ctx.cache.get(action.threatId);
       if (cached) cached.link = { externalId: action.externalId, url: action.url };
       count(ctx, "platform_links");

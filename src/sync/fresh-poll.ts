@@ -26,8 +26,6 @@ export function notePolled(ctx: SyncContext, repo: string): void {
 export function isFresh(ctx: SyncContext, repo: string): boolean {
   const last = polled.get(ctx)?.get(repo.toLowerCase());
   return (
-    last !== undefined &&
-    ctx.clock.now() - last.at < FRESH_MS &&
-    ctx.github.stats().writes === last.writes
+    last !== undefined && ctx.clock.now() - last.at < FRESH_MS && ctx.github.stats().writes === last.writes
   );
 }

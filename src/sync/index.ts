@@ -1,4 +1,7 @@
-export { createContext, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
+export { createContext, persist, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
+export { setMeta } from "./state-updates.js";
+export type { StateCommit } from "./state-changes.js";
+export { stateFromStore, commitToStore, readJournaledState } from "./journaled-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./cycle.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";

@@ -1,5 +1,6 @@
 import type { IssueSnapshot } from "../github/index.js";
-import { count, nowIso, setRecord, type SyncContext } from "./context.js";
+import { count, nowIso, type SyncContext } from "./context.js";
+import { dropPerson, putThreat, setMeta, updateThreat } from "./state-updates.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
 import { notePolled } from "./fresh-poll.js";
@@ -22,13 +23,12 @@ export function reposToWatch(ctx: SyncContext): string[] {
 
 function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
   const record = ctx.state.threats[threatId];
-  setRecord(ctx, threatId, {
+  putThreat(ctx, threatId, {
     status: record?.status ?? "unknown",
     severity: record?.severity ?? 0,
     assetId: record?.assetId ?? null,
     updatedAt: record?.updatedAt ?? "",
-    position: record?.position ?? null,
-    gone: record?.gone ?? false,
+    ...(record?.gone ? { gone: true } : {}),
     ...(record?.link !== undefined ? { link: record.link } : {}),
     issue: issueRecord(issue),
   });
@@ -97,7 +97,7 @@ export async function notePersonChange(
   const entry = ctx.state.queue[threatId];
   if (issue.state === known.state) {
     // A person undid their own change before the connector acted on it.
-    if (entry?.person) delete entry.person;
+    if (entry?.person) dropPerson(ctx, threatId);
     return false;
   }
   const inFlight = Object.values(ctx.state.intents).some(
@@ -115,12 +115,12 @@ export async function notePersonChange(
   });
   if (who?.bySelf && who.viaApp) {
     // Our GitHub App did it (a write whose outcome was not recorded): not a person's verdict.
-    known.state = issue.state;
+    updateThreat(ctx, threatId, (r) => ({ ...r, issue: { ...known, state: issue.state } }));
     return false;
   }
   count(ctx, "people_changes");
   enqueue(
-    ctx.state,
+    ctx,
     threatId,
     {
       priority: 0,
@@ -157,11 +157,15 @@ export async function pollRepo(ctx: SyncContext, repo: string, mapped: Map<strin
   count(ctx, "github_issues_read", result.issues.length);
   // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
   // (issues edited while it paged) keeps the old watermark so that none slips past.
-  if (watermark !== null && result.consistent) ctx.state.github.since[repo] = watermark;
+  if (watermark !== null && result.consistent && watermark !== since) {
+    setMeta(ctx, "githubSince", { ...ctx.state.github.since, [repo]: watermark });
+  }
 }
 
 export async function readGitHub(ctx: SyncContext): Promise<void> {
   const mapped = mappedIssues(ctx);
   for (const repo of reposToWatch(ctx)) await pollRepo(ctx, repo, mapped);
-  ctx.state.github.etags = ctx.github.exportEtags();
+  const etags = ctx.github.exportEtags();
+  // Unchanged ETags are not written again: an idle cycle commits nothing.
+  if (JSON.stringify(etags) !== JSON.stringify(ctx.state.github.etags)) setMeta(ctx, "etags", etags);
 }

@@ -1,6 +1,15 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
 import type { ThreatRecord } from "../state/index.js";
-import { count, nowIso, persist, remember, setRecord, type SyncContext } from "./context.js";
+import { count, nowIso, persist, remember, type SyncContext } from "./context.js";
+import {
+  dropPending,
+  forgetIfIdle,
+  putAsset,
+  putRetry,
+  putThreat,
+  setMeta,
+  updateThreat,
+} from "./state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { priorityOf as priorityFromActions } from "./plan.js";
 import { planFor } from "./plan-for.js";
@@ -27,66 +36,62 @@ function noteMalformed(
     return;
   }
   const previous = ctx.state.retry[kind][item.id];
-  ctx.state.retry[kind][item.id] = {
+  putRetry(ctx, kind, item.id, {
     attempts: (previous?.attempts ?? 0) + 1,
     lastError: item.error.slice(0, 500),
     since: previous?.since ?? nowIso(ctx),
-  };
+  });
   ctx.logger.warn({ kind, id: item.id, error: item.error }, "malformed item; it is read again next cycle");
 }
 
 export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   const known = ctx.state.assets[asset.id];
-  delete ctx.state.retry.assets[asset.id];
+  putRetry(ctx, "assets", asset.id, undefined);
   if (asset.deleted) {
     // An asset created and removed between two polls arrives as a tombstone for an id never seen:
     // ignore it (spec, "Asset lifecycle").
     if (!known && !ctx.threatsByAsset.get(asset.id)?.size) return;
-    ctx.state.assets[asset.id] = {
+    putAsset(ctx, asset.id, {
       name: known?.name ?? null,
       type: known?.type ?? null,
       deleted: true,
       updatedAt: asset.updated_at,
-    };
+    });
     if (known?.deleted) return;
     count(ctx, "assets_removed");
     for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
       const record = ctx.state.threats[threatId];
       if (!record) continue;
-      record.gone = true;
+      updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
       ctx.cache.delete(threatId);
-      if (record.issue) enqueue(ctx.state, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
+      if (record.issue) enqueue(ctx, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
     }
     return;
   }
   const view = toAssetView(asset, ctx.config.fields.asset);
-  ctx.state.assets[asset.id] = {
+  putAsset(ctx, asset.id, {
     name: view.name,
     type: view.type,
     deleted: false,
     updatedAt: asset.updated_at,
-  };
+  });
   if (known?.deleted) {
     // A restore: its threats are back; re-read each (GET) to reopen those still unsolved.
     count(ctx, "assets_restored");
     for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
       const record = ctx.state.threats[threatId];
       if (!record) continue;
-      record.gone = false;
+      updateThreat(ctx, threatId, ({ gone: _back, ...r }) => r);
       ctx.cache.delete(threatId);
-      enqueue(ctx.state, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
+      enqueue(ctx, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
     }
   }
 }
 
-/** Records one threat version and queues the work it makes due. `position` null for single reads. */
+/** Records one threat version and queues the work it makes due. */
 export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   const previous = ctx.state.threats[threat.id];
-  delete ctx.state.retry.threats[threat.id];
-  const position =
-    threat.stream_position === null || threat.stream_position === undefined
-      ? null
-      : String(threat.stream_position);
+  putRetry(ctx, "threats", threat.id, undefined);
   // Unchanged updated_at with a later stream_position is a re-delivery: not a change (spec, "Events").
   if (
     previous &&
@@ -94,35 +99,42 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     previous.updatedAt === threat.updated_at &&
     previous.status === threat.status
   ) {
-    if (position !== null) previous.position = position;
+    // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     count(ctx, "threats_redelivered");
     return;
   }
   const view = toThreatView(threat, ctx.config.fields.threat);
   const link = githubLink(threat);
+  // Back on the stream: no longer gone (kept only while true: issue 7, item 2).
+  const { gone: _back, ...kept } = previous ?? {};
   const record: ThreatRecord = {
-    ...previous,
+    ...kept,
     status: threat.status,
     severity: view.severityRank ?? 0,
     assetId: view.assetId,
     updatedAt: threat.updated_at,
-    position: position ?? previous?.position ?? null,
-    gone: false,
     ...(link ? { link: link.externalId } : {}),
   };
-  setRecord(ctx, threat.id, record);
+  putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);
+    // The queued create's view is of an older version: the drain reads the threat again.
+    dropPending(ctx, threat.id);
+    forgetIfIdle(ctx, threat.id);
     count(ctx, "threats_unchanged");
     return;
   }
   count(ctx, "threats_due");
   enqueue(
-    ctx.state,
+    ctx,
     threat.id,
-    { priority: priorityFromActions(actions), severity: record.severity },
+    {
+      priority: priorityFromActions(actions),
+      severity: record.severity,
+      ...(actions.some((a) => a.kind === "create") ? { pending: { view, link } } : {}),
+    },
     nowIso(ctx),
   );
 }
@@ -143,7 +155,9 @@ async function walk<T>(
       items += 1;
     }
     // The work of this page is recorded in memory; the cursor moves with it in one write.
-    ctx.state.cursors[kind] = page.resumeCursor;
+    if (ctx.state.cursors[kind] !== page.resumeCursor) {
+      setMeta(ctx, "cursors", { ...ctx.state.cursors, [kind]: page.resumeCursor });
+    }
     sinceCheckpoint += 1;
     if (sinceCheckpoint >= CHECKPOINT_PAGES) {
       sinceCheckpoint = 0;
@@ -169,13 +183,16 @@ export async function retryMalformed(ctx: SyncContext): Promise<void> {
   for (const id of Object.keys(ctx.state.retry.threats)) {
     try {
       const threat = await ctx.platform.getThreat(id);
-      if (threat === null) delete ctx.state.retry.threats[id];
+      if (threat === null) putRetry(ctx, "threats", id, undefined);
       else absorbThreat(ctx, threat);
     } catch (error) {
       const entry = ctx.state.retry.threats[id];
       if (entry) {
-        entry.attempts += 1;
-        entry.lastError = error instanceof Error ? error.message.slice(0, 500) : "unknown error";
+        putRetry(ctx, "threats", id, {
+          ...entry,
+          attempts: entry.attempts + 1,
+          lastError: error instanceof Error ? error.message.slice(0, 500) : "unknown error",
+        });
       }
       ctx.logger.warn(
         { id, err: error instanceof Error ? error.message : String(error) },
@@ -186,11 +203,11 @@ export async function retryMalformed(ctx: SyncContext): Promise<void> {
   for (const id of Object.keys(ctx.state.retry.assets)) {
     try {
       const asset = await ctx.platform.getAsset(id);
-      if (asset === null) delete ctx.state.retry.assets[id];
+      if (asset === null) putRetry(ctx, "assets", id, undefined);
       else absorbAsset(ctx, asset);
     } catch (error) {
       const entry = ctx.state.retry.assets[id];
-      if (entry) entry.attempts += 1;
+      if (entry) putRetry(ctx, "assets", id, { ...entry, attempts: entry.attempts + 1 });
       ctx.logger.warn(
         { id, err: error instanceof Error ? error.message : String(error) },
         "asset still unreadable",

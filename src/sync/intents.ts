@@ -3,6 +3,7 @@ import type { Intent, IssueRecord } from "../state/index.js";
 import { audit } from "./audit.js";
 import { count, nowIso, persist, type SyncContext } from "./context.js";
 import { parseRevision } from "./revision.js";
+import { dropIntent, nextSeq, putIntent } from "./state-updates.js";
 
 /**
  * Write-ahead intents: recorded (durably) before a GitHub write that is not idempotent or that
@@ -11,9 +12,8 @@ import { parseRevision } from "./revision.js";
  */
 
 export function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
-  ctx.state.seq += 1;
-  const intent: Intent = { ...fields, id: `i${ctx.state.seq}`, startedAt: nowIso(ctx) };
-  ctx.state.intents[intent.id] = intent;
+  const intent: Intent = { ...fields, id: `i${nextSeq(ctx)}`, startedAt: nowIso(ctx) };
+  putIntent(ctx, intent);
   return intent;
 }
 
@@ -34,12 +34,12 @@ export async function underIntent(
     await send(intent);
   } catch (error) {
     if (!(await resolve(intent))) {
-      delete ctx.state.intents[intent.id];
+      dropIntent(ctx, intent.id);
       await persist(ctx);
       throw error;
     }
   }
-  delete ctx.state.intents[intent.id];
+  dropIntent(ctx, intent.id);
   await persist(ctx);
 }
 

@@ -2,6 +2,7 @@ import type { SyncContext } from "./context.js";
 import { plan, type Action } from "./plan.js";
 import { isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "./render/index.js";
+import { updateThreat } from "./state-updates.js";
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
@@ -9,7 +10,9 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const view = cached?.view ?? null;
   // The threat is back (its asset restored): a later removal closes its issue again.
-  if (view && record?.closedForRemoval) delete record.closedForRemoval;
+  if (view && record?.closedForRemoval) {
+    updateThreat(ctx, threatId, ({ closedForRemoval: _back, ...rest }) => rest);
+  }
   const assetRecord = view?.assetId ? ctx.state.assets[view.assetId] : undefined;
   const asset: AssetView | null =
     view?.assetId && assetRecord
@@ -26,7 +29,7 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     threatId,
     threat: view ? { status: view.status } : statusOnly,
     link: cached?.link ?? null,
-    record,
+    record: ctx.state.threats[threatId],
     person,
     eligible: view ? isEligible(view, asset, ctx.policy) : false,
     route,

@@ -1,5 +1,6 @@
-import type { PersonChange, QueueEntry, State } from "../state/index.js";
+import type { PendingView, PersonChange, QueueEntry, State } from "../state/index.js";
 import { SEVERITIES } from "../shared/severity.js";
+import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 
 /**
  * The queue of due work: one entry per threat, kept in the state file so that work outlasting a
@@ -8,30 +9,36 @@ import { SEVERITIES } from "../shared/severity.js";
  */
 
 export function enqueue(
-  state: State,
+  ctx: StateCtx,
   threatId: string,
-  what: { priority: number; severity: number; person?: PersonChange },
+  what: { priority: number; severity: number; person?: PersonChange; pending?: PendingView },
   nowIso: string,
 ): void {
-  const current = state.queue[threatId];
+  const current = ctx.state.queue[threatId];
   if (current) {
-    current.priority = Math.min(current.priority, what.priority);
-    current.severity = what.severity;
-    if (what.person) current.person = what.person;
     // New information: retry now rather than after the back-off of an earlier failure.
-    delete current.notBefore;
+    const { notBefore: _retryNow, pending, ...rest } = current;
+    // A person's change keeps a create's view; a new version of the threat replaces it.
+    const view = what.pending ?? (what.person ? pending : undefined);
+    putQueue(ctx, threatId, {
+      ...rest,
+      priority: Math.min(current.priority, what.priority),
+      severity: what.severity,
+      ...(what.person ? { person: what.person } : {}),
+      ...(view ? { pending: view } : {}),
+    });
     return;
   }
-  state.seq += 1;
   const entry: QueueEntry = {
     priority: what.priority,
     severity: what.severity,
-    seq: state.seq,
+    seq: nextSeq(ctx),
     enqueuedAt: nowIso,
     attempts: 0,
+    ...(what.person ? { person: what.person } : {}),
+    ...(what.pending ? { pending: what.pending } : {}),
   };
-  if (what.person) entry.person = what.person;
-  state.queue[threatId] = entry;
+  putQueue(ctx, threatId, entry);
 }
 
 export function compareEntries(a: QueueEntry, b: QueueEntry): number {

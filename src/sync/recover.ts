@@ -3,6 +3,7 @@ import type { Intent } from "../state/index.js";
 import { count, persist, type SyncContext } from "./context.js";
 import { commentPosted, issueRecord, postComment } from "./intents.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { dropIntent, putIntent, updateThreat } from "./state-updates.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
@@ -16,31 +17,35 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
   if (!issue) return false;
-  const record = ctx.state.threats[intent.threatId];
-  if (record) record.issue = issueRecord(issue);
+  updateThreat(ctx, intent.threatId, (record) => ({ ...record, issue: issueRecord(issue) }));
   count(ctx, "intents_resolved_found");
   return true;
 }
 
-async function resolveState(ctx: SyncContext, intent: Intent): Promise<void> {
+async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
+  let intent = started;
   if (intent.number === undefined || intent.target === undefined) return;
   const issue = await ctx.github.getIssue(intent.repo, intent.number);
   if (!issue || issue.state !== intent.target) return; // it did not land: the plan sends it again
   // It landed: the connector's own write, not a person's change; and its comment is due. No later
   // plan would send that comment (the state is right), so it is sent here, under the same key.
-  const record = ctx.state.threats[intent.threatId];
-  if (record?.issue) record.issue.state = intent.target;
+  const target = intent.target;
+  updateThreat(ctx, intent.threatId, (record) =>
+    record.issue ? { ...record, issue: { ...record.issue, state: target } } : record,
+  );
   if (issue.repo !== intent.repo || issue.number !== intent.number) {
     // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
     // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
-    if (record?.issue && record.issue.repo === intent.repo && record.issue.number === intent.number) {
-      record.issue.repo = issue.repo;
-      record.issue.number = issue.number;
-      record.issue.url = issue.url;
+    const known = ctx.state.threats[intent.threatId]?.issue;
+    if (known && known.repo === intent.repo && known.number === intent.number) {
+      updateThreat(ctx, intent.threatId, (record) => ({
+        ...record,
+        issue: { ...known, repo: issue.repo, number: issue.number, url: issue.url },
+      }));
       count(ctx, "issues_transferred");
     }
-    intent.repo = issue.repo;
-    intent.number = issue.number;
+    intent = { ...intent, repo: issue.repo, number: issue.number };
+    putIntent(ctx, intent);
   }
   if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
@@ -83,7 +88,7 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
         continue;
       }
     }
-    delete ctx.state.intents[intent.id];
+    dropIntent(ctx, intent.id);
     count(ctx, "intents_recovered");
     await persist(ctx);
   }

@@ -1,4 +1,5 @@
 import { count, nowIso, type SyncContext } from "./context.js";
+import { dropIntent, dropQueue, updateThreat } from "./state-updates.js";
 
 /**
  * Steps GitHub refuses for good (issue 6, items 2 and 3). Such a step is resolved, not retried: it
@@ -8,9 +9,9 @@ import { count, nowIso, type SyncContext } from "./context.js";
  */
 
 function dropWork(ctx: SyncContext, threatId: string): void {
-  delete ctx.state.queue[threatId];
+  dropQueue(ctx, threatId);
   for (const intent of Object.values(ctx.state.intents)) {
-    if (intent.threatId === threatId) delete ctx.state.intents[intent.id];
+    if (intent.threatId === threatId) dropIntent(ctx, intent.id);
   }
   ctx.cache.delete(threatId);
 }
@@ -21,8 +22,7 @@ function reasonOf(error: unknown): string {
 
 export function recordRefusal(ctx: SyncContext, threatId: string, action: string, error: unknown): void {
   const reason = reasonOf(error);
-  const record = ctx.state.threats[threatId];
-  if (record) record.refused = { action, reason, at: nowIso(ctx) };
+  updateThreat(ctx, threatId, (record) => ({ ...record, refused: { action, reason, at: nowIso(ctx) } }));
   dropWork(ctx, threatId);
   count(ctx, "work_refused");
   ctx.logger.warn(
@@ -36,11 +36,10 @@ export function recordRefusal(ctx: SyncContext, threatId: string, action: string
  * The threat is no longer managed and gets no second issue unless `reconcile --recreate` asks.
  */
 export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: string, number: number): void {
-  const record = ctx.state.threats[threatId];
-  if (record) {
-    delete record.issue;
-    record.deletedIssue = { repo, number, at: nowIso(ctx) };
-  }
+  updateThreat(ctx, threatId, ({ issue: _deleted, ...record }) => ({
+    ...record,
+    deletedIssue: { repo, number, at: nowIso(ctx) },
+  }));
   dropWork(ctx, threatId);
   count(ctx, "issues_deleted");
   ctx.logger.warn(

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readStateFile } from "../../src/state/index.js";
+import { readJournaledState } from "../../src/sync/index.js";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "../e2e/world.js";
 import { until } from "./daemon-world.js";
 
@@ -71,7 +71,7 @@ describe("threatbridge run (end to end)", () => {
       clearTimeout(timer);
     }
     expect(code, stderr).toBe(0);
-    const state = await readStateFile(w.statePath);
+    const state = await readJournaledState(w.statePath);
     expect(Object.values(state?.threats ?? {}).filter((t) => t.issue).length).toBe(wanted);
     expect(await get(`${base}/healthz`)).toBeNull();
   }, 60_000);

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, watch } from "node:fs";
+import { basename, dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
 
@@ -95,6 +96,53 @@ describe("crash safety (end to end)", () => {
     };
     expect(status.intents).toEqual([]);
     expect(status.queue.total).toBe(0);
+  }, 180_000);
+
+  it("SIGKILL mid-compaction of the journaled store (a snapshot being written): nothing lost, nothing duplicated", async () => {
+    // A tiny threshold: the store compacts after every few commits, so snapshots are written
+    // throughout the backfill (src/state/README-store.md, "Compaction and recovery").
+    world = await startWorld({ threats: 40, seed: 12 }, "", { env: { THREATBRIDGE_COMPACT_BYTES: "1500" } });
+    const { mkdir, readFile, writeFile } = await import("node:fs/promises");
+    const yaml = await readFile(world.configPath, "utf8");
+    await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 15"));
+    const firstSeen = firstSeenStatuses(world);
+    const w = world;
+    const stateDir = dirname(w.statePath);
+    await mkdir(stateDir, { recursive: true });
+    const snapshotTemp = new RegExp(
+      `^${basename(w.statePath).replace(/\./g, "\\.")}\\.\\d+\\.[0-9a-f]{12}\\.tmp$`,
+    );
+    let killsMidCompaction = 0;
+    for (let kill = 0; kill < 8; kill += 1) {
+      const child = w.spawnCli(["sync", "-c", w.configPath]);
+      let done = false;
+      const exited = new Promise((r) => child.once("exit", () => r((done = true))));
+      // Killed the moment a snapshot's temp file appears: inside a compaction, before its rename.
+      const watcher = watch(stateDir, (_event, name) => {
+        if (!done && name !== null && snapshotTemp.test(name)) {
+          killsMidCompaction += 1;
+          done = true;
+          child.kill("SIGKILL");
+        }
+      });
+      await waitFor(() => done, 30_000);
+      watcher.close();
+      child.kill("SIGKILL");
+      await exited;
+    }
+    expect(killsMidCompaction).toBeGreaterThanOrEqual(2);
+    let final = await w.cli(["sync", "-c", w.configPath]);
+    if (final.code !== 0) final = await w.cli(["sync", "-c", w.configPath]);
+    expect(final.code).toBe(0);
+    w.sim.sim.settle();
+    const issues = w.gh.issues(REPO).filter((i) => !i.isPullRequest);
+    const ids = issues.map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "").sort();
+    expect(ids).toEqual(eligibleIds(w, firstSeen)); // no duplicate, none missing
+    for (const issue of issues) {
+      const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
+      const ref = w.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");
+      expect(ref?.external_id).toBe(`${REPO}#${issue.number}`);
+    }
   }, 180_000);
 
   it("a second sync on the same state file exits 1 naming the holder; a lock left by SIGKILL does not block", async () => {

@@ -68,8 +68,7 @@ describe("deleted and transferred issues: recovery and reconcile (issue 6, item 
     const { number, threatId } = firstIssue(world);
     const count = world.gh.issues(REPO).length;
     world.gh.person.deleteIssue(REPO, number);
-    const { rm } = await import("node:fs/promises");
-    await rm(world.statePath);
+    await world.loseState();
     expect((await world.cli(["reconcile", "-c", world.configPath])).code).toBe(0);
     expect(await sync(world)).toBe(0);
     expect(world.gh.issues(REPO)).toHaveLength(count - 1);

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, startWorld, type World } from "./world.js";
 
@@ -68,7 +67,7 @@ filters:
     const issues = world.gh.issues(REPO);
     expect(issues.length).toBeGreaterThan(0);
     // The state file is lost: a dry run must show that the existing issues would be adopted.
-    await rm(world.statePath);
+    await world.loseState();
     const json = await world.cli(["sync", "-c", world.configPath, "--dry-run", "--json"]);
     expect(json.code).toBe(0);
     const records = parseLines(json.stdout);

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readStateFile } from "../../src/state/index.js";
+import { readJournaledState } from "../../src/sync/index.js";
 import {
   issueToken,
   json,
@@ -86,7 +86,7 @@ describe("a platform read has a total deadline and a stop cuts it short (issue 6
       const result = await stopWhileStalled(world.spawnCli(["sync", "-c", world.configPath]), platform);
       expect(result.killed, result.stderr).toBe(false);
       expect(result.code).not.toBeNull();
-      expect(await readStateFile(world.statePath)).not.toBeNull();
+      expect(await readJournaledState(world.statePath)).not.toBeNull();
     }, 40_000);
 
     it(`run exits 0 after SIGTERM while the platform ${mode === "hang" ? "never answers" : "trickles"}, with the state saved`, async () => {
@@ -102,7 +102,7 @@ describe("a platform read has a total deadline and a stop cuts it short (issue 6
       const result = await stopWhileStalled(world.spawnCli(["run", "-c", world.configPath]), platform);
       expect(result.killed, result.stderr).toBe(false);
       expect(result.code, result.stderr).toBe(0);
-      expect(await readStateFile(world.statePath)).not.toBeNull();
+      expect(await readJournaledState(world.statePath)).not.toBeNull();
     }, 40_000);
   }
 });

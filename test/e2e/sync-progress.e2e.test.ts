@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readJournaledState } from "../../src/sync/index.js";
 import { startWorld, type World } from "./world.js";
 
 /** `sync` on a terminal shows progress, and an interrupted sync says so (issue 8, items 2 and 8). */
@@ -48,7 +49,7 @@ describe("sync progress and interruption", () => {
       /^sync interrupted by SIGINT: the state is saved; \d+ done, [1-9]\d* stay queued \(create \d+\)/m,
     );
     expect(code).toBe(1);
-    const state: unknown = JSON.parse(await readFile(world.statePath, "utf8"));
+    const state: unknown = await readJournaledState(world.statePath);
     expect(state).toHaveProperty("queue");
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
 
@@ -89,11 +89,12 @@ describe("threatbridge sync (end to end)", () => {
     world = await startWorld();
     expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
     world.sim.sim.addThreat({ severity: "critical" });
-    const before = await readFile(world.statePath);
+    const before = await world.stateFiles();
+    expect(before.size).toBeGreaterThan(0);
     const result = await world.cli(["sync", "-c", world.configPath, "--dry-run"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/create/);
-    expect((await readFile(world.statePath)).equals(before)).toBe(true);
+    expect(await world.stateFiles()).toEqual(before);
   });
 
   it("status --json reports mapped threats, issues and the queue", async () => {
@@ -115,8 +116,7 @@ describe("threatbridge sync (end to end)", () => {
     world = await startWorld();
     expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
     const count = world.gh.issues(REPO).length;
-    const { rm } = await import("node:fs/promises");
-    await rm(world.statePath);
+    await world.loseState();
     const rec = await world.cli(["reconcile", "-c", world.configPath]);
     expect(rec.code).toBe(0);
     expect(rec.stdout).toContain(`adopted ${count} issues`);
@@ -132,8 +132,7 @@ describe("threatbridge sync (end to end)", () => {
     world = await startWorld();
     expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
     const count = world.gh.issues(REPO).length;
-    const { rm } = await import("node:fs/promises");
-    await rm(world.statePath);
+    await world.loseState();
     expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
     expect(world.gh.issues(REPO).length).toBe(count);
   });

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import {
   startGitHubStandIn,
   type RunningStandIn,
@@ -37,6 +37,10 @@ export interface World {
   writeConfig(extra?: string): Promise<void>;
   cli(args: string[], opts?: { timeoutMs?: number }): Promise<RunResult>;
   spawnCli(args: string[]): ChildProcess;
+  /** Every file of the state (the snapshot `statePath` and its journals), by name. */
+  stateFiles(): Promise<Map<string, Buffer>>;
+  /** Deletes every file of the state, as an operator who lost it would find it. */
+  loseState(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,8 @@ export async function startWorld(
     PLATFORM_CLIENT_SECRET: simOptions.clientSecret ?? "threatbridge-secret",
     GITHUB_TOKEN: GH_TOKEN,
     THREATBRIDGE_LOG_LEVEL: "warn",
+    // Any in-place mutation of the engine's state throws in every e2e run (issue 7, item 1).
+    THREATBRIDGE_FREEZE_STATE: "1",
     ...options.env,
   };
   const children = new Set<ChildProcess>();
@@ -93,6 +99,17 @@ ${extra}`,
     );
   }
   await writeConfig();
+
+  async function stateFiles(): Promise<Map<string, Buffer>> {
+    const files = new Map<string, Buffer>();
+    const names = await readdir(dirname(statePath)).catch(() => []);
+    for (const name of names.sort()) {
+      if (name === basename(statePath) || name.startsWith(`${basename(statePath)}.journal.`)) {
+        files.set(name, await readFile(join(dirname(statePath), name)));
+      }
+    }
+    return files;
+  }
 
   function spawnCli(args: string[]): ChildProcess {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -133,6 +150,10 @@ ${extra}`,
     writeConfig,
     cli,
     spawnCli,
+    stateFiles,
+    async loseState() {
+      for (const name of (await stateFiles()).keys()) await rm(join(dirname(statePath), name));
+    },
     async close() {
       for (const child of children) child.kill("SIGKILL");
       await Promise.all([sim.close(), gh.close()]);

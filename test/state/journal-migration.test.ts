@@ -29,7 +29,6 @@ describe("migration from today's version-1 state file", () => {
       severity: 4,
       assetId: "a1",
       updatedAt: "u",
-      position: "p1",
       gone: false,
       issue: {
         repo: "acme/sec",
@@ -45,7 +44,6 @@ describe("migration from today's version-1 state file", () => {
       severity: 1,
       assetId: null,
       updatedAt: "u",
-      position: null,
       gone: true,
     };
     v1.data.queue["t2"] = {

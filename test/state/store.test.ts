@@ -27,7 +27,6 @@ function threat(status: string): ThreatRecord {
     severity: 3,
     assetId: "a1",
     updatedAt: "2026-01-01T00:00:00Z",
-    position: "p1",
     gone: false,
   };
 }

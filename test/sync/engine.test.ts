@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "../../src/sync/plan.js";
+import { putThreat } from "../../src/sync/state-updates.js";
 import { ASSET, Harness, makeConfig, REPO, threatId } from "./harness.js";
 
 const T1 = threatId(1);
@@ -320,7 +321,7 @@ describe("sync engine: reconcile", () => {
       external_references: [{ system: "github", external_id: "acme/other#9", url: "u" }],
     });
     const record = h.ctx.state.threats[T1];
-    if (record) record.updatedAt = h.platform.threats.get(T1)?.updated_at ?? "";
+    if (record) putThreat(h.ctx, T1, { ...record, updatedAt: h.platform.threats.get(T1)?.updated_at ?? "" });
     const { runCycle } = await import("../../src/sync/index.js");
     await runCycle(h.ctx, { reconcile: true });
     expect(h.platform.threats.get(T1)?.external_references[0]?.external_id).toBe(`${REPO}#1`);

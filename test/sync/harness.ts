@@ -1,7 +1,14 @@
 import { ConfigSchema, type Config } from "../../src/config/index.js";
 import { silentLogger } from "../../src/observability/index.js";
 import { State, emptyState } from "../../src/state/index.js";
-import { createContext, runCycle, type CycleReport, type SyncContext } from "../../src/sync/index.js";
+import {
+  createContext,
+  runCycle,
+  type CycleReport,
+  type StateCommit,
+  type SyncContext,
+} from "../../src/sync/index.js";
+import { putQueue } from "../../src/sync/state-updates.js";
 import { FakeGitHub } from "./fake-github.js";
 import { FakePlatform } from "./fake-platform.js";
 
@@ -36,6 +43,8 @@ export class Harness {
   ctx!: SyncContext;
   /** A simulated crash: every call fails and nothing more reaches the disk, until restart(). */
   dead = false;
+  /** Commits the engine made (one per `persist` with something changed), as sent. */
+  commits: StateCommit[] = [];
 
   constructor(readonly config: Config = makeConfig()) {
     this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
@@ -65,10 +74,13 @@ export class Harness {
         github: this.github,
         logger: silentLogger,
         clock: { now: () => Date.now() },
-        persist: async () => {
+        persist: async (commit) => {
           if (this.dead) throw new Error("the process is dead");
           this.disk = JSON.stringify(ctx.state);
+          this.commits.push(commit);
         },
+        // Any in-place mutation of the state throws (issue 7, item 1).
+        freezeState: true,
       },
       state,
     );
@@ -83,7 +95,8 @@ export class Harness {
   async settle(max = 10): Promise<CycleReport> {
     let report = await this.cycle();
     for (let i = 1; i < max && (report.queue.total > 0 || !report.ok); i += 1) {
-      for (const entry of Object.values(this.ctx.state.queue)) delete entry.notBefore;
+      for (const [id, { notBefore: _now, ...entry }] of Object.entries(this.ctx.state.queue))
+        putQueue(this.ctx, id, entry);
       report = await this.cycle();
     }
     return report;

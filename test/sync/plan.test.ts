@@ -22,8 +22,6 @@ function record(extra: Partial<ThreatRecord> = {}): ThreatRecord {
     severity: 3,
     assetId: null,
     updatedAt: "u",
-    position: null,
-    gone: false,
     ...extra,
   };
 }

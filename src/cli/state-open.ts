@@ -1,0 +1,60 @@
+import type { Logger } from "../observability/index.js";
+import {
+  openJournaledStore,
+  type JournaledStore,
+  type JournaledStoreOptions,
+  type State,
+} from "../state/index.js";
+import { commitToStore, stateFromStore, type StateCommit } from "../sync/index.js";
+
+/**
+ * Opens the engine's state in the journaled store (issue 7, item 1): a version-1 file is
+ * converted on the first open (src/state/README-store.md, "Migration"). Read-only for `status`
+ * and dry-run: no lock, nothing written, every file left byte-for-byte as it was.
+ */
+export interface EngineState {
+  state: State;
+  /** Whether anything was stored before (a fresh path holds nothing). */
+  stored: boolean;
+  /** One durable commit of exactly what changed. */
+  persist: (commit: StateCommit) => Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenEngineStateOptions {
+  logger?: Logger;
+  readOnly?: boolean;
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Test knobs from the environment: THREATBRIDGE_COMPACT_BYTES compacts once the journal holds
+ * that many bytes, whatever the snapshot's size (the SIGKILL test kills mid-compaction);
+ * THREATBRIDGE_FREEZE_STATE=1 makes any in-place mutation of the state throw.
+ */
+export function compactionFromEnv(
+  env: Record<string, string | undefined>,
+): JournaledStoreOptions["compaction"] {
+  const bytes = Number(env["THREATBRIDGE_COMPACT_BYTES"] ?? "");
+  return Number.isInteger(bytes) && bytes > 0 ? { minJournalBytes: bytes, ratio: 0 } : undefined;
+}
+
+export function freezeFromEnv(env: Record<string, string | undefined>): boolean {
+  return env["THREATBRIDGE_FREEZE_STATE"] === "1";
+}
+
+export async function openEngineState(path: string, opts: OpenEngineStateOptions = {}): Promise<EngineState> {
+  const compaction = compactionFromEnv(opts.env ?? {});
+  const store: JournaledStore = await openJournaledStore(path, {
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.readOnly ? { readOnly: true } : {}),
+    ...(compaction ? { compaction } : {}),
+  });
+  const stats = store.stats();
+  return {
+    state: stateFromStore(store),
+    stored: stats.seq > 0 || stats.snapshotBytes > 0,
+    persist: (commit) => commitToStore(store, commit),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { emptyState, openJournaledStore } from "../../src/state/index.js";
+import { commitToStore, stateFromStore } from "../../src/sync/index.js";
+import { commitOf } from "../../src/sync/state-changes.js";
+import { createStateContext, dropQueue, putQueue, putThreat, setMeta } from "../../src/sync/state-updates.js";
+
+/** The engine's state over the journaled store: what a commit writes is what the next start reads. */
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const ISSUE = {
+  repo: "acme/sec",
+  number: 3,
+  url: "https://github.com/acme/sec/issues/3",
+  state: "open" as const,
+  hash: "h",
+};
+
+describe("journaled state", () => {
+  it("commits of the changed values (sets, deletes, meta) are what the next open reads", async () => {
+    dir = await mkdtemp(join(tmpdir(), "tb-state-"));
+    const path = join(dir, "state.json");
+    const store = await openJournaledStore(path);
+    const c = {
+      ...createStateContext(emptyState(), { freeze: true }),
+      threatsByAsset: new Map<string, Set<string>>(),
+    };
+    putThreat(c, "t1", {
+      status: "unsolved",
+      severity: 4,
+      assetId: "a1",
+      updatedAt: "u1",
+      issue: ISSUE,
+      link: "acme/sec#3",
+    });
+    putThreat(c, "t2", {
+      status: "unsolved",
+      severity: 1,
+      assetId: null,
+      updatedAt: "u2",
+      gone: true,
+      refused: { action: "update", reason: "locked", at: "x" },
+    });
+    putQueue(c, "t1", { priority: 2, severity: 4, seq: 1, enqueuedAt: "e", attempts: 0 });
+    setMeta(c, "cursors", { assets: "a9", threats: "t9" });
+    await commitToStore(store, commitOf(c.state, c.changes));
+    c.changes.keys.clear();
+    c.changes.meta.clear();
+    dropQueue(c, "t1");
+    setMeta(c, "renderKey", "rk");
+    const second = commitOf(c.state, c.changes);
+    expect(second.changes).toEqual([{ collection: "queue", key: "t1", value: undefined }]);
+    await commitToStore(store, second);
+    await store.close();
+
+    const reopened = await openJournaledStore(path, { readOnly: true });
+    const state = stateFromStore(reopened);
+    await reopened.close();
+    expect(state.threats).toEqual(c.state.threats);
+    expect(state.queue).toEqual({});
+    expect(state.cursors).toEqual({ assets: "a9", threats: "t9" });
+    expect(state.renderKey).toBe("rk");
+  });
+
+  it("a stored threat of a wrong shape is refused at load, not taken as it is", async () => {
+    dir = await mkdtemp(join(tmpdir(), "tb-state-"));
+    const path = join(dir, "state.json");
+    const store = await openJournaledStore(path);
+    store.set("threats", "t1", { status: "unsolved", severity: 9, assetId: null, updatedAt: "u" });
+    await store.commit();
+    expect(() => stateFromStore(store)).toThrow();
+    await store.close();
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { emptyState } from "../../src/state/index.js";
+import { enqueue } from "../../src/sync/queue.js";
+import { createStateContext, putQueue } from "../../src/sync/state-updates.js";
+import { drainQueue, runCycle } from "../../src/sync/index.js";
+import { Harness, threatId } from "./harness.js";
+
+/** Issue 7, item 1: a write costs the size of the change, and nothing is written when nothing changed. */
+
+const T1 = threatId(1);
+const T2 = threatId(2);
+
+describe("persistence: commits of what changed", () => {
+  it("an idle cycle commits nothing to the state", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await h.settle();
+    await h.cycle();
+    const commits = h.commits.length;
+    await h.cycle();
+    await h.cycle();
+    expect(h.commits.length).toBe(commits);
+  });
+
+  it("a new threat's commits carry its own values and the cursors, never the threats already synced", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await h.settle();
+    await h.cycle();
+    const before = h.commits.length;
+    h.platform.put({ id: T2 });
+    await h.settle();
+    const keys = h.commits.slice(before).flatMap((c) => c.changes.map((x) => `${x.collection}:${x.key}`));
+    expect(keys).toContain(`threats:${T2}`);
+    expect(keys).not.toContain(`threats:${T1}`);
+    // The create ran under an intent that was committed, then dropped (write-ahead rule).
+    const intents = h.commits
+      .slice(before)
+      .flatMap((c) => c.changes.filter((x) => x.collection === "intents"));
+    expect(intents.some((x) => x.value !== undefined)).toBe(true);
+    expect(intents.at(-1)?.value).toBeUndefined();
+  });
+
+  it("the intent of a create is committed before the create goes out (write-ahead rule)", async () => {
+    const h = new Harness();
+    const inner = h.ctx.persist;
+    const issuesWhenIntentCommitted: number[] = [];
+    h.ctx.persist = async (commit) => {
+      const started = commit.changes.some((c) => c.collection === "intents" && c.value !== undefined);
+      if (started) issuesWhenIntentCommitted.push(h.issueFor(T1).length);
+      await inner?.(commit);
+    };
+    h.platform.put({ id: T1 });
+    await h.settle();
+    expect(issuesWhenIntentCommitted).toEqual([0]);
+    expect(h.issueFor(T1)).toHaveLength(1);
+  });
+});
+
+describe("keep only what must be remembered (issue 7, item 2)", () => {
+  it("a threat with no issue and no pending work is not stored, and is judged afresh when it changes", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1, status: "solved" });
+    await h.settle();
+    expect(h.ctx.state.threats[T1]).toBeUndefined();
+    expect(h.issueFor(T1)).toHaveLength(0);
+    h.platform.put({ id: T1, status: "unsolved" });
+    await h.settle();
+    expect(h.issueFor(T1)).toHaveLength(1);
+    expect(h.ctx.state.threats[T1]?.issue).toBeDefined();
+  });
+});
+
+describe("pending creates keep their view (issue 7, item 4)", () => {
+  it("a create queued by an earlier run is rendered from the state, without reading the threat again; the view goes once created", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await runCycle(h.ctx, { skipDrain: true });
+    const title = h.ctx.state.queue[T1]?.pending?.view.title ?? "";
+    expect(title).not.toBe("");
+    h.restart(); // nothing of the run's cache survives
+    let gets = 0;
+    const read = h.platform.getThreat.bind(h.platform);
+    h.platform.getThreat = (id) => {
+      gets += 1;
+      return read(id);
+    };
+    await drainQueue(h.ctx);
+    expect(gets).toBe(0);
+    expect(h.issueFor(T1)).toHaveLength(1);
+    expect(h.issueFor(T1)[0]?.title).toContain(title);
+    expect(h.ctx.state.queue[T1]).toBeUndefined();
+  });
+
+  it("a queued create whose threat changed to solved meanwhile is read again, not created from the old view", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await runCycle(h.ctx, { skipDrain: true });
+    h.platform.put({ id: T1, status: "solved" });
+    await h.settle();
+    expect(h.issueFor(T1)).toHaveLength(0);
+  });
+});
+
+describe("state guard: values are replaced, never mutated in place", () => {
+  it("with freezing on, any in-place write to the state throws; the update functions work", () => {
+    const c = createStateContext(emptyState(), { freeze: true });
+    enqueue(c, "a", { priority: 2, severity: 1 }, "t");
+    const entry = c.state.queue["a"];
+    expect(entry).toBeDefined();
+    if (!entry) return;
+    expect(() => {
+      entry.attempts += 1;
+    }).toThrow(TypeError);
+    expect(() => {
+      c.state.seq += 1;
+    }).toThrow(/in place/);
+    expect(() => {
+      delete c.state.queue["a"];
+    }).toThrow(/in place/);
+    expect(() => {
+      c.state.cursors.threats = "x";
+    }).toThrow(TypeError);
+    putQueue(c, "a", { ...entry, attempts: 1 });
+    expect(c.state.queue["a"]?.attempts).toBe(1);
+    expect(c.state.seq).toBe(1);
+  });
+});
