@@ -4,7 +4,7 @@ import { runChecks } from "./check/checks.js";
 import { checksJson, formatChecks } from "./check/report.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
-import { cliLogger } from "./wiring.js";
+import { cliLogger, githubAuth, platformEndpoint, secretsOf } from "./wiring.js";
 
 /** A preflight answers in seconds: no long retries, short timeouts, one small page per stream. */
 const CHECK_TIMEOUT_MS = 15_000;
@@ -16,32 +16,21 @@ const CHECK_TIMEOUT_MS = 15_000;
 export async function checkCommand(args: string[], io: Io): Promise<number> {
   const opts = parse(args, { ...CONFIG_OPTION, json: { type: "boolean", default: false } });
   const { config } = await configFromArgs(opts.config, io.env);
-  const logger = cliLogger(config, io.env);
+  const secrets = secretsOf(config);
+  const logger = cliLogger(config, io.env, secrets);
   const platform = createPlatformClient({
-    baseUrl: config.platform.base_url,
-    tokenUrl: config.platform.token_url,
-    clientId: config.platform.client_id,
-    clientSecret: config.platform.client_secret,
-    tokenAuth: config.platform.token_auth,
-    ...(config.platform.scope !== undefined ? { scope: config.platform.scope } : {}),
-    ...(config.platform.audience !== undefined ? { audience: config.platform.audience } : {}),
+    ...platformEndpoint(config),
     pageLimit: 1,
     timeoutMs: Math.min(config.platform.timeout_ms, CHECK_TIMEOUT_MS),
     maxRetries: 0,
     maxEmptyPages: 1,
     emptyPageDelayMs: 0,
     logger,
+    secrets,
   });
-  const app = config.github.app;
   const github = createGitHub({
     apiUrl: config.github.api_url,
-    auth: app
-      ? {
-          appId: app.app_id,
-          privateKey: app.private_key,
-          ...(app.installation_id !== undefined ? { installationId: app.installation_id } : {}),
-        }
-      : { token: config.github.token ?? "" },
+    auth: githubAuth(config),
     // check never writes; the budget is only there because the gateway has one.
     writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
     managedLabel: config.github.managed_label,
@@ -52,7 +41,7 @@ export async function checkCommand(args: string[], io: Io): Promise<number> {
   });
   try {
     const results = await runChecks(config, { platform, github });
-    io.out(opts.json === true ? checksJson(results) : formatChecks(results));
+    io.out(secrets.scrub(opts.json === true ? checksJson(results) : formatChecks(results)));
     return results.some((r) => r.status === "fail") ? 1 : 0;
   } finally {
     await platform.close();

@@ -57,9 +57,9 @@ export interface ConnectorOptions {
   onNotBefore?: (at: number) => void;
 }
 
-export function buildConnector(config: Config, logger: Logger, opts: ConnectorOptions = {}): Connector {
-  const clock = opts.clock ?? systemClock;
-  const platform = createPlatformClient({
+/** Where the platform is and who the connector is to it: shared by the connector and `check`. */
+export function platformEndpoint(config: Config) {
+  return {
     baseUrl: config.platform.base_url,
     tokenUrl: config.platform.token_url,
     clientId: config.platform.client_id,
@@ -67,6 +67,25 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     tokenAuth: config.platform.token_auth,
     ...(config.platform.scope !== undefined ? { scope: config.platform.scope } : {}),
     ...(config.platform.audience !== undefined ? { audience: config.platform.audience } : {}),
+  };
+}
+
+/** The GitHub credentials of the config: a GitHub App's, or a token. */
+export function githubAuth(config: Config) {
+  const app = config.github.app;
+  return app
+    ? {
+        appId: app.app_id,
+        privateKey: app.private_key,
+        ...(app.installation_id !== undefined ? { installationId: app.installation_id } : {}),
+      }
+    : { token: config.github.token ?? "" };
+}
+
+export function buildConnector(config: Config, logger: Logger, opts: ConnectorOptions = {}): Connector {
+  const clock = opts.clock ?? systemClock;
+  const platform = createPlatformClient({
+    ...platformEndpoint(config),
     pageLimit: config.platform.page_limit,
     timeoutMs: config.platform.timeout_ms,
     logger,
@@ -76,18 +95,11 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     notBefore: opts.notBefore,
     onNotBefore: opts.onNotBefore,
   });
-  const app = config.github.app;
   const seen = rateLimitRecorder(globalThis.fetch, () => clock.now());
   const github = createGitHub({
     request: { fetch: seen.fetch },
     apiUrl: config.github.api_url,
-    auth: app
-      ? {
-          appId: app.app_id,
-          privateKey: app.private_key,
-          ...(app.installation_id !== undefined ? { installationId: app.installation_id } : {}),
-        }
-      : { token: config.github.token ?? "" },
+    auth: githubAuth(config),
     writeBudget: {
       perMinute: config.github.write_budget.per_minute,
       perHour: config.github.write_budget.per_hour,
