@@ -1,10 +1,10 @@
 import { isGone, isPermanentRefusal } from "../github/index.js";
 import { isRecord } from "../shared/json.js";
 import { checkpoint, count, nowIso, persist, remember, type SyncContext } from "./context.js";
-import { execute } from "./execute.js";
+import { isGitHubWrite, runAction } from "./actions/index.js";
 import { absorbAsset } from "./intake-platform.js";
 import { githubLink, toThreatView } from "./normalize.js";
-import { isGitHubWrite, type Action } from "./plan.js";
+import type { Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
 import { backoffMs, orderedQueue } from "./queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
@@ -99,7 +99,7 @@ async function processOne(
         return "deferred";
       }
       try {
-        await execute(ctx, action);
+        await runAction(ctx, action);
       } catch (error) {
         if (!(await resolvedRefusal(ctx, threatId, action, error))) throw error;
         return "done";

@@ -10,6 +10,9 @@ import {
   type Route,
 } from "./policy.js";
 import type { RenderedIssue } from "./render/index.js";
+import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+
+export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
 /**
  * The planner: pure. (threat, its asset, what the issue shows now, a person's change, config) →
@@ -72,11 +75,6 @@ export type Action =
       comment?: string;
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
-
-export const REOPEN_COMMENT =
-  "Reopened by threatbridge: the platform reports this threat as `unsolved` again.";
-export const ASSET_REMOVED_COMMENT =
-  "Closed by threatbridge: the asset of this threat was removed from the platform, so the threat no longer exists there. The issue reopens if the asset is restored while the threat is still unsolved.";
 
 /** Fills `{{ issue }}`, `{{ login }}`, `{{ reason }}` in a verdict's status_note. */
 export function verdictNote(template: string | undefined, person: PersonChange): string {
@@ -214,24 +212,5 @@ export function plan(input: PlanInput): Action[] {
   ];
 }
 
-/** Queue order class of a plan (contract: verdicts from people, then closes and reopens, then new issues). */
-export function priorityOf(actions: readonly Action[]): number {
-  let best = 9;
-  for (const a of actions) {
-    const p =
-      a.kind === "verdict" || a.kind === "accept"
-        ? 0
-        : a.kind === "update" && a.state !== undefined
-          ? 1
-          : a.kind === "create" || a.kind === "adopt"
-            ? 2
-            : 3;
-    best = Math.min(best, p);
-  }
-  return best;
-}
-
-/** Actions that write to GitHub (and so spend the write budget). */
-export function isGitHubWrite(action: Action): boolean {
-  return action.kind === "create" || action.kind === "update";
-}
+/** Queue order class of a plan and whether an action spends GitHub budget: each kind's module says. */
+export { isGitHubWrite, priorityOf } from "./actions/index.js";
