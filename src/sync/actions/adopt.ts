@@ -1,4 +1,4 @@
-import { checkpoint, count } from "../context.js";
+import { checkpoint } from "../context.js";
 import { issueRecord } from "../intents.js";
 import { markIssueDeleted } from "../refusals.js";
 import { updateThreat } from "../state-updates.js";
@@ -24,7 +24,11 @@ export const adoptAction: ActionModule<ActionOf<"adopt">> = {
       issue: issueRecord(issue),
       link: `${issue.repo}#${issue.number}`,
     }));
-    count(ctx, "issues_adopted");
+    ctx.emit({
+      type: "adopted",
+      threatId: action.threatId,
+      issue: { repo: issue.repo, number: issue.number },
+    });
     await checkpoint(ctx);
   },
 };

@@ -1,6 +1,4 @@
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
-import { audit } from "../audit.js";
-import { count } from "../context.js";
 import { issueRecord, underIntent } from "../intents.js";
 import { resolveCreate } from "../recover.js";
 import { markerFor } from "../render/index.js";
@@ -50,7 +48,7 @@ export const createAction: ActionModule<ActionOf<"create">> = {
           // A 422 would be answered again to the same request: fall back once to a minimal
           // body. Its revision is the full content's, so the planner does not rewrite it.
           if (!(error instanceof GitHubError && error.code === "validation")) throw error;
-          count(ctx, "issues_created_minimal");
+          ctx.emit({ type: "created_minimal", threatId: id, detail: "GitHub refused the full body (422)" });
           issue = await send(action.title.slice(0, TITLE_MAX), minimalBody(id));
         }
         updateThreat(ctx, id, ({ deletedIssue: _recreated, ...r }) => ({
@@ -58,8 +56,7 @@ export const createAction: ActionModule<ActionOf<"create">> = {
           issue: issueRecord(issue, action.hash),
         }));
         dropPending(ctx, id);
-        count(ctx, "issues_created");
-        audit(ctx, "create", id, issue);
+        ctx.emit({ type: "created", threatId: id, issue: { repo: issue.repo, number: issue.number } });
       },
       // A lost response: look for the marker before anything is sent again.
       (intent) => resolveCreate(ctx, intent),

@@ -1,5 +1,4 @@
-import { audit } from "../audit.js";
-import { checkpoint, count } from "../context.js";
+import { checkpoint } from "../context.js";
 import { LINK_SYSTEM } from "../normalize.js";
 import { updateThreat } from "../state-updates.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
@@ -23,8 +22,11 @@ export const linkAction: ActionModule<ActionOf<"link">> = {
     updateThreat(ctx, action.threatId, (r) => ({ ...r, link: action.externalId }));
     const cached = ctx.cache.get(action.threatId);
     if (cached) cached.link = { externalId: action.externalId, url: action.url };
-    count(ctx, "platform_links");
-    audit(ctx, "link", action.threatId, { repo: action.repo, number: action.number });
+    ctx.emit({
+      type: "linked",
+      threatId: action.threatId,
+      issue: { repo: action.repo, number: action.number },
+    });
     await checkpoint(ctx);
   },
 };

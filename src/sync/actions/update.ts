@@ -1,6 +1,5 @@
 import { GitHubError } from "../../github/index.js";
-import { audit } from "../audit.js";
-import { checkpoint, count, persist, type SyncContext } from "../context.js";
+import { checkpoint, persist, type SyncContext } from "../context.js";
 import { isFresh } from "../fresh-poll.js";
 import { notePersonChange } from "../intake-github.js";
 import { postComment, startIntent } from "../intents.js";
@@ -37,9 +36,8 @@ async function updateContent(ctx: SyncContext, action: Update, repo: string, num
   if (action.content) await syncLabels(ctx, issue, action.content.labels);
   const hash = action.hash;
   if (hash !== undefined) updateThreat(ctx, id, (r) => (r.issue ? { ...r, issue: { ...r.issue, hash } } : r));
-  audit(ctx, "update", id, issue);
+  ctx.emit({ type: "updated", threatId: id, issue: { repo: issue.repo, number: issue.number } });
   await notePersonChange(ctx, id, issue);
-  count(ctx, "issues_updated");
   await checkpoint(ctx);
 }
 
@@ -92,8 +90,11 @@ async function changeState(
       : {}),
     ...(removal ? { closedForRemoval: true } : {}),
   }));
-  count(ctx, "issues_state_changed");
-  audit(ctx, action.state === "closed" ? "close" : "reopen", id, issue);
+  ctx.emit({
+    type: action.state === "closed" ? "closed" : "reopened",
+    threatId: id,
+    issue: { repo: issue.repo, number: issue.number },
+  });
   if (intent.body !== undefined) await postComment(ctx, intent);
   if (action.content) await syncLabels(ctx, issue, action.content.labels);
   dropIntent(ctx, intent.id);

@@ -1,5 +1,4 @@
-import { audit } from "../audit.js";
-import { checkpoint, count, remember } from "../context.js";
+import { checkpoint, remember } from "../context.js";
 import { githubLink, toThreatView } from "../normalize.js";
 import { dropPerson, updateThreat } from "../state-updates.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
@@ -26,8 +25,12 @@ export const verdictAction: ActionModule<ActionOf<"verdict">> = {
       await checkpoint(ctx);
       return;
     }
-    count(ctx, "platform_verdicts");
-    audit(ctx, "verdict", id, action.person);
+    ctx.emit({
+      type: "verdict_sent",
+      threatId: id,
+      issue: { repo: action.person.repo, number: action.person.number },
+      detail: action.status,
+    });
     // The response's status is the recalculated effective status (spec, PATCH rule 3).
     updateThreat(ctx, id, (r) => ({
       ...r,

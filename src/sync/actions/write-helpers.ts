@@ -1,7 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import type { IssueRecord } from "../../state/index.js";
 import { isRecord } from "../../shared/json.js";
-import { count, type SyncContext } from "../context.js";
+import type { SyncContext } from "../context.js";
 import { updateThreat } from "../state-updates.js";
 
 /** What more than one action module needs to carry out its write. */
@@ -35,7 +35,7 @@ export async function ifStillThere<T>(
     if (!(isRecord(error) && error["type"] === "resource/not-found")) throw error;
     updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
     ctx.cache.delete(threatId);
-    count(ctx, "threats_gone_on_write");
+    ctx.emit({ type: "threat_gone", threatId });
     return GONE;
   }
 }
@@ -86,7 +86,7 @@ export function repoint(
     ...r,
     issue: { ...known, repo: current.repo, number: current.number, url: current.url },
   }));
-  count(ctx, "issues_transferred");
+  ctx.emit({ type: "transferred", threatId, issue: { repo: current.repo, number: current.number } });
 }
 
 /** The issue's state in the record follows what the connector (or a person) made it. */
