@@ -10,6 +10,7 @@ import {
   type Route,
 } from "./policy.js";
 import type { RenderedIssue } from "./render/index.js";
+import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
@@ -32,8 +33,11 @@ export type SettableStatus = "unsolved" | "solved" | "false_positive" | "accepte
 
 export interface PlanInput {
   threatId: string;
-  /** The platform's current threat, or null when it left the API (its asset was removed). */
-  threat: { status: string } | null;
+  /**
+   * The platform's current threat; `gone` when it left the API (its asset was removed); `unknown`
+   * when it was not read, and then nothing is planned (the planner never guesses).
+   */
+  threat: Known<{ status: string }>;
   /** The threat's `github` external reference as the platform shows it. */
   link: { externalId: string; url: string } | null;
   record: ThreatRecord | undefined;
@@ -90,13 +94,19 @@ export function verdictNote(template: string | undefined, person: PersonChange):
   );
 }
 
+/** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
+function threatOf(input: PlanInput): { status: string } | null {
+  return input.threat.kind === "present" ? input.threat.value : null;
+}
+
 function planPerson(input: PlanInput, person: PersonChange): Action[] {
   const personState: IssueState = person.event === "closed" ? "closed" : "open";
   const accept: Action = { kind: "accept", threatId: input.threatId, state: personState };
   // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
-  if (!input.threat) return [accept];
+  const threat = threatOf(input);
+  if (!threat) return [accept];
   const rule = verdictFor(person.event, person.reason, input.policy);
-  if (platformAgrees(input.threat.status, rule.status)) return [accept];
+  if (platformAgrees(threat.status, rule.status)) return [accept];
   return [
     {
       kind: "verdict",
@@ -129,7 +139,8 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
 
 function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   const { threatId } = input;
-  if (!input.threat || !input.rendered) {
+  const threat = threatOf(input);
+  if (!threat || !input.rendered) {
     // The asset was removed: close with a comment saying why (contract). Once only: a person who
     // reopens an issue closed for that wins, and it stays open (issue 6, item 10).
     if (issue.state === "closed" || input.record?.closedForRemoval) return [];
@@ -146,7 +157,7 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
     ];
   }
   const actions: Action[] = [];
-  const desired = desiredIssueState(input.threat.status);
+  const desired = desiredIssueState(threat.status);
   const changeState = desired !== null && desired.state !== issue.state;
   const changeContent = input.rendered.hash !== issue.hash;
   if (changeState || changeContent) {
@@ -175,6 +186,8 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
 }
 
 export function plan(input: PlanInput): Action[] {
+  // Not read: "gone" would close a live threat's issue, "present" would guess its status.
+  if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
   if (issue) return planExisting(input, issue);
@@ -188,7 +201,7 @@ export function plan(input: PlanInput): Action[] {
   const linked =
     shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
-  if (!input.threat || !input.rendered || !input.eligible) return [];
+  if (!threatOf(input) || !input.rendered || !input.eligible) return [];
   // The text is rendered only when the create is sent (or described): intake plans every new threat
   // to queue it, and a backfill is 100,000 of them (issue 7, item 4).
   const rendered = input.rendered;
