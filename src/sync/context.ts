@@ -10,6 +10,8 @@ import { ThreatCache, type CachedThreat } from "./threat-cache.js";
 import type { DryRunRecord } from "./dry-run.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
+import { fanOut, type EngineEvent, type EngineObserver } from "./events.js";
+import { auditObserver, countingObserver } from "./event-observers.js";
 import { createStateContext } from "./state-updates.js";
 
 export type { CachedThreat } from "./threat-cache.js";
@@ -35,6 +37,8 @@ export interface SyncDeps {
   freezeState?: boolean;
   /** Removes credentials from error texts before the state keeps them (issue 6, item 7). */
   scrub?: (text: string) => string;
+  /** Observers of engine events beyond the audit log and the counters (the demo, tests). */
+  observers?: readonly EngineObserver[];
 }
 
 /** Everything one run of the engine shares; built once per process, reused by every cycle. */
@@ -57,6 +61,8 @@ export interface SyncContext extends SyncDeps {
   lastPersistMs: number;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
+  /** Tells every observer what the engine did (events.ts): the audit log, the counters, the rest. */
+  emit: (event: EngineEvent) => void;
 }
 
 export function createContext(deps: SyncDeps, loaded: State): SyncContext {
@@ -70,7 +76,7 @@ export function createContext(deps: SyncDeps, loaded: State): SyncContext {
     indexThreat(threatsByAsset, id, null, record.assetId);
   // ETags survive restarts, so that the first read of people's changes after a start is a free 304.
   deps.github.importEtags(state.github.etags);
-  return {
+  const ctx: SyncContext = {
     ...deps,
     state,
     policy: policyFromConfig(deps.config),
@@ -83,7 +89,15 @@ export function createContext(deps: SyncDeps, loaded: State): SyncContext {
     scrub: held.scrub,
     lastPersistAt: 0,
     lastPersistMs: 0,
+    emit: () => undefined,
   };
+  // The counters are read through ctx: each cycle starts a new record (cycle.ts).
+  ctx.emit = fanOut([
+    auditObserver(deps.logger),
+    countingObserver(() => ctx.counters),
+    ...(deps.observers ?? []),
+  ]);
+  return ctx;
 }
 
 export function indexThreat(

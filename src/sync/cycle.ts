@@ -1,4 +1,5 @@
 import type { LastCycle } from "../state/index.js";
+import { isMappingRepair } from "./actions/index.js";
 import { count, hasChanges, persist, type SyncContext } from "./context.js";
 import { drainQueue, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
@@ -9,10 +10,8 @@ import type { Action } from "./plan.js";
 import { recoverIntents } from "./recover.js";
 import { putThreat, setMeta } from "./state-updates.js";
 
-/** What `reconcile` may do: adopt issues and write links; creating and editing issues waits for `sync`. */
-export function isMappingRepair(action: Action): boolean {
-  return action.kind === "adopt" || action.kind === "link" || action.kind === "accept";
-}
+/** What `reconcile` may do (adopt issues, write links): each action kind's module says. */
+export { isMappingRepair };
 
 /**
  * One cycle (contract): resolve what an earlier run left unfinished; read the asset and threat

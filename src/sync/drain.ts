@@ -1,10 +1,10 @@
 import { isGone, isPermanentRefusal } from "../github/index.js";
 import { isRecord } from "../shared/json.js";
-import { checkpoint, count, nowIso, persist, remember, type SyncContext } from "./context.js";
-import { execute } from "./execute.js";
+import { checkpoint, nowIso, persist, remember, type SyncContext } from "./context.js";
+import { isGitHubWrite, runAction } from "./actions/index.js";
 import { absorbAsset } from "./intake-platform.js";
 import { githubLink, toThreatView } from "./normalize.js";
-import { isGitHubWrite, type Action } from "./plan.js";
+import type { Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
 import { backoffMs, orderedQueue } from "./queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
@@ -99,7 +99,7 @@ async function processOne(
         return "deferred";
       }
       try {
-        await execute(ctx, action);
+        await runAction(ctx, action);
       } catch (error) {
         if (!(await resolvedRefusal(ctx, threatId, action, error))) throw error;
         return "done";
@@ -177,11 +177,11 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
           putQueue(ctx, threatId, { ...failed, attempts: failed.attempts + 1, lastError: describe(error) });
         if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
           limited.add(threatId);
-          count(ctx, "work_rate_limited");
+          ctx.emit({ type: "rate_limited", threatId });
           continue;
         }
         result.failed += 1;
-        count(ctx, "work_failed");
+        ctx.emit({ type: "failed", threatId, detail: describe(error) });
         const entry = ctx.state.queue[threatId];
         if (entry)
           putQueue(ctx, threatId, { ...entry, notBefore: ctx.clock.now() + backoffMs(entry.attempts) });

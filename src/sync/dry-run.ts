@@ -2,6 +2,7 @@ import type { Threat } from "../platform/index.js";
 import type { SyncContext } from "./context.js";
 import { ensureLoaded } from "./drain.js";
 import { severityName, toThreatView } from "./normalize.js";
+import { describeAction } from "./actions/index.js";
 import type { Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
 import { countNoIssue, type NoIssueCounts } from "./policy-counts.js";
@@ -39,16 +40,8 @@ function recordFor(ctx: SyncContext, threatId: string, action: Action): DryRunRe
   if (severity !== null) line.severity = severity;
   // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
   if (view?.title) line.title = view.title;
-  if (action.kind === "create") {
-    line.labels = action.labels;
-    line.assignees = action.assignees;
-  }
-  if (action.kind === "verdict") line.detail = `status=${action.status}`;
-  if (action.kind === "update" && action.state) {
-    line.detail = `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}`;
-  }
-  if (action.kind === "update" && !action.state && action.content) line.detail = "content changed";
-  return line;
+  // What is particular to the kind (labels of a create, the state of a close): its module says.
+  return { ...line, ...describeAction(action) };
 }
 
 export async function printQueue(ctx: SyncContext, allow?: (action: Action) => boolean): Promise<number> {

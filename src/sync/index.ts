@@ -10,3 +10,5 @@ export { plan, priorityOf, type Action, type PlanInput } from "./plan.js";
 export { policyFromConfig, type Policy } from "./policy.js";
 export { summarizeDryRun, threatsWithIssue, type DryRunRecord, type DryRunSummary } from "./dry-run.js";
 export type { NoIssueCounts } from "./policy-counts.js";
+export type { EngineEvent, EngineEventType, EngineObserver } from "./events.js";
+export type { Known } from "./known.js";

@@ -32,7 +32,7 @@ function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
     ...(record?.link !== undefined ? { link: record.link } : {}),
     issue: issueRecord(issue),
   });
-  count(ctx, "issues_adopted");
+  ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
 }
 
 /** Threat ids by `owner/name#N` of the issues the state maps (for issues a person stripped of their marker). */

@@ -1,7 +1,6 @@
 import type { IssueSnapshot } from "../github/index.js";
 import type { Intent, IssueRecord } from "../state/index.js";
-import { audit } from "./audit.js";
-import { count, nowIso, persist, type SyncContext } from "./context.js";
+import { nowIso, persist, type SyncContext } from "./context.js";
 import { parseRevision } from "./revision.js";
 import { dropIntent, nextSeq, putIntent } from "./state-updates.js";
 
@@ -72,8 +71,11 @@ export async function postComment(ctx: SyncContext, intent: Intent): Promise<voi
   if (intent.number === undefined) return;
   try {
     await ctx.github.createComment(intent.repo, intent.number, commentText(intent));
-    count(ctx, "comments_created");
-    audit(ctx, "comment", intent.threatId, { repo: intent.repo, number: intent.number });
+    ctx.emit({
+      type: "commented",
+      threatId: intent.threatId,
+      issue: { repo: intent.repo, number: intent.number },
+    });
   } catch (error) {
     if (!(await commentPosted(ctx, intent))) throw error;
   }

@@ -3,6 +3,7 @@ import { plan, type Action } from "./plan.js";
 import { isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "./render/index.js";
 import { updateThreat } from "./state-updates.js";
+import { gone, notRead, present } from "./known.js";
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
@@ -25,9 +26,11 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;
   const statusOnly = !view && person && record?.issue && !record.gone ? { status: record.status } : null;
+  const seen = view ? { status: view.status } : statusOnly;
+  const threat = seen ? present(seen) : record?.gone ? gone : notRead;
   return plan({
     threatId,
-    threat: view ? { status: view.status } : statusOnly,
+    threat,
     link: cached?.link ?? null,
     record: ctx.state.threats[threatId],
     person,

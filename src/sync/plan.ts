@@ -10,6 +10,10 @@ import {
   type Route,
 } from "./policy.js";
 import type { RenderedIssue } from "./render/index.js";
+import type { Known } from "./known.js";
+import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+
+export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
 /**
  * The planner: pure. (threat, its asset, what the issue shows now, a person's change, config) →
@@ -29,8 +33,11 @@ export type SettableStatus = "unsolved" | "solved" | "false_positive" | "accepte
 
 export interface PlanInput {
   threatId: string;
-  /** The platform's current threat, or null when it left the API (its asset was removed). */
-  threat: { status: string } | null;
+  /**
+   * The platform's current threat; `gone` when it left the API (its asset was removed); `unknown`
+   * when it was not read, and then nothing is planned (the planner never guesses).
+   */
+  threat: Known<{ status: string }>;
   /** The threat's `github` external reference as the platform shows it. */
   link: { externalId: string; url: string } | null;
   record: ThreatRecord | undefined;
@@ -73,11 +80,6 @@ export type Action =
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
 
-export const REOPEN_COMMENT =
-  "Reopened by threatbridge: the platform reports this threat as `unsolved` again.";
-export const ASSET_REMOVED_COMMENT =
-  "Closed by threatbridge: the asset of this threat was removed from the platform, so the threat no longer exists there. The issue reopens if the asset is restored while the threat is still unsolved.";
-
 /** Fills `{{ issue }}`, `{{ login }}`, `{{ reason }}` in a verdict's status_note. */
 export function verdictNote(template: string | undefined, person: PersonChange): string {
   const values: Record<string, string> = {
@@ -92,13 +94,19 @@ export function verdictNote(template: string | undefined, person: PersonChange):
   );
 }
 
+/** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
+function threatOf(input: PlanInput): { status: string } | null {
+  return input.threat.kind === "present" ? input.threat.value : null;
+}
+
 function planPerson(input: PlanInput, person: PersonChange): Action[] {
   const personState: IssueState = person.event === "closed" ? "closed" : "open";
   const accept: Action = { kind: "accept", threatId: input.threatId, state: personState };
   // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
-  if (!input.threat) return [accept];
+  const threat = threatOf(input);
+  if (!threat) return [accept];
   const rule = verdictFor(person.event, person.reason, input.policy);
-  if (platformAgrees(input.threat.status, rule.status)) return [accept];
+  if (platformAgrees(threat.status, rule.status)) return [accept];
   return [
     {
       kind: "verdict",
@@ -131,7 +139,8 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
 
 function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   const { threatId } = input;
-  if (!input.threat || !input.rendered) {
+  const threat = threatOf(input);
+  if (!threat || !input.rendered) {
     // The asset was removed: close with a comment saying why (contract). Once only: a person who
     // reopens an issue closed for that wins, and it stays open (issue 6, item 10).
     if (issue.state === "closed" || input.record?.closedForRemoval) return [];
@@ -148,7 +157,7 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
     ];
   }
   const actions: Action[] = [];
-  const desired = desiredIssueState(input.threat.status);
+  const desired = desiredIssueState(threat.status);
   const changeState = desired !== null && desired.state !== issue.state;
   const changeContent = input.rendered.hash !== issue.hash;
   if (changeState || changeContent) {
@@ -177,6 +186,8 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
 }
 
 export function plan(input: PlanInput): Action[] {
+  // Not read: "gone" would close a live threat's issue, "present" would guess its status.
+  if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
   if (issue) return planExisting(input, issue);
@@ -190,7 +201,7 @@ export function plan(input: PlanInput): Action[] {
   const linked =
     shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
-  if (!input.threat || !input.rendered || !input.eligible) return [];
+  if (!threatOf(input) || !input.rendered || !input.eligible) return [];
   // The text is rendered only when the create is sent (or described): intake plans every new threat
   // to queue it, and a backfill is 100,000 of them (issue 7, item 4).
   const rendered = input.rendered;
@@ -214,24 +225,5 @@ export function plan(input: PlanInput): Action[] {
   ];
 }
 
-/** Queue order class of a plan (contract: verdicts from people, then closes and reopens, then new issues). */
-export function priorityOf(actions: readonly Action[]): number {
-  let best = 9;
-  for (const a of actions) {
-    const p =
-      a.kind === "verdict" || a.kind === "accept"
-        ? 0
-        : a.kind === "update" && a.state !== undefined
-          ? 1
-          : a.kind === "create" || a.kind === "adopt"
-            ? 2
-            : 3;
-    best = Math.min(best, p);
-  }
-  return best;
-}
-
-/** Actions that write to GitHub (and so spend the write budget). */
-export function isGitHubWrite(action: Action): boolean {
-  return action.kind === "create" || action.kind === "update";
-}
+/** Queue order class of a plan and whether an action spends GitHub budget: each kind's module says. */
+export { isGitHubWrite, priorityOf } from "./actions/index.js";

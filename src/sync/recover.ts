@@ -42,7 +42,11 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
         ...record,
         issue: { ...known, repo: issue.repo, number: issue.number, url: issue.url },
       }));
-      count(ctx, "issues_transferred");
+      ctx.emit({
+        type: "transferred",
+        threatId: intent.threatId,
+        issue: { repo: issue.repo, number: issue.number },
+      });
     }
     intent = { ...intent, repo: issue.repo, number: issue.number };
     putIntent(ctx, intent);

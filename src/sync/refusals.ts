@@ -1,4 +1,4 @@
-import { count, nowIso, type SyncContext } from "./context.js";
+import { nowIso, type SyncContext } from "./context.js";
 import { dropIntent, dropQueue, updateThreat } from "./state-updates.js";
 
 /**
@@ -24,7 +24,7 @@ export function recordRefusal(ctx: SyncContext, threatId: string, action: string
   const reason = reasonOf(error);
   updateThreat(ctx, threatId, (record) => ({ ...record, refused: { action, reason, at: nowIso(ctx) } }));
   dropWork(ctx, threatId);
-  count(ctx, "work_refused");
+  ctx.emit({ type: "refused", threatId, detail: action });
   ctx.logger.warn(
     { threatId, action, err: reason },
     "GitHub refused this step for good; it is recorded and not retried (see `threatbridge status`)",
@@ -41,7 +41,7 @@ export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: strin
     deletedIssue: { repo, number, at: nowIso(ctx) },
   }));
   dropWork(ctx, threatId);
-  count(ctx, "issues_deleted");
+  ctx.emit({ type: "deleted_issue", threatId, issue: { repo, number } });
   ctx.logger.warn(
     { threatId, issue: `${repo}#${number}` },
     "the threat's issue was deleted on GitHub; the threat is no longer managed (`reconcile --recreate` gives it a new issue)",

@@ -1,4 +1,5 @@
 import { ConfigSchema, type Config } from "../../src/config/index.js";
+import type { EngineEvent } from "../../src/sync/events.js";
 import { silentLogger } from "../../src/observability/index.js";
 import { State, emptyState } from "../../src/state/index.js";
 import {
@@ -45,6 +46,8 @@ export class Harness {
   dead = false;
   /** Commits the engine made (one per `persist` with something changed), as sent. */
   commits: StateCommit[] = [];
+  /** Every engine event, in order, across restarts (an observer like the audit log). */
+  events: EngineEvent[] = [];
 
   constructor(readonly config: Config = makeConfig()) {
     this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
@@ -81,6 +84,7 @@ export class Harness {
         },
         // Any in-place mutation of the state throws (issue 7, item 1).
         freezeState: true,
+        observers: [(event) => this.events.push(event)],
       },
       state,
     );

@@ -8,6 +8,7 @@ import {
   verdictNote,
   type PlanInput,
 } from "../../src/sync/plan.js";
+import { gone, notRead, present } from "../../src/sync/known.js";
 import { policyFromConfig } from "../../src/sync/policy.js";
 import { makeConfig, REPO } from "./harness.js";
 
@@ -37,7 +38,7 @@ const linked = { externalId: `${REPO}#7`, url: issue.url };
 function input(extra: Partial<PlanInput>): PlanInput {
   return {
     threatId: ID,
-    threat: { status: "unsolved" },
+    threat: present({ status: "unsolved" }),
     link: null,
     record: undefined,
     person: undefined,
@@ -108,7 +109,7 @@ describe("plan (pure)", () => {
 
   it("solved → one PATCH closing as completed; false_positive and accepted → not planned; pending → nothing", () => {
     const close = (status: string) =>
-      plan(input({ threat: { status }, record: record({ issue }), link: linked }));
+      plan(input({ threat: present({ status }), record: record({ issue }), link: linked }));
     expect(close("solved")).toEqual([
       { kind: "update", threatId: ID, repo: REPO, number: 7, state: "closed", stateReason: "completed" },
     ]);
@@ -120,7 +121,7 @@ describe("plan (pure)", () => {
   it("a state change and a content change travel in one PATCH", () => {
     const actions = plan(
       input({
-        threat: { status: "solved" },
+        threat: present({ status: "solved" }),
         record: record({ issue: { ...issue, hash: "old" } }),
         link: linked,
       }),
@@ -146,7 +147,7 @@ describe("plan (pure)", () => {
   });
 
   it("a gone threat (asset removed) → close as not planned with a comment; already closed → nothing", () => {
-    expect(plan(input({ threat: null, rendered: null, record: record({ issue, gone: true }) }))).toEqual([
+    expect(plan(input({ threat: gone, rendered: null, record: record({ issue, gone: true }) }))).toEqual([
       {
         kind: "update",
         threatId: ID,
@@ -160,7 +161,7 @@ describe("plan (pure)", () => {
     expect(
       plan(
         input({
-          threat: null,
+          threat: gone,
           rendered: null,
           record: record({ issue: { ...issue, state: "closed" }, gone: true }),
         }),
@@ -177,14 +178,24 @@ describe("plan (pure)", () => {
 
   it("a person's close the platform already agrees with (solved or pending) → accept, no PATCH", () => {
     expect(
-      plan(input({ threat: { status: "pending" }, record: record({ issue }), person: person("closed") })),
+      plan(
+        input({
+          threat: present({ status: "pending" }),
+          record: record({ issue }),
+          person: person("closed"),
+        }),
+      ),
     ).toEqual([{ kind: "accept", threatId: ID, state: "closed" }]);
   });
 
   it("a person's reopen → PATCH unsolved unless the platform says unsolved already", () => {
     expect(
       plan(
-        input({ threat: { status: "solved" }, record: record({ issue }), person: person("reopened", null) }),
+        input({
+          threat: present({ status: "solved" }),
+          record: record({ issue }),
+          person: person("reopened", null),
+        }),
       )[0],
     ).toMatchObject({
       kind: "verdict",
@@ -199,7 +210,7 @@ describe("plan (pure)", () => {
     expect(
       plan(
         input({
-          threat: null,
+          threat: gone,
           rendered: null,
           record: record({ issue, gone: true }),
           person: person("closed"),
@@ -217,6 +228,14 @@ describe("plan (pure)", () => {
     expect(
       priorityOf([{ kind: "link", threatId: ID, repo: REPO, number: 1, externalId: "x", url: "u" }]),
     ).toBe(3);
+  });
+
+  it("a threat not read (unknown) is never planned on: no close as if gone, no verdict, no create (issue 7, item 3)", () => {
+    // With the threat gone, the same input closes the issue for the asset's removal.
+    expect(plan(input({ threat: gone, rendered: null, record: record({ issue }) }))).toHaveLength(1);
+    expect(plan(input({ threat: notRead, rendered: null, record: record({ issue }) }))).toEqual([]);
+    expect(plan(input({ threat: notRead, record: record({ issue }), person: person("closed") }))).toEqual([]);
+    expect(plan(input({ threat: notRead }))).toEqual([]);
   });
 
   it("verdict notes fill {{ issue }}, {{ login }}, {{ reason }} and nothing else", () => {

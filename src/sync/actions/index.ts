@@ -1,0 +1,58 @@
+import type { SyncContext } from "../context.js";
+import type { Action } from "../plan.js";
+import { acceptAction } from "./accept.js";
+import { adoptAction } from "./adopt.js";
+import { createAction } from "./create.js";
+import { linkAction } from "./link.js";
+import { updateAction } from "./update.js";
+import { verdictAction } from "./verdict.js";
+import type { ActionDescription, ActionModule, ActionOf } from "./types.js";
+
+/**
+ * The registry: kind → module. Its type makes it exhaustive: a kind added to the `Action` union
+ * without a module here does not compile (issue 7, item 3).
+ */
+export type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>> };
+
+export const actionModules: ActionRegistry = {
+  verdict: verdictAction,
+  accept: acceptAction,
+  adopt: adoptAction,
+  create: createAction,
+  update: updateAction,
+  link: linkAction,
+};
+
+/** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
+function moduleOf<A extends Action>(action: A): ActionModule<A> {
+  // Sound: the registry's type pairs each kind with the module for exactly that action.
+  return actionModules[action.kind] as unknown as ActionModule<A>;
+}
+
+/** The writer: carries out one action through its kind's module. */
+export function runAction(ctx: SyncContext, action: Action): Promise<void> {
+  return moduleOf(action).run(ctx, action);
+}
+
+/** Queue order class of a plan: the most urgent of its actions (contract, "Priorities"). */
+export function priorityOf(actions: readonly Action[]): number {
+  let best = 9;
+  for (const action of actions) best = Math.min(best, moduleOf(action).priority(action));
+  return best;
+}
+
+/** Actions that write to GitHub (and so spend the write budget). */
+export function isGitHubWrite(action: Action): boolean {
+  return moduleOf(action).spendsGitHubBudget(action);
+}
+
+/** What `reconcile` may do: adopt issues, write links, accept people's changes. */
+export function isMappingRepair(action: Action): boolean {
+  return moduleOf(action).mappingRepair;
+}
+
+export function describeAction(action: Action): ActionDescription {
+  return moduleOf(action).describe(action);
+}
+
+export { QueueClass, type ActionModule, type ActionDescription } from "./types.js";

@@ -1,0 +1,142 @@
+import { GitHubError } from "../../github/index.js";
+import { checkpoint, persist, type SyncContext } from "../context.js";
+import { isFresh } from "../fresh-poll.js";
+import { notePersonChange } from "../intake-github.js";
+import { postComment, startIntent } from "../intents.js";
+import { ASSET_REMOVED_COMMENT } from "../issue-comments.js";
+import { withRevision } from "../revision.js";
+import { dropIntent, putIntent, updateThreat } from "../state-updates.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { repoint, surelyRefused, syncLabels } from "./write-helpers.js";
+
+type Update = ActionOf<"update">;
+type Patch = Parameters<SyncContext["github"]["updateIssue"]>[2];
+
+function patchOf(action: Update): Patch {
+  const patch: Patch = {};
+  if (action.state !== undefined) patch.state = action.state;
+  if (action.stateReason !== undefined) patch.stateReason = action.stateReason;
+  if (action.content && action.hash !== undefined) {
+    // Never `labels`: a PATCH would replace the whole list, people's labels with it.
+    patch.title = action.content.title;
+    patch.body = withRevision(action.content.body, action.hash);
+  }
+  return patch;
+}
+
+/**
+ * Content alone: it never sends a state, and setting it twice gives the same issue, so no intent
+ * is needed. An answer showing a state the connector did not write is a person's.
+ */
+async function updateContent(ctx: SyncContext, action: Update, repo: string, number: number): Promise<void> {
+  const id = action.threatId;
+  const issue = await ctx.github.updateIssue(repo, number, patchOf(action));
+  const current = ctx.state.threats[id]?.issue;
+  if (current) repoint(ctx, id, current, issue);
+  if (action.content) await syncLabels(ctx, issue, action.content.labels);
+  const hash = action.hash;
+  if (hash !== undefined) updateThreat(ctx, id, (r) => (r.issue ? { ...r, issue: { ...r.issue, hash } } : r));
+  ctx.emit({ type: "updated", threatId: id, issue: { repo: issue.repo, number: issue.number } });
+  await notePersonChange(ctx, id, issue);
+  await checkpoint(ctx);
+}
+
+/**
+ * A state change (and the comment saying why) runs under one intent. Unless GitHub surely refused
+ * the change, a failure leaves the intent: the next cycle reads the issue (recover.ts) to learn
+ * whether the change landed, so the connector's own close is never taken for a person's verdict,
+ * and a comment whose state change landed is still posted.
+ */
+async function changeState(
+  ctx: SyncContext,
+  action: Update & { state: "open" | "closed" },
+  repo: string,
+  number: number,
+): Promise<void> {
+  const id = action.threatId;
+  let intent = startIntent(ctx, {
+    kind: "issue_state",
+    threatId: id,
+    repo,
+    number,
+    target: action.state,
+    ...(action.comment !== undefined ? { body: action.comment } : {}),
+  });
+  await persist(ctx);
+  let issue: Awaited<ReturnType<typeof ctx.github.updateIssue>>;
+  try {
+    issue = await ctx.github.updateIssue(repo, number, patchOf(action));
+  } catch (error) {
+    if (surelyRefused(error)) {
+      dropIntent(ctx, intent.id);
+      await persist(ctx);
+    }
+    throw error;
+  }
+  const current = ctx.state.threats[id]?.issue;
+  if (current) repoint(ctx, id, current, issue);
+  if (issue.repo !== repo || issue.number !== number) {
+    intent = { ...intent, repo: issue.repo, number: issue.number };
+    putIntent(ctx, intent);
+  }
+  // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
+  // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
+  const removal = action.comment === ASSET_REMOVED_COMMENT;
+  const written = action.hash;
+  updateThreat(ctx, id, (r) => ({
+    ...r,
+    ...(r.issue
+      ? { issue: { ...r.issue, state: issue.state, ...(written !== undefined ? { hash: written } : {}) } }
+      : {}),
+    ...(removal ? { closedForRemoval: true } : {}),
+  }));
+  ctx.emit({
+    type: action.state === "closed" ? "closed" : "reopened",
+    threatId: id,
+    issue: { repo: issue.repo, number: issue.number },
+  });
+  if (intent.body !== undefined) await postComment(ctx, intent);
+  if (action.content) await syncLabels(ctx, issue, action.content.labels);
+  dropIntent(ctx, intent.id);
+  await persist(ctx);
+}
+
+/** One PATCH of an issue: its state (a close or reopen, with a comment) and/or its content. */
+export const updateAction: ActionModule<Update> = {
+  kind: "update",
+  priority: (action) => (action.state !== undefined ? QueueClass.state : QueueClass.other),
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe(action) {
+    if (action.state) {
+      return { detail: `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}` };
+    }
+    return action.content ? { detail: "content changed" } : {};
+  },
+  async run(ctx, action) {
+    const id = action.threatId;
+    const state = action.state;
+    if (state === undefined) return updateContent(ctx, action, action.repo, action.number);
+    // The person wins (issue 6, item 1; README, "Conflicts"): a state change is preceded by a read
+    // of the issue unless the repository's change list was read since the connector's last write
+    // (fresh-poll.ts), so that a person acting between two of its writes is seen before the
+    // second. A content PATCH needs no read: it never sends a state, and its answer shows one.
+    let repo = action.repo;
+    let number = action.number;
+    if (!isFresh(ctx, action.repo)) {
+      const current = await ctx.github.getIssue(action.repo, action.number);
+      if (current === null) {
+        throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
+      }
+      const known = ctx.state.threats[id]?.issue;
+      if (known) repoint(ctx, id, known, current);
+      if (await notePersonChange(ctx, id, current)) {
+        await checkpoint(ctx);
+        return; // planned again: the person's change becomes a verdict first
+      }
+      repo = current.repo;
+      number = current.number;
+    }
+    await changeState(ctx, { ...action, state }, repo, number);
+  },
+};
