@@ -46,14 +46,28 @@ function passes(
   return true;
 }
 
-/** Whether a threat that has no issue yet should get one (contract: filters, first-seen statuses). */
-export function isEligible(threat: ThreatView, asset: AssetView | null, policy: Policy): boolean {
-  if (!policy.createForStatuses.includes(threat.status)) return false;
+/**
+ * Why a threat that has no issue yet gets none, or null when it should get one (contract: filters,
+ * first-seen statuses). The dry-run's plan counts these reasons; eligibility is their absence.
+ */
+export type NoIssueReason = "status" | "min_severity" | "module" | "asset_type";
+
+export function noIssueReason(
+  threat: ThreatView,
+  asset: AssetView | null,
+  policy: Policy,
+): NoIssueReason | null {
+  if (!policy.createForStatuses.includes(threat.status)) return "status";
   // An unknown severity word counts as informational: it passes only the lowest threshold.
-  if ((threat.severityRank ?? 0) < policy.minSeverity) return false;
-  if (!passes(threat.module, policy.modules)) return false;
-  if (!passes(asset?.type ?? null, policy.assetTypes)) return false;
-  return true;
+  if ((threat.severityRank ?? 0) < policy.minSeverity) return "min_severity";
+  if (!passes(threat.module, policy.modules)) return "module";
+  if (!passes(asset?.type ?? null, policy.assetTypes)) return "asset_type";
+  return null;
+}
+
+/** Whether a threat that has no issue yet should get one. */
+export function isEligible(threat: ThreatView, asset: AssetView | null, policy: Policy): boolean {
+  return noIssueReason(threat, asset, policy) === null;
 }
 
 export interface Route {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isEligible, policyFromConfig } from "../../src/sync/policy.js";
-import { countNoIssue, noIssueReason } from "../../src/sync/policy-counts.js";
+import { isEligible, noIssueReason, policyFromConfig } from "../../src/sync/policy.js";
+import { countNoIssue } from "../../src/sync/policy-counts.js";
 import type { ThreatView } from "../../src/sync/render/index.js";
 import { makeConfig } from "./harness.js";
 import { SEVERITIES } from "../../src/shared/severity.js";
@@ -36,11 +36,29 @@ describe("dry run: why a threat gets no issue", () => {
     }),
   );
 
-  it("a reason is given exactly when the policy gives the threat no issue (contract: filters, first-seen statuses)", () => {
+  it("the reason is the first filter the threat fails, in the contract's order, and none means an issue", () => {
+    // An independent statement of this config's filters: first-seen status, min_severity medium,
+    // module `vm` excluded, asset type `server` only; an unknown severity counts as informational.
+    const expected = (t: {
+      rank: number | null;
+      module: string | null;
+      status: string;
+      assetType: string | null;
+    }): string | null =>
+      !policy.createForStatuses.includes(t.status)
+        ? "status"
+        : (t.rank ?? 0) < 2
+          ? "min_severity"
+          : t.module === "vm"
+            ? "module"
+            : t.assetType !== "server"
+              ? "asset_type"
+              : null;
     fc.assert(
       fc.property(threat, (t) => {
         const asset = t.assetType === null ? null : { id: "a", name: null, type: t.assetType };
-        expect(noIssueReason(view(t), asset, policy) === null).toBe(isEligible(view(t), asset, policy));
+        expect(noIssueReason(view(t), asset, policy)).toBe(expected(t));
+        expect(isEligible(view(t), asset, policy)).toBe(expected(t) === null);
       }),
       { numRuns: 500 },
     );
