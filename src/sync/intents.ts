@@ -10,31 +10,49 @@ import { dropIntent, nextSeq, putIntent } from "./state-updates.js";
  * instant is resolved on restart by reading GitHub (recover.ts), never by writing again.
  */
 
-export function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
+function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
   const intent: Intent = { ...fields, id: `i${nextSeq(ctx)}`, startedAt: nowIso(ctx) };
   putIntent(ctx, intent);
   return intent;
 }
 
+/** What becomes of an intent whose `send` failed. */
+export interface IntentOutcome {
+  /**
+   * Reads GitHub to learn whether the write landed all the same (a lost response): true counts
+   * as success. Without it, every failure is a failure.
+   */
+  resolve?: (intent: Intent) => Promise<boolean>;
+  /**
+   * Whether a failure (not resolved) leaves the intent for the next cycle's recovery (recover.ts)
+   * instead of removing it. Without it, the intent is removed and the write may be sent again.
+   */
+  keepOnFailure?: (error: unknown) => boolean;
+}
+
 /**
- * Runs `send` under an intent. When it fails, `resolve` reads GitHub to learn whether the write
- * landed all the same (a lost response): if it did, that counts as success; if it did not, the
- * error is passed on and the write may be sent again later.
+ * Runs `send` under a write-ahead intent: the intent is persisted before anything goes out and
+ * removed once `send` has recorded the outcome. On failure it is resolved by `resolve` if given,
+ * else kept when `keepOnFailure` says so, else removed; the error is passed on unless resolved.
+ * A `resolve` that itself fails leaves the intent, for recovery to read GitHub again.
  */
-export async function underIntent(
+export async function withIntent(
   ctx: SyncContext,
   fields: Omit<Intent, "id" | "startedAt">,
   send: (intent: Intent) => Promise<void>,
-  resolve: (intent: Intent) => Promise<boolean>,
+  outcome: IntentOutcome = {},
 ): Promise<void> {
   const intent = startIntent(ctx, fields);
   await persist(ctx);
   try {
     await send(intent);
   } catch (error) {
-    if (!(await resolve(intent))) {
-      dropIntent(ctx, intent.id);
-      await persist(ctx);
+    const landed = outcome.resolve ? await outcome.resolve(intent) : false;
+    if (!landed) {
+      if (!outcome.keepOnFailure?.(error)) {
+        dropIntent(ctx, intent.id);
+        await persist(ctx);
+      }
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
-import { issueRecord, underIntent } from "../intents.js";
+import { issueRecord, withIntent } from "../intents.js";
 import { resolveCreate } from "../recover.js";
 import { markerFor } from "../render/index.js";
 import { withRevision } from "../revision.js";
@@ -30,7 +30,7 @@ export const createAction: ActionModule<ActionOf<"create">> = {
   describe: (action) => ({ labels: action.labels, assignees: action.assignees }),
   async run(ctx, action) {
     const id = action.threatId;
-    await underIntent(
+    await withIntent(
       ctx,
       { kind: "create", threatId: id, repo: action.repo },
       async () => {
@@ -59,7 +59,7 @@ export const createAction: ActionModule<ActionOf<"create">> = {
         ctx.emit({ type: "created", threatId: id, issue: { repo: issue.repo, number: issue.number } });
       },
       // A lost response: look for the marker before anything is sent again.
-      (intent) => resolveCreate(ctx, intent),
+      { resolve: (intent) => resolveCreate(ctx, intent) },
     );
   },
 };

@@ -1,11 +1,11 @@
 import { GitHubError } from "../../github/index.js";
-import { checkpoint, persist, type SyncContext } from "../context.js";
+import { checkpoint, type SyncContext } from "../context.js";
 import { isFresh } from "../fresh-poll.js";
 import { notePersonChange } from "../intake-github.js";
-import { postComment, startIntent } from "../intents.js";
+import { postComment, withIntent } from "../intents.js";
 import { ASSET_REMOVED_COMMENT } from "../issue-comments.js";
 import { withRevision } from "../revision.js";
-import { dropIntent, putIntent, updateThreat } from "../state-updates.js";
+import { putIntent, updateThreat } from "../state-updates.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { repoint, surelyRefused, syncLabels } from "./write-helpers.js";
 
@@ -54,51 +54,52 @@ async function changeState(
   number: number,
 ): Promise<void> {
   const id = action.threatId;
-  let intent = startIntent(ctx, {
-    kind: "issue_state",
+  // Set once GitHub answered the PATCH: a failure after it (the comment, the labels) keeps the
+  // intent whatever its code, since the state change surely landed.
+  let patched = false;
+  const fields = {
+    kind: "issue_state" as const,
     threatId: id,
     repo,
     number,
     target: action.state,
     ...(action.comment !== undefined ? { body: action.comment } : {}),
-  });
-  await persist(ctx);
-  let issue: Awaited<ReturnType<typeof ctx.github.updateIssue>>;
-  try {
-    issue = await ctx.github.updateIssue(repo, number, patchOf(action));
-  } catch (error) {
-    if (surelyRefused(error)) {
-      dropIntent(ctx, intent.id);
-      await persist(ctx);
-    }
-    throw error;
-  }
-  const current = ctx.state.threats[id]?.issue;
-  if (current) repoint(ctx, id, current, issue);
-  if (issue.repo !== repo || issue.number !== number) {
-    intent = { ...intent, repo: issue.repo, number: issue.number };
-    putIntent(ctx, intent);
-  }
-  // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
-  // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
-  const removal = action.comment === ASSET_REMOVED_COMMENT;
-  const written = action.hash;
-  updateThreat(ctx, id, (r) => ({
-    ...r,
-    ...(r.issue
-      ? { issue: { ...r.issue, state: issue.state, ...(written !== undefined ? { hash: written } : {}) } }
-      : {}),
-    ...(removal ? { closedForRemoval: true } : {}),
-  }));
-  ctx.emit({
-    type: action.state === "closed" ? "closed" : "reopened",
-    threatId: id,
-    issue: { repo: issue.repo, number: issue.number },
-  });
-  if (intent.body !== undefined) await postComment(ctx, intent);
-  if (action.content) await syncLabels(ctx, issue, action.content.labels);
-  dropIntent(ctx, intent.id);
-  await persist(ctx);
+  };
+  await withIntent(
+    ctx,
+    fields,
+    async (started) => {
+      let intent = started;
+      const issue = await ctx.github.updateIssue(repo, number, patchOf(action));
+      patched = true;
+      const current = ctx.state.threats[id]?.issue;
+      if (current) repoint(ctx, id, current, issue);
+      if (issue.repo !== repo || issue.number !== number) {
+        intent = { ...intent, repo: issue.repo, number: issue.number };
+        putIntent(ctx, intent);
+      }
+      // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
+      // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
+      const removal = action.comment === ASSET_REMOVED_COMMENT;
+      const written = action.hash;
+      updateThreat(ctx, id, (r) => ({
+        ...r,
+        ...(r.issue
+          ? { issue: { ...r.issue, state: issue.state, ...(written !== undefined ? { hash: written } : {}) } }
+          : {}),
+        ...(removal ? { closedForRemoval: true } : {}),
+      }));
+      ctx.emit({
+        type: action.state === "closed" ? "closed" : "reopened",
+        threatId: id,
+        issue: { repo: issue.repo, number: issue.number },
+      });
+      if (intent.body !== undefined) await postComment(ctx, intent);
+      if (action.content) await syncLabels(ctx, issue, action.content.labels);
+    },
+    // Only a change GitHub surely refused is dropped; any other failure is left for recover.ts.
+    { keepOnFailure: (error) => patched || !surelyRefused(error) },
+  );
 }
 
 /** One PATCH of an issue: its state (a close or reopen, with a comment) and/or its content. */
