@@ -4,7 +4,16 @@
 // { measure, value, how }.
 import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
-import { closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { median, rssMethod, runCli, startFixture, stateFiles, writeConfig } from "./lib-cli.mjs";
@@ -87,7 +96,10 @@ export async function scenarioMapped(n) {
     const v1Bytes = stateFiles(dir).bytes;
     const convertMs = convertOnce(join(dir, "state.json"));
     const onDisk = engineBytes(dir);
-    const files = readdirSync(dir).filter((f) => f.startsWith("state")).sort().join(", ");
+    const files = readdirSync(dir)
+      .filter((f) => f.startsWith("state"))
+      .sort()
+      .join(", ");
     const status = await runCli(["status", "-c", config, "--json"], { cwd: dir });
     const walk = await bareWalk(fx.platformUrl);
     const sync = await runCli(["sync", "-c", config, "--json"], { cwd: dir });
