@@ -31,7 +31,10 @@ const sim = await startSimulator({
   assets: Math.max(1, Math.min(5_000, Math.ceil(threats / 20))),
   asyncWriteDelayMs: 0,
 });
-const gh = await startGitHubStandIn({ tokens: [values.token] });
+// "Budget off" is GitHub Enterprise Server, where rate limiting is off unless an admin turns it on:
+// the stand-in's default primary limit (5,000 points an hour, as on GitHub.com) would stop a
+// stream after ~5,000 creates and end the cycle with the rest queued, which measures the stand-in.
+const gh = await startGitHubStandIn({ tokens: [values.token], primaryLimit: { perHour: 10_000_000 } });
 
 /**
  * Every visible threat as already synced: a mapped record whose updatedAt and status equal the

@@ -4,14 +4,24 @@
 // full-file write per save) and the journaled store (snapshot + fsynced journal), in one run.
 // Each figure comes from a fresh child process (generation happens in another one, so it does not
 // count towards the peak RSS). Usage: node bench/state-store.mjs [sizes, e.g. 1000,100000,300000]
+// [kinds, default engine,journaled; "today" adds the old full-file store, no longer used].
+// "engine" is the path the engine uses now (issue 7, item 1): a VERSION-1 state converted by the
+// CLI's own openEngineState (dist/cli/state-open.js), then each intent written through the
+// engine's update functions (putIntent + nextSeq on a createStateContext) and committed as the
+// engine's `persist` does: commitOf(state, changes) handed to openEngineState's persist
+// (commitToStore: one fsynced journal line of exactly what changed).
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { openEngineState } from "../dist/cli/state-open.js";
 import { emptyState, openJournaledStore, openStateStore } from "../dist/state/index.js";
+import { commitOf, emptyDirty } from "../dist/sync/state-changes.js";
+import { createStateContext, nextSeq, putIntent } from "../dist/sync/state-updates.js";
 
 const SIZES = (process.argv[2] ?? "1000,100000,300000").split(",").map(Number);
+const KINDS = (process.argv[3] ?? "engine,journaled").split(",");
 const REPOS = ["acme-corp/security-findings", "acme-corp/infra-threats", "acme-corp/leaked-credentials"];
 
 /** A mapped threat as today's state holds it (schema.ts ThreatRecord). */
@@ -58,11 +68,16 @@ function median(values) {
 }
 
 async function generate(kind, size, path) {
-  if (kind === "today") {
+  if (kind === "today" || kind === "engine") {
     const store = await openStateStore(path);
     store.data = emptyState();
     for (let i = 0; i < size; i++) store.data.threats[randomUUID()] = v1Threat(i);
     await store.write();
+    if (kind === "today") return;
+    // The engine's first open converts the VERSION-1 file (README-store.md, "Migration"); done
+    // here so that the measured start is the engine's second one, as on a running deployment.
+    const opened = await openEngineState(path);
+    await opened.close();
     return;
   }
   const store = await openJournaledStore(path);
@@ -84,7 +99,23 @@ async function measure(kind, size, path) {
     const used = process.cpuUsage(cpuBefore);
     return (used.user + used.system) / 1000;
   };
-  if (kind === "today") {
+  if (kind === "engine") {
+    const started = performance.now();
+    const opened = await openEngineState(path);
+    const ctx = createStateContext(opened.state);
+    loadMs = performance.now() - started;
+    loadCpuMs = cpuSince();
+    for (let k = 0; k < commits; k++) {
+      const t = performance.now();
+      putIntent(ctx, { ...intent(k), id: `i-${nextSeq(ctx)}` });
+      // As src/sync/context.ts persist(): the commit of what changed, the dirty set cleared.
+      const commit = commitOf(ctx.state, ctx.changes);
+      ctx.changes = emptyDirty();
+      await opened.persist(commit);
+      times.push(performance.now() - t);
+    }
+    await opened.close();
+  } else if (kind === "today") {
     const started = performance.now();
     const store = await openStateStore(path);
     loadMs = performance.now() - started;
@@ -127,11 +158,13 @@ if (mode === "--generate") {
 } else if (mode === "--measure") {
   process.stdout.write(JSON.stringify(await measure(kind, Number(size), path)));
 } else {
-  const kinds = [
-    ["today", "today's store (full-file write per save)"],
-    ["journaled", "journaled store"],
-    ["journaled-v1", "journaled store, records as migrated from v1"],
-  ];
+  const labels = {
+    engine: "engine path: v1 state converted by openEngineState, putIntent + persist (commitToStore)",
+    today: "old store (full-file write per save; no longer used by the engine)",
+    journaled: "journaled store alone (openJournaledStore set + commit)",
+    "journaled-v1": "journaled store alone, records as migrated from v1",
+  };
+  const kinds = KINDS.map((k) => [k, labels[k] ?? k]);
   const load = os
     .loadavg()
     .map((l) => l.toFixed(2))
