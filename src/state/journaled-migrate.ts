@@ -34,7 +34,11 @@ export function migrateV1Text(path: string, text: string): StoreView {
     seq: 0,
     meta,
     collections: new Map([
-      ["threats", collection(state.threats)],
+      // `gone` is kept only while true (issue 7, item 2: nothing stored that is never read).
+      [
+        "threats",
+        collection(mapValues(state.threats, ({ gone, ...rest }) => (gone ? { ...rest, gone } : rest))),
+      ],
       ["assets", collection(state.assets)],
       ["queue", collection(state.queue)],
       ["intents", collection(state.intents)],
@@ -42,4 +46,10 @@ export function migrateV1Text(path: string, text: string): StoreView {
       ["retryAssets", collection(state.retry.assets)],
     ]),
   };
+}
+
+function mapValues<T, U>(record: Record<string, T>, f: (value: T) => U): Record<string, U> {
+  const out: Record<string, U> = {};
+  for (const [key, value] of Object.entries(record)) out[key] = f(value);
+  return out;
 }

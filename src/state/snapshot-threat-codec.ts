@@ -11,13 +11,15 @@ import type { Json } from "./journal-line.js";
  * - `url`: an index into the table of bases when the URL is `<base>/<repo>/issues/<number>`
  *   (github.com or an Enterprise host), else the URL itself;
  * - `link`: 1 when it is the contract's `<repo>#<number>`, 0 when absent, else the string;
+ * - `updated` (the platform's `updated_at`, kept to tell re-deliveries): epoch ms when the ISO
+ *   string round-trips through `Date` exactly (14 bytes against 27), 0 when absent, else the string;
  * - `rest`: [row, {other fields}] for threats with fields beyond these.
  * The codec is lossless: a value of any other shape is kept whole in `raw` as [id, value].
  */
 
 const Column = z.array(z.unknown());
 export const ThreatColumns = z.object({
-  codec: z.literal("threat-2"),
+  codec: z.literal("threat-3"),
   ids: Column,
   status: Column,
   severity: Column,
@@ -28,6 +30,7 @@ export const ThreatColumns = z.object({
   hash: Column,
   url: Column,
   link: Column,
+  updated: Column,
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), z.json())])),
   raw: z.array(z.tuple([z.string(), z.json()])),
   repos: z.array(z.string()),
@@ -57,7 +60,7 @@ class Interner {
 }
 
 const ISSUE_KEYS = new Set(["repo", "number", "url", "state", "hash"]);
-const PACKED = new Set(["status", "severity", "assetId", "issue", "link"]);
+const PACKED = new Set(["status", "severity", "assetId", "issue", "link", "updatedAt"]);
 const COLUMNS = [
   "ids",
   "status",
@@ -69,6 +72,7 @@ const COLUMNS = [
   "hash",
   "url",
   "link",
+  "updated",
 ] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
@@ -95,17 +99,19 @@ export class ThreatEncoder {
     hash: [],
     url: [],
     link: [],
+    updated: [],
   };
   private readonly rest: Json[] = [];
   private readonly raw: Json[] = [];
 
   add(id: string, value: Json): void {
     if (!isObject(value)) return void this.raw.push([id, value]);
-    const { status, severity, assetId, issue, link } = value;
+    const { status, severity, assetId, issue, link, updatedAt } = value;
     if (typeof status !== "string" || typeof severity !== "number" || !Number.isInteger(severity))
       return void this.raw.push([id, value]);
     if (assetId !== null && typeof assetId !== "string") return void this.raw.push([id, value]);
     if (link !== undefined && typeof link !== "string") return void this.raw.push([id, value]);
+    if (updatedAt !== undefined && typeof updatedAt !== "string") return void this.raw.push([id, value]);
     const packed = issue === undefined ? null : this.issue(issue);
     if (issue !== undefined && packed === null) return void this.raw.push([id, value]);
     let linkCell: Json = 0;
@@ -125,6 +131,7 @@ export class ThreatEncoder {
     c.hash.push(packed?.hash ?? "");
     c.url.push(packed?.url ?? 0);
     c.link.push(linkCell);
+    c.updated.push(updatedAt === undefined ? 0 : updatedCell(updatedAt));
     let extra: JsonObject | null = null;
     for (const key of Object.keys(value)) {
       if (PACKED.has(key)) continue;
@@ -150,7 +157,7 @@ export class ThreatEncoder {
 
   /** The block's JSON members (without braces), `chunk` cells at a time, pausing in between. */
   async members(chunk: number, pause: () => Promise<void>): Promise<string[]> {
-    const parts = [`"codec":"threat-2"`];
+    const parts = [`"codec":"threat-3"`];
     // `rest` and `raw` may be as long as the columns (records migrated from version 1).
     const arrays: [string, Json[]][] = [
       ...COLUMNS.map((name): [string, Json[]] => [name, this.columns[name]]),
@@ -171,6 +178,12 @@ export class ThreatEncoder {
   }
 }
 
+/** An ISO time as epoch ms when that gives the same string back, else the string itself. */
+function updatedCell(iso: string): number | string {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) && ms > 0 && new Date(ms).toISOString() === iso ? ms : iso;
+}
+
 /** Why a threat could not be decoded (the caller names the file). */
 export class RowError extends Error {}
 
@@ -189,7 +202,7 @@ const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInt
  * 100k). Every cell is still checked before it is used.
  */
 export function decodeThreatColumns(block: ThreatColumns, into: Map<string, Json>): void {
-  const { ids, status, severity, asset, repo, number, closed, hash, url, link } = block;
+  const { ids, status, severity, asset, repo, number, closed, hash, url, link, updated } = block;
   const count = ids.length;
   for (const name of COLUMNS)
     if (block[name].length !== count)
@@ -229,6 +242,10 @@ export function decodeThreatColumns(block: ThreatColumns, into: Map<string, Json
       value["link"] = repoNumber;
     } else if (typeof l === "string") value["link"] = l;
     else if (l !== 0) throw malformed("link");
+    const t = updated[i];
+    if (typeof t === "number" && Number.isInteger(t) && t > 0) value["updatedAt"] = new Date(t).toISOString();
+    else if (typeof t === "string") value["updatedAt"] = t;
+    else if (t !== 0) throw malformed("updatedAt");
     const more = extra.get(i);
     if (more !== undefined) Object.assign(value, more);
     into.set(id, value);
