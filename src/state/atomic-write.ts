@@ -36,7 +36,8 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   await syncDirectory(dir);
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+/** fsyncs a directory, so that a rename or a new file in it survives a crash (where the platform allows). */
+export async function syncDirectory(dir: string): Promise<void> {
   let handle;
   try {
     handle = await open(dir, "r");

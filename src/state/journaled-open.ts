@@ -52,19 +52,7 @@ async function openForReading(
   const { adapter, db, view } = await load(path, fs, opts);
   if (adapter.legacyText !== null) view.gen = 1;
   const recovered = await recoverJournals(fs, path, view, { readOnly: true });
-  return new Store(
-    path,
-    fs,
-    db,
-    adapter,
-    view.collections,
-    view.meta,
-    view.seq,
-    recovered.gen,
-    view.gen,
-    recovered.bytes,
-    opts,
-  );
+  return storeOf(path, fs, opts, { adapter, db, view }, recovered);
 }
 
 async function openForWriting(
@@ -86,6 +74,18 @@ async function openForWriting(
     opts.logger?.info({ path, backup: `${path}.v1.bak` }, "state file converted to the journaled store");
   }
   const recovered = await recoverJournals(fs, path, view, { readOnly: false });
+  return storeOf(path, fs, opts, { adapter, db, view }, recovered);
+}
+
+/** The open store over what was loaded and the journals recovered after it. */
+function storeOf(
+  path: string,
+  fs: StoreFs,
+  opts: JournaledStoreOptions,
+  loaded: Awaited<ReturnType<typeof load>>,
+  recovered: Awaited<ReturnType<typeof recoverJournals>>,
+): JournaledStore {
+  const { adapter, db, view } = loaded;
   return new Store(
     path,
     fs,

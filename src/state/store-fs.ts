@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, readdir, rename, rm, truncate } from "node:fs/promises";
 import { errnoCode } from "./errors.js";
+import { syncDirectory } from "./atomic-write.js";
 
 /**
  * The few file operations the journaled store needs, as a narrow seam: the store's crash safety
@@ -67,17 +68,5 @@ export const nodeStoreFs: StoreFs = {
   async ensureDir(dir) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   },
-  async syncDir(dir) {
-    let handle;
-    try {
-      handle = await open(dir, "r");
-      await handle.sync();
-    } catch (err) {
-      // Some platforms and file systems cannot open or fsync a directory (see atomic-write.ts).
-      const code = errnoCode(err);
-      if (code !== "EISDIR" && code !== "EPERM" && code !== "EINVAL" && code !== "EACCES") throw err;
-    } finally {
-      await handle?.close();
-    }
-  },
+  syncDir: (dir) => syncDirectory(dir),
 };
