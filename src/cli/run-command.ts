@@ -12,7 +12,7 @@ import { createMetrics, startHealthServer } from "../observability/index.js";
 import { systemClock } from "../shared/clock.js";
 import { acquireLock } from "../state/index.js";
 import { createContext, setMeta, type SyncContext } from "../sync/index.js";
-import { freezeFromEnv, openEngineState, type EngineState } from "./state-open.js";
+import { freezeFromEnv, openEngineState, type OpenedState } from "./state-open.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { buildConnector, cliLogger, secretsOf, type Connector } from "./wiring.js";
@@ -62,7 +62,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   let connector: Connector | null = null;
-  let opened: EngineState | null = null;
+  let opened: OpenedState | null = null;
   try {
     opened = await openEngineState(config.state.path, { logger, env: io.env });
     let engine: SyncContext | null = null;

@@ -1,19 +1,16 @@
 import type { Logger } from "../observability/index.js";
-import {
-  openJournaledStore,
-  type JournaledStore,
-  type JournaledStoreOptions,
-  type State,
-} from "../state/index.js";
-import { commitToStore, stateFromStore, type StateCommit } from "../sync/index.js";
+import { openJournaledStore, type JournaledStore, type JournaledStoreOptions } from "../state/index.js";
+import { persistTo, stateFromStore } from "../sync/journaled-state.js";
+import type { EngineState } from "../sync/threat-records.js";
+import type { StateCommit } from "../sync/state-changes.js";
 
 /**
  * Opens the engine's state in the journaled store (issue 7, item 1): a version-1 file is
  * converted on the first open (src/state/README-store.md, "Migration"). Read-only for `status`
  * and dry-run: no lock, nothing written, every file left byte-for-byte as it was.
  */
-export interface EngineState {
-  state: State;
+export interface OpenedState {
+  state: EngineState;
   /** Whether anything was stored before (a fresh path holds nothing). */
   stored: boolean;
   /** One durable commit of exactly what changed. */
@@ -43,7 +40,7 @@ export function freezeFromEnv(env: Record<string, string | undefined>): boolean 
   return env["THREATBRIDGE_FREEZE_STATE"] === "1";
 }
 
-export async function openEngineState(path: string, opts: OpenEngineStateOptions = {}): Promise<EngineState> {
+export async function openEngineState(path: string, opts: OpenEngineStateOptions = {}): Promise<OpenedState> {
   const compaction = compactionFromEnv(opts.env ?? {});
   const store: JournaledStore = await openJournaledStore(path, {
     ...(opts.logger ? { logger: opts.logger } : {}),
@@ -54,7 +51,7 @@ export async function openEngineState(path: string, opts: OpenEngineStateOptions
   return {
     state: stateFromStore(store),
     stored: stats.seq > 0 || stats.snapshotBytes > 0,
-    persist: (commit) => commitToStore(store, commit),
+    persist: persistTo(store),
     close: () => store.close(),
   };
 }

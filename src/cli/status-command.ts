@@ -1,7 +1,8 @@
-import { emptyState, StateError, type State } from "../state/index.js";
+import { emptyState, StateError } from "../state/index.js";
 import { ZodError } from "zod";
 import { openEngineState } from "./state-open.js";
-import { formatStatus, summarize } from "../sync/index.js";
+import { formatStatus, summarize } from "../sync/status.js";
+import { engineState, type EngineState } from "../sync/threat-records.js";
 import { inspectLockFile } from "./status-lock.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
@@ -15,7 +16,7 @@ import { configFromArgs, type Io } from "./io.js";
 export async function statusCommand(args: string[], io: Io, now: () => number = Date.now): Promise<number> {
   const opts = parse(args, { ...CONFIG_OPTION, json: { type: "boolean", default: false } });
   const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
-  let state: State | null;
+  let state: EngineState | null;
   let problem: string | undefined;
   try {
     // Read-only: no lock, nothing written, beside a running daemon (src/state/README-store.md).
@@ -34,7 +35,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
     stateFile: state !== null,
     ...(problem !== undefined ? { stateProblem: problem } : {}),
     ...summarize({
-      state: state ?? emptyState(),
+      state: state ?? engineState(emptyState()),
       nowMs,
       budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
       lock: await inspectLockFile(config.state.path),

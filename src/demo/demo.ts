@@ -59,7 +59,7 @@ async function cycle(run: Run, what: string): Promise<{ report: CycleReport; wri
 }
 
 function mappedIssues(world: DemoWorld): Mapped[] {
-  return Object.entries(world.ctx.state.threats)
+  return [...world.ctx.state.threats.entries()]
     .flatMap(([threatId, r]) => (r.issue ? [{ threatId, number: r.issue.number, assetId: r.assetId }] : []))
     .sort((a, b) => a.number - b.number);
 }
@@ -141,7 +141,7 @@ async function personCloses(run: Run): Promise<Mapped> {
   if (!target) throw new DemoError("no open issue is left to close");
   world.gh.person.close(DEMO_REPO, target.number, { reason: "completed", login: "alice" });
   const { report } = await cycle(run, "third");
-  const answer = world.ctx.state.threats[target.threatId]?.status ?? "unknown";
+  const answer = world.ctx.state.threats.get(target.threatId)?.status ?? "unknown";
   say(`3. A person (alice) closes #${target.number} on GitHub as "completed".`);
   const verdicts = counter(report.counters, "platform_verdicts");
   say(
@@ -180,7 +180,7 @@ async function nextScan(run: Run, target: Mapped): Promise<void> {
     if (comment) say(`     "${firstLine(comment.body)}"`);
   } else {
     say(
-      `   The threat behind #${target.number} is ${world.ctx.state.threats[target.threatId]?.status ?? "unknown"}, so #${target.number} stays closed.`,
+      `   The threat behind #${target.number} is ${world.ctx.state.threats.get(target.threatId)?.status ?? "unknown"}, so #${target.number} stays closed.`,
     );
   }
 }

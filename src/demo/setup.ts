@@ -9,7 +9,7 @@ import type { PlatformClient } from "../platform/index.js";
 import { systemClock } from "../shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../simulator/index.js";
 import { openJournaledStore } from "../state/index.js";
-import { commitToStore, createContext, stateFromStore, type SyncContext } from "../sync/index.js";
+import { createContext, persistTo, stateFromStore, type SyncContext } from "../sync/index.js";
 
 /**
  * The demo's world, all on 127.0.0.1 and in this process: a small seeded platform simulator, the
@@ -101,7 +101,7 @@ export async function startDemoWorld(opts: DemoWorldOptions): Promise<DemoWorld>
         github: connector.github,
         logger: opts.logger,
         clock: systemClock,
-        persist: (commit) => commitToStore(store, commit),
+        persist: persistTo(store),
       },
       stateFromStore(store),
     );

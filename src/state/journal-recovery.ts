@@ -2,6 +2,7 @@ import { basename, dirname } from "node:path";
 import { StateError } from "./errors.js";
 import { readJournalText, type JournalEntry } from "./journal-line.js";
 import type { StoreView } from "./snapshot-codec.js";
+import { newRows } from "./rows.js";
 import type { StoreFs } from "./store-fs.js";
 
 /** Journal generation `gen` of the store whose snapshot is `path`. */
@@ -27,7 +28,7 @@ export function applyEntry(view: StoreView, entry: JournalEntry): void {
     let rows = view.collections.get(collection);
     if (op === "s") {
       if (rows === undefined) {
-        rows = new Map();
+        rows = newRows(collection);
         view.collections.set(collection, rows);
       }
       rows.set(key, change[3]);

@@ -1,3 +1,4 @@
+import { newRows, type Rows } from "./rows.js";
 import { z } from "zod";
 import type { Json } from "./journal-line.js";
 import type { StoreView } from "./snapshot-codec.js";
@@ -18,8 +19,11 @@ export function migrateV1Text(path: string, text: string): StoreView {
   // Schema-parsed data is plain JSON; the round trip drops `undefined` optional fields, and the
   // JSON schema gives it the Json type without a cast (a one-time cost at migration).
   const json = (value: unknown): Json => JsonValue.parse(JSON.parse(JSON.stringify(value)));
-  const collection = (record: Record<string, unknown>): Map<string, Json> =>
-    new Map(Object.entries(record).map(([key, value]) => [key, json(value)]));
+  const collection = (name: string, record: Record<string, unknown>): Rows => {
+    const rows = newRows(name);
+    for (const [key, value] of Object.entries(record)) rows.set(key, json(value));
+    return rows;
+  };
   const meta = new Map<string, Json>([
     ["cursors", json(state.cursors)],
     ["githubSince", json(state.github.since)],
@@ -37,13 +41,16 @@ export function migrateV1Text(path: string, text: string): StoreView {
       // `gone` is kept only while true (issue 7, item 2: nothing stored that is never read).
       [
         "threats",
-        collection(mapValues(state.threats, ({ gone, ...rest }) => (gone ? { ...rest, gone } : rest))),
+        collection(
+          "threats",
+          mapValues(state.threats, ({ gone, ...rest }) => (gone ? { ...rest, gone } : rest)),
+        ),
       ],
-      ["assets", collection(state.assets)],
-      ["queue", collection(state.queue)],
-      ["intents", collection(state.intents)],
-      ["retryThreats", collection(state.retry.threats)],
-      ["retryAssets", collection(state.retry.assets)],
+      ["assets", collection("assets", state.assets)],
+      ["queue", collection("queue", state.queue)],
+      ["intents", collection("intents", state.intents)],
+      ["retryThreats", collection("retryThreats", state.retry.threats)],
+      ["retryAssets", collection("retryAssets", state.retry.assets)],
     ]),
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "../observability/index.js";
 import type { Json } from "./journal-line.js";
 import type { StoreFs } from "./store-fs.js";
+import type { ThreatTable } from "./threat-table.js";
 
 /**
  * The connector's state as keyed collections plus a `meta` record, with a cost per durable write
@@ -14,6 +15,14 @@ export interface JournaledStore {
   readonly path: string;
   get(collection: string, key: string): Json | undefined;
   entries(collection: string): IterableIterator<[string, Json]>;
+  keys(collection: string): IterableIterator<string>;
+  /**
+   * The rows a reader must check itself: all of a plain collection; of the threats' column table,
+   * only those outside its packed shape (which is a valid threat record by construction).
+   */
+  looseEntries(collection: string): IterableIterator<[string, Json]>;
+  /** The `threats` column table, for counting over it (read-only: changes go through set/delete). */
+  threatTable(): ThreatTable | undefined;
   size(collection: string): number;
   set(collection: string, key: string, value: Json): void;
   delete(collection: string, key: string): void;

@@ -7,6 +7,8 @@ import { journalPath } from "./journal-recovery.js";
 import type { SnapshotAdapter } from "./snapshot-adapter.js";
 import { emptyView, type StoreView } from "./snapshot-codec.js";
 import type { StoreFile, StoreFs } from "./store-fs.js";
+import { copyRows, newRows, THREATS, type Rows } from "./rows.js";
+import { ThreatTable } from "./threat-table.js";
 
 const EMPTY = new Map<string, Json>();
 
@@ -34,7 +36,7 @@ export class Store implements JournaledStore {
     private readonly fs: StoreFs,
     private readonly db: Low<StoreView>,
     private readonly adapter: SnapshotAdapter,
-    private readonly cols: Map<string, Map<string, Json>>,
+    private readonly cols: Map<string, Rows>,
     private readonly meta: Map<string, Json>,
     private seq: number,
     private gen: number,
@@ -55,6 +57,20 @@ export class Store implements JournaledStore {
     return (this.cols.get(collection) ?? EMPTY).entries();
   }
 
+  looseEntries(collection: string): IterableIterator<[string, Json]> {
+    const rows = this.cols.get(collection) ?? EMPTY;
+    return rows instanceof ThreatTable ? rows.looseEntries() : rows.entries();
+  }
+
+  threatTable(): ThreatTable | undefined {
+    const rows = this.cols.get(THREATS);
+    return rows instanceof ThreatTable ? rows : undefined;
+  }
+
+  keys(collection: string): IterableIterator<string> {
+    return (this.cols.get(collection) ?? EMPTY).keys();
+  }
+
   size(collection: string): number {
     return this.cols.get(collection)?.size ?? 0;
   }
@@ -62,7 +78,7 @@ export class Store implements JournaledStore {
   set(collection: string, key: string, value: Json): void {
     let rows = this.cols.get(collection);
     if (rows === undefined) {
-      rows = new Map();
+      rows = newRows(collection);
       this.cols.set(collection, rows);
     }
     this.remember(collection, key, rows);
@@ -85,7 +101,7 @@ export class Store implements JournaledStore {
     this.meta.set(key, value);
   }
 
-  private remember(collection: string, key: string, rows: Map<string, Json>): void {
+  private remember(collection: string, key: string, rows: Rows): void {
     let keys = this.pending.get(collection);
     if (keys === undefined) {
       keys = new Map();
@@ -184,8 +200,8 @@ export class Store implements JournaledStore {
    */
   private startCompaction(): Promise<void> {
     if (this.compaction !== null) return this.compaction;
-    const collections = new Map<string, Map<string, Json>>();
-    for (const [name, rows] of this.cols) collections.set(name, new Map(rows));
+    const collections = new Map<string, Rows>();
+    for (const [name, rows] of this.cols) collections.set(name, copyRows(rows));
     for (const [name, keys] of this.pending) {
       const rows = collections.get(name);
       for (const [key, before] of keys) {

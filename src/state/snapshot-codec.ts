@@ -1,6 +1,8 @@
 import { z } from "zod";
-import type { Json } from "./journal-line.js";
-import { RowError, ThreatColumns, ThreatEncoder, decodeThreatColumns } from "./snapshot-threat-codec.js";
+import { ParsedJson, type Json } from "./journal-line.js";
+import { copyRows, THREATS, newRows, type Rows } from "./rows.js";
+import { RowError, ThreatColumns, ThreatEncoder } from "./snapshot-threat-codec.js";
+import { ThreatTable } from "./threat-table.js";
 
 /** The version of the journaled store's files (snapshot and journal lines). */
 export const STORE_FORMAT_VERSION = 2;
@@ -14,26 +16,30 @@ export interface StoreView {
   gen: number;
   seq: number;
   meta: Map<string, Json>;
-  collections: Map<string, Map<string, Json>>;
+  collections: Map<string, Rows>;
 }
 
 export function emptyView(): StoreView {
   return { gen: 0, seq: 0, meta: new Map(), collections: new Map() };
 }
 
-const RawRows = z.object({ codec: z.literal("raw"), rows: z.array(z.tuple([z.string(), z.json()])) });
+const RawRows = z.object({ codec: z.literal("raw"), rows: z.array(z.tuple([z.string(), ParsedJson])) });
 
 export const SnapshotDoc = z.object({
   format: z.literal(STORE_FORMAT),
   version: z.literal(STORE_FORMAT_VERSION),
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
-  meta: z.record(z.string(), z.json()),
+  meta: z.record(z.string(), ParsedJson),
   collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, ThreatColumns])),
 });
 
-/** Collections with a compact codec; every other collection is stored as [key, value] rows. */
-const THREATS = "threats";
+/** A view whose collections later changes to `view` do not affect. */
+export function copyView(view: StoreView): StoreView {
+  const collections = new Map<string, Rows>();
+  for (const [name, rows] of view.collections) collections.set(name, copyRows(rows));
+  return { gen: view.gen, seq: view.seq, meta: new Map(view.meta), collections };
+}
 
 /** Rows are encoded this many at a time between yields to the event loop. */
 const CHUNK = 2_000;
@@ -52,9 +58,13 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     parts.push(`${firstCollection ? "" : ","}${JSON.stringify(name)}:{`);
     firstCollection = false;
     let count = 0;
+    if (rows instanceof ThreatTable) {
+      parts.push(...(await rows.members(CHUNK * 5, pause)), "}");
+      continue;
+    }
     if (name === THREATS) {
       const encoder = new ThreatEncoder();
-      for (const [key, value] of rows) {
+      for (const [key, value] of rows.entries()) {
         encoder.add(key, value);
         if (++count % CHUNK === 0) await pause();
       }
@@ -63,7 +73,7 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     }
     parts.push(`"codec":"raw","rows":[`);
     let chunk: string[] = [];
-    for (const [key, value] of rows) {
+    for (const [key, value] of rows.entries()) {
       chunk.push(JSON.stringify([key, value]));
       if (++count % CHUNK === 0) {
         parts.push((count > CHUNK ? "," : "") + chunk.join(","));
@@ -99,12 +109,12 @@ export function decodeSnapshot(raw: unknown): StoreView {
     });
   }
   const doc = parsed.data;
-  const collections = new Map<string, Map<string, Json>>();
+  const collections = new Map<string, Rows>();
   for (const [name, block] of Object.entries(doc.collections)) {
-    const rows = new Map<string, Json>();
+    let rows = newRows(name);
     try {
       if (block.codec === "raw") for (const [key, value] of block.rows) rows.set(key, value);
-      else decodeThreatColumns(block, rows);
+      else rows = ThreatTable.decode(block);
     } catch (err) {
       if (err instanceof RowError)
         throw new SnapshotFormatError(`collection ${name}: ${err.message}`, false, { cause: err });

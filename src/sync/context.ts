@@ -4,6 +4,7 @@ import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { State } from "../state/index.js";
+import { engineState, type EngineState, type ThreatRecordsView } from "./threat-records.js";
 import { policyFromConfig, type Policy } from "./policy.js";
 import { createRenderer, type Renderer } from "./renderer.js";
 import { ThreatCache, type CachedThreat } from "./threat-cache.js";
@@ -13,6 +14,7 @@ import type { StateGuard } from "./state-guard.js";
 import { fanOut, type EngineEvent, type EngineObserver } from "./events.js";
 import { auditObserver, countingObserver } from "./event-observers.js";
 import { createStateContext } from "./state-updates.js";
+import { ThreatIndex } from "./threat-index.js";
 
 export type { CachedThreat } from "./threat-cache.js";
 
@@ -43,13 +45,15 @@ export interface SyncDeps {
 
 /** Everything one run of the engine shares; built once per process, reused by every cycle. */
 export interface SyncContext extends SyncDeps {
-  state: State;
+  state: EngineState;
+  /** The same records as `state.threats`, writable: only state-updates.ts writes through it. */
+  threatRows: ThreatRecordsView;
   policy: Policy;
   renderer: Renderer;
   /** Threats read this run, by id, so that due work needs no second read. */
   cache: ThreatCache;
-  /** asset id → ids of its threats, derived from the state on start and kept current. */
-  threatsByAsset: Map<string, Set<string>>;
+  /** Threats by asset and by issue, derived from the state on start and kept current. */
+  index: ThreatIndex;
   counters: Record<string, number>;
   /** What changed since the last commit (state-updates.ts marks it). */
   changes: DirtySet;
@@ -65,24 +69,24 @@ export interface SyncContext extends SyncDeps {
   emit: (event: EngineEvent) => void;
 }
 
-export function createContext(deps: SyncDeps, loaded: State): SyncContext {
-  const held = createStateContext(loaded, {
+export function createContext(deps: SyncDeps, loaded: State | EngineState): SyncContext {
+  const held = createStateContext(engineState(loaded), {
     freeze: deps.freezeState === true,
     ...(deps.scrub ? { scrub: deps.scrub } : {}),
   });
   const state = held.state;
-  const threatsByAsset = new Map<string, Set<string>>();
-  for (const [id, record] of Object.entries(state.threats))
-    indexThreat(threatsByAsset, id, null, record.assetId);
+  // The one pass over every stored threat in a process: it also checks each record.
+  const index = ThreatIndex.build(state.threats);
   // ETags survive restarts, so that the first read of people's changes after a start is a free 304.
   deps.github.importEtags(state.github.etags);
   const ctx: SyncContext = {
     ...deps,
     state,
+    threatRows: held.threatRows,
     policy: policyFromConfig(deps.config),
     renderer: createRenderer(deps.config, deps.logger),
     cache: new ThreatCache(CACHE_MAX_BYTES, CACHE_MAX, deps.dryRun !== undefined),
-    threatsByAsset,
+    index,
     counters: {},
     changes: held.changes,
     stateGuard: held.stateGuard,
@@ -98,21 +102,6 @@ export function createContext(deps: SyncDeps, loaded: State): SyncContext {
     ...(deps.observers ?? []),
   ]);
   return ctx;
-}
-
-export function indexThreat(
-  index: Map<string, Set<string>>,
-  threatId: string,
-  before: string | null,
-  after: string | null,
-): void {
-  if (before === after) {
-    if (after !== null && !index.get(after)?.has(threatId))
-      index.set(after, (index.get(after) ?? new Set()).add(threatId));
-    return;
-  }
-  if (before !== null) index.get(before)?.delete(threatId);
-  if (after !== null) index.set(after, (index.get(after) ?? new Set()).add(threatId));
 }
 
 /**

@@ -55,7 +55,7 @@ function message(error: unknown): string {
  * still re-plans the rest. One commit of every threat, once per reconcile or config change.
  */
 function forgetVersions(ctx: SyncContext): void {
-  for (const [id, record] of Object.entries(ctx.state.threats)) {
+  for (const [id, record] of ctx.state.threats.entries()) {
     if (record.updatedAt !== "") putThreat(ctx, id, { ...record, updatedAt: "" });
   }
 }
@@ -93,7 +93,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.
     const recreating = (action: Action): boolean =>
-      action.kind === "create" && ctx.state.threats[action.threatId]?.deletedIssue !== undefined;
+      action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
     const allow = opts.reconcile
       ? opts.recreate
         ? (action: Action) => isMappingRepair(action) || recreating(action)

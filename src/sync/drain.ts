@@ -36,7 +36,7 @@ export interface DrainResult {
 }
 
 export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
-  const record = ctx.state.threats[threatId];
+  const record = ctx.state.threats.get(threatId);
   if (!record || record.gone || ctx.cache.has(threatId)) return;
   const pending = ctx.state.queue[threatId]?.pending;
   if (pending) {
@@ -66,7 +66,7 @@ async function ensureAsset(ctx: SyncContext, assetId: string | null): Promise<vo
 
 /** A person's change on a mapped, live threat: the planner needs only the status the state holds. */
 export function awaitsVerdict(ctx: SyncContext, threatId: string): boolean {
-  const record = ctx.state.threats[threatId];
+  const record = ctx.state.threats.get(threatId);
   return Boolean(ctx.state.queue[threatId]?.person && record?.issue && !record.gone);
 }
 
@@ -107,7 +107,8 @@ async function processOne(
     }
   }
   if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
-  if (ctx.state.threats[threatId]?.refused) updateThreat(ctx, threatId, ({ refused: _cleared, ...r }) => r);
+  if (ctx.state.threats.get(threatId)?.refused)
+    updateThreat(ctx, threatId, ({ refused: _cleared, ...r }) => r);
   if (!opts.allow) dropQueue(ctx, threatId);
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
@@ -126,7 +127,7 @@ async function resolvedRefusal(
   error: unknown,
 ): Promise<boolean> {
   if (action.kind === "update" && isGone(error)) {
-    const issue = ctx.state.threats[threatId]?.issue;
+    const issue = ctx.state.threats.get(threatId)?.issue;
     markIssueDeleted(ctx, threatId, issue?.repo ?? action.repo, issue?.number ?? action.number);
   } else if (isPermanentRefusal(error)) {
     recordRefusal(ctx, threatId, action.kind, error);

@@ -36,7 +36,7 @@ function recordFor(ctx: SyncContext, threatId: string, action: Action): DryRunRe
   const line: DryRunRecord = { action: action.kind, threat_id: threatId };
   if ("repo" in action) line.repository = action.repo;
   if ("number" in action) line.issue = action.number;
-  const severity = severityName(view?.severityRank ?? ctx.state.threats[threatId]?.severity ?? null);
+  const severity = severityName(view?.severityRank ?? ctx.state.threats.get(threatId)?.severity ?? null);
   if (severity !== null) line.severity = severity;
   // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
   if (view?.title) line.title = view.title;
@@ -65,7 +65,7 @@ export async function printQueue(ctx: SyncContext, allow?: (action: Action) => b
 /** Threat ids that have an issue in the state: taken before a dry run, to show what it adopts. */
 export function threatsWithIssue(ctx: SyncContext): Set<string> {
   const ids = new Set<string>();
-  for (const [id, record] of Object.entries(ctx.state.threats)) if (record.issue) ids.add(id);
+  for (const [id, record] of ctx.state.threats.entries()) if (record.issue) ids.add(id);
   return ids;
 }
 
@@ -90,10 +90,10 @@ export function summarizeDryRun(
   const views = new Map<string, ThreatView>();
   for (const [id, threat] of threatsRead) views.set(id, toThreatView(threat, ctx.config.fields.threat));
   const withoutIssue = [...views]
-    .filter(([id]) => !ctx.state.threats[id]?.issue && !ctx.state.queue[id])
+    .filter(([id]) => !ctx.state.threats.get(id)?.issue && !ctx.state.queue[id])
     .map(([, view]) => ({ view, asset: assetOf(ctx, view) }));
   const adopted: DryRunRecord[] = [];
-  for (const [id, record] of Object.entries(ctx.state.threats)) {
+  for (const [id, record] of ctx.state.threats.entries()) {
     if (!record.issue || hadIssue.has(id)) continue;
     const line: DryRunRecord = {
       action: "adopt",

@@ -1,7 +1,7 @@
 export { createContext, persist, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
 export { setMeta } from "./state-updates.js";
 export type { StateCommit } from "./state-changes.js";
-export { stateFromStore, commitToStore, readJournaledState } from "./journaled-state.js";
+export { stateFromStore, commitToStore, persistTo, readJournaledState } from "./journaled-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./cycle.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
@@ -12,3 +12,4 @@ export { summarizeDryRun, threatsWithIssue, type DryRunRecord, type DryRunSummar
 export type { NoIssueCounts } from "./policy-counts.js";
 export type { EngineEvent, EngineEventType, EngineObserver } from "./events.js";
 export type { Known } from "./known.js";
+export { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";

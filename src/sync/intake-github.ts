@@ -17,12 +17,12 @@ import { parseExternalId } from "./normalize.js";
 
 export function reposToWatch(ctx: SyncContext): string[] {
   const repos = new Set(allRepos(ctx.policy));
-  for (const record of Object.values(ctx.state.threats)) if (record.issue) repos.add(record.issue.repo);
+  for (const repo of ctx.index.repositories()) repos.add(repo);
   return [...repos].sort();
 }
 
 function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
-  const record = ctx.state.threats[threatId];
+  const record = ctx.state.threats.get(threatId);
   putThreat(ctx, threatId, {
     status: record?.status ?? "unknown",
     severity: record?.severity ?? 0,
@@ -36,23 +36,19 @@ function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
 }
 
 /** Threat ids by `owner/name#N` of the issues the state maps (for issues a person stripped of their marker). */
-export function mappedIssues(ctx: SyncContext): Map<string, string> {
-  const byIssue = new Map<string, string>();
-  for (const [id, record] of Object.entries(ctx.state.threats)) {
-    if (record.issue) byIssue.set(`${record.issue.repo.toLowerCase()}#${record.issue.number}`, id);
-  }
-  return byIssue;
+export function mappedIssues(ctx: SyncContext): ReadonlyMap<string, string> {
+  return ctx.index.byIssue;
 }
 
 async function absorbIssue(
   ctx: SyncContext,
   issue: IssueSnapshot,
-  mapped: Map<string, string>,
+  mapped: ReadonlyMap<string, string>,
 ): Promise<void> {
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped.get(`${issue.repo.toLowerCase()}#${issue.number}`) ?? null;
   if (threatId === null) return;
-  const record = ctx.state.threats[threatId];
+  const record = ctx.state.threats.get(threatId);
   const known = record?.issue;
   if (!known) {
     // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
@@ -91,7 +87,7 @@ export async function notePersonChange(
   threatId: string,
   issue: IssueSnapshot,
 ): Promise<boolean> {
-  const record = ctx.state.threats[threatId];
+  const record = ctx.state.threats.get(threatId);
   const known = record?.issue;
   if (!record || !known) return false;
   const entry = ctx.state.queue[threatId];
@@ -141,7 +137,11 @@ export async function notePersonChange(
 }
 
 /** Reads one repository's change list (conditional, from its watermark) and absorbs what changed. */
-export async function pollRepo(ctx: SyncContext, repo: string, mapped: Map<string, string>): Promise<void> {
+export async function pollRepo(
+  ctx: SyncContext,
+  repo: string,
+  mapped: ReadonlyMap<string, string>,
+): Promise<void> {
   const since = ctx.state.github.since[repo] ?? null;
   const result = await ctx.github.listChangedIssues(repo, since);
   notePolled(ctx, repo);

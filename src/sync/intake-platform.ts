@@ -50,7 +50,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   if (asset.deleted) {
     // An asset created and removed between two polls arrives as a tombstone for an id never seen:
     // ignore it (spec, "Asset lifecycle").
-    if (!known && !ctx.threatsByAsset.get(asset.id)?.size) return;
+    if (!known && !ctx.index.byAsset.get(asset.id)?.size) return;
     putAsset(ctx, asset.id, {
       name: known?.name ?? null,
       type: known?.type ?? null,
@@ -59,8 +59,8 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
     });
     if (known?.deleted) return;
     count(ctx, "assets_removed");
-    for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
-      const record = ctx.state.threats[threatId];
+    for (const threatId of ctx.index.byAsset.get(asset.id) ?? []) {
+      const record = ctx.state.threats.get(threatId);
       if (!record) continue;
       updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
       ctx.cache.delete(threatId);
@@ -78,8 +78,8 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   if (known?.deleted) {
     // A restore: its threats are back; re-read each (GET) to reopen those still unsolved.
     count(ctx, "assets_restored");
-    for (const threatId of ctx.threatsByAsset.get(asset.id) ?? []) {
-      const record = ctx.state.threats[threatId];
+    for (const threatId of ctx.index.byAsset.get(asset.id) ?? []) {
+      const record = ctx.state.threats.get(threatId);
       if (!record) continue;
       updateThreat(ctx, threatId, ({ gone: _back, ...r }) => r);
       ctx.cache.delete(threatId);
@@ -90,19 +90,14 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
 
 /** Records one threat version and queues the work it makes due. */
 export function absorbThreat(ctx: SyncContext, threat: Threat): void {
-  const previous = ctx.state.threats[threat.id];
   putRetry(ctx, "threats", threat.id, undefined);
   // Unchanged updated_at with a later stream_position is a re-delivery: not a change (spec, "Events").
-  if (
-    previous &&
-    !previous.gone &&
-    previous.updatedAt === threat.updated_at &&
-    previous.status === threat.status
-  ) {
+  if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
     // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     count(ctx, "threats_redelivered");
     return;
   }
+  const previous = ctx.state.threats.get(threat.id);
   const view = toThreatView(threat, ctx.config.fields.threat);
   const link = githubLink(threat);
   // Back on the stream: no longer gone (kept only while true: issue 7, item 2).

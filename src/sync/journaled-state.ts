@@ -5,10 +5,10 @@ import {
   openJournaledStore,
   State,
   type JournaledStore,
-  type ThreatRecord,
   type Json,
 } from "../state/index.js";
 import { toThreatRecord } from "./threat-record-guard.js";
+import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
 /**
@@ -44,8 +44,30 @@ function metaOf(store: JournaledStore): Record<string, Json> {
   return meta;
 }
 
-/** The state the store holds, parsed (a value that does not parse is `state_corrupt` at open). */
-export function stateFromStore(store: JournaledStore): State {
+/** The store's `threats` collection as the engine's records read and write it (one copy). */
+function threatRowsOf(store: JournaledStore): ThreatRows {
+  const rows: ThreatRows = {
+    get: (key) => store.get("threats", key),
+    set: (key, value) => store.set("threats", key, value),
+    delete: (key) => store.delete("threats", key),
+    entries: () => store.entries("threats"),
+    keys: () => store.keys("threats"),
+    get size() {
+      return store.size("threats");
+    },
+    get table() {
+      return store.threatTable();
+    },
+  };
+  return rows;
+}
+
+/**
+ * The state the store holds, parsed (a value that does not parse is `state_corrupt` at open).
+ * The threats stay in the store and are read through it (threat-records.ts): a write to them is
+ * a buffered store change at once, and `persist` commits it with the rest.
+ */
+export function stateFromStore(store: JournaledStore): EngineState {
   const meta = Meta.parse(metaOf(store));
   const state = emptyState();
   const records: Record<Collection, Record<string, unknown>> = {
@@ -61,10 +83,10 @@ export function stateFromStore(store: JournaledStore): State {
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
-  // The threats are checked row by row (threat-record-guard.ts); the rest, small, by the schema,
-  // which applies defaults and refuses a value of a wrong shape.
-  const threats: Record<string, ThreatRecord> = {};
-  for (const [key, value] of store.entries("threats")) threats[key] = toThreatRecord(value);
+  // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
+  // small, by the schema, which applies defaults and refuses a value of a wrong shape.
+  const threats = new ThreatRecordsView(threatRowsOf(store));
+  for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -89,9 +111,17 @@ function toJson(value: unknown): Json {
   return JsonValue.parse(value === undefined ? null : JSON.parse(JSON.stringify(value)));
 }
 
-/** One durable commit of exactly the changed values (a set, or a delete) and meta. */
-export function commitToStore(store: JournaledStore, commit: StateCommit): Promise<void> {
+/**
+ * One durable commit of exactly the changed values (a set, or a delete) and meta. The threats of
+ * a state read by stateFromStore were written through to the store already (`throughStore`).
+ */
+export function commitToStore(
+  store: JournaledStore,
+  commit: StateCommit,
+  throughStore: ReadonlySet<Collection> = new Set(),
+): Promise<void> {
   for (const change of commit.changes) {
+    if (throughStore.has(change.collection)) continue;
     if (change.value === undefined) store.delete(change.collection, change.key);
     else store.set(change.collection, change.key, toJson(change.value));
   }
@@ -100,7 +130,13 @@ export function commitToStore(store: JournaledStore, commit: StateCommit): Promi
 }
 
 /** Reads the state at `path` without the lock and without writing (null: nothing stored yet). */
-export async function readJournaledState(path: string): Promise<State | null> {
+/** Commits for a state read by stateFromStore: its threats are in the store already. */
+export function persistTo(store: JournaledStore): (commit: StateCommit) => Promise<void> {
+  const through: ReadonlySet<Collection> = new Set(["threats"]);
+  return (commit) => commitToStore(store, commit, through);
+}
+
+export async function readJournaledState(path: string): Promise<EngineState | null> {
   const store = await openJournaledStore(path, { readOnly: true });
   try {
     const stats = store.stats();

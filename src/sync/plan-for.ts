@@ -7,7 +7,7 @@ import { gone, notRead, present } from "./known.js";
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
-  const record = ctx.state.threats[threatId];
+  const record = ctx.state.threats.get(threatId);
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const view = cached?.view ?? null;
   // The threat is back (its asset restored): a later removal closes its issue again.
@@ -32,7 +32,7 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     threatId,
     threat,
     link: cached?.link ?? null,
-    record: ctx.state.threats[threatId],
+    record: ctx.state.threats.get(threatId),
     person,
     eligible: view ? isEligible(view, asset, ctx.policy) : false,
     route,

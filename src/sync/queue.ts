@@ -46,7 +46,7 @@ export function compareEntries(a: QueueEntry, b: QueueEntry): number {
 }
 
 /** Threat ids in the order their work is done; entries backing off until later are left out. */
-export function orderedQueue(state: State, nowMs: number): string[] {
+export function orderedQueue(state: Pick<State, "queue">, nowMs: number): string[] {
   return Object.entries(state.queue)
     .filter(([, e]) => e.notBefore === undefined || e.notBefore <= nowMs)
     .sort(([, a], [, b]) => compareEntries(a, b))
@@ -62,7 +62,7 @@ export interface QueueSummary {
   failing: number;
 }
 
-export function queueSummary(state: State): QueueSummary {
+export function queueSummary(state: Pick<State, "queue">): QueueSummary {
   const summary: QueueSummary = { total: 0, byAction: {}, bySeverity: {}, failing: 0 };
   for (const entry of Object.values(state.queue)) {
     summary.total += 1;

@@ -36,7 +36,7 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   if (issue.repo !== intent.repo || issue.number !== intent.number) {
     // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
     // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
-    const known = ctx.state.threats[intent.threatId]?.issue;
+    const known = ctx.state.threats.get(intent.threatId)?.issue;
     if (known && known.repo === intent.repo && known.number === intent.number) {
       updateThreat(ctx, intent.threatId, (record) => ({
         ...record,
@@ -73,7 +73,7 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
       await resolveOne(ctx, intent);
     } catch (error) {
       if (isPermanentRefusal(error)) {
-        const issue = ctx.state.threats[intent.threatId]?.issue;
+        const issue = ctx.state.threats.get(intent.threatId)?.issue;
         if ((error.status === 404 || error.status === 410) && issue && intent.number === issue.number) {
           markIssueDeleted(ctx, intent.threatId, intent.repo, intent.number);
         } else {

@@ -1,4 +1,4 @@
-import type { State } from "../state/index.js";
+import type { EngineState } from "./threat-records.js";
 
 /**
  * What the engine changed in its state since the last commit, by (collection, key), so that a
@@ -41,8 +41,11 @@ export function markKey(dirty: DirtySet, collection: Collection, key: string): v
   keys.add(key);
 }
 
-/** The record behind a collection name. */
-export function collectionOf(state: State, collection: Collection): Record<string, unknown> {
+/** The record behind a collection name (threats are read through their own view). */
+export function collectionOf(
+  state: EngineState,
+  collection: Exclude<Collection, "threats">,
+): Record<string, unknown> {
   switch (collection) {
     case "retryThreats":
       return state.retry.threats;
@@ -54,7 +57,7 @@ export function collectionOf(state: State, collection: Collection): Record<strin
 }
 
 /** The current value of a meta key (undefined: not set). */
-export function metaOf(state: State, key: MetaKey): unknown {
+export function metaOf(state: EngineState, key: MetaKey): unknown {
   switch (key) {
     case "githubSince":
       return state.github.since;
@@ -71,9 +74,13 @@ export interface StateCommit {
   meta: { key: MetaKey; value: unknown }[];
 }
 
-export function commitOf(state: State, dirty: DirtySet): StateCommit {
+export function commitOf(state: EngineState, dirty: DirtySet): StateCommit {
   const changes: StateCommit["changes"] = [];
   for (const [collection, keys] of dirty.keys) {
+    if (collection === "threats") {
+      for (const key of keys) changes.push({ collection, key, value: state.threats.get(key) });
+      continue;
+    }
     const record = collectionOf(state, collection);
     for (const key of keys)
       changes.push({ collection, key, value: Object.hasOwn(record, key) ? record[key] : undefined });

@@ -1,4 +1,4 @@
-import type { State } from "../state/index.js";
+import type { EngineState } from "./threat-records.js";
 
 /**
  * Proof that the engine never mutates its state in place (issue 7, item 1): with `freeze` on,
@@ -13,7 +13,7 @@ export interface StateGuard {
   /** The value, deep-frozen when the guard is on. */
   freeze<T>(value: T): T;
   /** The state with guarded containers and frozen values (the state itself when off). */
-  wrap(state: State): State;
+  wrap(state: EngineState): EngineState;
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -60,7 +60,8 @@ export function createStateGuard(enabled: boolean): StateGuard {
         github: deepFreeze(state.github),
         lastCycle: deepFreeze(state.lastCycle),
         assets: frozenValues(state.assets),
-        threats: frozenValues(state.threats),
+        // Read through its view, which deep-freezes every record it returns (threat-records.ts).
+        threats: state.threats,
         queue: frozenValues(state.queue),
         intents: frozenValues(state.intents),
         retry: guard({

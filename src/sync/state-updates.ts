@@ -7,9 +7,10 @@ import type {
   State,
   ThreatRecord,
 } from "../state/index.js";
-import { indexThreat, type SyncContext } from "./context.js";
+import type { SyncContext } from "./context.js";
 import { collectionOf, emptyDirty, markKey, type Collection, type MetaKey } from "./state-changes.js";
 import { createStateGuard } from "./state-guard.js";
+import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
 
 /**
  * The only way the engine changes its state (issue 7, item 1). Each function REPLACES a value
@@ -20,17 +21,20 @@ import { createStateGuard } from "./state-guard.js";
  */
 
 /** The part of the context the state's updates need. */
-export type StateCtx = Pick<SyncContext, "state" | "stateGuard" | "changes" | "scrub">;
-type ThreatCtx = StateCtx & Pick<SyncContext, "threatsByAsset">;
+export type StateCtx = Pick<SyncContext, "state" | "threatRows" | "stateGuard" | "changes" | "scrub">;
+type ThreatCtx = StateCtx & Pick<SyncContext, "index">;
 
 /** A state with its guard and change tracking (the engine's context holds one; tests use it bare). */
 export function createStateContext(
-  loaded: State,
+  loaded: State | EngineState,
   opts: { freeze?: boolean; scrub?: (text: string) => string } = {},
 ): StateCtx {
   const stateGuard = createStateGuard(opts.freeze === true);
+  const held = engineState(loaded);
+  const threatRows = viewOf(held.threats).withFreeze(stateGuard.enabled);
   return {
-    state: stateGuard.wrap(loaded),
+    state: stateGuard.wrap({ ...held, threats: threatRows }),
+    threatRows,
     stateGuard,
     changes: emptyDirty(),
     scrub: opts.scrub ?? ((text) => text),
@@ -56,7 +60,13 @@ type MetaValues = {
   platformNotBefore: number | undefined;
 };
 
-function put<C extends Collection>(
+/** The writable view behind the engine's threats (createStateContext made it). */
+function viewOf(threats: ThreatRecords): ThreatRecordsView {
+  if (threats instanceof ThreatRecordsView) return threats;
+  throw new TypeError("the engine's threats must be a ThreatRecordsView (threat-records.ts)");
+}
+
+function put<C extends Exclude<Collection, "threats">>(
   ctx: StateCtx,
   collection: C,
   key: string,
@@ -71,16 +81,18 @@ function put<C extends Collection>(
 }
 
 export function putThreat(ctx: ThreatCtx, id: string, record: ThreatRecord): void {
-  const before = ctx.state.threats[id]?.assetId ?? null;
-  put(ctx, "threats", id, record);
-  indexThreat(ctx.threatsByAsset, id, before, record.assetId);
+  const before = ctx.state.threats.get(id);
+  ctx.threatRows.set(id, record);
+  markKey(ctx.changes, "threats", id);
+  ctx.index.update(id, before, record);
 }
 
 export function dropThreat(ctx: ThreatCtx, id: string): void {
-  const before = ctx.state.threats[id]?.assetId ?? null;
-  if (!Object.hasOwn(ctx.state.threats, id)) return;
-  put(ctx, "threats", id, undefined);
-  indexThreat(ctx.threatsByAsset, id, before, null);
+  const before = ctx.state.threats.get(id);
+  if (before === undefined) return;
+  ctx.threatRows.delete(id);
+  markKey(ctx.changes, "threats", id);
+  ctx.index.update(id, before, undefined);
 }
 
 /** Replaces a threat's record with `change(record)`; nothing when the threat is not stored. */
@@ -89,7 +101,7 @@ export function updateThreat(
   id: string,
   change: (record: ThreatRecord) => ThreatRecord,
 ): void {
-  const record = ctx.state.threats[id];
+  const record = ctx.state.threats.get(id);
   if (record) putThreat(ctx, id, change(record));
 }
 
@@ -99,7 +111,7 @@ export function updateThreat(
  * back on the stream (a config change re-reads the stream from its start).
  */
 export function forgetIfIdle(ctx: ThreatCtx, id: string): void {
-  const record = ctx.state.threats[id];
+  const record = ctx.state.threats.get(id);
   if (!record || record.issue || record.deletedIssue || record.refused || record.closedForRemoval) return;
   if (Object.hasOwn(ctx.state.queue, id)) return;
   if (Object.values(ctx.state.intents).some((i) => i.threatId === id)) return;

@@ -1,5 +1,5 @@
 import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
-import type { State } from "../state/index.js";
+import type { EngineState } from "./threat-records.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./queue.js";
 
@@ -17,7 +17,7 @@ export type LockStatus =
   | { held: true; damaged: true; lastSeen: string };
 
 export interface StatusInput {
-  state: State;
+  state: EngineState;
   nowMs: number;
   budget: BudgetLimits;
   lock: LockStatus;
@@ -29,7 +29,7 @@ export interface StatusReport {
   cursors: { assets: string | null; threats: string | null };
   threats: { known: number; mapped: number; gone: number };
   issues: { open: number; closed: number; byRepository: Record<string, number> };
-  lastCycle: State["lastCycle"];
+  lastCycle: EngineState["lastCycle"];
   /** The most recent error: the last cycle's, else the latest failing queue entry's. */
   lastError: { message: string; threatId?: string } | null;
   intents: Array<{ id: string; kind: string; threatId: string; repo: string; startedAt: string }>;
@@ -56,7 +56,7 @@ function ordered(counts: Record<string, number>, order: readonly string[]): Arra
   return order.filter((k) => (counts[k] ?? 0) > 0).map((k): [string, number] => [k, counts[k] ?? 0]);
 }
 
-function lastError(state: State): StatusReport["lastError"] {
+function lastError(state: EngineState): StatusReport["lastError"] {
   if (state.lastCycle?.error !== undefined) return { message: state.lastCycle.error };
   let latest: { message: string; threatId: string; seq: number } | null = null;
   for (const [threatId, entry] of Object.entries(state.queue)) {
@@ -100,7 +100,8 @@ export function summarize(input: StatusInput): StatusReport {
     refused: [],
     deletedIssues: [],
   };
-  for (const [threatId, record] of Object.entries(state.threats)) {
+  const tally = state.threats.tally();
+  for (const [threatId, record] of tally.special) {
     if (record.refused) report.refused.push({ threatId, ...record.refused });
     if (record.deletedIssue) {
       report.deletedIssues.push({
@@ -108,13 +109,14 @@ export function summarize(input: StatusInput): StatusReport {
         issue: `${record.deletedIssue.repo}#${record.deletedIssue.number}`,
       });
     }
-    report.threats.known += 1;
-    if (record.gone) report.threats.gone += 1;
-    if (!record.issue) continue;
-    report.threats.mapped += 1;
-    report.issues[record.issue.state] += 1;
-    report.issues.byRepository[record.issue.repo] = (report.issues.byRepository[record.issue.repo] ?? 0) + 1;
   }
+  report.threats.known += tally.known;
+  report.threats.gone += tally.gone;
+  report.threats.mapped += tally.mapped;
+  report.issues.open += tally.open;
+  report.issues.closed += tally.closed;
+  for (const [repo, n] of Object.entries(tally.byRepository))
+    report.issues.byRepository[repo] = (report.issues.byRepository[repo] ?? 0) + n;
   return report;
 }
 

@@ -14,7 +14,7 @@ import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-
 import { silentLogger } from "../../src/observability/index.js";
 import { systemClock } from "../../src/shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
-import { openStateStore } from "../../src/state/index.js";
+import { openEngineState } from "../../src/cli/state-open.js";
 import { createContext, type SyncContext } from "../../src/sync/index.js";
 
 /**
@@ -57,10 +57,11 @@ export async function startDaemonWorld(
     health: { port: 0, host: "127.0.0.1" },
   });
   const connector = buildConnector(config, silentLogger);
-  const store = await openStateStore(statePath);
+  // The engine's own store, as `run` opens it (journaled, threats written through).
+  const opened = await openEngineState(statePath);
   const ctx = createContext(
-    { config, ...connector, logger: silentLogger, clock: systemClock, persist: () => store.write() },
-    store.data,
+    { config, ...connector, logger: silentLogger, clock: systemClock, persist: opened.persist },
+    opened.state,
   );
   const eligible = sim.sim.threatIds().filter((id) => {
     const status = sim.sim.getThreat(id)?.status;
@@ -78,6 +79,7 @@ export async function startDaemonWorld(
     daemon: (opts = {}) => createDaemon({ ctx, scheduler, logger: silentLogger, ...opts }),
     async close() {
       await connector.close();
+      await opened.close();
       await Promise.all([sim.close(), gh.close()]);
       await rm(dir, { recursive: true, force: true });
     },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEngine } from "../../src/daemon/index.js";
-import { readStateFile } from "../../src/state/index.js";
+import { readJournaledState } from "../../src/sync/index.js";
 import { drainQueue, runCycle } from "../../src/sync/index.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
 
@@ -87,19 +87,19 @@ describe("threatbridge run: the daemon loop", () => {
     await until(() => w.gh.issues(REPO).length >= 2, "a few issues to be created");
     daemon.stop();
     await running;
-    const saved = await readStateFile(world.statePath);
+    const saved = await readJournaledState(world.statePath);
     if (!saved) throw new Error("no state file was saved");
     const made = world.gh
       .issues(REPO)
       .map((i) => i.number)
       .sort((a, b) => a - b);
-    const mapped = Object.values(saved.threats)
+    const mapped = [...saved.threats.values()]
       .flatMap((t) => (t.issue ? [t.issue.number] : []))
       .sort((a, b) => a - b);
     expect(mapped).toEqual(made);
     expect(Object.keys(saved.intents)).toEqual([]);
     expect(made.length).toBeLessThan(world.eligible.length);
-    const queued = Object.keys(saved.queue).filter((id) => !saved.threats[id]?.issue);
+    const queued = Object.keys(saved.queue).filter((id) => !saved.threats.get(id)?.issue);
     expect(queued.length + made.length).toBe(world.eligible.length);
   });
 

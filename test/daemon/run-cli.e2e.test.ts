@@ -72,7 +72,7 @@ describe("threatbridge run (end to end)", () => {
     }
     expect(code, stderr).toBe(0);
     const state = await readJournaledState(w.statePath);
-    expect(Object.values(state?.threats ?? {}).filter((t) => t.issue).length).toBe(wanted);
+    expect([...(state?.threats.values() ?? [])].filter((t) => t.issue).length).toBe(wanted);
     expect(await get(`${base}/healthz`)).toBeNull();
   }, 60_000);
 });

@@ -82,7 +82,7 @@ async function world() {
     };
   }
   const withIssue = (state: "open" | "closed") =>
-    Object.entries(ctx.state.threats)
+    [...ctx.state.threats.entries()]
       .filter(([, r]) => r.issue?.state === state && !r.gone && r.status !== "pending")
       .map(([id]) => id);
   return { sim, gh, ctx, cycle, withIssue };
@@ -92,7 +92,7 @@ describe("GitHub requests at the minimum (issue 7, item 4)", () => {
   it("writes per new threat 1, per status change 1, per echo 0; a verdict's echo costs no write", async () => {
     const w = await world();
     const backfill = await w.cycle();
-    const created = Object.values(w.ctx.state.threats).filter((r) => r.issue).length;
+    const created = [...w.ctx.state.threats.values()].filter((r) => r.issue).length;
     expect(created).toBeGreaterThan(50);
     expect(backfill.writes).toBe(created);
     expect((await w.cycle()).writes).toBe(0); // the echo of the connector's own links
@@ -103,7 +103,7 @@ describe("GitHub requests at the minimum (issue 7, item 4)", () => {
     // People's closes become verdicts; the platform's answer (often `pending`) costs no GitHub write.
     const people = w.withIssue("open").slice(0, 10);
     people.forEach((id) =>
-      w.gh.person.close(REPO, w.ctx.state.threats[id]!.issue!.number, {
+      w.gh.person.close(REPO, w.ctx.state.threats.get(id)!.issue!.number, {
         reason: "completed",
         login: "alice",
       }),
@@ -130,7 +130,10 @@ describe("GitHub requests at the minimum (issue 7, item 4)", () => {
     toReopen.forEach((id) => w.sim.sim.updateThreat(id, { status: "unsolved" }));
     toEdit.forEach((id, i) => w.sim.sim.updateThreat(id, { name: `Edited ${i}` }));
     byPeople.forEach((id) =>
-      w.gh.person.close(REPO, w.ctx.state.threats[id]!.issue!.number, { reason: "completed", login: "bob" }),
+      w.gh.person.close(REPO, w.ctx.state.threats.get(id)!.issue!.number, {
+        reason: "completed",
+        login: "bob",
+      }),
     );
 
     const batch = await w.cycle();
@@ -152,7 +155,7 @@ describe("GitHub requests at the minimum (issue 7, item 4)", () => {
     const w = await world();
     await w.cycle();
     const [id] = w.withIssue("open");
-    const number = w.ctx.state.threats[id!]!.issue!.number;
+    const number = w.ctx.state.threats.get(id!)!.issue!.number;
     const before = w.gh.issues(REPO).find((i) => i.number === number)!;
     const severity = before.labels.find((l) => l.startsWith("severity:"));
     const next = severity === "severity:critical" ? "low" : "critical";

@@ -45,7 +45,7 @@ describe("the journaled state (end to end)", () => {
     await mkdir(dirname(world.statePath), { recursive: true });
     // As today's engine wrote every threat: with `position` and `gone` (dropped by the migration).
     const threats = Object.fromEntries(
-      Object.entries(state.threats).map(([id, t]) => [id, { ...t, position: "1", gone: t.gone === true }]),
+      [...state.threats.entries()].map(([id, t]) => [id, { ...t, position: "1", gone: t.gone === true }]),
     );
     await writeFile(world.statePath, JSON.stringify({ ...state, threats }));
     // More work arrives; the next sync converts the file and goes on from it.

@@ -18,6 +18,8 @@ const STORE_SOURCES = [
   "src/state/atomic-write.ts",
   "src/state/errors.ts",
   "src/state/state-file.ts",
+  "src/state/rows.ts",
+  "src/state/threat-table.ts",
   "src/state/migrations.ts",
   "src/state/schema.ts",
 ];

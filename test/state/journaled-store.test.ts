@@ -37,6 +37,7 @@ function mapped(n: number): Json {
       hash: `h${n}`.padEnd(32, "0"),
     },
     link: `acme/repo-${n % 4}#${n + 1}`,
+    updatedAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
   };
 }
 

@@ -302,7 +302,7 @@ describe("sync engine: stopping", () => {
     const { runCycle } = await import("../../src/sync/index.js");
     await runCycle(h.ctx, { signal: stop.signal });
     expect(h.ctx.state.cursors.threats).not.toBeNull();
-    expect(Object.keys(h.ctx.state.threats).length).toBeLessThan(10);
+    expect(h.ctx.state.threats.size).toBeLessThan(10);
     h.platform.afterPage = () => {};
     h.restart(); // from what was saved
     await h.settle();
@@ -320,7 +320,7 @@ describe("sync engine: reconcile", () => {
       id: T1,
       external_references: [{ system: "github", external_id: "acme/other#9", url: "u" }],
     });
-    const record = h.ctx.state.threats[T1];
+    const record = h.ctx.state.threats.get(T1);
     if (record) putThreat(h.ctx, T1, { ...record, updatedAt: h.platform.threats.get(T1)?.updated_at ?? "" });
     const { runCycle } = await import("../../src/sync/index.js");
     await runCycle(h.ctx, { reconcile: true });
@@ -420,7 +420,7 @@ describe("sync engine: which issue is the threat's", () => {
     h.restart();
     const report = await h.settle();
     expect(report.ok).toBe(true);
-    expect(h.ctx.state.threats[T1]?.issue?.number).toBe(1);
+    expect(h.ctx.state.threats.get(T1)?.issue?.number).toBe(1);
     expect(h.platform.threats.get(T1)?.external_references[0]?.external_id).toBe(`${REPO}#1`);
     expect(h.platform.writes).toBe(writes); // no link moved
     expect(h.issues()).toHaveLength(2); // nothing created

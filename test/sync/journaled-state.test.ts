@@ -1,3 +1,4 @@
+import { ThreatIndex } from "../../src/sync/threat-index.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,7 +31,7 @@ describe("journaled state", () => {
     const store = await openJournaledStore(path);
     const c = {
       ...createStateContext(emptyState(), { freeze: true }),
-      threatsByAsset: new Map<string, Set<string>>(),
+      index: new ThreatIndex(),
     };
     putThreat(c, "t1", {
       status: "unsolved",
@@ -63,7 +64,9 @@ describe("journaled state", () => {
     const reopened = await openJournaledStore(path, { readOnly: true });
     const state = stateFromStore(reopened);
     await reopened.close();
-    expect(state.threats).toEqual(c.state.threats);
+    expect(Object.fromEntries(state.threats.entries())).toEqual(
+      Object.fromEntries(c.state.threats.entries()),
+    );
     expect(state.queue).toEqual({});
     expect(state.cursors).toEqual({ assets: "a9", threats: "t9" });
     expect(state.renderKey).toBe("rk");

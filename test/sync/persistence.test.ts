@@ -62,12 +62,12 @@ describe("keep only what must be remembered (issue 7, item 2)", () => {
     const h = new Harness();
     h.platform.put({ id: T1, status: "solved" });
     await h.settle();
-    expect(h.ctx.state.threats[T1]).toBeUndefined();
+    expect(h.ctx.state.threats.get(T1)).toBeUndefined();
     expect(h.issueFor(T1)).toHaveLength(0);
     h.platform.put({ id: T1, status: "unsolved" });
     await h.settle();
     expect(h.issueFor(T1)).toHaveLength(1);
-    expect(h.ctx.state.threats[T1]?.issue).toBeDefined();
+    expect(h.ctx.state.threats.get(T1)?.issue).toBeDefined();
   });
 });
 

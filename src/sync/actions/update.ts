@@ -31,7 +31,7 @@ function patchOf(action: Update): Patch {
 async function updateContent(ctx: SyncContext, action: Update, repo: string, number: number): Promise<void> {
   const id = action.threatId;
   const issue = await ctx.github.updateIssue(repo, number, patchOf(action));
-  const current = ctx.state.threats[id]?.issue;
+  const current = ctx.state.threats.get(id)?.issue;
   if (current) repoint(ctx, id, current, issue);
   if (action.content) await syncLabels(ctx, issue, action.content.labels);
   const hash = action.hash;
@@ -72,7 +72,7 @@ async function changeState(
       let intent = started;
       const issue = await ctx.github.updateIssue(repo, number, patchOf(action));
       patched = true;
-      const current = ctx.state.threats[id]?.issue;
+      const current = ctx.state.threats.get(id)?.issue;
       if (current) repoint(ctx, id, current, issue);
       if (issue.repo !== repo || issue.number !== number) {
         intent = { ...intent, repo: issue.repo, number: issue.number };
@@ -129,7 +129,7 @@ export const updateAction: ActionModule<Update> = {
       if (current === null) {
         throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
       }
-      const known = ctx.state.threats[id]?.issue;
+      const known = ctx.state.threats.get(id)?.issue;
       if (known) repoint(ctx, id, known, current);
       if (await notePersonChange(ctx, id, current)) {
         await checkpoint(ctx);

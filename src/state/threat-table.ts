@@ -1,0 +1,544 @@
+import type { Json } from "./journal-line.js";
+import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
+
+/**
+ * The `threats` collection in memory as columns (issue 7: the state is held once, and compactly).
+ * A mapped threat {status, severity, assetId, updatedAt, issue: {repo, number, url, state, hash},
+ * link} is one row of typed arrays plus its id and hash strings (~180 bytes, against ~600 for the
+ * same record as JS objects). Repeated strings (statuses, asset ids, repositories, URL bases) are
+ * interned. A value of any other shape (a refused step, a deleted issue, a URL GitHub did not
+ * derive from the repository...) is kept whole in `extra`: the table is lossless for any JSON.
+ *
+ * Reads materialize a fresh object per call (callers never see, or mutate, shared storage);
+ * `copy()` is the consistent view a compaction snapshots while commits go on.
+ */
+
+type JsonObject = { [key: string]: Json };
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+class Interner {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(value: string): number {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(value);
+      this.index.set(value, i);
+    }
+    return i;
+  }
+}
+
+/** Shared by a table and its copies: interning only ever appends, so old indexes stay valid. */
+interface Tables {
+  statuses: Interner;
+  assets: Interner;
+  repos: Interner;
+  bases: Interner;
+}
+
+const PACKED_KEYS = new Set(["status", "severity", "assetId", "issue", "link", "updatedAt"]);
+const ISSUE_KEYS = new Set(["repo", "number", "url", "state", "hash"]);
+const MAX_INT32 = 2 ** 31 - 1;
+/**
+ * The packed shape is a valid ThreatRecord (src/state/schema.ts) by construction: severity 0..4,
+ * updatedAt present, an issue number positive. Only `extra` rows need checking (`looseEntries`).
+ */
+const MAX_SEVERITY = 4;
+/** The largest epoch ms a Date holds (ECMA-262 time values). */
+const MAX_TIME_MS = 8.64e15;
+
+/** Epoch ms of an ISO time when it gives the same string back (so nothing is lost), else null. */
+function isoMs(iso: string): number | null {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) && ms > 0 && new Date(ms).toISOString() === iso ? ms : null;
+}
+
+function issueFits(issue: Json | undefined): boolean {
+  if (!isObject(issue)) return false;
+  const keys = Object.keys(issue);
+  if (keys.length !== ISSUE_KEYS.size || !keys.every((k) => ISSUE_KEYS.has(k))) return false;
+  const { repo, number, url, state, hash } = issue;
+  return (
+    typeof repo === "string" &&
+    typeof number === "number" &&
+    Number.isInteger(number) &&
+    number > 0 &&
+    number <= MAX_INT32 &&
+    typeof url === "string" &&
+    url.endsWith(`/${repo}/issues/${number}`) &&
+    (state === "open" || state === "closed") &&
+    typeof hash === "string"
+  );
+}
+
+/** Whether `value` has exactly the packed shape (anything else goes to `extra`, whole). */
+function fits(value: Json): value is JsonObject {
+  if (!isObject(value)) return false;
+  for (const key of Object.keys(value)) if (!PACKED_KEYS.has(key)) return false;
+  const { status, severity, assetId, issue, link, updatedAt } = value;
+  if (typeof status !== "string") return false;
+  if (typeof severity !== "number" || !Number.isInteger(severity) || severity < 0 || severity > MAX_SEVERITY)
+    return false;
+  if (assetId !== null && typeof assetId !== "string") return false;
+  if (typeof updatedAt !== "string" || isoMs(updatedAt) === null) return false;
+  if (issue !== undefined && !issueFits(issue)) return false;
+  if (link !== undefined) {
+    if (!isObject(issue) || link !== `${String(issue["repo"])}#${String(issue["number"])}`) return false;
+  }
+  return true;
+}
+
+const INITIAL_CAPACITY = 64;
+
+export class ThreatTable {
+  private readonly index: Map<string, number>;
+  private readonly extra: Map<string, Json>;
+  private readonly free: number[];
+  private readonly tables: Tables;
+  private end: number;
+  private ids: (string | undefined)[];
+  private hash: string[];
+  private status: Uint16Array;
+  private severity: Uint8Array;
+  /** Index into tables.assets; -1: null. */
+  private asset: Int32Array;
+  /** Index into tables.repos; -1: no issue. */
+  private repo: Int32Array;
+  private number: Int32Array;
+  private closed: Uint8Array;
+  private base: Int32Array;
+  /** 1: `link` is `<repo>#<number>` of the issue; 0: no link. */
+  private linked: Uint8Array;
+  /** updated_at as epoch ms; 0: absent. */
+  private updated: Float64Array;
+
+  constructor(from?: ThreatTable) {
+    if (from) {
+      this.index = new Map(from.index);
+      this.extra = new Map(from.extra);
+      this.free = from.free.slice();
+      this.tables = from.tables;
+      this.end = from.end;
+      this.ids = from.ids.slice();
+      this.hash = from.hash.slice();
+      this.status = from.status.slice();
+      this.severity = from.severity.slice();
+      this.asset = from.asset.slice();
+      this.repo = from.repo.slice();
+      this.number = from.number.slice();
+      this.closed = from.closed.slice();
+      this.base = from.base.slice();
+      this.linked = from.linked.slice();
+      this.updated = from.updated.slice();
+      return;
+    }
+    this.index = new Map();
+    this.extra = new Map();
+    this.free = [];
+    this.tables = {
+      statuses: new Interner(),
+      assets: new Interner(),
+      repos: new Interner(),
+      bases: new Interner(),
+    };
+    this.end = 0;
+    this.ids = [];
+    this.hash = [];
+    const n = INITIAL_CAPACITY;
+    this.status = new Uint16Array(n);
+    this.severity = new Uint8Array(n);
+    this.asset = new Int32Array(n);
+    this.repo = new Int32Array(n);
+    this.number = new Int32Array(n);
+    this.closed = new Uint8Array(n);
+    this.base = new Int32Array(n);
+    this.linked = new Uint8Array(n);
+    this.updated = new Float64Array(n);
+  }
+
+  copy(): ThreatTable {
+    return new ThreatTable(this);
+  }
+
+  get size(): number {
+    return this.index.size + this.extra.size;
+  }
+
+  has(id: string): boolean {
+    return this.index.has(id) || this.extra.has(id);
+  }
+
+  get(id: string): Json | undefined {
+    const row = this.index.get(id);
+    return row === undefined ? this.extra.get(id) : this.materialize(row);
+  }
+
+  set(id: string, value: Json): this {
+    if (!fits(value) || this.tables.statuses.list.length >= 0xffff) {
+      this.dropRow(id);
+      this.extra.set(id, value);
+      return this;
+    }
+    this.extra.delete(id);
+    let row = this.index.get(id);
+    if (row === undefined) {
+      row = this.allocate();
+      this.index.set(id, row);
+      this.ids[row] = id;
+    }
+    this.write(row, value);
+    return this;
+  }
+
+  delete(id: string): boolean {
+    return this.dropRow(id) || this.extra.delete(id);
+  }
+
+  *entries(): IterableIterator<[string, Json]> {
+    for (const [id, row] of this.index) yield [id, this.materialize(row)];
+    yield* this.extra.entries();
+  }
+
+  /**
+   * Whether the packed row of `id` holds this status and exactly this updated_at (the test for a
+   * re-delivery, spec "Events"), read from the columns; undefined when `id` is not a packed row.
+   */
+  sameVersion(id: string, updatedAt: string, status: string): boolean | undefined {
+    const row = this.index.get(id);
+    if (row === undefined) return undefined;
+    if (this.tables.statuses.list[this.status[row] ?? 0] !== status) return false;
+    const ms = this.updated[row] ?? 0;
+    return ms === Date.parse(updatedAt) && new Date(ms).toISOString() === updatedAt;
+  }
+
+  /** Each packed row's asset and issue, read from the columns (indexes are built from this). */
+  scanPacked(visit: (id: string, assetId: string | null, repo: string | null, number: number) => void): void {
+    const t = this.tables;
+    for (const [id, row] of this.index) {
+      const asset = this.asset[row] ?? -1;
+      const repo = this.repo[row] ?? -1;
+      visit(
+        id,
+        asset < 0 ? null : (t.assets.list[asset] ?? null),
+        repo < 0 ? null : (t.repos.list[repo] ?? null),
+        this.number[row] ?? 0,
+      );
+    }
+  }
+
+  /** Counts over the packed rows, read from the columns (no record is built): `status` at 300k. */
+  packedTally(): { rows: number; open: number; closed: number; byRepo: Map<string, number> } {
+    const byIndex = new Map<number, number>();
+    let open = 0;
+    let closed = 0;
+    for (const row of this.index.values()) {
+      const repo = this.repo[row] ?? -1;
+      if (repo < 0) continue;
+      if (this.closed[row] === 1) closed += 1;
+      else open += 1;
+      byIndex.set(repo, (byIndex.get(repo) ?? 0) + 1);
+    }
+    const byRepo = new Map<string, number>();
+    for (const [repo, n] of byIndex) byRepo.set(this.tables.repos.list[repo] ?? "", n);
+    return { rows: this.index.size, open, closed, byRepo };
+  }
+
+  /** The rows kept whole, outside the packed shape (the only ones a reader must check). */
+  looseEntries(): IterableIterator<[string, Json]> {
+    return this.extra.entries();
+  }
+
+  *keys(): IterableIterator<string> {
+    yield* this.index.keys();
+    yield* this.extra.keys();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, Json]> {
+    return this.entries();
+  }
+
+  private dropRow(id: string): boolean {
+    const row = this.index.get(id);
+    if (row === undefined) return false;
+    this.index.delete(id);
+    this.ids[row] = undefined;
+    this.hash[row] = "";
+    this.free.push(row);
+    return true;
+  }
+
+  private allocate(): number {
+    const reused = this.free.pop();
+    if (reused !== undefined) return reused;
+    if (this.end === this.status.length) this.grow(this.end * 2);
+    return this.end++;
+  }
+
+  private grow(capacity: number): void {
+    const grown = <T extends Uint8Array | Uint16Array | Int32Array | Float64Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
+      const b = make(capacity);
+      b.set(a);
+      return b;
+    };
+    this.status = grown(this.status, (n) => new Uint16Array(n));
+    this.severity = grown(this.severity, (n) => new Uint8Array(n));
+    this.asset = grown(this.asset, (n) => new Int32Array(n));
+    this.repo = grown(this.repo, (n) => new Int32Array(n));
+    this.number = grown(this.number, (n) => new Int32Array(n));
+    this.closed = grown(this.closed, (n) => new Uint8Array(n));
+    this.base = grown(this.base, (n) => new Int32Array(n));
+    this.linked = grown(this.linked, (n) => new Uint8Array(n));
+    this.updated = grown(this.updated, (n) => new Float64Array(n));
+  }
+
+  /** `value` fits (checked by the caller). */
+  private write(row: number, value: JsonObject): void {
+    const t = this.tables;
+    this.status[row] = t.statuses.of(value["status"] as string);
+    this.severity[row] = value["severity"] as number;
+    const assetId = value["assetId"];
+    this.asset[row] = typeof assetId === "string" ? t.assets.of(assetId) : -1;
+    const updatedAt = value["updatedAt"];
+    this.updated[row] = typeof updatedAt === "string" ? (isoMs(updatedAt) ?? 0) : 0;
+    const issue = value["issue"];
+    if (isObject(issue)) {
+      const repo = issue["repo"] as string;
+      const number = issue["number"] as number;
+      const url = issue["url"] as string;
+      this.repo[row] = t.repos.of(repo);
+      this.number[row] = number;
+      this.closed[row] = issue["state"] === "closed" ? 1 : 0;
+      this.hash[row] = issue["hash"] as string;
+      this.base[row] = t.bases.of(url.slice(0, url.length - `/${repo}/issues/${number}`.length));
+    } else {
+      this.repo[row] = -1;
+      this.number[row] = 0;
+      this.closed[row] = 0;
+      this.hash[row] = "";
+      this.base[row] = -1;
+    }
+    this.linked[row] = value["link"] === undefined ? 0 : 1;
+  }
+
+  private materialize(row: number): JsonObject {
+    const t = this.tables;
+    const asset = this.asset[row] ?? -1;
+    const value: JsonObject = {
+      status: t.statuses.list[this.status[row] ?? 0] ?? "",
+      severity: this.severity[row] ?? 0,
+      assetId: asset < 0 ? null : (t.assets.list[asset] ?? null),
+    };
+    const repoIndex = this.repo[row] ?? -1;
+    if (repoIndex >= 0) {
+      const repo = t.repos.list[repoIndex] ?? "";
+      const number = this.number[row] ?? 0;
+      value["issue"] = {
+        repo,
+        number,
+        url: `${t.bases.list[this.base[row] ?? 0] ?? ""}/${repo}/issues/${number}`,
+        state: this.closed[row] === 1 ? "closed" : "open",
+        hash: this.hash[row] ?? "",
+      };
+      if (this.linked[row] === 1) value["link"] = `${repo}#${number}`;
+    }
+    const updated = this.updated[row] ?? 0;
+    if (updated > 0) value["updatedAt"] = new Date(updated).toISOString();
+    return value;
+  }
+
+  /**
+   * The snapshot's `threat-3` block members (snapshot-threat-codec.ts documents the format), `chunk`
+   * cells at a time, pausing in between: columns straight from the table, other values in `raw`.
+   */
+  async members(chunk: number, pause: () => Promise<void>): Promise<string[]> {
+    const rows = Int32Array.from(this.index.values());
+    const t = this.tables;
+    const cell: Record<string, (row: number) => Json> = {
+      ids: (r) => this.ids[r] ?? "",
+      status: (r) => this.status[r] ?? 0,
+      severity: (r) => this.severity[r] ?? 0,
+      asset: (r) => {
+        const a = this.asset[r] ?? -1;
+        return a < 0 ? null : (t.assets.list[a] ?? null);
+      },
+      repo: (r) => this.repo[r] ?? -1,
+      number: (r) => this.number[r] ?? 0,
+      closed: (r) => this.closed[r] ?? 0,
+      hash: (r) => this.hash[r] ?? "",
+      url: (r) => Math.max(0, this.base[r] ?? 0),
+      link: (r) => this.linked[r] ?? 0,
+      updated: (r) => this.updated[r] ?? 0,
+    };
+    const parts = [`"codec":"threat-3"`];
+    for (const [name, of] of Object.entries(cell)) {
+      parts.push(`,"${name}":[`);
+      for (let start = 0; start < rows.length; start += chunk) {
+        const cells: Json[] = [];
+        for (const row of rows.subarray(start, start + chunk)) cells.push(of(row));
+        parts.push((start > 0 ? "," : "") + JSON.stringify(cells).slice(1, -1));
+        await pause();
+      }
+      parts.push("]");
+    }
+    parts.push(`,"rest":[],"raw":[`);
+    let written = 0;
+    for (const entry of this.extra) {
+      parts.push((written > 0 ? "," : "") + JSON.stringify(entry));
+      if (++written % chunk === 0) await pause();
+    }
+    parts.push("]");
+    const lists = { repos: t.repos.list, statuses: t.statuses.list, bases: t.bases.list };
+    parts.push(`,${JSON.stringify(lists).slice(1, -1)}`);
+    return parts;
+  }
+
+  /** Row `i` of a block written as cells when every cell has the packed form; false when not. */
+  private writeCells(
+    i: number,
+    id: string,
+    block: ThreatColumns,
+    statusOf: number[],
+    repoOf: number[],
+    baseOf: number[],
+  ): boolean {
+    const status = statusOf[block.status[i] as number];
+    const sev = block.severity[i];
+    const asset = block.asset[i];
+    const repo = block.repo[i];
+    const link = block.link[i];
+    const updated = block.updated[i];
+    if (status === undefined || !isInt(sev) || sev < 0 || sev > MAX_SEVERITY) return false;
+    if (asset !== null && typeof asset !== "string") return false;
+    if (!(isInt(updated) && updated > 0 && updated <= MAX_TIME_MS)) return false;
+    let repoIndex = -1;
+    let number = 0;
+    let closed = 0;
+    let hash = "";
+    let base = -1;
+    if (repo !== -1) {
+      const r = repoOf[repo as number];
+      const n = block.number[i];
+      const c = block.closed[i];
+      const h = block.hash[i];
+      const b = baseOf[block.url[i] as number];
+      if (r === undefined || b === undefined || !isInt(n) || n <= 0 || n > MAX_INT32) return false;
+      if ((c !== 0 && c !== 1) || typeof h !== "string") return false;
+      [repoIndex, number, closed, hash, base] = [r, n, c, h, b];
+    }
+    if (!(link === 0 || (link === 1 && repoIndex >= 0))) return false;
+    const row = this.allocate();
+    const before = this.index.size;
+    this.index.set(id, row);
+    // The encoder writes each id once: a repeated one is a damaged snapshot, not a newer value.
+    if (this.index.size === before) throw new RowError(`threat ${id} appears twice`);
+    this.ids[row] = id;
+    this.status[row] = status;
+    this.severity[row] = sev;
+    this.asset[row] = asset === null ? -1 : this.tables.assets.of(asset);
+    this.repo[row] = repoIndex;
+    this.number[row] = number;
+    this.closed[row] = closed;
+    this.hash[row] = hash;
+    this.base[row] = base;
+    this.linked[row] = link;
+    this.updated[row] = updated;
+    return true;
+  }
+
+  /**
+   * A table from a snapshot's `threat-3` block. Every cell is checked with plain type checks
+   * (a zod parse per row doubled the load at 100k); a bad cell is a RowError.
+   */
+  static decode(block: ThreatColumns): ThreatTable {
+    const table = new ThreatTable();
+    const { ids, status, severity, asset, repo, number, closed, hash, url, link, updated } = block;
+    const count = ids.length;
+    for (const [name, column] of Object.entries({
+      status,
+      severity,
+      asset,
+      repo,
+      number,
+      closed,
+      hash,
+      url,
+      link,
+      updated,
+    }))
+      if (column.length !== count)
+        throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
+    const rest = new Map<number, JsonObject>(block.rest);
+    table.grow(Math.max(INITIAL_CAPACITY, count));
+    const t = table.tables;
+    const statusOf = block.statuses.map((s) => t.statuses.of(s));
+    const repoOf = block.repos.map((s) => t.repos.of(s));
+    const baseOf = block.bases.map((s) => t.bases.of(s));
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      if (typeof id !== "string") throw new RowError(`id ${i} is not a string`);
+      // The common row goes straight into the columns; any other is decoded whole and set.
+      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf)) continue;
+      const value = decodeRow(block, i, id);
+      const more = rest.get(i);
+      table.set(id, more === undefined ? value : { ...value, ...more });
+    }
+    for (const [id, value] of block.raw) table.set(id, value);
+    return table;
+  }
+}
+
+const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+
+function at(list: readonly string[], index: number, what: string): string {
+  const value = list[index];
+  if (value === undefined) throw new RowError(`${what} index ${index} is not in the table`);
+  return value;
+}
+
+/** Row `i` of a `threat-3` block as its JSON value (cells checked). */
+function decodeRow(block: ThreatColumns, i: number, id: string): JsonObject {
+  const malformed = (what: string): RowError => new RowError(`threat ${id}: ${what} is malformed`);
+  const statusIndex = block.status[i];
+  const sev = block.severity[i];
+  const assetId = block.asset[i];
+  if (!isIndex(statusIndex)) throw malformed("status");
+  if (!isInt(sev)) throw malformed("severity");
+  if (assetId !== null && typeof assetId !== "string") throw malformed("assetId");
+  const value: JsonObject = { status: at(block.statuses, statusIndex, "status"), severity: sev, assetId };
+  let repoNumber: string | null = null;
+  const repoIndex = block.repo[i];
+  if (repoIndex !== -1) {
+    const n = block.number[i];
+    const c = block.closed[i];
+    const h = block.hash[i];
+    const u = block.url[i];
+    if (!isIndex(repoIndex) || !isInt(n) || (c !== 0 && c !== 1) || typeof h !== "string")
+      throw malformed("issue");
+    const name = at(block.repos, repoIndex, "repo");
+    let issueUrl: string;
+    if (isIndex(u)) issueUrl = `${at(block.bases, u, "url base")}/${name}/issues/${n}`;
+    else if (typeof u === "string") issueUrl = u;
+    else throw malformed("issue url");
+    value["issue"] = { repo: name, number: n, url: issueUrl, state: c === 1 ? "closed" : "open", hash: h };
+    repoNumber = `${name}#${n}`;
+  }
+  const l = block.link[i];
+  if (l === 1) {
+    if (repoNumber === null) throw new RowError(`threat ${id} has a derived link but no issue`);
+    value["link"] = repoNumber;
+  } else if (typeof l === "string") value["link"] = l;
+  else if (l !== 0) throw malformed("link");
+  const t = block.updated[i];
+  if (typeof t === "number" && Number.isInteger(t) && t > 0) value["updatedAt"] = new Date(t).toISOString();
+  else if (typeof t === "string") value["updatedAt"] = t;
+  else if (t !== 0) throw malformed("updatedAt");
+  return value;
+}

@@ -1,0 +1,176 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeSnapshot, encodeSnapshot, type StoreView } from "../../src/state/snapshot-codec.js";
+import { ThreatTable } from "../../src/state/threat-table.js";
+import type { Json } from "../../src/state/journal-line.js";
+
+const pause = (): Promise<void> => Promise.resolve();
+
+/** A mapped threat as the engine stores it (the packed shape), or one of the rarer shapes. */
+const iso = fc.integer({ min: 1, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString());
+const repo = fc.constantFrom("acme/sec", "acme/Other-Repo", "org/x.y");
+const packed: fc.Arbitrary<Json> = fc
+  .record({
+    status: fc.constantFrom("unsolved", "pending", "solved", "a status never seen"),
+    severity: fc.integer({ min: 0, max: 4 }),
+    assetId: fc.option(fc.constantFrom("a1", "a2", "a3"), { nil: null }),
+    updatedAt: iso,
+    number: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    repo,
+    base: fc.constantFrom("https://github.com", "https://ghe.example/api"),
+    closed: fc.boolean(),
+    hash: fc.string(),
+    mapped: fc.boolean(),
+    linked: fc.boolean(),
+  })
+  .map((r): Json => {
+    const value: { [k: string]: Json } = {
+      status: r.status,
+      severity: r.severity,
+      assetId: r.assetId,
+      updatedAt: r.updatedAt,
+    };
+    if (r.mapped) {
+      value["issue"] = {
+        repo: r.repo,
+        number: r.number,
+        url: `${r.base}/${r.repo}/issues/${r.number}`,
+        state: r.closed ? "closed" : "open",
+        hash: r.hash,
+      };
+      if (r.linked) value["link"] = `${r.repo}#${r.number}`;
+    }
+    return value;
+  });
+/** Values outside the packed shape: kept whole. */
+const loose: fc.Arbitrary<Json> = fc.oneof(
+  packed.map((v) => ({ ...(v as { [k: string]: Json }), gone: true })),
+  packed.map((v) => ({ ...(v as { [k: string]: Json }), severity: 9 })),
+  packed.map((v) => ({ ...(v as { [k: string]: Json }), updatedAt: "2025-01-01T00:00:00+00:00" })),
+  packed.map((v) => ({
+    ...(v as { [k: string]: Json }),
+    refused: { action: "update", reason: "locked", at: "x" },
+  })),
+  fc.json().map((text): Json => JSON.parse(text) as Json),
+);
+const value = fc.oneof({ weight: 4, arbitrary: packed }, { weight: 1, arbitrary: loose });
+const id = fc.constantFrom("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8");
+const op = fc.oneof(
+  fc.record({ kind: fc.constant("set" as const), id, value }),
+  fc.record({ kind: fc.constant("delete" as const), id }),
+);
+
+async function roundTrip(table: ThreatTable): Promise<ThreatTable> {
+  const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
+  const text = (await encodeSnapshot(view, pause)).join("");
+  const back = decodeSnapshot(JSON.parse(text)).collections.get("threats");
+  if (!(back instanceof ThreatTable)) throw new Error("threats did not decode to a table");
+  return back;
+}
+
+describe("the threats' column table (issue 7: the state held once, compactly)", () => {
+  it("behaves as a Map of JSON values under any sequence of sets and deletes, and survives a snapshot", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 60 }), async (ops) => {
+        const table = new ThreatTable();
+        const model = new Map<string, Json>();
+        for (const o of ops) {
+          if (o.kind === "set") {
+            table.set(o.id, o.value);
+            model.set(o.id, o.value);
+          } else expect(table.delete(o.id)).toBe(model.delete(o.id));
+        }
+        const expected = Object.fromEntries(model);
+        expect(table.size).toBe(model.size);
+        for (const [k, v] of model) expect(table.get(k)).toEqual(v);
+        expect(Object.fromEntries(table.entries())).toEqual(expected);
+        expect(Object.fromEntries((await roundTrip(table)).entries())).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a copy is not changed by later writes to the original (what a compaction snapshots)", () => {
+    const table = new ThreatTable();
+    const record = {
+      status: "unsolved",
+      severity: 3,
+      assetId: "a1",
+      updatedAt: "2026-01-02T03:04:05.678Z",
+      issue: {
+        repo: "acme/sec",
+        number: 7,
+        url: "https://github.com/acme/sec/issues/7",
+        state: "open",
+        hash: "h",
+      },
+      link: "acme/sec#7",
+    };
+    table.set("t1", record);
+    const copy = table.copy();
+    table.set("t1", { ...record, status: "solved" });
+    table.set("t2", record);
+    table.delete("t1");
+    expect(copy.get("t1")).toEqual(record);
+    expect(copy.has("t2")).toBe(false);
+    expect(table.get("t2")).toEqual(record);
+  });
+
+  it("tells a re-delivery from the columns: same status and the exact same updated_at string (spec, Events)", () => {
+    const table = new ThreatTable();
+    table.set("t1", {
+      status: "unsolved",
+      severity: 1,
+      assetId: null,
+      updatedAt: "2026-01-02T03:04:05.678Z",
+    });
+    expect(table.sameVersion("t1", "2026-01-02T03:04:05.678Z", "unsolved")).toBe(true);
+    expect(table.sameVersion("t1", "2026-01-02T03:04:05.678Z", "solved")).toBe(false);
+    // The same instant written differently is another version string: planned again, as before.
+    expect(table.sameVersion("t1", "2026-01-02T03:04:05.678+00:00", "unsolved")).toBe(false);
+    expect(table.sameVersion("t2", "2026-01-02T03:04:05.678Z", "unsolved")).toBeUndefined();
+  });
+
+  it("keeps rows outside the packed shape whole, and only those are loose (checked by readers)", () => {
+    const table = new ThreatTable();
+    table.set("ok", {
+      status: "unsolved",
+      severity: 2,
+      assetId: null,
+      updatedAt: "2026-01-02T03:04:05.678Z",
+    });
+    table.set("bad", { status: "unsolved", severity: 9, assetId: null, updatedAt: "u" });
+    expect([...table.looseEntries()].map(([k]) => k)).toEqual(["bad"]);
+    expect(table.get("bad")).toEqual({ status: "unsolved", severity: 9, assetId: null, updatedAt: "u" });
+  });
+
+  it("refuses a snapshot whose columns repeat an id", async () => {
+    const table = new ThreatTable();
+    table.set("t1", {
+      status: "unsolved",
+      severity: 2,
+      assetId: null,
+      updatedAt: "2026-01-02T03:04:05.678Z",
+    });
+    const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
+    const doc = JSON.parse((await encodeSnapshot(view, pause)).join("")) as {
+      collections: { threats: Record<string, unknown[]> };
+    };
+    const block = doc.collections.threats;
+    for (const name of [
+      "ids",
+      "status",
+      "severity",
+      "asset",
+      "repo",
+      "number",
+      "closed",
+      "hash",
+      "url",
+      "link",
+      "updated",
+    ])
+      block[name]?.push(block[name][0]);
+    expect(() => decodeSnapshot(doc)).toThrow(/appears twice/);
+  });
+});
