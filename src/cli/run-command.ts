@@ -90,25 +90,22 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       opened.state,
     );
     engine = ctx;
-    let noted = ctx.state.lastCycle;
+    // /metrics observes the engine's events (issue 7, item 3): what it did, and each cycle's end.
     const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
+    ctx.subscribe(metrics.observe);
+    let noted = ctx.state.lastCycle;
+    ctx.subscribe((event) => {
+      // Saved with the next state write; `status` shows it (issue 8). Only on a cycle that
+      // recorded itself: an idle cycle keeps the last record and writes nothing.
+      if (event.type === "cycle_finished" && ctx.state.lastCycle !== noted) {
+        noteGitHubSide(ctx, built);
+        noted = ctx.state.lastCycle;
+      }
+    });
     const running = createDaemon({
       ctx,
       scheduler: opts.scheduler ?? cronScheduler(config.schedule),
       logger,
-      observer: {
-        cycleStarting: (counters) => metrics.cycleStarting(counters),
-        cycleFinished: (report, durationMs, finishedAtMs, counters) => {
-          metrics.cycleFinished(report, durationMs, finishedAtMs, counters);
-          // Saved with the next state write; `status` shows it (issue 8). Only on a cycle that
-          // recorded itself: an idle cycle keeps the last record and writes nothing.
-          if (ctx.state.lastCycle !== noted) {
-            noteGitHubSide(ctx, built);
-            noted = ctx.state.lastCycle;
-          }
-        },
-        workDone: (counters) => metrics.workDone(counters),
-      },
     });
     daemon = running;
     if (stopRequested) running.stop();

@@ -1,17 +1,19 @@
 import { acquireLock } from "../state/index.js";
 import {
   createContext,
+  dryRunReads,
   persist,
   runCycle,
   setMeta,
   summarizeDryRun,
   threatsWithIssue,
+  type CounterName,
   type CycleReport,
   type SyncContext,
 } from "../sync/index.js";
 import type { Threat } from "../platform/index.js";
 import type { Config } from "../config/index.js";
-import { sampleFrom, startTerminalProgress } from "../observability/index.js";
+import { progressTally, startTerminalProgress } from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { systemClock } from "../shared/clock.js";
@@ -20,19 +22,20 @@ import { configFromArgs, type Io } from "./io.js";
 import { buildConnector, cliLogger, secretsOf } from "./wiring.js";
 import { freezeFromEnv, openEngineState } from "./state-open.js";
 
+/** The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`). */
 function reportText(report: CycleReport, reconcile: boolean): string {
-  const c = report.counters;
+  const c = (name: CounterName): number => report.counters[name] ?? 0;
   const parts = [
     `cycle ${report.ok ? "ok" : "failed"}`,
-    `read ${c["threats_read"] ?? 0} threats, ${c["assets_read"] ?? 0} assets`,
+    `read ${c("threats_read")} threats, ${c("assets_read")} assets`,
     `done ${report.drained.done}, failed ${report.drained.failed}, deferred ${report.drained.deferred}`,
-    `created ${c["issues_created"] ?? 0}, updated ${(c["issues_updated"] ?? 0) + (c["issues_state_changed"] ?? 0)}, verdicts ${c["platform_verdicts"] ?? 0}, links ${c["platform_links"] ?? 0}`,
+    `created ${c("issues_created")}, updated ${c("issues_updated") + c("issues_state_changed")}, verdicts ${c("platform_verdicts")}, links ${c("platform_links")}`,
     `queued ${report.queue.total}`,
   ];
   if (reconcile) {
     parts.push(
-      `adopted ${c["issues_adopted"] ?? 0} issues`,
-      `second issues carrying a mapped threat's marker (left alone) ${c["duplicate_markers"] ?? 0}`,
+      `adopted ${c("issues_adopted")} issues`,
+      `second issues carrying a mapped threat's marker (left alone) ${c("duplicate_markers")}`,
     );
   }
   return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
@@ -54,8 +57,10 @@ function startSyncProgress(io: Io, config: Config, ctx: SyncContext): { stop(): 
   const terminal = process.stderr.isTTY;
   if (!terminal && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
   const b = config.github.write_budget;
+  const tally = progressTally();
+  ctx.subscribe(tally.observe);
   return startTerminalProgress({
-    sample: () => sampleFrom(ctx.counters, Object.keys(ctx.state.queue).length),
+    sample: () => tally.sample(Object.keys(ctx.state.queue).length),
     budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
     write: terminal ? (text) => process.stderr.write(text) : (text) => io.err(text.trimEnd()),
     inPlace: terminal,
@@ -122,8 +127,10 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           state,
         );
         const hadIssue = threatsWithIssue(ctx);
+        const reads = dryRunReads();
+        ctx.subscribe(reads.observe);
         const report = await runCycle(ctx, { reconcile, recreate, signal: abort.signal });
-        const summary = summarizeDryRun(ctx, threatsRead, hadIssue);
+        const summary = summarizeDryRun(ctx, threatsRead, hadIssue, reads.read());
         if (json) for (const record of [...summary.adopted, ...sink.records]) io.out(JSON.stringify(record));
         else io.out(secrets.scrub(formatPlan(sink.records, summary, report.error)));
         // The cycle logged the error (stderr); with --json the exit code says it.

@@ -2,12 +2,14 @@ import { drainProgress, type Logger } from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import {
   drainQueue,
+  isWrite,
   persist,
   runCycle,
   type CycleOptions,
   type CycleReport,
   type DrainOptions,
   type DrainResult,
+  type EngineEvent,
   type SyncContext,
 } from "../sync/index.js";
 import { nextWorkAt } from "./next-work.js";
@@ -26,18 +28,6 @@ export interface DaemonEngine {
   drainQueue(ctx: SyncContext, opts: DrainOptions): Promise<DrainResult>;
 }
 
-/** What the daemon tells the metrics; every method is optional. */
-export interface DaemonObserver {
-  cycleStarting?(counters: Record<string, number>): void;
-  cycleFinished?(
-    report: { ok: boolean },
-    durationMs: number,
-    finishedAtMs: number,
-    counters: Record<string, number>,
-  ): void;
-  workDone?(counters: Record<string, number>): void;
-}
-
 export interface DaemonOptions {
   ctx: SyncContext;
   scheduler: Scheduler;
@@ -45,7 +35,6 @@ export interface DaemonOptions {
   clock?: Clock;
   sleep?: Sleep;
   engine?: Partial<DaemonEngine>;
-  observer?: DaemonObserver;
   /** Longest stretch of draining before the loop looks at ticks and stop requests again (default 10 s). */
   drainSliceMs?: number;
   /** Longest idle wait before the loop looks at the queue again (default 60 s). */
@@ -95,6 +84,11 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     now: () => clock.now(),
     budget: { perMinute: budget.per_minute, perHour: budget.per_hour, minIntervalMs: budget.min_interval_ms },
   });
+  /** Writes done to either side while running, as the engine's events tell (the progress log's count). */
+  let written = 0;
+  const countWrites = (event: EngineEvent): void => {
+    if (isWrite(event)) written += 1;
+  };
   const maxIdleMs = opts.maxIdleMs ?? 60_000;
   const errorPauseMs = opts.errorPauseMs ?? 5_000;
   const status: DaemonStatus = {
@@ -113,16 +107,6 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   /** Ends a cycle's reads between pages on a stop (a tick never interrupts a cycle). */
   let cycleStop: AbortController | null = null;
 
-  /** Metrics must never take the loop down: a failing observer is logged and ignored. */
-  function observe(call: (observer: DaemonObserver) => void): void {
-    if (!opts.observer) return;
-    try {
-      call(opts.observer);
-    } catch (e) {
-      logger.warn({ err: message(e) }, "updating the metrics failed");
-    }
-  }
-
   function poke(): void {
     interrupt?.abort(new Error("interrupted"));
   }
@@ -130,7 +114,6 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   async function cycle(): Promise<void> {
     cycleDue = false;
     status.cycleRunning = true;
-    observe((o) => o.cycleStarting?.(ctx.counters));
     const started = clock.now();
     let ok = false;
     let error: string | undefined;
@@ -169,7 +152,6 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       if (!logged)
         logger.error({ err: error ?? "some work failed" }, "cycle failed; the next tick tries again");
     }
-    observe((o) => o.cycleFinished?.({ ok }, finishedAt - started, finishedAt, ctx.counters));
   }
 
   /** One slice of draining; answers how long to wait before the next one (0 = go on at once). */
@@ -185,8 +167,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         deadline: Math.min(now + sliceMs, nextTick),
         signal: control.signal,
       });
-      observe((o) => o.workDone?.(ctx.counters));
-      progress(ctx.github.stats().writes, Object.keys(ctx.state.queue).length);
+      progress(written, Object.keys(ctx.state.queue).length);
       if (result.done + result.failed > 0) return 0;
       return Math.min(maxIdleMs, Math.max(0, nextWorkAt(ctx, clock.now()) - clock.now()));
     } catch (e) {
@@ -230,6 +211,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       poke();
     },
     async run() {
+      const unsubscribe = ctx.subscribe(countWrites);
       handle = opts.scheduler.start(() => {
         cycleDue = true;
         poke();
@@ -240,6 +222,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         await loop();
       } finally {
         handle.stop();
+        unsubscribe();
         handle = null;
         try {
           await persist(ctx);

@@ -2,7 +2,6 @@ export {
   createDaemon,
   type Daemon,
   type DaemonEngine,
-  type DaemonObserver,
   type DaemonOptions,
   type DaemonPhase,
   type DaemonStatus,

@@ -1,6 +1,7 @@
 import type { Logger } from "../observability/index.js";
 import { runCycle, type CycleReport } from "../sync/index.js";
-import { addCounters, clip, counter, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
+import { clip, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
+import { demoTally, type DemoCounts, type DemoTally } from "./tally.js";
 import { DEMO_REPO, startDemoWorld, type BuildConnector, type DemoWorld } from "./setup.js";
 import { rankOfSeverity } from "../shared/severity.js";
 
@@ -17,7 +18,7 @@ export const CLOSING_HINT =
 /**
  * `threatbridge demo` (contract: "the embedded default: simulator + local GitHub stand-in +
  * connector in one process, narrated"). Each step changes one side, runs one cycle, and tells what
- * the connector did and why, with numbers read from its counters and from both sides.
+ * the connector did and why, with numbers from its events (tally.ts) and from both sides.
  */
 
 export interface DemoOptions {
@@ -43,19 +44,21 @@ interface Mapped {
 interface Run {
   world: DemoWorld;
   say: Say;
-  totals: Record<string, number>;
+  tally: DemoTally;
   cycles: number;
 }
 
-async function cycle(run: Run, what: string): Promise<{ report: CycleReport; writes: number }> {
+async function cycle(
+  run: Run,
+  what: string,
+): Promise<{ report: CycleReport; did: DemoCounts; writes: number }> {
   const before = run.world.ctx.github.stats().writes;
   const report = await runCycle(run.world.ctx);
   run.cycles += 1;
-  addCounters(run.totals, report.counters);
   if (!report.ok) throw new DemoError(`the ${what} cycle failed: ${report.error ?? "some work failed"}`);
   // The platform applies external references after a short delay (spec); the demo does not wait.
   run.world.sim.sim.settle();
-  return { report, writes: run.world.ctx.github.stats().writes - before };
+  return { report, did: run.tally.cycle(), writes: run.world.ctx.github.stats().writes - before };
 }
 
 function mappedIssues(world: DemoWorld): Mapped[] {
@@ -80,14 +83,13 @@ async function firstCycle(run: Run): Promise<void> {
   const closedAtFirstSight = statuses.filter(
     (s) => s === "solved" || s === "false_positive" || s === "accepted",
   ).length;
-  const { report } = await cycle(run, "first");
-  const c = report.counters;
+  const { did } = await cycle(run, "first");
   const mapped = mappedIssues(world);
   say(
-    `1. First cycle: read ${plural(counter(c, "threats_read"), "threat")} and ${plural(counter(c, "assets_read"), "asset")} from the platform's streams.`,
+    `1. First cycle: read ${plural(did.threatsRead, "threat")} and ${plural(did.assetsRead, "asset")} from the platform's streams.`,
   );
   say(
-    `   Created ${plural(counter(c, "issues_created"), "issue")}, one per threat that is unsolved or pending, most severe first:`,
+    `   Created ${plural(did.created, "issue")}, one per threat that is unsolved or pending, most severe first:`,
   );
   const top = [...mapped].sort(
     (a, b) =>
@@ -107,20 +109,17 @@ async function firstCycle(run: Run): Promise<void> {
     ? world.sim.sim.getThreat(sample.threatId)?.external_references.find((r) => r.system === "github")
     : undefined;
   say(
-    `   Each issue is linked back on the platform (PUT …/external-references/github): ${plural(counter(c, "platform_links"), "link")},`,
+    `   Each issue is linked back on the platform (PUT …/external-references/github): ${plural(did.links, "link")},`,
   );
   if (sample && link) say(`     e.g. threat ${shortId(sample.threatId)} → external_id "${link.external_id}"`);
 }
 
 async function echoCycle(run: Run): Promise<void> {
-  const { report, writes } = await cycle(run, "second");
-  const c = report.counters;
+  const { did, writes } = await cycle(run, "second");
   run.say(
     `2. Second cycle: the connector's own links come back on the threat stream (the spec says they do):`,
   );
-  run.say(
-    `   read ${plural(counter(c, "threats_read"), "threat")} again; GitHub writes this cycle: ${writes}.`,
-  );
+  run.say(`   read ${plural(did.threatsRead, "threat")} again; GitHub writes this cycle: ${writes}.`);
   run.say(
     writes === 0
       ? "   Nothing an issue shows has changed, so nothing is sent: the echo is free."
@@ -140,10 +139,10 @@ async function personCloses(run: Run): Promise<Mapped> {
     open[0];
   if (!target) throw new DemoError("no open issue is left to close");
   world.gh.person.close(DEMO_REPO, target.number, { reason: "completed", login: "alice" });
-  const { report } = await cycle(run, "third");
+  const { did } = await cycle(run, "third");
   const answer = world.ctx.state.threats.get(target.threatId)?.status ?? "unknown";
   say(`3. A person (alice) closes #${target.number} on GitHub as "completed".`);
-  const verdicts = counter(report.counters, "platform_verdicts");
+  const verdicts = did.verdicts;
   say(
     verdicts > 0
       ? `   Next cycle: the connector sees the close and sends PATCH /v1/threats/${shortId(target.threatId)} status=solved (${plural(verdicts, "verdict")} sent).`
@@ -166,8 +165,7 @@ async function personCloses(run: Run): Promise<Mapped> {
 async function nextScan(run: Run, target: Mapped): Promise<void> {
   const { world, say } = run;
   const scan = world.sim.sim.scan("unsolved");
-  const { report } = await cycle(run, "fourth");
-  const c = report.counters;
+  const { did } = await cycle(run, "fourth");
   const after = issue(world, target.number);
   say(
     `4. The platform's next scan re-tests ${plural(scan.pending, "pending threat")}; it still finds ${scan.unsolved}: they are "unsolved" again.`,
@@ -175,7 +173,7 @@ async function nextScan(run: Run, target: Mapped): Promise<void> {
   if (after.state === "open") {
     const comment = world.gh.comments(DEMO_REPO, target.number).at(-1);
     say(
-      `   Next cycle: #${target.number} is reopened (${plural(counter(c, "issues_state_changed"), "state change")}, ${plural(counter(c, "comments_created"), "comment")}), saying why:`,
+      `   Next cycle: #${target.number} is reopened (${plural(did.stateChanges, "state change")}, ${plural(did.comments, "comment")}), saying why:`,
     );
     if (comment) say(`     "${firstLine(comment.body)}"`);
   } else {
@@ -197,14 +195,14 @@ async function assetRemoved(run: Run, avoidAsset: string | null): Promise<void> 
   const [assetId, affected] = candidates.find(([id]) => id !== avoidAsset) ?? candidates[0] ?? [];
   if (!assetId || !affected) throw new DemoError("no asset with an open issue is left to remove");
   const asset = world.sim.sim.removeAsset(assetId);
-  const { report } = await cycle(run, "fifth");
+  const { did } = await cycle(run, "fifth");
   const closed = affected.filter((m) => {
     const i = issue(world, m.number);
     return i.state === "closed" && i.stateReason === "not_planned";
   });
   say(`5. Asset "${asset.name}" (${asset.type}) is removed on the platform; its threats leave the API.`);
   say(
-    `   Next cycle: ${plural(closed.length, "issue")} closed as "not planned" (${closed.map((m) => `#${m.number}`).join(", ")}), ${plural(counter(report.counters, "comments_created"), "comment")} saying why:`,
+    `   Next cycle: ${plural(closed.length, "issue")} closed as "not planned" (${closed.map((m) => `#${m.number}`).join(", ")}), ${plural(did.comments, "comment")} saying why:`,
   );
   const first = closed[0];
   const comment = first ? world.gh.comments(DEMO_REPO, first.number).at(-1) : undefined;
@@ -212,15 +210,16 @@ async function assetRemoved(run: Run, avoidAsset: string | null): Promise<void> 
 }
 
 function summary(run: Run): void {
-  const { world, say, totals } = run;
+  const { world, say } = run;
+  const totals = run.tally.total();
   const gh = world.ctx.github.stats();
   const platform = world.ctx.platform.stats();
   say(`6. In all, ${plural(run.cycles, "cycle")}:`);
   say(
-    `   GitHub: ${plural(gh.writes, "write")} (${counter(totals, "issues_created")} created, ${counter(totals, "issues_updated") + counter(totals, "issues_state_changed")} updated, ${counter(totals, "comments_created")} comments), ${plural(gh.requests, "request")}, ${plural(gh.rateLimitPoints, "rate-limit point")} (${gh.notModified} answered 304, which cost none).`,
+    `   GitHub: ${plural(gh.writes, "write")} (${totals.created} created, ${totals.updated + totals.stateChanges} updated, ${totals.comments} comments), ${plural(gh.requests, "request")}, ${plural(gh.rateLimitPoints, "rate-limit point")} (${gh.notModified} answered 304, which cost none).`,
   );
   say(
-    `   Platform: ${plural(platform.requests, "request")} on ${plural(platform.tokenRequests, "access token")} (tokens are kept until shortly before they expire), ${plural(counter(totals, "platform_verdicts"), "verdict")}, ${plural(counter(totals, "platform_links"), "link")}.`,
+    `   Platform: ${plural(platform.requests, "request")} on ${plural(platform.tokenRequests, "access token")} (tokens are kept until shortly before they expire), ${plural(totals.verdicts, "verdict")}, ${plural(totals.links, "link")}.`,
   );
 }
 
@@ -236,7 +235,8 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
     assets,
     ...(opts.tmpRoot !== undefined ? { tmpRoot: opts.tmpRoot } : {}),
   });
-  const run: Run = { world, say: opts.say, totals: {}, cycles: 0 };
+  const run: Run = { world, say: opts.say, tally: demoTally(), cycles: 0 };
+  world.ctx.subscribe(run.tally.observe);
   try {
     opts.say("threatbridge demo: everything runs in this process, on 127.0.0.1 only.");
     opts.say(`   platform: a simulator with ${threats} threats on ${assets} assets (seed ${seed})`);

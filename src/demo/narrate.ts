@@ -1,4 +1,4 @@
-/** Plain-text helpers of the demo's narration: short lines, numbers from counters. */
+/** Plain-text helpers of the demo's narration: short lines, plurals. */
 
 export type Say = (line: string) => void;
 
@@ -22,15 +22,6 @@ export function firstLine(body: string): string {
     .map((l) => l.trim())
     .find((l) => l !== "" && !l.startsWith("<!--"));
   return clip(line ?? "(empty)", 90);
-}
-
-/** Sums the counters of several cycles. */
-export function addCounters(into: Record<string, number>, from: Record<string, number>): void {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
-}
-
-export function counter(counters: Record<string, number>, name: string): number {
-  return counters[name] ?? 0;
 }
 
 export class DemoError extends Error {

@@ -33,9 +33,10 @@ export { rateLimitRecorder, type RateLimitSeen } from "./rate-limit-seen.js";
 export {
   drainProgress,
   progressLine,
+  progressTally,
   realTicker,
-  sampleFrom,
   startTerminalProgress,
   type ProgressSample,
+  type ProgressTally,
   type Ticker,
 } from "./progress.js";

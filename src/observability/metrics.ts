@@ -1,12 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
+import { countedAs, type EngineObserver } from "../sync/events.js";
 
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
- * daemons in one test process never share a series). Counts the engine keeps elsewhere (GitHub
- * and platform request statistics, the queue, the write budget) are read when scraped, so they
- * are never stale and never double counted.
+ * daemons in one test process never share a series). What the engine did (events_total, cycles)
+ * is counted by observing its events (issue 7, item 3); counts kept elsewhere (GitHub and platform
+ * request statistics, the queue, the write budget) are read when scraped, so they are never stale
+ * and never double counted.
  */
 
 export interface QueueView {
@@ -27,16 +29,8 @@ export interface MetricsSources {
 
 export interface ConnectorMetrics {
   readonly registry: Registry;
-  /** Before a cycle: counts what the engine's counters gained since last looked at (a cycle starts new ones). */
-  cycleStarting(counters: Record<string, number>): void;
-  cycleFinished(
-    report: { ok: boolean },
-    durationMs: number,
-    finishedAtMs: number,
-    counters: Record<string, number>,
-  ): void;
-  /** After a drain: counts what the engine's counters gained since last looked at. */
-  workDone(counters: Record<string, number>): void;
+  /** The observer of engine events to subscribe (`ctx.subscribe(metrics.observe)`). */
+  observe: EngineObserver;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -241,39 +235,20 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     () => sources.platform().retries,
   );
 
-  /**
-   * The engine's counters as last counted. Each cycle starts a new counters object (the engine
-   * assigns `{}`), so a different object means counting starts again from zero.
-   */
-  let counted: { of: Record<string, number> | null; values: Record<string, number> } = {
-    of: null,
-    values: {},
-  };
-  function countEvents(counters: Record<string, number>): void {
-    const before = counted.of === counters ? counted.values : {};
-    for (const [event, value] of Object.entries(counters)) {
-      const delta = value - (before[event] ?? 0);
-      if (delta > 0) events.inc({ event }, delta);
-    }
-    counted = { of: counters, values: { ...counters } };
-  }
-
   return {
     registry,
-    cycleStarting(counters) {
-      countEvents(counters);
-    },
-    cycleFinished(report, durationMs, finishedAtMs, counters) {
-      countEvents(counters);
-      cycles.inc({ outcome: report.ok ? "ok" : "failed" });
-      duration.observe(durationMs / 1000);
-      lastTimestamp.set(finishedAtMs / 1000);
-      lastDuration.set(durationMs / 1000);
-      lastSuccess.set(report.ok ? 1 : 0);
-      if (report.ok) lastOk.set(finishedAtMs / 1000);
-    },
-    workDone(counters) {
-      countEvents(counters);
+    observe(event) {
+      // `threatbridge_events_total{event}` is labelled with the cycle summary's names (events.ts).
+      const counted = countedAs(event);
+      // A walk that read nothing adds nothing: no series appears at 0 for it.
+      if (counted && counted.by > 0) events.inc({ event: counted.name }, counted.by);
+      if (event.type !== "cycle_finished") return;
+      cycles.inc({ outcome: event.ok ? "ok" : "failed" });
+      duration.observe(event.durationMs / 1000);
+      lastTimestamp.set(event.at / 1000);
+      lastDuration.set(event.durationMs / 1000);
+      lastSuccess.set(event.ok ? 1 : 0);
+      if (event.ok) lastOk.set(event.at / 1000);
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

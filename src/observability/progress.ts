@@ -1,10 +1,11 @@
 import type { Logger } from "pino";
+import { isWrite, type EngineObserver } from "../sync/events.js";
 import { formatEta, etaSeconds, type BudgetLimits } from "./eta.js";
 
 /**
- * Progress while working (issue 8, item 2), sampled from the engine's counters and queue from the
- * outside, so the engine stays as it is: a line on the terminal during `sync`, refreshed at most
- * once a second, and one `info` log line a minute while the daemon drains a backlog.
+ * Progress while working (issue 8, item 2): a line on the terminal during `sync`, refreshed at most
+ * once a second, and one `info` log line a minute while the daemon drains a backlog. The line's
+ * numbers come from an observer of the engine's events (issue 7, item 3) and the queue's size.
  */
 
 export interface ProgressSample {
@@ -18,26 +19,32 @@ export interface ProgressSample {
   queued: number;
 }
 
-const WRITES = [
-  "issues_created",
-  "issues_updated",
-  "issues_state_changed",
-  "comments_created",
-  "platform_verdicts",
-  "platform_links",
-];
+export interface ProgressTally {
+  /** Subscribe it to the engine's events (`ctx.subscribe`). */
+  observe: EngineObserver;
+  sample(queued: number): ProgressSample;
+}
 
-/** From the engine's counters (src/sync/context.ts) and the queue's size. */
-export function sampleFrom(counters: Record<string, number>, queued: number): ProgressSample {
-  const c = (name: string): number => counters[name] ?? 0;
-  // threats_read is counted when the walk ends; the per-threat counters move while it runs.
-  const walked =
-    c("threats_due") + c("threats_unchanged") + c("threats_redelivered") + c("malformed_threats");
+/** Counts threats read, planned and writes done, from the engine's events; a new cycle starts afresh. */
+export function progressTally(): ProgressTally {
+  let walked = 0;
+  let streamRead = 0;
+  let planned = 0;
+  let written = 0;
   return {
-    read: Math.max(c("threats_read"), walked),
-    planned: c("threats_due"),
-    written: WRITES.reduce((sum, name) => sum + c(name), 0),
-    queued,
+    observe(event) {
+      if (isWrite(event)) written += 1;
+      else if (event.type === "cycle_started") walked = streamRead = planned = written = 0;
+      else if (event.type === "stream_read" && event.stream === "threats") streamRead += event.items;
+      else if (event.type === "item_malformed" && event.stream === "threats") walked += 1;
+      else if (event.type === "threat_unchanged" || event.type === "threat_redelivered") walked += 1;
+      else if (event.type === "threat_due") {
+        walked += 1;
+        planned += 1;
+      }
+    },
+    // The walk's total comes when it ends; the per-threat events move the line while it runs.
+    sample: (queued) => ({ read: Math.max(streamRead, walked), planned, written, queued }),
   };
 }
 

@@ -11,8 +11,8 @@ import { ThreatCache, type CachedThreat } from "./threat-cache.js";
 import type { DryRunRecord } from "./dry-run.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
-import { fanOut, type EngineEvent, type EngineObserver } from "./events.js";
-import { auditObserver, countingObserver } from "./event-observers.js";
+import { eventBus, type EngineEvent, type EngineObserver } from "./events.js";
+import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./state-updates.js";
 import { ThreatIndex } from "./threat-index.js";
 
@@ -39,7 +39,7 @@ export interface SyncDeps {
   freezeState?: boolean;
   /** Removes credentials from error texts before the state keeps them (issue 6, item 7). */
   scrub?: (text: string) => string;
-  /** Observers of engine events beyond the audit log and the counters (the demo, tests). */
+  /** Observers of engine events beyond the audit log, for the whole run (tests); see also `subscribe`. */
   observers?: readonly EngineObserver[];
 }
 
@@ -54,7 +54,6 @@ export interface SyncContext extends SyncDeps {
   cache: ThreatCache;
   /** Threats by asset and by issue, derived from the state on start and kept current. */
   index: ThreatIndex;
-  counters: Record<string, number>;
   /** What changed since the last commit (state-updates.ts marks it). */
   changes: DirtySet;
   stateGuard: StateGuard;
@@ -65,8 +64,10 @@ export interface SyncContext extends SyncDeps {
   lastPersistMs: number;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
-  /** Tells every observer what the engine did (events.ts): the audit log, the counters, the rest. */
+  /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
+  /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */
+  subscribe: (observer: EngineObserver) => () => void;
 }
 
 export function createContext(deps: SyncDeps, loaded: State | EngineState): SyncContext {
@@ -87,20 +88,15 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
     renderer: createRenderer(deps.config, deps.logger),
     cache: new ThreatCache(CACHE_MAX_BYTES, CACHE_MAX, deps.dryRun !== undefined),
     index,
-    counters: {},
     changes: held.changes,
     stateGuard: held.stateGuard,
     scrub: held.scrub,
     lastPersistAt: 0,
     lastPersistMs: 0,
-    emit: () => undefined,
+    ...eventBus([auditObserver(deps.logger), ...(deps.observers ?? [])], (error, event) =>
+      deps.logger.warn({ err: String(error), event: event.type }, "an observer of engine events failed"),
+    ),
   };
-  // The counters are read through ctx: each cycle starts a new record (cycle.ts).
-  ctx.emit = fanOut([
-    auditObserver(deps.logger),
-    countingObserver(() => ctx.counters),
-    ...(deps.observers ?? []),
-  ]);
   return ctx;
 }
 
@@ -115,10 +111,6 @@ const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function remember(ctx: SyncContext, threatId: string, threat: CachedThreat): void {
   ctx.cache.set(threatId, threat);
-}
-
-export function count(ctx: SyncContext, name: string, by = 1): void {
-  ctx.counters[name] = (ctx.counters[name] ?? 0) + by;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { LastCycle } from "../state/index.js";
 import { isMappingRepair } from "./actions/index.js";
-import { count, hasChanges, persist, type SyncContext } from "./context.js";
+import { hasChanges, persist, type SyncContext } from "./context.js";
+import { cycleSummary, type CycleCounts } from "./event-observers.js";
 import { drainQueue, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "./intake-github.js";
@@ -41,7 +42,8 @@ export interface CycleReport {
   finishedAt: string;
   drained: DrainResult;
   queue: QueueSummary;
-  counters: Record<string, number>;
+  /** The cycle summary observer's tally; the same keys as `lastCycle.counts` (contract, `sync --json`). */
+  counters: CycleCounts;
   dryRunActions?: number;
 }
 
@@ -61,8 +63,33 @@ function forgetVersions(ctx: SyncContext): void {
 }
 
 export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleReport> {
-  const startedAt = new Date(ctx.clock.now()).toISOString();
-  ctx.counters = {};
+  const startedAtMs = ctx.clock.now();
+  const startedAt = new Date(startedAtMs).toISOString();
+  // What this cycle did is what its events say: its own summary observer, for this cycle only.
+  const summary = cycleSummary();
+  const unsubscribe = ctx.subscribe(summary.observe);
+  try {
+    ctx.emit({ type: "cycle_started", at: startedAtMs });
+    const report = await cycleBody(ctx, opts, startedAt, summary.counts);
+    const finishedAtMs = Date.parse(report.finishedAt);
+    ctx.emit({
+      type: "cycle_finished",
+      ok: report.ok,
+      at: finishedAtMs,
+      durationMs: finishedAtMs - startedAtMs,
+    });
+    return report;
+  } finally {
+    unsubscribe();
+  }
+}
+
+async function cycleBody(
+  ctx: SyncContext,
+  opts: CycleOptions,
+  startedAt: string,
+  counts: () => CycleCounts,
+): Promise<CycleReport> {
   let error: string | undefined;
   let drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
   let dryRunActions: number | undefined;
@@ -110,12 +137,12 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     }
   } catch (e) {
     error = message(e);
-    count(ctx, "cycle_errors");
+    ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
     ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
   }
   const finishedAt = new Date(ctx.clock.now()).toISOString();
   const ok = error === undefined && drained.failed === 0;
-  const last: LastCycle = { startedAt, finishedAt, ok, counts: { ...ctx.counters } };
+  const last: LastCycle = { startedAt, finishedAt, ok, counts: counts() };
   if (error !== undefined) last.error = ctx.scrub(error.slice(0, 500));
   // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all.
   const idle = !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
@@ -133,7 +160,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     finishedAt,
     drained,
     queue: queueSummary(ctx.state),
-    counters: { ...ctx.counters },
+    counters: counts(),
   };
   if (error !== undefined) report.error = error;
   if (dryRunActions !== undefined) report.dryRunActions = dryRunActions;

@@ -8,6 +8,7 @@ import { planFor } from "./plan-for.js";
 import { countNoIssue, type NoIssueCounts } from "./policy-counts.js";
 import { orderedQueue } from "./queue.js";
 import type { AssetView, ThreatView } from "./render/index.js";
+import type { EngineObserver } from "./events.js";
 
 /**
  * Dry run (contract: "`--dry-run` ... prints every action it would take, one line each"): what
@@ -69,9 +70,30 @@ export function threatsWithIssue(ctx: SyncContext): Set<string> {
   return ids;
 }
 
+/** What a dry run read from both sides: the plan's header. */
+export interface DryRunReads {
+  assets: number;
+  threats: number;
+  githubIssues: number;
+  peopleChanges: number;
+}
+
+/** An observer of the engine's events that tallies what the plan's header shows (subscribe it before the cycle). */
+export function dryRunReads(): { observe: EngineObserver; read(): DryRunReads } {
+  const read: DryRunReads = { assets: 0, threats: 0, githubIssues: 0, peopleChanges: 0 };
+  return {
+    observe(event) {
+      if (event.type === "stream_read") read[event.stream] += event.items;
+      else if (event.type === "github_issues_read") read.githubIssues += event.issues;
+      else if (event.type === "person_changed") read.peopleChanges += 1;
+    },
+    read: () => ({ ...read }),
+  };
+}
+
 /** The plan's header and footer: what was read, what gets no issue and why, what was adopted. */
 export interface DryRunSummary {
-  read: { assets: number; threats: number; githubIssues: number; peopleChanges: number };
+  read: DryRunReads;
   noIssue: NoIssueCounts;
   /** Existing issues found by their marker (intake adopts them into the in-memory state). */
   adopted: DryRunRecord[];
@@ -86,6 +108,7 @@ export function summarizeDryRun(
   ctx: SyncContext,
   threatsRead: ReadonlyMap<string, Threat>,
   hadIssue: ReadonlySet<string>,
+  read: DryRunReads,
 ): DryRunSummary {
   const views = new Map<string, ThreatView>();
   for (const [id, threat] of threatsRead) views.set(id, toThreatView(threat, ctx.config.fields.threat));
@@ -107,14 +130,8 @@ export function summarizeDryRun(
     if (title) line.title = title;
     adopted.push(line);
   }
-  const c = ctx.counters;
   return {
-    read: {
-      assets: c["assets_read"] ?? 0,
-      threats: c["threats_read"] ?? 0,
-      githubIssues: c["github_issues_read"] ?? 0,
-      peopleChanges: c["people_changes"] ?? 0,
-    },
+    read,
     noIssue: countNoIssue(withoutIssue, ctx.policy),
     adopted,
   };

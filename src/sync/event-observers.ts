@@ -1,46 +1,43 @@
 import type { Logger } from "../observability/index.js";
-import type { EngineEvent, EngineEventType, EngineObserver } from "./events.js";
+import { countedAs, isWrite, type CounterName, type EngineObserver, type WriteEvent } from "./events.js";
 
 /**
- * The observers of engine events that every run has: the audit log and the counters. The counter
- * names are what /metrics and the `sync` summary have always shown; they are derived here, in one
- * mapping, and nowhere else.
+ * The observers of engine events that the engine itself uses: the audit log (every run) and the
+ * cycle summary (each cycle, cycle.ts). Other observers (/metrics, the progress line, the demo)
+ * subscribe from outside and keep tallies of their own.
  */
 
-const COUNTER_OF: Record<EngineEventType, string> = {
-  created: "issues_created",
-  updated: "issues_updated",
-  closed: "issues_state_changed",
-  reopened: "issues_state_changed",
-  commented: "comments_created",
-  linked: "platform_links",
-  verdict_sent: "platform_verdicts",
-  created_minimal: "issues_created_minimal",
-  adopted: "issues_adopted",
-  refused: "work_refused",
-  failed: "work_failed",
-  rate_limited: "work_rate_limited",
-  deleted_issue: "issues_deleted",
-  transferred: "issues_transferred",
-  threat_gone: "threats_gone_on_write",
-};
+/** What one cycle did, by counter name; only the names the cycle's events touched are present. */
+export type CycleCounts = { [K in CounterName]?: number };
 
-/** The counter an event adds one to. */
-export function counterOf(type: EngineEventType): string {
-  return COUNTER_OF[type];
+export interface CycleSummary {
+  observe: EngineObserver;
+  /** A copy of the tally so far, its keys in the order their events first came. */
+  counts(): CycleCounts;
 }
 
-/** Counts each event under its counter name in the record a cycle reports (it is replaced per cycle). */
-export function countingObserver(counters: () => Record<string, number>): EngineObserver {
-  return (event) => {
-    const into = counters();
-    const name = COUNTER_OF[event.type];
-    into[name] = (into[name] ?? 0) + 1;
+/**
+ * The summary a cycle reports (`lastCycle.counts` in the state, `counters` of `sync --json`):
+ * each event counted under its name (events.ts, `countedAs`). The keys and values are those these
+ * outputs have always had: external harnesses read them (contract, `status` and `sync`).
+ */
+export function cycleSummary(): CycleSummary {
+  const tally = new Map<CounterName, number>();
+  return {
+    observe(event) {
+      const counted = countedAs(event);
+      if (counted) tally.set(counted.name, (tally.get(counted.name) ?? 0) + counted.by);
+    },
+    counts() {
+      const out: CycleCounts = {};
+      for (const [name, n] of tally) out[name] = n;
+      return out;
+    },
   };
 }
 
 /** The `action` field of the audit line (contract, "Logs") for each write event. */
-const AUDIT_ACTION: Partial<Record<EngineEventType, string>> = {
+const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   created: "create",
   updated: "update",
   closed: "close",
@@ -57,13 +54,10 @@ const AUDIT_ACTION: Partial<Record<EngineEventType, string>> = {
  * logs alone. Events that are not writes make no audit line.
  */
 export function auditObserver(logger: Logger): EngineObserver {
-  return (event: EngineEvent) => {
+  return (event) => {
+    if (!isWrite(event)) return;
     const action = AUDIT_ACTION[event.type];
-    if (action === undefined) return;
-    const issue = event.issue ? `${event.issue.repo}#${event.issue.number}` : undefined;
-    logger.info(
-      { audit: true, action, threat_id: event.threatId, ...(issue !== undefined ? { issue } : {}) },
-      `${action} ${issue ?? "threat"}`,
-    );
+    const issue = `${event.issue.repo}#${event.issue.number}`;
+    logger.info({ audit: true, action, threat_id: event.threatId, issue }, `${action} ${issue}`);
   };
 }

@@ -8,8 +8,24 @@ export { summarize, formatStatus, type LockStatus, type StatusReport } from "./s
 export { queueSummary, type QueueSummary } from "./queue.js";
 export { plan, priorityOf, type Action, type PlanInput } from "./plan.js";
 export { policyFromConfig, type Policy } from "./policy.js";
-export { summarizeDryRun, threatsWithIssue, type DryRunRecord, type DryRunSummary } from "./dry-run.js";
+export {
+  dryRunReads,
+  summarizeDryRun,
+  threatsWithIssue,
+  type DryRunReads,
+  type DryRunRecord,
+  type DryRunSummary,
+} from "./dry-run.js";
 export type { NoIssueCounts } from "./policy-counts.js";
-export type { EngineEvent, EngineEventType, EngineObserver } from "./events.js";
+export {
+  countedAs,
+  isWrite,
+  type CounterName,
+  type EngineEvent,
+  type EngineEventType,
+  type EngineObserver,
+  type WriteEvent,
+} from "./events.js";
+export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./known.js";
 export { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";

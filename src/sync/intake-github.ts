@@ -1,5 +1,5 @@
 import type { IssueSnapshot } from "../github/index.js";
-import { count, nowIso, type SyncContext } from "./context.js";
+import { nowIso, type SyncContext } from "./context.js";
 import { dropPerson, putThreat, setMeta, updateThreat } from "./state-updates.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
@@ -56,7 +56,7 @@ async function absorbIssue(
     // The platform's link, when it names another issue, decides which one is the threat's.
     const linked = record?.link !== undefined ? parseExternalId(record.link) : null;
     if (linked && (linked.repo !== issue.repo || linked.number !== issue.number)) {
-      count(ctx, "duplicate_markers");
+      ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
       ctx.logger.warn(
         { threatId, linked: record?.link, other: `${issue.repo}#${issue.number}` },
         "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
@@ -67,7 +67,7 @@ async function absorbIssue(
     return;
   }
   if (known.repo !== issue.repo || known.number !== issue.number) {
-    count(ctx, "duplicate_markers");
+    ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
     ctx.logger.warn(
       { threatId, mapped: `${known.repo}#${known.number}`, other: `${issue.repo}#${issue.number}` },
       "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
@@ -114,7 +114,12 @@ export async function notePersonChange(
     updateThreat(ctx, threatId, (r) => ({ ...r, issue: { ...known, state: issue.state } }));
     return false;
   }
-  count(ctx, "people_changes");
+  ctx.emit({
+    type: "person_changed",
+    threatId,
+    issue: { repo: issue.repo, number: issue.number },
+    state: issue.state,
+  });
   enqueue(
     ctx,
     threatId,
@@ -146,7 +151,7 @@ export async function pollRepo(
   const result = await ctx.github.listChangedIssues(repo, since);
   notePolled(ctx, repo);
   if (result.notModified) {
-    count(ctx, "github_not_modified");
+    ctx.emit({ type: "github_not_modified", repo });
     return;
   }
   let watermark = since;
@@ -154,7 +159,7 @@ export async function pollRepo(
     await absorbIssue(ctx, issue, mapped);
     if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
   }
-  count(ctx, "github_issues_read", result.issues.length);
+  ctx.emit({ type: "github_issues_read", repo, issues: result.issues.length });
   // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
   // (issues edited while it paged) keeps the old watermark so that none slips past.
   if (watermark !== null && result.consistent && watermark !== since) {

@@ -1,6 +1,6 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
 import type { ThreatRecord } from "../state/index.js";
-import { count, nowIso, persist, remember, type SyncContext } from "./context.js";
+import { nowIso, persist, remember, type SyncContext } from "./context.js";
 import {
   dropPending,
   forgetIfIdle,
@@ -29,7 +29,7 @@ function noteMalformed(
   kind: "threats" | "assets",
   item: Extract<ParsedItem<unknown>, { ok: false }>,
 ): void {
-  count(ctx, `malformed_${kind}`);
+  ctx.emit({ type: "item_malformed", stream: kind, id: item.id });
   if (item.id === null) {
     // Without an id the item cannot be read again by itself: it is logged for the operator.
     ctx.logger.error({ kind, error: item.error }, "malformed item without an id skipped");
@@ -58,7 +58,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
       updatedAt: asset.updated_at,
     });
     if (known?.deleted) return;
-    count(ctx, "assets_removed");
+    ctx.emit({ type: "asset_removed", assetId: asset.id });
     for (const threatId of ctx.index.byAsset.get(asset.id) ?? []) {
       const record = ctx.state.threats.get(threatId);
       if (!record) continue;
@@ -77,7 +77,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   });
   if (known?.deleted) {
     // A restore: its threats are back; re-read each (GET) to reopen those still unsolved.
-    count(ctx, "assets_restored");
+    ctx.emit({ type: "asset_restored", assetId: asset.id });
     for (const threatId of ctx.index.byAsset.get(asset.id) ?? []) {
       const record = ctx.state.threats.get(threatId);
       if (!record) continue;
@@ -94,7 +94,7 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   // Unchanged updated_at with a later stream_position is a re-delivery: not a change (spec, "Events").
   if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
     // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
-    count(ctx, "threats_redelivered");
+    ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
   const previous = ctx.state.threats.get(threat.id);
@@ -118,10 +118,10 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     // The queued create's view is of an older version: the drain reads the threat again.
     dropPending(ctx, threat.id);
     forgetIfIdle(ctx, threat.id);
-    count(ctx, "threats_unchanged");
+    ctx.emit({ type: "threat_unchanged", threatId: threat.id });
     return;
   }
-  count(ctx, "threats_due");
+  ctx.emit({ type: "threat_due", threatId: threat.id });
   enqueue(
     ctx,
     threat.id,
@@ -161,7 +161,7 @@ async function walk<T>(
     // A stop (SIGTERM) ends the walk between pages; the next start resumes from this cursor.
     if (signal?.aborted) break;
   }
-  count(ctx, `${kind}_read`, items);
+  ctx.emit({ type: "stream_read", stream: kind, items });
   return items;
 }
 

@@ -1,6 +1,6 @@
 import { isPermanentRefusal } from "../github/index.js";
 import type { Intent } from "../state/index.js";
-import { count, persist, type SyncContext } from "./context.js";
+import { persist, type SyncContext } from "./context.js";
 import { commentPosted, issueRecord, postComment } from "./intents.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { dropIntent, putIntent, updateThreat } from "./state-updates.js";
@@ -18,7 +18,7 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
   if (!issue) return false;
   updateThreat(ctx, intent.threatId, (record) => ({ ...record, issue: issueRecord(issue) }));
-  count(ctx, "intents_resolved_found");
+  ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
   return true;
 }
 
@@ -80,7 +80,7 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
           recordRefusal(ctx, intent.threatId, intent.kind, error);
         }
       } else {
-        count(ctx, "intents_unresolved");
+        ctx.emit({ type: "intent_unresolved", threatId: intent.threatId, intentId: intent.id });
         ctx.logger.warn(
           {
             intent: intent.id,
@@ -93,7 +93,7 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
       }
     }
     dropIntent(ctx, intent.id);
-    count(ctx, "intents_recovered");
+    ctx.emit({ type: "intent_recovered", threatId: intent.threatId, intentId: intent.id });
     await persist(ctx);
   }
   return intents.length;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { liveness, metricsSources, readiness } from "../../src/daemon/index.js";
 import { createMetrics, startHealthServer, type RunningHealthServer } from "../../src/observability/index.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
-import { runCycle } from "../../src/sync/index.js";
+import { runCycle, type EngineEvent } from "../../src/sync/index.js";
 
 let world: DaemonWorld | undefined;
 let server: RunningHealthServer | undefined;
@@ -24,9 +24,9 @@ describe("run: /readyz and /metrics over the real engine", () => {
     world = await startDaemonWorld();
     const w = world;
     const metrics = createMetrics({ sources: metricsSources(w.ctx) });
+    w.ctx.subscribe(metrics.observe);
     const held = gate();
     const daemon = w.daemon({
-      observer: metrics,
       engine: {
         runCycle: async (ctx, opts) => {
           await held.promise;
@@ -57,7 +57,7 @@ describe("run: /readyz and /metrics over the real engine", () => {
     );
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
-    // A second cycle: the drain's counts are carried over, not lost, when the engine's counters restart.
+    // A second cycle: what the drains did is counted once, whatever each cycle's own summary says.
     w.scheduler.tick();
     await until(() => daemon.status().cycles.ok === 2, "the second cycle");
     await until(() => Object.keys(w.ctx.state.queue).length === 0, "the queue to drain");
@@ -103,7 +103,9 @@ describe("run: /readyz and /metrics over the real engine", () => {
     };
     const a = createMetrics({ sources, processMetrics: false, knownLabels: { severities: ["critical"] } });
     const b = createMetrics({ sources, processMetrics: false });
-    a.cycleFinished({ ok: true }, 1500, Date.UTC(2026, 0, 1), { issues_created: 3 });
+    for (let n = 1; n <= 3; n += 1)
+      a.observe({ type: "created", threatId: `t${n}`, issue: { repo: "o/r", number: n } });
+    a.observe({ type: "cycle_finished", ok: true, at: Date.UTC(2026, 0, 1), durationMs: 1500 });
     const textA = (await a.render()).body;
     const textB = (await b.render()).body;
     expect(sample(textA, 'threatbridge_events_total{event="issues_created"}')).toBe(3);
@@ -116,16 +118,39 @@ describe("run: /readyz and /metrics over the real engine", () => {
     expect(sample(textA, "threatbridge_last_cycle_duration_seconds")).toBe(1.5);
   });
 
-  it("counts engine events once each, across drains and the fresh counters of each cycle", async () => {
+  it("observes engine events: each counted once under the cycle summary's name, cycles by outcome", async () => {
     const m = createMetrics({ sources: idleSources, processMetrics: false });
-    const first: Record<string, number> = { issues_created: 2 };
-    m.workDone(first);
-    first["issues_created"] = 5;
-    m.workDone(first);
-    m.cycleStarting(first);
-    m.cycleFinished({ ok: true }, 10, Date.UTC(2026, 0, 1), { issues_created: 1 });
+    const issue = { repo: "acme/threats", number: 1 };
+    const events: EngineEvent[] = [
+      { type: "cycle_started", at: 0 },
+      { type: "stream_read", stream: "threats", items: 4 },
+      { type: "stream_read", stream: "assets", items: 0 },
+      { type: "created", threatId: "t1", issue },
+      { type: "cycle_finished", ok: true, at: Date.UTC(2026, 0, 1), durationMs: 2000 },
+      // Work the daemon drains between cycles counts too.
+      { type: "created", threatId: "t2", issue },
+      { type: "closed", threatId: "t1", issue },
+      { type: "reopened", threatId: "t1", issue },
+      { type: "cycle_started", at: 0 },
+      { type: "cycle_failed", error: "platform down" },
+      { type: "cycle_finished", ok: false, at: Date.UTC(2026, 0, 2), durationMs: 500 },
+    ];
+    for (const e of events) m.observe(e);
     const text = (await m.render()).body;
-    expect(sample(text, 'threatbridge_events_total{event="issues_created"}')).toBe(6);
+    expect(sample(text, 'threatbridge_events_total{event="issues_created"}')).toBe(2);
+    expect(sample(text, 'threatbridge_events_total{event="issues_state_changed"}')).toBe(2);
+    expect(sample(text, 'threatbridge_events_total{event="threats_read"}')).toBe(4);
+    expect(sample(text, 'threatbridge_events_total{event="cycle_errors"}')).toBe(1);
+    // A walk that read nothing makes no series, as before.
+    expect(sample(text, 'threatbridge_events_total{event="assets_read"}')).toBeUndefined();
+    expect(sample(text, 'threatbridge_cycles_total{outcome="ok"}')).toBe(1);
+    expect(sample(text, 'threatbridge_cycles_total{outcome="failed"}')).toBe(1);
+    expect(sample(text, "threatbridge_last_cycle_success")).toBe(0);
+    expect(sample(text, "threatbridge_last_cycle_duration_seconds")).toBe(0.5);
+    expect(sample(text, "threatbridge_last_successful_cycle_timestamp_seconds")).toBe(
+      Date.UTC(2026, 0, 1) / 1000,
+    );
+    expect(sample(text, "threatbridge_cycle_duration_seconds_count")).toBe(2);
   });
 });
 

@@ -4,13 +4,14 @@ import {
   createLogger,
   drainProgress,
   progressLine,
-  sampleFrom,
+  progressTally,
   startTerminalProgress,
   type Ticker,
 } from "../../src/observability/index.js";
+import type { EngineEvent } from "../../src/sync/index.js";
 import { startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
 
-/** Issue 8, item 2: progress while working, sampled from the engine's counters and queue. */
+/** Issue 8, item 2: progress while working, from observers of the engine's events and the queue. */
 
 const BUDGET = { perMinute: 80, perHour: 500, minIntervalMs: 1000 };
 
@@ -52,15 +53,36 @@ afterEach(async () => {
 
 describe("sync progress line (terminal)", () => {
   it("shows read, planned, written, queued and the ETA at the current budget", () => {
-    const sample = sampleFrom(
-      { threats_due: 120, threats_unchanged: 30, issues_created: 40, platform_links: 40 },
-      80,
-    );
+    const tally = progressTally();
+    const issue = { repo: "acme/threats", number: 1 };
+    for (let i = 0; i < 120; i += 1) tally.observe({ type: "threat_due", threatId: `due-${i}` });
+    for (let i = 0; i < 30; i += 1) tally.observe({ type: "threat_unchanged", threatId: `same-${i}` });
+    for (let i = 0; i < 40; i += 1) {
+      tally.observe({ type: "created", threatId: `due-${i}`, issue });
+      tally.observe({ type: "linked", threatId: `due-${i}`, issue });
+      // Not writes: they move no count of the line.
+      tally.observe({ type: "failed", threatId: `due-${i}`, detail: "x" });
+    }
+    const sample = tally.sample(80);
     expect(sample).toEqual({ read: 150, planned: 120, written: 80, queued: 80 });
     // 500 an hour is the tightest limit: 80 writes take 9.6 minutes.
     expect(progressLine(sample, BUDGET)).toBe(
       "read 150 threats, planned 120, written 80, queued 80; ETA about 10 min",
     );
+  });
+
+  it("counts threats read while the walk runs, takes the walk's total when it ends, and starts afresh each cycle", () => {
+    const tally = progressTally();
+    tally.observe({ type: "cycle_started", at: 0 });
+    tally.observe({ type: "threat_redelivered", threatId: "a" });
+    tally.observe({ type: "item_malformed", stream: "threats", id: null });
+    tally.observe({ type: "item_malformed", stream: "assets", id: null });
+    expect(tally.sample(0).read).toBe(2);
+    tally.observe({ type: "stream_read", stream: "assets", items: 9 });
+    tally.observe({ type: "stream_read", stream: "threats", items: 5 });
+    expect(tally.sample(0)).toEqual({ read: 5, planned: 0, written: 0, queued: 0 });
+    tally.observe({ type: "cycle_started", at: 1 });
+    expect(tally.sample(3)).toEqual({ read: 0, planned: 0, written: 0, queued: 3 });
   });
 
   it("is refreshed at most once a second, redrawn in place, and cleared at the end", () => {
@@ -149,6 +171,11 @@ describe("run: one progress line a minute while a backlog drains", () => {
           const next = Object.keys(ctx.state.queue)[0];
           if (next === undefined) return { done: 0, failed: 0, deferred: 0 };
           delete ctx.state.queue[next];
+          // Each entry is two writes (an issue and its link): the daemon counts them from the events.
+          for (const type of ["created", "linked"] as const) {
+            const event: EngineEvent = { type, threatId: next, issue: { repo: "acme/threats", number: 1 } };
+            ctx.emit(event);
+          }
           now += 20_000;
           return { done: 1, failed: 0, deferred: 0 };
         },
@@ -159,10 +186,11 @@ describe("run: one progress line a minute while a backlog drains", () => {
     daemon.stop();
     await running;
     const progress = lines.filter((l) => String(l["msg"]).startsWith("progress:"));
-    // 10 slices of 20 s: the backlog is seen at 20 s, lines at 80 s and 140 s (queued 6 and 3).
-    expect(progress.map((l) => [l["level"], l["queued"]])).toEqual([
-      ["info", 6],
-      ["info", 3],
+    // 10 slices of 20 s: the backlog is seen at 20 s, lines at 80 s and 140 s (queued 6 and 3),
+    // each after 3 entries of 2 writes.
+    expect(progress.map((l) => [l["level"], l["queued"], l["writtenSinceLast"]])).toEqual([
+      ["info", 6, 6],
+      ["info", 3, 6],
     ]);
   }, 20_000);
 });

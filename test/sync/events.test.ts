@@ -1,18 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { counterOf } from "../../src/sync/event-observers.js";
+import { createLogger } from "../../src/observability/index.js";
+import { Writable } from "node:stream";
+import { eventBus, isWrite, type EngineEvent } from "../../src/sync/events.js";
+import { auditObserver, cycleSummary } from "../../src/sync/event-observers.js";
+import { dryRunReads } from "../../src/sync/dry-run.js";
 import { ASSET, Harness, REPO, threatId } from "./harness.js";
 
 const T1 = threatId(1);
 const T2 = threatId(2);
+const ISSUE = { repo: REPO, number: 7 };
 
-describe("engine events (issue 7, item 3: one typed union; counters and audit are observers)", () => {
+function writes(events: EngineEvent[]): EngineEvent[] {
+  return events.filter(isWrite);
+}
+
+describe("engine events (issue 7, item 3: one typed union; logs, summary, metrics are observers)", () => {
   it("a new threat emits `created` then `linked`, both naming its issue", async () => {
     const h = new Harness();
     h.platform.put({ id: T1, name: "Open admin panel", severity: "critical" });
     await h.settle();
-    expect(h.events.map((e) => [e.type, e.threatId, e.issue])).toEqual([
-      ["created", T1, { repo: REPO, number: 1 }],
-      ["linked", T1, { repo: REPO, number: 1 }],
+    expect(writes(h.events)).toEqual([
+      { type: "created", threatId: T1, issue: { repo: REPO, number: 1 } },
+      { type: "linked", threatId: T1, issue: { repo: REPO, number: 1 } },
     ]);
   });
 
@@ -25,29 +34,179 @@ describe("engine events (issue 7, item 3: one typed union; counters and audit ar
     await h.settle();
     h.platform.put({ id: T1, status: "unsolved" });
     await h.settle();
-    expect(h.events.map((e) => e.type)).toEqual(["closed", "reopened", "commented"]);
+    expect(writes(h.events).map((e) => e.type)).toEqual(["closed", "reopened", "commented"]);
   });
 
-  it("a person's close emits `verdict_sent` naming the person's issue", async () => {
+  it("a person's close emits `person_changed` when read, then `verdict_sent` naming the person's issue", async () => {
     const h = new Harness();
     h.platform.put({ id: T1 });
     await h.settle();
     h.events = [];
     h.github.personSets(REPO, 1, "closed", "alice");
     await h.settle();
-    expect(h.events).toEqual([
-      { type: "verdict_sent", threatId: T1, issue: { repo: REPO, number: 1 }, detail: "solved" },
+    const issue = { repo: REPO, number: 1 };
+    expect(h.events.filter((e) => e.type === "person_changed" || isWrite(e))).toEqual([
+      { type: "person_changed", threatId: T1, issue, state: "closed" },
+      { type: "verdict_sent", threatId: T1, issue, detail: "solved" },
     ]);
   });
 
-  it("/metrics and `sync` counter names are derived from the events: the cycle report counts what was emitted", async () => {
+  it("reads are events too: a cycle starts, walks each stream, polls GitHub, and finishes", async () => {
     const h = new Harness();
     h.platform.put({ id: T1, asset_id: ASSET });
-    h.platform.put({ id: T2, asset_id: ASSET });
+    await h.cycle();
+    const types = h.events.map((e) => e.type);
+    expect(types[0]).toBe("cycle_started");
+    expect(types.at(-1)).toBe("cycle_finished");
+    expect(h.events).toContainEqual({ type: "stream_read", stream: "assets", items: 1 });
+    expect(h.events).toContainEqual({ type: "stream_read", stream: "threats", items: 1 });
+    expect(h.events).toContainEqual({ type: "threat_due", threatId: T1 });
+    expect(h.events.at(-1)).toMatchObject({ type: "cycle_finished", ok: true });
+  });
+});
+
+describe("cycle summary observer (lastCycle.counts and `sync --json` counters keep their keys and values)", () => {
+  it("events in, the summary's counter names out, in the order first counted", () => {
+    const s = cycleSummary();
+    const events: EngineEvent[] = [
+      { type: "cycle_started", at: 0 },
+      { type: "stream_read", stream: "assets", items: 0 },
+      { type: "threat_due", threatId: T1 },
+      { type: "threat_unchanged", threatId: T2 },
+      { type: "item_malformed", stream: "threats", id: null },
+      { type: "stream_read", stream: "threats", items: 3 },
+      { type: "github_not_modified", repo: REPO },
+      { type: "github_issues_read", repo: "acme/other", issues: 4 },
+      { type: "duplicate_marker", threatId: T2, issue: ISSUE },
+      { type: "person_changed", threatId: T2, issue: ISSUE, state: "open" },
+      { type: "created", threatId: T1, issue: ISSUE },
+      { type: "linked", threatId: T1, issue: ISSUE },
+      { type: "closed", threatId: T2, issue: ISSUE },
+      { type: "reopened", threatId: T2, issue: ISSUE },
+      { type: "commented", threatId: T2, issue: ISSUE },
+      { type: "verdict_sent", threatId: T2, issue: ISSUE, detail: "unsolved" },
+      { type: "intent_recovered", threatId: T1, intentId: "i1" },
+      { type: "cycle_failed", error: "boom" },
+      { type: "cycle_finished", ok: false, at: 5, durationMs: 5 },
+    ];
+    for (const e of events) s.observe(e);
+    const counts = s.counts();
+    expect(counts).toEqual({
+      assets_read: 0,
+      threats_due: 1,
+      threats_unchanged: 1,
+      malformed_threats: 1,
+      threats_read: 3,
+      github_not_modified: 1,
+      github_issues_read: 4,
+      duplicate_markers: 1,
+      people_changes: 1,
+      issues_created: 1,
+      platform_links: 1,
+      issues_state_changed: 2,
+      comments_created: 1,
+      platform_verdicts: 1,
+      intents_recovered: 1,
+      cycle_errors: 1,
+    });
+    // The JSON that `sync --json` and the state show: key order as first counted, a read of 0 kept.
+    expect(Object.keys(counts).slice(0, 3)).toEqual(["assets_read", "threats_due", "threats_unchanged"]);
+  });
+
+  it("a real first cycle reports exactly the counters it always has (report and lastCycle.counts alike)", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1, asset_id: ASSET });
+    h.platform.put({ id: T2, asset_id: ASSET, status: "solved" });
     const report = await h.cycle();
-    const expected: Record<string, number> = {};
-    for (const e of h.events) expected[counterOf(e.type)] = (expected[counterOf(e.type)] ?? 0) + 1;
-    expect(expected).toEqual({ issues_created: 2, platform_links: 2 });
-    for (const [name, n] of Object.entries(expected)) expect(report.counters[name]).toBe(n);
+    const expected = {
+      assets_read: 1,
+      threats_due: 1,
+      threats_unchanged: 1,
+      threats_read: 2,
+      github_issues_read: 0,
+      issues_created: 1,
+      platform_links: 1,
+    };
+    expect(report.counters).toEqual(expected);
+    expect(Object.keys(report.counters)).toEqual(Object.keys(expected));
+    expect(h.ctx.state.lastCycle?.counts).toEqual(expected);
+  });
+
+  it("counts only its own cycle: the next cycle's report starts from nothing", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1, asset_id: ASSET });
+    await h.cycle();
+    const second = await h.cycle();
+    expect(second.counters["issues_created"]).toBeUndefined();
+    expect(second.counters["threats_read"]).toBe(1);
+  });
+});
+
+describe('audit observer (contract, "Logs": one info line per write with action, threat_id, issue)', () => {
+  it("writes make one audit line each; reads and outcomes make none", () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const text of chunk.toString().split("\n").filter(Boolean)) {
+          const value: unknown = JSON.parse(text);
+          if (typeof value === "object" && value !== null) lines.push({ ...value });
+        }
+        done();
+      },
+    });
+    const audit = auditObserver(createLogger({ destination: stream }));
+    audit({ type: "threat_due", threatId: T1 });
+    audit({ type: "failed", threatId: T1, detail: "boom" });
+    audit({ type: "verdict_sent", threatId: T1, issue: ISSUE, detail: "solved" });
+    audit({ type: "reopened", threatId: T1, issue: ISSUE });
+    expect(lines.map((l) => [l["level"], l["action"], l["threat_id"], l["issue"]])).toEqual([
+      ["info", "verdict", T1, `${REPO}#7`],
+      ["info", "reopen", T1, `${REPO}#7`],
+    ]);
+  });
+});
+
+describe("dry-run reads observer (the plan's header)", () => {
+  it("tallies streams read, GitHub issues read and people's changes from events", () => {
+    const reads = dryRunReads();
+    reads.observe({ type: "stream_read", stream: "assets", items: 2 });
+    reads.observe({ type: "stream_read", stream: "threats", items: 5 });
+    reads.observe({ type: "github_issues_read", repo: REPO, issues: 3 });
+    reads.observe({ type: "github_not_modified", repo: "acme/other" });
+    reads.observe({ type: "person_changed", threatId: T1, issue: ISSUE, state: "closed" });
+    reads.observe({ type: "created", threatId: T2, issue: ISSUE });
+    expect(reads.read()).toEqual({ assets: 2, threats: 5, githubIssues: 3, peopleChanges: 1 });
+  });
+});
+
+describe("event bus", () => {
+  it("an observer that throws is reported and does not stop the others (a landed write must not fail its step)", () => {
+    const errors: string[] = [];
+    const seen: string[] = [];
+    const bus = eventBus(
+      [
+        () => {
+          throw new Error("observer broke");
+        },
+      ],
+      (error, event) => errors.push(`${event.type}: ${String(error)}`),
+    );
+    const stop = bus.subscribe((e) => seen.push(e.type));
+    bus.emit({ type: "created", threatId: T1, issue: ISSUE });
+    stop();
+    bus.emit({ type: "linked", threatId: T1, issue: ISSUE });
+    expect(seen).toEqual(["created"]);
+    expect(errors).toEqual(["created: Error: observer broke", "linked: Error: observer broke"]);
+  });
+
+  it("an observer subscribed twice is removed one subscription at a time", () => {
+    const seen: string[] = [];
+    const bus = eventBus([], () => undefined);
+    const observer = (e: EngineEvent): void => void seen.push(e.type);
+    const first = bus.subscribe(observer);
+    bus.subscribe(observer);
+    first();
+    bus.emit({ type: "threat_due", threatId: T1 });
+    expect(seen).toEqual(["threat_due"]);
   });
 });
