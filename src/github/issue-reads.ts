@@ -78,10 +78,15 @@ export async function listChangedIssues(
   let malformed = 0;
   // Stopping at the first issue older than `since` relies on the newest-first order the query asks
   // for; a server that ignores `direction` (a stand-in, an old Enterprise Server) is read in full.
+  // The order counts as shown once an issue followed a newer one with no older one before a newer
+  // one; then the page that reached the watermark is the last one read (issue 7, item 4: a poll
+  // whose changes fit on page 1 is one request, not page 1, page 2 and a 304 of page 1).
   let newestFirstOrder = true;
+  let orderShown = false;
   let previous: string | null = null;
-  walk: for await (const page of pages(ctx, first)) {
+  for await (const page of pages(ctx, first)) {
     pageCount++;
+    let reachedWatermark = false;
     // Item by item: one issue GitHub sends malformed must not hide the others.
     for (const item of parseResponse(ItemList, page.data, "issue list")) {
       const parsed = GitHubIssue.safeParse(item);
@@ -93,13 +98,15 @@ export async function listChangedIssues(
       }
       const issue = parsed.data;
       if (previous !== null && issue.updated_at > previous) newestFirstOrder = false;
+      if (previous !== null && issue.updated_at < previous) orderShown = true;
       previous = issue.updated_at;
       if (since !== null && issue.updated_at < since) {
-        if (newestFirstOrder && pageCount > 1) break walk;
+        reachedWatermark = true;
         continue;
       }
       if (!isPullRequest(issue)) collected.push(toSnapshot(issue, repo));
     }
+    if (reachedWatermark && newestFirstOrder && orderShown) break;
   }
   // A skipped item must be read again: neither the watermark nor the ETag may move past it.
   let consistent = malformed === 0;
