@@ -7,11 +7,9 @@ import { getOrNull, getPage, type PageResult, type Query, type RestContext } fro
 import {
   GitHubCommentList,
   GitHubIssue,
-  GitHubIssueEventList,
   GitHubIssueList,
   isPullRequest,
   toSnapshot,
-  type GitHubIssueEvent,
   type IssueSnapshot,
 } from "./schemas.js";
 
@@ -175,40 +173,4 @@ export async function listComments(
     }
   }
   return comments;
-}
-
-export type StateEvent = GitHubIssueEvent & { event: "closed" | "reopened" };
-
-function lastStateEventIn(page: PageResult): StateEvent | null {
-  const events = parseResponse(GitHubIssueEventList, page.data, "issue event list");
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i];
-    if (event !== undefined && (event.event === "closed" || event.event === "reopened")) {
-      return { ...event, event: event.event };
-    }
-  }
-  return null;
-}
-
-/**
- * The latest `closed` or `reopened` event. Events come oldest first, so a long history is read
- * from its last page backwards (`rel="last"`, then `rel="prev"`) rather than from the start.
- */
-export async function lastStateEvent(
-  deps: ReadDeps,
-  repo: string,
-  number: number,
-): Promise<StateEvent | null> {
-  const ctx = await deps.forRepo(repo);
-  const first = await getPage(ctx, `/repos/${repo}/issues/${number}/events`, { per_page: PER_PAGE });
-  let url = first.links.last;
-  for (let count = 0; url !== undefined && count < MAX_PAGES; count++) {
-    const page = await getPage(ctx, url);
-    const found = lastStateEventIn(page);
-    if (found !== null) return found;
-    const prev = page.links.prev;
-    // The first page is already in hand; stop walking back when `prev` reaches it.
-    url = prev !== undefined && page.links.first !== prev ? prev : undefined;
-  }
-  return lastStateEventIn(first);
 }
