@@ -50,9 +50,16 @@ const ctx = createContext(
   emptyState(),
 );
 
+/** GETs by route (a 304 included: it is a request, though it costs no rate-limit point). */
+function githubReadsOf(byRoute) {
+  return Object.entries(byRoute)
+    .filter(([k]) => k.startsWith("GET "))
+    .reduce((n, [, v]) => n + v, 0);
+}
+
 async function measured(label, fn) {
   sim.sim.settle();
-  const before = { ...gh.counters() };
+  const before = { ...gh.counters(), byRoute: { ...gh.counters().byRoute } };
   const platformBefore = platform.stats();
   const started = performance.now();
   const report = await fn();
@@ -61,6 +68,7 @@ async function measured(label, fn) {
     label,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
     githubWrites: after.writes - before.writes,
+    githubReads: githubReadsOf(after.byRoute) - githubReadsOf(before.byRoute),
     rateLimitPoints: after.rateLimitPoints - before.rateLimitPoints,
     platformRequests: platform.stats().requests - platformBefore.requests,
     counters: report.counters,
@@ -141,9 +149,7 @@ const mixedBatch = {
   },
   githubWrites: batchAfter.writes - batchBefore.writes,
   githubWritesMinimum: 20 + toClose.length + 2 * toReopen.length + toEdit.length,
-  githubReads: Object.entries(batchRoutes)
-    .filter(([k]) => k.startsWith("GET "))
-    .reduce((n, [, v]) => n + v, 0),
+  githubReads: githubReadsOf(batchRoutes),
   githubNotModified: batchAfter.notModified - batchBefore.notModified,
   githubByRoute: batchRoutes,
   platformByRoute: delta(sim.sim.stats().byRoute, simBefore),

@@ -16,6 +16,7 @@ import {
 import { GitHubRepository, type IssueSnapshot } from "./schemas.js";
 import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
+import * as who from "./who-changed.js";
 
 export interface GitHubOptions {
   /** https://api.github.com, a GHES `/api/v3` URL, or a local stand-in. */
@@ -36,13 +37,7 @@ export interface GitHubOptions {
   retryAfterBaseValue?: number;
 }
 
-export interface LastStateChange {
-  event: "closed" | "reopened";
-  login: string;
-  viaApp: boolean;
-  bySelf: boolean;
-  stateReason: string | null;
-}
+export type { LastStateChange } from "./who-changed.js";
 
 export interface GitHubStats {
   requests: number;
@@ -77,7 +72,16 @@ export interface GitHubGateway {
     opts?: writes.WriteOptions,
   ): Promise<{ id: number }>;
   listComments(repo: string, number: number): Promise<Array<{ id: number; body: string }>>;
-  lastStateChange(repo: string, number: number): Promise<LastStateChange | null>;
+  lastStateChange(repo: string, number: number): Promise<who.LastStateChange | null>;
+  /**
+   * `lastStateChange` of several issues at once (answers in the order asked; null where unknown or
+   * unreadable, reported in the log): one read of a repository's event list serves them all.
+   * `notBefore` is the change poll's previous watermark (see who-changed.ts).
+   */
+  lastStateChanges(
+    issues: readonly IssueSnapshot[],
+    notBefore: string | null,
+  ): Promise<Array<who.LastStateChange | null>>;
   whoAmI(): Promise<string>;
   budget: WriteBudget;
   stats(): GitHubStats;
@@ -192,6 +196,13 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
         "GitHub sent an issue that does not parse; it is read again next cycle",
       ),
   };
+  const whoDeps: who.WhoDeps = {
+    reads: readDeps,
+    appAuth: "appId" in opts.auth,
+    isSelf,
+    onError: (repo, number, error) =>
+      logger.warn({ repo, number, err: String(error) }, "could not read who changed the issue"),
+  };
   const writeDeps: writes.WriteDeps = {
     forRepo: readDeps.forRepo,
     budget,
@@ -224,20 +235,8 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
       writes.removeLabel(writeDeps, repo, number, label, writeOpts),
     createComment: (repo, number, body, writeOpts) =>
       writes.createComment(writeDeps, repo, number, body, writeOpts),
-    async lastStateChange(repo, number) {
-      const event = await reads.lastStateEvent(readDeps, repo, number);
-      if (event === null) return null;
-      // A deleted account shows as a null actor; GitHub renders it as "ghost".
-      const login = event.actor?.login ?? "ghost";
-      const app = event.performed_via_github_app ?? null;
-      return {
-        event: event.event,
-        login,
-        viaApp: app !== null,
-        bySelf: await isSelf(login, app),
-        stateReason: event.state_reason ?? null,
-      };
-    },
+    lastStateChange: (repo, number) => who.lastStateChange(whoDeps, repo, number),
+    lastStateChanges: (issues, notBefore) => who.lastStateChanges(whoDeps, issues, notBefore),
     whoAmI: async () => (await pool.whoAmI()).login,
     async repository(repo) {
       const page = await getPage(await pool.forRepo(checkRepo(repo)), `/repos/${repo}`);

@@ -19,6 +19,9 @@
  * - `lastStateChange().bySelf`: with a token, the actor's login equals the token's user; with a
  *   GitHub App, the event was performed via this App. A person who closes issues with the very
  *   account whose token the connector uses is indistinguishable from the connector.
+ *   `lastStateChanges(issues, since)` answers it for several issues with one read of the
+ *   repository's event list, and with none for a close whose snapshot carries `closedBy` (only an
+ *   answer about one issue does: a GET or a PATCH) when the credentials are a token.
  * - `isPermanentRefusal(error)`: GitHub will refuse the same request again (403 that is not a
  *   rate limit, 404, 410, 422); `isGone(error)`: the issue answered 404 or 410.
  * - ETags of change queries are kept per gateway; `exportEtags()`/`importEtags()` move them

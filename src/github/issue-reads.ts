@@ -7,11 +7,9 @@ import { getOrNull, getPage, type PageResult, type Query, type RestContext } fro
 import {
   GitHubCommentList,
   GitHubIssue,
-  GitHubIssueEventList,
   GitHubIssueList,
   isPullRequest,
   toSnapshot,
-  type GitHubIssueEvent,
   type IssueSnapshot,
 } from "./schemas.js";
 
@@ -78,10 +76,15 @@ export async function listChangedIssues(
   let malformed = 0;
   // Stopping at the first issue older than `since` relies on the newest-first order the query asks
   // for; a server that ignores `direction` (a stand-in, an old Enterprise Server) is read in full.
+  // The order counts as shown once an issue followed a newer one with no older one before a newer
+  // one; then the page that reached the watermark is the last one read (issue 7, item 4: a poll
+  // whose changes fit on page 1 is one request, not page 1, page 2 and a 304 of page 1).
   let newestFirstOrder = true;
+  let orderShown = false;
   let previous: string | null = null;
-  walk: for await (const page of pages(ctx, first)) {
+  for await (const page of pages(ctx, first)) {
     pageCount++;
+    let reachedWatermark = false;
     // Item by item: one issue GitHub sends malformed must not hide the others.
     for (const item of parseResponse(ItemList, page.data, "issue list")) {
       const parsed = GitHubIssue.safeParse(item);
@@ -93,13 +96,15 @@ export async function listChangedIssues(
       }
       const issue = parsed.data;
       if (previous !== null && issue.updated_at > previous) newestFirstOrder = false;
+      if (previous !== null && issue.updated_at < previous) orderShown = true;
       previous = issue.updated_at;
       if (since !== null && issue.updated_at < since) {
-        if (newestFirstOrder && pageCount > 1) break walk;
+        reachedWatermark = true;
         continue;
       }
       if (!isPullRequest(issue)) collected.push(toSnapshot(issue, repo));
     }
+    if (reachedWatermark && newestFirstOrder && orderShown) break;
   }
   // A skipped item must be read again: neither the watermark nor the ETag may move past it.
   let consistent = malformed === 0;
@@ -168,40 +173,4 @@ export async function listComments(
     }
   }
   return comments;
-}
-
-export type StateEvent = GitHubIssueEvent & { event: "closed" | "reopened" };
-
-function lastStateEventIn(page: PageResult): StateEvent | null {
-  const events = parseResponse(GitHubIssueEventList, page.data, "issue event list");
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i];
-    if (event !== undefined && (event.event === "closed" || event.event === "reopened")) {
-      return { ...event, event: event.event };
-    }
-  }
-  return null;
-}
-
-/**
- * The latest `closed` or `reopened` event. Events come oldest first, so a long history is read
- * from its last page backwards (`rel="last"`, then `rel="prev"`) rather than from the start.
- */
-export async function lastStateEvent(
-  deps: ReadDeps,
-  repo: string,
-  number: number,
-): Promise<StateEvent | null> {
-  const ctx = await deps.forRepo(repo);
-  const first = await getPage(ctx, `/repos/${repo}/issues/${number}/events`, { per_page: PER_PAGE });
-  let url = first.links.last;
-  for (let count = 0; url !== undefined && count < MAX_PAGES; count++) {
-    const page = await getPage(ctx, url);
-    const found = lastStateEventIn(page);
-    if (found !== null) return found;
-    const prev = page.links.prev;
-    // The first page is already in hand; stop walking back when `prev` reaches it.
-    url = prev !== undefined && page.links.first !== prev ? prev : undefined;
-  }
-  return lastStateEventIn(first);
 }

@@ -22,6 +22,8 @@ export const GitHubIssue = z.looseObject({
   updated_at: z.string(),
   created_at: z.string(),
   pull_request: z.unknown().optional(),
+  /** Only in answers about one issue (GET, PATCH), never in lists. */
+  closed_by: GitHubUser.nullable().optional(),
 });
 export type GitHubIssue = z.infer<typeof GitHubIssue>;
 
@@ -42,6 +44,9 @@ export const GitHubIssueEvent = z.looseObject({
     .nullable()
     .optional(),
   state_reason: z.string().nullable().optional(),
+  created_at: z.string().optional(),
+  /** Present in the repository's event list (`/repos/{owner}/{repo}/issues/events`). */
+  issue: z.looseObject({ number: z.number().int() }).nullable().optional(),
 });
 export type GitHubIssueEvent = z.infer<typeof GitHubIssueEvent>;
 export const GitHubIssueEventList = z.array(GitHubIssueEvent);
@@ -85,6 +90,11 @@ export interface IssueSnapshot {
   updatedAt: string;
   /** From the marker `<!-- threatbridge:threat=<uuid> -->` in the body, or null. */
   threatId: string | null;
+  /**
+   * Who closed it, when the answer says: GitHub sends `closed_by` only about one issue (a GET or a
+   * PATCH), never in a list. Absent when not said; null when closed by a deleted account.
+   */
+  closedBy?: string | null;
 }
 
 function isStateReason(value: string): value is StateReason {
@@ -117,5 +127,6 @@ export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
     assignees: (issue.assignees ?? []).map((user) => user.login),
     updatedAt: issue.updated_at,
     threatId: parseMarker(body),
+    ...(issue.closed_by === undefined ? {} : { closedBy: issue.closed_by?.login ?? null }),
   };
 }

@@ -1,4 +1,4 @@
-import type { IssueSnapshot } from "../github/index.js";
+import type { IssueSnapshot, LastStateChange } from "../github/index.js";
 import { nowIso, type SyncContext } from "./context.js";
 import { dropPerson, putThreat, setMeta, updateThreat } from "./state-updates.js";
 import { allRepos } from "./policy.js";
@@ -40,19 +40,21 @@ export function mappedIssues(ctx: SyncContext): ReadonlyMap<string, string> {
   return ctx.index.byIssue;
 }
 
-async function absorbIssue(
-  ctx: SyncContext,
-  issue: IssueSnapshot,
-  mapped: ReadonlyMap<string, string>,
-): Promise<void> {
+interface SeenIssue {
+  threatId: string;
+  issue: IssueSnapshot;
+}
+
+/** Adopts or warns about an issue the poll listed; answers it when it may show a person's change. */
+function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: ReadonlyMap<string, string>): SeenIssue | null {
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped.get(`${issue.repo.toLowerCase()}#${issue.number}`) ?? null;
-  if (threatId === null) return;
+  if (threatId === null) return null;
   const record = ctx.state.threats.get(threatId);
   const known = record?.issue;
   if (!known) {
     // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
-    if (record?.deletedIssue) return;
+    if (record?.deletedIssue) return null;
     // The platform's link, when it names another issue, decides which one is the threat's.
     const linked = record?.link !== undefined ? parseExternalId(record.link) : null;
     if (linked && (linked.repo !== issue.repo || linked.number !== issue.number)) {
@@ -61,10 +63,10 @@ async function absorbIssue(
         { threatId, linked: record?.link, other: `${issue.repo}#${issue.number}` },
         "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
       );
-      return;
+      return null;
     }
     adopt(ctx, threatId, issue);
-    return;
+    return null;
   }
   if (known.repo !== issue.repo || known.number !== issue.number) {
     ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
@@ -72,43 +74,38 @@ async function absorbIssue(
       { threatId, mapped: `${known.repo}#${known.number}`, other: `${issue.repo}#${issue.number}` },
       "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
     );
-    return;
+    return null;
   }
-  await notePersonChange(ctx, threatId, issue);
+  return { threatId, issue };
 }
 
 /**
- * An issue showing a state the connector did not write is a person's change: it becomes queued
- * verdict work, whether it was polled or seen in GitHub's answer to one of the connector's own
- * writes (issue 6, item 1; README, "Conflicts": the person wins). Answers whether it was one.
+ * Whether an issue shows a state the connector did not write, so that a person changed it (no
+ * read). A person who undid their own change before the connector acted on it is forgotten.
  */
-export async function notePersonChange(
+function isPersonCandidate(ctx: SyncContext, threatId: string, issue: IssueSnapshot): boolean {
+  const known = ctx.state.threats.get(threatId)?.issue;
+  if (!known) return false;
+  if (issue.state === known.state) {
+    if (ctx.state.queue[threatId]?.person) dropPerson(ctx, threatId);
+    return false;
+  }
+  // The connector's own write, resolved by intent recovery.
+  return !Object.values(ctx.state.intents).some(
+    (i) => i.kind === "issue_state" && i.threatId === threatId && i.target === issue.state,
+  );
+}
+
+/** Queues a person's change as verdict work; `who` only names the person in the verdict's note. */
+function enqueuePersonChange(
   ctx: SyncContext,
   threatId: string,
   issue: IssueSnapshot,
-): Promise<boolean> {
+  who: LastStateChange | null,
+): boolean {
   const record = ctx.state.threats.get(threatId);
   const known = record?.issue;
   if (!record || !known) return false;
-  const entry = ctx.state.queue[threatId];
-  if (issue.state === known.state) {
-    // A person undid their own change before the connector acted on it.
-    if (entry?.person) dropPerson(ctx, threatId);
-    return false;
-  }
-  const inFlight = Object.values(ctx.state.intents).some(
-    (i) => i.kind === "issue_state" && i.threatId === threatId && i.target === issue.state,
-  );
-  if (inFlight) return false; // the connector's own write, resolved by intent recovery
-  // Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
-  // endpoint, no /user) must not stop the verdict itself.
-  const who = await ctx.github.lastStateChange(issue.repo, issue.number).catch((error: unknown) => {
-    ctx.logger.warn(
-      { repo: issue.repo, number: issue.number, err: String(error) },
-      "could not read who changed the issue",
-    );
-    return null;
-  });
   if (who?.bySelf && who.viaApp) {
     // Our GitHub App did it (a write whose outcome was not recorded): not a person's verdict.
     updateThreat(ctx, threatId, (r) => ({ ...r, issue: { ...known, state: issue.state } }));
@@ -141,6 +138,48 @@ export async function notePersonChange(
   return true;
 }
 
+/**
+ * Issues showing a state the connector did not write are people's changes: each becomes queued
+ * verdict work (issue 6, item 1; README, "Conflicts": the person wins). Who made them is read at
+ * most once for each, and once for all of a poll's (issue 7, item 4: gateway `lastStateChanges`).
+ * Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
+ * endpoint, no /user) must not stop the verdict itself. Answers how many were people's.
+ */
+async function notePersonChanges(
+  ctx: SyncContext,
+  seen: readonly SeenIssue[],
+  notBefore: string | null,
+): Promise<number> {
+  const changes = seen.filter((s) => isPersonCandidate(ctx, s.threatId, s.issue));
+  if (changes.length === 0) return 0;
+  const who = await ctx.github
+    .lastStateChanges(
+      changes.map((c) => c.issue),
+      notBefore,
+    )
+    .catch((error: unknown) => {
+      ctx.logger.warn({ err: String(error) }, "could not read who changed the issues");
+      return [];
+    });
+  let people = 0;
+  for (const [i, c] of changes.entries()) {
+    if (enqueuePersonChange(ctx, c.threatId, c.issue, who[i] ?? null)) people++;
+  }
+  return people;
+}
+
+/**
+ * An issue that GitHub answered (a poll, a GET, the answer to one of the connector's own writes)
+ * showing a state the connector did not write is a person's change. Answers whether it was one.
+ */
+export async function notePersonChange(
+  ctx: SyncContext,
+  threatId: string,
+  issue: IssueSnapshot,
+): Promise<boolean> {
+  return (await notePersonChanges(ctx, [{ threatId, issue }], null)) > 0;
+}
+
 /** Reads one repository's change list (conditional, from its watermark) and absorbs what changed. */
 export async function pollRepo(
   ctx: SyncContext,
@@ -155,10 +194,13 @@ export async function pollRepo(
     return;
   }
   let watermark = since;
+  const seen: SeenIssue[] = [];
   for (const issue of result.issues) {
-    await absorbIssue(ctx, issue, mapped);
+    const absorbed = absorbIssue(ctx, issue, mapped);
+    if (absorbed !== null) seen.push(absorbed);
     if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
   }
+  await notePersonChanges(ctx, seen, since);
   ctx.emit({ type: "github_issues_read", repo, issues: result.issues.length });
   // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
   // (issues edited while it paged) keeps the old watermark so that none slips past.

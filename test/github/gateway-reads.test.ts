@@ -123,6 +123,23 @@ describe("GitHub gateway: reads", () => {
     expect(h.gh.exportEtags()).toEqual([]); // read in full again next cycle, not a 304
   });
 
+  it("a poll whose changes fit on page 1 is one request: the walk ends at the page that reached the watermark (issue 7, item 4)", async () => {
+    h = await startHarness();
+    for (let i = 0; i < 150; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], title: `t${i}` });
+    await h.gh.listChangedIssues(REPO, null);
+    const since = h.fake.issues(REPO)[149]?.updated_at ?? "";
+    h.fake.personEdit(REPO, 7, { state: "closed", state_reason: "completed" });
+    h.fake.personEdit(REPO, 20, { title: "edited by a person" });
+    const before = h.fake.requests.length;
+    const changed = await h.gh.listChangedIssues(REPO, since);
+    expect(changed.issues.map((i) => i.number)).toEqual([150, 7, 20]);
+    expect(changed.consistent).toBe(true);
+    // Page 1 only: no page 2, and no second look at page 1 (that is only needed after several pages).
+    expect(h.fake.requests.length - before).toBe(1);
+    // Its ETag is kept: nothing changed since, so the next poll is a 304.
+    expect((await h.gh.listChangedIssues(REPO, since)).notModified).toBe(true);
+  });
+
   it("a server that ignores `direction` (oldest first) is read in full: no change since the watermark is missed", async () => {
     h = await startHarness({}, { ignoreDirection: true });
     for (let i = 0; i < 130; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], title: `t${i}` });

@@ -211,6 +211,14 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     });
   }
 
+  /** One lookup per issue, as a GitHub whose answers never name who closed. */
+  async lastStateChanges(issues: readonly IssueSnapshot[]): Promise<Array<LastStateChange | null>> {
+    const out: Array<LastStateChange | null> = [];
+    for (const issue of issues)
+      out.push(await this.lastStateChange(issue.repo, issue.number).catch(() => null));
+    return out;
+  }
+
   async whoAmI(): Promise<string> {
     return this.self;
   }

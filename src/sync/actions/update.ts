@@ -118,13 +118,17 @@ export const updateAction: ActionModule<Update> = {
     const id = action.threatId;
     const state = action.state;
     if (state === undefined) return updateContent(ctx, action, action.repo, action.number);
-    // The person wins (issue 6, item 1; README, "Conflicts"): a state change is preceded by a read
-    // of the issue unless the repository's change list was read since the connector's last write
-    // (fresh-poll.ts), so that a person acting between two of its writes is seen before the
-    // second. A content PATCH needs no read: it never sends a state, and its answer shows one.
+    // The person wins (issue 6, item 1; README, "Conflicts"): a close is preceded by a read of the
+    // issue unless the repository's change list was read since the connector's last write
+    // (fresh-poll.ts), so that a person's close between two of its writes is seen before the
+    // second (its reason is the person's, and it becomes a verdict). A reopen needs no read (issue
+    // 7, item 4): the one change a person can make to an issue the connector closed is to reopen
+    // it, and a reopen of an open issue changes nothing on GitHub, so there is nothing to overwrite;
+    // the platform already holds `unsolved`, so no verdict is lost either. A content PATCH needs no
+    // read: it never sends a state, and its answer shows one.
     let repo = action.repo;
     let number = action.number;
-    if (!isFresh(ctx, action.repo)) {
+    if (state === "closed" && !isFresh(ctx, action.repo)) {
       const current = await ctx.github.getIssue(action.repo, action.number);
       if (current === null) {
         throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
