@@ -60,6 +60,8 @@ export interface SyncContext extends SyncDeps {
   scrub: (text: string) => string;
   /** When the state was last committed. */
   lastPersistAt: number;
+  /** How many commits this process made (a cycle that made one is not idle: cycle.ts). */
+  commits: number;
   /** How long the last state write took (a 100,000-threat state is tens of megabytes). */
   lastPersistMs: number;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
@@ -92,6 +94,7 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
     stateGuard: held.stateGuard,
     scrub: held.scrub,
     lastPersistAt: 0,
+    commits: 0,
     lastPersistMs: 0,
     ...eventBus([auditObserver(deps.logger), ...(deps.observers ?? [])], (error, event) =>
       deps.logger.warn({ err: String(error), event: event.type }, "an observer of engine events failed"),
@@ -123,6 +126,7 @@ export async function persist(ctx: SyncContext): Promise<void> {
   const commit = commitOf(ctx.state, ctx.changes);
   // Cleared before the commit resolves: a change made while it is in flight belongs to the next.
   ctx.changes = emptyDirty();
+  ctx.commits += 1;
   if (ctx.persist) await ctx.persist(commit);
   ctx.lastPersistAt = ctx.clock.now();
   ctx.lastPersistMs = ctx.lastPersistAt - started;

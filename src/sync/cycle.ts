@@ -90,6 +90,7 @@ async function cycleBody(
   startedAt: string,
   counts: () => CycleCounts,
 ): Promise<CycleReport> {
+  const commitsBefore = ctx.commits;
   let error: string | undefined;
   let drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
   let dryRunActions: number | undefined;
@@ -144,8 +145,9 @@ async function cycleBody(
   const ok = error === undefined && drained.failed === 0;
   const last: LastCycle = { startedAt, finishedAt, ok, counts: counts() };
   if (error !== undefined) last.error = ctx.scrub(error.slice(0, 500));
-  // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all.
-  const idle = !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
+  // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all. One
+  // whose drain already committed its work is not idle: its summary is the last cycle's now.
+  const idle = ctx.commits === commitsBefore && !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
   if (!ctx.dryRun && !idle) {
     setMeta(ctx, "lastCycle", last);
     try {

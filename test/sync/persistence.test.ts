@@ -22,6 +22,18 @@ describe("persistence: commits of what changed", () => {
     expect(h.commits.length).toBe(commits);
   });
 
+  it("a cycle whose drain committed its work is the last cycle status shows, not an idle one", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    await h.settle();
+    await h.cycle();
+    h.platform.put({ id: T2 });
+    const busy = await h.cycle();
+    expect(busy.counters["issues_created"]).toBe(1);
+    expect(h.ctx.state.lastCycle?.finishedAt).toBe(busy.finishedAt);
+    expect(h.ctx.state.lastCycle?.counts).toEqual(busy.counters);
+  });
+
   it("a new threat's commits carry its own values and the cursors, never the threats already synced", async () => {
     const h = new Harness();
     h.platform.put({ id: T1 });
