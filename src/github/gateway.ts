@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { silentLogger, type Logger } from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import { createClientPool } from "./client-pool.js";
@@ -9,10 +8,10 @@ import * as writes from "./issue-writes.js";
 import {
   createOctokit,
   instrumentedFetch,
-  type LimitEvent,
   type OctokitAuth,
   type TransportStats,
 } from "./octokit-factory.js";
+import { createRequestPolicy, type LimitEvent } from "./request-policy.js";
 import { GitHubRepository, type IssueSnapshot } from "./schemas.js";
 import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
@@ -90,7 +89,7 @@ export interface GitHubGateway {
 }
 
 const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
-/** GET retries the throttling plugin may make after a rate limit, and the longest wait it may take. */
+/** GET retries the request policy may make after a rate limit, and the longest wait it may take. */
 const LIMIT_RETRIES_FOR_GET = 2;
 const LIMIT_WAIT_MAX_SECONDS = 60;
 
@@ -131,7 +130,6 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
     opts.timeoutMs ?? 30_000,
   );
   const etags = createEtagCache();
-  const throttleId = `threatbridge-${randomUUID()}`;
 
   /** Both limits hold every write until they pass; only a GET is retried by the plugin. */
   function onLimit(event: LimitEvent): boolean {
@@ -154,6 +152,12 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
     return retry;
   }
 
+  const policy = createRequestPolicy({
+    retryAfterBaseValue,
+    clock,
+    sleep: opts.sleep ?? realSleep,
+    onLimit,
+  });
   const pool = createClientPool({
     auth: toAuth(opts.auth),
     makeContext: (auth) => ({
@@ -165,9 +169,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
         userAgent: opts.userAgent ?? "threatbridge",
         fetch: fetchImpl,
         logger,
-        retryAfterBaseValue,
-        id: throttleId,
-        onLimit,
+        policy,
       }),
     }),
   });

@@ -1,6 +1,7 @@
 /**
- * The GitHub side of the connector: REST only (Octokit with the throttling and retry plugins,
- * `X-GitHub-Api-Version: 2022-11-28` on every request), token or GitHub App authentication.
+ * The GitHub side of the connector: REST only (Octokit under the request policy of
+ * request-policy.ts: rate limits, retries, writes one at a time; `X-GitHub-Api-Version:
+ * 2022-11-28` on every request), token or GitHub App authentication.
  *
  * What callers must know:
  * - Every write (create, update, comment; labels are part of an update) waits for

@@ -1,32 +1,20 @@
 import { createAppAuth } from "@octokit/auth-app";
-import { retry } from "@octokit/plugin-retry";
-import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
-import Bottleneck from "bottleneck";
 import type { Logger } from "../observability/index.js";
+import type { RequestPolicy } from "./request-policy.js";
 
-/** REST only, with GitHub's own throttling and retry plugins. */
-const ThrottledOctokit = Octokit.plugin(throttling, retry);
-export type GitHubOctokit = InstanceType<typeof ThrottledOctokit>;
+/**
+ * REST only. Rate limits and retries are the request policy's (request-policy.ts), which
+ * replaces GitHub's throttling and retry plugins without their timer latency.
+ */
+export type GitHubOctokit = Octokit;
 
 /** The REST API version the connector is written against (sent on every request). */
 export const API_VERSION = "2022-11-28";
 
-/** Methods the retry plugin may repeat: sending them twice leaves GitHub as sending them once. */
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "PATCH", "PUT"]);
-
 export type OctokitAuth =
   | { kind: "token"; token: string }
   | { kind: "app"; appId: string | number; privateKey: string; installationId?: number };
-
-/** What a limit handler learns; it answers whether the throttling plugin may retry. */
-export interface LimitEvent {
-  kind: "secondary" | "primary";
-  retryAfterSeconds: number;
-  method: string;
-  url: string;
-  retryCount: number;
-}
 
 export interface OctokitFactoryOptions {
   baseUrl: string;
@@ -34,11 +22,8 @@ export interface OctokitFactoryOptions {
   auth: OctokitAuth;
   fetch: typeof fetch;
   logger: Logger;
-  /** ms per second of retry-after and of retry backoff; 1000 in production, small in tests. */
-  retryAfterBaseValue: number;
-  /** Throttling id: keeps one gateway's queues apart from another's in the same process. */
-  id: string;
-  onLimit(event: LimitEvent): boolean;
+  /** Shared by every client of one gateway, so that its gates hold across installations. */
+  policy: RequestPolicy;
 }
 
 /** Octokit's log, narrowed to messages: its debug output carries request options (headers). */
@@ -70,51 +55,27 @@ export function createOctokit(opts: OctokitFactoryOptions): GitHubOctokit {
             ...(opts.auth.installationId === undefined ? {} : { installationId: opts.auth.installationId }),
           },
         };
-  const octokit = new ThrottledOctokit({
+  const octokit = new Octokit({
     ...authOptions,
     baseUrl: opts.baseUrl,
     userAgent: opts.userAgent,
     log: octokitLog(opts.logger),
     request: { fetch: opts.fetch },
-    throttle: {
-      id: opts.id,
-      retryAfterBaseValue: opts.retryAfterBaseValue,
-      // Writes are paced by the WriteBudget; these groups only keep them one at a time
-      // (GitHub: "make requests serially"). The plugin's default groups are shared by every
-      // client in the process and add their own 1 s / 3 s spacing on top of the budget.
-      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
-      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
-      onSecondaryRateLimit: (retryAfter, options, _octokit, retryCount) =>
-        opts.onLimit({
-          kind: "secondary",
-          retryAfterSeconds: retryAfter,
-          method: options.method,
-          url: options.url,
-          retryCount,
-        }),
-      onRateLimit: (retryAfter, options, _octokit, retryCount) =>
-        opts.onLimit({
-          kind: "primary",
-          retryAfterSeconds: retryAfter,
-          method: options.method,
-          url: options.url,
-          retryCount,
-        }),
-    },
-    retry: {
-      retryAfterBaseValue: opts.retryAfterBaseValue,
-      retries: 3,
-      // 403 and 429 are rate limits: the throttling plugin's handlers decide about those.
-      doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
-    },
   });
   octokit.hook.before("request", (options) => {
     options.headers["x-github-api-version"] = API_VERSION;
-    // A POST (a create) or DELETE is never repeated blindly: its caller resolves an unknown
-    // outcome by looking (for the marker), so the retry plugin must not send it again.
-    if (!IDEMPOTENT_METHODS.has(options.method)) {
-      options.request = { ...options.request, retries: 0 };
-    }
+  });
+  // Registered after the auth hook, so it wraps it: a retried attempt is authenticated afresh.
+  octokit.hook.wrap("request", (request, options) => {
+    const retries: unknown = options.request.retries;
+    return opts.policy(
+      {
+        method: options.method,
+        url: options.url,
+        retries: typeof retries === "number" ? retries : undefined,
+      },
+      async () => request(options),
+    );
   });
   return octokit;
 }

@@ -1,6 +1,6 @@
 import type { IssueSnapshot } from "../github/index.js";
 import type { Intent, IssueRecord } from "../state/index.js";
-import { nowIso, persist, type SyncContext } from "./context.js";
+import { checkpoint, nowIso, persist, type SyncContext } from "./context.js";
 import { parseRevision } from "./revision.js";
 import { dropIntent, nextSeq, putIntent } from "./state-updates.js";
 
@@ -28,6 +28,12 @@ export interface IntentOutcome {
    * instead of removing it. Without it, the intent is removed and the write may be sent again.
    */
   keepOnFailure?: (error: unknown) => boolean;
+  /**
+   * Whether a success may be committed with the next commit (a checkpoint) instead of at once.
+   * Only for writes that recovery (recover.ts) resolves by reading GitHub: a crash before that
+   * commit leaves the intent, and recovery finds what the write did instead of sending it again.
+   */
+  settleLazily?: boolean;
 }
 
 /**
@@ -57,7 +63,8 @@ export async function withIntent(
     }
   }
   dropIntent(ctx, intent.id);
-  await persist(ctx);
+  if (outcome.settleLazily === true) await checkpoint(ctx);
+  else await persist(ctx);
 }
 
 /** What the state remembers of an issue; `hash` from the revision line when not given. */

@@ -18,7 +18,7 @@ const newIssue = {
   labels: [],
   assignees: [],
 };
-/** Test scale: one second of retry-after is 10 ms (the throttling plugin's retryAfterBaseValue). */
+/** Test scale: one second of retry-after is 10 ms (the request policy's retryAfterBaseValue). */
 const BASE = 10;
 let h: Harness;
 
@@ -51,7 +51,7 @@ describe("GitHub gateway: rate limits (REST docs, 'Rate limits for the REST API'
     expect(h.logs.join("")).not.toContain(TOKEN);
   });
 
-  it("a secondary limit on a GET is waited out and retried by the throttling plugin", async () => {
+  it("a secondary limit on a GET is waited out and retried by the request policy", async () => {
     h = await startHarness({ retryAfterBaseValue: BASE });
     h.fake.addIssue(REPO);
     h.fake.faultNext("GET", /issues\/1$/, SECONDARY);

@@ -58,8 +58,14 @@ export const createAction: ActionModule<ActionOf<"create">> = {
         dropPending(ctx, id);
         ctx.emit({ type: "created", threatId: id, issue: { repo: issue.repo, number: issue.number } });
       },
-      // A lost response: look for the marker before anything is sent again.
-      { resolve: (intent) => resolveCreate(ctx, intent) },
+      {
+        // A lost response: look for the marker before anything is sent again.
+        resolve: (intent) => resolveCreate(ctx, intent),
+        // The issue is recorded with the next commit (at the latest the next intent's, which must
+        // be durable anyway): one fsync per new issue (issue 7, "POST + PUT + one fsync"). A crash
+        // before it leaves the intent, which recovery resolves by the marker (recover.ts).
+        settleLazily: true,
+      },
     );
   },
 };
