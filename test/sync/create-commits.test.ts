@@ -54,8 +54,8 @@ describe("create: one commit per new issue (write-ahead rule kept)", () => {
     const report = await h.settle();
     expect(report.ok).toBe(true);
     expect(h.issueFor(T1)).toHaveLength(1);
-    expect(h.ctx.state.threats[T1]?.issue?.number).toBe(h.issueFor(T1)[0]?.number);
-    expect(h.ctx.state.threats[T1]?.link).toBeDefined();
+    expect(h.ctx.state.threats.get(T1)?.issue?.number).toBe(h.issueFor(T1)[0]?.number);
+    expect(h.ctx.state.threats.get(T1)?.link).toBeDefined();
     expect(Object.keys(h.ctx.state.intents)).toEqual([]);
   });
 });
