@@ -46,7 +46,11 @@ interface SeenIssue {
 }
 
 /** Adopts or warns about an issue the poll listed; answers it when it may show a person's change. */
-function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: ReadonlyMap<string, string>): SeenIssue | null {
+function absorbIssue(
+  ctx: SyncContext,
+  issue: IssueSnapshot,
+  mapped: ReadonlyMap<string, string>,
+): SeenIssue | null {
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped.get(`${issue.repo.toLowerCase()}#${issue.number}`) ?? null;
   if (threatId === null) return null;
