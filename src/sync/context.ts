@@ -39,6 +39,8 @@ export interface SyncDeps {
   freezeState?: boolean;
   /** Removes credentials from error texts before the state keeps them (issue 6, item 7). */
   scrub?: (text: string) => string;
+  /** Due work the threat walk lets pile up before it drains it (cycle.ts INTERLEAVE_DUE; tests). */
+  interleaveDue?: number;
   /** Observers of engine events beyond the audit log, for the whole run (tests); see also `subscribe`. */
   observers?: readonly EngineObserver[];
 }

@@ -2,7 +2,7 @@ import type { LastCycle } from "../state/index.js";
 import { isMappingRepair } from "./actions/index.js";
 import { hasChanges, persist, type SyncContext } from "./context.js";
 import { cycleSummary, type CycleCounts } from "./event-observers.js";
-import { drainQueue, type DrainResult } from "./drain.js";
+import { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "./intake-github.js";
 import { readAssets, readThreats, retryMalformed } from "./intake-platform.js";
@@ -62,6 +62,40 @@ function forgetVersions(ctx: SyncContext): void {
   }
 }
 
+/**
+ * Due work the threat walk lets pile up before it drains it (issue 7: a stream of 1,000,000
+ * threats in bounded memory). A backfill with no write budget to wait for would otherwise hold
+ * every due create, and the view it is rendered from, until the stream's end.
+ */
+export const INTERLEAVE_DUE = 1_000;
+
+function add(total: DrainResult, part: DrainResult): void {
+  total.done += part.done;
+  total.failed += part.failed;
+  total.deferred += part.deferred;
+}
+
+/**
+ * Between pages of the threat walk: once INTERLEAVE_DUE threats have due work, the page's work is
+ * committed and the queue drained, then the walk goes on. Once a drain leaves work deferred (the
+ * write budget, a deadline, a stop), the walk reads on without draining and the rest is drained at
+ * its end as before, so a budgeted connector still sees every change on the stream at once.
+ */
+function interleavedDrain(
+  ctx: SyncContext,
+  drainOpts: DrainOptions,
+  drained: DrainResult,
+): () => Promise<void> {
+  let deferred = false;
+  return async () => {
+    if (deferred || Object.keys(ctx.state.queue).length < (ctx.interleaveDue ?? INTERLEAVE_DUE)) return;
+    await persist(ctx);
+    const part = await drainQueue(ctx, drainOpts);
+    add(drained, part);
+    if (part.deferred > 0) deferred = true;
+  };
+}
+
 export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleReport> {
   const startedAtMs = ctx.clock.now();
   const startedAt = new Date(startedAtMs).toISOString();
@@ -92,7 +126,7 @@ async function cycleBody(
 ): Promise<CycleReport> {
   const commitsBefore = ctx.commits;
   let error: string | undefined;
-  let drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
+  const drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
   let dryRunActions: number | undefined;
   ctx.recreate = opts.recreate === true;
   try {
@@ -115,7 +149,14 @@ async function cycleBody(
       setMeta(ctx, "renderKey", ctx.renderer.key);
     }
     await readAssets(ctx, opts.signal);
-    if (!opts.signal?.aborted) await readThreats(ctx, opts.signal);
+    const drainOpts = {
+      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
+    };
+    const interleave =
+      ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
+    if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
     await retryMalformed(ctx);
     await readGitHub(ctx);
     await persist(ctx);
@@ -129,12 +170,7 @@ async function cycleBody(
       : undefined;
     if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
     else if (!opts.skipDrain) {
-      drained = await drainQueue(ctx, {
-        ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(allow ? { allow } : {}),
-        ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
-      });
+      add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
     }
   } catch (e) {
     error = message(e);

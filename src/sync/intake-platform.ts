@@ -140,6 +140,7 @@ async function walk<T>(
   pages: AsyncIterable<StreamPage<T>>,
   absorb: (ctx: SyncContext, item: T) => void,
   signal: AbortSignal | undefined,
+  afterPage?: () => Promise<void>,
 ): Promise<number> {
   let items = 0;
   let sinceCheckpoint = 0;
@@ -160,6 +161,7 @@ async function walk<T>(
     }
     // A stop (SIGTERM) ends the walk between pages; the next start resumes from this cursor.
     if (signal?.aborted) break;
+    await afterPage?.();
   }
   ctx.emit({ type: "stream_read", stream: kind, items });
   return items;
@@ -169,8 +171,14 @@ export async function readAssets(ctx: SyncContext, signal?: AbortSignal): Promis
   return walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset, signal);
 }
 
-export async function readThreats(ctx: SyncContext, signal?: AbortSignal): Promise<number> {
-  return walk(ctx, "threats", ctx.platform.streamThreats(ctx.state.cursors.threats), absorbThreat, signal);
+/** `afterPage` runs between pages, with the page's work recorded (cycle.ts drains there). */
+export async function readThreats(
+  ctx: SyncContext,
+  signal?: AbortSignal,
+  afterPage?: () => Promise<void>,
+): Promise<number> {
+  const pages = ctx.platform.streamThreats(ctx.state.cursors.threats);
+  return walk(ctx, "threats", pages, absorbThreat, signal, afterPage);
 }
 
 /** Items that failed to parse are read again one by one (GET) on later cycles. */

@@ -138,3 +138,27 @@ describe("state guard: values are replaced, never mutated in place", () => {
     expect(c.state.seq).toBe(1);
   });
 });
+
+describe("a long threat walk drains as it goes (issue 7: a 1,000,000-threat stream in bounded memory)", () => {
+  it("with no write budget to wait for, due work never piles up past the threshold and a page; every threat gets its issue", async () => {
+    const h = new Harness();
+    h.ctx.interleaveDue = 4;
+    const ids = Array.from({ length: 30 }, (_, i) => threatId(100 + i));
+    for (const id of ids) h.platform.put({ id });
+    let most = 0;
+    h.platform.afterPage = (kind) => {
+      if (kind === "threats") most = Math.max(most, Object.keys(h.ctx.state.queue).length);
+    };
+    const report = await h.cycle();
+    expect(report.ok).toBe(true);
+    // At most the threshold plus one page (3) is due when a page ends: the rest was drained.
+    expect(most).toBeLessThanOrEqual(4 + 3);
+    expect(report.drained.done).toBe(30);
+    for (const id of ids) expect(h.issueFor(id)).toHaveLength(1);
+    // Issues were created while the walk was still reading, not only after it.
+    const firstCreate = h.events.findIndex((e) => e.type === "created");
+    const walkEnd = h.events.findIndex((e) => e.type === "stream_read" && e.stream === "threats");
+    expect(firstCreate).toBeGreaterThanOrEqual(0);
+    expect(firstCreate).toBeLessThan(walkEnd);
+  });
+});
