@@ -90,6 +90,13 @@ export class Store implements JournaledStore {
     if (rows === undefined || !rows.has(key)) return;
     this.remember(collection, key, rows);
     rows.delete(key);
+    // A key set and deleted again since the last commit is no change: nothing to journal (a
+    // stream's threats that turn out to need nothing are stored and forgotten within a page).
+    const keys = this.pending.get(collection);
+    if (keys !== undefined && keys.get(key) === undefined) {
+      keys.delete(key);
+      if (keys.size === 0) this.pending.delete(collection);
+    }
   }
 
   getMeta(key: string): Json | undefined {

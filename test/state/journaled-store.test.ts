@@ -86,6 +86,26 @@ describe("journaled store on disk", () => {
     await again.close();
   });
 
+  it("a key set and deleted between two commits journals nothing; one that existed before journals its delete", async () => {
+    const store = await openJournaledStore(path);
+    store.set("threats", "kept", mapped(1));
+    await store.commit();
+    const journal = `${path}.journal.0`;
+    const before = await readFile(journal, "utf8");
+    store.set("threats", "passing", mapped(2));
+    store.delete("threats", "passing");
+    await store.commit();
+    expect(await readFile(journal, "utf8")).toBe(before);
+    store.set("threats", "kept", mapped(3));
+    store.delete("threats", "kept");
+    await store.commit();
+    expect((await readFile(journal, "utf8")).length).toBeGreaterThan(before.length);
+    await store.close();
+    const again = await openJournaledStore(path);
+    expect(again.size("threats")).toBe(0);
+    await again.close();
+  });
+
   it("changes not yet committed are readable but not durable", async () => {
     const store = await openJournaledStore(path);
     store.set("assets", "a1", { name: "db" });
