@@ -3,7 +3,7 @@ import type { IssueRecord } from "../../state/index.js";
 import { isRecord } from "../../shared/json.js";
 import type { SyncContext } from "../context.js";
 import { updateThreat } from "../state-updates.js";
-import { issueStateIs, threatGone } from "../transitions/outcome.js";
+import { issueStateIs, issueTransferred, threatGone } from "../transitions/outcome.js";
 
 /** What more than one action module needs to carry out its write. */
 
@@ -83,10 +83,7 @@ export function repoint(
     { from: `${known.repo}#${known.number}`, to: `${current.repo}#${current.number}` },
     "the issue was transferred; the connector follows it and re-points the platform's link",
   );
-  updateThreat(ctx, threatId, (r) => ({
-    ...r,
-    issue: { ...known, repo: current.repo, number: current.number, url: current.url },
-  }));
+  updateThreat(ctx, threatId, (r) => issueTransferred(r, known, current));
   ctx.emit({ type: "transferred", threatId, issue: { repo: current.repo, number: current.number } });
 }
 

@@ -53,6 +53,28 @@ export function issueAdopted(record: ThreatRecord, issue: IssueRecord): ThreatRe
   return { ...record, issue, link: `${issue.repo}#${issue.number}` };
 }
 
+/**
+ * A person transferred the issue (GitHub answered from its new place): the record follows it,
+ * from the issue as it was known before the write (`known`).
+ */
+export function issueTransferred(
+  record: ThreatRecord,
+  known: IssueRecord,
+  to: { repo: string; number: number; url: string },
+): ThreatRecord {
+  return { ...record, issue: { ...known, repo: to.repo, number: to.number, url: to.url } };
+}
+
+/**
+ * The threat is back on the stream (its asset restored): a later removal closes its issue again
+ * (the once-only close of issue 6, item 10 is for one removal).
+ */
+export function removalCloseCleared(record: ThreatRecord): ThreatRecord {
+  if (!record.closedForRemoval) return record;
+  const { closedForRemoval: _back, ...rest } = record;
+  return rest;
+}
+
 /** The platform answered 404: the threat left the API (its asset was removed; spec, GET threat). */
 export function threatGone(record: ThreatRecord): ThreatRecord {
   return { ...record, gone: true };

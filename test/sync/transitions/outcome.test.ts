@@ -12,7 +12,9 @@ import {
   issueAdopted,
   issueDeleted,
   issueStateWritten,
+  issueTransferred,
   refusalCleared,
+  removalCloseCleared,
   refused,
   threatGone,
   threatRead,
@@ -82,6 +84,18 @@ describe("outcome transitions (an outcome → the new record)", () => {
     const deleted = issueDeleted(mapped, { repo: "acme/sec", number: 3, at: "t" });
     expect(deleted.issue).toBeUndefined();
     expect(deleted.deletedIssue).toEqual({ repo: "acme/sec", number: 3, at: "t" });
+  });
+});
+
+describe("outcome transitions: the issue moves", () => {
+  it("a transferred issue: the record follows it to its new place and keeps what was last written", () => {
+    const moved = issueTransferred(mapped, ISSUE, { repo: "acme/other", number: 9, url: "u9" });
+    expect(moved.issue).toEqual({ ...ISSUE, repo: "acme/other", number: 9, url: "u9" });
+  });
+
+  it("issue 6, item 10: the threat back on the stream may be closed for a later removal again", () => {
+    expect(removalCloseCleared({ ...mapped, closedForRemoval: true })).toEqual(mapped);
+    expect(removalCloseCleared(mapped)).toBe(mapped);
   });
 });
 
