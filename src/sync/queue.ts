@@ -1,6 +1,7 @@
 import type { QueueEntry, ThreatRecord } from "../state/index.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { QueueClass } from "./actions/types.js";
+import { formatExternalId } from "./normalize.js";
 import { desiredIssueState } from "./policy.js";
 import type { EngineState } from "./threat-records.js";
 import { withWork, type NewWork } from "./transitions/due-work.js";
@@ -30,7 +31,8 @@ export function enqueue(ctx: StateCtx, threatId: string, work: NewWork, nowIso: 
  * The queue class of a threat's work (the classes of the action modules, actions/types.ts), from
  * its record: the step its plan takes first. A person's change → verdict; an issue whose state
  * differs from what the threat's status asks (or whose asset was removed) → close/reopen; no issue
- * yet → create; else content or link → the rest.
+ * yet, or an issue whose link is not written yet → create; else content or a re-pointed link →
+ * the rest.
  */
 export function dueClass(record: ThreatRecord | undefined, entry: QueueEntry): QueueClass {
   const issue = record?.issue;
@@ -40,7 +42,10 @@ export function dueClass(record: ThreatRecord | undefined, entry: QueueEntry): Q
   if (record.gone)
     return issue.state === "open" && !record.closedForRemoval ? QueueClass.state : QueueClass.other;
   const desired = desiredIssueState(record.status);
-  return desired !== null && desired.state !== issue.state ? QueueClass.state : QueueClass.other;
+  if (desired !== null && desired.state !== issue.state) return QueueClass.state;
+  // A create is finished by its link: an issue whose link is not written yet (a drain interrupted
+  // between the two) keeps the create class it was queued in, as `status` shows it.
+  return record.link === formatExternalId(issue) ? QueueClass.other : QueueClass.create;
 }
 
 export interface DueItem {
