@@ -25,7 +25,7 @@ export type IssueRecord = z.infer<typeof IssueRecord>;
 export const ThreatRecord = z.object({
   /** Last effective status read from the platform (stream, single read or PATCH response). */
   status: z.string(),
-  /** Severity rank 0 (informational) .. 4 (critical), for queue order. */
+  /** Severity rank 0 (informational) .. 4 (critical): the queue's order within a class (queue.ts). */
   severity: z.int().min(0).max(4),
   assetId: z.string().nullable(),
   /** updated_at of the last version processed: the same one again is a re-delivery (spec, "Events"). */
@@ -95,13 +95,17 @@ export const PendingView = z.object({
 });
 export type PendingView = z.infer<typeof PendingView>;
 
-/** Due work for one threat. Order: priority class, then severity (critical first), then seq. */
+/**
+ * Work stored for one threat: only what cannot be derived from the state (issue 7, item 3). Its
+ * order (priority class, then severity, then age) is derived from the threat's record
+ * (src/sync/queue.ts `dueWork`); entries written before that carried `priority` and `severity`,
+ * which the schema drops when such a state is read (the conversion: nothing else changed).
+ */
 export const QueueEntry = z.object({
-  /** 0 verdict from a person, 1 close/reopen, 2 create, 3 update or link. */
-  priority: z.int().min(0).max(9),
-  severity: z.int().min(0).max(4),
+  /** Age order: the state's sequence when the work first became due. */
   seq: z.int().nonnegative(),
   enqueuedAt: z.string(),
+  /** A person's change waiting to become a verdict. */
   person: PersonChange.optional(),
   attempts: z.int().nonnegative().default(0),
   /** Epoch ms before which the entry is not retried (after a failure). */

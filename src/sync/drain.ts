@@ -6,9 +6,11 @@ import { absorbAsset } from "./intake-platform.js";
 import { githubLink, toThreatView } from "./normalize.js";
 import type { Action } from "./plan.js";
 import { planFor } from "./plan-for.js";
-import { backoffMs, orderedQueue } from "./queue.js";
+import { orderedQueue } from "./queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { dropQueue, putQueue, updateThreat } from "./state-updates.js";
+import { attemptFailed, backedOff } from "./transitions/due-work.js";
+import { refusalCleared, threatGone, threatRead } from "./transitions/outcome.js";
 
 /**
  * Carries out the queue in priority order. For each threat: make sure its current platform version
@@ -48,10 +50,10 @@ export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<
   const threat = await ctx.platform.getThreat(threatId);
   if (threat === null) {
     // 404: its asset was removed (spec, GET /v1/threats/{id}).
-    updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
+    updateThreat(ctx, threatId, threatGone);
     return;
   }
-  updateThreat(ctx, threatId, (r) => ({ ...r, status: threat.status, updatedAt: threat.updated_at }));
+  updateThreat(ctx, threatId, (r) => threatRead(r, { status: threat.status, updatedAt: threat.updated_at }));
   const view = toThreatView(threat, ctx.config.fields.threat);
   remember(ctx, threatId, { view, link: githubLink(threat) });
   await ensureAsset(ctx, view.assetId);
@@ -107,8 +109,7 @@ async function processOne(
     }
   }
   if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
-  if (ctx.state.threats.get(threatId)?.refused)
-    updateThreat(ctx, threatId, ({ refused: _cleared, ...r }) => r);
+  if (ctx.state.threats.get(threatId)?.refused) updateThreat(ctx, threatId, refusalCleared);
   if (!opts.allow) dropQueue(ctx, threatId);
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
@@ -174,8 +175,7 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         result[outcome === "done" ? "done" : "deferred"] += 1;
       } catch (error) {
         const failed = ctx.state.queue[threatId];
-        if (failed)
-          putQueue(ctx, threatId, { ...failed, attempts: failed.attempts + 1, lastError: describe(error) });
+        if (failed) putQueue(ctx, threatId, attemptFailed(failed, describe(error)));
         if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
           limited.add(threatId);
           ctx.emit({ type: "rate_limited", threatId });
@@ -184,8 +184,7 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         result.failed += 1;
         ctx.emit({ type: "failed", threatId, detail: describe(error) });
         const entry = ctx.state.queue[threatId];
-        if (entry)
-          putQueue(ctx, threatId, { ...entry, notBefore: ctx.clock.now() + backoffMs(entry.attempts) });
+        if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
         ctx.logger.warn(
           { threatId, err: describe(error), at: nowIso(ctx) },
           "work failed; it is retried later",

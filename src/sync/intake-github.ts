@@ -1,11 +1,12 @@
 import type { IssueSnapshot, LastStateChange } from "../github/index.js";
 import { nowIso, type SyncContext } from "./context.js";
-import { dropPerson, putThreat, setMeta, updateThreat } from "./state-updates.js";
+import type { ThreatRecord } from "../state/index.js";
+import { putQueue, putThreat, setMeta } from "./state-updates.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
 import { notePolled } from "./fresh-poll.js";
 import { issueRecord } from "./intents.js";
-import { parseExternalId } from "./normalize.js";
+import { applyIssueSeen, personChange, personChangeSeen } from "./transitions/issue-seen.js";
 
 /**
  * Intake from GitHub: the repositories' issues changed since the last cycle (conditional requests, so an
@@ -21,17 +22,8 @@ export function reposToWatch(ctx: SyncContext): string[] {
   return [...repos].sort();
 }
 
-function adopt(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
-  const record = ctx.state.threats.get(threatId);
-  putThreat(ctx, threatId, {
-    status: record?.status ?? "unknown",
-    severity: record?.severity ?? 0,
-    assetId: record?.assetId ?? null,
-    updatedAt: record?.updatedAt ?? "",
-    ...(record?.gone ? { gone: true } : {}),
-    ...(record?.link !== undefined ? { link: record.link } : {}),
-    issue: issueRecord(issue),
-  });
+function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: IssueSnapshot): void {
+  putThreat(ctx, threatId, record);
   ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
 }
 
@@ -54,30 +46,26 @@ function absorbIssue(
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped.get(`${issue.repo.toLowerCase()}#${issue.number}`) ?? null;
   if (threatId === null) return null;
-  const record = ctx.state.threats.get(threatId);
-  const known = record?.issue;
-  if (!known) {
-    // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
-    if (record?.deletedIssue) return null;
-    // The platform's link, when it names another issue, decides which one is the threat's.
-    const linked = record?.link !== undefined ? parseExternalId(record.link) : null;
-    if (linked && (linked.repo !== issue.repo || linked.number !== issue.number)) {
-      ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
-      ctx.logger.warn(
-        { threatId, linked: record?.link, other: `${issue.repo}#${issue.number}` },
-        "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
-      );
-      return null;
-    }
-    adopt(ctx, threatId, issue);
+  const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
+  if (result.kind === "ignored") return null;
+  if (result.kind === "adopt") {
+    adopt(ctx, threatId, result.record, issue);
     return null;
   }
-  if (known.repo !== issue.repo || known.number !== issue.number) {
+  if (result.kind === "duplicate") {
+    const other = `${issue.repo}#${issue.number}`;
     ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
-    ctx.logger.warn(
-      { threatId, mapped: `${known.repo}#${known.number}`, other: `${issue.repo}#${issue.number}` },
-      "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
-    );
+    if (result.by === "link") {
+      ctx.logger.warn(
+        { threatId, linked: result.mapped, other },
+        "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
+      );
+    } else {
+      ctx.logger.warn(
+        { threatId, mapped: result.mapped, other },
+        "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
+      );
+    }
     return null;
   }
   return { threatId, issue };
@@ -88,16 +76,13 @@ function absorbIssue(
  * read). A person who undid their own change before the connector acted on it is forgotten.
  */
 function isPersonCandidate(ctx: SyncContext, threatId: string, issue: IssueSnapshot): boolean {
-  const known = ctx.state.threats.get(threatId)?.issue;
-  if (!known) return false;
-  if (issue.state === known.state) {
-    if (ctx.state.queue[threatId]?.person) dropPerson(ctx, threatId);
-    return false;
-  }
-  // The connector's own write, resolved by intent recovery.
-  return !Object.values(ctx.state.intents).some(
-    (i) => i.kind === "issue_state" && i.threatId === threatId && i.target === issue.state,
+  // The connector's own writes in flight, resolved by intent recovery.
+  const writing = Object.values(ctx.state.intents).flatMap((i) =>
+    i.kind === "issue_state" && i.threatId === threatId && i.target !== undefined ? [i.target] : [],
   );
+  const seen = personChangeSeen(ctx.state.threats.get(threatId), ctx.state.queue[threatId], issue, writing);
+  if (seen.kind === "undone") putQueue(ctx, threatId, seen.entry);
+  return seen.kind === "candidate";
 }
 
 /** Queues a person's change as verdict work; `who` only names the person in the verdict's note. */
@@ -108,11 +93,10 @@ function enqueuePersonChange(
   who: LastStateChange | null,
 ): boolean {
   const record = ctx.state.threats.get(threatId);
-  const known = record?.issue;
-  if (!record || !known) return false;
-  if (who?.bySelf && who.viaApp) {
-    // Our GitHub App did it (a write whose outcome was not recorded): not a person's verdict.
-    updateThreat(ctx, threatId, (r) => ({ ...r, issue: { ...known, state: issue.state } }));
+  if (!record?.issue) return false;
+  const change = personChange({ ...record, issue: record.issue }, issue, who, nowIso(ctx));
+  if (change.kind === "by_app") {
+    putThreat(ctx, threatId, change.record);
     return false;
   }
   ctx.emit({
@@ -121,24 +105,8 @@ function enqueuePersonChange(
     issue: { repo: issue.repo, number: issue.number },
     state: issue.state,
   });
-  enqueue(
-    ctx,
-    threatId,
-    {
-      priority: 0,
-      severity: record.severity,
-      person: {
-        event: issue.state === "closed" ? "closed" : "reopened",
-        reason: issue.state === "closed" ? issue.stateReason : null,
-        login: who?.login ?? "unknown",
-        repo: issue.repo,
-        number: issue.number,
-        url: issue.url,
-        seenAt: nowIso(ctx),
-      },
-    },
-    nowIso(ctx),
-  );
+  // Verdict work: its order (people's verdicts first) is derived from the entry (queue.ts).
+  enqueue(ctx, threatId, { person: change.person }, nowIso(ctx));
   return true;
 }
 

@@ -1,19 +1,15 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
-import type { ThreatRecord } from "../state/index.js";
 import { nowIso, persist, remember, type SyncContext } from "./context.js";
-import {
-  dropPending,
-  forgetIfIdle,
-  putAsset,
-  putRetry,
-  putThreat,
-  setMeta,
-  updateThreat,
-} from "./state-updates.js";
+import { dropPending, forgetIfIdle, putAsset, putRetry, putThreat, setMeta } from "./state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
-import { priorityOf as priorityFromActions } from "./plan.js";
 import { planFor } from "./plan-for.js";
 import { enqueue } from "./queue.js";
+import {
+  applyAssetVersion,
+  applyThreatVersion,
+  threatOnAssetRemoved,
+  threatOnAssetRestored,
+} from "./transitions/threat-version.js";
 
 /**
  * Intake from the platform: read the asset and threat streams from the saved cursors to
@@ -45,72 +41,59 @@ function noteMalformed(
 }
 
 export function absorbAsset(ctx: SyncContext, asset: Asset): void {
-  const known = ctx.state.assets[asset.id];
   putRetry(ctx, "assets", asset.id, undefined);
-  if (asset.deleted) {
-    // An asset created and removed between two polls arrives as a tombstone for an id never seen:
-    // ignore it (spec, "Asset lifecycle").
-    if (!known && !ctx.index.byAsset.get(asset.id)?.size) return;
-    putAsset(ctx, asset.id, {
-      name: known?.name ?? null,
-      type: known?.type ?? null,
-      deleted: true,
+  const view = asset.deleted ? null : toAssetView(asset, ctx.config.fields.asset);
+  const result = applyAssetVersion(
+    ctx.state.assets[asset.id],
+    {
+      deleted: asset.deleted,
       updatedAt: asset.updated_at,
-    });
-    if (known?.deleted) return;
-    ctx.emit({ type: "asset_removed", assetId: asset.id });
-    for (const threatId of ctx.index.byAsset.get(asset.id) ?? []) {
-      const record = ctx.state.threats.get(threatId);
-      if (!record) continue;
-      updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
-      ctx.cache.delete(threatId);
-      if (record.issue) enqueue(ctx, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
-    }
-    return;
-  }
-  const view = toAssetView(asset, ctx.config.fields.asset);
-  putAsset(ctx, asset.id, {
-    name: view.name,
-    type: view.type,
-    deleted: false,
-    updatedAt: asset.updated_at,
-  });
-  if (known?.deleted) {
-    // A restore: its threats are back; re-read each (GET) to reopen those still unsolved.
-    ctx.emit({ type: "asset_restored", assetId: asset.id });
-    for (const threatId of ctx.index.byAsset.get(asset.id) ?? []) {
-      const record = ctx.state.threats.get(threatId);
-      if (!record) continue;
-      updateThreat(ctx, threatId, ({ gone: _back, ...r }) => r);
-      ctx.cache.delete(threatId);
-      enqueue(ctx, threatId, { priority: 1, severity: record.severity }, nowIso(ctx));
-    }
+      name: view?.name ?? null,
+      type: view?.type ?? null,
+    },
+    Boolean(ctx.index.byAsset.get(asset.id)?.size),
+  );
+  if (result.kind === "ignored") return;
+  putAsset(ctx, asset.id, result.asset);
+  if (result.change === null) return;
+  // Removed: its threats left the API, their issues are closed. Restored: each is read again (GET)
+  // to reopen those still unsolved (spec, "Asset lifecycle").
+  ctx.emit({ type: result.change === "removed" ? "asset_removed" : "asset_restored", assetId: asset.id });
+  const follow = result.change === "removed" ? threatOnAssetRemoved : threatOnAssetRestored;
+  for (const threatId of [...(ctx.index.byAsset.get(asset.id) ?? [])]) {
+    const record = ctx.state.threats.get(threatId);
+    if (!record) continue;
+    const after = follow(record);
+    putThreat(ctx, threatId, after.record);
+    ctx.cache.delete(threatId);
+    if (after.due) enqueue(ctx, threatId, {}, nowIso(ctx));
   }
 }
 
-/** Records one threat version and queues the work it makes due. */
+/** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
 export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
-  // Unchanged updated_at with a later stream_position is a re-delivery: not a change (spec, "Events").
+  // The re-delivery test straight on the stored columns (no record built): the common case of a
+  // no-change re-read; `applyThreatVersion` answers the same for it.
   if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
     // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
-  const previous = ctx.state.threats.get(threat.id);
   const view = toThreatView(threat, ctx.config.fields.threat);
   const link = githubLink(threat);
-  // Back on the stream: no longer gone (kept only while true: issue 7, item 2).
-  const { gone: _back, ...kept } = previous ?? {};
-  const record: ThreatRecord = {
-    ...kept,
+  const result = applyThreatVersion(ctx.state.threats.get(threat.id), {
     status: threat.status,
-    severity: view.severityRank ?? 0,
-    assetId: view.assetId,
     updatedAt: threat.updated_at,
-    ...(link ? { link: link.externalId } : {}),
-  };
-  putThreat(ctx, threat.id, record);
+    severityRank: view.severityRank,
+    assetId: view.assetId,
+    link: link?.externalId ?? null,
+  });
+  if (result.kind === "redelivery") {
+    ctx.emit({ type: "threat_redelivered", threatId: threat.id });
+    return;
+  }
+  putThreat(ctx, threat.id, result.record);
   remember(ctx, threat.id, { view, link });
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
@@ -122,14 +105,11 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     return;
   }
   ctx.emit({ type: "threat_due", threatId: threat.id });
+  // Its order is derived from the record (queue.ts); only a create's view is kept with it.
   enqueue(
     ctx,
     threat.id,
-    {
-      priority: priorityFromActions(actions),
-      severity: record.severity,
-      ...(actions.some((a) => a.kind === "create") ? { pending: { view, link } } : {}),
-    },
+    actions.some((a) => a.kind === "create") ? { pending: { view, link } } : {},
     nowIso(ctx),
   );
 }

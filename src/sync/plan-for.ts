@@ -3,6 +3,7 @@ import { plan, type Action } from "./plan.js";
 import { isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "./render/index.js";
 import { updateThreat } from "./state-updates.js";
+import { removalCloseCleared } from "./transitions/outcome.js";
 import { gone, notRead, present } from "./known.js";
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
@@ -12,7 +13,7 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const view = cached?.view ?? null;
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
-    updateThreat(ctx, threatId, ({ closedForRemoval: _back, ...rest }) => rest);
+    updateThreat(ctx, threatId, removalCloseCleared);
   }
   const assetRecord = view?.assetId ? ctx.state.assets[view.assetId] : undefined;
   const asset: AssetView | null =

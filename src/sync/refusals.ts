@@ -1,5 +1,6 @@
 import { nowIso, type SyncContext } from "./context.js";
 import { dropIntent, dropQueue, updateThreat } from "./state-updates.js";
+import { issueDeleted, refused } from "./transitions/outcome.js";
 
 /**
  * Steps GitHub refuses for good (issue 6, items 2 and 3). Such a step is resolved, not retried: it
@@ -22,7 +23,7 @@ function reasonOf(error: unknown): string {
 
 export function recordRefusal(ctx: SyncContext, threatId: string, action: string, error: unknown): void {
   const reason = reasonOf(error);
-  updateThreat(ctx, threatId, (record) => ({ ...record, refused: { action, reason, at: nowIso(ctx) } }));
+  updateThreat(ctx, threatId, (record) => refused(record, { action, reason, at: nowIso(ctx) }));
   dropWork(ctx, threatId);
   ctx.emit({ type: "refused", threatId, detail: action });
   ctx.logger.warn(
@@ -36,10 +37,7 @@ export function recordRefusal(ctx: SyncContext, threatId: string, action: string
  * The threat is no longer managed and gets no second issue unless `reconcile --recreate` asks.
  */
 export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: string, number: number): void {
-  updateThreat(ctx, threatId, ({ issue: _deleted, ...record }) => ({
-    ...record,
-    deletedIssue: { repo, number, at: nowIso(ctx) },
-  }));
+  updateThreat(ctx, threatId, (record) => issueDeleted(record, { repo, number, at: nowIso(ctx) }));
   dropWork(ctx, threatId);
   ctx.emit({ type: "deleted_issue", threatId, issue: { repo, number } });
   ctx.logger.warn(

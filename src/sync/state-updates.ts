@@ -10,6 +10,7 @@ import type {
 import type { SyncContext } from "./context.js";
 import { collectionOf, emptyDirty, markKey, type Collection, type MetaKey } from "./state-changes.js";
 import { createStateGuard } from "./state-guard.js";
+import { withoutPending, withoutPerson } from "./transitions/due-work.js";
 import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
 
 /**
@@ -130,17 +131,15 @@ export function dropQueue(ctx: ThreatCtx, id: string): void {
 /** Drops the person's change from a threat's queue entry (it became a verdict or was undone). */
 export function dropPerson(ctx: ThreatCtx, id: string): void {
   const entry = ctx.state.queue[id];
-  if (!entry?.person) return;
-  const { person: _done, ...rest } = entry;
-  putQueue(ctx, id, rest);
+  const after = withoutPerson(entry);
+  if (after && after !== entry) putQueue(ctx, id, after);
 }
 
 /** Drops a create's kept view: the issue exists, or the threat's version changed. */
 export function dropPending(ctx: StateCtx, id: string): void {
   const entry = ctx.state.queue[id];
-  if (!entry?.pending) return;
-  const { pending: _done, ...rest } = entry;
-  putQueue(ctx, id, rest);
+  const after = withoutPending(entry);
+  if (after && after !== entry) putQueue(ctx, id, after);
 }
 
 export function putIntent(ctx: StateCtx, intent: Intent): void {

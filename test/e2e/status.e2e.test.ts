@@ -66,13 +66,40 @@ function stateWithBacklog(): State {
     [1, 3],
     [0, 1],
   ];
+  // The order is derived from each threat's record (issue 7, item 3): 0 a person's change on a
+  // mapped issue, 1 an open issue of a solved threat, 2 a threat with no issue yet.
   entries.forEach(([priority, severity], i) => {
-    state.queue[ID(i)] = {
-      priority,
+    const issue = {
+      repo: REPO,
+      number: i + 1,
+      url: `https://github.test/${REPO}/issues/${i + 1}`,
+      state: "open" as const,
+      hash: "h",
+    };
+    state.threats[ID(i)] = {
+      status: priority === 1 ? "solved" : "unsolved",
       severity,
+      assetId: null,
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      ...(priority < 2 ? { issue } : {}),
+    };
+    state.queue[ID(i)] = {
       seq: i + 1,
       enqueuedAt: "2026-01-01T00:00:00.000Z",
       attempts: 0,
+      ...(priority === 0
+        ? {
+            person: {
+              event: "closed" as const,
+              reason: "completed",
+              login: "alice",
+              repo: REPO,
+              number: issue.number,
+              url: issue.url,
+              seenAt: "2026-01-01T00:00:00.000Z",
+            },
+          }
+        : {}),
     };
   });
   const failing = state.queue[ID(3)];

@@ -155,8 +155,7 @@ describe("run: one progress line a minute while a backlog drains", () => {
       clock: { now: () => now },
       engine: {
         runCycle: async () => {
-          for (let i = 0; i < 10; i += 1)
-            ctx.state.queue[`t-${i}`] = { priority: 2, severity: 4, seq: i, enqueuedAt: "", attempts: 0 };
+          for (let i = 0; i < 10; i += 1) ctx.state.queue[`t-${i}`] = { seq: i, enqueuedAt: "", attempts: 0 };
           const at = new Date(now).toISOString();
           return {
             ok: true,

@@ -47,8 +47,6 @@ describe("migration from today's version-1 state file", () => {
       gone: true,
     };
     v1.data.queue["t2"] = {
-      priority: 2,
-      severity: 1,
       seq: 3,
       enqueuedAt: "e",
       attempts: 1,

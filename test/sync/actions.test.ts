@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PersonChange, State } from "../../src/state/index.js";
+import type { PersonChange } from "../../src/state/index.js";
 import {
   actionModules,
   describeAction,
@@ -8,7 +8,6 @@ import {
   priorityOf,
 } from "../../src/sync/actions/index.js";
 import type { Action } from "../../src/sync/plan.js";
-import { orderedQueue } from "../../src/sync/queue.js";
 import { REPO } from "./harness.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";
@@ -69,27 +68,6 @@ describe("action modules (issue 7, item 3: one module per action kind)", () => {
     expect(p(contentUpdate)).toBe(p(samples.link));
     // A plan runs at the class of its most urgent action.
     expect(priorityOf([samples.link, samples.update])).toBe(p(samples.update));
-  });
-
-  it("contract queue order: within the create class, the more severe threat goes first", () => {
-    const entry = (priority: number, severity: number, seq: number) => ({
-      priority,
-      severity,
-      seq,
-      enqueuedAt: "now",
-      attempts: 0,
-    });
-    const create = priorityOf([samples.create]);
-    const state = {
-      queue: {
-        low: entry(create, 1, 1),
-        critical: entry(create, 4, 2),
-        rest: entry(priorityOf([samples.link]), 4, 0),
-        close: entry(priorityOf([samples.update]), 0, 3),
-        verdict: entry(priorityOf([samples.verdict]), 0, 4),
-      },
-    } as unknown as State;
-    expect(orderedQueue(state, 0)).toEqual(["verdict", "close", "critical", "low", "rest"]);
   });
 
   it("only creates and issue PATCHes spend the GitHub write budget; reconcile only repairs the mapping", () => {

@@ -49,7 +49,7 @@ describe("journaled state", () => {
       gone: true,
       refused: { action: "update", reason: "locked", at: "x" },
     });
-    putQueue(c, "t1", { priority: 2, severity: 4, seq: 1, enqueuedAt: "e", attempts: 0 });
+    putQueue(c, "t1", { seq: 1, enqueuedAt: "e", attempts: 0 });
     setMeta(c, "cursors", { assets: "a9", threats: "t9" });
     await commitToStore(store, commitOf(c.state, c.changes));
     c.changes.keys.clear();

@@ -117,7 +117,7 @@ describe("pending creates keep their view (issue 7, item 4)", () => {
 describe("state guard: values are replaced, never mutated in place", () => {
   it("with freezing on, any in-place write to the state throws; the update functions work", () => {
     const c = createStateContext(emptyState(), { freeze: true });
-    enqueue(c, "a", { priority: 2, severity: 1 }, "t");
+    enqueue(c, "a", {}, "t");
     const entry = c.state.queue["a"];
     expect(entry).toBeDefined();
     if (!entry) return;

@@ -1,19 +1,72 @@
-import { describe, expect, it } from "vitest";
-import { emptyState } from "../../src/state/index.js";
-import { enqueue, orderedQueue, queueSummary } from "../../src/sync/queue.js";
-import { createStateContext, putQueue } from "../../src/sync/state-updates.js";
+import fc from "fast-check";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  emptyState,
+  openJournaledStore,
+  type PersonChange,
+  type ThreatRecord,
+} from "../../src/state/index.js";
+import { priorityOf } from "../../src/sync/actions/index.js";
+import { stateFromStore } from "../../src/sync/index.js";
+import { gone, present } from "../../src/sync/known.js";
+import { plan } from "../../src/sync/plan.js";
+import { policyFromConfig } from "../../src/sync/policy.js";
+import { dueClass, dueWork, enqueue, orderedQueue, queueSummary } from "../../src/sync/queue.js";
+import { createStateContext, putQueue, putThreat } from "../../src/sync/state-updates.js";
+import { ThreatIndex } from "../../src/sync/threat-index.js";
+import { makeConfig, REPO } from "./harness.js";
 
-describe("queue", () => {
-  it("orders people's verdicts first, then closes and reopens, then new issues by severity (critical first), then the rest", () => {
-    const c = createStateContext(emptyState(), { freeze: true });
-    const s = c.state;
-    enqueue(c, "update-crit", { priority: 3, severity: 4 }, "t");
-    enqueue(c, "create-low", { priority: 2, severity: 1 }, "t");
-    enqueue(c, "create-crit", { priority: 2, severity: 4 }, "t");
-    enqueue(c, "close", { priority: 1, severity: 0 }, "t");
-    enqueue(c, "verdict", { priority: 0, severity: 0 }, "t");
-    enqueue(c, "create-crit-2", { priority: 2, severity: 4 }, "t");
-    expect(orderedQueue(s, 0)).toEqual([
+/**
+ * The queue derived from the state (issue 7, item 3): the state stores per threat only what cannot
+ * be derived; "what is due, in what order" is a function of the entries and the threats' records.
+ */
+
+const ISSUE = { repo: REPO, number: 7, url: "https://github.test/acme/threats/issues/7", hash: "h1" };
+const person: PersonChange = {
+  event: "closed",
+  reason: "completed",
+  login: "alice",
+  repo: REPO,
+  number: 7,
+  url: ISSUE.url,
+  seenAt: "now",
+};
+
+function world() {
+  return { ...createStateContext(emptyState(), { freeze: true }), index: new ThreatIndex() };
+}
+
+function record(severity: number, extra: Partial<ThreatRecord> = {}): ThreatRecord {
+  return { status: "unsolved", severity, assetId: null, updatedAt: "u", ...extra };
+}
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe("queue derived from the state", () => {
+  it("contract priorities: people's verdicts first, then closes and reopens, then new issues by severity (critical first), then the rest; ties by age", () => {
+    const c = world();
+    const open = { ...ISSUE, state: "open" as const };
+    const linked = { link: `${REPO}#7` };
+    putThreat(c, "update-crit", record(4, { issue: open, ...linked }));
+    putThreat(c, "create-low", record(1));
+    putThreat(c, "create-crit", record(4));
+    putThreat(c, "close", record(0, { status: "solved", issue: open }));
+    putThreat(c, "verdict", record(0, { issue: open }));
+    putThreat(c, "create-crit-2", record(4));
+    enqueue(c, "update-crit", {}, "t");
+    enqueue(c, "create-low", {}, "t");
+    enqueue(c, "create-crit", {}, "t");
+    enqueue(c, "close", {}, "t");
+    enqueue(c, "verdict", { person }, "t");
+    enqueue(c, "create-crit-2", {}, "t");
+    expect(orderedQueue(c.state, 0)).toEqual([
       "verdict",
       "close",
       "create-crit",
@@ -23,29 +76,141 @@ describe("queue", () => {
     ]);
   });
 
-  it("one entry per threat: a re-queue keeps the higher priority and clears a back-off", () => {
-    const c = createStateContext(emptyState(), { freeze: true });
-    const s = c.state;
-    enqueue(c, "a", { priority: 2, severity: 1 }, "t");
-    const entry = s.queue["a"];
-    if (entry) putQueue(c, "a", { ...entry, notBefore: 10_000 });
-    expect(orderedQueue(s, 0)).toEqual([]);
-    enqueue(c, "a", { priority: 0, severity: 1 }, "t");
-    expect(orderedQueue(s, 0)).toEqual(["a"]);
-    expect(s.queue["a"]?.priority).toBe(0);
-    expect(Object.keys(s.queue)).toHaveLength(1);
+  it("priority and severity are not stored twice: the order follows the threat's record as it changes", () => {
+    const c = world();
+    putThreat(c, "a", record(1, { issue: { ...ISSUE, state: "open" }, link: `${REPO}#7` }));
+    putThreat(c, "b", record(2));
+    enqueue(c, "a", {}, "t");
+    enqueue(c, "b", {}, "t");
+    expect(c.state.queue["a"]).not.toHaveProperty("priority");
+    expect(c.state.queue["a"]).not.toHaveProperty("severity");
+    expect(orderedQueue(c.state, 0)).toEqual(["b", "a"]);
+    // Without its link written, a mapped issue still finishes a create (interrupted create + link).
+    putThreat(c, "a", record(1, { issue: { ...ISSUE, state: "open" } }));
+    expect(dueWork(c.state, 0).find((d) => d.threatId === "a")?.priority).toBe(2);
+    // The platform solved "a" meanwhile: its issue is now to be closed, which goes before a create.
+    putThreat(c, "a", record(1, { status: "solved", issue: { ...ISSUE, state: "open" }, link: `${REPO}#7` }));
+    expect(dueWork(c.state, 0).map((d) => [d.threatId, d.priority, d.severity])).toEqual([
+      ["a", 1, 1],
+      ["b", 2, 2],
+    ]);
   });
 
-  it("summarizes by action and severity for `status`", () => {
-    const c = createStateContext(emptyState(), { freeze: true });
-    const s = c.state;
-    enqueue(c, "a", { priority: 2, severity: 4 }, "t");
-    enqueue(c, "b", { priority: 2, severity: 3 }, "t");
-    enqueue(c, "c", { priority: 0, severity: 3 }, "t");
-    expect(queueSummary(s)).toMatchObject({
+  it("one entry per threat: new work keeps its age, ends a back-off, and never drops a person's change", () => {
+    const c = world();
+    putThreat(c, "a", record(1, { issue: { ...ISSUE, state: "open" } }));
+    enqueue(c, "a", { person }, "t");
+    const entry = c.state.queue["a"];
+    if (entry) putQueue(c, "a", { ...entry, notBefore: 10_000 });
+    expect(orderedQueue(c.state, 0)).toEqual([]);
+    const view = { view: { ...VIEW }, link: null };
+    enqueue(c, "a", { pending: view }, "t2");
+    expect(orderedQueue(c.state, 0)).toEqual(["a"]);
+    expect(c.state.queue["a"]).toMatchObject({ seq: entry?.seq, person, pending: view });
+    expect(Object.keys(c.state.queue)).toHaveLength(1);
+  });
+
+  it("summarizes the backlog by action and severity for `status`", () => {
+    const c = world();
+    putThreat(c, "a", record(4));
+    putThreat(c, "b", record(3));
+    putThreat(c, "c", record(3, { issue: { ...ISSUE, state: "closed" } }));
+    enqueue(c, "a", {}, "t");
+    enqueue(c, "b", {}, "t");
+    enqueue(c, "c", { person: { ...person, event: "reopened" } }, "t");
+    expect(queueSummary(c.state)).toMatchObject({
       total: 3,
       byAction: { create: 2, verdict: 1 },
       bySeverity: { critical: 1, high: 2 },
     });
   });
+
+  it("the derived class is the action modules' priority of the threat's plan, whatever the record", () => {
+    const policy = policyFromConfig(makeConfig());
+    const statuses = ["unsolved", "pending", "solved", "false_positive", "accepted"] as const;
+    fc.assert(
+      fc.property(
+        fc.record({
+          status: fc.constantFrom(...statuses),
+          issueState: fc.option(fc.constantFrom("open" as const, "closed" as const)),
+          gone: fc.boolean(),
+          closedForRemoval: fc.boolean(),
+          withPerson: fc.boolean(),
+          sameHash: fc.boolean(),
+          linked: fc.boolean(),
+        }),
+        (r) => {
+          const rec = record(2, {
+            status: r.status,
+            ...(r.issueState ? { issue: { ...ISSUE, state: r.issueState } } : {}),
+            ...(r.gone ? { gone: true } : {}),
+            ...(r.closedForRemoval ? { closedForRemoval: true } : {}),
+          });
+          const entry = { seq: 1, enqueuedAt: "t", attempts: 0, ...(r.withPerson ? { person } : {}) };
+          const actions = plan({
+            threatId: "x",
+            threat: r.gone ? gone : present({ status: r.status }),
+            link: r.linked ? { externalId: `${REPO}#7`, url: ISSUE.url } : null,
+            record: rec,
+            person: entry.person,
+            eligible: true,
+            route: { repo: REPO, labels: [], assignees: [] },
+            rendered: r.gone
+              ? null
+              : { hash: r.sameHash ? "h1" : "h2", issue: { title: "T", body: "B", labels: [] } },
+            policy,
+          });
+          if (actions.length === 0) return;
+          // A create is finished by its link: a mapped issue whose link the record does not hold
+          // yet stays in the create class (an interrupted create and link, shown as `create`).
+          const finishingCreate = rec.issue && !rec.gone && rec.link === undefined;
+          const expected = finishingCreate ? Math.min(priorityOf(actions), 2) : priorityOf(actions);
+          expect(dueClass(rec, entry)).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a state stored before the order was derived still loads: entries lose `priority` and `severity`, and their order comes from the records", async () => {
+    dir = await mkdtemp(join(tmpdir(), "tb-queue-"));
+    const store = await openJournaledStore(join(dir, "state.json"));
+    // As written by the earlier engine: the queue entry carries its priority and severity.
+    store.set("threats", "old", { status: "unsolved", severity: 1, assetId: null, updatedAt: "u" });
+    store.set("threats", "crit", { status: "unsolved", severity: 4, assetId: null, updatedAt: "u" });
+    store.set("queue", "old", {
+      priority: 0,
+      severity: 4,
+      seq: 1,
+      enqueuedAt: "e",
+      attempts: 2,
+      lastError: "x",
+    });
+    store.set("queue", "crit", { priority: 2, severity: 0, seq: 2, enqueuedAt: "e", attempts: 0 });
+    await store.commit();
+    const state = stateFromStore(store);
+    expect(state.queue["old"]).toEqual({ seq: 1, enqueuedAt: "e", attempts: 2, lastError: "x" });
+    expect(orderedQueue(state, 0)).toEqual(["crit", "old"]);
+    expect(queueSummary(state)).toMatchObject({
+      total: 2,
+      byAction: { create: 2 },
+      bySeverity: { critical: 1, low: 1 },
+      failing: 1,
+    });
+    await store.close();
+  });
 });
+
+const VIEW = {
+  id: "a",
+  title: "T",
+  description: null,
+  severity: "low",
+  severityRank: 1,
+  module: null,
+  status: "unsolved",
+  ageDays: null,
+  assetId: null,
+  moduleData: null,
+  updatedAt: "u2",
+};

@@ -2,6 +2,7 @@ import { checkpoint } from "../context.js";
 import { issueRecord } from "../intents.js";
 import { markIssueDeleted } from "../refusals.js";
 import { updateThreat } from "../state-updates.js";
+import { issueAdopted } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 
 /** The platform's link names an issue the state does not know: it is taken over, never duplicated. */
@@ -19,11 +20,7 @@ export const adoptAction: ActionModule<ActionOf<"adopt">> = {
       await checkpoint(ctx);
       return;
     }
-    updateThreat(ctx, action.threatId, (r) => ({
-      ...r,
-      issue: issueRecord(issue),
-      link: `${issue.repo}#${issue.number}`,
-    }));
+    updateThreat(ctx, action.threatId, (r) => issueAdopted(r, issueRecord(issue)));
     ctx.emit({
       type: "adopted",
       threatId: action.threatId,

@@ -6,6 +6,7 @@ import { postComment, withIntent } from "../intents.js";
 import { ASSET_REMOVED_COMMENT } from "../issue-comments.js";
 import { withRevision } from "../revision.js";
 import { putIntent, updateThreat } from "../state-updates.js";
+import { contentWritten, issueStateWritten } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { repoint, surelyRefused, syncLabels } from "./write-helpers.js";
 
@@ -35,7 +36,7 @@ async function updateContent(ctx: SyncContext, action: Update, repo: string, num
   if (current) repoint(ctx, id, current, issue);
   if (action.content) await syncLabels(ctx, issue, action.content.labels);
   const hash = action.hash;
-  if (hash !== undefined) updateThreat(ctx, id, (r) => (r.issue ? { ...r, issue: { ...r.issue, hash } } : r));
+  if (hash !== undefined) updateThreat(ctx, id, (r) => contentWritten(r, hash));
   ctx.emit({ type: "updated", threatId: id, issue: { repo: issue.repo, number: issue.number } });
   await notePersonChange(ctx, id, issue);
   await checkpoint(ctx);
@@ -81,14 +82,7 @@ async function changeState(
       // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
       // commented on) again (issue 6, item 10). Restoring the asset clears this (plan-for.ts).
       const removal = action.comment === ASSET_REMOVED_COMMENT;
-      const written = action.hash;
-      updateThreat(ctx, id, (r) => ({
-        ...r,
-        ...(r.issue
-          ? { issue: { ...r.issue, state: issue.state, ...(written !== undefined ? { hash: written } : {}) } }
-          : {}),
-        ...(removal ? { closedForRemoval: true } : {}),
-      }));
+      updateThreat(ctx, id, (r) => issueStateWritten(r, { state: issue.state, hash: action.hash, removal }));
       ctx.emit({
         type: action.state === "closed" ? "closed" : "reopened",
         threatId: id,

@@ -1,6 +1,7 @@
 import { checkpoint, remember } from "../context.js";
 import { githubLink, toThreatView } from "../normalize.js";
 import { dropPerson, updateThreat } from "../state-updates.js";
+import { verdictSent } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { GONE, ifStillThere, setIssueState } from "./write-helpers.js";
 
@@ -32,12 +33,9 @@ export const verdictAction: ActionModule<ActionOf<"verdict">> = {
       detail: action.status,
     });
     // The response's status is the recalculated effective status (spec, PATCH rule 3).
-    updateThreat(ctx, id, (r) => ({
-      ...r,
-      status: threat.status,
-      updatedAt: threat.updated_at,
-      ...(r.issue ? { issue: { ...r.issue, state: issueState } } : {}),
-    }));
+    updateThreat(ctx, id, (r) =>
+      verdictSent(r, { status: threat.status, updatedAt: threat.updated_at }, issueState),
+    );
     remember(ctx, id, { view: toThreatView(threat, ctx.config.fields.threat), link: githubLink(threat) });
     dropPerson(ctx, id);
     await checkpoint(ctx);

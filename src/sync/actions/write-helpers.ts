@@ -3,6 +3,7 @@ import type { IssueRecord } from "../../state/index.js";
 import { isRecord } from "../../shared/json.js";
 import type { SyncContext } from "../context.js";
 import { updateThreat } from "../state-updates.js";
+import { issueStateIs, issueTransferred, threatGone } from "../transitions/outcome.js";
 
 /** What more than one action module needs to carry out its write. */
 
@@ -33,7 +34,7 @@ export async function ifStillThere<T>(
     return await write();
   } catch (error) {
     if (!(isRecord(error) && error["type"] === "resource/not-found")) throw error;
-    updateThreat(ctx, threatId, (r) => ({ ...r, gone: true }));
+    updateThreat(ctx, threatId, threatGone);
     ctx.cache.delete(threatId);
     ctx.emit({ type: "threat_gone", threatId });
     return GONE;
@@ -82,14 +83,11 @@ export function repoint(
     { from: `${known.repo}#${known.number}`, to: `${current.repo}#${current.number}` },
     "the issue was transferred; the connector follows it and re-points the platform's link",
   );
-  updateThreat(ctx, threatId, (r) => ({
-    ...r,
-    issue: { ...known, repo: current.repo, number: current.number, url: current.url },
-  }));
+  updateThreat(ctx, threatId, (r) => issueTransferred(r, known, current));
   ctx.emit({ type: "transferred", threatId, issue: { repo: current.repo, number: current.number } });
 }
 
 /** The issue's state in the record follows what the connector (or a person) made it. */
 export function setIssueState(ctx: SyncContext, threatId: string, state: "open" | "closed"): void {
-  updateThreat(ctx, threatId, (r) => (r.issue ? { ...r, issue: { ...r.issue, state } } : r));
+  updateThreat(ctx, threatId, (r) => issueStateIs(r, state));
 }

@@ -1,0 +1,70 @@
+import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js";
+
+/**
+ * How a threat's stored work changes (issue 7, item 3), pure. The entry keeps only what cannot be
+ * derived from the state (queue.ts): a person's change waiting to become a verdict, a pending
+ * create's view, the attempts, back-off and last error of failures, and `seq` for age order.
+ */
+
+export interface NewWork {
+  person?: PersonChange;
+  pending?: PendingView;
+}
+
+/**
+ * New work for a threat. `fresh` numbers a new entry (`seq`, the state's next) and dates it; an
+ * existing entry keeps its seq (its age) and is retried now: new information ends a back-off.
+ * A person's change is never dropped here: a later stream version only replaces the create's view.
+ */
+export function withWork(
+  current: QueueEntry | undefined,
+  work: NewWork,
+  fresh: { seq: number; now: string },
+): QueueEntry {
+  if (current) {
+    const { notBefore: _retryNow, pending, ...rest } = current;
+    // A person's change keeps a create's view; a new version of the threat replaces it.
+    const view = work.pending ?? (work.person ? pending : undefined);
+    return {
+      ...rest,
+      ...(work.person ? { person: work.person } : {}),
+      ...(view ? { pending: view } : {}),
+    };
+  }
+  return {
+    seq: fresh.seq,
+    enqueuedAt: fresh.now,
+    attempts: 0,
+    ...(work.person ? { person: work.person } : {}),
+    ...(work.pending ? { pending: work.pending } : {}),
+  };
+}
+
+/** The threat's version changed and nothing is due now: the create's view (of an older version) goes. */
+export function withoutPending(current: QueueEntry | undefined): QueueEntry | undefined {
+  if (!current?.pending) return current;
+  const { pending: _stale, ...rest } = current;
+  return rest;
+}
+
+/** The person's change became a verdict or was undone. */
+export function withoutPerson(current: QueueEntry | undefined): QueueEntry | undefined {
+  if (!current?.person) return current;
+  const { person: _done, ...rest } = current;
+  return rest;
+}
+
+/** An attempt failed: counted, with its (scrubbed by the shell) error for `status`. */
+export function attemptFailed(current: QueueEntry, detail: string): QueueEntry {
+  return { ...current, attempts: current.attempts + 1, lastError: detail };
+}
+
+/** Back-off after a failed attempt: 30 s doubling to at most one hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Not retried before the back-off of its attempts has passed (`nowMs`: the shell's clock). */
+export function backedOff(current: QueueEntry, nowMs: number): QueueEntry {
+  return { ...current, notBefore: nowMs + backoffMs(current.attempts) };
+}

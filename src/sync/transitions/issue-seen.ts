@@ -1,0 +1,132 @@
+import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
+import { parseExternalId } from "../normalize.js";
+
+/**
+ * Pure transitions of what GitHub shows (issue 7, item 3): an issue seen (a poll, a GET, the answer
+ * to a write) and the threat's record before it give the record after it, or a person's change to
+ * queue. The shell (intake-github.ts) reads who changed it, emits events and applies the result.
+ */
+
+/** What these transitions read of an issue GitHub answered (plain data). */
+export interface IssueSeen {
+  repo: string;
+  number: number;
+  url: string;
+  state: "open" | "closed";
+  stateReason: string | null;
+}
+
+export type IssueSeenResult =
+  /** A copy carrying the marker of a threat whose issue a person deleted: left alone. */
+  | { kind: "ignored" }
+  /** The state maps no issue for the threat: this one is adopted (a lost state file; never a second issue). */
+  | { kind: "adopt"; record: ThreatRecord }
+  /** Another issue than the threat's (the state's mapping, or the platform's link) carries its marker. */
+  | { kind: "duplicate"; by: "mapping" | "link"; mapped: string }
+  /** The threat's own issue: it may show a person's change (`personChangeSeen`). */
+  | { kind: "mapped" };
+
+/** The record of a threat whose issue is adopted; a threat not stored yet gets a placeholder. */
+export function adoptedRecord(record: ThreatRecord | undefined, issue: IssueRecord): ThreatRecord {
+  return {
+    status: record?.status ?? "unknown",
+    severity: record?.severity ?? 0,
+    assetId: record?.assetId ?? null,
+    updatedAt: record?.updatedAt ?? "",
+    ...(record?.gone ? { gone: true } : {}),
+    ...(record?.link !== undefined ? { link: record.link } : {}),
+    issue,
+  };
+}
+
+/** `asRecord`: the issue as the state would record it (its revision hash read from its body). */
+export function applyIssueSeen(
+  record: ThreatRecord | undefined,
+  issue: IssueSeen,
+  asRecord: IssueRecord,
+): IssueSeenResult {
+  const known = record?.issue;
+  if (known) {
+    if (known.repo === issue.repo && known.number === issue.number) return { kind: "mapped" };
+    return { kind: "duplicate", by: "mapping", mapped: `${known.repo}#${known.number}` };
+  }
+  // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
+  if (record?.deletedIssue) return { kind: "ignored" };
+  // The platform's link, when it names another issue, decides which one is the threat's.
+  const linked = record?.link !== undefined ? parseExternalId(record.link) : null;
+  if (
+    linked &&
+    record?.link !== undefined &&
+    (linked.repo !== issue.repo || linked.number !== issue.number)
+  ) {
+    return { kind: "duplicate", by: "link", mapped: record.link };
+  }
+  return { kind: "adopt", record: adoptedRecord(record, asRecord) };
+}
+
+export type PersonCandidate =
+  /** The issue shows what the connector wrote (or there is no issue): nothing to do. */
+  | { kind: "none" }
+  /** A person undid their own change before the connector acted on it: it is forgotten. */
+  | { kind: "undone"; entry: QueueEntry }
+  /** The issue shows a state the connector did not write: a person's, unless GitHub says our App did it. */
+  | { kind: "candidate" };
+
+/**
+ * `writing`: the states the connector's unfinished intents are writing to this issue (its own
+ * write, resolved by intent recovery, is never taken for a person's).
+ */
+export function personChangeSeen(
+  record: ThreatRecord | undefined,
+  entry: QueueEntry | undefined,
+  issue: Pick<IssueSeen, "state">,
+  writing: readonly ("open" | "closed")[],
+): PersonCandidate {
+  const known = record?.issue;
+  if (!known) return { kind: "none" };
+  if (issue.state === known.state) {
+    if (entry?.person) {
+      const { person: _undone, ...rest } = entry;
+      return { kind: "undone", entry: rest };
+    }
+    return { kind: "none" };
+  }
+  return writing.includes(issue.state) ? { kind: "none" } : { kind: "candidate" };
+}
+
+/** Who changed an issue's state, as far as GitHub can say (null: it cannot). */
+export interface ChangedBy {
+  login: string;
+  viaApp: boolean;
+  bySelf: boolean;
+}
+
+export type PersonChangeResult =
+  /** Our GitHub App did it (a write whose outcome was not recorded): the record follows, no verdict. */
+  | { kind: "by_app"; record: ThreatRecord }
+  /** A person's close or reopen: queued as verdict work (README, "Conflicts": the person wins). */
+  | { kind: "person"; person: PersonChange };
+
+/** `now`: when it was seen (ISO). Who did it only names the person in the verdict's note. */
+export function personChange(
+  record: ThreatRecord & { issue: IssueRecord },
+  issue: IssueSeen,
+  who: ChangedBy | null,
+  now: string,
+): PersonChangeResult {
+  if (who?.bySelf && who.viaApp) {
+    return { kind: "by_app", record: { ...record, issue: { ...record.issue, state: issue.state } } };
+  }
+  return {
+    kind: "person",
+    person: {
+      event: issue.state === "closed" ? "closed" : "reopened",
+      reason: issue.state === "closed" ? issue.stateReason : null,
+      login: who?.login ?? "unknown",
+      repo: issue.repo,
+      number: issue.number,
+      url: issue.url,
+      seenAt: now,
+    },
+  };
+}

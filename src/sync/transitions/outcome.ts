@@ -1,0 +1,110 @@
+import type { IssueRecord, ThreatRecord } from "../../state/index.js";
+
+/**
+ * Pure transitions of outcomes (issue 7, item 3): what the connector's own writes, or the
+ * platform's answers to them, make of a threat's record. The action modules and the drain apply
+ * them through state-updates.ts (`updateThreat(ctx, id, (r) => outcome(r, ...))`).
+ */
+
+/** The verdict's PATCH answered: its status is the recalculated effective status (spec, PATCH rule 3). */
+export function verdictSent(
+  record: ThreatRecord,
+  answer: { status: string; updatedAt: string },
+  issueState: "open" | "closed",
+): ThreatRecord {
+  return {
+    ...record,
+    status: answer.status,
+    updatedAt: answer.updatedAt,
+    ...(record.issue ? { issue: { ...record.issue, state: issueState } } : {}),
+  };
+}
+
+/** The issue's state follows what the connector (or a person it accepted) made it. */
+export function issueStateIs(record: ThreatRecord, state: "open" | "closed"): ThreatRecord {
+  return record.issue ? { ...record, issue: { ...record.issue, state } } : record;
+}
+
+/**
+ * A state change landed. `removal`: it closed the issue for the asset's removal, so a person who
+ * reopens it wins and it is not closed again (issue 6, item 10). `hash`: the content it also wrote.
+ */
+export function issueStateWritten(
+  record: ThreatRecord,
+  written: { state: "open" | "closed"; hash?: string | undefined; removal: boolean },
+): ThreatRecord {
+  const { hash } = written;
+  return {
+    ...record,
+    ...(record.issue
+      ? { issue: { ...record.issue, state: written.state, ...(hash !== undefined ? { hash } : {}) } }
+      : {}),
+    ...(written.removal ? { closedForRemoval: true } : {}),
+  };
+}
+
+/** A content PATCH landed: the issue shows this hash now. */
+export function contentWritten(record: ThreatRecord, hash: string): ThreatRecord {
+  return record.issue ? { ...record, issue: { ...record.issue, hash } } : record;
+}
+
+/** The issue the platform's link names was taken over (adopted): the threat is mapped to it. */
+export function issueAdopted(record: ThreatRecord, issue: IssueRecord): ThreatRecord {
+  return { ...record, issue, link: `${issue.repo}#${issue.number}` };
+}
+
+/**
+ * A person transferred the issue (GitHub answered from its new place): the record follows it,
+ * from the issue as it was known before the write (`known`).
+ */
+export function issueTransferred(
+  record: ThreatRecord,
+  known: IssueRecord,
+  to: { repo: string; number: number; url: string },
+): ThreatRecord {
+  return { ...record, issue: { ...known, repo: to.repo, number: to.number, url: to.url } };
+}
+
+/**
+ * The threat is back on the stream (its asset restored): a later removal closes its issue again
+ * (the once-only close of issue 6, item 10 is for one removal).
+ */
+export function removalCloseCleared(record: ThreatRecord): ThreatRecord {
+  if (!record.closedForRemoval) return record;
+  const { closedForRemoval: _back, ...rest } = record;
+  return rest;
+}
+
+/** The platform answered 404: the threat left the API (its asset was removed; spec, GET threat). */
+export function threatGone(record: ThreatRecord): ThreatRecord {
+  return { ...record, gone: true };
+}
+
+/** A single read (GET) of the threat: its status and version. */
+export function threatRead(record: ThreatRecord, read: { status: string; updatedAt: string }): ThreatRecord {
+  return { ...record, status: read.status, updatedAt: read.updatedAt };
+}
+
+/** The plan settled: a step GitHub refused earlier is no longer the threat's last word. */
+export function refusalCleared(record: ThreatRecord): ThreatRecord {
+  if (!record.refused) return record;
+  const { refused: _cleared, ...rest } = record;
+  return rest;
+}
+
+/** A person deleted the threat's issue (404/410): it is no longer managed (issue 6, item 3). */
+export function issueDeleted(
+  record: ThreatRecord,
+  deleted: { repo: string; number: number; at: string },
+): ThreatRecord {
+  const { issue: _deleted, ...rest } = record;
+  return { ...rest, deletedIssue: deleted };
+}
+
+/** GitHub refused a step for good: recorded and shown by `status` (issue 6, item 2). */
+export function refused(
+  record: ThreatRecord,
+  refusal: { action: string; reason: string; at: string },
+): ThreatRecord {
+  return { ...record, refused: refusal };
+}

@@ -1,0 +1,110 @@
+import type { AssetRecord, ThreatRecord } from "../../state/index.js";
+
+/**
+ * Pure transitions of the platform's streams (issue 7, item 3): a stream item and the record(s)
+ * before it give the record(s) after it. No context, no I/O, no clock: the shell
+ * (intake-platform.ts) reads the state, calls these, and applies the result through
+ * state-updates.ts; what becomes due is the planner's answer on the new record (due-work.ts).
+ */
+
+/** What a threat version contributes to its record (the fields the state keeps). */
+export interface ThreatVersion {
+  status: string;
+  updatedAt: string;
+  /** Severity rank 0..4, null when the platform's value is not in the vocabulary. */
+  severityRank: number | null;
+  assetId: string | null;
+  /** external_id of the platform's `github` reference, null when it shows none. */
+  link: string | null;
+}
+
+export type ThreatVersionResult =
+  /** The version already processed: nothing changes and nothing becomes due (spec, "Events"). */
+  { kind: "redelivery" } | { kind: "changed"; record: ThreatRecord };
+
+/**
+ * Unchanged `updated_at` (and status) with a later stream_position is a re-delivery, not a change
+ * (spec, "Events"). A gone threat back on the stream is a change even at the same version.
+ */
+export function isRedelivery(before: ThreatRecord | undefined, version: ThreatVersion): boolean {
+  return (
+    before !== undefined &&
+    !before.gone &&
+    before.updatedAt === version.updatedAt &&
+    before.status === version.status
+  );
+}
+
+export function applyThreatVersion(
+  before: ThreatRecord | undefined,
+  version: ThreatVersion,
+): ThreatVersionResult {
+  if (isRedelivery(before, version)) return { kind: "redelivery" };
+  // Back on the stream: no longer gone (kept only while true: issue 7, item 2). What the connector
+  // wrote (issue, link, refusals) stays: a stream version never undoes it.
+  const { gone: _back, ...kept } = before ?? {};
+  return {
+    kind: "changed",
+    record: {
+      ...kept,
+      status: version.status,
+      severity: version.severityRank ?? 0,
+      assetId: version.assetId,
+      updatedAt: version.updatedAt,
+      ...(version.link !== null ? { link: version.link } : {}),
+    },
+  };
+}
+
+/** An asset as the stream shows it (the mapped fields the state keeps). */
+export interface AssetVersion {
+  deleted: boolean;
+  updatedAt: string;
+  name: string | null;
+  type: string | null;
+}
+
+export type AssetVersionResult =
+  /** A tombstone for an asset never seen: ignored (spec, "Asset lifecycle"). */
+  { kind: "ignored" } | { kind: "recorded"; asset: AssetRecord; change: "removed" | "restored" | null };
+
+/**
+ * `hasThreats`: whether the state maps threats to this asset (a tombstone for one is recorded).
+ * `change` says what happens to the asset's threats: `threatOnAssetRemoved` / `threatOnAssetRestored`.
+ */
+export function applyAssetVersion(
+  known: AssetRecord | undefined,
+  asset: AssetVersion,
+  hasThreats: boolean,
+): AssetVersionResult {
+  if (asset.deleted) {
+    // An asset created and removed between two polls arrives as a tombstone for an id never seen.
+    if (!known && !hasThreats) return { kind: "ignored" };
+    return {
+      kind: "recorded",
+      asset: {
+        name: known?.name ?? null,
+        type: known?.type ?? null,
+        deleted: true,
+        updatedAt: asset.updatedAt,
+      },
+      change: known?.deleted ? null : "removed",
+    };
+  }
+  return {
+    kind: "recorded",
+    asset: { name: asset.name, type: asset.type, deleted: false, updatedAt: asset.updatedAt },
+    change: known?.deleted ? "restored" : null,
+  };
+}
+
+/** A threat whose asset was removed left the API: work is due only when it has an issue to close. */
+export function threatOnAssetRemoved(record: ThreatRecord): { record: ThreatRecord; due: boolean } {
+  return { record: { ...record, gone: true }, due: record.issue !== undefined };
+}
+
+/** Its asset restored, the threat is back: it is read again (GET) to reopen its issue if unsolved. */
+export function threatOnAssetRestored(record: ThreatRecord): { record: ThreatRecord; due: boolean } {
+  const { gone: _back, ...rest } = record;
+  return { record: rest, due: true };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { IssueRecord, PersonChange, ThreatRecord } from "../../../src/state/index.js";
+import {
+  applyIssueSeen,
+  personChange,
+  personChangeSeen,
+  type IssueSeen,
+} from "../../../src/sync/transitions/issue-seen.js";
+
+const URL = "https://github.test/acme/sec/issues/3";
+const seen: IssueSeen = { repo: "acme/sec", number: 3, url: URL, state: "open", stateReason: null };
+const asRecord: IssueRecord = { repo: "acme/sec", number: 3, url: URL, state: "open", hash: "h" };
+const mapped: ThreatRecord & { issue: IssueRecord } = {
+  status: "unsolved",
+  severity: 2,
+  assetId: null,
+  updatedAt: "u",
+  issue: asRecord,
+};
+const person: PersonChange = {
+  event: "closed",
+  reason: "completed",
+  login: "alice",
+  repo: "acme/sec",
+  number: 3,
+  url: URL,
+  seenAt: "t0",
+};
+
+describe("issue seen transition (an issue GitHub answered → adoption, or a person's change)", () => {
+  it("contract: an issue carrying the marker of a threat the state does not map is adopted, never duplicated", () => {
+    expect(applyIssueSeen(undefined, seen, asRecord)).toEqual({
+      kind: "adopt",
+      record: { status: "unknown", severity: 0, assetId: null, updatedAt: "", issue: asRecord },
+    });
+    const { issue: _lost, ...known } = mapped;
+    expect(applyIssueSeen({ ...known, gone: true }, seen, asRecord)).toEqual({
+      kind: "adopt",
+      record: { ...known, gone: true, issue: asRecord },
+    });
+  });
+
+  it("a second issue with the marker, or one the platform's link does not name, is left alone", () => {
+    expect(applyIssueSeen(mapped, { ...seen, number: 4 }, { ...asRecord, number: 4 })).toEqual({
+      kind: "duplicate",
+      by: "mapping",
+      mapped: "acme/sec#3",
+    });
+    const { issue: _lost, ...linked } = mapped;
+    expect(applyIssueSeen({ ...linked, link: "acme/sec#9" }, seen, asRecord)).toEqual({
+      kind: "duplicate",
+      by: "link",
+      mapped: "acme/sec#9",
+    });
+  });
+
+  it("README, Deleted issues: a copy of a deleted issue's marker is not adopted", () => {
+    const { issue: _deleted, ...rest } = mapped;
+    const record = { ...rest, deletedIssue: { repo: "acme/sec", number: 3, at: "t" } };
+    expect(applyIssueSeen(record, seen, asRecord)).toEqual({ kind: "ignored" });
+  });
+
+  it("an issue showing a state the connector did not write is a person's change, unless it is the connector's own write in flight", () => {
+    const closed = { state: "closed" as const };
+    expect(personChangeSeen(mapped, undefined, closed, [])).toEqual({ kind: "candidate" });
+    expect(personChangeSeen(mapped, undefined, closed, ["closed"])).toEqual({ kind: "none" });
+    expect(personChangeSeen(mapped, undefined, { state: "open" }, [])).toEqual({ kind: "none" });
+  });
+
+  it("a person who undid their own change before the connector acted is forgotten; the rest of the entry stays", () => {
+    const entry = { seq: 4, enqueuedAt: "t", attempts: 1, person };
+    expect(personChangeSeen(mapped, entry, { state: "open" }, [])).toEqual({
+      kind: "undone",
+      entry: { seq: 4, enqueuedAt: "t", attempts: 1 },
+    });
+  });
+
+  it("a person's close becomes verdict work naming them; our own App's close only moves the record", () => {
+    const closed: IssueSeen = { ...seen, state: "closed", stateReason: "not_planned" };
+    expect(personChange(mapped, closed, { login: "alice", viaApp: false, bySelf: false }, "t1")).toEqual({
+      kind: "person",
+      person: { ...person, reason: "not_planned", seenAt: "t1" },
+    });
+    expect(personChange(mapped, closed, null, "t1")).toMatchObject({
+      kind: "person",
+      person: { login: "unknown" },
+    });
+    expect(personChange(mapped, closed, { login: "bot", viaApp: true, bySelf: true }, "t1")).toEqual({
+      kind: "by_app",
+      record: { ...mapped, issue: { ...asRecord, state: "closed" } },
+    });
+  });
+});
