@@ -47,6 +47,10 @@ export interface GitHubStats {
 }
 
 export interface GitHubGateway {
+  /**
+   * The issues changed since `since`. Each keeps of its text only the connector's hidden lines
+   * (marker, revision): the rest of the body and the assignees are not kept (schemas.ts toListedSnapshot).
+   */
   listChangedIssues(
     repo: string,
     since: string | null,

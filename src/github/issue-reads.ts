@@ -9,6 +9,7 @@ import {
   GitHubIssue,
   GitHubIssueList,
   isPullRequest,
+  toListedSnapshot,
   toSnapshot,
   type IssueSnapshot,
 } from "./schemas.js";
@@ -102,7 +103,7 @@ export async function listChangedIssues(
         reachedWatermark = true;
         continue;
       }
-      if (!isPullRequest(issue)) collected.push(toSnapshot(issue, repo));
+      if (!isPullRequest(issue)) collected.push(toListedSnapshot(issue, repo));
     }
     if (reachedWatermark && newestFirstOrder && orderShown) break;
   }

@@ -111,6 +111,21 @@ export function isPullRequest(issue: GitHubIssue): boolean {
   return issue.pull_request !== undefined && issue.pull_request !== null;
 }
 
+/** The connector's hidden lines (marker, revision, comment keys), in the order the body has them. */
+const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
+
+/**
+ * An issue of the change list as the intake keeps it: its body reduced to the connector's own
+ * hidden lines (the marker and the revision line, all the intake reads of it), and no
+ * assignees. A backfill lists every issue it created in the same cycle, tens of thousands at
+ * once, and kept whole they held hundreds of megabytes (issue 7: 1,000,000 threats in bounded
+ * memory).
+ */
+export function toListedSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
+  const snapshot = toSnapshot(issue, repo);
+  return { ...snapshot, body: snapshot.body.match(OWN_LINES)?.join("\n") ?? "", assignees: [] };
+}
+
 export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
   const body = issue.body ?? "";
   const reason = issue.state_reason ?? null;
