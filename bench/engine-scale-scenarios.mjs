@@ -286,6 +286,14 @@ export async function scenarioStream(n, maxDurationS) {
     const w = Math.min(1000, Math.floor(times.length / 2));
     const first = meanGap(times.slice(0, w));
     const last = meanGap(times.slice(times.length - w));
+    // The mean of a window is skewed by one pause in it (the walk reading pages between drains,
+    // the GitHub poll reading the cycle's own issues back before the last drain): medians too.
+    const gapsOf = (ts) => ts.slice(1).map((t, i) => t - ts[i]);
+    const firstMedian = median(gapsOf(times.slice(0, w))) ?? NaN;
+    const lastMedian = median(gapsOf(times.slice(times.length - w))) ?? NaN;
+    const allGaps = gapsOf(times);
+    const longest = allGaps.length > 0 ? Math.max(...allGaps) : 0;
+    const longestAt = allGaps.indexOf(longest) + 1;
     let due = "";
     const line = sync.stdout
       .trim()
@@ -297,7 +305,7 @@ export async function scenarioStream(n, maxDurationS) {
     }
     return {
       measure: `streaming ${k(n)} threats, ~10% eligible, budget off, GitHub stand-in`,
-      value: `peak RSS ${mb(sync.peakRssMb)}, wall ${ms(sync.wallMs)}; per new issue first ${w}: ${ms(first)}, last ${w}: ${ms(last)} (${(last / first).toFixed(2)}×) of ${times.length} created${due}${sync.timedOut ? `; STOPPED by SIGTERM at ${maxDurationS + 120} s` : sync.code === 0 ? "" : ` exit ${sync.code}`}`,
+      value: `peak RSS ${mb(sync.peakRssMb)}, wall ${ms(sync.wallMs)}; per new issue first ${w}: ${ms(first)}, last ${w}: ${ms(last)} (${(last / first).toFixed(2)}×; medians ${ms(firstMedian)} and ${ms(lastMedian)}: ${(lastMedian / firstMedian).toFixed(2)}×; longest gap ${ms(longest)} before create ${longestAt}) of ${times.length} created${due}${sync.timedOut ? `; STOPPED by SIGTERM at ${maxDurationS + 120} s` : sync.code === 0 ? "" : ` exit ${sync.code}`}`,
       how: `\`sync --json --max-duration ${maxDurationS}\` from an empty state, filters.min_severity critical (the simulator makes 1/9 critical); ${rssMethod}; per issue = mean gap between audit create lines`,
     };
   });
