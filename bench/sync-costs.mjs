@@ -83,7 +83,7 @@ const echo = await measured("echo of the connector's own links", () => runCycle(
 const idle = await measured("idle cycle", () => runCycle(ctx));
 
 // Platform status changes of mapped threats: solved closes, false_positive closes, unsolved reopens.
-const mapped = Object.entries(ctx.state.threats)
+const mapped = [...ctx.state.threats.entries()]
   .filter(([, r]) => r.issue && r.issue.state === "open")
   .map(([id]) => id);
 const changes = mapped.slice(0, 60);
@@ -95,7 +95,7 @@ reopened.forEach((id) => sim.sim.updateThreat(id, { status: "unsolved" }));
 const reopen = await measured("platform status changes (reopen)", () => runCycle(ctx));
 
 // People's closes on GitHub become verdicts.
-const people = mapped.slice(60, 90).map((id) => ctx.state.threats[id].issue.number);
+const people = mapped.slice(60, 90).map((id) => ctx.state.threats.get(id).issue.number);
 people.forEach((n) => gh.person.close(REPO, n, { reason: "completed", login: "alice" }));
 const verdicts = await measured("people's closes → verdicts", () => runCycle(ctx));
 const verdictEcho = await measured("echo after verdicts", () => runCycle(ctx));
@@ -113,11 +113,11 @@ function delta(after, before) {
   return out;
 }
 const openNow = () =>
-  Object.entries(ctx.state.threats)
+  [...ctx.state.threats.entries()]
     .filter(([, r]) => r.issue && r.issue.state === "open" && !r.gone)
     .map(([id]) => id);
 const closedNow = () =>
-  Object.entries(ctx.state.threats)
+  [...ctx.state.threats.entries()]
     .filter(([, r]) => r.issue && r.issue.state === "closed" && !r.gone && r.status !== "pending")
     .map(([id]) => id);
 const pool = openNow().slice(90);
@@ -133,7 +133,7 @@ toClose.forEach((id) => sim.sim.updateThreat(id, { status: "solved" }));
 toReopen.forEach((id) => sim.sim.updateThreat(id, { status: "unsolved" }));
 toEdit.forEach((id, i) => sim.sim.updateThreat(id, { name: `Edited title ${i}` }));
 byPeople.forEach((id) =>
-  gh.person.close(REPO, ctx.state.threats[id].issue.number, { reason: "completed", login: "bob" }),
+  gh.person.close(REPO, ctx.state.threats.get(id).issue.number, { reason: "completed", login: "bob" }),
 );
 const batchCycle = await measured("mixed batch", () => runCycle(ctx));
 const batchEcho = await measured("echo after the mixed batch", () => runCycle(ctx));
