@@ -211,8 +211,10 @@ export class ThreatTable {
     const row = this.index.get(id);
     if (row === undefined) return undefined;
     if (this.tables.statuses.list[this.status[row] ?? 0] !== status) return false;
+    // The stored instant formats to exactly the string it was written from (isoMs), so one
+    // formatting and a string compare tell the same version; no parse of the incoming string.
     const ms = this.updated[row] ?? 0;
-    return ms === Date.parse(updatedAt) && new Date(ms).toISOString() === updatedAt;
+    return ms > 0 && new Date(ms).toISOString() === updatedAt;
   }
 
   /** Each packed row's asset and issue, read from the columns (indexes are built from this). */
