@@ -125,6 +125,9 @@ export function compileTemplates(templates: {
   title?: string | undefined;
   body?: string | undefined;
 }): CompiledTemplates {
+  // No template: no engine, so liquidjs is never loaded (the default config, `status`).
+  if (templates.title === undefined && templates.body === undefined)
+    return { renderTitle: null, renderBody: null };
   const engine = createEngine();
   return {
     renderTitle: templates.title === undefined ? null : compileOne(engine, "title", templates.title),
