@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ThreatIndex } from "../../src/sync/threat-index.js";
+import { ThreatRecordsView } from "../../src/sync/threat-records.js";
+import type { ThreatRecord } from "../../src/state/index.js";
+
+const record = (assetId: string | null, number?: number, repo = "acme/Sec"): ThreatRecord => ({
+  status: "unsolved",
+  severity: 3,
+  assetId,
+  updatedAt: "2026-11-23T07:00:00.000Z",
+  ...(number !== undefined
+    ? {
+        issue: { repo, number, url: `https://github.com/${repo}/issues/${number}`, state: "open", hash: "h" },
+      }
+    : {}),
+});
+
+describe("the engine's lookups by asset and by issue (issue 7: no cycle scans every threat)", () => {
+  it("is built from the stored records and kept current by updates, the issue lookup on first use", () => {
+    const threats = ThreatRecordsView.of({
+      t1: record("a1", 1),
+      t2: record("a1"),
+      t3: record("a2", 3, "acme/other"),
+    });
+    const index = ThreatIndex.build(threats);
+    expect([...(index.byAsset.get("a1") ?? [])].sort()).toEqual(["t1", "t2"]);
+    expect(index.repositories().sort()).toEqual(["acme/Sec", "acme/other"]);
+    // An update before the issue lookup was ever asked for is seen by it when it is built.
+    threats.set("t2", record("a2", 2));
+    index.update("t2", record("a1"), record("a2", 2));
+    expect(index.byIssue.get("acme/sec#2")).toBe("t2");
+    expect(index.byIssue.get("acme/sec#1")).toBe("t1");
+    // And one after it was built is applied to it.
+    threats.set("t1", record("a1", 9, "acme/other"));
+    index.update("t1", record("a1", 1), record("a1", 9, "acme/other"));
+    expect(index.byIssue.has("acme/sec#1")).toBe(false);
+    expect(index.byIssue.get("acme/other#9")).toBe("t1");
+    expect([...(index.byAsset.get("a1") ?? [])]).toEqual(["t1"]);
+    // A repository with no mapped issue left is no longer watched.
+    threats.delete("t2");
+    index.update("t2", record("a2", 2), undefined);
+    expect(index.repositories()).toEqual(["acme/other"]);
+  });
+});
