@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
+import { toAssetView } from "../dist/sync/normalize.js";
 import { platformClient } from "./lib.mjs";
 
 const { values } = parseArgs({
@@ -50,6 +51,19 @@ async function v1State() {
   for await (const page of client.streamThreats(null)) {
     for (const item of page.items) if (item.ok) latest.set(item.value.id, item.value);
   }
+  // The assets as a synced connector holds them (the engine's own mapping of name and type), so
+  // that re-reading them is a re-delivery too and a "no-change" sync records nothing.
+  const assets = {};
+  for await (const page of client.streamAssets(null)) {
+    for (const item of page.items) {
+      if (!item.ok) continue;
+      const a = item.value;
+      const view = toAssetView(a, { name: "name", type: "type" });
+      assets[a.id] = a.deleted
+        ? { name: null, type: null, deleted: true, updatedAt: a.updated_at }
+        : { name: view.name, type: view.type, deleted: false, updatedAt: a.updated_at };
+    }
+  }
   await client.close();
   const records = {};
   let number = 0;
@@ -77,7 +91,7 @@ async function v1State() {
     version: 1,
     cursors: { assets: null, threats: null },
     github: { since: { [repo]: new Date().toISOString() }, etags: [] },
-    assets: {},
+    assets,
     threats: records,
     queue: {},
     intents: {},

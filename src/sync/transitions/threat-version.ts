@@ -91,6 +91,15 @@ export function applyAssetVersion(
       change: known?.deleted ? null : "removed",
     };
   }
+  // The same version again (a re-delivery, spec "Events"): nothing to record.
+  if (
+    known &&
+    !known.deleted &&
+    known.updatedAt === asset.updatedAt &&
+    known.name === asset.name &&
+    known.type === asset.type
+  )
+    return { kind: "ignored" };
   return {
     kind: "recorded",
     asset: { name: asset.name, type: asset.type, deleted: false, updatedAt: asset.updatedAt },

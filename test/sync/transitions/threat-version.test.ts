@@ -92,6 +92,17 @@ describe("asset version transition (spec, Asset lifecycle)", () => {
     expect(again).toMatchObject({ kind: "recorded", change: null });
   });
 
+  it("the same version of a live asset again is a re-delivery: nothing recorded (spec, Events)", () => {
+    expect(
+      applyAssetVersion(known, { deleted: false, updatedAt: "u1", name: "db", type: "domain" }, true),
+    ).toEqual({
+      kind: "ignored",
+    });
+    expect(
+      applyAssetVersion(known, { deleted: false, updatedAt: "u2", name: "db", type: "domain" }, true),
+    ).toMatchObject({ kind: "recorded", change: null });
+  });
+
   it("a live version of a removed asset is a restore", () => {
     const restored = applyAssetVersion(
       { ...known, deleted: true },
