@@ -80,6 +80,8 @@ export function applyAssetVersion(
   if (asset.deleted) {
     // An asset created and removed between two polls arrives as a tombstone for an id never seen.
     if (!known && !hasThreats) return { kind: "ignored" };
+    // The same tombstone again (a re-delivery): nothing to record.
+    if (known?.deleted && known.updatedAt === asset.updatedAt) return { kind: "ignored" };
     return {
       kind: "recorded",
       asset: {

@@ -90,6 +90,13 @@ describe("asset version transition (spec, Asset lifecycle)", () => {
       true,
     );
     expect(again).toMatchObject({ kind: "recorded", change: null });
+    expect(
+      applyAssetVersion(
+        { ...known, deleted: true, updatedAt: "u3" },
+        { deleted: true, updatedAt: "u3", name: null, type: null },
+        true,
+      ),
+    ).toEqual({ kind: "ignored" });
   });
 
   it("the same version of a live asset again is a re-delivery: nothing recorded (spec, Events)", () => {
