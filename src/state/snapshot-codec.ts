@@ -5,7 +5,8 @@ import { RowError, ThreatColumns, ThreatEncoder } from "./snapshot-threat-codec.
 import { ThreatTable } from "./threat-table.js";
 
 /** The version of the journaled store's files (snapshot and journal lines). */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
+
 export const STORE_FORMAT = "threatbridge-store";
 
 /**
@@ -27,7 +28,8 @@ const RawRows = z.object({ codec: z.literal("raw"), rows: z.array(z.tuple([z.str
 
 export const SnapshotDoc = z.object({
   format: z.literal(STORE_FORMAT),
-  version: z.literal(STORE_FORMAT_VERSION),
+  // 2 wrote the threats' asset ids as strings (codec threat-3); both are read.
+  version: z.union([z.literal(2), z.literal(STORE_FORMAT_VERSION)]),
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),

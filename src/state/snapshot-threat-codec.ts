@@ -2,19 +2,12 @@ import { z } from "zod";
 import { ParsedJson, type Json } from "./journal-line.js";
 
 /**
- * The compact snapshot encoding of the `threats` collection (issue 7: ≤ 15 MB at 100k mapped
- * threats, against 43 MB as plain JSON). A mapped threat {status, severity, assetId, issue:
- * {repo, number, url, state, hash}, link} is spread over columns (one JSON array per field, so
- * that loading allocates a few large arrays instead of two small ones per threat):
- * - `ids`, `severity`, `asset`, `number`, `hash` as they are; `status` and `repo` as indexes
- *   into per-snapshot tables (`repo` -1: no issue); `closed` 0 | 1 for the issue's state;
- * - `url`: an index into the table of bases when the URL is `<base>/<repo>/issues/<number>`
- *   (github.com or an Enterprise host), else the URL itself;
- * - `link`: 1 when it is the contract's `<repo>#<number>`, 0 when absent, else the string;
- * - `updated` (the platform's `updated_at`, kept to tell re-deliveries): epoch ms when the ISO
- *   string round-trips through `Date` exactly (14 bytes against 27), 0 when absent, else the string;
- * - `rest`: [row, {other fields}] for threats with fields beyond these.
- * The codec is lossless: a value of any other shape is kept whole in `raw` as [id, value].
+ * The snapshot encoding of the `threats` collection (issue 7: ≤ 15 MB at 100k mapped threats,
+ * against 43 MB as plain JSON), documented in README-store.md ("Compact encoding"). The engine's
+ * column table writes and reads codec `threat-4` itself (threat-table.ts); this module holds the
+ * block's schema and `ThreatEncoder`, which encodes a plain map of threats as codec `threat-3`
+ * (asset ids in the column, fields beyond the packed ones in `rest`, other values in `raw`),
+ * the format of store version 2, still read.
  */
 
 /**
@@ -23,7 +16,8 @@ import { ParsedJson, type Json } from "./journal-line.js";
  */
 const Column = z.custom<unknown[]>((value) => Array.isArray(value), "expected an array");
 export const ThreatColumns = z.object({
-  codec: z.literal("threat-3"),
+  /** threat-3: `asset` cells are the ids; threat-4: indexes into `assets` (-1: none). */
+  codec: z.enum(["threat-3", "threat-4"]),
   ids: Column,
   status: Column,
   severity: Column,
@@ -40,6 +34,7 @@ export const ThreatColumns = z.object({
   repos: z.array(z.string()),
   statuses: z.array(z.string()),
   bases: z.array(z.string()),
+  assets: z.array(z.string()).optional(),
 });
 export type ThreatColumns = z.infer<typeof ThreatColumns>;
 

@@ -366,10 +366,7 @@ export class ThreatTable {
       ids: (r) => this.ids[r] ?? "",
       status: (r) => this.status[r] ?? 0,
       severity: (r) => this.severity[r] ?? 0,
-      asset: (r) => {
-        const a = this.asset[r] ?? -1;
-        return a < 0 ? null : (t.assets.list[a] ?? null);
-      },
+      asset: (r) => this.asset[r] ?? -1,
       repo: (r) => this.repo[r] ?? -1,
       number: (r) => this.number[r] ?? 0,
       closed: (r) => this.closed[r] ?? 0,
@@ -378,7 +375,7 @@ export class ThreatTable {
       link: (r) => this.linked[r] ?? 0,
       updated: (r) => this.updated[r] ?? 0,
     };
-    const parts = [`"codec":"threat-3"`];
+    const parts = [`"codec":"threat-4"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);
       for (let start = 0; start < rows.length; start += chunk) {
@@ -396,7 +393,12 @@ export class ThreatTable {
       if (++written % chunk === 0) await pause();
     }
     parts.push("]");
-    const lists = { repos: t.repos.list, statuses: t.statuses.list, bases: t.bases.list };
+    const lists = {
+      repos: t.repos.list,
+      statuses: t.statuses.list,
+      bases: t.bases.list,
+      assets: t.assets.list,
+    };
     parts.push(`,${JSON.stringify(lists).slice(1, -1)}`);
     return parts;
   }
@@ -409,6 +411,7 @@ export class ThreatTable {
     statusOf: number[],
     repoOf: number[],
     baseOf: number[],
+    assetOf: number[] | null,
   ): boolean {
     const status = statusOf[block.status[i] as number];
     const sev = block.severity[i];
@@ -417,7 +420,15 @@ export class ThreatTable {
     const link = block.link[i];
     const updated = block.updated[i];
     if (status === undefined || !isInt(sev) || sev < 0 || sev > MAX_SEVERITY) return false;
-    if (asset !== null && typeof asset !== "string") return false;
+    let assetIndex = -1;
+    if (assetOf !== null) {
+      if (asset !== -1) {
+        const known = typeof asset === "number" ? assetOf[asset] : undefined;
+        if (known === undefined) return false;
+        assetIndex = known;
+      }
+    } else if (typeof asset === "string") assetIndex = this.tables.assets.of(asset);
+    else if (asset !== null) return false;
     if (!(isInt(updated) && updated > 0 && updated <= MAX_TIME_MS)) return false;
     let repoIndex = -1;
     let number = 0;
@@ -443,7 +454,7 @@ export class ThreatTable {
     this.ids[row] = id;
     this.status[row] = status;
     this.severity[row] = sev;
-    this.asset[row] = asset === null ? -1 : this.tables.assets.of(asset);
+    this.asset[row] = assetIndex;
     this.repo[row] = repoIndex;
     this.number[row] = number;
     this.closed[row] = closed;
@@ -482,11 +493,13 @@ export class ThreatTable {
     const statusOf = block.statuses.map((s) => t.statuses.of(s));
     const repoOf = block.repos.map((s) => t.repos.of(s));
     const baseOf = block.bases.map((s) => t.bases.of(s));
+    // threat-4 names assets by index into its table; threat-3 (version 2) by the id itself.
+    const assetOf = block.codec === "threat-4" ? (block.assets ?? []).map((s) => t.assets.of(s)) : null;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
       if (typeof id !== "string") throw new RowError(`id ${i} is not a string`);
       // The common row goes straight into the columns; any other is decoded whole and set.
-      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf)) continue;
+      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf, assetOf)) continue;
       const value = decodeRow(block, i, id);
       const more = rest.get(i);
       table.set(id, more === undefined ? value : { ...value, ...more });
@@ -510,10 +523,16 @@ function decodeRow(block: ThreatColumns, i: number, id: string): JsonObject {
   const malformed = (what: string): RowError => new RowError(`threat ${id}: ${what} is malformed`);
   const statusIndex = block.status[i];
   const sev = block.severity[i];
-  const assetId = block.asset[i];
+  const cell = block.asset[i];
+  let assetId: string | null;
+  if (block.codec === "threat-4") {
+    if (cell === -1) assetId = null;
+    else if (isIndex(cell)) assetId = at(block.assets ?? [], cell, "asset");
+    else throw malformed("assetId");
+  } else if (cell === null || typeof cell === "string") assetId = cell;
+  else throw malformed("assetId");
   if (!isIndex(statusIndex)) throw malformed("status");
   if (!isInt(sev)) throw malformed("severity");
-  if (assetId !== null && typeof assetId !== "string") throw malformed("assetId");
   const value: JsonObject = { status: at(block.statuses, statusIndex, "status"), severity: sev, assetId };
   let repoNumber: string | null = null;
   const repoIndex = block.repo[i];

@@ -83,7 +83,7 @@ describe("migration from today's version-1 state file", () => {
     expect(await readFile(`${path}.v1.bak`, "utf8")).toBe(original);
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({
       format: "threatbridge-store",
-      version: 2,
+      version: 3,
     });
     const again = await openJournaledStore(path);
     expect(again.get("threats", "t1")).toEqual(t1);

@@ -174,3 +174,57 @@ describe("the threats' column table (issue 7: the state held once, compactly)", 
     expect(() => decodeSnapshot(doc)).toThrow(/appears twice/);
   });
 });
+
+describe("snapshots written before the asset table (store version 2, codec threat-3)", () => {
+  it("are read: asset ids stored in the column itself", () => {
+    const doc = {
+      format: "threatbridge-store",
+      version: 2,
+      gen: 1,
+      seq: 3,
+      meta: {},
+      collections: {
+        threats: {
+          codec: "threat-3",
+          ids: ["t1", "t2"],
+          status: [0, 0],
+          severity: [3, 1],
+          asset: ["a-1", null],
+          repo: [0, -1],
+          number: [7, 0],
+          closed: [1, 0],
+          hash: ["h", ""],
+          url: [0, 0],
+          link: [1, 0],
+          updated: [Date.UTC(2026, 0, 2), Date.UTC(2026, 0, 3)],
+          rest: [],
+          raw: [],
+          repos: ["acme/sec"],
+          statuses: ["unsolved"],
+          bases: ["https://github.com"],
+        },
+      },
+    };
+    const table = decodeSnapshot(doc).collections.get("threats");
+    expect(table?.get("t1")).toEqual({
+      status: "unsolved",
+      severity: 3,
+      assetId: "a-1",
+      issue: {
+        repo: "acme/sec",
+        number: 7,
+        url: "https://github.com/acme/sec/issues/7",
+        state: "closed",
+        hash: "h",
+      },
+      link: "acme/sec#7",
+      updatedAt: "2026-01-02T00:00:00.000Z",
+    });
+    expect(table?.get("t2")).toEqual({
+      status: "unsolved",
+      severity: 1,
+      assetId: null,
+      updatedAt: "2026-01-03T00:00:00.000Z",
+    });
+  });
+});
