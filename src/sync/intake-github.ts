@@ -1,5 +1,6 @@
 import type { IssueSnapshot, LastStateChange } from "../github/index.js";
 import { nowIso, type SyncContext } from "./context.js";
+import { issueKey } from "./threat-index.js";
 import type { ThreatRecord } from "../state/index.js";
 import { putQueue, putThreat, setMeta } from "./state-updates.js";
 import { allRepos } from "./policy.js";
@@ -28,6 +29,9 @@ function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: 
 }
 
 /** Threat ids by `owner/name#N` of the issues the state maps (for issues a person stripped of their marker). */
+/** Which threat maps an issue (for one a person stripped of its marker): built on first use. */
+export type MappedLookup = (repo: string, number: number) => string | undefined;
+
 export function mappedIssues(ctx: SyncContext): ReadonlyMap<string, string> {
   return ctx.index.byIssue;
 }
@@ -38,13 +42,9 @@ interface SeenIssue {
 }
 
 /** Adopts or warns about an issue the poll listed; answers it when it may show a person's change. */
-function absorbIssue(
-  ctx: SyncContext,
-  issue: IssueSnapshot,
-  mapped: ReadonlyMap<string, string>,
-): SeenIssue | null {
+function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: MappedLookup): SeenIssue | null {
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
-  const threatId = issue.threatId ?? mapped.get(`${issue.repo.toLowerCase()}#${issue.number}`) ?? null;
+  const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;
   const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
   if (result.kind === "ignored") return null;
@@ -153,11 +153,7 @@ export async function notePersonChange(
 }
 
 /** Reads one repository's change list (conditional, from its watermark) and absorbs what changed. */
-export async function pollRepo(
-  ctx: SyncContext,
-  repo: string,
-  mapped: ReadonlyMap<string, string>,
-): Promise<void> {
+export async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): Promise<void> {
   const since = ctx.state.github.since[repo] ?? null;
   const result = await ctx.github.listChangedIssues(repo, since);
   notePolled(ctx, repo);
@@ -182,7 +178,8 @@ export async function pollRepo(
 }
 
 export async function readGitHub(ctx: SyncContext): Promise<void> {
-  const mapped = mappedIssues(ctx);
+  // The lookup by issue is built only if an issue without a marker is listed (threat-index.ts).
+  const mapped: MappedLookup = (repo, number) => mappedIssues(ctx).get(issueKey(repo, number));
   for (const repo of reposToWatch(ctx)) await pollRepo(ctx, repo, mapped);
   const etags = ctx.github.exportEtags();
   // Unchanged ETags are not written again: an idle cycle commits nothing.
