@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ParsedJson, type Json } from "./journal-line.js";
-import { copyRows, THREATS, newRows, type Rows } from "./rows.js";
-import { RowError, ThreatColumns, ThreatEncoder } from "./snapshot-threat-codec.js";
+import { copyRows, newRows, type Rows } from "./rows.js";
+import { RowError, ThreatColumns } from "./snapshot-threat-codec.js";
 import { ThreatTable } from "./threat-table.js";
 
 /** The version of the journaled store's files (snapshot and journal lines). */
@@ -62,15 +62,6 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     let count = 0;
     if (rows instanceof ThreatTable) {
       parts.push(...(await rows.members(CHUNK * 5, pause)), "}");
-      continue;
-    }
-    if (name === THREATS) {
-      const encoder = new ThreatEncoder();
-      for (const [key, value] of rows.entries()) {
-        encoder.add(key, value);
-        if (++count % CHUNK === 0) await pause();
-      }
-      parts.push(...(await encoder.members(CHUNK * 5, pause)), "}");
       continue;
     }
     parts.push(`"codec":"raw","rows":[`);
