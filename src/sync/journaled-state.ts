@@ -8,6 +8,7 @@ import {
   type Json,
 } from "../state/index.js";
 import { toThreatRecord } from "./threat-record-guard.js";
+import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
@@ -102,13 +103,6 @@ export function stateFromStore(store: JournaledStore): EngineState {
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
   return { ...parsed, threats };
-}
-
-const JsonValue = z.json();
-
-/** Engine values are plain JSON (built from parsed data); undefined optional fields are dropped. */
-function toJson(value: unknown): Json {
-  return JsonValue.parse(value === undefined ? null : JSON.parse(JSON.stringify(value)));
 }
 
 /**

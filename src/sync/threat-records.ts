@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { ThreatTable, type Json, type State, type ThreatRecord } from "../state/index.js";
 import { deepFreeze } from "./state-guard.js";
 import { toThreatRecord } from "./threat-record-guard.js";
+import { toJson } from "./to-json.js";
 
 /**
  * The engine's threat records, read and written through where they are stored (issue 7: the
@@ -168,7 +168,7 @@ export class ThreatRecordsView implements ThreatRecords {
 
   /** Only state-updates.ts calls this (it marks the key for the next commit). */
   set(id: string, record: ThreatRecord): void {
-    this.rows.set(id, plainRecord(record));
+    this.rows.set(id, toJson(record));
   }
 
   delete(id: string): void {
@@ -184,13 +184,6 @@ export class ThreatRecordsView implements ThreatRecords {
     const record = toThreatRecord(value);
     return this.frozen ? deepFreeze(record) : record;
   }
-}
-
-const JsonValue = z.json();
-
-/** The record as stored JSON: optional fields that are undefined are left out, as JSON would. */
-function plainRecord(record: ThreatRecord): Json {
-  return JsonValue.parse(JSON.parse(JSON.stringify(record)));
 }
 
 /** The engine's state: the schema's, with the threats read through where they are stored. */
