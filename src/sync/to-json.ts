@@ -13,9 +13,10 @@ export function toJson(value: unknown): Json {
   if (typeof value === "number") return Number.isFinite(value) ? value + 0 : null;
   if (Array.isArray(value)) return value.map((cell) => toJson(cell));
   if (typeof value === "object") {
-    const out: { [key: string]: Json } = {};
-    for (const [key, member] of Object.entries(value)) if (member !== undefined) out[key] = toJson(member);
-    return out;
+    // fromEntries defines own members, so a key "__proto__" (valid JSON) stays a member.
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([key, member]) => (member === undefined ? [] : [[key, toJson(member)]])),
+    );
   }
   throw new TypeError(`a ${typeof value} cannot be stored as JSON`);
 }

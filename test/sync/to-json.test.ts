@@ -18,6 +18,8 @@ describe("engine values as the JSON the store keeps", () => {
     };
     expect(toJson(record)).toEqual(JSON.parse(JSON.stringify(record)));
     expect(toJson({ n: Number.NaN })).toEqual({ n: null });
+    // A "__proto__" key of parsed JSON is a member like any other, not the prototype.
+    expect(toJson(JSON.parse('{"__proto__":{"a":1}}'))).toEqual(JSON.parse('{"__proto__":{"a":1}}'));
   });
 
   it("refuses what JSON cannot hold", () => {
