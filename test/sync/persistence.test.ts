@@ -3,7 +3,7 @@ import { emptyState } from "../../src/state/index.js";
 import { enqueue } from "../../src/sync/queue.js";
 import { createStateContext, putQueue } from "../../src/sync/state-updates.js";
 import { drainQueue, runCycle } from "../../src/sync/index.js";
-import { Harness, threatId } from "./harness.js";
+import { Harness, REPO, threatId } from "./harness.js";
 
 /** Issue 7, item 1: a write costs the size of the change, and nothing is written when nothing changed. */
 
@@ -160,5 +160,27 @@ describe("a long threat walk drains as it goes (issue 7: a 1,000,000-threat stre
     const walkEnd = h.events.findIndex((e) => e.type === "stream_read" && e.stream === "threats");
     expect(firstCreate).toBeGreaterThanOrEqual(0);
     expect(firstCreate).toBeLessThan(walkEnd);
+  });
+
+  it("a person's close made while the walk runs becomes a verdict before the walk ends (contract, GitHub → platform)", async () => {
+    const h = new Harness();
+    h.ctx.interleaveDue = 4;
+    const ids = Array.from({ length: 30 }, (_, i) => threatId(200 + i));
+    for (const id of ids) h.platform.put({ id });
+    let closed = false;
+    h.platform.afterPage = (kind) => {
+      const first = h.issueFor(ids[0] ?? "")[0];
+      if (kind !== "threats" || closed || first === undefined) return;
+      h.github.personSets(REPO, first.number, "closed", "alice");
+      closed = true;
+    };
+    const report = await h.cycle();
+    expect(report.ok).toBe(true);
+    expect(closed).toBe(true);
+    const verdict = h.events.findIndex((e) => e.type === "verdict_sent" && e.threatId === ids[0]);
+    const walkEnd = h.events.findIndex((e) => e.type === "stream_read" && e.stream === "threats");
+    expect(verdict).toBeGreaterThanOrEqual(0);
+    expect(verdict).toBeLessThan(walkEnd);
+    expect(h.platform.threats.get(ids[0] ?? "")?.status).toBe("solved");
   });
 });
