@@ -24,7 +24,11 @@ async function* tap(
   }
 }
 
-/** The platform client, noting every threat the stream delivers (the last version of each wins). */
+/**
+ * The platform client, noting every threat the stream delivers (the last version of each wins).
+ * The plan counts what gets no issue among all of them, so the dry run parses every item: the
+ * engine's test for re-deliveries it already holds is not passed on.
+ */
 export function tapThreats(platform: PlatformClient, seen: Map<string, Threat>): PlatformClient {
   return { ...platform, streamThreats: (cursor) => tap(platform.streamThreats(cursor), seen) };
 }

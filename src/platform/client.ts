@@ -9,7 +9,7 @@ import {
 import { PlatformError, PlatformProblem, PlatformResponseError } from "./errors.js";
 import { createApiTransport, type ApiResponse } from "./http.js";
 import { Asset, Threat, type SettableStatus } from "./schemas.js";
-import { walkStream, type StreamPage } from "./stream.js";
+import { walkStream, type StreamPage, type UnchangedTest } from "./stream.js";
 import { createTokenCache, type TokenCredentials } from "./token-cache.js";
 import { createDispatcher } from "./transport.js";
 import { createRequestGate } from "./request-gate.js";
@@ -63,7 +63,8 @@ export interface PlatformStats {
 }
 
 export interface PlatformClient {
-  streamThreats(cursor: string | null): AsyncIterable<StreamPage<Threat>>;
+  /** `unchanged` names the items the caller already holds in that version: they are not parsed. */
+  streamThreats(cursor: string | null, unchanged?: UnchangedTest): AsyncIterable<StreamPage<Threat>>;
   streamAssets(cursor: string | null): AsyncIterable<StreamPage<Asset>>;
   relatedAssets(assetId: string): AsyncIterable<StreamPage<Asset>>;
   /** null on 404 `resource/not-found` (also a threat of a removed asset). */
@@ -131,13 +132,20 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     logger,
   });
 
-  function walk<S extends z.ZodType>(path: string, start: string | null, item: S, arrayProperty?: string) {
+  function walk<S extends z.ZodType>(
+    path: string,
+    start: string | null,
+    item: S,
+    arrayProperty?: string,
+    unchanged?: UnchangedTest,
+  ) {
     return guardWalk(
       () =>
         walkStream({
           start,
           item,
           ...(arrayProperty === undefined ? {} : { arrayProperty }),
+          unchanged,
           fetchPage: async (cursor) => {
             const query: Record<string, string> = { limit: String(pageLimit) };
             if (cursor !== null) query["cursor"] = cursor;
@@ -167,7 +175,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
   }
 
   return {
-    streamThreats: (cursor) => walk("/v1/threats", cursor, Threat),
+    streamThreats: (cursor, unchanged) => walk("/v1/threats", cursor, Threat, undefined, unchanged),
     streamAssets: (cursor) => walk("/v1/assets", cursor, Asset, "assets"),
     relatedAssets: (assetId) =>
       walk(`/v1/assets/${encodeURIComponent(assetId)}/related`, null, Asset, "assets"),

@@ -4,7 +4,7 @@ export {
   type PlatformClientOptions,
   type PlatformStats,
 } from "./client.js";
-export type { ParsedItem, StreamPage } from "./stream.js";
+export type { ParsedItem, StreamPage, UnchangedTest } from "./stream.js";
 export type { TokenAuth } from "./token-cache.js";
 export {
   Asset,

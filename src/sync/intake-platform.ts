@@ -70,6 +70,23 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   }
 }
 
+/**
+ * The id of a raw stream item that is a threat version the state already holds (same id,
+ * `updated_at` and `status`, spec "Events": a re-delivery), so that the client need not parse it.
+ * Any other item, a malformed one included, is parsed and absorbed as before.
+ */
+export function unchangedThreat(ctx: SyncContext, raw: Readonly<Record<string, unknown>>): string | null {
+  const { id, updated_at: updatedAt, status } = raw;
+  if (typeof id !== "string" || typeof updatedAt !== "string" || typeof status !== "string") return null;
+  return ctx.state.threats.sameVersion(id, updatedAt, status) === true ? id : null;
+}
+
+/** A re-delivery told before parsing: what `absorbThreat` does for one, without the threat. */
+function redelivered(ctx: SyncContext, kind: "threats" | "assets", id: string): void {
+  putRetry(ctx, kind, id, undefined);
+  if (kind === "threats") ctx.emit({ type: "threat_redelivered", threatId: id });
+}
+
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
 export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
@@ -125,11 +142,12 @@ async function walk<T>(
   let items = 0;
   let sinceCheckpoint = 0;
   for await (const page of pages) {
+    for (const id of page.unchanged ?? []) redelivered(ctx, kind, id);
     for (const item of page.items) {
       if (item.ok) absorb(ctx, item.value);
       else noteMalformed(ctx, kind, item);
-      items += 1;
     }
+    items += page.items.length + (page.unchanged?.length ?? 0);
     // The work of this page is recorded in memory; the cursor moves with it in one write.
     if (ctx.state.cursors[kind] !== page.resumeCursor) {
       setMeta(ctx, "cursors", { ...ctx.state.cursors, [kind]: page.resumeCursor });
@@ -157,7 +175,7 @@ export async function readThreats(
   signal?: AbortSignal,
   afterPage?: () => Promise<void>,
 ): Promise<number> {
-  const pages = ctx.platform.streamThreats(ctx.state.cursors.threats);
+  const pages = ctx.platform.streamThreats(ctx.state.cursors.threats, (raw) => unchangedThreat(ctx, raw));
   return walk(ctx, "threats", pages, absorbThreat, signal, afterPage);
 }
 

@@ -128,6 +128,47 @@ describe("platform streams (spec: Common list behaviour)", () => {
     });
   });
 
+  it("spec Events: items the caller holds in that version (id, updated_at, status) are named, not parsed; others are parsed as before", async () => {
+    const { f, h } = await setup(0);
+    const log = f.streams["/v1/threats"].log;
+    const held = threat(uuidOf(1));
+    log.push(held);
+    // Held in this version, yet its other fields would fail the schema: it is not parsed at all.
+    log.push({ ...threat(uuidOf(2)), external_references: "broken" });
+    log.push(threat(uuidOf(3)));
+    log.push({ ...threat(uuidOf(1)), status: "solved" }); // a new version of a held threat
+    log.push({ id: 7, status: "open", updated_at: "t" }); // no string id: parsed, and malformed
+    const versions = new Map([
+      [uuidOf(1), `${String(held["updated_at"])} ${String(held["status"])}`],
+      [uuidOf(2), `${String(held["updated_at"])} ${String(held["status"])}`],
+    ]);
+    const pages = await collect(
+      h.client.streamThreats(null, (raw) =>
+        typeof raw["id"] === "string" &&
+        versions.get(raw["id"]) === `${String(raw["updated_at"])} ${String(raw["status"])}`
+          ? raw["id"]
+          : null,
+      ),
+    );
+    expect(pages.flatMap((p) => p.unchanged ?? [])).toEqual([uuidOf(1), uuidOf(2)]);
+    const items = pages.flatMap((p) => p.items);
+    expect(
+      items.map((i) => (i.ok ? `${i.value.id} ${i.value.status}` : `malformed ${String(i.id)}`)),
+    ).toEqual([`${uuidOf(3)} ${String(held["status"])}`, `${uuidOf(1)} solved`, "malformed null"]);
+  });
+
+  it("list rule 4: a page whose items are all held already is not an empty page: the walk does not wait", async () => {
+    const { h } = await setup(5);
+    const pages = await collect(
+      h.client.streamThreats(null, (raw) => (typeof raw["id"] === "string" ? raw["id"] : null)),
+    );
+    expect(pages.map((p) => [p.items.length, p.unchanged?.length])).toEqual([
+      [0, 3],
+      [0, 2],
+    ]);
+    expect(h.sleeps).toEqual([]);
+  });
+
   it("list rule 4: an empty page with a cursor waits and asks again until the withheld changes come", async () => {
     const { f, h } = await setup(4, { emptyPageDelayMs: 250 });
     const s = f.streams["/v1/threats"];

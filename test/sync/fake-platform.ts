@@ -4,6 +4,7 @@ import {
   type ParsedItem,
   type PlatformClient,
   type StreamPage,
+  type UnchangedTest,
 } from "../../src/platform/index.js";
 
 /**
@@ -152,6 +153,7 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     log: T[],
     cursor: string | null,
     keep: (item: T) => boolean,
+    unchanged?: UnchangedTest,
   ): AsyncIterable<StreamPage<T>> {
     let index = cursor === null ? 0 : Number(cursor);
     let resume = cursor;
@@ -163,15 +165,23 @@ export class FakePlatform extends FailingFake implements PlatformClient {
       // The end of the stream still hands back a cursor to resume from (spec list rule 6).
       const resumeCursor = next ?? String(index);
       resume = resumeCursor;
+      // Like the client: an item the caller already holds in this version is not parsed.
+      const known: string[] = [];
       yield {
         items: page.flatMap((value, i): ParsedItem<T>[] => {
           const bad = kind === "threats" ? this.malformed.get(start + i) : undefined;
+          const id = bad ? null : (unchanged?.(value) ?? null);
+          if (id !== null) {
+            if (keep(value)) known.push(id);
+            return [];
+          }
           if (bad) {
-            const id = typeof bad["id"] === "string" ? bad["id"] : null;
-            return [{ ok: false, id, raw: bad, error: "status: expected a string" }];
+            const badId = typeof bad["id"] === "string" ? bad["id"] : null;
+            return [{ ok: false, id: badId, raw: bad, error: "status: expected a string" }];
           }
           return keep(value) ? [{ ok: true, value: { ...value, stream_position: `p${start + i}` } }] : [];
         }),
+        unchanged: known,
         nextCursor: next,
         resumeCursor: resume,
       };
@@ -180,8 +190,8 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     }
   }
 
-  streamThreats(cursor: string | null): AsyncIterable<StreamPage<Threat>> {
-    return this.walk("threats", this.threatLog, cursor, (t) => this.visible(t));
+  streamThreats(cursor: string | null, unchanged?: UnchangedTest): AsyncIterable<StreamPage<Threat>> {
+    return this.walk("threats", this.threatLog, cursor, (t) => this.visible(t), unchanged);
   }
 
   streamAssets(cursor: string | null): AsyncIterable<StreamPage<Asset>> {
