@@ -41,6 +41,8 @@ export interface SyncDeps {
   scrub?: (text: string) => string;
   /** Due work the threat walk lets pile up before it drains it (cycle.ts INTERLEAVE_DUE; tests). */
   interleaveDue?: number;
+  /** How long new due work waits for the walk at most (cycle.ts INTERLEAVE_AGE_MS; tests). */
+  interleaveAgeMs?: number;
   /** Observers of engine events beyond the audit log, for the whole run (tests); see also `subscribe`. */
   observers?: readonly EngineObserver[];
 }

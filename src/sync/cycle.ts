@@ -69,6 +69,12 @@ function forgetVersions(ctx: SyncContext): void {
  */
 export const INTERLEAVE_DUE = 1_000;
 
+/**
+ * How long new due work waits for a long walk at most: a few due threats are not held until the
+ * walk ends (at 1,000,000 threats, minutes later, or behind the stream's tail of its own echoes).
+ */
+export const INTERLEAVE_AGE_MS = 1_000;
+
 function add(total: DrainResult, part: DrainResult): void {
   total.done += part.done;
   total.failed += part.failed;
@@ -76,11 +82,11 @@ function add(total: DrainResult, part: DrainResult): void {
 }
 
 /**
- * Between pages of the threat walk: once INTERLEAVE_DUE threats have due work, the page's work is
- * committed, people's changes on GitHub are read, and the queue is drained; then the walk goes on.
- * Once a drain leaves work deferred (the write budget, a deadline, a stop), the walk reads on
- * without draining and the rest is drained at its end as before, so a budgeted connector still
- * sees every change on the stream at once.
+ * Between pages of the threat walk: once INTERLEAVE_DUE threats have due work, or new due work has
+ * waited INTERLEAVE_AGE_MS, the page's work is committed, people's changes on GitHub are read, and
+ * the queue is drained; then the walk goes on. Once a drain leaves work deferred (the write
+ * budget, a deadline, a stop), the walk reads on without draining and the rest is drained at its
+ * end as before, so a budgeted connector still sees every change on the stream at once.
  */
 function interleavedDrain(
   ctx: SyncContext,
@@ -88,8 +94,17 @@ function interleavedDrain(
   drained: DrainResult,
 ): () => Promise<void> {
   let deferred = false;
+  // Entries left after the last drain (backing off) are not new work and start no drain.
+  let left = Object.keys(ctx.state.queue).length;
+  let dueSince: number | null = null;
   return async () => {
-    if (deferred || Object.keys(ctx.state.queue).length < (ctx.interleaveDue ?? INTERLEAVE_DUE)) return;
+    if (deferred) return;
+    const queued = Object.keys(ctx.state.queue).length;
+    const now = ctx.clock.now();
+    if (queued > left) dueSince ??= now;
+    const full = queued >= (ctx.interleaveDue ?? INTERLEAVE_DUE);
+    const waited = dueSince !== null && now - dueSince >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS);
+    if (!full && !waited) return;
     // People's changes are read before each drain too: a close made while a long walk runs is
     // seen within one drain, and the issues the last drain created are read back a drain's worth
     // at a time rather than all at once after the walk (88,000 of them in a 1M stream).
@@ -98,6 +113,8 @@ function interleavedDrain(
     const part = await drainQueue(ctx, drainOpts);
     add(drained, part);
     if (part.deferred > 0) deferred = true;
+    left = Object.keys(ctx.state.queue).length;
+    dueSince = null;
   };
 }
 

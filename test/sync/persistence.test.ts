@@ -162,6 +162,29 @@ describe("a long threat walk drains as it goes (issue 7: a 1,000,000-threat stre
     expect(firstCreate).toBeLessThan(walkEnd);
   });
 
+  it("new due work waits for a long walk at most INTERLEAVE_AGE_MS: a few new threats get their issues while the walk still reads", async () => {
+    const run = async (msPerPage: number) => {
+      const h = new Harness();
+      let now = 1_700_000_000_000;
+      h.ctx.clock = { now: () => now };
+      h.ctx.interleaveDue = 1_000;
+      h.ctx.interleaveAgeMs = 1_000;
+      const ids = Array.from({ length: 12 }, (_, i) => threatId(300 + i));
+      for (const id of ids) h.platform.put({ id });
+      h.platform.afterPage = (kind) => {
+        if (kind === "threats") now += msPerPage;
+      };
+      expect((await h.cycle()).drained.done).toBe(12);
+      const created = h.events.flatMap((e, i) => (e.type === "created" ? [i] : []));
+      const walkEnd = h.events.findIndex((e) => e.type === "stream_read" && e.stream === "threats");
+      return created.filter((i) => i < walkEnd).length;
+    };
+    // Pages a second apart: each page's new threats are drained at the next page's end.
+    expect(await run(1_000)).toBeGreaterThan(0);
+    // A fast walk with fewer than INTERLEAVE_DUE due: everything is drained once, at its end.
+    expect(await run(0)).toBe(0);
+  });
+
   it("a person's close made while the walk runs becomes a verdict before the walk ends (contract, GitHub → platform)", async () => {
     const h = new Harness();
     h.ctx.interleaveDue = 4;
