@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { main } from "./cli/main.js";
+import { applyHeapPolicy } from "./cli/heap-policy.js";
 
+applyHeapPolicy(process.env);
+const { main } = await import("./cli/main.js");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,27 @@
+import { setFlagsFromString } from "node:v8";
+
+/**
+ * How far V8 lets the old heap grow past what a full collection left live. By default V8 picks a
+ * factor of up to 4 when allocation is fast, and a stream walk allocates fast while keeping
+ * little: at 200,000 streamed threats the live heap stays at 30–40 MB while the heap grew to
+ * 200 MB and the process to 300 MB. A factor of 1.5 keeps it at about 195 MB in the same time
+ * (BENCHMARKS.md, "Peak RSS"). `--heap-growing-percent` is read by V8 each time it sets the next
+ * limit, so setting it here, before any work, takes effect; NODE_OPTIONS cannot carry it.
+ *
+ * THREATBRIDGE_HEAP_GROWING_PERCENT overrides the percent; 0 leaves V8's own choice.
+ */
+export const DEFAULT_HEAP_GROWING_PERCENT = 50;
+
+export function heapGrowingPercent(env: NodeJS.ProcessEnv): number {
+  const raw = env["THREATBRIDGE_HEAP_GROWING_PERCENT"];
+  if (raw === undefined || raw.trim() === "") return DEFAULT_HEAP_GROWING_PERCENT;
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= 0 && value <= 1_000 ? value : DEFAULT_HEAP_GROWING_PERCENT;
+}
+
+/** Applies the percent to this process's V8 (once, at start); returns what was applied. */
+export function applyHeapPolicy(env: NodeJS.ProcessEnv, setFlags = setFlagsFromString): number {
+  const percent = heapGrowingPercent(env);
+  if (percent > 0) setFlags(`--heap-growing-percent=${percent}`);
+  return percent;
+}
