@@ -57,16 +57,23 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
     render(threat, asset, route) {
       // The default rendering does not show the status (the open/closed state does), so that a
       // verdict's echo is free (issue 7, item 4).
-      const { ageDays: _age, updatedAt: _updated, status, ...rest } = threat;
-      const shown = templatesShowStatus ? { ...rest, status } : rest;
-      const hash = createHash("sha256")
-        .update(fixed)
-        .update(JSON.stringify([shown, asset, route.labels]))
-        .digest("hex")
-        .slice(0, 32);
+      // Both are taken on first use: the planner asks neither for a threat that gets no issue,
+      // which is most of a backfill's stream.
+      let hash: string | undefined;
       let issue: RenderedIssue | undefined;
       return {
-        hash,
+        get hash(): string {
+          if (hash === undefined) {
+            const { ageDays: _age, updatedAt: _updated, status, ...rest } = threat;
+            const shown = templatesShowStatus ? { ...rest, status } : rest;
+            hash = createHash("sha256")
+              .update(fixed)
+              .update(JSON.stringify([shown, asset, route.labels]))
+              .digest("hex")
+              .slice(0, 32);
+          }
+          return hash;
+        },
         get issue(): RenderedIssue {
           if (!issue) {
             const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels });
