@@ -10,6 +10,7 @@ import { queueSummary, type QueueSummary } from "./queue.js";
 import type { Action } from "./plan.js";
 import { recoverIntents } from "./recover.js";
 import { putThreat, setMeta } from "./state-updates.js";
+import { versionForgotten } from "./transitions/outcome.js";
 
 /** What `reconcile` may do (adopt issues, write links): each action kind's module says. */
 export { isMappingRepair };
@@ -58,7 +59,7 @@ function message(error: unknown): string {
  */
 function forgetVersions(ctx: SyncContext): void {
   for (const [id, record] of ctx.state.threats.entries()) {
-    if (record.updatedAt !== "") putThreat(ctx, id, { ...record, updatedAt: "" });
+    if (record.updatedAt !== "") putThreat(ctx, id, versionForgotten(record));
   }
 }
 

@@ -4,6 +4,7 @@ import { persist, type SyncContext } from "./context.js";
 import { commentPosted, issueRecord, postComment } from "./intents.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { dropIntent, putIntent, updateThreat } from "./state-updates.js";
+import { issueCreated, issueStateIs, issueTransferred } from "./transitions/outcome.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
@@ -17,7 +18,7 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
   if (!issue) return false;
-  updateThreat(ctx, intent.threatId, (record) => ({ ...record, issue: issueRecord(issue) }));
+  updateThreat(ctx, intent.threatId, (record) => issueCreated(record, issueRecord(issue)));
   ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
   return true;
 }
@@ -30,18 +31,13 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   // It landed: the connector's own write, not a person's change; and its comment is due. No later
   // plan would send that comment (the state is right), so it is sent here, under the same key.
   const target = intent.target;
-  updateThreat(ctx, intent.threatId, (record) =>
-    record.issue ? { ...record, issue: { ...record.issue, state: target } } : record,
-  );
+  updateThreat(ctx, intent.threatId, (record) => issueStateIs(record, target));
   if (issue.repo !== intent.repo || issue.number !== intent.number) {
     // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
     // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
     const known = ctx.state.threats.get(intent.threatId)?.issue;
     if (known && known.repo === intent.repo && known.number === intent.number) {
-      updateThreat(ctx, intent.threatId, (record) => ({
-        ...record,
-        issue: { ...known, repo: issue.repo, number: issue.number, url: issue.url },
-      }));
+      updateThreat(ctx, intent.threatId, (record) => issueTransferred(record, known, issue));
       ctx.emit({
         type: "transferred",
         threatId: intent.threatId,

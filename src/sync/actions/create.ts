@@ -4,6 +4,7 @@ import { resolveCreate } from "../recover.js";
 import { markerFor } from "../render/index.js";
 import { withRevision } from "../revision.js";
 import { dropPending, updateThreat } from "../state-updates.js";
+import { issueCreated } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 
 /** GitHub's limit on a title (characters). */
@@ -51,10 +52,7 @@ export const createAction: ActionModule<ActionOf<"create">> = {
           ctx.emit({ type: "created_minimal", threatId: id, detail: "GitHub refused the full body (422)" });
           issue = await send(action.title.slice(0, TITLE_MAX), minimalBody(id));
         }
-        updateThreat(ctx, id, ({ deletedIssue: _recreated, ...r }) => ({
-          ...r,
-          issue: issueRecord(issue, action.hash),
-        }));
+        updateThreat(ctx, id, (r) => issueCreated(r, issueRecord(issue, action.hash)));
         dropPending(ctx, id);
         ctx.emit({ type: "created", threatId: id, issue: { repo: issue.repo, number: issue.number } });
       },

@@ -1,6 +1,7 @@
 import { checkpoint } from "../context.js";
 import { LINK_SYSTEM } from "../normalize.js";
 import { updateThreat } from "../state-updates.js";
+import { linkWritten } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { GONE, ifStillThere } from "./write-helpers.js";
 
@@ -19,7 +20,7 @@ export const linkAction: ActionModule<ActionOf<"link">> = {
       }),
     );
     if (linked === GONE) return;
-    updateThreat(ctx, action.threatId, (r) => ({ ...r, link: action.externalId }));
+    updateThreat(ctx, action.threatId, (r) => linkWritten(r, action.externalId));
     const cached = ctx.cache.get(action.threatId);
     if (cached) cached.link = { externalId: action.externalId, url: action.url };
     ctx.emit({

@@ -108,3 +108,25 @@ export function refused(
 ): ThreatRecord {
   return { ...record, refused: refusal };
 }
+
+/**
+ * The create landed, or intent recovery found the issue it made (by its marker): the threat is
+ * mapped to it. A deleted issue it replaces (`reconcile --recreate`) is no longer the record's.
+ */
+export function issueCreated(record: ThreatRecord, issue: IssueRecord): ThreatRecord {
+  const { deletedIssue: _recreated, ...rest } = record;
+  return { ...rest, issue };
+}
+
+/** The platform holds the link to the issue now (PUT external-references answered 204). */
+export function linkWritten(record: ThreatRecord, externalId: string): ThreatRecord {
+  return { ...record, link: externalId };
+}
+
+/**
+ * The version is forgotten so that the next read plans the threat again (reconcile, or a config
+ * change that changes what issues show).
+ */
+export function versionForgotten(record: ThreatRecord): ThreatRecord {
+  return record.updatedAt === "" ? record : { ...record, updatedAt: "" };
+}

@@ -10,15 +10,18 @@ import {
 import {
   contentWritten,
   issueAdopted,
+  issueCreated,
   issueDeleted,
   issueStateWritten,
   issueTransferred,
+  linkWritten,
   refusalCleared,
   removalCloseCleared,
   refused,
   threatGone,
   threatRead,
   verdictSent,
+  versionForgotten,
 } from "../../../src/sync/transitions/outcome.js";
 
 const ISSUE = { repo: "acme/sec", number: 3, url: "u", state: "open" as const, hash: "h1" };
@@ -96,6 +99,27 @@ describe("outcome transitions: the issue moves", () => {
   it("issue 6, item 10: the threat back on the stream may be closed for a later removal again", () => {
     expect(removalCloseCleared({ ...mapped, closedForRemoval: true })).toEqual(mapped);
     expect(removalCloseCleared(mapped)).toBe(mapped);
+  });
+
+  it("reconcile --recreate: the new issue replaces the deleted one in the record; a plain create just maps it", () => {
+    const deleted = issueDeleted(mapped, { repo: "acme/sec", number: 3, at: "t" });
+    const fresh = { ...ISSUE, number: 11, url: "u11" };
+    expect(issueCreated(deleted, fresh)).toEqual({ ...mapped, issue: fresh });
+    const { issue: _none, ...unmapped } = mapped;
+    expect(issueCreated(unmapped, ISSUE)).toEqual(mapped);
+  });
+});
+
+describe("outcome transitions: the platform's side", () => {
+  it("external-references rule 2: the link written is the record's link, replacing an older one", () => {
+    expect(linkWritten(mapped, "acme/sec#3").link).toBe("acme/sec#3");
+    expect(linkWritten({ ...mapped, link: "acme/old#1" }, "acme/sec#3").link).toBe("acme/sec#3");
+  });
+
+  it("a forgotten version is planned again on the next read; forgetting twice changes nothing", () => {
+    const forgotten = versionForgotten(mapped);
+    expect(forgotten).toEqual({ ...mapped, updatedAt: "" });
+    expect(versionForgotten(forgotten)).toBe(forgotten);
   });
 });
 
