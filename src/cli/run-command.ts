@@ -8,7 +8,8 @@ import {
   type Scheduler,
 } from "../daemon/index.js";
 import { SEVERITIES } from "../config/index.js";
-import { createMetrics, startHealthServer } from "../observability/index.js";
+import { startHealthServer } from "../observability/index.js";
+import { createMetrics } from "../observability/metrics.js";
 import { systemClock } from "../shared/clock.js";
 import { acquireLock } from "../state/index.js";
 import { createContext, setMeta, type SyncContext } from "../sync/index.js";

@@ -6,13 +6,9 @@ export {
   type Logger,
   type LoggerOptions,
 } from "./logger.js";
-export {
-  createMetrics,
-  type ConnectorMetrics,
-  type MetricsOptions,
-  type MetricsSources,
-  type QueueView,
-} from "./metrics.js";
+// The metrics (prom-client) are only `run`'s: they are imported from ./metrics.js, so that `sync`,
+// `status` and the other commands do not load prom-client (about 13 MB of the process).
+export type { ConnectorMetrics, MetricsOptions, MetricsSources, QueueView } from "./metrics.js";
 export {
   startHealthServer,
   HealthServerError,

@@ -1,5 +1,6 @@
 import { pino, type Logger as PinoLogger, type DestinationStream } from "pino";
-import { PinoPretty } from "pino-pretty";
+import { createRequire } from "node:module";
+import type * as PinoPrettyModule from "pino-pretty";
 import type { SecretRegistry } from "./secrets.js";
 
 export type Logger = PinoLogger;
@@ -64,7 +65,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const guard = (destination: DestinationStream): DestinationStream =>
     opts.secrets === undefined ? destination : scrubbing(destination, opts.secrets);
   if (opts.format === "pretty") {
-    // pino-pretty reads pino's numeric levels, so the label formatter is for JSON only.
+    // pino-pretty reads pino's numeric levels, so the label formatter is for JSON only. It is
+    // loaded only here: JSON logs (every container) do not pay for it.
+    const { PinoPretty } = createRequire(import.meta.url)("pino-pretty") as typeof PinoPrettyModule;
     const pretty = PinoPretty({
       destination: opts.destination ?? 2,
       sync: true,

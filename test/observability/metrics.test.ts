@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { liveness, metricsSources, readiness } from "../../src/daemon/index.js";
-import { createMetrics, startHealthServer, type RunningHealthServer } from "../../src/observability/index.js";
+import { startHealthServer, type RunningHealthServer } from "../../src/observability/index.js";
+import { createMetrics } from "../../src/observability/metrics.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
 import { runCycle, type EngineEvent } from "../../src/sync/index.js";
 
