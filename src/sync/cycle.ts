@@ -84,10 +84,11 @@ function add(total: DrainResult, part: DrainResult): void {
 
 /**
  * Between pages of the threat walk: once INTERLEAVE_DUE threats have due work, or new due work has
- * waited INTERLEAVE_AGE_MS, the page's work is committed, people's changes on GitHub are read, and
- * the queue is drained; then the walk goes on. Once a drain leaves work deferred (the write
- * budget, a deadline, a stop), the walk reads on without draining and the rest is drained at its
- * end as before, so a budgeted connector still sees every change on the stream at once.
+ * waited INTERLEAVE_AGE_MS or a page brought none, the page's work is committed, people's changes
+ * on GitHub are read, and the queue is drained; then the walk goes on. Once a drain leaves work
+ * deferred (the write budget, a deadline, a stop), the walk reads on without draining and the
+ * rest is drained at its end as before, so a budgeted connector still sees every change on the
+ * stream at once.
  */
 function interleavedDrain(
   ctx: SyncContext,
@@ -97,6 +98,7 @@ function interleavedDrain(
   let deferred = false;
   // Entries left after the last drain (backing off) are not new work and start no drain.
   let left = Object.keys(ctx.state.queue).length;
+  let lastPage = left;
   let dueSince: number | null = null;
   return async () => {
     if (deferred) return;
@@ -105,7 +107,12 @@ function interleavedDrain(
     if (queued > left) dueSince ??= now;
     const full = queued >= (ctx.interleaveDue ?? INTERLEAVE_DUE);
     const waited = dueSince !== null && now - dueSince >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS);
-    if (!full && !waited) return;
+    // A page that brought no new work while some waits: the walk is in a quiet stretch (the
+    // stream's tail of echoes of the connector's own links, or re-deliveries), so the waiting
+    // work goes out now rather than when the stretch ends.
+    const quiet = dueSince !== null && queued === lastPage;
+    lastPage = queued;
+    if (!full && !waited && !quiet) return;
     // People's changes are read before each drain too: a close made while a long walk runs is
     // seen within one drain, and the issues the last drain created are read back a drain's worth
     // at a time rather than all at once after the walk (88,000 of them in a 1M stream).
@@ -115,6 +122,7 @@ function interleavedDrain(
     add(drained, part);
     if (part.deferred > 0) deferred = true;
     left = Object.keys(ctx.state.queue).length;
+    lastPage = left;
     dueSince = null;
   };
 }

@@ -185,6 +185,26 @@ describe("a long threat walk drains as it goes (issue 7: a 1,000,000-threat stre
     expect(await run(0)).toBe(0);
   });
 
+  it("a page that brings no new work sends the work waiting at once, without waiting for the walk to end (the stream's tail of echoes)", async () => {
+    const h = new Harness();
+    h.ctx.clock = { now: () => 1_700_000_000_000 }; // frozen: the age trigger never fires
+    h.ctx.interleaveDue = 1_000;
+    const old = Array.from({ length: 9 }, (_, i) => threatId(400 + i));
+    for (const id of old) h.platform.put({ id });
+    await h.settle();
+    const fresh = threatId(450);
+    h.platform.put({ id: fresh });
+    // Then new versions of the others that change nothing on GitHub: pages with no new work.
+    for (const id of old) h.platform.put({ id, note: "seen again" });
+    const seen = h.events.length;
+    expect((await h.cycle()).drained.done).toBe(1);
+    const events = h.events.slice(seen);
+    const created = events.findIndex((e) => e.type === "created" && e.threatId === fresh);
+    const walkEnd = events.findIndex((e) => e.type === "stream_read" && e.stream === "threats");
+    expect(created).toBeGreaterThanOrEqual(0);
+    expect(created).toBeLessThan(walkEnd);
+  });
+
   it("a person's close made while the walk runs becomes a verdict before the walk ends (contract, GitHub → platform)", async () => {
     const h = new Harness();
     h.ctx.interleaveDue = 4;
