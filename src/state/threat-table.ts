@@ -1,3 +1,4 @@
+import { isoCanonicalMs } from "./iso-ms.js";
 import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
 
@@ -211,10 +212,12 @@ export class ThreatTable {
     const row = this.index.get(id);
     if (row === undefined) return undefined;
     if (this.tables.statuses.list[this.status[row] ?? 0] !== status) return false;
-    // The stored instant formats to exactly the string it was written from (isoMs), so one
-    // formatting and a string compare tell the same version; no parse of the incoming string.
+    // The stored instant formats to exactly the string it was written from (isoMs). A string in
+    // that form is read without building a Date (iso-ms.ts); any other is compared as formatted.
     const ms = this.updated[row] ?? 0;
-    return ms > 0 && new Date(ms).toISOString() === updatedAt;
+    if (ms <= 0) return false;
+    const read = isoCanonicalMs(updatedAt);
+    return read !== null ? read === ms : new Date(ms).toISOString() === updatedAt;
   }
 
   /** Each packed row's asset and issue, read from the columns (indexes are built from this). */

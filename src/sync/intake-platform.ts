@@ -81,10 +81,14 @@ export function unchangedThreat(ctx: SyncContext, raw: Readonly<Record<string, u
   return ctx.state.threats.sameVersion(id, updatedAt, status) === true ? id : null;
 }
 
-/** A re-delivery told before parsing: what `absorbThreat` does for one, without the threat. */
-function redelivered(ctx: SyncContext, kind: "threats" | "assets", id: string): void {
-  putRetry(ctx, kind, id, undefined);
-  if (kind === "threats") ctx.emit({ type: "threat_redelivered", threatId: id });
+/** Re-deliveries told before parsing: what `absorbThreat` does for each, without the threat. */
+function redelivered(ctx: SyncContext, kind: "threats" | "assets", ids: readonly string[]): void {
+  // A retry entry is dropped as `absorbThreat` drops it; most cycles have none to look up.
+  const retrying = Object.keys(ctx.state.retry[kind]).length > 0;
+  for (const id of ids) {
+    if (retrying) putRetry(ctx, kind, id, undefined);
+    if (kind === "threats") ctx.emit({ type: "threat_redelivered", threatId: id });
+  }
 }
 
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
@@ -142,7 +146,7 @@ async function walk<T>(
   let items = 0;
   let sinceCheckpoint = 0;
   for await (const page of pages) {
-    for (const id of page.unchanged ?? []) redelivered(ctx, kind, id);
+    if (page.unchanged !== undefined && page.unchanged.length > 0) redelivered(ctx, kind, page.unchanged);
     for (const item of page.items) {
       if (item.ok) absorb(ctx, item.value);
       else noteMalformed(ctx, kind, item);
