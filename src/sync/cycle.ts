@@ -100,6 +100,7 @@ function interleavedDrain(
   let left = Object.keys(ctx.state.queue).length;
   let lastPage = left;
   let dueSince: number | null = null;
+  let readAt = ctx.clock.now();
   return async () => {
     if (deferred) return;
     const queued = Object.keys(ctx.state.queue).length;
@@ -113,10 +114,14 @@ function interleavedDrain(
     const quiet = dueSince !== null && queued === lastPage;
     lastPage = queued;
     if (!full && !waited && !quiet) return;
-    // People's changes are read before each drain too: a close made while a long walk runs is
-    // seen within one drain, and the issues the last drain created are read back a drain's worth
-    // at a time rather than all at once after the walk (88,000 of them in a 1M stream).
-    await readGitHub(ctx);
+    // People's changes are read before a drain too, at most once per INTERLEAVE_AGE_MS: a close
+    // made while a long walk runs is seen within about a second, and the issues the drains
+    // created are read back as the walk goes rather than all at once after it (88,000 of them in
+    // a 1M stream). A short walk reads GitHub once, after it, as before.
+    if (now - readAt >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS)) {
+      await readGitHub(ctx);
+      readAt = ctx.clock.now();
+    }
     await persist(ctx);
     const part = await drainQueue(ctx, drainOpts);
     add(drained, part);
