@@ -43,6 +43,8 @@ export interface SyncDeps {
   interleaveDue?: number;
   /** How long new due work waits for the walk at most (cycle.ts INTERLEAVE_AGE_MS; tests). */
   interleaveAgeMs?: number;
+  /** Threats walked between two mid-walk reads of GitHub (cycle.ts INTERLEAVE_READ_ITEMS; tests). */
+  interleaveReadItems?: number;
   /** Observers of engine events beyond the audit log, for the whole run (tests); see also `subscribe`. */
   observers?: readonly EngineObserver[];
 }

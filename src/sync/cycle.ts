@@ -76,6 +76,13 @@ export const INTERLEAVE_DUE = 1_000;
  */
 export const INTERLEAVE_AGE_MS = 1_000;
 
+/**
+ * Threats a walk reads between two of its mid-walk reads of GitHub (people's changes, and the
+ * issues its drains created). Counted in items, not time, so that a short walk (any ordinary
+ * cycle) reads GitHub once, after it, however slow the machine.
+ */
+export const INTERLEAVE_READ_ITEMS = 10_000;
+
 function add(total: DrainResult, part: DrainResult): void {
   total.done += part.done;
   total.failed += part.failed;
@@ -94,14 +101,17 @@ function interleavedDrain(
   ctx: SyncContext,
   drainOpts: DrainOptions,
   drained: DrainResult,
-): () => Promise<void> {
+): (items: number) => Promise<void> {
   let deferred = false;
   // Entries left after the last drain (backing off) are not new work and start no drain.
   let left = Object.keys(ctx.state.queue).length;
   let lastPage = left;
   let dueSince: number | null = null;
-  let readAt = ctx.clock.now();
-  return async () => {
+  // The first drain reads GitHub (people's changes made since the last cycle decide what it
+  // sends), then once every INTERLEAVE_READ_ITEMS threats walked.
+  let walked = Number.POSITIVE_INFINITY;
+  return async (items) => {
+    walked += items;
     if (deferred) return;
     const queued = Object.keys(ctx.state.queue).length;
     const now = ctx.clock.now();
@@ -114,13 +124,13 @@ function interleavedDrain(
     const quiet = dueSince !== null && queued === lastPage;
     lastPage = queued;
     if (!full && !waited && !quiet) return;
-    // People's changes are read before a drain too, at most once per INTERLEAVE_AGE_MS: a close
-    // made while a long walk runs is seen within about a second, and the issues the drains
-    // created are read back as the walk goes rather than all at once after it (88,000 of them in
-    // a 1M stream). A short walk reads GitHub once, after it, as before.
-    if (now - readAt >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS)) {
+    // People's changes are read before a drain too, then every INTERLEAVE_READ_ITEMS threats walked:
+    // a close made while a long walk runs is seen within a drain or two, and the issues the
+    // drains created are read back as the walk goes rather than all at once after it (88,000 of
+    // them in a 1M stream). A short walk reads GitHub once, after it, as before.
+    if (walked >= (ctx.interleaveReadItems ?? INTERLEAVE_READ_ITEMS)) {
       await readGitHub(ctx);
-      readAt = ctx.clock.now();
+      walked = 0;
     }
     await persist(ctx);
     const part = await drainQueue(ctx, drainOpts);

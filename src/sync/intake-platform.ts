@@ -141,7 +141,7 @@ async function walk<T>(
   pages: AsyncIterable<StreamPage<T>>,
   absorb: (ctx: SyncContext, item: T) => void,
   signal: AbortSignal | undefined,
-  afterPage?: () => Promise<void>,
+  afterPage?: (items: number) => Promise<void>,
 ): Promise<number> {
   let items = 0;
   let sinceCheckpoint = 0;
@@ -163,7 +163,7 @@ async function walk<T>(
     }
     // A stop (SIGTERM) ends the walk between pages; the next start resumes from this cursor.
     if (signal?.aborted) break;
-    await afterPage?.();
+    await afterPage?.(page.items.length + (page.unchanged?.length ?? 0));
   }
   ctx.emit({ type: "stream_read", stream: kind, items });
   return items;
@@ -173,11 +173,11 @@ export async function readAssets(ctx: SyncContext, signal?: AbortSignal): Promis
   return walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset, signal);
 }
 
-/** `afterPage` runs between pages, with the page's work recorded (cycle.ts drains there). */
+/** `afterPage` runs between pages with the page's item count, its work recorded (cycle.ts drains there). */
 export async function readThreats(
   ctx: SyncContext,
   signal?: AbortSignal,
-  afterPage?: () => Promise<void>,
+  afterPage?: (items: number) => Promise<void>,
 ): Promise<number> {
   const pages = ctx.platform.streamThreats(ctx.state.cursors.threats, (raw) => unchangedThreat(ctx, raw));
   return walk(ctx, "threats", pages, absorbThreat, signal, afterPage);
