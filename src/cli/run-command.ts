@@ -92,7 +92,11 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     );
     engine = ctx;
     // /metrics observes the engine's events (issue 7, item 3): what it did, and each cycle's end.
-    const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
+    const sources = metricsSources(ctx, {
+      status: () => daemon?.status() ?? null,
+      rateLimit: built.rateLimitSeen,
+    });
+    const metrics = createMetrics({ sources, knownLabels: { severities: SEVERITIES } });
     ctx.subscribe(metrics.observe);
     let noted = ctx.state.lastCycle;
     ctx.subscribe((event) => {

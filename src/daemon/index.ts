@@ -14,4 +14,4 @@ export {
   type ScheduleHandle,
   type Scheduler,
 } from "./scheduler.js";
-export { metricsSources } from "./metrics-sources.js";
+export { metricsSources, type MetricsSourcesOptions } from "./metrics-sources.js";

@@ -44,6 +44,8 @@ export interface GitHubStats {
   notModified: number;
   writes: number;
   secondaryLimitHits: number;
+  /** Requests sent again after a rate limit or a transient failure (the request policy's retries). */
+  retries: number;
 }
 
 export interface GitHubGateway {
@@ -127,7 +129,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;
   const budget = createWriteBudget({ ...opts.writeBudget, clock, sleep: opts.sleep ?? realSleep });
   const transport: TransportStats = { requests: 0, rateLimitPoints: 0, notModified: 0 };
-  const counters = { writes: 0, secondaryLimitHits: 0 };
+  const counters = { writes: 0, secondaryLimitHits: 0, retries: 0 };
   const fetchImpl = instrumentedFetch(
     opts.request?.fetch ?? globalThis.fetch,
     transport,
@@ -161,6 +163,9 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
     clock,
     sleep: opts.sleep ?? realSleep,
     onLimit,
+    onRetry: () => {
+      counters.retries++;
+    },
   });
   const pool = createClientPool({
     auth: toAuth(opts.auth),

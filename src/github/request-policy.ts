@@ -30,6 +30,8 @@ export interface RequestPolicyOptions {
   clock: Clock;
   sleep: Sleep;
   onLimit(event: LimitEvent): boolean;
+  /** Told each time a request is about to be sent again (after a limit or a transient failure). */
+  onRetry?: () => void;
 }
 
 /** What the policy needs to know of a request. */
@@ -121,10 +123,12 @@ export function createRequestPolicy(opts: RequestPolicyOptions): RequestPolicy {
           if (!again || limitRetries >= MAX_LIMIT_RETRIES) throw error;
           limitRetries++;
           await opts.sleep(verdict.retryAfterSeconds * opts.retryAfterBaseValue);
+          opts.onRetry?.();
         } else if (verdict.kind === "transient" && transientRetries < retries) {
           transientRetries++;
           // Quadratic back-off, as the retry plugin: 1, 4, 9 units.
           await opts.sleep(transientRetries ** 2 * opts.retryAfterBaseValue);
+          opts.onRetry?.();
         } else {
           throw error;
         }

@@ -9,6 +9,7 @@ export {
 // The metrics (prom-client) are only `run`'s: they are imported from ./metrics.js, so that `sync`,
 // `status` and the other commands do not load prom-client (about 13 MB of the process).
 export type { ConnectorMetrics, MetricsOptions, MetricsSources, QueueView } from "./metrics.js";
+export type { OperationsMetrics, WebhookOutcome, WebhookRejection } from "./operations-metrics.js";
 export {
   startHealthServer,
   HealthServerError,

@@ -2,6 +2,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import { countedAs, type EngineObserver } from "../sync/events.js";
+import { registerOperationsMetrics, type OperationsMetrics } from "./operations-metrics.js";
+import type { RateLimitSeen } from "./rate-limit-seen.js";
 
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
@@ -25,9 +27,17 @@ export interface MetricsSources {
   writeBudget(): WriteBudgetSnapshot;
   github(): GitHubStats;
   platform(): { tokenRequests: number; requests: number; retries: number };
+  /** Epoch ms when the oldest unfinished intent began; null when there is none. */
+  oldestIntentStartedAt?(): number | null;
+  /** GitHub's primary rate limit as its last answer showed it. */
+  rateLimit?(): RateLimitSeen | null;
+  /** The schedule's period in ms (0 until the schedule has started). */
+  schedulePeriodMs?(): number;
+  /** Whether `/readyz` answers ready. */
+  ready?(): boolean;
 }
 
-export interface ConnectorMetrics {
+export interface ConnectorMetrics extends OperationsMetrics {
   readonly registry: Registry;
   /** The observer of engine events to subscribe (`ctx.subscribe(metrics.observe)`). */
   observe: EngineObserver;
@@ -194,6 +204,12 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
   );
   mirrorCounter(
     registry,
+    "threatbridge_github_retries_total",
+    "GitHub API requests sent again after a rate limit or a transient failure",
+    () => sources.github().retries,
+  );
+  mirrorCounter(
+    registry,
     "threatbridge_github_rate_limit_points_total",
     "GitHub primary rate-limit points spent (a 304 costs none)",
     () => sources.github().rateLimitPoints,
@@ -235,8 +251,11 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     () => sources.platform().retries,
   );
 
+  const operations = registerOperationsMetrics(registry, sources, clock);
+
   return {
     registry,
+    webhookDelivery: operations.webhookDelivery,
     observe(event) {
       // `threatbridge_events_total{event}` is labelled with the cycle summary's names (events.ts).
       const counted = countedAs(event);

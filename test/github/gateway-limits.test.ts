@@ -41,6 +41,8 @@ describe("GitHub gateway: rate limits (REST docs, 'Rate limits for the REST API'
     expect(h.fake.requests.filter((r) => r.method === "POST")).toHaveLength(1);
     expect(h.fake.issues(REPO)).toHaveLength(1);
     expect(h.gh.stats().secondaryLimitHits).toBe(1);
+    // A create is never sent again: /metrics counts no retry for it.
+    expect(h.gh.stats().retries).toBe(0);
     expect(h.gh.budget.nextSlotAt()).toBe(t0 + 3 * BASE);
 
     // Any other write now waits out the pause first.
@@ -58,6 +60,8 @@ describe("GitHub gateway: rate limits (REST docs, 'Rate limits for the REST API'
     expect(await h.gh.getIssue(REPO, 1)).toMatchObject({ number: 1 });
     expect(h.fake.requests).toHaveLength(2);
     expect(h.gh.stats().secondaryLimitHits).toBe(1);
+    // The second send is what threatbridge_github_retries_total counts.
+    expect(h.gh.stats().retries).toBe(1);
   });
 
   it("a GET that keeps hitting the secondary limit gives up after a few retries with rate_limited", async () => {
@@ -65,6 +69,7 @@ describe("GitHub gateway: rate limits (REST docs, 'Rate limits for the REST API'
     for (let i = 0; i < 5; i++) h.fake.faultNext("GET", /issues\/1$/, SECONDARY);
     await expect(h.gh.getIssue(REPO, 1)).rejects.toMatchObject({ code: "rate_limited" });
     expect(h.fake.requests).toHaveLength(3);
+    expect(h.gh.stats().retries).toBe(2);
   });
 
   it("an exhausted primary limit with a far reset is rate_limited with the time to the reset", async () => {

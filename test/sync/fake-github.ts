@@ -229,6 +229,7 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     notModified: number;
     writes: number;
     secondaryLimitHits: number;
+    retries: number;
   } {
     return {
       requests: this.calls,
@@ -236,6 +237,7 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
       notModified: 0,
       writes: this.writes,
       secondaryLimitHits: 0,
+      retries: 0,
     };
   }
 

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { createMetrics, type MetricsSources } from "../../src/observability/metrics.js";
+
+/** The value of one series in Prometheus text, e.g. `threatbridge_ready`. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
+const clock = { now: () => NOW };
+
+function sources(over: Partial<MetricsSources> = {}): MetricsSources {
+  return {
+    queue: () => ({ total: 0, byAction: {}, bySeverity: {}, failing: 0 }),
+    unfinishedIntents: () => 0,
+    writeBudget: () => ({
+      perMinute: 0,
+      perHour: 0,
+      minIntervalMs: 0,
+      usedLastMinute: 0,
+      usedLastHour: 0,
+      acquired: 0,
+      pausedUntil: null,
+      nextSlotAt: 0,
+    }),
+    github: () => ({
+      requests: 9,
+      rateLimitPoints: 8,
+      notModified: 1,
+      writes: 3,
+      secondaryLimitHits: 1,
+      retries: 2,
+    }),
+    platform: () => ({ tokenRequests: 1, requests: 12, retries: 4 }),
+    ...over,
+  };
+}
+
+async function scrape(s: MetricsSources): Promise<string> {
+  return (await createMetrics({ sources: s, clock, processMetrics: false }).render()).body;
+}
+
+describe("/metrics: the series the dashboard and the alert rules read", () => {
+  it("backlog ETA: the queued work at the steadiest write-budget limit (contract, github.write_budget)", async () => {
+    const budget = {
+      perMinute: 80,
+      perHour: 500,
+      minIntervalMs: 1000,
+      usedLastMinute: 0,
+      usedLastHour: 0,
+      acquired: 0,
+      pausedUntil: null,
+      nextSlotAt: 0,
+    };
+    const queued = sources({
+      queue: () => ({ total: 1000, byAction: { create: 1000 }, bySeverity: { high: 1000 }, failing: 0 }),
+      writeBudget: () => budget,
+    });
+    // 500 an hour is the tightest of 80/min, 500/h and one a second: 1000 writes take two hours.
+    expect(sample(await scrape(queued), "threatbridge_backlog_eta_seconds")).toBe(7200);
+    // Nothing queued, or no budget set: the budget makes no wait.
+    expect(
+      sample(await scrape(sources({ writeBudget: () => budget })), "threatbridge_backlog_eta_seconds"),
+    ).toBe(0);
+  });
+
+  it("GitHub's rate limit as last seen; 0 and 0 before any answer carried it (the rules read limit > 0 as known)", async () => {
+    const seen = await scrape(
+      sources({
+        rateLimit: () => ({
+          remaining: 312,
+          limit: 5000,
+          resetAt: "2026-11-24T12:30:00.000Z",
+          seenAt: "2026-11-24T11:59:00.000Z",
+        }),
+      }),
+    );
+    expect(sample(seen, "threatbridge_github_rate_limit_remaining")).toBe(312);
+    expect(sample(seen, "threatbridge_github_rate_limit_limit")).toBe(5000);
+    expect(sample(seen, "threatbridge_github_rate_limit_reset_timestamp_seconds")).toBe(
+      Date.parse("2026-11-24T12:30:00.000Z") / 1000,
+    );
+    const unseen = await scrape(sources({ rateLimit: () => null }));
+    expect(sample(unseen, "threatbridge_github_rate_limit_remaining")).toBe(0);
+    expect(sample(unseen, "threatbridge_github_rate_limit_limit")).toBe(0);
+  });
+
+  it("retries on both sides are counted, as the GitHub gateway and the platform client report them", async () => {
+    const text = await scrape(sources());
+    expect(sample(text, "threatbridge_github_retries_total")).toBe(2);
+    expect(sample(text, "threatbridge_github_requests_total")).toBe(9);
+    expect(sample(text, "threatbridge_platform_retries_total")).toBe(4);
+    expect(sample(text, "threatbridge_platform_requests_total")).toBe(12);
+  });
+
+  it("schedule period, readiness and the oldest unfinished intent's age", async () => {
+    const text = await scrape(
+      sources({
+        schedulePeriodMs: () => 300_000,
+        ready: () => true,
+        unfinishedIntents: () => 2,
+        oldestIntentStartedAt: () => NOW - 90 * 60_000,
+      }),
+    );
+    expect(sample(text, "threatbridge_schedule_period_seconds")).toBe(300);
+    expect(sample(text, "threatbridge_ready")).toBe(1);
+    expect(sample(text, "threatbridge_oldest_unfinished_intent_age_seconds")).toBe(5400);
+    const idle = await scrape(sources({ ready: () => false, oldestIntentStartedAt: () => null }));
+    expect(sample(idle, "threatbridge_ready")).toBe(0);
+    expect(sample(idle, "threatbridge_oldest_unfinished_intent_age_seconds")).toBe(0);
+  });
+
+  it("webhook deliveries by outcome, and by reason when rejected, each series present from the start", async () => {
+    const metrics = createMetrics({ sources: sources(), clock, processMetrics: false });
+    const before = (await metrics.render()).body;
+    expect(sample(before, 'threatbridge_webhook_deliveries_total{outcome="accepted"}')).toBe(0);
+    expect(
+      sample(before, 'threatbridge_webhook_deliveries_total{outcome="rejected",reason="signature"}'),
+    ).toBe(0);
+    metrics.webhookDelivery("accepted");
+    metrics.webhookDelivery("accepted");
+    metrics.webhookDelivery("duplicate");
+    metrics.webhookDelivery("rejected", "size");
+    const after = (await metrics.render()).body;
+    expect(sample(after, 'threatbridge_webhook_deliveries_total{outcome="accepted"}')).toBe(2);
+    expect(sample(after, 'threatbridge_webhook_deliveries_total{outcome="duplicate"}')).toBe(1);
+    expect(sample(after, 'threatbridge_webhook_deliveries_total{outcome="rejected",reason="size"}')).toBe(1);
+    expect(sample(after, 'threatbridge_webhook_deliveries_total{outcome="ignored"}')).toBe(0);
+  });
+});
