@@ -99,7 +99,14 @@ describe("run: /readyz and /metrics over the real engine", () => {
         pausedUntil: null,
         nextSlotAt: 0,
       }),
-      github: () => ({ requests: 5, rateLimitPoints: 4, notModified: 1, writes: 2, secondaryLimitHits: 0, retries: 0 }),
+      github: () => ({
+        requests: 5,
+        rateLimitPoints: 4,
+        notModified: 1,
+        writes: 2,
+        secondaryLimitHits: 0,
+        retries: 0,
+      }),
       platform: () => ({ tokenRequests: 1, requests: 7, retries: 0 }),
     };
     const a = createMetrics({ sources, processMetrics: false, knownLabels: { severities: ["critical"] } });
@@ -168,6 +175,13 @@ const idleSources = {
     pausedUntil: null,
     nextSlotAt: 0,
   }),
-  github: () => ({ requests: 0, rateLimitPoints: 0, notModified: 0, writes: 0, secondaryLimitHits: 0, retries: 0 }),
+  github: () => ({
+    requests: 0,
+    rateLimitPoints: 0,
+    notModified: 0,
+    writes: 0,
+    secondaryLimitHits: 0,
+    retries: 0,
+  }),
   platform: () => ({ tokenRequests: 0, requests: 0, retries: 0 }),
 };
