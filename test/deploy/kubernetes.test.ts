@@ -18,12 +18,12 @@ import {
 } from "./deploy-files.js";
 
 /**
- * deploy/kubernetes/: every document is validated against the Kubernetes API schemas
+ * deploy/kubernetes/base/ (what `kubectl apply -k deploy/kubernetes` applies): every document is validated against the Kubernetes API schemas
  * (kubernetes-models), then held to what running the connector needs (contract: one process per
  * state file, SIGTERM, `/healthz`, `/readyz`, `/metrics`, secrets as `_file`s; issue 8 item 10).
  */
 
-const DIR = join(ROOT, "deploy", "kubernetes");
+const DIR = join(ROOT, "deploy", "kubernetes", "base");
 
 const MODELS: Record<string, (doc: Record<string, unknown>) => { validate(): void }> = {
   "apps/v1/Deployment": (doc) => new Deployment(doc),
