@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { liveness, metricsSources, readiness } from "../../src/daemon/index.js";
+import { liveness, metricsSources, readiness, type DaemonStatus } from "../../src/daemon/index.js";
 import { startHealthServer, type RunningHealthServer } from "../../src/observability/index.js";
 import { createMetrics } from "../../src/observability/metrics.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
@@ -24,7 +24,8 @@ describe("run: /readyz and /metrics over the real engine", () => {
   it("is not ready until the first cycle completes, then ready; /metrics counts what the cycle did", async () => {
     world = await startDaemonWorld();
     const w = world;
-    const metrics = createMetrics({ sources: metricsSources(w.ctx) });
+    let status: (() => DaemonStatus) | null = null;
+    const metrics = createMetrics({ sources: metricsSources(w.ctx, { status: () => status?.() ?? null }) });
     w.ctx.subscribe(metrics.observe);
     const held = gate();
     const daemon = w.daemon({
@@ -42,6 +43,7 @@ describe("run: /readyz and /metrics over the real engine", () => {
       readiness: () => readiness(daemon.status(), Date.now()),
       metrics: () => metrics.render(),
     });
+    status = () => daemon.status();
     const url = server.url;
     const running = daemon.run();
 
@@ -50,6 +52,11 @@ describe("run: /readyz and /metrics over the real engine", () => {
     const before = await fetch(`${url}/readyz`);
     expect(before.status).toBe(503);
     expect(await before.json()).toMatchObject({ reason: "the first cycle has not completed yet" });
+    // threatbridge_ready says what /readyz says, and the schedule's period is the daemon's.
+    const unready = await (await fetch(`${url}/metrics`)).text();
+    expect(sample(unready, "threatbridge_ready")).toBe(0);
+    expect(daemon.status().periodMs).toBeGreaterThan(0);
+    expect(sample(unready, "threatbridge_schedule_period_seconds")).toBe(daemon.status().periodMs / 1000);
 
     held.open();
     await until(
@@ -57,6 +64,7 @@ describe("run: /readyz and /metrics over the real engine", () => {
       "the first cycle and its work",
     );
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(sample(await (await fetch(`${url}/metrics`)).text(), "threatbridge_ready")).toBe(1);
 
     // A second cycle: what the drains did is counted once, whatever each cycle's own summary says.
     w.scheduler.tick();
