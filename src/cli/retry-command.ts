@@ -38,13 +38,9 @@ function report(plan: RetryPlan, selection: RetrySelection, dryRun: boolean, io:
   }
   const n = plan.requeue.length;
   const threats = `${n} ${n === 1 ? "threat" : "threats"}`;
-  if (n === 0 && "all" in selection) io.out("nothing refused: nothing to re-queue");
+  if (n === 0) io.out("all" in selection ? "nothing refused: nothing to re-queue" : "nothing re-queued");
   else if (dryRun) io.out(`${verb} ${threats} (dry run: the state is unchanged)`);
-  else
-    io.out(
-      `${verb} ${threats}` +
-        (n > 0 ? "; the next cycle (`sync`, or the next of `run`) carries them out" : ""),
-    );
+  else io.out(`${verb} ${threats}; the next cycle (\`sync\`, or the next of \`run\`) carries them out`);
   return plan.notRefused.length > 0 ? 1 : 0;
 }
 

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { status, sync, threatOf } from "./people-helpers.js";
@@ -79,7 +79,7 @@ describe("threatbridge retry", () => {
     const none = await retry(world, ["--all"]);
     expect(none.code).toBe(0);
     expect(none.stdout).toContain("nothing refused: nothing to re-queue");
-  }, 180_000);
+  }, 300_000);
 
   it("exit codes: another process holding the state lock → 1 naming it; neither or both of --threat and --all, or a bad config → 2", async () => {
     world = await startWorld({ threats: 4 });
@@ -92,6 +92,15 @@ describe("threatbridge retry", () => {
     expect(held.code).toBe(1);
     expect(held.stderr).toContain(`in use by pid ${process.pid} on host ${hostname()}`);
 
+    await rm(`${world.statePath}.lock`);
+    // Only ids with nothing refused: each is named, with why, nothing is re-queued, exit 1.
+    const mapped = threatOf(world.gh.issues(REPO)[0]?.body ?? null);
+    const nothing = await retry(world, ["--threat", UNKNOWN, "--threat", mapped]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toBe("nothing re-queued\n");
+    expect(nothing.stderr).toContain(`threat ${UNKNOWN} is not in the state`);
+    expect(nothing.stderr).toContain(`threat ${mapped} has no refused work to retry`);
+
     for (const args of [[], ["--all", "--threat", UNKNOWN], ["--threat", ""]]) {
       const usage = await retry(world, args);
       expect(usage.code, args.join(" ")).toBe(2);
@@ -100,5 +109,5 @@ describe("threatbridge retry", () => {
     const config = await world.cli(["retry", "-c", `${world.configPath}.missing`, "--all"]);
     expect(config.code).toBe(2);
     expect(config.stderr).toContain("cannot read the configuration file");
-  }, 120_000);
+  }, 180_000);
 });
