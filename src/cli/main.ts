@@ -28,6 +28,8 @@ async function dispatch(command: string | undefined, rest: string[], io: Io): Pr
       return (await import("./sync-command.js")).syncCommand(rest, io, command);
     case "status":
       return (await import("./status-command.js")).statusCommand(rest, io);
+    case "retry":
+      return (await import("./retry-command.js")).retryCommand(rest, io);
     case "check":
       return (await import("./check-command.js")).checkCommand(rest, io);
     case "config":

@@ -9,8 +9,8 @@ import { configFromArgs, type Io } from "./io.js";
 
 /**
  * `status`: what the state holds; reads the state and lock files only (no lock taken, no network)
- * and needs no secret in the environment (contract): secrets whose variables are unset are left
- * unresolved, as status uses none. Exit 0 always once the config is read (contract): a damaged
+ * and needs no secret in the environment (contract): secrets whose variables are unset or empty
+ * are left unresolved, as status uses none. Exit 0 always once the config is read (contract): a damaged
  * state file is a finding to print, not a failure.
  */
 export async function statusCommand(args: string[], io: Io, now: () => number = Date.now): Promise<number> {

@@ -21,6 +21,19 @@ Exactly one cycle, then exit (0 ok, 1 failed, 2 config or usage error).
 
 What the state file holds: cursors, mapped threats, issues, the last cycle, the queue.
 Reads the file only: no lock, no network.`,
+  retry: `usage: threatbridge retry [-c FILE] (--threat ID ... | --all) [--dry-run]
+
+Put work that GitHub refused for good (what \`status\` lists under "refused") back in the queue,
+once its cause is removed (repository unarchived, conversation unlocked, ...); the next cycle
+(\`sync\`, or the next of \`run\`) reads those threats afresh and does what is due. Touches the
+state file only: no network, no secret needed. Takes the state lock like \`sync\`: while \`run\`
+or \`sync\` works on the state it exits 1 naming the holder (stop \`run\` first).
+  --threat ID  a threat whose refused work to re-queue; repeat it for more
+  --all        every threat with refused work
+  --dry-run    say what it would re-queue; the state stays byte-for-byte as it was
+One line per threat re-queued, then the total. Exit 0 when everything asked for was re-queued
+(also when --all finds nothing refused); 1 when an id named has no refused work (it is named;
+the others are still re-queued) or the lock is held; 2 config or usage error.`,
   config: `usage: threatbridge config validate [-c FILE]   validate the config, no network (0 / 2)
        threatbridge config schema                print the config's JSON Schema`,
   check: `usage: threatbridge check [-c FILE] [--json]
@@ -51,6 +64,7 @@ commands:
   run        [-c FILE]                                       the daemon: a cycle now, then one per schedule
   sync       [-c FILE] [--dry-run] [--json] [--max-duration S] exactly one cycle, then exit
   status     [-c FILE] [--json]                              what the state file holds
+  retry      [-c FILE] (--threat ID ... | --all) [--dry-run] re-queue work GitHub refused for good
   check      [-c FILE] [--json]                              online preflight of platform and GitHub
   config validate [-c FILE]                                  validate the config, no network
   config schema                                              print the config's JSON Schema

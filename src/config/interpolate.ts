@@ -89,8 +89,12 @@ export function interpolateDocument(
       node.items.forEach((item, index) => visit(item, [...path, index]));
     } else if (isScalar(node) && typeof node.value === "string") {
       const expanded = expandString(node.value, env, !isSecretPath(path));
-      // `status` needs no secret (contract): an unset variable in a secret leaves a placeholder.
-      if (opts.unresolvedSecrets === "placeholder" && isSecretPath(path) && expanded.errors.length > 0) {
+      // `status` needs no secret (contract): a secret it cannot resolve leaves a placeholder. An
+      // empty value counts as unresolved: `PLATFORM_CLIENT_SECRET=` is how an operator (or a
+      // compose file's `KEY=`) leaves a variable unset, and the commands that use the secret
+      // still refuse it ("must not be empty").
+      const unresolved = expanded.errors.length > 0 || expanded.value === "";
+      if (opts.unresolvedSecrets === "placeholder" && isSecretPath(path) && unresolved) {
         node.value = UNRESOLVED_SECRET;
         return;
       }

@@ -33,8 +33,9 @@ export function resolveConfigPath(argvPath: string | undefined, env: Env): strin
 
 export interface LoadOptions {
   /**
-   * `placeholder`: a secret (`client_secret`, `token`, `private_key`) whose `${VAR}` is unset reads
-   * as UNRESOLVED_SECRET instead of failing, for commands that use no secret (`status`, contract).
+   * `placeholder`: a secret (`client_secret`, `token`, `private_key`) whose `${VAR}` is unset or
+   * empty reads as UNRESOLVED_SECRET instead of failing, for commands that use no secret (`status`,
+   * `retry`; contract).
    */
   unresolvedSecrets?: "error" | "placeholder";
   /** Reads `*_file` secrets (default: the file system). */

@@ -38,6 +38,9 @@ export function createPersonActions(store: Store): PersonActions {
     archive(repo) {
       store.repoByFullName(repo).archived = true;
     },
+    unarchive(repo) {
+      store.repoByFullName(repo).archived = false;
+    },
     deleteIssue(repo, number) {
       target(repo, number).issue.deleted = true;
     },

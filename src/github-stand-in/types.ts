@@ -99,6 +99,8 @@ export interface PersonActions {
   lock(repo: string, number: number, login: string): void;
   /** Archives the repository: read-only, every write answers 403. */
   archive(repo: string): void;
+  /** Unarchives the repository: writes are accepted again. */
+  unarchive(repo: string): void;
   /** Deletes the issue: it answers 410 and leaves every list. */
   deleteIssue(repo: string, number: number): void;
   /** Transfers the issue to `toRepo`; the old address answers 301 there. Returns the new number. */

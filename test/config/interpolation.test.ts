@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseConfigText, UNRESOLVED_SECRET } from "../../src/config/index.js";
 import { ENV, errorOf, minimalPlus, parse, problemAt, yamlOf } from "./helpers.js";
 
 /** Contract, "Configuration": `${VAR}` and `${VAR:-default}` are replaced from the environment. */
@@ -134,5 +135,20 @@ describe("environment interpolation", () => {
       minimalPlus("# ${NOT_SET} in a comment", "state: { path: ./s.json } # ${NOT_SET}"),
     );
     expect(config.state.path).toBe("./s.json");
+  });
+
+  it("contract, `status` needs no secret: secrets set but empty read like unset ones there, and are still refused elsewhere", () => {
+    const empty = { PLATFORM_CLIENT_ID: "threatbridge", PLATFORM_CLIENT_SECRET: "", GITHUB_TOKEN: "" };
+    for (const env of [empty, { PLATFORM_CLIENT_ID: "threatbridge" }]) {
+      const { config } = parseConfigText(minimalPlus(), "test.yaml", env, {
+        unresolvedSecrets: "placeholder",
+      });
+      expect(config.platform.client_secret).toBe(UNRESOLVED_SECRET);
+      expect(config.github.token).toBe(UNRESOLVED_SECRET);
+    }
+    // A command that uses the secrets (sync, run, check) names the file, line and key of each.
+    expect(errorOf(minimalPlus(), empty).message).toBe(
+      "test.yaml:5: platform.client_secret: must not be empty\ntest.yaml:7: github.token: must not be empty",
+    );
   });
 });

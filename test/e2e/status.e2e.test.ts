@@ -18,9 +18,9 @@ afterEach(async () => {
 });
 
 /** The built CLI with no secret in the environment: PATH and what the test names. */
-function status(args: string[], cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
+function threatbridge(args: string[], cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "status", ...args], {
+    const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
       env: { PATH: process.env["PATH"] ?? "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -31,13 +31,17 @@ function status(args: string[], cwd: string, env: Record<string, string> = {}): 
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error("status did not finish in time"));
+      reject(new Error(`${args.join(" ")} did not finish in time`));
     }, 30_000);
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+function status(args: string[], cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
+  return threatbridge(["status", ...args], cwd, env);
 }
 
 const CONFIG = (statePath: string): string => `platform:
@@ -179,5 +183,25 @@ describe("status", () => {
     expect(text.stdout).toContain("lock:       free");
     expect(text.stdout).toContain(`${made} writes by the process of the last cycle`);
     expect(text.stdout).toMatch(/GitHub rate limit \d+\/\d+ left as seen \S+ \(\d+ s ago\)/);
+  });
+
+  it("contract, `status` needs no secret: secret variables set but empty read like unset ones; sync, run and check still refuse them with file, line and key", async () => {
+    assertBuilt();
+    dir = await mkdtemp(join(tmpdir(), "threatbridge-status-"));
+    const statePath = join(dir, "data", "state.json");
+    await writeFile(join(dir, "c.yaml"), CONFIG(statePath));
+    const empty = { PLATFORM_CLIENT_SECRET: "", GITHUB_TOKEN: "" };
+
+    const json = await status(["-c", "c.yaml", "--json"], dir, empty);
+    expect(json.stderr).toBe("");
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ statePath, stateFile: false, refused: [] });
+
+    for (const command of ["sync", "run", "check"]) {
+      const refused = await threatbridge([command, "-c", "c.yaml"], dir, empty);
+      expect(refused.code, command).toBe(2);
+      expect(refused.stderr, command).toContain("c.yaml:5: platform.client_secret: must not be empty");
+      expect(refused.stderr, command).toContain("c.yaml:7: github.token: must not be empty");
+    }
   });
 });

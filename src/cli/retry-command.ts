@@ -1,0 +1,97 @@
+import { acquireLock } from "../state/index.js";
+import { applyRetry, planRetry, type RetryPlan, type RetrySelection } from "../sync/index.js";
+import { configFromArgs, type Io } from "./io.js";
+import { freezeFromEnv, openEngineState } from "./state-open.js";
+import { CONFIG_OPTION, parse, UsageError } from "./usage.js";
+import { cliLogger } from "./wiring.js";
+
+/**
+ * `threatbridge retry`: puts work that GitHub refused for good (what `status` lists under
+ * `refused`) back in the queue, for the next cycle. It only touches the state file, so, like
+ * `status`, it needs no secret; unlike `status` it writes, so it takes the state lock as `sync`
+ * does (a running `run` or `sync` makes it exit 1, naming the holder). An id with no refused work
+ * is named and makes the exit 1, while the others are still re-queued: as with `rm a b`, what
+ * could be done is done, and a script sees that not everything it asked for was.
+ */
+
+function selectionOf(threat: string[] | undefined, all: boolean): RetrySelection {
+  const ids = threat ?? [];
+  if (all && ids.length > 0) throw new UsageError("retry takes either --all or --threat ID, not both");
+  if (all) return { all: true };
+  if (ids.length === 0) throw new UsageError("retry needs --threat ID (repeatable) or --all");
+  const blank = ids.find((id) => id.trim() === "");
+  if (blank !== undefined) throw new UsageError("--threat takes a threat id, got an empty one");
+  return { threatIds: ids };
+}
+
+function report(plan: RetryPlan, selection: RetrySelection, dryRun: boolean, io: Io): number {
+  const verb = dryRun ? "would re-queue" : "re-queued";
+  for (const r of plan.requeue) {
+    io.out(`${verb} threat ${r.threatId}: ${r.action}, refused at ${r.at}: ${r.reason}`);
+  }
+  for (const { threatId, known } of plan.notRefused) {
+    io.err(
+      known
+        ? `threatbridge: threat ${threatId} has no refused work to retry`
+        : `threatbridge: threat ${threatId} is not in the state (\`threatbridge status\` lists refused work under "refused")`,
+    );
+  }
+  const n = plan.requeue.length;
+  const threats = `${n} ${n === 1 ? "threat" : "threats"}`;
+  if (n === 0) io.out("all" in selection ? "nothing refused: nothing to re-queue" : "nothing re-queued");
+  else if (dryRun) io.out(`${verb} ${threats} (dry run: the state is unchanged)`);
+  else io.out(`${verb} ${threats}; the next cycle (\`sync\`, or the next of \`run\`) carries them out`);
+  return plan.notRefused.length > 0 ? 1 : 0;
+}
+
+export async function retryCommand(args: string[], io: Io, now: () => number = Date.now): Promise<number> {
+  const opts = parse(args, {
+    ...CONFIG_OPTION,
+    threat: { type: "string", multiple: true },
+    all: { type: "boolean", default: false },
+    "dry-run": { type: "boolean", default: false },
+  });
+  const selection = selectionOf(opts.threat, opts.all === true);
+  // Only the state is touched: secrets the config names may be unset or empty (as for `status`).
+  const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
+  const statePath = config.state.path;
+
+  if (opts["dry-run"] === true) {
+    // No lock and nothing written: the state's files stay byte-for-byte as they were (contract).
+    const opened = await openEngineState(statePath, { readOnly: true, env: io.env });
+    try {
+      return report(planRetry(opened.state, selection), selection, true, io);
+    } finally {
+      await opened.close();
+    }
+  }
+
+  const logger = cliLogger(config, io.env);
+  let lockLost = false;
+  const lock = await acquireLock(statePath, {
+    onLost: () => {
+      lockLost = true;
+    },
+  });
+  try {
+    const opened = await openEngineState(statePath, { logger, env: io.env });
+    try {
+      const plan = planRetry(opened.state, selection);
+      const commit = applyRetry(opened.state, plan, {
+        now: new Date(now()).toISOString(),
+        freeze: freezeFromEnv(io.env),
+      });
+      // Another host took the lease over (this process stalled past it): its state wins.
+      if (lockLost) {
+        io.err("threatbridge: another process took the state lock over; nothing was re-queued");
+        return 1;
+      }
+      if (commit !== null) await opened.persist(commit);
+      return report(plan, selection, false, io);
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}
