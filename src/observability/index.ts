@@ -8,12 +8,20 @@ export {
 } from "./logger.js";
 // The metrics (prom-client) are only `run`'s: they are imported from ./metrics.js, so that `sync`,
 // `status` and the other commands do not load prom-client (about 13 MB of the process).
-export type { ConnectorMetrics, MetricsOptions, MetricsSources, QueueView } from "./metrics.js";
+export type {
+  ConnectorMetrics,
+  MetricsOptions,
+  MetricsSources,
+  QueueView,
+  WebhookOutcome,
+  WebhookRejection,
+} from "./metrics.js";
 export {
   startHealthServer,
   HealthServerError,
   type HealthServerOptions,
   type ProbeResult,
+  type RouteHandler,
   type RunningHealthServer,
 } from "./health-server.js";
 export { createSecretRegistry, REDACTED, type SecretRegistry } from "./secrets.js";

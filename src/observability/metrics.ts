@@ -27,10 +27,20 @@ export interface MetricsSources {
   platform(): { tokenRequests: number; requests: number; retries: number };
 }
 
+/** What became of a GitHub webhook delivery (`threatbridge_webhook_deliveries_total{outcome}`). */
+export type WebhookOutcome = "accepted" | "duplicate" | "ignored" | "rejected";
+/** Why a delivery was rejected (the `reason` label, on `rejected` only). */
+export type WebhookRejection = "signature" | "size" | "method" | "payload";
+
+const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ["accepted", "duplicate", "ignored"];
+const WEBHOOK_REJECTIONS: readonly WebhookRejection[] = ["signature", "size", "method", "payload"];
+
 export interface ConnectorMetrics {
   readonly registry: Registry;
   /** The observer of engine events to subscribe (`ctx.subscribe(metrics.observe)`). */
   observe: EngineObserver;
+  /** Counts one webhook delivery (the receiver tells it; series exist only when webhooks are on). */
+  webhookDelivery(outcome: WebhookOutcome, reason?: WebhookRejection): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -41,6 +51,8 @@ export interface MetricsOptions {
   processMetrics?: boolean;
   /** Label values shown (as 0) before any work carries them, so that dashboards have a series. */
   knownLabels?: { actions?: readonly string[]; severities?: readonly string[] };
+  /** Webhooks are on: their delivery series are shown (as 0) from the start. */
+  webhooks?: boolean;
 }
 
 /** Sets a labelled gauge from a record; labels seen before but now absent go to 0, not away. */
@@ -235,8 +247,30 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     () => sources.platform().retries,
   );
 
+  let webhooks: Counter | null = null;
+  /** Registered on the first delivery or `webhookDelivery` call, with every series at 0. */
+  function webhookCounter(): Counter {
+    if (webhooks !== null) return webhooks;
+    const counter = new Counter({
+      name: "threatbridge_webhook_deliveries_total",
+      help: "GitHub webhook deliveries, by outcome (and reason, when rejected)",
+      labelNames: ["outcome", "reason"],
+      registers,
+    });
+    for (const outcome of WEBHOOK_OUTCOMES) counter.inc({ outcome }, 0);
+    for (const reason of WEBHOOK_REJECTIONS) counter.inc({ outcome: "rejected", reason }, 0);
+    webhooks = counter;
+    return counter;
+  }
+  if (opts.webhooks === true) webhookCounter();
+
   return {
     registry,
+    webhookDelivery(outcome, reason) {
+      const counter = webhookCounter();
+      if (outcome === "rejected") counter.inc({ outcome, reason: reason ?? "payload" });
+      else counter.inc({ outcome });
+    },
     observe(event) {
       // `threatbridge_events_total{event}` is labelled with the cycle summary's names (events.ts).
       const counted = countedAs(event);

@@ -29,3 +29,4 @@ export {
 export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./known.js";
 export { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
+export { absorbIssueNow, managesIssue } from "./webhook-intake.js";
