@@ -95,11 +95,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     // /metrics observes the engine's events (issue 7, item 3): what it did, and each cycle's end.
     const webhook = config.github.webhook;
     const webhookPath = webhook?.path !== undefined && webhook.secret !== undefined ? webhook.path : null;
-    const metrics = createMetrics({
-      sources: metricsSources(ctx),
-      knownLabels: { severities: SEVERITIES },
-      webhooks: webhookPath !== null,
-    });
+    const metrics = createMetrics({ sources: metricsSources(ctx), knownLabels: { severities: SEVERITIES } });
     ctx.subscribe(metrics.observe);
     let noted = ctx.state.lastCycle;
     ctx.subscribe((event) => {

@@ -39,7 +39,7 @@ export interface ConnectorMetrics {
   readonly registry: Registry;
   /** The observer of engine events to subscribe (`ctx.subscribe(metrics.observe)`). */
   observe: EngineObserver;
-  /** Counts one webhook delivery (the receiver tells it; series exist only when webhooks are on). */
+  /** Counts one webhook delivery (the receiver tells it). */
   webhookDelivery(outcome: WebhookOutcome, reason?: WebhookRejection): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -51,8 +51,6 @@ export interface MetricsOptions {
   processMetrics?: boolean;
   /** Label values shown (as 0) before any work carries them, so that dashboards have a series. */
   knownLabels?: { actions?: readonly string[]; severities?: readonly string[] };
-  /** Webhooks are on: their delivery series are shown (as 0) from the start. */
-  webhooks?: boolean;
 }
 
 /** Sets a labelled gauge from a record; labels seen before but now absent go to 0, not away. */
@@ -247,29 +245,22 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     () => sources.platform().retries,
   );
 
-  let webhooks: Counter | null = null;
-  /** Registered on the first delivery or `webhookDelivery` call, with every series at 0. */
-  function webhookCounter(): Counter {
-    if (webhooks !== null) return webhooks;
-    const counter = new Counter({
-      name: "threatbridge_webhook_deliveries_total",
-      help: "GitHub webhook deliveries, by outcome (and reason, when rejected)",
-      labelNames: ["outcome", "reason"],
-      registers,
-    });
-    for (const outcome of WEBHOOK_OUTCOMES) counter.inc({ outcome }, 0);
-    for (const reason of WEBHOOK_REJECTIONS) counter.inc({ outcome: "rejected", reason }, 0);
-    webhooks = counter;
-    return counter;
-  }
-  if (opts.webhooks === true) webhookCounter();
+  // Registered whether webhooks are on or not, every series at 0: dashboards and alert rules that
+  // name them find them on any `run`.
+  const webhooks = new Counter({
+    name: "threatbridge_webhook_deliveries_total",
+    help: "GitHub webhook deliveries, by outcome (and reason, when rejected)",
+    labelNames: ["outcome", "reason"],
+    registers,
+  });
+  for (const outcome of WEBHOOK_OUTCOMES) webhooks.inc({ outcome }, 0);
+  for (const reason of WEBHOOK_REJECTIONS) webhooks.inc({ outcome: "rejected", reason }, 0);
 
   return {
     registry,
     webhookDelivery(outcome, reason) {
-      const counter = webhookCounter();
-      if (outcome === "rejected") counter.inc({ outcome, reason: reason ?? "payload" });
-      else counter.inc({ outcome });
+      if (outcome === "rejected") webhooks.inc({ outcome, reason: reason ?? "payload" });
+      else webhooks.inc({ outcome });
     },
     observe(event) {
       // `threatbridge_events_total{event}` is labelled with the cycle summary's names (events.ts).
