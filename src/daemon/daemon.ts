@@ -120,6 +120,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   let cycleStop: AbortController | null = null;
   /** Issues webhooks named, not read yet, by `owner/name#N` (bounded: the poll reads the rest). */
   const named = new Map<string, { repo: string; number: number }>();
+  /** Whether the overflow of `named` was logged since the loop last emptied it (one line a burst). */
+  let overflowLogged = false;
 
   function poke(): void {
     interrupt?.abort(new Error("interrupted"));
@@ -208,6 +210,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   async function absorbNamed(): Promise<void> {
     const issues = [...named.values()];
     named.clear();
+    overflowLogged = false;
     for (const { repo, number } of issues) {
       if (stopping) return;
       try {
@@ -237,7 +240,13 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       if (stopping) return;
       const key = `${repo.toLowerCase()}#${number}`;
       if (!named.has(key) && named.size >= MAX_NAMED) {
-        logger.warn({ repo, number }, "too many issues named by webhooks wait; the next poll reads this one");
+        if (!overflowLogged) {
+          logger.warn(
+            { waiting: named.size },
+            "too many issues named by webhooks wait; the next poll reads the others",
+          );
+          overflowLogged = true;
+        }
         return;
       }
       named.set(key, { repo, number });
