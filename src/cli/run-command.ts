@@ -12,7 +12,8 @@ import { startHealthServer } from "../observability/index.js";
 import { createMetrics } from "../observability/metrics.js";
 import { systemClock } from "../shared/clock.js";
 import { acquireLock } from "../state/index.js";
-import { createContext, setMeta, type SyncContext } from "../sync/index.js";
+import { createContext, managesIssue, setMeta, type SyncContext } from "../sync/index.js";
+import { createWebhookReceiver } from "../webhooks/index.js";
 import { freezeFromEnv, openEngineState, type OpenedState } from "./state-open.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
@@ -92,6 +93,8 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     );
     engine = ctx;
     // /metrics observes the engine's events (issue 7, item 3): what it did, and each cycle's end.
+    const webhook = config.github.webhook;
+    const webhookPath = webhook?.path !== undefined && webhook.secret !== undefined ? webhook.path : null;
     const sources = metricsSources(ctx, {
       status: () => daemon?.status() ?? null,
       rateLimit: built.rateLimitSeen,
@@ -114,17 +117,40 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     });
     daemon = running;
     if (stopRequested) running.stop();
+    // GitHub's deliveries only name an issue for the loop to read: the answer never waits for work.
+    const routes =
+      webhookPath !== null && webhook?.secret !== undefined
+        ? {
+            [webhookPath]: createWebhookReceiver({
+              secret: webhook.secret,
+              previousSecrets: webhook.previous_secrets,
+              logger,
+              onIssue: (notice) => {
+                if (!managesIssue(ctx, notice.repo, notice.number, notice.threatId)) return false;
+                running.issueChanged(notice.repo, notice.number);
+                return true;
+              },
+              onOutcome: (outcome, reason) => metrics.webhookDelivery(outcome, reason),
+            }),
+          }
+        : undefined;
     const health = await startHealthServer({
       host: config.health.host,
       port: config.health.port,
       liveness: () => liveness(running.status()),
       readiness: () => readiness(running.status(), Date.now()),
       metrics: () => metrics.render(),
+      ...(routes !== undefined ? { routes } : {}),
       logger,
     });
     try {
       logger.info(
-        { health: health.url, schedule: config.schedule, state: config.state.path },
+        {
+          health: health.url,
+          schedule: config.schedule,
+          state: config.state.path,
+          ...(webhookPath !== null ? { webhook: `${health.url}${webhookPath}` } : {}),
+        },
         "threatbridge is running",
       );
       await running.run();

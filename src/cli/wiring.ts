@@ -22,6 +22,8 @@ export function secretsOf(config: Config | null): SecretRegistry {
     config?.platform.client_secret,
     config?.github.token,
     config?.github.app?.private_key,
+    config?.github.webhook?.secret,
+    ...(config?.github.webhook?.previous_secrets ?? []),
   ]);
 }
 

@@ -44,7 +44,13 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Keys whose values are secrets: never printed in a message, replaced in `redactConfig`. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(["client_secret", "token", "private_key"]);
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  "client_secret",
+  "token",
+  "private_key",
+  "secret",
+  "previous_secrets",
+]);
 
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
   return path.some((segment) => typeof segment === "string" && SECRET_KEYS.has(segment));

@@ -28,6 +28,7 @@ export function configJsonSchema(): Record<string, unknown> {
   const platform = ConfigSchema.shape.platform;
   const app = schemaAt(ConfigSchema, ["github", "app"]);
   const verdict = schemaAt(ConfigSchema, ["verdicts", "reopened"]);
+  const webhook = schemaAt(ConfigSchema, ["github", "webhook"]);
   const generated = z.toJSONSchema(ConfigSchema, {
     target: "draft-2020-12",
     io: "input",
@@ -40,6 +41,16 @@ export function configJsonSchema(): Record<string, unknown> {
         eitherKeyOrFile(jsonSchema, "client_secret");
       } else if (zodSchema === app) {
         eitherKeyOrFile(jsonSchema, "private_key");
+      } else if (zodSchema === webhook) {
+        // A path switches the webhook on, and then its secret is due in one of its two forms.
+        jsonSchema.allOf = [
+          { not: { required: ["secret", "secret_file"] } },
+          { not: { required: ["previous_secrets", "previous_secrets_file"] } },
+          {
+            if: { required: ["path"] },
+            then: { oneOf: [{ required: ["secret"] }, { required: ["secret_file"] }] },
+          },
+        ];
       } else if (zodSchema === verdict) {
         jsonSchema.if = { properties: { status: { const: "accepted" } }, required: ["status"] };
         jsonSchema.then = {

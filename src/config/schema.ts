@@ -89,6 +89,38 @@ const GitHubAppConfig = z.strictObject({
     .describe("Id of the App's installation; when left out, it is looked up for each repository"),
 });
 
+/** Paths `run` already serves on the health port: a webhook path may not take one of them. */
+const HEALTH_PATHS = ["/healthz", "/readyz", "/metrics"];
+
+const GitHubWebhookConfig = z
+  .strictObject({
+    path: z
+      .string()
+      .regex(/^\/[A-Za-z0-9\-._~/]*$/, "must be a URL path starting with /, e.g. /github/webhook")
+      .refine((p) => !HEALTH_PATHS.includes(p), { message: "must not be /healthz, /readyz or /metrics" })
+      .optional()
+      .describe(
+        "Where `run` accepts GitHub's webhook deliveries on health.port, e.g. /github/webhook; off when left out",
+      ),
+    secret: nonEmpty
+      .optional()
+      .describe("The webhook's secret, e.g. ${GITHUB_WEBHOOK_SECRET}; never logged. Or secret_file"),
+    secret_file: secretFile.describe(
+      "A file holding the webhook secret (e.g. /run/secrets/github-webhook-secret), instead of secret",
+    ),
+    previous_secrets: z
+      .array(nonEmpty)
+      .default([])
+      .describe("Secrets still accepted while GitHub's webhook moves to a new one (rotation)"),
+    previous_secrets_file: secretFile.describe(
+      "A file holding previous secrets, one a line, instead of previous_secrets",
+    ),
+  })
+  .refine((w) => w.path === undefined || w.secret !== undefined, {
+    message: "a webhook needs its secret: set github.webhook.secret (or secret_file)",
+    path: ["secret"],
+  });
+
 const GitHubConfig = z
   .strictObject({
     api_url: httpUrl
@@ -110,6 +142,9 @@ const GitHubConfig = z
       .describe("Label on every issue the connector creates; only issues with it are managed"),
     write_budget: WriteBudgetConfig.prefault({}).describe(
       "Client-side pacing of GitHub writes; the defaults are GitHub.com's published limits for content-creating requests",
+    ),
+    webhook: GitHubWebhookConfig.optional().describe(
+      "GitHub webhooks for instant verdicts (optional; polling stays the source of truth)",
     ),
   })
   .refine((g) => (g.token === undefined) !== (g.app === undefined), {

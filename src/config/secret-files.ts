@@ -7,7 +7,8 @@ import { keyText, lineOfPath } from "./yaml-lines.js";
 
 /**
  * Secrets from files (contract, "Configuration"): every secret key (`platform.client_secret`,
- * `github.token`, `github.app.private_key`) may be given as the same key with `_file` appended,
+ * `github.token`, `github.app.private_key`, `github.webhook.secret` and its `previous_secrets`,
+ * one a line) may be given as the same key with `_file` appended,
  * whose content without its trailing newline is the value — Docker and Kubernetes secrets, and a
  * GitHub App's PEM without a multi-line environment variable. Giving both forms of one key is an
  * error. Runs after `${VAR}` interpolation (so `token_file: ${SECRETS_DIR}/github` works) and
@@ -23,13 +24,21 @@ export const readSecretFileSync: ReadSecretFile = (path) => readFileSync(path, "
 export const FILE_SUFFIX = "_file";
 
 /**
- * Where each secret key lives (its parent's key path). Only there is `<key>_file` read; anywhere
- * else it is left to validation, which reports it as an unknown key on its own line.
+ * Where each secret key lives (its parent's key path) and whether it holds one secret or a list
+ * (one a line in its file). Only there is `<key>_file` read; anywhere else it is left to
+ * validation, which reports it as an unknown key on its own line.
  */
-const SECRET_HOMES: ReadonlyMap<string, string> = new Map([
-  ["platform", "client_secret"],
-  ["github", "token"],
-  ["github.app", "private_key"],
+const SECRET_HOMES: ReadonlyMap<string, ReadonlyMap<string, "one" | "list">> = new Map([
+  ["platform", new Map([["client_secret", "one"]])],
+  ["github", new Map([["token", "one"]])],
+  ["github.app", new Map([["private_key", "one"]])],
+  [
+    "github.webhook",
+    new Map([
+      ["secret", "one"],
+      ["previous_secrets", "list"],
+    ]),
+  ],
 ]);
 
 export function resolveSecretFiles(
@@ -50,7 +59,8 @@ export function resolveSecretFiles(
       const key = keyText(pair.key);
       if (key === undefined) continue;
       const secretKey = key.endsWith(FILE_SUFFIX) ? key.slice(0, -FILE_SUFFIX.length) : undefined;
-      if (secretKey === undefined || SECRET_HOMES.get(formatPath(path)) !== secretKey) {
+      const shape = secretKey === undefined ? undefined : SECRET_HOMES.get(formatPath(path))?.get(secretKey);
+      if (secretKey === undefined || shape === undefined) {
         visit(pair.value, [...path, key]);
         continue;
       }
@@ -75,7 +85,7 @@ export function resolveSecretFiles(
       }
       if (placeholder !== undefined) {
         node.delete(key);
-        node.set(secretKey, placeholder);
+        node.set(secretKey, shape === "list" ? doc.createNode([placeholder]) : placeholder);
         continue;
       }
       let content: string;
@@ -86,6 +96,13 @@ export function resolveSecretFiles(
         continue;
       }
       const value = content.replace(/\r?\n$/, "");
+      if (shape === "list") {
+        // Previous secrets may run out during a rotation: an empty file is an empty list.
+        const list = value.split(/\r?\n/).filter((line) => line.trim() !== "");
+        node.delete(key);
+        node.set(secretKey, doc.createNode(list));
+        continue;
+      }
       if (value === "") {
         problems.push(problem(`the secret file ${file} is empty`));
         continue;

@@ -1,6 +1,7 @@
 import { drainProgress, type Logger } from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import {
+  absorbIssueNow,
   drainQueue,
   isWrite,
   persist,
@@ -26,6 +27,7 @@ import type { ScheduleHandle, Scheduler } from "./scheduler.js";
 export interface DaemonEngine {
   runCycle(ctx: SyncContext, opts: CycleOptions): Promise<CycleReport>;
   drainQueue(ctx: SyncContext, opts: DrainOptions): Promise<DrainResult>;
+  absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean>;
 }
 
 export interface DaemonOptions {
@@ -61,8 +63,17 @@ export interface Daemon {
   run(): Promise<void>;
   /** Stop starting new work (SIGTERM/SIGINT). Idempotent. */
   stop(): void;
+  /**
+   * A webhook said an issue changed: the loop reads it and drains its verdict between two drain
+   * entries, or right after the cycle in progress. Returns at once; the same issue named twice
+   * before the loop gets to it is read once.
+   */
+  issueChanged(repo: string, number: number): void;
   status(): DaemonStatus;
 }
+
+/** Issues named by webhooks that wait for the loop at most (a burst beyond it is left to the poll). */
+const MAX_NAMED = 1000;
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -75,6 +86,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   const engine: DaemonEngine = {
     runCycle: opts.engine?.runCycle ?? runCycle,
     drainQueue: opts.engine?.drainQueue ?? drainQueue,
+    absorbIssueNow: opts.engine?.absorbIssueNow ?? absorbIssueNow,
   };
   const sliceMs = opts.drainSliceMs ?? 10_000;
   const budget = ctx.config.github.write_budget;
@@ -106,6 +118,10 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   let interrupt: AbortController | null = null;
   /** Ends a cycle's reads between pages on a stop (a tick never interrupts a cycle). */
   let cycleStop: AbortController | null = null;
+  /** Issues webhooks named, not read yet, by `owner/name#N` (bounded: the poll reads the rest). */
+  const named = new Map<string, { repo: string; number: number }>();
+  /** Whether the overflow of `named` was logged since the loop last emptied it (one line a burst). */
+  let overflowLogged = false;
 
   function poke(): void {
     interrupt?.abort(new Error("interrupted"));
@@ -190,19 +206,53 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     }
   }
 
+  /** Reads each issue webhooks named since the last look, one at a time, as the loop's own work. */
+  async function absorbNamed(): Promise<void> {
+    const issues = [...named.values()];
+    named.clear();
+    overflowLogged = false;
+    for (const { repo, number } of issues) {
+      if (stopping) return;
+      try {
+        await engine.absorbIssueNow(ctx, repo, number);
+      } catch (e) {
+        // The next cycle's poll reads the issue anyway: a failed read only loses the head start.
+        logger.warn({ repo, number, err: message(e) }, "reading an issue a webhook named failed");
+      }
+    }
+  }
+
   async function loop(): Promise<void> {
     while (!stopping) {
       if (cycleDue) await cycle();
       if (stopping) break;
+      if (named.size > 0) await absorbNamed();
       // A tick that came during the cycle waits for one drain slice, so that draining never starves.
       const wait = await drain();
-      if (stopping || cycleDue) continue;
+      if (stopping || cycleDue || named.size > 0) continue;
       if (wait > 0) await idle(wait);
     }
   }
 
   return {
     status: () => ({ ...status, cycles: { ...status.cycles } }),
+    issueChanged(repo, number) {
+      if (stopping) return;
+      const key = `${repo.toLowerCase()}#${number}`;
+      if (!named.has(key) && named.size >= MAX_NAMED) {
+        if (!overflowLogged) {
+          logger.warn(
+            { waiting: named.size },
+            "too many issues named by webhooks wait; the next poll reads the others",
+          );
+          overflowLogged = true;
+        }
+        return;
+      }
+      named.set(key, { repo, number });
+      // Between two drain entries or in an idle wait; a cycle in progress finishes first.
+      poke();
+    },
     stop() {
       if (stopping) return;
       stopping = true;

@@ -12,6 +12,8 @@
  * conversation (comments answer 403), archive a repository (writes answer 403), delete an issue
  * (410) and transfer one (301 to its new place); `faults.afterWrites(n, action)` runs a person's
  * action right after the connector's n-th write, so a test needs no sleep to act "between" writes.
+ * With the `webhook` option, a person's close or reopen is also POSTed as a signed `issues`
+ * delivery, as GitHub's webhooks send it.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";
@@ -27,3 +29,4 @@ export type {
   StandInIssue,
   StandInOptions,
 } from "./types.js";
+export type { StandInDelivery, StandInWebhookOptions } from "./webhooks.js";

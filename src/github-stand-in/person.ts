@@ -1,11 +1,13 @@
 import type { Store } from "./store.js";
 import type { PersonActions } from "./types.js";
+import type { WebhookSender } from "./webhooks.js";
 
 /**
  * Changes made by a person in GitHub's web UI: not API calls of the connector, so they cost
- * nothing and are recorded with the person as actor and no `performed_via_github_app`.
+ * nothing and are recorded with the person as actor and no `performed_via_github_app`. A close or a
+ * reopen is also sent as a webhook delivery when the stand-in has a webhook.
  */
-export function createPersonActions(store: Store): PersonActions {
+export function createPersonActions(store: Store, webhooks?: WebhookSender): PersonActions {
   const target = (repo: string, number: number) => {
     const r = store.repoByFullName(repo);
     return { r, issue: store.mustFindIssue(r, number) };
@@ -15,10 +17,12 @@ export function createPersonActions(store: Store): PersonActions {
     close(repo, number, opts) {
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { state: "closed", stateReason: opts.reason }, as(opts.login));
+      webhooks?.issueChanged(r, issue, "closed", opts.login);
     },
     reopen(repo, number, login) {
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { state: "open" }, as(login));
+      webhooks?.issueChanged(r, issue, "reopened", login);
     },
     comment(repo, number, body, login) {
       const { r, issue } = target(repo, number);

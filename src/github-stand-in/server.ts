@@ -17,6 +17,7 @@ import { compileRoutes } from "./router.js";
 import { commentSnapshot, eventSnapshot, issueSnapshot } from "./snapshots.js";
 import { createStore } from "./store.js";
 import type { RunningStandIn, StandInCounters, StandInOptions } from "./types.js";
+import { createWebhookSender } from "./webhooks.js";
 
 /** GitHub.com's primary limit for a token. */
 const DEFAULT_PRIMARY_PER_HOUR = 5000;
@@ -88,6 +89,12 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     ...miscRoutes(deps, primary, auth),
   ]);
 
+  const webhooks = createWebhookSender(
+    opts.webhook,
+    store,
+    () => deps.shape,
+    () => clock.now(),
+  );
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -110,7 +117,8 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     comments: (repo, number) => store.commentsOf(store.repoByFullName(repo), number).map(commentSnapshot),
     events: (repo, number) => store.eventsOf(store.repoByFullName(repo), number).map(eventSnapshot),
     counters: () => ({ ...counters, byRoute: { ...counters.byRoute } }),
-    person: createPersonActions(store),
+    person: createPersonActions(store, webhooks),
+    webhooks,
     faults: faults.controls,
   };
 }

@@ -1,5 +1,6 @@
 import type { RepoSettings } from "./repo-settings.js";
 import type { Clock } from "../shared/clock.js";
+import type { StandInWebhookOptions, WebhookSender } from "./webhooks.js";
 
 /**
  * Options of {@link startGitHubStandIn}; every field has a default, and `undefined` means the
@@ -28,6 +29,8 @@ export interface StandInOptions {
    * issues disabled, permissions); any other answers 404. Default: every repository exists.
    */
   repositories?: Record<string, RepoSettings> | undefined;
+  /** When given, a person's close or reopen is POSTed here as a signed `issues` delivery. */
+  webhook?: StandInWebhookOptions | undefined;
 }
 
 /** A snapshot of one stored issue or pull request (plain data, safe to keep). */
@@ -133,4 +136,6 @@ export interface RunningStandIn {
   counters(): StandInCounters;
   person: PersonActions;
   faults: FaultControls;
+  /** The webhook deliveries sent (none without the `webhook` option), and a redelivery. */
+  webhooks: Pick<WebhookSender, "deliveries" | "redeliver" | "settled">;
 }

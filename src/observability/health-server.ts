@@ -4,8 +4,12 @@ import type { Logger } from "./logger.js";
 /**
  * The HTTP side of `run` (contract: `/healthz`, `/readyz`, `/metrics` on `health.port`).
  * `/healthz` says whether the process loop is alive, `/readyz` whether it is doing its job,
- * `/metrics` is Prometheus text. Everything else is 404; nothing here writes or reveals a secret.
+ * `/metrics` is Prometheus text. `routes` adds paths with handlers of their own (the GitHub webhook).
+ * Everything else is 404; nothing here writes or reveals a secret.
  */
+
+/** A path's own handler: it answers every method itself. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface ProbeResult {
   ok: boolean;
@@ -19,6 +23,8 @@ export interface HealthServerOptions {
   liveness: () => ProbeResult;
   readiness: () => ProbeResult;
   metrics: () => Promise<{ contentType: string; body: string }>;
+  /** More paths, each with its handler (e.g. `github.webhook.path`). */
+  routes?: Readonly<Record<string, RouteHandler>>;
   logger?: Logger;
 }
 
@@ -53,6 +59,11 @@ function sendJson(res: ServerResponse, status: number, body: Record<string, unkn
 async function handle(req: IncomingMessage, res: ServerResponse, opts: HealthServerOptions): Promise<void> {
   const head = req.method === "HEAD";
   const path = new URL(req.url ?? "/", "http://localhost").pathname;
+  const route = opts.routes !== undefined && Object.hasOwn(opts.routes, path) ? opts.routes[path] : undefined;
+  if (route !== undefined) {
+    await route(req, res);
+    return;
+  }
   const known = path === "/healthz" || path === "/readyz" || path === "/metrics";
   if (!known) {
     sendJson(res, 404, { error: "not found", paths: ["/healthz", "/readyz", "/metrics"] }, head);

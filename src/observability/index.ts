@@ -15,6 +15,7 @@ export {
   HealthServerError,
   type HealthServerOptions,
   type ProbeResult,
+  type RouteHandler,
   type RunningHealthServer,
 } from "./health-server.js";
 export { createSecretRegistry, REDACTED, type SecretRegistry } from "./secrets.js";

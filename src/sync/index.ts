@@ -30,3 +30,4 @@ export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./known.js";
 export { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
 export { applyRetry, planRetry, type RefusedWork, type RetryPlan, type RetrySelection } from "./retry.js";
+export { absorbIssueNow, managesIssue } from "./webhook-intake.js";

@@ -36,13 +36,13 @@ export function mappedIssues(ctx: SyncContext): ReadonlyMap<string, string> {
   return ctx.index.byIssue;
 }
 
-interface SeenIssue {
+export interface SeenIssue {
   threatId: string;
   issue: IssueSnapshot;
 }
 
 /** Adopts or warns about an issue the poll listed; answers it when it may show a person's change. */
-function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: MappedLookup): SeenIssue | null {
+export function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: MappedLookup): SeenIssue | null {
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEngine } from "../../src/daemon/index.js";
 import { readJournaledState } from "../../src/sync/index.js";
-import { drainQueue, runCycle } from "../../src/sync/index.js";
+import { absorbIssueNow, drainQueue, runCycle } from "../../src/sync/index.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
 
 let world: DaemonWorld | undefined;
@@ -11,28 +11,49 @@ afterEach(async () => {
 });
 
 /** The real engine, watched: how many cycles ran, and the most that ever ran at once. */
-function watchedEngine(
-  hold?: Promise<void>,
-): DaemonEngine & { cycles: number; maxConcurrent: number; drains: number } {
+function watchedEngine(hold?: Promise<void>): DaemonEngine & {
+  cycles: number;
+  maxConcurrent: number;
+  drains: number;
+  absorbed: number;
+  maxBusy: number;
+} {
   let running = 0;
+  /** Cycles, drains and webhook reads in progress: the loop is single, so never more than one. */
+  let busy = 0;
+  async function work<T>(run: () => Promise<T>): Promise<T> {
+    busy += 1;
+    engine.maxBusy = Math.max(engine.maxBusy, busy);
+    try {
+      return await run();
+    } finally {
+      busy -= 1;
+    }
+  }
   const engine = {
     cycles: 0,
     maxConcurrent: 0,
     drains: 0,
+    absorbed: 0,
+    maxBusy: 0,
     async runCycle(...args: Parameters<DaemonEngine["runCycle"]>) {
       running += 1;
       engine.cycles += 1;
       engine.maxConcurrent = Math.max(engine.maxConcurrent, running);
       try {
         if (engine.cycles === 1 && hold) await hold;
-        return await runCycle(...args);
+        return await work(() => runCycle(...args));
       } finally {
         running -= 1;
       }
     },
     async drainQueue(...args: Parameters<DaemonEngine["drainQueue"]>) {
       engine.drains += 1;
-      return drainQueue(...args);
+      return work(() => drainQueue(...args));
+    },
+    async absorbIssueNow(...args: Parameters<DaemonEngine["absorbIssueNow"]>) {
+      engine.absorbed += 1;
+      return work(() => absorbIssueNow(...args));
     },
   };
   return engine;

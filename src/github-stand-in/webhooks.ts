@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { sign } from "@octokit/webhooks-methods";
+import { issue as issueShape, user, type ShapeContext } from "./shapes.js";
+import type { IssueRecord, RepoRecord, Store } from "./store.js";
+
+/**
+ * Webhook deliveries as GitHub sends them (an `issues` event with `action`, `issue`,
+ * `repository` and `sender`; headers `X-GitHub-Event`, `X-GitHub-Delivery`, `X-Hub-Signature-256`
+ * over the raw body; JSON), POSTed when a person closes or reopens an issue. Sent in the
+ * background, as GitHub does: the person's action never waits for the receiver.
+ */
+
+export interface StandInWebhookOptions {
+  /** Where deliveries go, e.g. http://127.0.0.1:9464/github/webhook. */
+  url: string;
+  secret: string;
+}
+
+/** One delivery and what the receiver answered (null: no answer, e.g. nothing listening). */
+export interface StandInDelivery {
+  id: string;
+  event: string;
+  action: string;
+  repo: string;
+  number: number;
+  sentAt: number;
+  status: number | null;
+}
+
+export interface WebhookSender {
+  issueChanged(r: RepoRecord, issue: IssueRecord, action: "closed" | "reopened", login: string): void;
+  /** Every delivery sent so far, oldest first. */
+  deliveries(): StandInDelivery[];
+  /** Sends a delivery again with the same id and body (GitHub's "Redeliver"). */
+  redeliver(id: string): Promise<number | null>;
+  /** Resolves once every delivery sent so far has its answer. */
+  settled(): Promise<void>;
+}
+
+interface Sent {
+  record: StandInDelivery;
+  body: string;
+}
+
+export function createWebhookSender(
+  opts: StandInWebhookOptions | undefined,
+  store: Store,
+  shape: () => ShapeContext,
+  now: () => number,
+): WebhookSender {
+  const sent: Sent[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+
+  async function post(record: StandInDelivery, body: string): Promise<number | null> {
+    if (!opts) return null;
+    try {
+      const res = await fetch(opts.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "GitHub-Hookshot/stand-in",
+          "x-github-event": record.event,
+          "x-github-delivery": record.id,
+          "x-hub-signature-256": await sign(opts.secret, body),
+        },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    } catch {
+      return null;
+    }
+  }
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    inFlight.add(promise);
+    void promise.finally(() => inFlight.delete(promise));
+    return promise;
+  }
+
+  return {
+    issueChanged(r, issue, action, login) {
+      if (!opts) return;
+      const ctx = shape();
+      const payload = {
+        action,
+        issue: issueShape(ctx, r, issue, store.commentsOf(r, issue.number).length, { single: false }),
+        repository: {
+          id: r.id,
+          node_id: Buffer.from(`Repository${r.id}`).toString("base64"),
+          name: r.name,
+          full_name: `${r.owner}/${r.name}`,
+          owner: user(ctx, r.owner),
+          private: true,
+          html_url: `${ctx.baseUrl}/${r.owner}/${r.name}`,
+          url: `${ctx.baseUrl}/repos/${r.owner}/${r.name}`,
+        },
+        sender: user(ctx, login),
+      };
+      const record: StandInDelivery = {
+        id: randomUUID(),
+        event: "issues",
+        action,
+        repo: `${r.owner}/${r.name}`,
+        number: issue.number,
+        sentAt: now(),
+        status: null,
+      };
+      const body = JSON.stringify(payload);
+      sent.push({ record, body });
+      void track(
+        post(record, body).then((status) => {
+          record.status = status;
+        }),
+      );
+    },
+    deliveries: () => sent.map((s) => ({ ...s.record })),
+    redeliver(id) {
+      const found = sent.find((s) => s.record.id === id);
+      if (!found) return Promise.resolve(null);
+      return track(post(found.record, found.body));
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { createServer } from "node:net";
+import { sign } from "@octokit/webhooks-methods";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseMarker } from "../../src/github/index.js";
+import { eligibleIds, firstSeenStatuses, GH_TOKEN, REPO, startWorld, type World } from "../e2e/world.js";
+import { until } from "./daemon-world.js";
+
+/**
+ * Contract, "GitHub webhooks (optional)": with `github.webhook` set, a person's close of a managed
+ * issue reaches the platform as its verdict within 5 s of the delivery, without waiting for the
+ * schedule (here: once a year). The BUILT CLI's `run` against the simulator and the GitHub
+ * stand-in, which sends signed `issues` deliveries as GitHub does.
+ */
+
+const SECRET = "e2e-webhook-secret-0f3a9c";
+const PATH = "/github/webhook";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function get(url: string): Promise<{ status: number; text: string } | null> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, text: await res.text() };
+  } catch {
+    return null; // not listening yet
+  }
+}
+
+describe("threatbridge run with GitHub webhooks (end to end)", () => {
+  it("a person's close reaches the platform within 5 s of the delivery; a forged delivery is refused", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    world = await startWorld({}, `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`, {
+      standIn: { tokens: [GH_TOKEN], webhook: { url: `${base}${PATH}`, secret: SECRET } },
+      githubAuthYaml: `token: \${GITHUB_TOKEN}\n  webhook:\n    path: ${PATH}\n    secret: \${GITHUB_WEBHOOK_SECRET}`,
+      env: { GITHUB_WEBHOOK_SECRET: SECRET, THREATBRIDGE_LOG_LEVEL: "info" },
+    });
+    const w = world;
+    const wanted = eligibleIds(w, firstSeenStatuses(w)).length;
+    const child = w.spawnCli(["run", "-c", w.configPath]);
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    await until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
+    let ready = await get(`${base}/readyz`);
+    for (let i = 0; i < 100 && ready?.status !== 200; i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      ready = await get(`${base}/readyz`);
+    }
+    expect(ready?.status).toBe(200);
+
+    const issue = w.gh.issues(REPO).find((i) => i.state === "open");
+    const threatId = parseMarker(issue?.body);
+    if (!issue || threatId === null) throw new Error("no open managed issue");
+    expect(w.sim.sim.getThreat(threatId)?.status).not.toBe("solved");
+
+    const started = Date.now();
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    await until(() => w.sim.sim.getThreat(threatId)?.status === "solved", "the verdict", 5_000);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeLessThan(5_000);
+    await w.gh.webhooks.settled();
+    expect(w.gh.webhooks.deliveries().map((d) => [d.action, d.status])).toEqual([["closed", 202]]);
+
+    // A delivery signed with another secret: 401, and the issue it names is not read.
+    const forged = JSON.stringify({ action: "reopened", issue: { number: issue.number }, repository: {} });
+    const refused = await fetch(`${base}${PATH}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": "forged-1",
+        "x-hub-signature-256": await sign("not-the-secret", forged),
+      },
+      body: forged,
+    });
+    expect(refused.status).toBe(401);
+    const metrics = (await get(`${base}/metrics`))?.text ?? "";
+    expect(metrics).toMatch(/^threatbridge_webhook_deliveries_total\{outcome="accepted"\} 1$/m);
+    expect(metrics).toMatch(
+      /^threatbridge_webhook_deliveries_total\{outcome="rejected",reason="signature"\} 1$/m,
+    );
+    // Only the one (scheduled at start) cycle ran: the verdict did not wait for a poll.
+    expect(metrics).toMatch(/^threatbridge_cycles_total\{outcome="ok"\} 1$/m);
+
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    let code: number | null;
+    try {
+      code = await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain(SECRET);
+    expect(stderr).toContain(`${base}${PATH}`);
+  }, 60_000);
+});
