@@ -17,6 +17,9 @@ export default defineConfig({
     // 2-core machines: a few workers keep servers bound per file from starving each other.
     maxWorkers: 2,
     reporters: ["default"],
+    // The built CLI that end-to-end tests call in-process is loaded by Node itself, as a child
+    // would load it, not transformed module by module.
+    server: { deps: { external: [/\/dist\//] } },
     projects: [
       {
         extends: true,
