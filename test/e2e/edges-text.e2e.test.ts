@@ -26,12 +26,16 @@ afterEach(async () => {
 
 const SECRET = "tb-client-secret-9f8e7d";
 
-/** Everything a person could read: output of `sync` (logs at debug) and of `status`, and the state file. */
+/**
+ * Everything a person could read: output of `sync` (a child process, logs at debug) and of
+ * `status`, and the state file. `status` has no logger: all it shows goes through its Io, so it
+ * runs in this process.
+ */
 async function everythingShown(w: World): Promise<string> {
   const sync = await w.cli(["sync", "-c", w.configPath]);
   expect(sync.code).toBe(1);
-  const status = await w.cli(["status", "-c", w.configPath]);
-  const statusJson = await w.cli(["status", "-c", w.configPath, "--json"]);
+  const status = await w.run(["status", "-c", w.configPath]);
+  const statusJson = await w.run(["status", "-c", w.configPath, "--json"]);
   const state = await readFile(w.statePath, "utf8").catch(() => "");
   return [sync.stdout, sync.stderr, status.stdout, status.stderr, statusJson.stdout, state].join("\n");
 }
