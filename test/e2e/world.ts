@@ -53,6 +53,24 @@ export interface World {
   close(): Promise<void>;
 }
 
+/**
+ * One command through the built CLI's `main` in this process, with `env` as its environment and
+ * its logs silenced (they go to fd 2 directly). The module is loaded natively (vitest.config.ts
+ * leaves dist/ external): the same build as a child runs, and nothing goes through a transform.
+ */
+export async function runMain(args: string[], env: Record<string, string>): Promise<RunResult> {
+  assertBuilt();
+  const { main } = (await import(MAIN)) as { main: typeof CliMain };
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, {
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+    env: { ...env, THREATBRIDGE_LOG_LEVEL: "silent" },
+  });
+  return { code, signal: null, stdout, stderr };
+}
+
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
 }
@@ -149,19 +167,7 @@ ${extra}`,
     });
   }
 
-  async function run(args: string[]): Promise<RunResult> {
-    // The built module, loaded natively (vitest.config.ts leaves dist/ external): the tests
-    // exercise the same build as `cli`, and nothing of the engine goes through a transform.
-    const { main } = (await import(MAIN)) as { main: typeof CliMain };
-    let stdout = "";
-    let stderr = "";
-    const code = await main(args, {
-      out: (line) => (stdout += `${line}\n`),
-      err: (line) => (stderr += `${line}\n`),
-      env: { ...env, THREATBRIDGE_LOG_LEVEL: "silent" },
-    });
-    return { code, signal: null, stdout, stderr };
-  }
+  const run = (args: string[]): Promise<RunResult> => runMain(args, env);
 
   return {
     sim,
