@@ -11,7 +11,7 @@ import {
   type SecretRegistry,
 } from "../observability/index.js";
 import { createPlatformClient, type PlatformClient } from "../platform/index.js";
-import { systemClock, type Clock } from "../shared/clock.js";
+import { systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import type { Env } from "./io.js";
 
 /** Builds the connector's parts from a validated config: the one place that knows them all. */
@@ -57,6 +57,8 @@ export interface ConnectorOptions {
   notBefore?: number;
   /** Told of a new Retry-After, to keep it in the state. */
   onNotBefore?: (at: number) => void;
+  /** Every wait of the platform's retries and of GitHub's pacing and retries (default real timers). */
+  sleep?: Sleep;
 }
 
 /** Where the platform is and who the connector is to it: shared by the connector and `check`. */
@@ -96,6 +98,7 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     stop: opts.stop,
     notBefore: opts.notBefore,
     onNotBefore: opts.onNotBefore,
+    sleep: opts.sleep,
   });
   const seen = rateLimitRecorder(globalThis.fetch, () => clock.now());
   const github = createGitHub({
@@ -110,6 +113,7 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     managedLabel: config.github.managed_label,
     logger,
     clock,
+    ...(opts.sleep === undefined ? {} : { sleep: opts.sleep }),
   });
   return { platform, github, rateLimitSeen: seen.seen, close: () => platform.close() };
 }

@@ -1,9 +1,13 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { COMMAND_USAGE } from "../../src/cli/usage.js";
-import { assertBuilt, CLI } from "../e2e/world.js";
+import { assertBuilt, CLI, runMain } from "../e2e/world.js";
 
-/** Issue 8: `threatbridge <command> --help` (and -h) prints that command's usage and exits 0, for every command. */
+/**
+ * `threatbridge <command> --help` (and -h) prints that command's usage and exits 0, for every
+ * command. Each flag of each command through the built CLI's `main` in this process; a child
+ * process shows once that the executable prints the same and exits 0 with nothing on stderr.
+ */
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -41,13 +45,20 @@ describe("<command> --help", () => {
   )(
     "threatbridge %s %s prints that command's usage and exits 0 (no config, no network)",
     async (command, flag) => {
-      assertBuilt();
-      const r = await run([command, flag]);
+      const r = await runMain([command, flag], { PATH: process.env["PATH"] ?? "" });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain(`usage: threatbridge ${command}`);
       expect(r.stderr).toBe("");
     },
   );
+
+  it("the executable: threatbridge sync --help prints the usage on stdout, nothing on stderr, exit 0", async () => {
+    assertBuilt();
+    const r = await run(["sync", "--help"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("usage: threatbridge sync");
+    expect(r.stderr).toBe("");
+  });
 
   it("--help after other options and under config's subcommands still answers usage", async () => {
     assertBuilt();

@@ -12,7 +12,7 @@ import {
 } from "../../src/daemon/index.js";
 import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-in/index.js";
 import { silentLogger } from "../../src/observability/index.js";
-import { systemClock } from "../../src/shared/clock.js";
+import { systemClock, type Sleep } from "../../src/shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
 import { openEngineState } from "../../src/cli/state-open.js";
 import { createContext, type SyncContext } from "../../src/sync/index.js";
@@ -38,8 +38,14 @@ export interface DaemonWorld {
   close(): Promise<void>;
 }
 
+export interface DaemonWorldOptions {
+  /** The connector's waits (platform retries, GitHub pacing); default real timers. */
+  sleep?: Sleep;
+}
+
 export async function startDaemonWorld(
   writeBudget = { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
+  options: DaemonWorldOptions = {},
 ): Promise<DaemonWorld> {
   const sim = await startSimulator({ seed: 11, assets: 4, threats: 12 });
   const gh = await startGitHubStandIn({ tokens: [TOKEN] });
@@ -56,7 +62,11 @@ export async function startDaemonWorld(
     state: { path: statePath },
     health: { port: 0, host: "127.0.0.1" },
   });
-  const connector = buildConnector(config, silentLogger);
+  const connector = buildConnector(
+    config,
+    silentLogger,
+    options.sleep === undefined ? {} : { sleep: options.sleep },
+  );
   // The engine's own store, as `run` opens it (journaled, threats written through).
   const opened = await openEngineState(statePath);
   const ctx = createContext(

@@ -37,7 +37,7 @@ describe("threatbridge sync with GitHub App auth (end to end)", () => {
     const issue = issues[0];
     if (!issue) throw new Error("no issue");
     world.gh.person.close(REPO, issue.number, { reason: "not_planned", login: "bob" });
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
     expect(world.sim.sim.getThreat(id)?.status_note).toContain("bob");
   });

@@ -9,7 +9,8 @@ import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
  * has issues enabled, is not archived and that the credentials may write issues; one line per
  * check with a hint for each failure; exit 0 all pass, 1 any fails, 2 config. Run through the
  * built CLI against the simulator and the GitHub stand-in, whose repositories are declared here
- * (any other answers 404, as on GitHub).
+ * (any other answers 404, as on GitHub): in a child process where its logs or its failing before
+ * the network are checked, else through its `main` in this process.
  */
 
 const READ_ONLY = { admin: false, maintain: false, push: false, triage: false, pull: true };
@@ -64,7 +65,7 @@ interface JsonCheck {
 describe("threatbridge check (end to end)", () => {
   it("all pass: one line per check, the route's repository named by its key, exit 0", async () => {
     await configWith((t) => `${t}${routesTo("acme/urgent")}`);
-    const r = await world.cli(["check", "-c", world.configPath]);
+    const r = await world.run(["check", "-c", world.configPath]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const out = lines(r.stdout);
     expect(out.slice(0, -1).every((l) => l.startsWith("ok "))).toBe(true);
@@ -84,7 +85,7 @@ describe("threatbridge check (end to end)", () => {
       (t) =>
         `${t.replace(`repository: ${REPO}`, "repository: acme/security-threat")}${routesTo("acme/urgnet")}`,
     );
-    const r = await world.cli(["check", "-c", world.configPath]);
+    const r = await world.run(["check", "-c", world.configPath]);
     expect(r.code).toBe(1);
     const typo = lineFor(r.stdout, "repository acme/security-threat ");
     expect(typo).toMatch(/^FAIL /);
@@ -98,7 +99,7 @@ describe("threatbridge check (end to end)", () => {
 
   it("archived, issues disabled and read-only repositories each fail with what to fix (--json: one document)", async () => {
     await configWith((t) => `${t}${routesTo("acme/archived", "acme/no-issues", "acme/read-only")}`);
-    const r = await world.cli(["check", "-c", world.configPath, "--json"]);
+    const r = await world.run(["check", "-c", world.configPath, "--json"]);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as { ok: boolean; checks: JsonCheck[] };
     expect(doc.ok).toBe(false);
@@ -139,7 +140,7 @@ describe("threatbridge check (end to end)", () => {
   it("an unreachable platform port (connection refused) is told as network, not credentials", async () => {
     const port = await closedPort();
     await configWith((t) => t.replaceAll(world.sim.url, `http://127.0.0.1:${port}`));
-    const r = await world.cli(["check", "-c", world.configPath]);
+    const r = await world.run(["check", "-c", world.configPath]);
     expect(r.code).toBe(1);
     const token = lineFor(r.stdout, "platform token");
     expect(token).toMatch(/^FAIL /);

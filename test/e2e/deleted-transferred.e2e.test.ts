@@ -3,9 +3,9 @@ import { firstIssue, OTHER_REPO, status, sync, threatOf } from "./people-helpers
 import { REPO, startWorld, type World } from "./world.js";
 
 /**
- * Issue 6, item 3: a deleted issue means the person removed the ticket (the threat is no longer
- * managed, no second issue unless `reconcile --recreate`); a transferred issue is followed. The
- * built CLI against the simulator and the GitHub stand-in on 127.0.0.1.
+ * A deleted issue means the person removed the ticket (the threat is no longer managed, no second
+ * issue unless `reconcile --recreate`); a transferred issue is followed. The built CLI's commands,
+ * run in this process (`World.run`), against the simulator and the GitHub stand-in on 127.0.0.1.
  */
 
 let world: World | undefined;
@@ -24,14 +24,14 @@ describe("deleted and transferred issues (issue 6, item 3)", () => {
     world.sim.sim.updateThreat(threatId, { name: "Renamed after the delete" });
     expect(await sync(world)).toBe(0);
     expect(await sync(world)).toBe(0);
-    expect((await world.cli(["reconcile", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["reconcile", "-c", world.configPath])).code).toBe(0);
     expect(await sync(world)).toBe(0);
     expect(world.gh.issues(REPO)).toHaveLength(count - 1);
     expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === threatId)).toBe(false);
     const deleted = (await status(world)).deletedIssues ?? [];
     expect(deleted).toContainEqual({ threatId, issue: `${REPO}#${number}` });
 
-    expect((await world.cli(["reconcile", "-c", world.configPath, "--recreate"])).code).toBe(0);
+    expect((await world.run(["reconcile", "-c", world.configPath, "--recreate"])).code).toBe(0);
     expect(await sync(world)).toBe(0);
     const again = world.gh.issues(REPO).filter((i) => threatOf(i.body) === threatId);
     expect(again).toHaveLength(1);
@@ -69,7 +69,7 @@ describe("deleted and transferred issues: recovery and reconcile (issue 6, item 
     const count = world.gh.issues(REPO).length;
     world.gh.person.deleteIssue(REPO, number);
     await world.loseState();
-    expect((await world.cli(["reconcile", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["reconcile", "-c", world.configPath])).code).toBe(0);
     expect(await sync(world)).toBe(0);
     expect(world.gh.issues(REPO)).toHaveLength(count - 1);
     expect((await status(world)).deletedIssues).toContainEqual({ threatId, issue: `${REPO}#${number}` });
@@ -90,6 +90,6 @@ describe("deleted and transferred issues: recovery and reconcile (issue 6, item 
       .comments(OTHER_REPO, moved)
       .filter((c) => c.body.includes("Reopened by threatbridge"));
     expect(reopens).toHaveLength(1);
-    expect((await world.cli(["status", "-c", world.configPath, "--json"])).stdout).toContain('"intents":[]');
+    expect((await world.run(["status", "-c", world.configPath, "--json"])).stdout).toContain('"intents":[]');
   });
 });

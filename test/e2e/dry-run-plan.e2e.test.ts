@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, startWorld, type World } from "./world.js";
 
-/** `sync --dry-run` as a plan a person can read (contract, "--dry-run"; issue 8, item 4). */
+/**
+ * `sync --dry-run` as a plan a person can read (contract, "--dry-run"), from the built CLI's main
+ * in this process: what it prints is the lines it hands to stdout.
+ */
 
 let world: World | undefined;
 afterEach(async () => {
@@ -39,7 +42,7 @@ filters:
       status: "unsolved",
       name: "db#1 open to @admin at https://db.example.com",
     });
-    const result = await world.cli(["sync", "-c", world.configPath, "--dry-run"]);
+    const result = await world.run(["sync", "-c", world.configPath, "--dry-run"]);
     expect(result.code).toBe(0);
     const out = result.stdout;
     expect(out).toMatch(/^read: \d+ assets, \d+ threats, \d+ changed issues on GitHub/m);
@@ -62,13 +65,13 @@ filters:
 
   it("--json: one object per action with severity; on a fresh state with existing issues the adoptions are shown", async () => {
     world = await startWorld();
-    const first = await world.cli(["sync", "-c", world.configPath]);
+    const first = await world.run(["sync", "-c", world.configPath]);
     expect(first.code).toBe(0);
     const issues = world.gh.issues(REPO);
     expect(issues.length).toBeGreaterThan(0);
     // The state file is lost: a dry run must show that the existing issues would be adopted.
     await world.loseState();
-    const json = await world.cli(["sync", "-c", world.configPath, "--dry-run", "--json"]);
+    const json = await world.run(["sync", "-c", world.configPath, "--dry-run", "--json"]);
     expect(json.code).toBe(0);
     const records = parseLines(json.stdout);
     const adopted = records.filter((r) => r["action"] === "adopt");
@@ -79,7 +82,7 @@ filters:
       expect(r["severity"]).toMatch(/^(informational|low|medium|high|critical)$/);
       expect(typeof r["threat_id"]).toBe("string");
     }
-    const text = await world.cli(["sync", "-c", world.configPath, "--dry-run"]);
+    const text = await world.run(["sync", "-c", world.configPath, "--dry-run"]);
     expect(text.stdout).toMatch(new RegExp(`^totals: .*adopt ${issues.length}`, "m"));
     expect(text.stdout).toMatch(new RegExp(`^adopt\\s+\\w+\\s+\\S+\\s+.*${REPO}#\\d+`, "m"));
   });

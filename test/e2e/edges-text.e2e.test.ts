@@ -11,8 +11,8 @@ import {
 import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
 
 /**
- * Issue 6 items 7, 8, 9 and 10 (status): secrets echoed by servers, bidi spoofing, the body limit,
- * a damaged state file.
+ * Secrets echoed by servers (a child process: its logs on stderr are what a person reads), bidi
+ * spoofing, the body limit and a damaged state file (the built CLI's main in this process).
  */
 
 let world: World | undefined;
@@ -26,12 +26,16 @@ afterEach(async () => {
 
 const SECRET = "tb-client-secret-9f8e7d";
 
-/** Everything a person could read: output of `sync` (logs at debug) and of `status`, and the state file. */
+/**
+ * Everything a person could read: output of `sync` (a child process, logs at debug) and of
+ * `status`, and the state file. `status` has no logger: all it shows goes through its Io, so it
+ * runs in this process.
+ */
 async function everythingShown(w: World): Promise<string> {
   const sync = await w.cli(["sync", "-c", w.configPath]);
   expect(sync.code).toBe(1);
-  const status = await w.cli(["status", "-c", w.configPath]);
-  const statusJson = await w.cli(["status", "-c", w.configPath, "--json"]);
+  const status = await w.run(["status", "-c", w.configPath]);
+  const statusJson = await w.run(["status", "-c", w.configPath, "--json"]);
   const state = await readFile(w.statePath, "utf8").catch(() => "");
   return [sync.stdout, sync.stderr, status.stdout, status.stderr, statusJson.stdout, state].join("\n");
 }
@@ -85,7 +89,7 @@ describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => 
   it("a threat with the longest description gets an issue whose body, revision line included, is within 65,536", async () => {
     world = await startWorld();
     const threat = world.sim.sim.addThreat({ description: "x".repeat(120_000), severity: "critical" });
-    const result = await world.cli(["sync", "-c", world.configPath]);
+    const result = await world.run(["sync", "-c", world.configPath]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const issue = world.gh.issues(REPO).find((i) => (i.body ?? "").includes(threat.id));
     expect(issue).toBeDefined();
@@ -103,7 +107,7 @@ describe("text that spoofs is inert (issue 6, item 8)", () => {
       description: "Open \u2067the\u2069 attachment \u202Dnow\u202C \u200F!",
       severity: "critical",
     });
-    const result = await world.cli(["sync", "-c", world.configPath]);
+    const result = await world.run(["sync", "-c", world.configPath]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const issue = world.gh.issues(REPO).find((i) => (i.body ?? "").includes(threat.id));
     expect(issue).toBeDefined();
@@ -119,10 +123,10 @@ describe("status on a damaged state file (issue 6, item 10; contract: status exi
     world = await startWorld();
     await mkdir(dirname(world.statePath), { recursive: true });
     await writeFile(world.statePath, '{"version": 1, "cursors": ');
-    const text = await world.cli(["status", "-c", world.configPath]);
+    const text = await world.run(["status", "-c", world.configPath]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/problem:.*not valid JSON/);
-    const asJson = await world.cli(["status", "-c", world.configPath, "--json"]);
+    const asJson = await world.run(["status", "-c", world.configPath, "--json"]);
     expect(asJson.code).toBe(0);
     expect(JSON.parse(asJson.stdout)).toMatchObject({
       stateFile: false,

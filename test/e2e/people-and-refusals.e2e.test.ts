@@ -3,8 +3,9 @@ import { firstIssue, MARKER, status, sync, threatOf } from "./people-helpers.js"
 import { REPO, startWorld, type World } from "./world.js";
 
 /**
- * Issue 6: nothing a person does on GitHub, and nothing either side refuses, reverses a verdict or
- * stops the connector. The built CLI against the simulator and the GitHub stand-in on 127.0.0.1.
+ * Nothing a person does on GitHub, and nothing either side refuses, reverses a verdict or stops the
+ * connector. The built CLI's commands, run in this process (`World.run`), against the simulator and
+ * the GitHub stand-in on 127.0.0.1.
  */
 
 let world: World | undefined;
@@ -113,7 +114,7 @@ describe("permanent refusals never stop the connector (issue 6, item 2)", () => 
     world.gh.faults.failNext("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", 502);
     await sync(world);
     expect(world.gh.issues(REPO).find((i) => i.number === number)?.state).toBe("open");
-    expect((await world.cli(["status", "-c", world.configPath, "--json"])).stdout).not.toContain(
+    expect((await world.run(["status", "-c", world.configPath, "--json"])).stdout).not.toContain(
       '"intents":[]',
     );
     // Before the next cycle a person locks the conversation: recovery's comment is refused for good.
@@ -123,7 +124,7 @@ describe("permanent refusals never stop the connector (issue 6, item 2)", () => 
     expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === fresh.id)).toBe(true);
     const report = await status(world);
     expect(report.refused?.find((r) => r.threatId === threatId)?.reason).toMatch(/locked/);
-    expect((await world.cli(["status", "-c", world.configPath, "--json"])).stdout).toContain('"intents":[]');
+    expect((await world.run(["status", "-c", world.configPath, "--json"])).stdout).toContain('"intents":[]');
   });
 
   it("an archived repository refuses every write: each step is recorded once, and verdicts still flow", async () => {

@@ -9,9 +9,12 @@ export function threatOf(body: string | null): string {
   return MARKER.exec(body ?? "")?.[1] ?? "";
 }
 
-/** One `sync`; its exit code. */
+/**
+ * One `sync` through the CLI's `main` in this process; its exit code. What these tests show is the
+ * engine's answer to people and refusals, the same on either side of a process boundary.
+ */
 export async function sync(w: World, args: string[] = []): Promise<number | null> {
-  const result = await w.cli(["sync", "-c", w.configPath, ...args]);
+  const result = await w.run(["sync", "-c", w.configPath, ...args]);
   return result.code;
 }
 
@@ -23,7 +26,7 @@ export interface StatusJson {
 }
 
 export async function status(w: World): Promise<StatusJson> {
-  return JSON.parse((await w.cli(["status", "-c", w.configPath, "--json"])).stdout) as StatusJson;
+  return JSON.parse((await w.run(["status", "-c", w.configPath, "--json"])).stdout) as StatusJson;
 }
 
 export function firstIssue(w: World): { number: number; threatId: string } {

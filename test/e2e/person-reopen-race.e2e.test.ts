@@ -3,9 +3,9 @@ import { sync, threatOf } from "./people-helpers.js";
 import { REPO, startWorld, type World } from "./world.js";
 
 /**
- * Issue 7, item 4 keeps issue 6's conflict rule: a reopen is sent without reading the issue first,
- * because the one change a person can make to an issue the connector closed is to reopen it. The
- * built CLI against the simulator and the GitHub stand-in on 127.0.0.1.
+ * The conflict rule holds with no read before a reopen: a reopen is sent without reading the issue
+ * first, because the one change a person can make to an issue the connector closed is to reopen it.
+ * The built CLI's main in this process, against the simulator and the GitHub stand-in on 127.0.0.1.
  */
 
 let world: World | undefined;

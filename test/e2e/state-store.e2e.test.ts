@@ -7,8 +7,10 @@ import { stateFromStore } from "../../src/sync/index.js";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
 
 /**
- * Nothing is written when nothing changed (issue 7, item 1), and migrations from today's state file work (issue 7, "Keep"): a version-1 state file written by
- * the full-file store is converted on the first open, and the sync after it creates no duplicate.
+ * Nothing is written when nothing changed, and migrations from today's state file work: a
+ * version-1 state file written by the full-file store is converted on the first open, and the sync
+ * after it creates no duplicate. The built CLI's main in this process, against the simulator and
+ * the GitHub stand-in.
  */
 
 const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
@@ -22,11 +24,11 @@ afterEach(async () => {
 describe("the journaled state (end to end)", () => {
   it("an idle sync (nothing changed) writes nothing: every state file stays byte-for-byte", async () => {
     world = await startWorld({ threats: 24 });
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const before = await world.stateFiles();
     expect(before.size).toBeGreaterThan(0);
-    const idle = await world.cli(["sync", "-c", world.configPath]);
+    const idle = await world.run(["sync", "-c", world.configPath]);
     expect(idle.code).toBe(0);
     expect(await world.stateFiles()).toEqual(before);
   }, 120_000);
@@ -34,7 +36,7 @@ describe("the journaled state (end to end)", () => {
   it("a version-1 state file is converted on the first sync (a .v1.bak copy is kept) and no issue is duplicated", async () => {
     world = await startWorld({ threats: 24 });
     const firstSeen = firstSeenStatuses(world);
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const created = world.gh.issues(REPO).length;
     expect(created).toBeGreaterThan(0);
     // Today's (version-1) file of the same state: one JSON document, as the full-file store wrote it.
@@ -51,7 +53,7 @@ describe("the journaled state (end to end)", () => {
     // More work arrives; the next sync converts the file and goes on from it.
     const fresh = world.sim.sim.addThreat({ severity: "critical", status: "unsolved" });
     firstSeen.set(fresh.id, "unsolved");
-    const next = await world.cli(["sync", "-c", world.configPath]);
+    const next = await world.run(["sync", "-c", world.configPath]);
     expect(next.code).toBe(0);
     expect(existsSync(`${world.statePath}.v1.bak`)).toBe(true);
     const ids = world.gh
@@ -61,7 +63,7 @@ describe("the journaled state (end to end)", () => {
       .sort();
     expect(ids).toEqual(eligibleIds(world, firstSeen)); // no duplicate, the new one created
     expect(ids.length).toBe(created + 1);
-    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+    const status = JSON.parse((await world.run(["status", "-c", world.configPath, "--json"])).stdout) as {
       queue: { total: number };
     };
     expect(status.queue.total).toBe(0);

@@ -2,7 +2,12 @@ import { stat } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
 
-/** The contract's conventions, end to end: the built CLI against the simulator and the GitHub stand-in. */
+/**
+ * The contract's conventions, end to end: the built CLI against the simulator and the GitHub
+ * stand-in. A child process (`cli`) where the process itself is what is checked (exit status,
+ * stderr, stdout framing, failing before any network call); the built CLI's `main` in this process
+ * (`run`) where the engine's answer is.
+ */
 
 const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
 
@@ -43,10 +48,10 @@ describe("threatbridge sync (end to end)", () => {
 
   it("a second sync with nothing new costs no GitHub write", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     world.sim.sim.settle();
     const before = world.gh.counters().writes;
-    const again = await world.cli(["sync", "-c", world.configPath, "--json"]);
+    const again = await world.run(["sync", "-c", world.configPath, "--json"]);
     expect(again.code).toBe(0);
     expect(world.gh.counters().writes).toBe(before);
     const report: unknown = JSON.parse(again.stdout.trim().split("\n").at(-1) ?? "{}");
@@ -55,12 +60,12 @@ describe("threatbridge sync (end to end)", () => {
 
   it("a person's close on GitHub becomes a PATCH verdict on the platform", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const issue = world.gh.issues(REPO)[0];
     if (!issue) throw new Error("no issue was created");
     const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
     world.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const threat = world.sim.sim.getThreat(id);
     expect(["solved", "pending"]).toContain(threat?.status);
     expect(threat?.status_note).toContain("alice");
@@ -87,11 +92,11 @@ describe("threatbridge sync (end to end)", () => {
 
   it("--dry-run leaves an existing state file byte-for-byte as it was", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     world.sim.sim.addThreat({ severity: "critical" });
     const before = await world.stateFiles();
     expect(before.size).toBeGreaterThan(0);
-    const result = await world.cli(["sync", "-c", world.configPath, "--dry-run"]);
+    const result = await world.run(["sync", "-c", world.configPath, "--dry-run"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/create/);
     expect(await world.stateFiles()).toEqual(before);
@@ -99,8 +104,8 @@ describe("threatbridge sync (end to end)", () => {
 
   it("status --json reports mapped threats, issues and the queue", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
-    const result = await world.cli(["status", "-c", world.configPath, "--json"]);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const result = await world.run(["status", "-c", world.configPath, "--json"]);
     expect(result.code).toBe(0);
     const status = JSON.parse(result.stdout) as {
       threats: { mapped: number };
@@ -114,26 +119,26 @@ describe("threatbridge sync (end to end)", () => {
 
   it("reconcile after a lost state file rebuilds the mapping and the next sync creates no duplicate", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const count = world.gh.issues(REPO).length;
     await world.loseState();
-    const rec = await world.cli(["reconcile", "-c", world.configPath]);
+    const rec = await world.run(["reconcile", "-c", world.configPath]);
     expect(rec.code).toBe(0);
     expect(rec.stdout).toContain(`adopted ${count} issues`);
-    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+    const status = JSON.parse((await world.run(["status", "-c", world.configPath, "--json"])).stdout) as {
       threats: { mapped: number };
     };
     expect(status.threats.mapped).toBe(count);
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     expect(world.gh.issues(REPO).length).toBe(count);
   });
 
   it("a sync on a lost state file alone creates no duplicate either", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const count = world.gh.issues(REPO).length;
     await world.loseState();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     expect(world.gh.issues(REPO).length).toBe(count);
   });
 
@@ -141,11 +146,11 @@ describe("threatbridge sync (end to end)", () => {
     world = await startWorld({ threats: 40 });
     const firstSeen = firstSeenStatuses(world);
     world.sim.sim.setFaults({ rate_429: 0.1, rate_500: 0.05, duplicate_rate: 0.3, withhold_recent_ms: 100 });
-    let last = await world.cli(["sync", "-c", world.configPath]);
+    let last = await world.run(["sync", "-c", world.configPath]);
     for (let i = 0; i < 5 && last.code !== 0; i += 1)
-      last = await world.cli(["sync", "-c", world.configPath]);
+      last = await world.run(["sync", "-c", world.configPath]);
     world.sim.sim.setFaults({});
-    const final = await world.cli(["sync", "-c", world.configPath]);
+    const final = await world.run(["sync", "-c", world.configPath]);
     expect(final.code).toBe(0);
     expect(markerIds(world)).toEqual(eligibleIds(world, firstSeen));
   });
@@ -158,7 +163,7 @@ describe("GitHub faults and pacing (end to end)", () => {
     world.gh.faults.loseNextResponse("POST", "/repos/{owner}/{repo}/issues");
     world.gh.faults.failNext("POST", "/repos/{owner}/{repo}/issues", 502);
     world.gh.faults.secondaryLimitNext("POST", "/repos/{owner}/{repo}/issues", 1);
-    const result = await world.cli(["sync", "-c", world.configPath]);
+    const result = await world.run(["sync", "-c", world.configPath]);
     expect(result.code).toBe(0);
     expect(markerIds(world)).toEqual(eligibleIds(world, firstSeen));
     expect(world.gh.counters().secondaryLimited).toBe(1);
@@ -166,15 +171,15 @@ describe("GitHub faults and pacing (end to end)", () => {
 
   it("a secondary limit on a reopen: the reopen happens once, with exactly one comment, and no verdict", async () => {
     world = await startWorld();
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const issue = world.gh.issues(REPO)[0];
     if (!issue) throw new Error("no issue");
     const id = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/.exec(issue.body ?? "")?.[1] ?? "";
     world.sim.sim.updateThreat(id, { status: "false_positive" });
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     world.sim.sim.updateThreat(id, { status: "unsolved" });
     world.gh.faults.secondaryLimitNext("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", 1);
-    expect((await world.cli(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     const after = world.gh.issues(REPO).find((i) => i.number === issue.number);
     expect(after?.state).toBe("open");
     const reopenComments = world.gh
@@ -189,11 +194,11 @@ describe("GitHub faults and pacing (end to end)", () => {
     const { readFile, writeFile } = await import("node:fs/promises");
     const yaml = await readFile(world.configPath, "utf8");
     await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 400"));
-    const result = await world.cli(["sync", "-c", world.configPath, "--max-duration", "2", "--json"]);
+    const result = await world.run(["sync", "-c", world.configPath, "--max-duration", "2", "--json"]);
     expect(result.code).toBe(0);
     const created = world.gh.issues(REPO).length;
     expect(created).toBeGreaterThan(0);
-    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+    const status = JSON.parse((await world.run(["status", "-c", world.configPath, "--json"])).stdout) as {
       queue: { total: number; byAction: Record<string, number> };
     };
     expect(status.queue.total).toBeGreaterThan(0);

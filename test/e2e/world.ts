@@ -2,12 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
 import { basename, dirname, join, resolve } from "node:path";
 import {
   startGitHubStandIn,
   type RunningStandIn,
   type StandInOptions,
 } from "../../src/github-stand-in/index.js";
+import type { main as CliMain } from "../../src/cli/main.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
 
 /**
@@ -17,6 +19,7 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from "..
  */
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+const MAIN = pathToFileURL(resolve(import.meta.dirname, "../../dist/cli/main.js")).href;
 export const REPO = "acme/security-threats";
 export const GH_TOKEN = "ghp_e2e_token_value";
 
@@ -36,12 +39,36 @@ export interface World {
   env: Record<string, string>;
   writeConfig(extra?: string): Promise<void>;
   cli(args: string[], opts?: { timeoutMs?: number }): Promise<RunResult>;
+  /**
+   * The same command through the built CLI's `main` in this process: every layer below the process
+   * boundary, at a fraction of a child's start-up. Logs are silenced (they
+   * go to fd 2 directly), so a test about log lines, signals, exit statuses or kills uses `cli`.
+   */
+  run(args: string[]): Promise<RunResult>;
   spawnCli(args: string[]): ChildProcess;
   /** Every file of the state (the snapshot `statePath` and its journals), by name. */
   stateFiles(): Promise<Map<string, Buffer>>;
   /** Deletes every file of the state, as an operator who lost it would find it. */
   loseState(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * One command through the built CLI's `main` in this process, with `env` as its environment and
+ * its logs silenced (they go to fd 2 directly). The module is loaded natively (vitest.config.ts
+ * leaves dist/ external): the same build as a child runs, and nothing goes through a transform.
+ */
+export async function runMain(args: string[], env: Record<string, string>): Promise<RunResult> {
+  assertBuilt();
+  const { main } = (await import(MAIN)) as { main: typeof CliMain };
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, {
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+    env: { ...env, THREATBRIDGE_LOG_LEVEL: "silent" },
+  });
+  return { code, signal: null, stdout, stderr };
 }
 
 export function assertBuilt(): void {
@@ -140,6 +167,8 @@ ${extra}`,
     });
   }
 
+  const run = (args: string[]): Promise<RunResult> => runMain(args, env);
+
   return {
     sim,
     gh,
@@ -149,6 +178,7 @@ ${extra}`,
     env,
     writeConfig,
     cli,
+    run,
     spawnCli,
     stateFiles,
     async loseState() {
