@@ -12,6 +12,9 @@
  * conversation (comments answer 403), archive a repository (writes answer 403), delete an issue
  * (410) and transfer one (301 to its new place); `faults.afterWrites(n, action)` runs a person's
  * action right after the connector's n-th write, so a test needs no sleep to act "between" writes.
+ * Also sub-issues (by issue id, one parent, at most 100; off per repository as on a GitHub
+ * Enterprise Server without them), milestones (`due_on` kept as a US Pacific date) and issue types
+ * (per organization; `type` on issue create and update); see features.ts.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";

@@ -5,14 +5,18 @@ import { createAuth } from "./auth.js";
 import { commentEventRoutes } from "./comment-event-handlers.js";
 import type { HandlerDeps } from "./deps.js";
 import { createFaults } from "./faults.js";
+import { createFeatures } from "./features.js";
 import { issueRoutes } from "./issue-handlers.js";
+import { issueTypeRoutes } from "./issue-type-handlers.js";
 import { labelRoutes } from "./label-handlers.js";
+import { milestoneRoutes } from "./milestone-handlers.js";
 import { createPrimaryLimit, createSecondaryLimit } from "./limits.js";
 import { appIntegration, miscRoutes } from "./misc-handlers.js";
 import { createPersonActions } from "./person.js";
 import { createPipeline } from "./pipeline.js";
 import { repoActivityRoutes } from "./repo-activity-handlers.js";
 import { repoDirectory } from "./repo-settings.js";
+import { subIssueRoutes } from "./sub-issue-handlers.js";
 import { compileRoutes } from "./router.js";
 import { commentSnapshot, eventSnapshot, issueSnapshot } from "./snapshots.js";
 import { createStore } from "./store.js";
@@ -77,6 +81,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     clock,
     perPageMax: opts.perPageMax ?? 100,
     repositories,
+    features: createFeatures({ subIssues: opts.subIssues, issueTypes: opts.issueTypes }),
     shape: { baseUrl, app: opts.appAuth ? appIntegration(baseUrl, opts.appAuth.appId, botLogin) : null },
   };
   match = compileRoutes([
@@ -85,6 +90,9 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     ...issueRoutes(deps),
     ...commentEventRoutes(deps),
     ...labelRoutes(deps),
+    ...subIssueRoutes(deps),
+    ...milestoneRoutes(deps),
+    ...issueTypeRoutes(deps),
     ...miscRoutes(deps, primary, auth),
   ]);
 

@@ -1,3 +1,4 @@
+import type { FeatureOptions } from "./features.js";
 import type { RepoSettings } from "./repo-settings.js";
 import type { Clock } from "../shared/clock.js";
 
@@ -28,6 +29,18 @@ export interface StandInOptions {
    * issues disabled, permissions); any other answers 404. Default: every repository exists.
    */
   repositories?: Record<string, RepoSettings> | undefined;
+  /**
+   * Sub-issues: everywhere (`true`, the default), nowhere (`false`), or everywhere but the listed
+   * `owner/name`s. Where they are missing their routes answer 404, as a GitHub Enterprise Server
+   * without the feature does, and issues carry no `sub_issues_summary`.
+   */
+  subIssues?: FeatureOptions["subIssues"];
+  /**
+   * Issue types per organization (owner login → type names); an owner not listed has none (a
+   * `type` on create answers 422). `"unavailable"`: the issue-type routes answer 404 and `type` is
+   * ignored, as on a GitHub Enterprise Server without issue types. Default: no owner has types.
+   */
+  issueTypes?: FeatureOptions["issueTypes"];
 }
 
 /** A snapshot of one stored issue or pull request (plain data, safe to keep). */
@@ -47,6 +60,10 @@ export interface StandInIssue {
   updatedAt: string;
   closedAt: string | null;
   closedBy: string | null;
+  /** The milestone's number, the issue type's name, and the parent issue's `id`, where set. */
+  milestone: number | null;
+  type: string | null;
+  parentId: number | null;
 }
 
 export interface StandInComment {
