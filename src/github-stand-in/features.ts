@@ -21,6 +21,8 @@ export interface Features {
   issueTypesOf(owner: string): IssueTypeRecord[] | null;
   /** Whether the owner is an organization with issue types (only then does an issue carry `type`). */
   hasIssueTypes(owner: string): boolean;
+  /** An organization's admin changes its issue types (tests: a type removed between two creates). */
+  setIssueTypes(owner: string, names: string[]): void;
 }
 
 /** A stable id per owner and type name, so the same type keeps its id across requests. */
@@ -49,5 +51,11 @@ export function createFeatures(opts: FeatureOptions): Features {
       typeof sub === "boolean" ? sub : !without.has(`${owner}/${repo}`.toLowerCase()),
     issueTypesOf: (owner) => (types === "unavailable" ? null : (byOwner.get(owner.toLowerCase()) ?? [])),
     hasIssueTypes: (owner) => byOwner.has(owner.toLowerCase()),
+    setIssueTypes(owner, names) {
+      byOwner.set(
+        owner.toLowerCase(),
+        names.map((name) => ({ id: typeId(owner, name), name })),
+      );
+    },
   };
 }

@@ -5,7 +5,7 @@ import type { PersonActions } from "./types.js";
  * Changes made by a person in GitHub's web UI: not API calls of the connector, so they cost
  * nothing and are recorded with the person as actor and no `performed_via_github_app`.
  */
-export function createPersonActions(store: Store): PersonActions {
+export function createPersonActions(store: Store): Omit<PersonActions, "setIssueTypes"> {
   const target = (repo: string, number: number) => {
     const r = store.repoByFullName(repo);
     return { r, issue: store.mustFindIssue(r, number) };

@@ -44,6 +44,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
   };
 
   const repositories = repoDirectory(opts.repositories);
+  const features = createFeatures({ subIssues: opts.subIssues, issueTypes: opts.issueTypes });
   let baseUrl = "";
   let match: ReturnType<typeof compileRoutes> = () => null;
   const handle = createPipeline({
@@ -81,7 +82,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     clock,
     perPageMax: opts.perPageMax ?? 100,
     repositories,
-    features: createFeatures({ subIssues: opts.subIssues, issueTypes: opts.issueTypes }),
+    features,
     shape: { baseUrl, app: opts.appAuth ? appIntegration(baseUrl, opts.appAuth.appId, botLogin) : null },
   };
   match = compileRoutes([
@@ -118,7 +119,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     comments: (repo, number) => store.commentsOf(store.repoByFullName(repo), number).map(commentSnapshot),
     events: (repo, number) => store.eventsOf(store.repoByFullName(repo), number).map(eventSnapshot),
     counters: () => ({ ...counters, byRoute: { ...counters.byRoute } }),
-    person: createPersonActions(store),
+    person: { ...createPersonActions(store), setIssueTypes: features.setIssueTypes },
     faults: faults.controls,
   };
 }

@@ -120,6 +120,8 @@ export interface PersonActions {
   deleteIssue(repo: string, number: number): void;
   /** Transfers the issue to `toRepo`; the old address answers 301 there. Returns the new number. */
   transfer(repo: string, number: number, toRepo: string, login: string): number;
+  /** An organization admin replaces the organization's issue types (no effect where types are "unavailable"). */
+  setIssueTypes(org: string, names: string[]): void;
 }
 
 export interface FaultControls {
