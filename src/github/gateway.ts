@@ -115,7 +115,9 @@ export interface GitHubWorkflow {
   /**
    * Sub-issues (`child` by its issue **id**). Where the repository has no sub-issues the answer is
    * `{ available: false }` (404, 403, 410 or a 422 that says so), never a throw: callers fall back
-   * to a checklist. Attach and detach are writes paced by the budget.
+   * to a checklist. Attach and detach are writes paced by the budget. GitHub answers 404/410 also
+   * when the parent issue itself is gone: read it (`getIssue`) before taking the repository for
+   * one without sub-issues.
    */
   addSubIssue(
     repo: string,
