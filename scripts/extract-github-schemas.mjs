@@ -22,6 +22,7 @@ const WANTED = [
   "issue-event",
   "issue-event-for-issue",
   "label",
+  "milestone",
   "simple-user",
   "rate-limit-overview",
   "installation-token",

@@ -34,6 +34,7 @@ export async function checkCommand(args: string[], io: Io): Promise<number> {
     // check never writes; the budget is only there because the gateway has one.
     writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
     managedLabel: config.github.managed_label,
+    issueType: config.github.issue_type,
     logger,
     timeoutMs: CHECK_TIMEOUT_MS,
     // Short back-off: a refused connection is reported in about a second, not after a minute.

@@ -111,6 +111,7 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
       minIntervalMs: config.github.write_budget.min_interval_ms,
     },
     managedLabel: config.github.managed_label,
+    issueType: config.github.issue_type,
     logger,
     clock,
     ...(opts.sleep === undefined ? {} : { sleep: opts.sleep }),

@@ -140,6 +140,12 @@ const GitHubConfig = z
       .max(50)
       .default("threatbridge")
       .describe("Label on every issue the connector creates; only issues with it are managed"),
+    issue_type: nonEmpty
+      .max(100)
+      .optional()
+      .describe(
+        "GitHub issue type (e.g. Vulnerability) set on every issue the connector creates, where the repository offers it (GET /repos/{owner}/{repo}/issue-types); elsewhere left out, said once in the log and by `check`",
+      ),
     write_budget: WriteBudgetConfig.prefault({}).describe(
       "Client-side pacing of GitHub writes; the defaults are GitHub.com's published limits for content-creating requests",
     ),

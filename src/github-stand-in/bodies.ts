@@ -5,6 +5,9 @@ import type { ValidationEntry } from "./replies.js";
 export const MAX_BODY_CHARS = 65_536;
 export const MAX_TITLE_CHARS = 256;
 
+/** GitHub takes a milestone number as a number or a numeric string. */
+const MilestoneNumber = z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]);
+
 const LabelName = z.union([z.string(), z.object({ name: z.string() }).transform((l) => l.name)]);
 
 export const CreateIssueBody = z.object({
@@ -13,6 +16,9 @@ export const CreateIssueBody = z.object({
   labels: z.array(LabelName).optional(),
   assignees: z.array(z.string()).optional(),
   assignee: z.string().nullable().optional(),
+  milestone: MilestoneNumber.nullable().optional(),
+  /** An issue type's name (GitHub's `type` on create). */
+  type: z.string().nullable().optional(),
 });
 
 const StateReason = z.enum(["completed", "not_planned", "reopened"]);
@@ -24,6 +30,8 @@ export const UpdateIssueBody = z.object({
   state_reason: StateReason.nullable().optional(),
   labels: z.array(LabelName).optional(),
   assignees: z.array(z.string()).optional(),
+  milestone: MilestoneNumber.nullable().optional(),
+  type: z.string().nullable().optional(),
 });
 
 export const CreateCommentBody = z.object({ body: z.string().min(1) });
@@ -43,6 +51,22 @@ export const CreateLabelBody = z.object({
     .optional(),
   description: z.string().max(100).nullable().optional(),
 });
+
+export const CreateMilestoneBody = z.object({
+  title: z.string().min(1),
+  state: z.enum(["open", "closed"]).optional(),
+  description: z.string().nullable().optional(),
+  due_on: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+
+export const UpdateMilestoneBody = CreateMilestoneBody.partial();
+
+export const AddSubIssueBody = z.object({
+  sub_issue_id: z.number().int().positive(),
+  replace_parent: z.boolean().optional(),
+});
+
+export const RemoveSubIssueBody = z.object({ sub_issue_id: z.number().int().positive() });
 
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; errors: ValidationEntry[] };
 

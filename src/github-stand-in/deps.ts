@@ -5,6 +5,7 @@ import type { Actor, IssueRecord, RepoRecord, Store } from "./store.js";
 import { StandInError } from "./errors.js";
 import { gone, movedPermanently, notFound } from "./replies.js";
 import type { RepoDirectory } from "./repo-settings.js";
+import type { Features } from "./features.js";
 
 /** What the route handlers share; built once per running stand-in. */
 export interface HandlerDeps {
@@ -14,6 +15,8 @@ export interface HandlerDeps {
   perPageMax: number;
   /** Repositories that exist and their settings; null: all exist (see repo-settings.ts). */
   repositories: RepoDirectory;
+  /** Sub-issues and issue types, where they exist (features.ts). */
+  features: Features;
 }
 
 export function repoOf(deps: HandlerDeps, ctx: RequestContext): RepoRecord {

@@ -14,6 +14,9 @@
  * action right after the connector's n-th write, so a test needs no sleep to act "between" writes.
  * With the `webhook` option, a person's close or reopen is also POSTed as a signed `issues`
  * delivery, as GitHub's webhooks send it.
+ * Also sub-issues (by issue id, one parent, at most 100; off per repository as on a GitHub
+ * Enterprise Server without them), milestones (`due_on` kept as a US Pacific date) and issue types
+ * (per organization; `type` on issue create and update); see features.ts.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";

@@ -5,7 +5,8 @@ import type { IssueRecord, RepoRecord } from "./store.js";
 import { CreateIssueBody, UpdateIssueBody, lengthErrors, parseBody } from "./bodies.js";
 import { paginate } from "./pagination.js";
 import { validationFailed, type ValidationEntry } from "./replies.js";
-import { issue as issueShape } from "./shapes.js";
+import { resolveWorkflowFields } from "./issue-fields.js";
+import { renderIssue } from "./issue-render.js";
 
 const DOCS_LIST = "https://docs.github.com/rest/issues/issues#list-repository-issues";
 const DOCS_CREATE = "https://docs.github.com/rest/issues/issues#create-an-issue";
@@ -77,8 +78,7 @@ function matches(i: IssueRecord, f: ListFilter): boolean {
 
 export function issueRoutes(deps: HandlerDeps): Route[] {
   const { store } = deps;
-  const render = (r: RepoRecord, i: IssueRecord, single: boolean): unknown =>
-    issueShape(deps.shape, r, i, store.commentsOf(r, i.number).length, { single });
+  const render = (r: RepoRecord, i: IssueRecord, single: boolean): unknown => renderIssue(deps, r, i, single);
 
   function list(ctx: RequestContext): Reply {
     const r = repoOf(deps, ctx);
@@ -110,11 +110,21 @@ export function issueRoutes(deps: HandlerDeps): Route[] {
     const tooLong = lengthErrors("Issue", { title: b.title, body: b.body ?? null });
     if (tooLong.length > 0) return validationFailed(tooLong, DOCS_CREATE);
     const r = repoOf(deps, ctx);
+    const fields = resolveWorkflowFields(deps, r, { milestone: b.milestone, type: b.type });
+    if (!fields.ok) return validationFailed(fields.errors, DOCS_CREATE);
     const assignees = [...(b.assignees ?? []), ...(b.assignee ? [b.assignee] : [])];
     // Unknown label names are created on the fly, as GitHub does for callers with push access.
     const created = store.createIssue(
       r,
-      { title: b.title, body: b.body ?? null, labels: b.labels ?? [], assignees, isPullRequest: false },
+      {
+        title: b.title,
+        body: b.body ?? null,
+        labels: b.labels ?? [],
+        assignees,
+        isPullRequest: false,
+        ...(typeof fields.value.milestone === "number" ? { milestone: fields.value.milestone } : {}),
+        ...(typeof fields.value.type === "string" ? { type: fields.value.type } : {}),
+      },
       actorOf(ctx),
     );
     const body = render(r, created, true);
@@ -145,6 +155,8 @@ export function issueRoutes(deps: HandlerDeps): Route[] {
       tooLong.push({ resource: "Issue", code: "invalid", field: "state_reason" });
     }
     if (tooLong.length > 0) return validationFailed(tooLong, DOCS_UPDATE);
+    const fields = resolveWorkflowFields(deps, found.r, { milestone: b.milestone, type: b.type });
+    if (!fields.ok) return validationFailed(fields.errors, DOCS_UPDATE);
     store.updateIssue(
       found.r,
       found.issue,
@@ -155,6 +167,8 @@ export function issueRoutes(deps: HandlerDeps): Route[] {
         ...(b.state_reason === undefined ? {} : { stateReason: b.state_reason }),
         ...(b.labels === undefined ? {} : { labels: b.labels }),
         ...(b.assignees === undefined ? {} : { assignees: b.assignees }),
+        ...(fields.value.milestone === undefined ? {} : { milestone: fields.value.milestone }),
+        ...(fields.value.type === undefined ? {} : { type: fields.value.type }),
       },
       actorOf(ctx),
     );

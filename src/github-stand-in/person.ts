@@ -7,7 +7,10 @@ import type { WebhookSender } from "./webhooks.js";
  * nothing and are recorded with the person as actor and no `performed_via_github_app`. A close or a
  * reopen is also sent as a webhook delivery when the stand-in has a webhook.
  */
-export function createPersonActions(store: Store, webhooks?: WebhookSender): PersonActions {
+export function createPersonActions(
+  store: Store,
+  webhooks?: WebhookSender,
+): Omit<PersonActions, "setIssueTypes"> {
   const target = (repo: string, number: number) => {
     const r = store.repoByFullName(repo);
     return { r, issue: store.mustFindIssue(r, number) };

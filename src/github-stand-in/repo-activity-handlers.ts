@@ -4,7 +4,8 @@ import type { Reply, RequestContext, Route } from "./router.js";
 import type { CommentRecord, EventRecord } from "./store.js";
 import { pagedReply } from "./pagination.js";
 import { validationFailed } from "./replies.js";
-import { comment as commentShape, event as eventShape, isoSeconds, issue as issueShape } from "./shapes.js";
+import { comment as commentShape, event as eventShape, isoSeconds } from "./shapes.js";
+import { renderIssue } from "./issue-render.js";
 
 const DOCS_COMMENTS = "https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository";
 
@@ -53,9 +54,7 @@ export function repoActivityRoutes(deps: HandlerDeps): Route[] {
       const issue = store.findIssue(r, e.issueNumber);
       const rendered = eventShape(deps.shape, r, e);
       if (issue) {
-        rendered.issue = issueShape(deps.shape, r, issue, store.commentsOf(r, issue.number).length, {
-          single: false,
-        });
+        rendered.issue = renderIssue(deps, r, issue, false);
       }
       return rendered;
     });

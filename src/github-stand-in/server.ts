@@ -5,14 +5,18 @@ import { createAuth } from "./auth.js";
 import { commentEventRoutes } from "./comment-event-handlers.js";
 import type { HandlerDeps } from "./deps.js";
 import { createFaults } from "./faults.js";
+import { createFeatures } from "./features.js";
 import { issueRoutes } from "./issue-handlers.js";
+import { issueTypeRoutes } from "./issue-type-handlers.js";
 import { labelRoutes } from "./label-handlers.js";
+import { milestoneRoutes } from "./milestone-handlers.js";
 import { createPrimaryLimit, createSecondaryLimit } from "./limits.js";
 import { appIntegration, miscRoutes } from "./misc-handlers.js";
 import { createPersonActions } from "./person.js";
 import { createPipeline } from "./pipeline.js";
 import { repoActivityRoutes } from "./repo-activity-handlers.js";
 import { repoDirectory } from "./repo-settings.js";
+import { subIssueRoutes } from "./sub-issue-handlers.js";
 import { compileRoutes } from "./router.js";
 import { commentSnapshot, eventSnapshot, issueSnapshot } from "./snapshots.js";
 import { createStore } from "./store.js";
@@ -41,6 +45,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
   };
 
   const repositories = repoDirectory(opts.repositories);
+  const features = createFeatures({ subIssues: opts.subIssues, issueTypes: opts.issueTypes });
   let baseUrl = "";
   let match: ReturnType<typeof compileRoutes> = () => null;
   const handle = createPipeline({
@@ -78,6 +83,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     clock,
     perPageMax: opts.perPageMax ?? 100,
     repositories,
+    features,
     shape: { baseUrl, app: opts.appAuth ? appIntegration(baseUrl, opts.appAuth.appId, botLogin) : null },
   };
   match = compileRoutes([
@@ -86,6 +92,9 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     ...issueRoutes(deps),
     ...commentEventRoutes(deps),
     ...labelRoutes(deps),
+    ...subIssueRoutes(deps),
+    ...milestoneRoutes(deps),
+    ...issueTypeRoutes(deps),
     ...miscRoutes(deps, primary, auth),
   ]);
 
@@ -117,7 +126,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     comments: (repo, number) => store.commentsOf(store.repoByFullName(repo), number).map(commentSnapshot),
     events: (repo, number) => store.eventsOf(store.repoByFullName(repo), number).map(eventSnapshot),
     counters: () => ({ ...counters, byRoute: { ...counters.byRoute } }),
-    person: createPersonActions(store, webhooks),
+    person: { ...createPersonActions(store, webhooks), setIssueTypes: features.setIssueTypes },
     webhooks,
     faults: faults.controls,
   };

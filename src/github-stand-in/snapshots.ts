@@ -20,6 +20,9 @@ export function issueSnapshot(i: IssueRecord, comments: number): StandInIssue {
     updatedAt: isoSeconds(i.updatedAt),
     closedAt: i.closedAt === null ? null : isoSeconds(i.closedAt),
     closedBy: i.closedBy,
+    milestone: i.milestone ?? null,
+    type: i.type ?? null,
+    parentId: i.parentId ?? null,
   };
 }
 

@@ -41,6 +41,28 @@ export interface IssueRecord {
   deleted?: boolean;
   /** A person transferred the issue: it answers 301 to its new place and leaves every list here. */
   movedTo?: { owner: string; name: string; number: number };
+  /** The milestone's number in this repository, when the issue has one. */
+  milestone?: number;
+  /** The issue type's name, when the issue has one (issue types belong to the owner). */
+  type?: string;
+  /** The `id` of the parent issue, when this issue is a sub-issue (at most one parent, as on GitHub). */
+  parentId?: number;
+  /** The `id`s of its sub-issues, in the order they were added. */
+  subIssueIds?: number[];
+}
+
+export interface MilestoneRecord {
+  id: number;
+  number: number;
+  title: string;
+  description: string | null;
+  state: "open" | "closed";
+  /** The due date as GitHub keeps it: a calendar date (YYYY-MM-DD) in US Pacific time. */
+  dueDate: string | null;
+  creator: string;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
 }
 
 export interface CommentRecord {
@@ -76,6 +98,8 @@ export interface RepoRecord {
   events: Map<number, EventRecord[]>;
   /** Archived: read-only, every write answers 403. */
   archived?: boolean;
+  /** Milestones; index = number - 1. */
+  milestones?: MilestoneRecord[];
 }
 
 export interface IssueChange {
@@ -86,6 +110,10 @@ export interface IssueChange {
   stateReason?: StateReason | null;
   labels?: string[];
   assignees?: string[];
+  /** A milestone number, or null to remove it. */
+  milestone?: number | null;
+  /** An issue type's name, or null to remove it. */
+  type?: string | null;
 }
 
 export interface NewIssue {
@@ -94,6 +122,8 @@ export interface NewIssue {
   labels: string[];
   assignees: string[];
   isPullRequest: boolean;
+  milestone?: number | undefined;
+  type?: string | undefined;
 }
 
 /** New labels get GitHub's neutral grey unless created with a colour. */
@@ -104,6 +134,8 @@ export type Store = ReturnType<typeof createStore>;
 /** The in-memory state of every repository; one per running stand-in (no module-level state). */
 export function createStore(clock: Clock) {
   const repos = new Map<string, RepoRecord>();
+  /** Issues by their global `id`: the sub-issue routes name a child by id, not by number. */
+  const byId = new Map<number, { r: RepoRecord; issue: IssueRecord }>();
   let nextId = 1000;
   const newId = (): number => ++nextId;
 
@@ -211,8 +243,11 @@ export function createStore(clock: Clock) {
       updatedAt: now,
       closedAt: null,
       closedBy: null,
+      ...(input.milestone === undefined ? {} : { milestone: input.milestone }),
+      ...(input.type === undefined ? {} : { type: input.type }),
     };
     r.issues.push(issue);
+    byId.set(issue.id, { r, issue });
     setLabels(r, issue, input.labels, actor);
     return issue;
   }
@@ -231,6 +266,10 @@ export function createStore(clock: Clock) {
     if (change.body !== undefined) issue.body = change.body;
     if (change.labels !== undefined) setLabels(r, issue, change.labels, actor);
     if (change.assignees !== undefined) issue.assignees = [...new Set(change.assignees)];
+    if (change.milestone === null) delete issue.milestone;
+    else if (change.milestone !== undefined) issue.milestone = change.milestone;
+    if (change.type === null) delete issue.type;
+    else if (change.type !== undefined) issue.type = change.type;
     applyState(r, issue, change, actor);
     if (JSON.stringify(issue) !== before) issue.updatedAt = clock.now();
   }
@@ -303,6 +342,8 @@ export function createStore(clock: Clock) {
     transferIssue,
     findIssue,
     mustFindIssue,
+    issueById: (id: number): { r: RepoRecord; issue: IssueRecord } | undefined => byId.get(id),
+    newId,
     ensureLabel,
     findLabel,
     setLabels,

@@ -1,3 +1,4 @@
+import type { FeatureOptions } from "./features.js";
 import type { RepoSettings } from "./repo-settings.js";
 import type { Clock } from "../shared/clock.js";
 import type { StandInWebhookOptions, WebhookSender } from "./webhooks.js";
@@ -31,6 +32,18 @@ export interface StandInOptions {
   repositories?: Record<string, RepoSettings> | undefined;
   /** When given, a person's close or reopen is POSTed here as a signed `issues` delivery. */
   webhook?: StandInWebhookOptions | undefined;
+  /**
+   * Sub-issues: everywhere (`true`, the default), nowhere (`false`), or everywhere but the listed
+   * `owner/name`s. Where they are missing their routes answer 404, as a GitHub Enterprise Server
+   * without the feature does, and issues carry no `sub_issues_summary`.
+   */
+  subIssues?: FeatureOptions["subIssues"];
+  /**
+   * Issue types per organization (owner login → type names); an owner not listed has none (a
+   * `type` on create answers 422). `"unavailable"`: the issue-type routes answer 404 and `type` is
+   * ignored, as on a GitHub Enterprise Server without issue types. Default: no owner has types.
+   */
+  issueTypes?: FeatureOptions["issueTypes"];
 }
 
 /** A snapshot of one stored issue or pull request (plain data, safe to keep). */
@@ -50,6 +63,10 @@ export interface StandInIssue {
   updatedAt: string;
   closedAt: string | null;
   closedBy: string | null;
+  /** The milestone's number, the issue type's name, and the parent issue's `id`, where set. */
+  milestone: number | null;
+  type: string | null;
+  parentId: number | null;
 }
 
 export interface StandInComment {
@@ -108,6 +125,8 @@ export interface PersonActions {
   deleteIssue(repo: string, number: number): void;
   /** Transfers the issue to `toRepo`; the old address answers 301 there. Returns the new number. */
   transfer(repo: string, number: number, toRepo: string, login: string): number;
+  /** An organization admin replaces the organization's issue types (no effect where types are "unavailable"). */
+  setIssueTypes(org: string, names: string[]): void;
 }
 
 export interface FaultControls {

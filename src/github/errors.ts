@@ -22,6 +22,15 @@ export interface StrippedRequestError {
   status: number | null;
   message: string;
   documentationUrl: string | null;
+  /** A 422's `errors` entries (which field, which rule): GitHub's words, never request data. */
+  errors?: ValidationDetail[];
+}
+
+export interface ValidationDetail {
+  resource?: string;
+  field?: string;
+  code?: string;
+  message?: string;
 }
 
 export interface GitHubErrorDetails {
@@ -60,9 +69,17 @@ const RequestErrorShape = z.object({
     .optional(),
 });
 
+const ValidationEntry = z.looseObject({
+  resource: z.string().optional(),
+  field: z.string().optional(),
+  code: z.string().optional(),
+  message: z.string().optional(),
+});
+
 const ProblemData = z.object({
   message: z.string().optional(),
   documentation_url: z.string().optional(),
+  errors: z.array(z.union([ValidationEntry, z.string().transform((message) => ({ message }))])).optional(),
 });
 
 const SECRET_QUERY_KEYS = new Set(["access_token", "token", "client_secret", "client_id", "code", "jwt"]);
@@ -146,6 +163,15 @@ export function toGitHubError(error: unknown, ctx: ClassifyContext): GitHubError
     message: rawMessage.split("\n")[0] ?? "",
     documentationUrl: problem.success ? (problem.data.documentation_url ?? null) : null,
   };
+  const entries = problem.success ? problem.data.errors : undefined;
+  if (status === 422 && entries !== undefined && entries.length > 0) {
+    request.errors = entries.map((e) => ({
+      ...("resource" in e && e.resource !== undefined ? { resource: e.resource } : {}),
+      ...("field" in e && e.field !== undefined ? { field: e.field } : {}),
+      ...("code" in e && e.code !== undefined ? { code: e.code } : {}),
+      ...(e.message === undefined ? {} : { message: e.message }),
+    }));
+  }
   const where = `${request.method} ${request.url}`;
   const details = { status, request, cause: request };
   const text = `GitHub ${where} ${status === null ? "failed" : `answered ${status}`}: ${request.message}`;

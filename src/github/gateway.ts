@@ -16,6 +16,15 @@ import { GitHubRepository, type IssueSnapshot } from "./schemas.js";
 import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 import * as who from "./who-changed.js";
+import * as milestones from "./milestones.js";
+import * as subIssues from "./sub-issues.js";
+import {
+  createIssueTypePolicy,
+  isTypeRefusal,
+  listIssueTypes,
+  offerOf,
+  type IssueTypeOffer,
+} from "./issue-types.js";
 
 export interface GitHubOptions {
   /** https://api.github.com, a GHES `/api/v3` URL, or a local stand-in. */
@@ -25,6 +34,11 @@ export interface GitHubOptions {
   writeBudget: { perMinute: number; perHour: number; minIntervalMs: number };
   /** Default "threatbridge". */
   managedLabel?: string;
+  /**
+   * `github.issue_type`: set as `type` on every issue created in a repository that offers it
+   * (`GET /repos/{o}/{r}/issue-types`, read once per repository); left out elsewhere.
+   */
+  issueType?: string | undefined;
   logger?: Logger;
   clock?: Clock;
   sleep?: Sleep;
@@ -94,6 +108,49 @@ export interface GitHubGateway {
   importEtags(data: unknown): void;
 }
 
+/**
+ * GitHub's sub-issues and milestones, for the workflow features (groups, SLA milestones). Kept
+ * apart from {@link GitHubGateway} so that the engine's fakes need not grow until an engine part
+ * uses them.
+ */
+export interface GitHubWorkflow {
+  /**
+   * Sub-issues (`child` by its issue **id**). Where the repository has no sub-issues the answer is
+   * `{ available: false }` (404, 403, 410 or a 422 that says so), never a throw: callers fall back
+   * to a checklist. Attach and detach are writes paced by the budget. GitHub answers 404/410 also
+   * when the parent issue itself is gone: read it (`getIssue`) before taking the repository for
+   * one without sub-issues.
+   */
+  addSubIssue(
+    repo: string,
+    parentNumber: number,
+    childId: number,
+    opts?: writes.WriteOptions & { replaceParent?: boolean },
+  ): Promise<subIssues.AttachResult>;
+  removeSubIssue(
+    repo: string,
+    parentNumber: number,
+    childId: number,
+    opts?: writes.WriteOptions,
+  ): Promise<subIssues.DetachResult>;
+  listSubIssues(repo: string, parentNumber: number): Promise<subIssues.SubIssueList>;
+  /** The parent issue, or null (GitHub answers 404 alike for no parent and for no sub-issues). */
+  getParent(repo: string, number: number): Promise<IssueSnapshot | null>;
+  /** Milestones (`dueOn` as YYYY-MM-DD; sent as 12:00 UTC, see milestones.ts). */
+  listMilestones(repo: string): Promise<milestones.MilestoneList>;
+  createMilestone(
+    repo: string,
+    input: milestones.NewMilestone,
+    opts?: writes.WriteOptions,
+  ): Promise<milestones.MilestoneCreated>;
+  updateMilestone(
+    repo: string,
+    number: number,
+    patch: milestones.MilestonePatch,
+    opts?: writes.WriteOptions,
+  ): Promise<milestones.MilestoneUpdated>;
+}
+
 const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 /** GET retries the request policy may make after a rate limit, and the longest wait it may take. */
 const LIMIT_RETRIES_FOR_GET = 2;
@@ -119,9 +176,11 @@ function toAuth(auth: GitHubOptions["auth"]): OctokitAuth {
 export interface RepositoryReader {
   /** `GET /repos/{owner}/{repo}` through the credentials that serve that repository. */
   repository(repo: string): Promise<GitHubRepository>;
+  /** Whether the repository offers the configured issue type; null when none is configured. */
+  issueTypeOffer(repo: string): Promise<IssueTypeOffer | null>;
 }
 
-export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryReader {
+export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflow & RepositoryReader {
   const clock = opts.clock ?? systemClock;
   const logger = (opts.logger ?? silentLogger).child({ component: "github" });
   const baseUrl = opts.apiUrl.replace(/\/+$/, "");
@@ -223,13 +282,38 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
     },
   };
 
+  const issueTypes = createIssueTypePolicy({ wanted: opts.issueType, reads: readDeps, logger });
+
+  /**
+   * A create carries the configured type where the repository offers it. If GitHub refuses the
+   * type all the same (422 on field `type`: it was removed since it was read), nothing was
+   * created: the create is sent once more without it, and the repository is marked as not
+   * offering it, so no create fails or loops over its type.
+   */
+  async function createIssue(
+    repo: string,
+    input: writes.NewIssue,
+    writeOpts?: writes.WriteOptions,
+  ): Promise<IssueSnapshot> {
+    const type = input.type ?? (await issueTypes.typeFor(repo));
+    if (type === null) return writes.createIssue(writeDeps, repo, input, writeOpts);
+    try {
+      return await writes.createIssue(writeDeps, repo, { ...input, type }, writeOpts);
+    } catch (error) {
+      if (!(error instanceof GitHubError) || !isTypeRefusal(error)) throw error;
+      issueTypes.refused(repo, error);
+      const { type: _refused, ...withoutType } = input;
+      return writes.createIssue(writeDeps, repo, withoutType, writeOpts);
+    }
+  }
+
   return {
     listChangedIssues: (repo, since) => reads.listChangedIssues(readDeps, repo, since),
     findIssueByMarker: (repo, threatId, createdSince) =>
       reads.findIssueByMarker(readDeps, repo, threatId, createdSince),
     getIssue: (repo, number) => reads.getIssue(readDeps, repo, number),
     listComments: (repo, number) => reads.listComments(readDeps, repo, number),
-    createIssue: (repo, input, writeOpts) => writes.createIssue(writeDeps, repo, input, writeOpts),
+    createIssue,
     async updateIssue(repo, number, patch, writeOpts) {
       if (Object.values(patch).every((value) => value === undefined)) {
         // Nothing to change: a write would only spend budget (contract: zero-cost echoes).
@@ -249,6 +333,21 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & RepositoryRea
     lastStateChange: (repo, number) => who.lastStateChange(whoDeps, repo, number),
     lastStateChanges: (issues, notBefore) => who.lastStateChanges(whoDeps, issues, notBefore),
     whoAmI: async () => (await pool.whoAmI()).login,
+    addSubIssue: (repo, parent, child, writeOpts) =>
+      subIssues.addSubIssue(writeDeps, checkRepo(repo), parent, child, writeOpts),
+    removeSubIssue: (repo, parent, child, writeOpts) =>
+      subIssues.removeSubIssue(writeDeps, checkRepo(repo), parent, child, writeOpts),
+    listSubIssues: (repo, parent) => subIssues.listSubIssues(readDeps, repo, parent),
+    getParent: (repo, number) => subIssues.getParent(readDeps, repo, number),
+    listMilestones: (repo) => milestones.listMilestones(readDeps, repo),
+    createMilestone: (repo, input, writeOpts) =>
+      milestones.createMilestone(writeDeps, readDeps, checkRepo(repo), input, writeOpts),
+    updateMilestone: (repo, number, patch, writeOpts) =>
+      milestones.updateMilestone(writeDeps, checkRepo(repo), number, patch, writeOpts),
+    async issueTypeOffer(repo) {
+      if (opts.issueType === undefined) return null;
+      return offerOf(opts.issueType, await listIssueTypes(readDeps, repo));
+    },
     async repository(repo) {
       const page = await getPage(await pool.forRepo(checkRepo(repo)), `/repos/${repo}`);
       return parseResponse(GitHubRepository, page.data, "repository");

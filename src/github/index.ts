@@ -25,12 +25,17 @@
  *   answer about one issue does: a GET or a PATCH) when the credentials are a token.
  * - `isPermanentRefusal(error)`: GitHub will refuse the same request again (403 that is not a
  *   rate limit, 404, 410, 422); `isGone(error)`: the issue answered 404 or 410.
+ * - Sub-issues, milestones and issue types answer `{ available: false, status, message }` where the
+ *   repository does not have them (404, 403, 410, or a 422 that says so): a result to fall back on,
+ *   not a throw. `createIssue` sets `github.issue_type` (the `issueType` option) where the
+ *   repository offers it, and leaves it out elsewhere (said once in the log).
  * - ETags of change queries are kept per gateway; `exportEtags()`/`importEtags()` move them
  *   through the state file as plain JSON.
  */
 export {
   createGitHub,
   type GitHubGateway,
+  type GitHubWorkflow,
   type GitHubOptions,
   type GitHubStats,
   type LastStateChange,
@@ -45,6 +50,17 @@ export {
 } from "./errors.js";
 export type { EtagEntry } from "./etag-cache.js";
 export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
+export type { IssueTypeOffer } from "./issue-types.js";
+export type {
+  Milestone,
+  MilestoneCreated,
+  MilestoneList,
+  MilestonePatch,
+  MilestoneUpdated,
+  NewMilestone,
+} from "./milestones.js";
+export type { AttachResult, DetachResult, SubIssueList } from "./sub-issues.js";
+export type { Unavailable } from "./unavailable.js";
 export { hasMarker, parseMarker } from "./marker.js";
 export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
 export {

@@ -24,6 +24,10 @@ export interface NewIssue {
   body: string;
   labels: string[];
   assignees: string[];
+  /** A milestone's number. */
+  milestone?: number;
+  /** An issue type's name; the gateway sets it from `github.issue_type` where the repository offers it. */
+  type?: string;
 }
 
 export interface IssuePatch {
@@ -32,12 +36,14 @@ export interface IssuePatch {
   labels?: string[];
   state?: "open" | "closed";
   stateReason?: "completed" | "not_planned" | "reopened";
+  /** A milestone's number, or null to take the issue out of its milestone. */
+  milestone?: number | null;
 }
 
 const CreatedComment = z.looseObject({ id: z.number().int() });
 
 /** Every write waits for the budget first (contract: "GitHub writes are paced by github.write_budget"). */
-async function takeSlot(deps: WriteDeps, opts: WriteOptions): Promise<void> {
+export async function takeSlot(deps: WriteDeps, opts: WriteOptions): Promise<void> {
   if (opts.deadlineMs === undefined) {
     await deps.budget.acquire(opts.signal);
   } else if (!(await deps.budget.tryAcquireBefore(opts.deadlineMs, opts.signal))) {
@@ -83,6 +89,8 @@ export async function createIssue(
       body: input.body,
       labels: withManagedLabel(input.labels, deps.managedLabel),
       assignees: input.assignees,
+      ...(input.milestone === undefined ? {} : { milestone: input.milestone }),
+      ...(input.type === undefined ? {} : { type: input.type }),
     },
     true,
   );
@@ -103,6 +111,7 @@ export async function updateIssue(
   if (patch.labels !== undefined) body["labels"] = withManagedLabel(patch.labels, deps.managedLabel);
   if (patch.state !== undefined) body["state"] = patch.state;
   if (patch.stateReason !== undefined) body["state_reason"] = patch.stateReason;
+  if (patch.milestone !== undefined) body["milestone"] = patch.milestone;
   await takeSlot(deps, opts);
   const data = await sendWrite(ctx, "PATCH", `/repos/${repo}/issues/${number}`, body, false);
   const issue = GitHubIssue.safeParse(data);

@@ -107,4 +107,53 @@ describe("GitHub stand-in: answers conform to GitHub's OpenAPI schemas", () => {
     expect(missing.status).toBe(404);
     expect(check("basic-error", await missing.json())).toEqual([]);
   });
+
+  it("sub-issues: add, list, remove and parent answer issues with sub_issues_summary and parent_issue_url", async () => {
+    const s = await start();
+    const gh = client(s);
+    const parent = await gh.rest.issues.create({ ...REPO, title: "parent" });
+    const child = await gh.rest.issues.create({ ...REPO, title: "child" });
+    const added = await gh.rest.issues.addSubIssue({ ...REPO, issue_number: 1, sub_issue_id: child.data.id });
+    expect(check("issue", added.data)).toEqual([]);
+    const list = await gh.rest.issues.listSubIssues({ ...REPO, issue_number: 1 });
+    for (const item of list.data) expect(check("issue", item)).toEqual([]);
+    const up = await gh.rest.issues.getParent({ ...REPO, issue_number: 2 });
+    expect(check("issue", up.data)).toEqual([]);
+    const removed = await gh.rest.issues.removeSubIssue({
+      ...REPO,
+      issue_number: 1,
+      sub_issue_id: child.data.id,
+    });
+    expect(check("issue", removed.data)).toEqual([]);
+    expect(parent.data.sub_issues_summary).toBeDefined();
+    const full = await fetch(`${s.url}/repos/${FULL}/issues/2/sub_issues`, {
+      method: "POST",
+      headers: { authorization: "token ghp_standin", "content-type": "application/json" },
+      body: JSON.stringify({ sub_issue_id: child.data.id + 99_999 }),
+    });
+    expect(full.status).toBe(422);
+    expect(check("validation-error", await full.json())).toEqual([]);
+  });
+
+  it("milestone: create, list, update, and an issue's milestone; issue types and an issue's type", async () => {
+    const s = await start({ issueTypes: { acme: ["Vulnerability"] } });
+    const gh = client(s);
+    const m = await gh.rest.issues.createMilestone({ ...REPO, title: "SLA", due_on: "2026-01-11T12:00:00Z" });
+    expect(check("milestone", m.data)).toEqual([]);
+    const updated = await gh.rest.issues.updateMilestone({ ...REPO, milestone_number: 1, state: "closed" });
+    expect(check("milestone", updated.data)).toEqual([]);
+    const list = await gh.rest.issues.listMilestones({ ...REPO, state: "all" });
+    for (const item of list.data) expect(check("milestone", item)).toEqual([]);
+    const created = await gh.request("POST /repos/{owner}/{repo}/issues", {
+      ...REPO,
+      title: "t",
+      milestone: 1,
+      type: "Vulnerability",
+    });
+    expect(check("issue", created.data)).toEqual([]);
+    const types = await gh.rest.orgs.listIssueTypes({ org: "acme" });
+    for (const item of types.data) expect(check("issue-type", item)).toEqual([]);
+    const repoTypes = await gh.request("GET /repos/{owner}/{repo}/issue-types", REPO);
+    for (const item of repoTypes.data) expect(check("issue-type", item)).toEqual([]);
+  });
 });

@@ -10,7 +10,8 @@ import { diagnose, diagnosisHint, type Diagnosis } from "./diagnose.js";
  * credentials may write issues. Each check is one result with a hint when it fails.
  */
 
-export type CheckStatus = "pass" | "fail" | "skip";
+/** `warn`: works, with something left out (e.g. no issue type there); it does not fail `check`. */
+export type CheckStatus = "pass" | "fail" | "skip" | "warn";
 
 export interface CheckResult {
   check: string;
@@ -165,6 +166,43 @@ async function repositoryCheck(
   return { check, status: "pass", detail: `readable, issues enabled, not archived${permissions}` };
 }
 
+/**
+ * Whether a repository offers `github.issue_type` (contract, "Issue type"): offered, not offered,
+ * or the issue-type endpoint unavailable. The last two are warnings: issues are still created
+ * there, without a type.
+ */
+async function issueTypeCheck(
+  repo: string,
+  wanted: string,
+  deps: CheckDeps,
+  config: Config,
+): Promise<CheckResult> {
+  const check = `github issue type "${wanted}" in ${repo}`;
+  let offer;
+  try {
+    offer = await deps.github.issueTypeOffer(repo);
+  } catch (error) {
+    return failure(check, error, config.github.api_url, GITHUB_CREDENTIALS);
+  }
+  if (offer === null || offer.offer === "offered")
+    return { check, status: "pass", detail: "offered: issues are created with this type" };
+  if (offer.offer === "not_offered") {
+    const offered = offer.offered.length === 0 ? "none" : offer.offered.join(", ");
+    return {
+      check,
+      status: "warn",
+      detail: `not offered (the repository offers: ${offered}); issues there are created without a type`,
+      hint: `add the type in the organization's issue types, or set github.issue_type to one it offers`,
+    };
+  }
+  return {
+    check,
+    status: "warn",
+    detail: `the issue-type endpoint is unavailable (GitHub answered ${offer.status}: ${offer.message}); issues there are created without a type`,
+    hint: "issue types need GitHub.com or a GitHub Enterprise Server release that has them, in an organization's repository",
+  };
+}
+
 export async function runChecks(config: Config, deps: CheckDeps): Promise<CheckResult[]> {
   const results = await platformChecks(config, deps);
   const credentials = "github credentials";
@@ -182,7 +220,17 @@ export async function runChecks(config: Config, deps: CheckDeps): Promise<CheckR
       results.push({ check, status: "skip", detail: "skipped: the GitHub credentials failed" });
       continue;
     }
-    results.push(await repositoryCheck(repo, origins, deps, config));
+    const repoResult = await repositoryCheck(repo, origins, deps, config);
+    results.push(repoResult);
+    const wanted = config.github.issue_type;
+    if (wanted === undefined) continue;
+    if (repoResult.status === "pass") results.push(await issueTypeCheck(repo, wanted, deps, config));
+    else
+      results.push({
+        check: `github issue type "${wanted}" in ${repo}`,
+        status: "skip",
+        detail: "skipped: the repository check failed",
+      });
   }
   return results;
 }

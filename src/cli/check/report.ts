@@ -2,7 +2,7 @@ import type { CheckResult } from "./checks.js";
 
 /** One line per check (contract): status, what was checked, what was found, and the hint of a failure. */
 export function formatChecks(results: readonly CheckResult[]): string {
-  const mark = { pass: "ok  ", fail: "FAIL", skip: "skip" } as const;
+  const mark = { pass: "ok  ", fail: "FAIL", skip: "skip", warn: "WARN" } as const;
   const lines = results.map((r) => {
     const hint = r.hint === undefined ? "" : ` — hint: ${r.hint}`;
     return `${mark[r.status]} ${r.check}: ${oneLine(r.detail)}${hint}`;
