@@ -1,4 +1,3 @@
-import type { Dispatcher } from "undici";
 import type { Clock, Sleep } from "../shared/clock.js";
 import type { Logger } from "../observability/index.js";
 import { attemptSignal } from "./deadline.js";
@@ -15,12 +14,12 @@ import { networkKindOf } from "./failure-kind.js";
 import type { RequestGate } from "./request-gate.js";
 import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
 import type { TokenCache } from "./token-cache.js";
-import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transport.js";
+import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
 /**
- * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than
- * undici's `interceptors.retry`: the retry must re-read the bearer token after a 401, and every
- * wait must go through the injected `sleep` so tests never wait for real.
+ * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than a
+ * library's retry: the retry must re-read the bearer token after a 401, and every wait must go
+ * through the injected `sleep` so tests never wait for real.
  */
 
 export interface ApiRequest {
@@ -49,7 +48,7 @@ export interface ApiResponse {
 
 export interface ApiTransportOptions {
   baseUrl: string;
-  dispatcher: Dispatcher;
+  http: HttpTransport;
   tokens: TokenCache;
   clock: Clock;
   sleep: Sleep;
@@ -103,7 +102,7 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
       let res: RawResponse;
       const deadline = attemptSignal(opts.timeoutMs, opts.stop);
       try {
-        res = await sendOnce(opts.dispatcher, {
+        res = await opts.http.send({
           method: req.method,
           url,
           headers,

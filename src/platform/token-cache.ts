@@ -1,4 +1,3 @@
-import type { Dispatcher } from "undici";
 import type { Clock, Sleep } from "../shared/clock.js";
 import type { Logger } from "../observability/index.js";
 import type { SecretRegistry } from "../observability/secrets.js";
@@ -8,7 +7,7 @@ import { networkKindOf } from "./failure-kind.js";
 import type { RequestGate } from "./request-gate.js";
 import { TokenErrorBody, TokenResponse } from "./schemas.js";
 import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
-import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transport.js";
+import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
 /**
  * OAuth 2.0 client-credentials tokens (spec "Authentication"): fetched once, shared by all
@@ -29,7 +28,7 @@ export interface TokenCredentials {
 }
 
 export interface TokenCacheOptions extends TokenCredentials {
-  dispatcher: Dispatcher;
+  http: HttpTransport;
   clock: Clock;
   sleep: Sleep;
   random: () => number;
@@ -143,7 +142,7 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
       let res: RawResponse;
       const deadline = attemptSignal(opts.timeoutMs, opts.stop);
       try {
-        res = await sendOnce(opts.dispatcher, {
+        res = await opts.http.send({
           method: "POST",
           url,
           headers,
