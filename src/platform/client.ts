@@ -37,7 +37,7 @@ export interface PlatformClientOptions extends TokenCredentials {
   random?: (() => number) | undefined;
   /**
    * Fires when the process stops (SIGTERM): the request in flight is abandoned and a stream walk
-   * ends after the pages already delivered (issue 6, item 5).
+   * ends after the pages already delivered.
    */
   stop?: AbortSignal | undefined;
   /** Credentials to scrub from errors; every access token issued is added to it. */

@@ -59,7 +59,7 @@ const DEFAULT_LIFETIME_S = 300;
 const RENEW_MARGIN_MS = 30_000;
 /**
  * After the endpoint refuses the credentials, ask again no sooner than this, doubling per refusal
- * up to the cap: wrong credentials do not get better by asking on every tick (issue 6, item 6).
+ * up to the cap: wrong credentials do not get better by asking on every tick.
  */
 const REFUSAL_BACKOFF = { baseMs: 30_000, capMs: 30 * 60_000 };
 
