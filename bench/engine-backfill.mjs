@@ -1,6 +1,6 @@
 // The engine's intake of a 100,000-threat backfill: both streams read, every threat planned and
 // queued, the state committed to a real journaled store through the CLI's own openEngineState, as
-// `sync` does (issue 7, item 1); no GitHub writes (the queue is left for the budget). Prints time,
+// `sync` does; no GitHub writes (the queue is left for the budget). Prints time,
 // peak RSS and the size of the state's files.
 // Usage: node bench/engine-backfill.mjs [threats]
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// The scenarios of bench/engine-scale.mjs (issue 7, "Targets"). Each drives the BUILT CLI
+// The scenarios of bench/engine-scale.mjs (BENCHMARKS.md's targets). Each drives the BUILT CLI
 // (`node dist/cli.js`) in a child process against bench/scale-fixture.mjs (simulator + GitHub
 // stand-in in another process), so that it measures whichever engine is built, and returns rows
 // { measure, value, how }.

@@ -1,4 +1,4 @@
-// The scale bench of issue 7's "Targets": the BUILT CLI (`node dist/cli.js`) in child processes,
+// The scale bench of BENCHMARKS.md's targets: the BUILT CLI (`node dist/cli.js`) in child processes,
 // black-box, against the simulator and the GitHub stand-in of bench/scale-fixture.mjs, so that it
 // measures whichever engine is built. Prints Markdown: the machine, then one row per figure with
 // how it was obtained, and the load average around each scenario (the machine may be shared).
@@ -6,7 +6,7 @@
 // Usage: node bench/engine-scale.mjs [--quick] [--only 1,2,...] [--commit-sizes 1000,100000]
 //          [--mapped 100000,300000] [--idle 20000,50000] [--stream 1000000] [--stream-max-s 540]
 //          [--new 2000]
-// --quick: small sizes, a few minutes (what `npm run bench` runs). Without it: issue 7's sizes,
+// --quick: small sizes, a few minutes (what `npm run bench` runs). Without it: the targets' sizes,
 // except the stream, which is bounded by --stream-max-s (see BENCHMARKS.md).
 import { readFileSync } from "node:fs";
 import os from "node:os";

@@ -33,7 +33,7 @@ export function platformClient(url, extra = {}) {
 
 /**
  * The bare HTTP walk of the threat stream: the platform client alone, no engine, no state. The
- * yardstick of a no-change re-delivery (issue 7, "Targets").
+ * yardstick of a no-change re-delivery (BENCHMARKS.md).
  */
 export async function bareWalk(url) {
   const client = platformClient(url, { pageLimit: 500 });

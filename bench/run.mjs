@@ -16,6 +16,6 @@ console.log(JSON.stringify({ machine }, null, 2));
 for (const script of ["bench/platform-walk.mjs", "bench/engine-backfill.mjs", "bench/sync-costs.mjs"]) {
   execFileSync(process.execPath, ["--expose-gc", script], { stdio: "inherit" });
 }
-// Issue 7's scale figures at small sizes (a few minutes); the full sizes are
+// The scale figures at small sizes (a few minutes); the full sizes are
 // `node bench/engine-scale.mjs` (see BENCHMARKS.md).
 execFileSync(process.execPath, ["bench/engine-scale.mjs", "--quick"], { stdio: "inherit" });

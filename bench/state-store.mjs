@@ -1,11 +1,11 @@
-// The state store at scale (issue 7, item 1): for 1k, 100k and 300k mapped threats (generated),
+// The state store at scale: for 1k, 100k and 300k mapped threats (generated),
 // the median time of a durable commit of one intent, the size on disk, the load time at start and
 // the peak RSS of a process that loads the state and commits, for today's store (one atomic
 // full-file write per save) and the journaled store (snapshot + fsynced journal), in one run.
 // Each figure comes from a fresh child process (generation happens in another one, so it does not
 // count towards the peak RSS). Usage: node bench/state-store.mjs [sizes, e.g. 1000,100000,300000]
 // [kinds, default engine,journaled; "today" adds the old full-file store, no longer used].
-// "engine" is the path the engine uses now (issue 7, item 1): a VERSION-1 state converted by the
+// "engine" is the path the engine uses now: a VERSION-1 state converted by the
 // CLI's own openEngineState (dist/cli/state-open.js), then each intent written through the
 // engine's update functions (putIntent + nextSeq on a createStateContext) and committed as the
 // engine's `persist` does: commitOf(state, changes) handed to openEngineState's persist
@@ -46,7 +46,7 @@ function v1Threat(i) {
   };
 }
 
-/** The mapped record the journaled store is meant for: no updatedAt/position/gone (issue 7, item 2). */
+/** The mapped record the journaled store is meant for: no updatedAt/position/gone. */
 function mappedThreat(i) {
   const { updatedAt: _u, position: _p, gone: _g, ...kept } = v1Threat(i);
   return kept;

@@ -101,7 +101,7 @@ const verdicts = await measured("people's closes → verdicts", () => runCycle(c
 const verdictEcho = await measured("echo after verdicts", () => runCycle(ctx));
 const elapsed = (Date.now() - started) / 1000;
 
-// The mixed batch of issue 7 (item 4): 20 new threats, 20 platform closes, 10 reopens of issues the
+// The mixed batch: 20 new threats, 20 platform closes, 10 reopens of issues the
 // platform closed, 10 title edits, 20 people's closes, all seen by one cycle and its drain, then the
 // echo cycle. Minimum GitHub writes: 20 creates + 20 closes + 10 (reopen + its comment) + 10 edits.
 function githubRoutes() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the project's container image with podman and runs it against the platform simulator and
-# the GitHub stand-in on the host network (issue 8, item 9). Prints one line per check; any
+# the GitHub stand-in on the host network. Prints one line per check; any
 # failure exits non-zero, and so does a machine where podman cannot run (never a silent pass).
 #
 # No registry serves base images here, so the Dockerfile's `ARG NODE_IMAGE` gets a local one:
@@ -49,7 +49,7 @@ fi
 [ "$(id -u)" = 0 ] || fail "podman cannot run here: this script runs podman as root (rootless needs subuid setup)"
 mkdir -p "$CACHE"
 # The machine's default container ulimits cannot be set in this sandbox: an empty list keeps
-# the host's (issue 8's recipe), without touching /etc/containers.
+# the host's, without touching /etc/containers.
 if [ -z "${CONTAINERS_CONF:-}" ]; then
   printf '[containers]\ndefault_ulimits = []\n' >"$CACHE/containers.conf"
   export CONTAINERS_CONF="$CACHE/containers.conf"

@@ -4,7 +4,7 @@ import type { Connector } from "./wiring.js";
 /**
  * Notes in the state's last cycle what the GitHub side looked like when it ended: the write
  * budget used and GitHub's rate limit as last seen, so that `status` (which makes no request) can
- * show them (issue 8). The caller persists the state.
+ * show them. The caller persists the state.
  */
 export function noteGitHubSide(
   ctx: SyncContext,

@@ -3,7 +3,7 @@ import type { DryRunRecord, DryRunSink, DryRunSummary } from "../sync/index.js";
 import { fit, terminalText } from "./terminal-text.js";
 
 /**
- * `sync --dry-run` as a plan a person can read (issue 8): a header with what was read, a table of
+ * `sync --dry-run` as a plan a person can read: a header with what was read, a table of
  * every action, totals per action, what gets no issue and why, and the adoptions. `--json` keeps the
  * contract's one object per action per line.
  */

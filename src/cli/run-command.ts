@@ -53,7 +53,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   // Signals are ours from the moment the lock is: a stop during start-up still ends in exit 0.
   let daemon: Daemon | null = null;
   let stopRequested = false;
-  // Also abandons the platform request in flight: a hung platform cannot hold a stop (issue 6, item 5).
+  // Also abandons the platform request in flight: a hung platform cannot hold a stop.
   const platformStop = new AbortController();
   const stop = (signal: NodeJS.Signals): void => {
     logger.info({ signal }, "stopping: finishing the work in flight, then saving the state");
@@ -92,7 +92,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       opened.state,
     );
     engine = ctx;
-    // /metrics observes the engine's events (issue 7, item 3): what it did, and each cycle's end.
+    // /metrics observes the engine's events: what it did, and each cycle's end.
     const webhook = config.github.webhook;
     const webhookPath = webhook?.path !== undefined && webhook.secret !== undefined ? webhook.path : null;
     const sources = metricsSources(ctx, {
@@ -103,7 +103,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     ctx.subscribe(metrics.observe);
     let noted = ctx.state.lastCycle;
     ctx.subscribe((event) => {
-      // Saved with the next state write; `status` shows it (issue 8). Only on a cycle that
+      // Saved with the next state write; `status` shows it. Only on a cycle that
       // recorded itself: an idle cycle keeps the last record and writes nothing.
       if (event.type === "cycle_finished" && ctx.state.lastCycle !== noted) {
         noteGitHubSide(ctx, built);

@@ -5,7 +5,7 @@ import type { EngineState } from "../sync/threat-records.js";
 import type { StateCommit } from "../sync/state-changes.js";
 
 /**
- * Opens the engine's state in the journaled store (issue 7, item 1): a version-1 file is
+ * Opens the engine's state in the journaled store: a version-1 file is
  * converted on the first open (src/state/README-store.md, "Migration"). Read-only for `status`
  * and dry-run: no lock, nothing written, every file left byte-for-byte as it was.
  */

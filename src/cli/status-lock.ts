@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { inspectLock } from "../state/index.js";
 
 /**
- * Whether a process holds the state lock now, for `status` (issue 8): a view over the lock
+ * Whether a process holds the state lock now, for `status`: a view over the lock
  * module's read-only `inspectLock`, which judges a lease the way a starting process would.
  */
 

@@ -88,7 +88,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   const json = opts.json === true;
   const reconcile = mode === "reconcile";
   // A stop ends the cycle between steps and abandons the platform request in flight, so that a
-  // hung or trickling platform cannot hold a SIGTERM past a container's grace period (issue 6, item 5).
+  // hung or trickling platform cannot hold a SIGTERM past a container's grace period.
   const abort = new AbortController();
   let interruptedBy: NodeJS.Signals | null = null;
   const stop = (signal: NodeJS.Signals): void => {
@@ -97,7 +97,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  // `reconcile --recreate`: threats whose issue a person deleted get a new one (issue 6, item 3).
+  // `reconcile --recreate`: threats whose issue a person deleted get a new one.
   const recreate = reconcile && opts["recreate"] === true;
   try {
     if (opts["dry-run"] === true) {
@@ -200,7 +200,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         noteGitHubSide(ctx, connector, report.startedAt);
         await persist(ctx);
         if (interruptedBy !== null) {
-          // Not "cycle ok": the operator stopped it, and the rest waits in the state (issue 8).
+          // Not "cycle ok": the operator stopped it, and the rest waits in the state.
           io.out(
             secrets.scrub(
               json
@@ -210,7 +210,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
           );
           return 1;
         }
-        // Said where the operator looks: a Retry-After kept the platform's streams unread (issue 6, item 6).
+        // Said where the operator looks: a Retry-After kept the platform's streams unread.
         const notBefore = connector.platform.stats().notBefore;
         const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
         const text = json

@@ -90,7 +90,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   };
   const sliceMs = opts.drainSliceMs ?? 10_000;
   const budget = ctx.config.github.write_budget;
-  // One info line a minute while a backlog drains (issue 8), so a long drain is not silent.
+  // One info line a minute while a backlog drains, so a long drain is not silent.
   const progress = drainProgress({
     logger,
     now: () => clock.now(),

@@ -67,7 +67,7 @@ function addTo(counts: DemoCounts, event: Parameters<EngineObserver>[0]): void {
 }
 
 /**
- * The demo's own tally of the engine's events (issue 7, item 3): each step narrates what its cycle
+ * The demo's own tally of the engine's events: each step narrates what its cycle
  * did, and the last one what all of them did, without reading the engine's internals.
  */
 export function demoTally(): DemoTally {

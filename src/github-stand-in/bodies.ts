@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRecord } from "../shared/json.js";
 import type { ValidationEntry } from "./replies.js";
 
 /** GitHub's published limits on issue and comment text. */
@@ -78,10 +79,7 @@ export function parseBody<S extends z.ZodType>(
 ): ParseOutcome<z.output<S>> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return { ok: true, value: parsed.data };
-  const rawObject: Record<string, unknown> =
-    typeof raw === "object" && raw !== null && !Array.isArray(raw)
-      ? Object.fromEntries(Object.entries(raw))
-      : {};
+  const rawObject: Record<string, unknown> = isRecord(raw) ? raw : {};
   const errors = parsed.error.issues.map((issue): ValidationEntry => {
     const field = String(issue.path[0] ?? "");
     const missing = field !== "" && (rawObject[field] === undefined || rawObject[field] === "");

@@ -1,4 +1,4 @@
-import type { Reply } from "./router.js";
+import type { Reply } from "./reply.js";
 
 /**
  * Repository settings of the stand-in, for `threatbridge check` and its tests: which repositories

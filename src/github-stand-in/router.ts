@@ -1,11 +1,8 @@
+import { createRouter } from "../shared/http-router.js";
+import type { Reply } from "./reply.js";
 import type { Actor } from "./store.js";
 
-/** A handler's answer; the server adds the common headers, ETag and rate-limit headers. */
-export interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type { Reply } from "./reply.js";
 
 export interface RequestContext {
   method: string;
@@ -32,51 +29,18 @@ export interface Route {
   handler: Handler;
 }
 
-interface CompiledRoute extends Route {
-  regex: RegExp;
-  names: string[];
-}
-
 export interface RouteMatch {
   route: Route;
   params: Record<string, string>;
 }
 
+/** GitHub's routes, matched with or without a trailing slash, as GitHub does. */
 export function compileRoutes(routes: Route[]): (method: string, path: string) => RouteMatch | null {
-  const compiled: CompiledRoute[] = routes.map((route) => {
-    const names: string[] = [];
-    const source = route.pattern
-      .split("/")
-      .map((part) => {
-        const m = /^\{(\w+)\}$/.exec(part);
-        if (!m?.[1]) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        names.push(m[1]);
-        return "([^/]+)";
-      })
-      .join("/");
-    return { ...route, regex: new RegExp(`^${source}/?$`), names };
-  });
+  const match = createRouter(routes, (r) => r.pattern, { trailingSlash: true });
   return (method, path) => {
-    for (const route of compiled) {
-      if (route.method !== method) continue;
-      const m = route.regex.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        params[name] = safeDecode(m[i + 1] ?? "");
-      });
-      return { route, params };
-    }
-    return null;
+    const found = match(method, path);
+    return found === null ? null : { route: found.route, params: found.params };
   };
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** Does a request (method + concrete path or template) match a fault's `method` and `routePattern`? */

@@ -204,8 +204,8 @@ const REPOSITORY_ROUTE =
   /\/repos\/([^/?#]+\/[^/?#]+)(?:\/(?:issues|labels|issues\/comments|issues\/events|installation))?\/?(?:[?#]|$)/;
 
 /**
- * What to fix when GitHub answers 404 on a repository (issue 8: a typo in a repository name used to
- * end in a bare 404). GitHub answers 404, not 403, to credentials that may not see a private
+ * What to fix when GitHub answers 404 on a repository, so that a typo in a repository name does
+ * not end in a bare 404. GitHub answers 404, not 403, to credentials that may not see a private
  * repository, so both causes are named; 410 on the issue routes means issues are disabled.
  */
 export function missingRepositoryHint(url: string, status: number): string {
@@ -230,7 +230,7 @@ export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, wha
 const REFUSED_FOR_GOOD = /\blocked\b|\barchived\b/i;
 
 /**
- * A refusal GitHub will repeat for the same request (issue 6, item 2): a 403 for a locked
+ * A refusal GitHub will repeat for the same request: a 403 for a locked
  * conversation or an archived repository, 404, 410 and 422. Rate limits, 5xx, network failures,
  * 401 and other 403s (a missing permission: the operator fixes it) are transient and backed off.
  */

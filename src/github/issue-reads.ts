@@ -45,7 +45,7 @@ async function* pages(ctx: RestContext, first: PageResult): AsyncGenerator<PageR
 
 /**
  * The issues changed at or after `since`, oldest change first, whatever their labels: a person may
- * remove the managed label, and the connector must still see that person's close (issue 6, item 4);
+ * remove the managed label, and the connector must still see that person's close;
  * the caller keeps those that carry a marker or that the state maps. The query is always the same
  * URL (newest change first, no `since` parameter), so its ETag stays valid from one cycle to the
  * next: when no issue of the repository changed, page 1 answers 304 and the poll costs no rate-limit point.
@@ -78,7 +78,7 @@ export async function listChangedIssues(
   // Stopping at the first issue older than `since` relies on the newest-first order the query asks
   // for; a server that ignores `direction` (a stand-in, an old Enterprise Server) is read in full.
   // The order counts as shown once an issue followed a newer one with no older one before a newer
-  // one; then the page that reached the watermark is the last one read (issue 7, item 4: a poll
+  // one; then the page that reached the watermark is the last one read (so that a poll
   // whose changes fit on page 1 is one request, not page 1, page 2 and a 304 of page 1).
   let newestFirstOrder = true;
   let orderShown = false;

@@ -2,7 +2,7 @@
  * The hidden marker that ties an issue to its threat (contract, "Conventions on GitHub": every
  * issue the connector creates carries `<!-- threatbridge:threat=<threat uuid> -->`). It is what
  * lets an unfinished create be resolved by looking, never by re-sending. One grammar, written by
- * the renderer and read by the GitHub side (issue 7, item 5).
+ * the renderer and read by the GitHub side.
  *
  * The spec makes ids UUIDs ("Common rules" 4), which pass through unchanged. Anything else is
  * percent-encoded so that an odd id can neither end the comment early nor fake a second marker.

@@ -6,8 +6,8 @@ import { classifyFailure } from "./failed-attempt.js";
  * limits reported (and waited out when the handler says so), transient failures of idempotent
  * requests retried with back-off, creates never repeated.
  *
- * This replaces @octokit/plugin-throttling and @octokit/plugin-retry (issue 7, "time per new
- * issue"): both run each request through Bottleneck, whose local datastore yields to the event
+ * This replaces @octokit/plugin-throttling and @octokit/plugin-retry (they made the time per
+ * new issue long): both run each request through Bottleneck, whose local datastore yields to the event
  * loop with a `setTimeout` on every operation and schedules every job with another one. No option
  * turns that off, and a POST went through five Bottleneck limiters (retry, throttling's retry,
  * write, notifications, global): ~28 ms of timers per request on loopback, 10× the round trip.

@@ -31,7 +31,7 @@ const NotModifiedShape = z.object({ status: z.literal(304) });
 /**
  * A page's body, read as text and parsed with JSON.parse. Octokit's own parse (json-with-bigint,
  * a scan of the text before JSON.parse) cost ~30 ms a 100-issue page, more than the request on
- * loopback; a backfill reads its own issues back in hundreds of pages (issue 7). GitHub's ids fit
+ * loopback; a backfill reads its own issues back in hundreds of pages. GitHub's ids fit
  * in a double. A body that is not JSON is answered as its text, as Octokit does.
  */
 async function bodyJson(data: unknown): Promise<unknown> {

@@ -122,8 +122,8 @@ const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
  * An issue of the change list as the intake keeps it: its body reduced to the connector's own
  * hidden lines (the marker and the revision line, all the intake reads of it), and no
  * assignees. A backfill lists every issue it created in the same cycle, tens of thousands at
- * once, and kept whole they held hundreds of megabytes (issue 7: 1,000,000 threats in bounded
- * memory).
+ * once, and kept whole they held hundreds of megabytes (a 1,000,000-threat backfill must
+ * run in bounded memory).
  */
 export function toListedSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
   const snapshot = toSnapshot(issue, repo);

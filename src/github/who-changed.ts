@@ -5,8 +5,8 @@ import { GitHubIssueEventList, type GitHubIssueEvent, type IssueSnapshot } from 
 
 /**
  * Who made an issue's latest close or reopen: it names the person in a verdict's note, and tells
- * the connector's own GitHub App from a person (issue 6). Issue 7, item 4: at most one read per
- * person's change, and fewer when several come at once.
+ * the connector's own GitHub App from a person. At most one read per
+ * person's change, since every read spends the rate limit, and fewer when several come at once.
  */
 
 export interface LastStateChange {

@@ -8,7 +8,7 @@ import type { RateLimitSeen } from "./rate-limit-seen.js";
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
  * daemons in one test process never share a series). What the engine did (events_total, cycles)
- * is counted by observing its events (issue 7, item 3); counts kept elsewhere (GitHub and platform
+ * is counted by observing its events; counts kept elsewhere (GitHub and platform
  * request statistics, the queue, the write budget) are read when scraped, so they are never stale
  * and never double counted.
  */

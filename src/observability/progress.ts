@@ -3,9 +3,9 @@ import { isWrite, type EngineObserver } from "../sync/events.js";
 import { formatEta, etaSeconds, type BudgetLimits } from "./eta.js";
 
 /**
- * Progress while working (issue 8, item 2): a line on the terminal during `sync`, refreshed at most
+ * Progress while working: a line on the terminal during `sync`, refreshed at most
  * once a second, and one `info` log line a minute while the daemon drains a backlog. The line's
- * numbers come from an observer of the engine's events (issue 7, item 3) and the queue's size.
+ * numbers come from an observer of the engine's events and the queue's size.
  */
 
 export interface ProgressSample {
@@ -96,7 +96,7 @@ export interface DrainProgressOptions {
   logger: Pick<Logger, "info">;
   now: () => number;
   budget: BudgetLimits;
-  /** Default one minute (issue 8: "a progress line every minute while a backlog drains"). */
+  /** Default one minute: a long drain shows a line every minute, never goes silent. */
   everyMs?: number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * GitHub's primary rate limit as its last answer showed it (`x-ratelimit-remaining`, `-limit`,
  * `-reset` headers), noted by wrapping the gateway's fetch, so that `status` can say how much of it
- * was left (issue 8: "GitHub's rate limit remaining as last seen"). Answers without the headers
+ * was left when it was last seen. Answers without the headers
  * (a 304 from some proxies, a stand-in) leave the last value as it was.
  */
 

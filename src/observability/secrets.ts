@@ -1,6 +1,6 @@
 /**
  * Every credential the process holds, so that no log line, error message or status output shows
- * one (issue 6, item 7; style.md "Never log a token"). One registry per process, passed in (no
+ * one (style.md "Never log a token"). One registry per process, passed in (no
  * module singleton): the CLI fills it from the config, the platform client adds each access
  * token as it is issued, and the logger and error formatting scrub through it.
  *

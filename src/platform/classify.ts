@@ -3,7 +3,7 @@ import { FAILURE_HINTS, networkKindOf, type PlatformFailureKind } from "./failur
 
 /**
  * What failed and what to do about it, for any error of a platform or token request, or a raw
- * transport error (issue 8: network errors are told apart from credential errors everywhere).
+ * transport error: network errors are told apart from credential errors everywhere.
  * `threatbridge check` prints the hint under a failed check.
  */
 export function classifyNetworkError(err: unknown): { kind: PlatformFailureKind; hint: string } {

@@ -1,4 +1,3 @@
-import type { Dispatcher } from "undici";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import {
   createSecretRegistry,
@@ -11,7 +10,7 @@ import { createApiTransport, type ApiResponse } from "./http.js";
 import { Asset, Threat, type SettableStatus } from "./schemas.js";
 import { walkStream, type StreamPage, type UnchangedTest } from "./stream.js";
 import { createTokenCache, type TokenCredentials } from "./token-cache.js";
-import { createDispatcher } from "./transport.js";
+import { createHttpTransport, type HttpTransport } from "./transport.js";
 import { createRequestGate } from "./request-gate.js";
 import { guardWalk } from "./walk-guard.js";
 import type { z } from "zod";
@@ -38,7 +37,7 @@ export interface PlatformClientOptions extends TokenCredentials {
   random?: (() => number) | undefined;
   /**
    * Fires when the process stops (SIGTERM): the request in flight is abandoned and a stream walk
-   * ends after the pages already delivered (issue 6, item 5).
+   * ends after the pages already delivered.
    */
   stop?: AbortSignal | undefined;
   /** Credentials to scrub from errors; every access token issued is added to it. */
@@ -47,8 +46,8 @@ export interface PlatformClientOptions extends TokenCredentials {
   notBefore?: number | undefined;
   /** Told each time a Retry-After moves that instant, so the caller can keep it (in the state). */
   onNotBefore?: ((at: number) => void) | undefined;
-  /** An undici dispatcher to use; the caller keeps ownership (close() leaves it open). */
-  dispatcher?: Dispatcher | undefined;
+  /** Connections to use; the caller keeps ownership (close() leaves them open). */
+  http?: HttpTransport | undefined;
 }
 
 export interface PlatformStats {
@@ -90,12 +89,12 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
   const sleep = opts.sleep ?? realSleep;
   const random = opts.random ?? Math.random;
   const logger = (opts.logger ?? silentLogger).child({ component: "platform" });
-  // A dispatcher passed in stays the caller's to close; the one made here is closed by close().
-  const ownsDispatcher = opts.dispatcher === undefined;
+  // A transport passed in stays the caller's to close; the one made here is closed by close().
+  const ownsTransport = opts.http === undefined;
   const secrets = opts.secrets ?? createSecretRegistry();
   const gate = createRequestGate({ initial: opts.notBefore, onChange: opts.onNotBefore });
   const stop = opts.stop;
-  const dispatcher = opts.dispatcher ?? createDispatcher(timeoutMs);
+  const http = opts.http ?? createHttpTransport(timeoutMs);
 
   const tokens = createTokenCache({
     tokenUrl: opts.tokenUrl,
@@ -104,7 +103,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     tokenAuth: opts.tokenAuth,
     scope: opts.scope,
     audience: opts.audience,
-    dispatcher,
+    http,
     clock,
     sleep,
     random,
@@ -118,7 +117,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
   });
   const api = createApiTransport({
     baseUrl: opts.baseUrl,
-    dispatcher,
+    http,
     tokens,
     clock,
     sleep,
@@ -220,7 +219,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
       ...(gate.openAt() > clock.now() ? { notBefore: gate.openAt() } : {}),
     }),
     async close() {
-      if (ownsDispatcher) await dispatcher.close();
+      if (ownsTransport) await http.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * A total deadline for one HTTP attempt (issue 6, item 5). undici's `headersTimeout` and
- * `bodyTimeout` bound the gaps between bytes, so a body trickled a byte a second never ends;
- * this signal bounds headers and body together, and also fires when the process stops.
+ * A total deadline for one HTTP attempt. Timeouts between bytes would let a body trickled a byte
+ * a second go on for ever; this signal bounds headers and body together, and also fires when the
+ * process stops.
  */
 
 export interface AttemptSignal {

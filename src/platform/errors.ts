@@ -19,9 +19,9 @@ export type PlatformErrorCode =
   | "platform_token_failed"
   | "platform_network"
   | "platform_invalid_options"
-  /** Not sent: the platform's Retry-After has not passed yet (issue 6, item 6). */
+  /** Not sent: the platform's Retry-After has not passed yet. */
   | "platform_deferred"
-  /** Abandoned: the process is stopping (issue 6, item 5). */
+  /** Abandoned: the process is stopping. */
   | "platform_stopped";
 
 export interface PlatformErrorOptions {
@@ -35,7 +35,7 @@ export class PlatformError extends Error {
   readonly method: string | undefined;
   readonly path: string | undefined;
   readonly status: number | undefined;
-  /** What failed, so that an unreachable platform is never blamed on credentials (issue 8). */
+  /** What failed, so that an unreachable platform is never blamed on credentials. */
   readonly kind: PlatformFailureKind;
 
   constructor(

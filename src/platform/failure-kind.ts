@@ -1,6 +1,6 @@
 /**
- * Telling an unreachable platform from refused credentials (issue 8: "an unreachable platform is
- * blamed on credentials"). Node and undici report the network's failures by `code` somewhere on
+ * Telling an unreachable platform from refused credentials, so that an operator whose network is
+ * down is not sent to check the secret. Node and undici report the network's failures by `code` somewhere on
  * the error's cause chain; the platform's and the token endpoint's refusals arrive as answers.
  */
 

@@ -1,26 +1,22 @@
-import type { Dispatcher } from "undici";
 import type { Clock, Sleep } from "../shared/clock.js";
 import type { Logger } from "../observability/index.js";
-import { attemptSignal } from "./deadline.js";
 import {
   PlatformDeferredError,
   PlatformNetworkError,
   PlatformResponseError,
   PlatformStoppedError,
-  describeTransportError,
   problemFromBody,
   type RequestInfo,
 } from "./errors.js";
-import { networkKindOf } from "./failure-kind.js";
 import type { RequestGate } from "./request-gate.js";
-import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
+import { sendWithRetries } from "./retry-loop.js";
 import type { TokenCache } from "./token-cache.js";
-import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transport.js";
+import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
 /**
- * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than
- * undici's `interceptors.retry`: the retry must re-read the bearer token after a 401, and every
- * wait must go through the injected `sleep` so tests never wait for real.
+ * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than a
+ * library's retry: the retry must re-read the bearer token after a 401, and every wait must go
+ * through the injected `sleep` so tests never wait for real.
  */
 
 export interface ApiRequest {
@@ -49,7 +45,7 @@ export interface ApiResponse {
 
 export interface ApiTransportOptions {
   baseUrl: string;
-  dispatcher: Dispatcher;
+  http: HttpTransport;
   tokens: TokenCache;
   clock: Clock;
   sleep: Sleep;
@@ -87,104 +83,46 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v);
     const info: RequestInfo = { method: req.method, path: url.pathname };
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    let attempt = 0;
+    let token = "";
     let reauthenticated = false;
 
-    for (;;) {
-      await waitForGate(info);
-      const token = await opts.tokens.get();
-      const headers: Record<string, string> = {
-        accept: "application/json",
-        authorization: `Bearer ${token}`,
-      };
-      if (body !== undefined) headers["content-type"] = "application/json";
-      counters.requests++;
-
-      let res: RawResponse;
-      const deadline = attemptSignal(opts.timeoutMs, opts.stop);
-      try {
-        res = await sendOnce(opts.dispatcher, {
-          method: req.method,
-          url,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          signal: deadline.signal,
-        });
-      } catch (err) {
-        if (opts.stop?.aborted) throw new PlatformStoppedError(info);
-        const kind = deadline.timedOut() ? "network_timeout" : networkKindOf(err);
-        const reason = deadline.timedOut()
-          ? `no complete answer within ${opts.timeoutMs} ms`
-          : opts.scrub(describeTransportError(err));
-        if (!req.replaySafe || attempt >= opts.maxRetries) {
-          throw new PlatformNetworkError(info, reason, { cause: err, kind });
+    return sendWithRetries<ApiResponse>(opts, {
+      label: "platform request",
+      logFields: { ...info },
+      replaySafe: req.replaySafe,
+      async request() {
+        token = await opts.tokens.get();
+        const headers: Record<string, string> = {
+          accept: "application/json",
+          authorization: `Bearer ${token}`,
+        };
+        if (body !== undefined) headers["content-type"] = "application/json";
+        return { method: req.method, url, headers, ...(body === undefined ? {} : { body }) };
+      },
+      answered(res) {
+        const requestId = headerValue(res.headers, "x-request-id");
+        // Contract: "any 401 on a request that carried a token gets one new token and one retry".
+        if (res.status === 401 && !reauthenticated) {
+          reauthenticated = true;
+          opts.tokens.invalidate(token);
+          opts.logger.debug({ ...info, requestId }, "platform answered 401, renewing the token once");
+          return "again";
         }
-        const wait = backoffMs(attempt++, opts.random);
-        counters.retries++;
-        opts.logger.debug(
-          { ...info, error: reason, kind, waitMs: wait },
-          "platform request failed, retrying",
-        );
-        await pause(wait, info);
-        continue;
-      } finally {
-        deadline.done();
-      }
-
-      const requestId = headerValue(res.headers, "x-request-id");
-      // Contract: "any 401 on a request that carried a token gets one new token and one retry".
-      if (res.status === 401 && !reauthenticated) {
-        reauthenticated = true;
-        opts.tokens.invalidate(token);
-        counters.retries++;
-        opts.logger.debug({ ...info, requestId }, "platform answered 401, renewing the token once");
-        continue;
-      }
-      if (res.status >= 200 && res.status < 300) {
+        if (res.status < 200 || res.status >= 300) return undefined;
         const parsed = req.readBody === false ? undefined : parseSuccessBody(res, info, requestId);
-        return { status: res.status, body: parsed, requestId, info };
-      }
-      // 429 always carries Retry-After ("Errors" rule 1); a 503 may (RFC 9110 §10.2.3): honour both,
-      // for every request of this client and for later cycles, not just for this retry.
-      const asked = isRetryableStatus(res.status)
-        ? retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock)
-        : undefined;
-      if (asked !== undefined) opts.gate.deferUntil(opts.clock.now() + asked);
-      if (req.replaySafe && isRetryableStatus(res.status) && attempt < opts.maxRetries) {
-        if (asked === undefined || asked <= opts.maxRetryAfterMs) {
-          // Retry-After is a floor: the gate makes the next attempt wait for it ("Errors" rule 1).
-          const wait = asked === undefined ? backoffMs(attempt, opts.random) : 0;
-          attempt++;
-          counters.retries++;
-          opts.logger.debug(
-            { ...info, status: res.status, requestId, waitMs: asked ?? wait },
-            "platform request failed, retrying",
-          );
-          if (wait > 0) await pause(wait, info);
-          continue;
-        }
-      }
-      throw problemFromBody({ ...info, status: res.status, requestId }, safeJson(opts.scrub(res.text)));
-    }
-  }
-
-  /** Waits out a short Retry-After; a long one fails now, without sending (the state keeps it). */
-  async function waitForGate(info: RequestInfo): Promise<void> {
-    const openAt = opts.gate.openAt();
-    const wait = openAt - opts.clock.now();
-    if (wait <= 0) return;
-    if (wait > opts.maxRetryAfterMs) throw new PlatformDeferredError(info, openAt);
-    await pause(wait, info);
-  }
-
-  /** A wait that a stop cuts short. */
-  async function pause(ms: number, info: RequestInfo): Promise<void> {
-    try {
-      await opts.sleep(ms, opts.stop);
-    } catch (err) {
-      if (opts.stop?.aborted) throw new PlatformStoppedError(info);
-      throw err;
-    }
+        return { value: { status: res.status, body: parsed, requestId, info } };
+      },
+      refused: (res) =>
+        problemFromBody(
+          { ...info, status: res.status, requestId: headerValue(res.headers, "x-request-id") },
+          safeJson(opts.scrub(res.text)),
+        ),
+      stopped: () => new PlatformStoppedError(info),
+      deferred: (openAt) => new PlatformDeferredError(info, openAt),
+      unreachable: (err, kind, reason) => new PlatformNetworkError(info, reason, { cause: err, kind }),
+      onAttempt: () => void counters.requests++,
+      onRetry: () => void counters.retries++,
+    });
   }
 
   return { send, counters };

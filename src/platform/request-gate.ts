@@ -1,5 +1,5 @@
 /**
- * "Never ask before the platform said you may" (spec "Errors" rule 1; issue 6, item 6). One gate
+ * "Never ask before the platform said you may" (spec "Errors" rule 1). One gate
  * per client, shared by every request and by the token endpoint, so that a Retry-After seen by one
  * request holds back all of them. The instant is reported through `onChange` so that the caller
  * can keep it in the state: a later cycle or a new process honours it as well.

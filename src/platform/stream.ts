@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Logger } from "../observability/index.js";
 import type { Sleep } from "../shared/clock.js";
+import { isRecord } from "../shared/json.js";
 import { PlatformResponseError, type RequestInfo } from "./errors.js";
 import { Pagination } from "./schemas.js";
 
@@ -71,10 +72,6 @@ export function pageArray(body: Record<string, unknown>, preferred: string | und
   return found.length === 0
     ? "no array property besides pagination"
     : `${found.length} array properties (${found.join(", ")}), expected exactly one`;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Parse one item; a bad item is reported, never thrown, so one broken row cannot stall a stream. */

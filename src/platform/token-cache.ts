@@ -1,14 +1,12 @@
-import type { Dispatcher } from "undici";
 import type { Clock, Sleep } from "../shared/clock.js";
 import type { Logger } from "../observability/index.js";
 import type { SecretRegistry } from "../observability/secrets.js";
-import { attemptSignal } from "./deadline.js";
-import { PlatformTokenError, describeTransportError, type RequestInfo } from "./errors.js";
-import { networkKindOf } from "./failure-kind.js";
+import { PlatformTokenError, type RequestInfo } from "./errors.js";
 import type { RequestGate } from "./request-gate.js";
 import { TokenErrorBody, TokenResponse } from "./schemas.js";
-import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
-import { headerValue, parseJsonBody, sendOnce, type RawResponse } from "./transport.js";
+import { isRetryableStatus } from "./retry-policy.js";
+import { sendWithRetries } from "./retry-loop.js";
+import { parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
 /**
  * OAuth 2.0 client-credentials tokens (spec "Authentication"): fetched once, shared by all
@@ -29,7 +27,7 @@ export interface TokenCredentials {
 }
 
 export interface TokenCacheOptions extends TokenCredentials {
-  dispatcher: Dispatcher;
+  http: HttpTransport;
   clock: Clock;
   sleep: Sleep;
   random: () => number;
@@ -60,7 +58,7 @@ const DEFAULT_LIFETIME_S = 300;
 const RENEW_MARGIN_MS = 30_000;
 /**
  * After the endpoint refuses the credentials, ask again no sooner than this, doubling per refusal
- * up to the cap: wrong credentials do not get better by asking on every tick (issue 6, item 6).
+ * up to the cap: wrong credentials do not get better by asking on every tick.
  */
 const REFUSAL_BACKOFF = { baseMs: 30_000, capMs: 30 * 60_000 };
 
@@ -135,96 +133,54 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
     return new PlatformTokenError({ ...info, status: res.status }, reason, oauth?.error, { kind });
   }
 
-  async function fetchToken(): Promise<{ token: string; lifetimeMs: number }> {
+  function fetchToken(): Promise<{ token: string; lifetimeMs: number }> {
     const { headers, body } = requestParts();
-    for (let attempt = 0; ; attempt++) {
-      await waitForGate();
-      count++;
-      let res: RawResponse;
-      const deadline = attemptSignal(opts.timeoutMs, opts.stop);
-      try {
-        res = await sendOnce(opts.dispatcher, {
-          method: "POST",
-          url,
-          headers,
-          body,
-          signal: deadline.signal,
-        });
-      } catch (err) {
-        if (opts.stop?.aborted) throw stopped();
-        if (attempt >= opts.maxRetries) {
-          const kind = deadline.timedOut() ? "network_timeout" : networkKindOf(err);
-          const reason = deadline.timedOut()
-            ? `no complete answer within ${opts.timeoutMs} ms`
-            : scrub(describeTransportError(err));
-          throw new PlatformTokenError(info, reason, undefined, { cause: err, kind });
-        }
-        await pause(backoffMs(attempt, opts.random));
-        continue;
-      } finally {
-        deadline.done();
-      }
-      if (res.status >= 200 && res.status < 300) {
-        let json: unknown;
-        try {
-          json = parseJsonBody(res.text);
-        } catch {
-          json = undefined;
-        }
-        const parsed = TokenResponse.safeParse(json);
-        if (!parsed.success) {
-          throw new PlatformTokenError(
-            { ...info, status: res.status },
-            "the answer is not a token response (access_token, expires_in)",
+    return sendWithRetries(
+      { ...opts, scrub },
+      {
+        label: "token request",
+        logFields: {},
+        // A token request changes nothing on the platform: sending it again is always safe.
+        replaySafe: true,
+        request: () => Promise.resolve({ method: "POST", url, headers, body }),
+        answered(res) {
+          if (res.status < 200 || res.status >= 300) return undefined;
+          let json: unknown;
+          try {
+            json = parseJsonBody(res.text);
+          } catch {
+            json = undefined;
+          }
+          const parsed = TokenResponse.safeParse(json);
+          if (!parsed.success) {
+            throw new PlatformTokenError(
+              { ...info, status: res.status },
+              "the answer is not a token response (access_token, expires_in)",
+              undefined,
+            );
+          }
+          opts.secrets.add(parsed.data.access_token);
+          return {
+            value: {
+              token: parsed.data.access_token,
+              lifetimeMs: (parsed.data.expires_in ?? DEFAULT_LIFETIME_S) * 1000,
+            },
+          };
+        },
+        refused: failure,
+        stopped: () => new PlatformTokenError(info, "abandoned: stopping", undefined, { kind: "stopped" }),
+        deferred: (openAt) =>
+          new PlatformTokenError(
+            info,
+            `not sent: the platform asked not to be called before ${new Date(openAt).toISOString()} (Retry-After)`,
             undefined,
-          );
-        }
-        opts.secrets.add(parsed.data.access_token);
-        return {
-          token: parsed.data.access_token,
-          lifetimeMs: (parsed.data.expires_in ?? DEFAULT_LIFETIME_S) * 1000,
-        };
-      }
-      const asked = retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock);
-      // The token endpoint's Retry-After holds back every request of this client ("Errors" rule 1).
-      if (asked !== undefined && isRetryableStatus(res.status))
-        opts.gate.deferUntil(opts.clock.now() + asked);
-      if (isRetryableStatus(res.status) && attempt < opts.maxRetries) {
-        const wait = asked ?? backoffMs(attempt, opts.random);
-        opts.logger.debug({ status: res.status, waitMs: wait }, "token request failed, retrying");
-        // With a Retry-After the gate does the waiting (and fails at once when it is too long).
-        if (asked === undefined) await pause(wait);
-        continue;
-      }
-      throw failure(res);
-    }
-  }
-
-  function stopped(): PlatformTokenError {
-    return new PlatformTokenError(info, "abandoned: stopping", undefined, { kind: "stopped" });
-  }
-
-  async function waitForGate(): Promise<void> {
-    const wait = opts.gate.openAt() - opts.clock.now();
-    if (wait <= 0) return;
-    if (wait > opts.maxRetryAfterMs) {
-      throw new PlatformTokenError(
-        info,
-        `not sent: the platform asked not to be called before ${new Date(opts.gate.openAt()).toISOString()} (Retry-After)`,
-        undefined,
-        { kind: "rate_limited" },
-      );
-    }
-    await pause(wait);
-  }
-
-  async function pause(ms: number): Promise<void> {
-    try {
-      await opts.sleep(ms, opts.stop);
-    } catch (err) {
-      if (opts.stop?.aborted) throw stopped();
-      throw err;
-    }
+            { kind: "rate_limited" },
+          ),
+        unreachable: (err, kind, reason) =>
+          new PlatformTokenError(info, reason, undefined, { cause: err, kind }),
+        onAttempt: () => void count++,
+      },
+    );
   }
 
   /** A refusal of the credentials closes the endpoint for a while, longer each time. */

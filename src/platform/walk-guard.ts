@@ -6,9 +6,9 @@ import type { RequestGate } from "./request-gate.js";
 /**
  * What a stream walk does at the edges of the process's life:
  * - while the platform's Retry-After holds (longer than the client would wait), the stream is not
- *   read at all and the log says until when (issue 6, item 6); the rest of the cycle goes on;
+ *   read at all and the log says until when; the rest of the cycle goes on;
  * - a stop ends a walk quietly after the pages already delivered, like a stop between pages: the
- *   caller's cursor stays at the last page it absorbed and the next start resumes there (item 5).
+ *   caller's cursor stays at the last page it absorbed and the next start resumes there.
  */
 
 export interface WalkGuardOptions {

@@ -1,5 +1,5 @@
 /**
- * The severity vocabulary, defined once (issue 7, item 5). The spec: severity is "mapped by
+ * The severity vocabulary, defined once. The spec: severity is "mapped by
  * consumers to a number from 0 informational to 4 critical"; a name's index is its rank.
  */
 export const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;

@@ -1,3 +1,4 @@
+import { createRouter, type Router } from "../shared/http-router.js";
 import type { SimCore } from "./core.js";
 import type { Simulator } from "./controls.js";
 import { createListHandlers } from "./list-handlers.js";
@@ -13,24 +14,17 @@ export type Access = "token" | "read" | "write" | "control";
 
 export interface Route {
   method: string;
-  pattern: RegExp;
+  /** The spec's path template, e.g. `/v1/threats/{threat_id}`. */
+  template: string;
   /** Stable name for counters, e.g. "PATCH /v1/threats/{id}". */
   name: string;
   access: Access;
   handle: Handler;
 }
 
-export interface RouteMatch {
-  route: Route;
-  params: string[];
-}
-
-const SEGMENT = "([^/]+)";
-
 function route(method: string, template: string, access: Access, handle: Handler | undefined): Route {
   if (handle === undefined) throw new Error(`no handler for ${method} ${template}`);
-  const source = template.replace(/\{[a-z_]+\}/g, (name) => (name === "{system}" ? "([^/]*)" : SEGMENT));
-  return { method, pattern: new RegExp(`^${source}$`), name: `${method} ${template}`, access, handle };
+  return { method, template, name: `${method} ${template}`, access, handle };
 }
 
 export function createRoutes(core: SimCore, sim: Simulator, tokenHandler: Handler): Route[] {
@@ -62,21 +56,9 @@ export function createRoutes(core: SimCore, sim: Simulator, tokenHandler: Handle
   ];
 }
 
-/** Decodes path segments; a segment that does not decode is left as is (it then fails validation). */
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /** Method and path together are the allowlist (spec, Errors: 404 `path/not-allowlisted`). */
-export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | null {
-  for (const candidate of routes) {
-    if (candidate.method !== method) continue;
-    const match = candidate.pattern.exec(path);
-    if (match !== null) return { route: candidate, params: match.slice(1).map((s) => decode(s ?? "")) };
-  }
-  return null;
+export function routerOf(routes: readonly Route[]): Router<Route> {
+  // An empty `system` segment reaches its handler, to be refused by the spec's limit on it
+  // ("1 to 64 characters") rather than as an unknown path.
+  return createRouter(routes, (r) => r.template, { mayBeEmpty: ["system"] });
 }

@@ -4,7 +4,8 @@ import type { SimCore } from "./core.js";
 import { readBody, writeReply } from "./http-io.js";
 import { problemBody, ProblemError } from "./problems.js";
 import type { RequestContext } from "./request-params.js";
-import { matchRoute, type Access, type Route } from "./routes.js";
+import type { Router } from "../shared/http-router.js";
+import { routerOf, type Access, type Route } from "./routes.js";
 
 const BEARER_CHALLENGE = 'Bearer realm="threatbridge-simulator"';
 
@@ -52,14 +53,14 @@ function count(core: SimCore, route: Route): void {
 
 async function dispatch(
   core: SimCore,
-  routes: readonly Route[],
+  match: Router<Route>,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
   const method = req.method ?? "GET";
   const url = new URL(req.url ?? "/", "http://simulator.invalid");
   const path = url.pathname;
-  const found = matchRoute(routes, method, path);
+  const found = match(method, path);
   if (found === null)
     throw new ProblemError("path/not-allowlisted", `${method} ${path} is not an endpoint of this API`);
   count(core, found.route);
@@ -78,7 +79,7 @@ async function dispatch(
     method,
     path,
     query: url.searchParams,
-    params: found.params,
+    params: found.values,
     headers: req.headers,
     body: () => (body ??= readBody(req)),
   };
@@ -91,9 +92,10 @@ async function dispatch(
 
 /** The node:http listener: routing, `X-Request-ID` on every answer, problems for every error. */
 export function createListener(core: SimCore, routes: readonly Route[]): RequestListener {
+  const match = routerOf(routes);
   return (req, res) => {
     res.setHeader("X-Request-ID", randomUUID());
-    dispatch(core, routes, req, res).catch((error: unknown) => {
+    dispatch(core, match, req, res).catch((error: unknown) => {
       const problem =
         error instanceof ProblemError
           ? error

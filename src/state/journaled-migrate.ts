@@ -10,7 +10,7 @@ import { parseStateText } from "./state-file.js";
  * - collections `threats`, `assets`, `queue`, `intents`, `retryThreats`, `retryAssets`;
  * - meta `cursors`, `githubSince`, `etags`, `seq`, `lastCycle`, `renderKey` (when set),
  *   and `migratedFrom: 1`.
- * Which of these the reshaped engine keeps is its call (issue 7, item 2).
+ * Which of these the reshaped engine keeps is its call.
  */
 const JsonValue = z.json();
 
@@ -38,7 +38,7 @@ export function migrateV1Text(path: string, text: string): StoreView {
     seq: 0,
     meta,
     collections: new Map([
-      // `gone` is kept only while true (issue 7, item 2: nothing stored that is never read).
+      // `gone` is kept only while true (nothing is stored that is never read).
       [
         "threats",
         collection(

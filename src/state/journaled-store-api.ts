@@ -5,7 +5,7 @@ import type { ThreatTable } from "./threat-table.js";
 
 /**
  * The connector's state as keyed collections plus a `meta` record, with a cost per durable write
- * that does not depend on the state's size (issue 7, item 1). See src/state/README-store.md.
+ * that does not depend on the state's size. See src/state/README-store.md.
  *
  * Changes are buffered in memory (reads see them at once); `commit()` appends them as one
  * fsynced journal line. Values are immutable plain JSON: replace a value, never mutate it in

@@ -1,3 +1,4 @@
+import { isRecord } from "../shared/json.js";
 import { StateError } from "./errors.js";
 import { STATE_VERSION } from "./schema.js";
 
@@ -13,10 +14,6 @@ const MIGRATIONS: ReadonlyMap<number, Migration> = new Map();
 export interface MigrationSet {
   current: number;
   migrations: ReadonlyMap<number, Migration>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -5,7 +5,7 @@ import { ThreatTable } from "./threat-table.js";
  * One keyed collection of the journaled store in memory. A plain Map for the small collections;
  * the `threats` collection, which grows with the organization, is a column table
  * (threat-table.ts) that holds a mapped threat in ~180 bytes instead of ~600 as objects
- * (issue 7: peak RSS of a no-change sync ≤ 200 MB at 100k mapped threats, ≤ 400 MB at 300k).
+ * (so that a no-change sync peaks at ≤ 200 MB RSS at 100k mapped threats, ≤ 400 MB at 300k).
  */
 export interface Rows {
   get(key: string): Json | undefined;

@@ -32,7 +32,7 @@ export const ThreatRecord = z.object({
   updatedAt: z.string(),
   /**
    * The threat left the API because its asset was removed; absent when not. (`position`, once
-   * written and never read, is dropped when an older state is read: issue 7, item 2.)
+   * written and never read, is dropped when an older state is read: nothing is stored that is never read.)
    */
   gone: z.boolean().optional(),
   issue: IssueRecord.optional(),
@@ -40,7 +40,7 @@ export const ThreatRecord = z.object({
   link: z.string().optional(),
   /**
    * The last step GitHub refused for good (403 locked or archived, 404, 422): recorded, shown by
-   * `status`, and not retried until new work comes for the threat (issue 6, item 2).
+   * `status`, and not retried until new work comes for the threat.
    */
   refused: z.object({ action: z.string(), reason: z.string(), at: z.string() }).optional(),
   /**
@@ -75,7 +75,7 @@ export type PersonChange = z.infer<typeof PersonChange>;
 
 /**
  * What a queued create needs to render its issue (the threat's mapped fields and its platform
- * link), so that it is never read again because the run's cache overflowed (issue 7, item 4).
+ * link), so that it is never read again because the run's cache overflowed.
  */
 export const PendingView = z.object({
   view: z.object({
@@ -96,7 +96,7 @@ export const PendingView = z.object({
 export type PendingView = z.infer<typeof PendingView>;
 
 /**
- * Work stored for one threat: only what cannot be derived from the state (issue 7, item 3). Its
+ * Work stored for one threat: only what cannot be derived from the state. Its
  * order (priority class, then severity, then age) is derived from the threat's record
  * (src/sync/queue.ts `dueWork`); entries written before that carried `priority` and `severity`,
  * which the schema drops when such a state is read (the conversion: nothing else changed).
@@ -119,7 +119,7 @@ export type QueueEntry = z.infer<typeof QueueEntry>;
 /** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
 export const Intent = z.object({
   id: z.string(),
-  // No `comment` kind: a comment is part of its state change's intent (issue 7, item 5).
+  // No `comment` kind: a comment is part of its state change's intent.
   kind: z.enum(["create", "issue_state"]),
   threatId: z.string(),
   repo: z.string(),
@@ -190,7 +190,7 @@ export const State = z.object({
   renderKey: z.string().optional(),
   /**
    * Epoch ms before which the platform asked not to be called (a Retry-After, spec "Errors"
-   * rule 1): a later cycle or process sends nothing to it before then (issue 6, item 6).
+   * rule 1): a later cycle or process sends nothing to it before then.
    */
   platformNotBefore: z.number().optional(),
 });

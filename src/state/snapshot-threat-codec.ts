@@ -2,8 +2,8 @@ import { z } from "zod";
 import { ParsedJson } from "./journal-line.js";
 
 /**
- * The snapshot encoding of the `threats` collection (issue 7: ≤ 15 MB at 100k mapped threats,
- * against 43 MB as plain JSON), documented in README-store.md ("Compact encoding"): the block's
+ * The snapshot encoding of the `threats` collection (≤ 15 MB at 100k mapped threats,
+ * against 43 MB as plain JSON: BENCHMARKS.md), documented in README-store.md ("Compact encoding"): the block's
  * schema. The column table (threat-table.ts) writes codec `threat-4` and reads it and `threat-3`,
  * the codec of store version 2 (asset ids in the column, extra fields in `rest`).
  */

@@ -3,7 +3,7 @@ import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
 
 /**
- * The `threats` collection in memory as columns (issue 7: the state is held once, and compactly).
+ * The `threats` collection in memory as columns: the state is held once, and compactly.
  * A mapped threat {status, severity, assetId, updatedAt, issue: {repo, number, url, state, hash},
  * link} is one row of typed arrays plus its id and hash strings (~180 bytes, against ~600 for the
  * same record as JS objects). Repeated strings (statuses, asset ids, repositories, URL bases) are

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { isRecord } from "../../src/shared/json.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -15,10 +16,6 @@ export async function yamlDocuments(path: string): Promise<unknown[]> {
     if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors.map((e) => e.message).join("; ")}`);
     return doc.toJS();
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The value at a dotted path of parsed YAML, or undefined. */

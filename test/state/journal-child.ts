@@ -23,6 +23,7 @@ const STORE_SOURCES = [
   "src/state/iso-ms.ts",
   "src/state/migrations.ts",
   "src/state/schema.ts",
+  "src/shared/json.ts",
 ];
 
 /** Bulk threats written by the first run, so that a compaction has real work to do. */

@@ -1,6 +1,6 @@
 /**
- * Which of DNS, network, TLS, a timeout or the credentials made a call fail (issue 8: "network
- * errors are told apart from credential errors"). Reads the error codes Node and undici put on an
+ * Which of DNS, network, TLS, a timeout or the credentials made a call fail, so that a network
+ * error is never reported as a credentials error. Reads the error codes Node and undici put on an
  * error or anywhere down its `cause` chain, and, where a client kept only the message (Octokit
  * reports a failed fetch as a message like "connect ECONNREFUSED 127.0.0.1:9"), the code in it.
  * To be replaced by the platform's `classifyNetworkError` once it is exported.

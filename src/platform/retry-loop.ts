@@ -1,0 +1,144 @@
+import type { Logger } from "../observability/index.js";
+import type { Clock, Sleep } from "../shared/clock.js";
+import { attemptSignal } from "./deadline.js";
+import { describeTransportError } from "./errors.js";
+import { networkKindOf, type NetworkFailureKind } from "./failure-kind.js";
+import type { RequestGate } from "./request-gate.js";
+import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
+import { headerValue, type HttpTransport, type RawRequest, type RawResponse } from "./transport.js";
+
+/**
+ * The one retry loop of every platform request, the token endpoint's and the API's alike, so that
+ * both honour the same rules: the client's Retry-After gate before each attempt (spec "Errors"
+ * rule 1), a total deadline per attempt, capped exponential backoff after a dropped connection or
+ * a 429/5xx, a Retry-After kept for every later request, and a stop that abandons the wait. What
+ * an answer means, and which error to throw, is the caller's.
+ */
+
+export interface RetryLoopOptions {
+  http: HttpTransport;
+  clock: Clock;
+  sleep: Sleep;
+  random: () => number;
+  maxRetries: number;
+  /** A Retry-After longer than this fails at once instead of stalling the cycle. */
+  maxRetryAfterMs: number;
+  /** Total deadline of one attempt, headers and body together. */
+  timeoutMs: number;
+  /** Fires when the process stops: the request in flight and any wait are abandoned. */
+  stop?: AbortSignal | undefined;
+  /** Retry-After honoured across requests (and, through the state, across processes). */
+  gate: RequestGate;
+  /** Removes credentials from transport messages before they go into an error. */
+  scrub: (text: string) => string;
+  logger: Logger;
+}
+
+/** One request as the loop sends it: how to build an attempt, what an answer means, which errors. */
+export interface Exchange<T> {
+  /** Said in the debug line of a retry, with `logFields`. */
+  label: string;
+  logFields: Record<string, unknown>;
+  /**
+   * May it be sent again after a 429, a 5xx or a dropped connection? The spec's "Retry safety of
+   * writes" table says which writes reach the same end state when replayed.
+   */
+  replaySafe: boolean;
+  /** One attempt's request, built afresh (the API's reads the current bearer token). */
+  request(): Promise<Omit<RawRequest, "signal">>;
+  /**
+   * The caller's reading of an answer: a value ends the loop, "again" repeats at once without
+   * counting an attempt (a 401's one renewal), undefined leaves it to the loop's rules.
+   */
+  answered(res: RawResponse): { value: T } | "again" | undefined;
+  /** An answer that is not retried (or no longer): the error to throw. */
+  refused(res: RawResponse): Error;
+  stopped(): Error;
+  /** Not sent: the gate holds past maxRetryAfterMs. */
+  deferred(openAt: number): Error;
+  /** No answer came: the kind and a scrubbed reason, the original as cause. */
+  unreachable(err: unknown, kind: NetworkFailureKind, reason: string): Error;
+  /** Each attempt sent, and each repeat (for the client's counters). */
+  onAttempt?(): void;
+  onRetry?(): void;
+}
+
+export async function sendWithRetries<T>(opts: RetryLoopOptions, ex: Exchange<T>): Promise<T> {
+  let attempt = 0;
+
+  /** A wait that a stop cuts short. */
+  async function pause(ms: number): Promise<void> {
+    try {
+      await opts.sleep(ms, opts.stop);
+    } catch (err) {
+      if (opts.stop?.aborted) throw ex.stopped();
+      throw err;
+    }
+  }
+
+  const retrying = (fields: Record<string, unknown>): void => {
+    ex.onRetry?.();
+    opts.logger.debug({ ...ex.logFields, ...fields }, `${ex.label} failed, retrying`);
+  };
+
+  for (;;) {
+    // Waits out a short Retry-After; a long one fails now, without sending (the state keeps it).
+    const openAt = opts.gate.openAt();
+    const gateWait = openAt - opts.clock.now();
+    if (gateWait > 0) {
+      if (gateWait > opts.maxRetryAfterMs) throw ex.deferred(openAt);
+      await pause(gateWait);
+    }
+    const request = await ex.request();
+    ex.onAttempt?.();
+
+    let res: RawResponse;
+    const deadline = attemptSignal(opts.timeoutMs, opts.stop);
+    try {
+      res = await opts.http.send({ ...request, signal: deadline.signal });
+    } catch (err) {
+      if (opts.stop?.aborted) throw ex.stopped();
+      const kind = deadline.timedOut() ? "network_timeout" : networkKindOf(err);
+      const reason = deadline.timedOut()
+        ? `no complete answer within ${opts.timeoutMs} ms`
+        : opts.scrub(describeTransportError(err));
+      if (!ex.replaySafe || attempt >= opts.maxRetries) throw ex.unreachable(err, kind, reason);
+      const wait = backoffMs(attempt++, opts.random);
+      retrying({ error: reason, kind, waitMs: wait });
+      await pause(wait);
+      continue;
+    } finally {
+      deadline.done();
+    }
+
+    const meant = ex.answered(res);
+    if (meant === "again") {
+      ex.onRetry?.();
+      continue;
+    }
+    if (meant !== undefined) return meant.value;
+    // 429 always carries Retry-After ("Errors" rule 1); a 503 may (RFC 9110 §10.2.3): honour both,
+    // for every request of this client and for later cycles, not just for this retry.
+    const retryable = isRetryableStatus(res.status);
+    const asked = retryable ? retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock) : undefined;
+    if (asked !== undefined) opts.gate.deferUntil(opts.clock.now() + asked);
+    if (
+      ex.replaySafe &&
+      retryable &&
+      attempt < opts.maxRetries &&
+      (asked === undefined || asked <= opts.maxRetryAfterMs)
+    ) {
+      // Retry-After is a floor: the gate makes the next attempt wait for it.
+      const wait = asked === undefined ? backoffMs(attempt, opts.random) : 0;
+      attempt++;
+      retrying({
+        status: res.status,
+        requestId: headerValue(res.headers, "x-request-id"),
+        waitMs: asked ?? wait,
+      });
+      if (wait > 0) await pause(wait);
+      continue;
+    }
+    throw ex.refused(res);
+  }
+}
