@@ -18,7 +18,7 @@ describe("deploy/kubernetes: the optional webhook Ingress", () => {
     expect(() => new Ingress(ingress).validate()).not.toThrow();
     const paths = records(at(ingress, "spec.rules")).flatMap((rule) => records(at(rule, "http.paths")));
     expect(paths.map((p) => [p["path"], p["pathType"]])).toEqual([["/github/webhook", "Exact"]]);
-    const [service] = await yamlDocuments(join(DIR, "service.yaml"));
+    const [service] = await yamlDocuments(join(DIR, "base", "service.yaml"));
     const port = records(at(service, "spec.ports")).find(
       (p) => p["name"] === at(paths[0], "backend.service.port.name"),
     );

@@ -70,6 +70,8 @@ describe("threatbridge retry", () => {
 
     expect(await sync(world)).toBe(0);
     expect(issuesOf(world, fresh.id)).toHaveLength(1);
+    // The platform applies external references asynchronously (spec, external references rule 5).
+    world.sim.sim.settle();
     expect(world.sim.sim.getThreat(fresh.id)?.external_references).toEqual(
       expect.arrayContaining([expect.objectContaining({ system: "github" })]),
     );
