@@ -25,7 +25,11 @@ describe("the journaled state (end to end)", () => {
   it("an idle sync (nothing changed) writes nothing: every state file stays byte-for-byte", async () => {
     world = await startWorld({ threats: 24 });
     expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    // The links the first sync wrote come back on the stream once the platform has applied them
+    // (spec, external references rule 5: asynchronously); the second sync reads those echoes.
+    world.sim.sim.settle();
     expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    world.sim.sim.settle();
     const before = await world.stateFiles();
     expect(before.size).toBeGreaterThan(0);
     const idle = await world.run(["sync", "-c", world.configPath]);
