@@ -167,7 +167,14 @@ ${extra}`,
     });
   }
 
-  const run = (args: string[]): Promise<RunResult> => runMain(args, env);
+  // A child's exit took longer than the platform's asynchronous writes (links, notes: spec,
+  // external references rule 5) take to apply; in-process, the next read could beat them. They are
+  // applied when the command returns, as they were by the time a child had exited.
+  const run = async (args: string[]): Promise<RunResult> => {
+    const result = await runMain(args, env);
+    sim.sim.settle();
+    return result;
+  };
 
   return {
     sim,
