@@ -1,6 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
-import { compileTemplates, TemplateError } from "../sync/render/index.js";
+import { compileTemplates, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { SEVERITIES } from "../shared/severity.js";
 

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
-import { countedAs, type EngineObserver } from "../sync/events.js";
+import { countedAs, type EngineObserver } from "../shared/index.js";
 
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two

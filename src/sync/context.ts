@@ -11,7 +11,7 @@ import { ThreatCache, type CachedThreat } from "./threat-cache.js";
 import type { DryRunRecord } from "./dry-run.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
-import { eventBus, type EngineEvent, type EngineObserver } from "./events.js";
+import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index.js";
 import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./state-updates.js";
 import { ThreatIndex } from "./threat-index.js";

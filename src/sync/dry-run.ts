@@ -8,7 +8,7 @@ import { planFor } from "./plan-for.js";
 import { countNoIssue, type NoIssueCounts } from "./policy-counts.js";
 import { orderedQueue } from "./queue.js";
 import type { AssetView, ThreatView } from "./render/index.js";
-import type { EngineObserver } from "./events.js";
+import type { EngineObserver } from "../shared/index.js";
 
 /**
  * Dry run (contract: "`--dry-run` ... prints every action it would take, one line each"): what

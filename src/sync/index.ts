@@ -25,7 +25,7 @@ export {
   type EngineEventType,
   type EngineObserver,
   type WriteEvent,
-} from "./events.js";
+} from "../shared/index.js";
 export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./known.js";
 export { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";

@@ -1,5 +1,5 @@
 import { ConfigSchema, type Config } from "../../src/config/index.js";
-import type { EngineEvent } from "../../src/sync/events.js";
+import type { EngineEvent } from "../../src/shared/index.js";
 import { silentLogger } from "../../src/observability/index.js";
 import { State, emptyState } from "../../src/state/index.js";
 import {

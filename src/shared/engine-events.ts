@@ -1,11 +1,11 @@
 /**
- * What the engine did, as one typed union (issue 7, item 3). The engine emits an event for every
+ * What the engine did, as one typed union. The engine emits an event for every
  * fact worth telling (a write, an outcome, a read, a poll, a cycle's start and end); the audit log,
  * the cycle's summary (`lastCycle.counts`, `sync --json`), /metrics, the progress line and the demo
  * are observers of it, each keeping its own tally.
  *
- * This module imports nothing, so that observers outside src/sync (observability, demo) can use it
- * without an import cycle.
+ * It lives below src/sync and imports nothing, so that observers in lower layers (observability)
+ * and above (daemon, demo) read the same vocabulary without importing the engine.
  */
 
 export interface IssueRef {
@@ -84,15 +84,18 @@ export type EngineEventType = EngineEvent["type"];
 
 export type EngineObserver = (event: EngineEvent) => void;
 
-const WRITES: ReadonlySet<EngineEventType> = new Set<WriteEvent["type"]>([
-  "created",
-  "updated",
-  "closed",
-  "reopened",
-  "commented",
-  "linked",
-  "verdict_sent",
-]);
+// A record over every write type: a write added to `WriteEvent` without its entry here (or an entry
+// that is not a write) does not compile, so the audit log never misses a kind of write.
+const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
+  created: true,
+  updated: true,
+  closed: true,
+  reopened: true,
+  commented: true,
+  linked: true,
+  verdict_sent: true,
+};
+const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
 
 /** Whether the event is a write the connector made to either side (contract, "Logs"). */
 export function isWrite(event: EngineEvent): event is WriteEvent {

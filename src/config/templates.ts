@@ -5,7 +5,7 @@ import type { Context, Liquid } from "liquidjs";
 /**
  * liquidjs is loaded when a template is first compiled, not with the config module: a config
  * without templates (the default) and commands such as `status` never pay its load (~90 ms of a
- * 0.4 s start, issue 7 "load at start"). Its CommonJS build loads synchronously, as the config's
+ * 0.4 s start). Its CommonJS build loads synchronously, as the config's
  * schema checks templates synchronously.
  */
 const requireCjs = createRequire(import.meta.url);
@@ -16,7 +16,12 @@ function liquidjs(): typeof LiquidJs {
   liquidModule = loaded;
   return loaded;
 }
-import type { CompiledTemplates } from "./types.js";
+/** Liquid templates parsed once at config time (see `compileTemplates`). */
+export interface CompiledTemplates {
+  /** Renders a template against a scope; throws on render errors and limits. */
+  readonly renderTitle: ((scope: object) => string) | null;
+  readonly renderBody: ((scope: object) => string) | null;
+}
 
 /**
  * User Liquid templates, parsed once at config time and rendered many times, synchronously.
