@@ -3,6 +3,7 @@ export { setMeta } from "./state-updates.js";
 export type { StateCommit } from "./state-changes.js";
 export { stateFromStore, commitToStore, persistTo, readJournaledState } from "./journaled-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./cycle.js";
+export { absorbIssueNow } from "./intake-github.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
 export { queueSummary, type QueueSummary } from "./queue.js";

@@ -1,5 +1,5 @@
 import type { IssueSnapshot, LastStateChange } from "../github/index.js";
-import { nowIso, type SyncContext } from "./context.js";
+import { hasChanges, nowIso, persist, type SyncContext } from "./context.js";
 import { issueKey } from "./threat-index.js";
 import type { ThreatRecord } from "../state/index.js";
 import { putQueue, putThreat, setMeta } from "./state-updates.js";
@@ -41,8 +41,17 @@ interface SeenIssue {
   issue: IssueSnapshot;
 }
 
-/** Adopts or warns about an issue the poll listed; answers it when it may show a person's change. */
-function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: MappedLookup): SeenIssue | null {
+const ADOPTED = "adopted";
+
+/**
+ * Adopts or warns about an issue the poll listed; answers it when it may show a person's change,
+ * `ADOPTED` when it was taken over, null when it is none of the connector's business.
+ */
+function absorbIssue(
+  ctx: SyncContext,
+  issue: IssueSnapshot,
+  mapped: MappedLookup,
+): SeenIssue | typeof ADOPTED | null {
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;
@@ -50,7 +59,7 @@ function absorbIssue(ctx: SyncContext, issue: IssueSnapshot, mapped: MappedLooku
   if (result.kind === "ignored") return null;
   if (result.kind === "adopt") {
     adopt(ctx, threatId, result.record, issue);
-    return null;
+    return ADOPTED;
   }
   if (result.kind === "duplicate") {
     const other = `${issue.repo}#${issue.number}`;
@@ -165,7 +174,7 @@ export async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLoo
   const seen: SeenIssue[] = [];
   for (const issue of result.issues) {
     const absorbed = absorbIssue(ctx, issue, mapped);
-    if (absorbed !== null) seen.push(absorbed);
+    if (typeof absorbed === "object" && absorbed !== null) seen.push(absorbed);
     if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
   }
   await notePersonChanges(ctx, seen, since);
@@ -177,9 +186,32 @@ export async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLoo
   }
 }
 
+/** Which threat maps an issue; the lookup by issue is built only when first asked (threat-index.ts). */
+function mappedLookup(ctx: SyncContext): MappedLookup {
+  return (repo, number) => mappedIssues(ctx).get(issueKey(repo, number));
+}
+
+/**
+ * GitHub said that one issue changed (a webhook delivery): it is read now and absorbed as a poll
+ * would absorb it (adopted, or a person's change queued as verdict work), without moving the poll's
+ * watermark, so the next poll still lists everything since the last one and nothing slips past if
+ * a delivery is lost. What it changed is committed at once: a delivery comes once, and a person's
+ * verdict must outlive a crash. Answers whether the issue was taken over or became work.
+ */
+export async function absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean> {
+  const issue = await ctx.github.getIssue(repo, number);
+  // Deleted or out of reach: a poll would not list it either; the engine learns of it when it
+  // next writes to that issue.
+  if (issue === null) return false;
+  const absorbed = absorbIssue(ctx, issue, mappedLookup(ctx));
+  const people =
+    typeof absorbed === "object" && absorbed !== null ? await notePersonChanges(ctx, [absorbed], null) : 0;
+  if (hasChanges(ctx)) await persist(ctx);
+  return people > 0 || absorbed === ADOPTED;
+}
+
 export async function readGitHub(ctx: SyncContext): Promise<void> {
-  // The lookup by issue is built only if an issue without a marker is listed (threat-index.ts).
-  const mapped: MappedLookup = (repo, number) => mappedIssues(ctx).get(issueKey(repo, number));
+  const mapped = mappedLookup(ctx);
   for (const repo of reposToWatch(ctx)) await pollRepo(ctx, repo, mapped);
   const etags = ctx.github.exportEtags();
   // Unchanged ETags are not written again: an idle cycle commits nothing.
