@@ -1,4 +1,5 @@
 export { realSleep, systemClock, type Clock, type Sleep } from "./clock.js";
+export { deepFreeze } from "./deep-freeze.js";
 export { isRecord } from "./json.js";
 export { rankOfSeverity, SEVERITIES, type SeverityName } from "./severity.js";
 export {

@@ -8,7 +8,7 @@ import { engineState, type EngineState, type ThreatRecordsView } from "./threat-
 import { policyFromConfig, type Policy } from "./policy.js";
 import { createRenderer, type Renderer } from "./renderer.js";
 import { ThreatCache, type CachedThreat } from "./threat-cache.js";
-import type { DryRunRecord } from "./dry-run.js";
+import type { DryRunSink } from "./dry-run-record.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
 import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index.js";
@@ -17,11 +17,7 @@ import { createStateContext } from "./state-updates.js";
 import { ThreatIndex } from "./threat-index.js";
 
 export type { CachedThreat } from "./threat-cache.js";
-
-/** Where the engine writes what it decided: the real writer, or the dry-run printer. */
-export interface DryRunSink {
-  print(line: DryRunRecord): void;
-}
+export type { DryRunSink } from "./dry-run-record.js";
 
 export interface SyncDeps {
   config: Config;

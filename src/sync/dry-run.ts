@@ -1,5 +1,8 @@
 import type { Threat } from "../platform/index.js";
 import type { SyncContext } from "./context.js";
+import type { DryRunRecord } from "./dry-run-record.js";
+
+export type { DryRunRecord } from "./dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
 import { severityName, toThreatView } from "./normalize.js";
 import { describeAction } from "./actions/index.js";
@@ -14,19 +17,6 @@ import type { EngineObserver } from "../shared/index.js";
  * Dry run (contract: "`--dry-run` ... prints every action it would take, one line each"): what
  * each queued entry would do next, as records, nothing written. The CLI lays them out as a plan.
  */
-
-/** One action of the plan. `--json` prints it as it is: `action`, `threat_id`, where known the rest. */
-export interface DryRunRecord {
-  action: string;
-  threat_id: string;
-  repository?: string;
-  issue?: number;
-  severity?: string;
-  title?: string;
-  labels?: string[];
-  assignees?: string[];
-  detail?: string;
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";

@@ -7,7 +7,8 @@ export { absorbIssueNow } from "./intake-github.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
 export { queueSummary, type QueueSummary } from "./queue.js";
-export { plan, priorityOf, type Action, type PlanInput } from "./plan.js";
+export { plan, type Action, type PlanInput } from "./plan.js";
+export { priorityOf } from "./actions/index.js";
 export { policyFromConfig, type Policy } from "./policy.js";
 export {
   dryRunReads,

@@ -6,7 +6,7 @@ import { putQueue, putThreat, setMeta } from "./state-updates.js";
 import { allRepos } from "./policy.js";
 import { enqueue } from "./queue.js";
 import { notePolled } from "./fresh-poll.js";
-import { issueRecord } from "./intents.js";
+import { issueRecord } from "./transitions/issue-record.js";
 import { applyIssueSeen, personChange, personChangeSeen } from "./transitions/issue-seen.js";
 
 /**

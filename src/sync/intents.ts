@@ -1,7 +1,5 @@
-import type { IssueSnapshot } from "../github/index.js";
-import type { Intent, IssueRecord } from "../state/index.js";
+import type { Intent } from "../state/index.js";
 import { checkpoint, nowIso, persist, type SyncContext } from "./context.js";
-import { parseRevision } from "./revision.js";
 import { dropIntent, nextSeq, putIntent } from "./state-updates.js";
 
 /**
@@ -65,17 +63,6 @@ export async function withIntent(
   dropIntent(ctx, intent.id);
   if (outcome.settleLazily === true) await checkpoint(ctx);
   else await persist(ctx);
-}
-
-/** What the state remembers of an issue; `hash` from the revision line when not given. */
-export function issueRecord(issue: IssueSnapshot, hash?: string): IssueRecord {
-  return {
-    repo: issue.repo,
-    number: issue.number,
-    url: issue.url,
-    state: issue.state,
-    hash: hash ?? parseRevision(issue.body) ?? "",
-  };
 }
 
 /** The key that makes a comment findable after a lost response. */

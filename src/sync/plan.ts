@@ -224,6 +224,3 @@ export function plan(input: PlanInput): Action[] {
     },
   ];
 }
-
-/** Queue order class of a plan and whether an action spends GitHub budget: each kind's module says. */
-export { isGitHubWrite, priorityOf } from "./actions/index.js";

@@ -1,6 +1,6 @@
 import type { QueueEntry, ThreatRecord } from "../state/index.js";
 import { SEVERITIES } from "../shared/severity.js";
-import { QueueClass } from "./actions/types.js";
+import { QueueClass } from "./queue-class.js";
 import { formatExternalId } from "./normalize.js";
 import { desiredIssueState } from "./policy.js";
 import type { EngineState } from "./threat-records.js";

@@ -1,7 +1,8 @@
 import { isPermanentRefusal } from "../github/index.js";
 import type { Intent } from "../state/index.js";
 import { persist, type SyncContext } from "./context.js";
-import { commentPosted, issueRecord, postComment } from "./intents.js";
+import { commentPosted, postComment } from "./intents.js";
+import { issueRecord } from "./transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { dropIntent, putIntent, updateThreat } from "./state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "./transitions/outcome.js";

@@ -1,3 +1,4 @@
+import { deepFreeze } from "../shared/deep-freeze.js";
 import type { EngineState } from "./threat-records.js";
 
 /**
@@ -14,12 +15,6 @@ export interface StateGuard {
   freeze<T>(value: T): T;
   /** The state with guarded containers and frozen values (the state itself when off). */
   wrap(state: EngineState): EngineState;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  for (const inner of Object.values(value)) deepFreeze(inner);
-  return Object.freeze(value);
 }
 
 export function createStateGuard(enabled: boolean): StateGuard {

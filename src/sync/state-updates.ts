@@ -7,7 +7,9 @@ import type {
   State,
   ThreatRecord,
 } from "../state/index.js";
-import type { SyncContext } from "./context.js";
+import type { DirtySet } from "./state-changes.js";
+import type { StateGuard } from "./state-guard.js";
+import type { ThreatIndex } from "./threat-index.js";
 import { collectionOf, emptyDirty, markKey, type Collection, type MetaKey } from "./state-changes.js";
 import { createStateGuard } from "./state-guard.js";
 import { withoutPending, withoutPerson } from "./transitions/due-work.js";
@@ -22,8 +24,14 @@ import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } 
  */
 
 /** The part of the context the state's updates need. */
-export type StateCtx = Pick<SyncContext, "state" | "threatRows" | "stateGuard" | "changes" | "scrub">;
-type ThreatCtx = StateCtx & Pick<SyncContext, "index">;
+export interface StateCtx {
+  state: EngineState;
+  threatRows: ThreatRecordsView;
+  stateGuard: StateGuard;
+  changes: DirtySet;
+  scrub: (text: string) => string;
+}
+type ThreatCtx = StateCtx & { index: ThreatIndex };
 
 /** A state with its guard and change tracking (the engine's context holds one; tests use it bare). */
 export function createStateContext(

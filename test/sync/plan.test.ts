@@ -3,11 +3,11 @@ import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
 import {
   ASSET_REMOVED_COMMENT,
   plan,
-  priorityOf,
   REOPEN_COMMENT,
   verdictNote,
   type PlanInput,
 } from "../../src/sync/plan.js";
+import { priorityOf } from "../../src/sync/actions/index.js";
 import { gone, notRead, present } from "../../src/sync/known.js";
 import { policyFromConfig } from "../../src/sync/policy.js";
 import { makeConfig, REPO } from "./harness.js";

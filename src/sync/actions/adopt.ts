@@ -1,5 +1,5 @@
 import { checkpoint } from "../context.js";
-import { issueRecord } from "../intents.js";
+import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted } from "../refusals.js";
 import { updateThreat } from "../state-updates.js";
 import { issueAdopted } from "../transitions/outcome.js";

@@ -1,5 +1,6 @@
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
-import { issueRecord, withIntent } from "../intents.js";
+import { withIntent } from "../intents.js";
+import { issueRecord } from "../transitions/issue-record.js";
 import { resolveCreate } from "../recover.js";
 import { markerFor } from "../render/index.js";
 import { withRevision } from "../revision.js";

@@ -1,14 +1,9 @@
 import type { SyncContext } from "../context.js";
-import type { DryRunRecord } from "../dry-run.js";
+import type { DryRunRecord } from "../dry-run-record.js";
 import type { Action } from "../plan.js";
+import type { QueueClass } from "../queue-class.js";
 
-/**
- * Queue order classes (contract, "Priorities"): people's verdicts first, then the connector's
- * closes and reopens, then new issues (ordered by severity within the class, queue.ts), then the
- * rest. Lower runs first.
- */
-export const QueueClass = { verdict: 0, state: 1, create: 2, other: 3 } as const;
-export type QueueClass = (typeof QueueClass)[keyof typeof QueueClass];
+export { QueueClass } from "../queue-class.js";
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
 export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail">;
