@@ -4,20 +4,20 @@ import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { State } from "../state/index.js";
-import { engineState, type EngineState, type ThreatRecordsView } from "./threat-records.js";
-import { policyFromConfig, type Policy } from "./policy.js";
-import { createRenderer, type Renderer } from "./renderer.js";
-import { ThreatCache, type CachedThreat } from "./threat-cache.js";
-import type { DryRunSink } from "./dry-run-record.js";
-import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
-import type { StateGuard } from "./state-guard.js";
+import { engineState, type EngineState, type ThreatRecordsView } from "./records/threat-records.js";
+import { policyFromConfig, type Policy } from "./plan/policy.js";
+import { createRenderer, type Renderer } from "./render/renderer.js";
+import { ThreatCache, type CachedThreat } from "./records/threat-cache.js";
+import type { DryRunSink } from "./run/dry-run-record.js";
+import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./records/state-changes.js";
+import type { StateGuard } from "./records/state-guard.js";
 import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index.js";
 import { auditObserver } from "./event-observers.js";
-import { createStateContext } from "./state-updates.js";
-import { ThreatIndex } from "./threat-index.js";
+import { createStateContext } from "./records/state-updates.js";
+import { ThreatIndex } from "./records/threat-index.js";
 
-export type { CachedThreat } from "./threat-cache.js";
-export type { DryRunSink } from "./dry-run-record.js";
+export type { CachedThreat } from "./records/threat-cache.js";
+export type { DryRunSink } from "./run/dry-run-record.js";
 
 export interface SyncDeps {
   config: Config;

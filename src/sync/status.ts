@@ -1,7 +1,7 @@
 import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
-import type { EngineState } from "./threat-records.js";
+import type { EngineState } from "./records/threat-records.js";
 import { SEVERITIES } from "../shared/severity.js";
-import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./queue.js";
+import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 
 /**
  * What `threatbridge status` shows (contract; issue 8): a pure summary of the state file, the lock

@@ -7,7 +7,7 @@ import {
   isMappingRepair,
   priorityOf,
 } from "../../src/sync/actions/index.js";
-import type { Action } from "../../src/sync/plan.js";
+import type { Action } from "../../src/sync/plan/plan.js";
 import { REPO } from "./harness.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";

@@ -9,7 +9,7 @@ import {
   type StateCommit,
   type SyncContext,
 } from "../../src/sync/index.js";
-import { putQueue } from "../../src/sync/state-updates.js";
+import { putQueue } from "../../src/sync/records/state-updates.js";
 import { FakeGitHub } from "./fake-github.js";
 import { FakePlatform } from "./fake-platform.js";
 

@@ -6,10 +6,10 @@ import {
   REOPEN_COMMENT,
   verdictNote,
   type PlanInput,
-} from "../../src/sync/plan.js";
+} from "../../src/sync/plan/plan.js";
 import { priorityOf } from "../../src/sync/actions/index.js";
-import { gone, notRead, present } from "../../src/sync/known.js";
-import { policyFromConfig } from "../../src/sync/policy.js";
+import { gone, notRead, present } from "../../src/sync/plan/known.js";
+import { policyFromConfig } from "../../src/sync/plan/policy.js";
 import { makeConfig, REPO } from "./harness.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";

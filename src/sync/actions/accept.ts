@@ -1,5 +1,5 @@
 import { checkpoint } from "../context.js";
-import { dropPerson } from "../state-updates.js";
+import { dropPerson } from "../records/state-updates.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { setIssueState } from "./write-helpers.js";
 

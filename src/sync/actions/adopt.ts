@@ -1,7 +1,7 @@
 import { checkpoint } from "../context.js";
 import { issueRecord } from "../transitions/issue-record.js";
-import { markIssueDeleted } from "../refusals.js";
-import { updateThreat } from "../state-updates.js";
+import { markIssueDeleted } from "../run/refusals.js";
+import { updateThreat } from "../records/state-updates.js";
 import { issueAdopted } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 

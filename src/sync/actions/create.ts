@@ -1,10 +1,10 @@
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
-import { withIntent } from "../intents.js";
+import { withIntent } from "../run/intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
-import { resolveCreate } from "../recover.js";
+import { resolveCreate } from "../run/recover.js";
 import { markerFor } from "../render/index.js";
-import { withRevision } from "../revision.js";
-import { dropPending, updateThreat } from "../state-updates.js";
+import { withRevision } from "../render/revision.js";
+import { dropPending, updateThreat } from "../records/state-updates.js";
 import { issueCreated } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 

@@ -1,5 +1,5 @@
 import type { SyncContext } from "../context.js";
-import type { Action } from "../plan.js";
+import type { Action } from "../plan/plan.js";
 import { acceptAction } from "./accept.js";
 import { adoptAction } from "./adopt.js";
 import { createAction } from "./create.js";

@@ -1,6 +1,6 @@
 import { checkpoint } from "../context.js";
-import { LINK_SYSTEM } from "../normalize.js";
-import { updateThreat } from "../state-updates.js";
+import { LINK_SYSTEM } from "../intake/normalize.js";
+import { updateThreat } from "../records/state-updates.js";
 import { linkWritten } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { GONE, ifStillThere } from "./write-helpers.js";

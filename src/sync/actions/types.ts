@@ -1,9 +1,9 @@
 import type { SyncContext } from "../context.js";
-import type { DryRunRecord } from "../dry-run-record.js";
-import type { Action } from "../plan.js";
-import type { QueueClass } from "../queue-class.js";
+import type { DryRunRecord } from "../run/dry-run-record.js";
+import type { Action } from "../plan/plan.js";
+import type { QueueClass } from "../plan/queue-class.js";
 
-export { QueueClass } from "../queue-class.js";
+export { QueueClass } from "../plan/queue-class.js";
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
 export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail">;

@@ -1,11 +1,11 @@
 import { GitHubError } from "../../github/index.js";
 import { checkpoint, type SyncContext } from "../context.js";
-import { isFresh } from "../fresh-poll.js";
-import { notePersonChange } from "../intake-github.js";
-import { postComment, withIntent } from "../intents.js";
-import { ASSET_REMOVED_COMMENT } from "../issue-comments.js";
-import { withRevision } from "../revision.js";
-import { putIntent, updateThreat } from "../state-updates.js";
+import { isFresh } from "../intake/fresh-poll.js";
+import { notePersonChange } from "../intake/github.js";
+import { postComment, withIntent } from "../run/intents.js";
+import { ASSET_REMOVED_COMMENT } from "../plan/issue-comments.js";
+import { withRevision } from "../render/revision.js";
+import { putIntent, updateThreat } from "../records/state-updates.js";
 import { contentWritten, issueStateWritten } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { repoint, surelyRefused, syncLabels } from "./write-helpers.js";

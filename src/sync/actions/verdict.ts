@@ -1,6 +1,6 @@
 import { checkpoint, remember } from "../context.js";
-import { githubLink, toThreatView } from "../normalize.js";
-import { dropPerson, updateThreat } from "../state-updates.js";
+import { githubLink, toThreatView } from "../intake/normalize.js";
+import { dropPerson, updateThreat } from "../records/state-updates.js";
 import { verdictSent } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { GONE, ifStillThere, setIssueState } from "./write-helpers.js";

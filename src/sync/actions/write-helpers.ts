@@ -2,7 +2,7 @@ import type { IssueSnapshot } from "../../github/index.js";
 import type { IssueRecord } from "../../state/index.js";
 import { isRecord } from "../../shared/json.js";
 import type { SyncContext } from "../context.js";
-import { updateThreat } from "../state-updates.js";
+import { updateThreat } from "../records/state-updates.js";
 import { issueStateIs, issueTransferred, threatGone } from "../transitions/outcome.js";
 
 /** What more than one action module needs to carry out its write. */

@@ -1,5 +1,5 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
-import { parseExternalId } from "../normalize.js";
+import { parseExternalId } from "../intake/normalize.js";
 
 /**
  * Pure transitions of what GitHub shows (issue 7, item 3): an issue seen (a poll, a GET, the answer

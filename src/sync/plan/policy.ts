@@ -1,7 +1,7 @@
-import type { Config, RouteRule, VerdictRule } from "../config/index.js";
-import { severityName } from "./normalize.js";
-import type { AssetView, ThreatView } from "./render/index.js";
-import { rankOfSeverity } from "../shared/severity.js";
+import type { Config, RouteRule, VerdictRule } from "../../config/index.js";
+import { severityName } from "../intake/normalize.js";
+import type { AssetView, ThreatView } from "../render/index.js";
+import { rankOfSeverity } from "../../shared/severity.js";
 
 /**
  * The YAML's decisions as pure functions: which threats get an issue, where it goes, which issue

@@ -1,5 +1,5 @@
 import { noIssueReason, type Policy } from "./policy.js";
-import type { AssetView, ThreatView } from "./render/index.js";
+import type { AssetView, ThreatView } from "../render/index.js";
 
 export interface NoIssueCounts {
   status: Record<string, number>;

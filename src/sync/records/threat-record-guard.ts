@@ -1,4 +1,4 @@
-import { ThreatRecord, type IssueRecord } from "../state/index.js";
+import { ThreatRecord, type IssueRecord } from "../../state/index.js";
 
 /**
  * A stored threat record, checked with plain type checks: a zod parse of every row doubled the

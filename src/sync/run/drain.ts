@@ -1,16 +1,16 @@
-import { isGone, isPermanentRefusal } from "../github/index.js";
-import { isRecord } from "../shared/json.js";
-import { checkpoint, nowIso, persist, remember, type SyncContext } from "./context.js";
-import { isGitHubWrite, runAction } from "./actions/index.js";
-import { absorbAsset } from "./intake-platform.js";
-import { githubLink, toThreatView } from "./normalize.js";
-import type { Action } from "./plan.js";
-import { planFor } from "./plan-for.js";
-import { orderedQueue } from "./queue.js";
+import { isGone, isPermanentRefusal } from "../../github/index.js";
+import { isRecord } from "../../shared/json.js";
+import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
+import { isGitHubWrite, runAction } from "../actions/index.js";
+import { absorbAsset } from "../intake/platform.js";
+import { githubLink, toThreatView } from "../intake/normalize.js";
+import type { Action } from "../plan/plan.js";
+import { planFor } from "../plan/plan-for.js";
+import { orderedQueue } from "../records/queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
-import { dropQueue, putQueue, updateThreat } from "./state-updates.js";
-import { attemptFailed, backedOff } from "./transitions/due-work.js";
-import { refusalCleared, threatGone, threatRead } from "./transitions/outcome.js";
+import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
+import { attemptFailed, backedOff } from "../transitions/due-work.js";
+import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
 
 /**
  * Carries out the queue in priority order. For each threat: make sure its current platform version

@@ -1,9 +1,9 @@
-import type { SyncContext } from "./context.js";
+import type { SyncContext } from "../context.js";
 import { plan, type Action } from "./plan.js";
 import { isEligible, routeFor } from "./policy.js";
-import type { AssetView } from "./render/index.js";
-import { updateThreat } from "./state-updates.js";
-import { removalCloseCleared } from "./transitions/outcome.js";
+import type { AssetView } from "../render/index.js";
+import { updateThreat } from "../records/state-updates.js";
+import { removalCloseCleared } from "../transitions/outcome.js";
 import { gone, notRead, present } from "./known.js";
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */

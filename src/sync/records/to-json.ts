@@ -1,4 +1,4 @@
-import type { Json } from "../state/index.js";
+import type { Json } from "../../state/index.js";
 
 /**
  * An engine value as the JSON the store keeps, as `JSON.stringify` would write it: members that

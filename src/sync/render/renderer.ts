@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
-import type { Config } from "../config/index.js";
-import type { Logger } from "../observability/index.js";
-import type { Route } from "./policy.js";
+import type { Config } from "../../config/index.js";
+import type { Logger } from "../../observability/index.js";
+import type { Route } from "../plan/policy.js";
 import {
   compileTemplates,
   renderIssue,
   type AssetView,
   type RenderedIssue,
   type ThreatView,
-} from "./render/index.js";
+} from "./index.js";
 
 /**
  * Renders with the YAML's templates, compiled once. The hash that decides whether an issue needs an

@@ -1,4 +1,4 @@
-import type { ThreatView } from "./render/index.js";
+import type { ThreatView } from "../render/index.js";
 
 /** What one threat looks like on the platform during this run (kept only while work is due). */
 export interface CachedThreat {

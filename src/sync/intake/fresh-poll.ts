@@ -1,4 +1,4 @@
-import type { SyncContext } from "./context.js";
+import type { SyncContext } from "../context.js";
 
 /**
  * Whether a repository's change list was read since the connector's last GitHub write (and

@@ -1,6 +1,6 @@
-import { nowIso, type SyncContext } from "./context.js";
-import { dropIntent, dropQueue, updateThreat } from "./state-updates.js";
-import { issueDeleted, refused } from "./transitions/outcome.js";
+import { nowIso, type SyncContext } from "../context.js";
+import { dropIntent, dropQueue, updateThreat } from "../records/state-updates.js";
+import { issueDeleted, refused } from "../transitions/outcome.js";
 
 /**
  * Steps GitHub refuses for good (issue 6, items 2 and 3). Such a step is resolved, not retried: it

@@ -1,8 +1,8 @@
-import type { Config } from "../config/index.js";
-import type { Asset, Threat } from "../platform/index.js";
-import { isRecord } from "../shared/json.js";
-import type { AssetView, ThreatView } from "./render/index.js";
-import { SEVERITIES } from "../shared/severity.js";
+import type { Config } from "../../config/index.js";
+import type { Asset, Threat } from "../../platform/index.js";
+import { isRecord } from "../../shared/json.js";
+import type { AssetView, ThreatView } from "../render/index.js";
+import { SEVERITIES } from "../../shared/severity.js";
 
 /**
  * Turns platform JSON into the plain views the planner and renderer see. The spec does not name a

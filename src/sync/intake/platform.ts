@@ -1,15 +1,22 @@
-import type { Asset, ParsedItem, StreamPage, Threat } from "../platform/index.js";
-import { nowIso, persist, remember, type SyncContext } from "./context.js";
-import { dropPending, forgetIfIdle, putAsset, putRetry, putThreat, setMeta } from "./state-updates.js";
+import type { Asset, ParsedItem, StreamPage, Threat } from "../../platform/index.js";
+import { nowIso, persist, remember, type SyncContext } from "../context.js";
+import {
+  dropPending,
+  forgetIfIdle,
+  putAsset,
+  putRetry,
+  putThreat,
+  setMeta,
+} from "../records/state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
-import { planFor } from "./plan-for.js";
-import { enqueue } from "./queue.js";
+import { planFor } from "../plan/plan-for.js";
+import { enqueue } from "../records/queue.js";
 import {
   applyAssetVersion,
   applyThreatVersion,
   threatOnAssetRemoved,
   threatOnAssetRestored,
-} from "./transitions/threat-version.js";
+} from "../transitions/threat-version.js";
 
 /**
  * Intake from the platform: read the asset and threat streams from the saved cursors to

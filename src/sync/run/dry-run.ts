@@ -1,17 +1,17 @@
-import type { Threat } from "../platform/index.js";
-import type { SyncContext } from "./context.js";
+import type { Threat } from "../../platform/index.js";
+import type { SyncContext } from "../context.js";
 import type { DryRunRecord } from "./dry-run-record.js";
 
 export type { DryRunRecord } from "./dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
-import { severityName, toThreatView } from "./normalize.js";
-import { describeAction } from "./actions/index.js";
-import type { Action } from "./plan.js";
-import { planFor } from "./plan-for.js";
-import { countNoIssue, type NoIssueCounts } from "./policy-counts.js";
-import { orderedQueue } from "./queue.js";
-import type { AssetView, ThreatView } from "./render/index.js";
-import type { EngineObserver } from "../shared/index.js";
+import { severityName, toThreatView } from "../intake/normalize.js";
+import { describeAction } from "../actions/index.js";
+import type { Action } from "../plan/plan.js";
+import { planFor } from "../plan/plan-for.js";
+import { countNoIssue, type NoIssueCounts } from "../plan/policy-counts.js";
+import { orderedQueue } from "../records/queue.js";
+import type { AssetView, ThreatView } from "../render/index.js";
+import type { EngineObserver } from "../../shared/index.js";
 
 /**
  * Dry run (contract: "`--dry-run` ... prints every action it would take, one line each"): what

@@ -1,6 +1,6 @@
-import type { Intent } from "../state/index.js";
-import { checkpoint, nowIso, persist, type SyncContext } from "./context.js";
-import { dropIntent, nextSeq, putIntent } from "./state-updates.js";
+import type { Intent } from "../../state/index.js";
+import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
+import { dropIntent, nextSeq, putIntent } from "../records/state-updates.js";
 
 /**
  * Write-ahead intents: recorded (durably) before a GitHub write that is not idempotent or that

@@ -6,13 +6,13 @@ import type {
   RetryRecord,
   State,
   ThreatRecord,
-} from "../state/index.js";
+} from "../../state/index.js";
 import type { DirtySet } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
 import type { ThreatIndex } from "./threat-index.js";
 import { collectionOf, emptyDirty, markKey, type Collection, type MetaKey } from "./state-changes.js";
 import { createStateGuard } from "./state-guard.js";
-import { withoutPending, withoutPerson } from "./transitions/due-work.js";
+import { withoutPending, withoutPerson } from "../transitions/due-work.js";
 import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
 
 /**

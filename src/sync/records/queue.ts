@@ -1,10 +1,10 @@
-import type { QueueEntry, ThreatRecord } from "../state/index.js";
-import { SEVERITIES } from "../shared/severity.js";
-import { QueueClass } from "./queue-class.js";
-import { formatExternalId } from "./normalize.js";
-import { desiredIssueState } from "./policy.js";
+import type { QueueEntry, ThreatRecord } from "../../state/index.js";
+import { SEVERITIES } from "../../shared/severity.js";
+import { QueueClass } from "../plan/queue-class.js";
+import { formatExternalId } from "../intake/normalize.js";
+import { desiredIssueState } from "../plan/policy.js";
 import type { EngineState } from "./threat-records.js";
-import { withWork, type NewWork } from "./transitions/due-work.js";
+import { withWork, type NewWork } from "../transitions/due-work.js";
 import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 
 /**
@@ -15,7 +15,7 @@ import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
  * then closes and reopens, then new issues by severity (critical first), then the rest; ties by age.
  */
 
-export { backoffMs } from "./transitions/due-work.js";
+export { backoffMs } from "../transitions/due-work.js";
 
 /** The part of the state the queue's order is derived from. */
 export type QueueState = Pick<EngineState, "queue" | "threats">;

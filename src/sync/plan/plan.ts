@@ -1,5 +1,5 @@
-import type { IssueRecord, PersonChange, ThreatRecord } from "../state/index.js";
-import { formatExternalId, parseExternalId } from "./normalize.js";
+import type { IssueRecord, PersonChange, ThreatRecord } from "../../state/index.js";
+import { formatExternalId, parseExternalId } from "../intake/normalize.js";
 import {
   desiredIssueState,
   platformAgrees,
@@ -9,7 +9,7 @@ import {
   type Policy,
   type Route,
 } from "./policy.js";
-import type { RenderedIssue } from "./render/index.js";
+import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 

@@ -1,11 +1,11 @@
-import { isPermanentRefusal } from "../github/index.js";
-import type { Intent } from "../state/index.js";
-import { persist, type SyncContext } from "./context.js";
+import { isPermanentRefusal } from "../../github/index.js";
+import type { Intent } from "../../state/index.js";
+import { persist, type SyncContext } from "../context.js";
 import { commentPosted, postComment } from "./intents.js";
-import { issueRecord } from "./transitions/issue-record.js";
+import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
-import { dropIntent, putIntent, updateThreat } from "./state-updates.js";
-import { issueCreated, issueStateIs, issueTransferred } from "./transitions/outcome.js";
+import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
+import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by

@@ -1,13 +1,13 @@
-import type { IssueSnapshot, LastStateChange } from "../github/index.js";
-import { hasChanges, nowIso, persist, type SyncContext } from "./context.js";
-import { issueKey } from "./threat-index.js";
-import type { ThreatRecord } from "../state/index.js";
-import { putQueue, putThreat, setMeta } from "./state-updates.js";
-import { allRepos } from "./policy.js";
-import { enqueue } from "./queue.js";
+import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
+import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
+import { issueKey } from "../records/threat-index.js";
+import type { ThreatRecord } from "../../state/index.js";
+import { putQueue, putThreat, setMeta } from "../records/state-updates.js";
+import { allRepos } from "../plan/policy.js";
+import { enqueue } from "../records/queue.js";
 import { notePolled } from "./fresh-poll.js";
-import { issueRecord } from "./transitions/issue-record.js";
-import { applyIssueSeen, personChange, personChangeSeen } from "./transitions/issue-seen.js";
+import { issueRecord } from "../transitions/issue-record.js";
+import { applyIssueSeen, personChange, personChangeSeen } from "../transitions/issue-seen.js";
 
 /**
  * Intake from GitHub: the repositories' issues changed since the last cycle (conditional requests, so an

@@ -1,4 +1,4 @@
-import { deepFreeze } from "../shared/deep-freeze.js";
+import { deepFreeze } from "../../shared/deep-freeze.js";
 import type { EngineState } from "./threat-records.js";
 
 /**
@@ -21,7 +21,7 @@ export function createStateGuard(enabled: boolean): StateGuard {
   let opened = 0;
   const refuse = (what: string, property: string | symbol): never => {
     throw new TypeError(
-      `state mutated in place (${what} ${String(property)}): use src/sync/state-updates.ts`,
+      `state mutated in place (${what} ${String(property)}): use src/sync/records/state-updates.ts`,
     );
   };
   const guard = <T extends object>(target: T): T =>

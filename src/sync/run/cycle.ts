@@ -1,16 +1,16 @@
-import type { LastCycle } from "../state/index.js";
-import { isMappingRepair } from "./actions/index.js";
-import { hasChanges, persist, type SyncContext } from "./context.js";
-import { cycleSummary, type CycleCounts } from "./event-observers.js";
+import type { LastCycle } from "../../state/index.js";
+import { isMappingRepair } from "../actions/index.js";
+import { hasChanges, persist, type SyncContext } from "../context.js";
+import { cycleSummary, type CycleCounts } from "../event-observers.js";
 import { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
-import { readGitHub } from "./intake-github.js";
-import { readAssets, readThreats, retryMalformed } from "./intake-platform.js";
-import { queueSummary, type QueueSummary } from "./queue.js";
-import type { Action } from "./plan.js";
+import { readGitHub } from "../intake/github.js";
+import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
+import { queueSummary, type QueueSummary } from "../records/queue.js";
+import type { Action } from "../plan/plan.js";
 import { recoverIntents } from "./recover.js";
-import { putThreat, setMeta } from "./state-updates.js";
-import { versionForgotten } from "./transitions/outcome.js";
+import { putThreat, setMeta } from "../records/state-updates.js";
+import { versionForgotten } from "../transitions/outcome.js";
 
 /** What `reconcile` may do (adopt issues, write links): each action kind's module says. */
 export { isMappingRepair };

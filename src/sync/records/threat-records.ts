@@ -1,5 +1,5 @@
-import { ThreatTable, type Json, type State, type ThreatRecord } from "../state/index.js";
-import { deepFreeze } from "../shared/deep-freeze.js";
+import { ThreatTable, type Json, type State, type ThreatRecord } from "../../state/index.js";
+import { deepFreeze } from "../../shared/deep-freeze.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
 

@@ -6,7 +6,7 @@ import {
   State,
   type JournaledStore,
   type Json,
-} from "../state/index.js";
+} from "../../state/index.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
