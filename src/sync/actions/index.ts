@@ -14,14 +14,19 @@ import type { ActionDescription, ActionModule, ActionOf } from "./types.js";
  */
 export type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>> };
 
+// In the order a dry run lists the plan (people's verdicts first, then changes to issues, new
+// issues, mapping repairs): `ACTION_KINDS` is this order.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
-  accept: acceptAction,
-  adopt: adoptAction,
-  create: createAction,
   update: updateAction,
+  create: createAction,
+  adopt: adoptAction,
   link: linkAction,
+  accept: acceptAction,
 };
+
+/** Every kind of action, from the registry (so a list of kinds cannot miss one). */
+export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
 /** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
 function moduleOf<A extends Action>(action: A): ActionModule<A> {
