@@ -33,10 +33,13 @@ export interface CompiledTemplates {
  * pre-escaped platform text back into live text (`url_decode`, `base64_decode`).
  */
 
+/** Where a template comes from: the issue's title or body, or a verdict's status note. */
+export type TemplatePart = "title" | "body" | "status_note";
+
 export class TemplateError extends Error {
   readonly code = "template_invalid";
-  readonly part: "title" | "body";
-  constructor(part: "title" | "body", message: string, options?: { cause?: unknown }) {
+  readonly part: TemplatePart;
+  constructor(part: TemplatePart, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "TemplateError";
     this.part = part;
@@ -101,13 +104,18 @@ function limitWork(engine: Liquid, limit: number): void {
   };
 }
 
-function compileOne(engine: Liquid, part: "title" | "body", source: string): (scope: object) => string {
+function compileOne(
+  engine: Liquid,
+  part: TemplatePart,
+  source: string,
+  where: string = `templates.${part}`,
+): (scope: object) => string {
   let parsed: ReturnType<Liquid["parse"]>;
   try {
     parsed = engine.parse(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new TemplateError(part, `templates.${part}: ${reason}`, { cause: error });
+    throw new TemplateError(part, `${where}: ${reason}`, { cause: error });
   }
   return (scope) => {
     const output: unknown = engine.renderSync(parsed, scope, {
@@ -138,4 +146,13 @@ export function compileTemplates(templates: {
     renderTitle: templates.title === undefined ? null : compileOne(engine, "title", templates.title),
     renderBody: templates.body === undefined ? null : compileOne(engine, "body", templates.body),
   };
+}
+
+/**
+ * A verdict's status note (`verdicts.*.status_note`), a Liquid template like the issue's, in the
+ * same sandbox; its scope is the person's change (`issue`, `url`, `login`, `reason`). Throws
+ * `TemplateError` when it does not parse.
+ */
+export function compileNote(source: string): (values: Readonly<Record<string, string>>) => string {
+  return compileOne(createEngine(), "status_note", source, "status_note");
 }

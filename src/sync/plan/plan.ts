@@ -80,20 +80,6 @@ export type Action =
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
 
-/** Fills `{{ issue }}`, `{{ login }}`, `{{ reason }}` in a verdict's status_note. */
-export function verdictNote(template: string | undefined, person: PersonChange): string {
-  const values: Record<string, string> = {
-    issue: `${person.repo}#${person.number}`,
-    url: person.url,
-    login: person.login,
-    reason: person.reason ?? "completed",
-  };
-  return (template ?? "").replace(
-    /\{\{\s*(issue|url|login|reason)\s*\}\}/g,
-    (_, key: string) => values[key] ?? "",
-  );
-}
-
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
   return input.threat.kind === "present" ? input.threat.value : null;
@@ -112,7 +98,7 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
       kind: "verdict",
       threatId: input.threatId,
       status: rule.status,
-      note: verdictNote(rule.status_note, person),
+      note: input.policy.verdictNote(rule.status_note, person),
       person,
     },
   ];

@@ -1,5 +1,6 @@
 import type { Config, RouteRule, VerdictRule } from "../../config/index.js";
 import { severityName } from "../intake/normalize.js";
+import { noteRenderer, type NoteRenderer } from "./verdict-note.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { rankOfSeverity } from "../../shared/severity.js";
 
@@ -20,6 +21,8 @@ export interface Policy {
   assetTypes: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
   routes: readonly RouteRule[];
   verdicts: Config["verdicts"];
+  /** Renders a verdict's status note (Liquid), compiling each template once. */
+  verdictNote: NoteRenderer;
 }
 
 export function policyFromConfig(config: Config): Policy {
@@ -32,6 +35,7 @@ export function policyFromConfig(config: Config): Policy {
     assetTypes: config.filters.asset_types,
     routes: config.routes,
     verdicts: config.verdicts,
+    verdictNote: noteRenderer(),
   };
 }
 
