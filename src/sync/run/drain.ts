@@ -1,7 +1,8 @@
 import { isGone, isPermanentRefusal } from "../../github/index.js";
 import { isRecord } from "../../shared/json.js";
 import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
-import { isGitHubWrite, runAction } from "../actions/index.js";
+import { isGitHubWrite } from "../actions/index.js";
+import { runAction } from "./run-action.js";
 import { absorbAsset } from "../intake/platform.js";
 import { githubLink, toThreatView } from "../intake/normalize.js";
 import type { Action } from "../plan/plan.js";

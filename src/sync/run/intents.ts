@@ -1,5 +1,6 @@
 import type { Intent } from "../../state/index.js";
 import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
+import { commentKeyed, commentText } from "../render/comment-key.js";
 import { dropIntent, nextSeq, putIntent } from "../records/state-updates.js";
 
 /**
@@ -65,16 +66,6 @@ export async function withIntent(
   else await persist(ctx);
 }
 
-/** The key that makes a comment findable after a lost response. */
-export function commentKey(intentId: string): string {
-  return `<!-- threatbridge:comment=${intentId} -->`;
-}
-
-/** A comment as posted: its text and the key of the intent it was sent under. */
-export function commentText(intent: Intent): string {
-  return `${intent.body ?? ""}\n\n${commentKey(intent.id)}`;
-}
-
 /**
  * Posts the comment of an intent under the intent's key. A failure is resolved by looking for the
  * key among the issue's comments; only a comment proven absent makes it throw (and the intent stays).
@@ -96,7 +87,6 @@ export async function postComment(ctx: SyncContext, intent: Intent): Promise<voi
 /** Whether the comment of an intent is on the issue (found by its key). */
 export async function commentPosted(ctx: SyncContext, intent: Intent): Promise<boolean> {
   if (intent.number === undefined) return false;
-  const key = commentKey(intent.id);
   const comments = await ctx.github.listComments(intent.repo, intent.number);
-  return comments.some((c) => c.body.includes(key));
+  return comments.some((c) => commentKeyed(c.body, intent.id));
 }
