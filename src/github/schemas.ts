@@ -10,6 +10,8 @@ export const GitHubUser = z.looseObject({ login: z.string() });
 const Label = z.union([z.string(), z.looseObject({ name: z.string() })]);
 
 export const GitHubIssue = z.looseObject({
+  // GitHub always sends it; a stand-in or a fixture that does not is read as null.
+  id: z.number().int().optional(),
   number: z.number().int(),
   html_url: z.string(),
   repository_url: z.string().optional(),
@@ -79,6 +81,8 @@ export interface IssueSnapshot {
   /** "owner/name"; follows a transferred issue to its new repository. */
   repo: string;
   number: number;
+  /** GitHub's id of the issue (not its number): what the sub-issue and duplicate endpoints take. */
+  id: number | null;
   /** html_url */
   url: string;
   state: "open" | "closed";
@@ -132,6 +136,7 @@ export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
   return {
     repo: repoOf(issue, repo),
     number: issue.number,
+    id: issue.id ?? null,
     url: issue.html_url,
     state: issue.state === "closed" ? "closed" : "open",
     // Reasons GitHub adds later are reported as null rather than guessed at.
