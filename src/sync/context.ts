@@ -27,13 +27,13 @@ export interface SyncDeps {
   clock: Clock;
   /**
    * Makes the changes durable (one journaled-store commit); absent in dry-run. Called only when
-   * something changed, with exactly what changed (issue 7, item 1).
+   * something changed, with exactly what changed.
    */
   persist: ((commit: StateCommit) => Promise<void>) | null;
   dryRun?: DryRunSink;
   /** Deep-freezes the state's values and refuses in-place writes (tests; THREATBRIDGE_FREEZE_STATE=1). */
   freezeState?: boolean;
-  /** Removes credentials from error texts before the state keeps them (issue 6, item 7). */
+  /** Removes credentials from error texts before the state keeps them. */
   scrub?: (text: string) => string;
   /** Due work the threat walk lets pile up before it drains it (cycle.ts INTERLEAVE_DUE; tests). */
   interleaveDue?: number;
@@ -108,7 +108,7 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
 /**
  * Threats read this run are kept for the writer so that due work needs no second read, up to a
  * bound: a backfill queues far more than the write budget can do soon (500 issues an hour), and
- * the rest is read again (GET) when its turn comes. Bounded by bytes too (issue 6, item 10): a
+ * the rest is read again (GET) when its turn comes. Bounded by bytes too: a
  * backlog of long descriptions must not grow the process by hundreds of megabytes.
  */
 const CACHE_MAX = 5000;

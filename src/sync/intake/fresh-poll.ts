@@ -3,9 +3,9 @@ import type { SyncContext } from "../context.js";
 /**
  * Whether a repository's change list was read since the connector's last GitHub write (and
  * moments ago). Before a state change the connector makes sure no person's change is still unread
- * (issue 6, item 1: the person wins) by reading the change list again unless it is fresh — one
+ * (the person wins) by reading the change list again unless it is fresh — one
  * conditional request for the whole repository (a 304 costs no rate-limit point), never a GET of
- * the issue before every PATCH (issue 7, item 4). A person who acts between two of the connector's
+ * the issue before every PATCH. A person who acts between two of the connector's
  * writes is read before the second, as the GET before each write used to (people-and-refusals e2e).
  */
 export const FRESH_MS = 2_000;

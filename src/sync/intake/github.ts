@@ -121,8 +121,8 @@ function enqueuePersonChange(
 
 /**
  * Issues showing a state the connector did not write are people's changes: each becomes queued
- * verdict work (issue 6, item 1; README, "Conflicts": the person wins). Who made them is read at
- * most once for each, and once for all of a poll's (issue 7, item 4: gateway `lastStateChanges`).
+ * verdict work (README, "Conflicts": the person wins). Who made them is read at
+ * most once for each, and once for all of a poll's (gateway `lastStateChanges`).
  * Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
  * endpoint, no /user) must not stop the verdict itself. Answers how many were people's.
  */

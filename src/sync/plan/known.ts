@@ -1,5 +1,5 @@
 /**
- * What the connector knows about something on the other side (issue 7, item 3): it is there (with
+ * What the connector knows about something on the other side: it is there (with
  * its value), it is gone (the API answered 404), or it was not read. `null` used to mean both of
  * the last two; a planner that took "not read" for "gone" would close the issue of a live threat.
  */

@@ -128,7 +128,7 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   const threat = threatOf(input);
   if (!threat || !input.rendered) {
     // The asset was removed: close with a comment saying why (contract). Once only: a person who
-    // reopens an issue closed for that wins, and it stays open (issue 6, item 10).
+    // reopens an issue closed for that wins, and it stays open.
     if (issue.state === "closed" || input.record?.closedForRemoval) return [];
     return [
       {
@@ -189,7 +189,7 @@ export function plan(input: PlanInput): Action[] {
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
   if (!threatOf(input) || !input.rendered || !input.eligible) return [];
   // The text is rendered only when the create is sent (or described): intake plans every new threat
-  // to queue it, and a backfill is 100,000 of them (issue 7, item 4).
+  // to queue it, and a backfill is 100,000 of them.
   const rendered = input.rendered;
   return [
     {

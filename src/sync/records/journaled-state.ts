@@ -13,7 +13,7 @@ import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-r
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
 /**
- * The engine's state over the journaled store (issue 7, item 1): loaded once at start, then
+ * The engine's state over the journaled store: loaded once at start, then
  * every `persist` is one commit of exactly the values that changed (src/state/README-store.md).
  */
 

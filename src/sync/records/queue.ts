@@ -8,7 +8,7 @@ import { withWork, type NewWork } from "../transitions/due-work.js";
 import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 
 /**
- * The queue of due work (issue 7, item 3: derived from the state, not stored beside it). The
+ * The queue of due work (derived from the state, not stored beside it). The
  * state stores one entry per threat with only what cannot be derived (transitions/due-work.ts);
  * what is due, and in what order, is `dueWork(state)`, a function of the entries and the threats'
  * records, computed once per drain. Order (contract, "Priorities"): verdicts from people first,

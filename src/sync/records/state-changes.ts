@@ -2,7 +2,7 @@ import type { EngineState } from "./threat-records.js";
 
 /**
  * What the engine changed in its state since the last commit, by (collection, key), so that a
- * commit writes exactly that (issue 7, item 1): its cost follows the change, not the state's size.
+ * commit writes exactly that: its cost follows the change, not the state's size.
  * The values themselves are read from the state at commit time (the latest one wins).
  */
 

@@ -2,7 +2,7 @@ import { deepFreeze } from "../../shared/deep-freeze.js";
 import type { EngineState } from "./threat-records.js";
 
 /**
- * Proof that the engine never mutates its state in place (issue 7, item 1): with `freeze` on,
+ * Proof that the engine never mutates its state in place: with `freeze` on,
  * every value put into the state is deep-frozen and the state's containers refuse any write made
  * outside `open()` (which only state-updates.ts calls). Off in production: it costs a copy-free
  * but non-trivial walk of every value.

@@ -16,7 +16,7 @@ import { withoutPending, withoutPerson } from "../transitions/due-work.js";
 import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
 
 /**
- * The only way the engine changes its state (issue 7, item 1). Each function REPLACES a value
+ * The only way the engine changes its state. Each function REPLACES a value
  * (never mutates a record in place: the journaled store shares values with a compaction in
  * flight) and marks it dirty, so that `persist` commits exactly what changed. With
  * `freezeState` on (tests, THREATBRIDGE_FREEZE_STATE=1) values are deep-frozen and the
@@ -115,7 +115,7 @@ export function updateThreat(
 }
 
 /**
- * Keeps only what must be remembered (issue 7, item 2): a threat with no issue, no deleted or
+ * Keeps only what must be remembered: a threat with no issue, no deleted or
  * refused issue, no queue entry and no intent is not stored; it is judged afresh when it comes
  * back on the stream (a config change re-reads the stream from its start).
  */

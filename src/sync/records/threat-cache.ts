@@ -7,7 +7,7 @@ export interface CachedThreat {
 }
 
 /**
- * The run's cache of threats read, bounded by bytes as well as by count (issue 6, item 10): a
+ * The run's cache of threats read, bounded by bytes as well as by count: a
  * backlog of threats with 100 KB descriptions held by count alone took hundreds of megabytes.
  * The oldest entry goes first; what falls out is read again (one GET) when its turn comes.
  */

@@ -3,7 +3,7 @@ import type { ThreatRecords } from "./threat-records.js";
 
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
- * no cycle scans every stored threat (issue 7: a cycle's cost follows its work, not the state's
+ * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
  * size). The lookups by asset and the repositories are built once per process from the stored
  * columns; the lookup by issue, needed only for an issue a person stripped of its marker, is built
  * the first time it is asked for (it holds a string per mapped threat).

@@ -4,7 +4,7 @@ import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
 
 /**
- * The engine's threat records, read and written through where they are stored (issue 7: the
+ * The engine's threat records, read and written through where they are stored (the
  * state is held once). Backed by the journaled store's `threats` collection when the engine runs
  * over one (a column table: threat-table.ts), or by a table of its own in tests and dry-runs of a
  * plain state. Every read returns a fresh record (deep-frozen when the state guard is on), so no

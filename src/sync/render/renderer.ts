@@ -56,7 +56,7 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
     key,
     render(threat, asset, route) {
       // The default rendering does not show the status (the open/closed state does), so that a
-      // verdict's echo is free (issue 7, item 4).
+      // verdict's echo is free.
       // Both are taken on first use: the planner asks neither for a threat that gets no issue,
       // which is most of a backfill's stream.
       let hash: string | undefined;

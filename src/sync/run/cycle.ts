@@ -64,7 +64,7 @@ function forgetVersions(ctx: SyncContext): void {
 }
 
 /**
- * Due work the threat walk lets pile up before it drains it (issue 7: a stream of 1,000,000
+ * Due work the threat walk lets pile up before it drains it (a stream of 1,000,000
  * threats in bounded memory). A backfill with no write budget to wait for would otherwise hold
  * every due create, and the view it is rendered from, until the stream's end.
  */

@@ -43,7 +43,7 @@ export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<
   if (!record || record.gone || ctx.cache.has(threatId)) return;
   const pending = ctx.state.queue[threatId]?.pending;
   if (pending) {
-    // A queued create keeps its view in the state: no second read (issue 7, item 4).
+    // A queued create keeps its view in the state: no second read.
     remember(ctx, threatId, { view: pending.view, link: pending.link });
     await ensureAsset(ctx, pending.view.assetId);
     return;
@@ -85,7 +85,7 @@ async function processOne(
   let settled = false;
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
     // A person's change is planned from the status the state holds; the verdict's PATCH answers with
-    // the threat, so no GET goes before it (issue 7, item 4).
+    // the threat, so no GET goes before it.
     if (!awaitsVerdict(ctx, threatId)) await ensureLoaded(ctx, threatId);
     const all = planFor(ctx, threatId);
     const actions = opts.allow ? all.filter(opts.allow) : all;
@@ -118,7 +118,7 @@ async function processOne(
 }
 
 /**
- * A step GitHub refused for good is resolved, never retried blindly (issue 6, items 2 and 3): a
+ * A step GitHub refused for good is resolved, never retried blindly: a
  * write to the threat's issue answered 404/410 means a person deleted it; any other permanent
  * refusal (403 locked or archived, 404, 422) is recorded on the threat. The other threats go on.
  */
@@ -166,7 +166,7 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         continue;
       }
       // An intent recovery could not resolve yet (GitHub unreachable): this threat waits for it,
-      // the others go on (issue 6, item 2).
+      // the others go on.
       if (Object.values(ctx.state.intents).some((i) => i.threatId === threatId)) {
         result.deferred += 1;
         continue;

@@ -59,7 +59,7 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
 
 /**
  * Resolves every unfinished intent from an earlier run; the queue still holds their work. It never
- * throws for the whole cycle (issue 6, item 2): an intent GitHub refuses for good is resolved as
+ * throws for the whole cycle: an intent GitHub refuses for good is resolved as
  * refused (or its issue as deleted); one that cannot be resolved now stays, and only its threat
  * waits for it (drain.ts), not the streams, the verdicts or the other threats.
  */

@@ -3,7 +3,7 @@ import { dropIntent, dropQueue, updateThreat } from "../records/state-updates.js
 import { issueDeleted, refused } from "../transitions/outcome.js";
 
 /**
- * Steps GitHub refuses for good (issue 6, items 2 and 3). Such a step is resolved, not retried: it
+ * Steps GitHub refuses for good. Such a step is resolved, not retried: it
  * is recorded on the threat (shown by `status`, counted in metrics), its queue entry and intents
  * are dropped, and the rest of the queue goes on. New work for the threat (a platform change, a
  * person's change) is planned afresh.
