@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { toAssetView } from "../dist/sync/normalize.js";
+import { toAssetView } from "../dist/sync/intake/normalize.js";
 import { platformClient } from "./lib.mjs";
 
 const { values } = parseArgs({

@@ -17,8 +17,8 @@ import os from "node:os";
 import { join } from "node:path";
 import { openEngineState } from "../dist/cli/state-open.js";
 import { emptyState, openJournaledStore, openStateStore } from "../dist/state/index.js";
-import { commitOf, emptyDirty } from "../dist/sync/state-changes.js";
-import { createStateContext, nextSeq, putIntent } from "../dist/sync/state-updates.js";
+import { commitOf, emptyDirty } from "../dist/sync/records/state-changes.js";
+import { createStateContext, nextSeq, putIntent } from "../dist/sync/records/state-updates.js";
 
 const SIZES = (process.argv[2] ?? "1000,100000,300000").split(",").map(Number);
 const KINDS = (process.argv[3] ?? "engine,journaled").split(",");

@@ -1,5 +1,5 @@
 import type { PlatformClient, StreamPage, Threat } from "../platform/index.js";
-import type { DryRunRecord, DryRunSink, DryRunSummary } from "../sync/index.js";
+import { ACTION_KINDS, type DryRunRecord, type DryRunSink, type DryRunSummary } from "../sync/index.js";
 import { fit, terminalText } from "./terminal-text.js";
 
 /**
@@ -33,7 +33,7 @@ export function tapThreats(platform: PlatformClient, seen: Map<string, Threat>):
   return { ...platform, streamThreats: (cursor) => tap(platform.streamThreats(cursor), seen) };
 }
 
-const ORDER = ["verdict", "update", "create", "adopt", "link", "accept", "error"];
+const ORDER: readonly string[] = [...ACTION_KINDS, "error"];
 const STATUS_WORDS: Record<string, string> = { false_positive: "false positive" };
 
 function where(r: DryRunRecord): string {

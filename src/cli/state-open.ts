@@ -1,8 +1,8 @@
 import type { Logger } from "../observability/index.js";
 import { openJournaledStore, type JournaledStore, type JournaledStoreOptions } from "../state/index.js";
-import { persistTo, stateFromStore } from "../sync/journaled-state.js";
-import type { EngineState } from "../sync/threat-records.js";
-import type { StateCommit } from "../sync/state-changes.js";
+import { persistTo, stateFromStore } from "../sync/records/journaled-state.js";
+import type { EngineState } from "../sync/records/threat-records.js";
+import type { StateCommit } from "../sync/records/state-changes.js";
 
 /**
  * Opens the engine's state in the journaled store: a version-1 file is

@@ -2,7 +2,7 @@ import { emptyState, StateError } from "../state/index.js";
 import { ZodError } from "zod";
 import { openEngineState } from "./state-open.js";
 import { formatStatus, summarize } from "../sync/status.js";
-import { engineState, type EngineState } from "../sync/threat-records.js";
+import { engineState, type EngineState } from "../sync/records/threat-records.js";
 import { inspectLockFile } from "./status-lock.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";

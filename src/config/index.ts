@@ -7,3 +7,4 @@ export type { LoadedConfig, LoadOptions } from "./load.js";
 export { UNRESOLVED_SECRET } from "./interpolate.js";
 export { configJsonSchema } from "./json-schema.js";
 export { redactConfig } from "./redact.js";
+export { compileNote, compileTemplates, TemplateError, type CompiledTemplates } from "./templates.js";

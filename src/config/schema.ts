@@ -1,6 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
-import { compileTemplates, TemplateError } from "../sync/render/index.js";
+import { compileNote, compileTemplates, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { SEVERITIES } from "../shared/severity.js";
 
@@ -247,6 +247,14 @@ const FieldsConfig = z.strictObject({
     .describe("Dotted paths into the asset JSON: name, type"),
 });
 
+const DEFAULT_CLOSE_NOTE = "Closed on GitHub ({{ issue }}) by {{ login }} as {{ reason }}.";
+const DEFAULT_REOPEN_NOTE = "Reopened on GitHub ({{ issue }}) by {{ login }}.";
+
+/** Whether a note is a Liquid template to check: the built-in notes are known good, plain text has no tag. */
+function isCustomTemplate(note: string): boolean {
+  return note !== DEFAULT_CLOSE_NOTE && note !== DEFAULT_REOPEN_NOTE && /\{[{%]/.test(note);
+}
+
 const Verdict = z
   .strictObject({
     status: z.enum(SETTABLE_STATUSES).describe("Status sent to the platform"),
@@ -254,16 +262,24 @@ const Verdict = z
       .string()
       .optional()
       .describe(
-        "Status note; {{ issue }}, {{ url }}, {{ login }} and {{ reason }} are filled in. Required for accepted",
+        "Status note, a Liquid template: {{ issue }}, {{ url }}, {{ login }} and {{ reason }} are filled in. Required for accepted",
       ),
   })
   .refine((v) => v.status !== "accepted" || (v.status_note ?? "").trim() !== "", {
     message: "status accepted needs a non-empty status_note (the platform refuses it otherwise)",
     path: ["status_note"],
+  })
+  .superRefine((v, ctx) => {
+    // A note that does not parse is a config error (exit 2 with its line), not a failed verdict.
+    // Only a custom template is parsed here, so that the usual config never loads liquidjs.
+    if (v.status_note === undefined || !isCustomTemplate(v.status_note)) return;
+    try {
+      compileNote(v.status_note);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      ctx.addIssue({ code: "custom", path: ["status_note"], message: `invalid template: ${error.message}` });
+    }
   });
-
-const DEFAULT_CLOSE_NOTE = "Closed on GitHub ({{ issue }}) by {{ login }} as {{ reason }}.";
-const DEFAULT_REOPEN_NOTE = "Reopened on GitHub ({{ issue }}) by {{ login }}.";
 
 const VerdictsConfig = z.strictObject({
   closed: z

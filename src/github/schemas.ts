@@ -10,7 +10,7 @@ export const GitHubUser = z.looseObject({ login: z.string() });
 const Label = z.union([z.string(), z.looseObject({ name: z.string() })]);
 
 export const GitHubIssue = z.looseObject({
-  /** The issue's global id (the sub-issues API names a child by it, not by its number). */
+  // GitHub always sends it; a stand-in or a fixture that does not is read as null.
   id: z.number().int().optional(),
   number: z.number().int(),
   html_url: z.string(),
@@ -81,8 +81,8 @@ export interface IssueSnapshot {
   /** "owner/name"; follows a transferred issue to its new repository. */
   repo: string;
   number: number;
-  /** GitHub's global issue id, where the answer carries it (the sub-issues API takes it). */
-  id?: number;
+  /** GitHub's id of the issue (not its number): what the sub-issue and duplicate endpoints take. */
+  id: number | null;
   /** html_url */
   url: string;
   state: "open" | "closed";
@@ -136,7 +136,7 @@ export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
   return {
     repo: repoOf(issue, repo),
     number: issue.number,
-    ...(issue.id === undefined ? {} : { id: issue.id }),
+    id: issue.id ?? null,
     url: issue.html_url,
     state: issue.state === "closed" ? "closed" : "open",
     // Reasons GitHub adds later are reported as null rather than guessed at.

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
-import { countedAs, type EngineObserver } from "../sync/events.js";
+import { countedAs, type EngineObserver } from "../shared/index.js";
 import { registerOperationsMetrics, type OperationsMetrics } from "./operations-metrics.js";
 import type { RateLimitSeen } from "./rate-limit-seen.js";
 

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { isWrite, type EngineObserver } from "../sync/events.js";
+import { isWrite, type EngineObserver } from "../shared/index.js";
 import { formatEta, etaSeconds, type BudgetLimits } from "./eta.js";
 
 /**

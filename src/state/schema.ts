@@ -98,7 +98,7 @@ export type PendingView = z.infer<typeof PendingView>;
 /**
  * Work stored for one threat: only what cannot be derived from the state. Its
  * order (priority class, then severity, then age) is derived from the threat's record
- * (src/sync/queue.ts `dueWork`); entries written before that carried `priority` and `severity`,
+ * (src/sync/records/queue.ts `dueWork`); entries written before that carried `priority` and `severity`,
  * which the schema drops when such a state is read (the conversion: nothing else changed).
  */
 export const QueueEntry = z.object({

@@ -4,24 +4,20 @@ import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { State } from "../state/index.js";
-import { engineState, type EngineState, type ThreatRecordsView } from "./threat-records.js";
-import { policyFromConfig, type Policy } from "./policy.js";
-import { createRenderer, type Renderer } from "./renderer.js";
-import { ThreatCache, type CachedThreat } from "./threat-cache.js";
-import type { DryRunRecord } from "./dry-run.js";
-import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./state-changes.js";
-import type { StateGuard } from "./state-guard.js";
-import { eventBus, type EngineEvent, type EngineObserver } from "./events.js";
+import { engineState, type EngineState, type ThreatRecordsView } from "./records/threat-records.js";
+import { policyFromConfig, type Policy } from "./plan/policy.js";
+import { createRenderer, type Renderer } from "./render/renderer.js";
+import { ThreatCache, type CachedThreat } from "./records/threat-cache.js";
+import type { DryRunSink } from "./run/dry-run-record.js";
+import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./records/state-changes.js";
+import type { StateGuard } from "./records/state-guard.js";
+import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index.js";
 import { auditObserver } from "./event-observers.js";
-import { createStateContext } from "./state-updates.js";
-import { ThreatIndex } from "./threat-index.js";
+import { createStateContext } from "./records/state-updates.js";
+import { ThreatIndex } from "./records/threat-index.js";
 
-export type { CachedThreat } from "./threat-cache.js";
-
-/** Where the engine writes what it decided: the real writer, or the dry-run printer. */
-export interface DryRunSink {
-  print(line: DryRunRecord): void;
-}
+export type { CachedThreat } from "./records/threat-cache.js";
+export type { DryRunSink } from "./run/dry-run-record.js";
 
 export interface SyncDeps {
   config: Config;
@@ -31,13 +27,13 @@ export interface SyncDeps {
   clock: Clock;
   /**
    * Makes the changes durable (one journaled-store commit); absent in dry-run. Called only when
-   * something changed, with exactly what changed (issue 7, item 1).
+   * something changed, with exactly what changed.
    */
   persist: ((commit: StateCommit) => Promise<void>) | null;
   dryRun?: DryRunSink;
   /** Deep-freezes the state's values and refuses in-place writes (tests; THREATBRIDGE_FREEZE_STATE=1). */
   freezeState?: boolean;
-  /** Removes credentials from error texts before the state keeps them (issue 6, item 7). */
+  /** Removes credentials from error texts before the state keeps them. */
   scrub?: (text: string) => string;
   /** Due work the threat walk lets pile up before it drains it (cycle.ts INTERLEAVE_DUE; tests). */
   interleaveDue?: number;
@@ -112,7 +108,7 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
 /**
  * Threats read this run are kept for the writer so that due work needs no second read, up to a
  * bound: a backfill queues far more than the write budget can do soon (500 issues an hour), and
- * the rest is read again (GET) when its turn comes. Bounded by bytes too (issue 6, item 10): a
+ * the rest is read again (GET) when its turn comes. Bounded by bytes too: a
  * backlog of long descriptions must not grow the process by hundreds of megabytes.
  */
 const CACHE_MAX = 5000;

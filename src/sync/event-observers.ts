@@ -1,5 +1,11 @@
 import type { Logger } from "../observability/index.js";
-import { countedAs, isWrite, type CounterName, type EngineObserver, type WriteEvent } from "./events.js";
+import {
+  countedAs,
+  isWrite,
+  type CounterName,
+  type EngineObserver,
+  type WriteEvent,
+} from "../shared/index.js";
 
 /**
  * The observers of engine events that the engine itself uses: the audit log (every run) and the

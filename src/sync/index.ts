@@ -1,13 +1,25 @@
 export { createContext, persist, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
-export { setMeta } from "./state-updates.js";
-export type { StateCommit } from "./state-changes.js";
-export { stateFromStore, commitToStore, persistTo, readJournaledState } from "./journaled-state.js";
-export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./cycle.js";
-export { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
+export {
+  createStateContext,
+  dropQueue,
+  putQueue,
+  putThreat,
+  setMeta,
+  updateThreat,
+  type StateCtx,
+} from "./records/state-updates.js";
+export { enqueue } from "./records/queue.js";
+export { markIssueDeleted, recordRefusal } from "./run/refusals.js";
+export { refusalCleared } from "./transitions/outcome.js";
+export type { StateCommit } from "./records/state-changes.js";
+export { stateFromStore, commitToStore, persistTo, readJournaledState } from "./records/journaled-state.js";
+export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./run/cycle.js";
+export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
-export { queueSummary, type QueueSummary } from "./queue.js";
-export { plan, priorityOf, type Action, type PlanInput } from "./plan.js";
-export { policyFromConfig, type Policy } from "./policy.js";
+export { queueSummary, type QueueSummary } from "./records/queue.js";
+export { plan, type Action, type PlanInput } from "./plan/plan.js";
+export { ACTION_KINDS, priorityOf } from "./actions/index.js";
+export { policyFromConfig, type Policy } from "./plan/policy.js";
 export {
   dryRunReads,
   summarizeDryRun,
@@ -15,8 +27,8 @@ export {
   type DryRunReads,
   type DryRunRecord,
   type DryRunSummary,
-} from "./dry-run.js";
-export type { NoIssueCounts } from "./policy-counts.js";
+} from "./run/dry-run.js";
+export type { NoIssueCounts } from "./plan/policy-counts.js";
 export {
   countedAs,
   isWrite,
@@ -25,9 +37,14 @@ export {
   type EngineEventType,
   type EngineObserver,
   type WriteEvent,
-} from "./events.js";
+} from "../shared/index.js";
 export { cycleSummary, type CycleCounts } from "./event-observers.js";
-export type { Known } from "./known.js";
-export { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
+export type { Known } from "./plan/known.js";
+export {
+  engineState,
+  ThreatRecordsView,
+  type EngineState,
+  type ThreatRecords,
+} from "./records/threat-records.js";
 export { applyRetry, planRetry, type RefusedWork, type RetryPlan, type RetrySelection } from "./retry.js";
-export { absorbIssueNow, managesIssue } from "./webhook-intake.js";
+export { absorbIssueNow, managesIssue } from "./intake/webhook.js";

@@ -1,8 +1,8 @@
-import { enqueue } from "./queue.js";
-import { commitOf, isClean, type StateCommit } from "./state-changes.js";
-import { createStateContext, updateThreat } from "./state-updates.js";
-import { ThreatIndex } from "./threat-index.js";
-import type { EngineState } from "./threat-records.js";
+import { enqueue } from "./records/queue.js";
+import { commitOf, isClean, type StateCommit } from "./records/state-changes.js";
+import { createStateContext, updateThreat } from "./records/state-updates.js";
+import { ThreatIndex } from "./records/threat-index.js";
+import type { EngineState } from "./records/threat-records.js";
 import { refusalCleared } from "./transitions/outcome.js";
 
 /**

@@ -1,10 +1,10 @@
 import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
-import type { EngineState } from "./threat-records.js";
+import type { EngineState } from "./records/threat-records.js";
 import { SEVERITIES } from "../shared/severity.js";
-import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./queue.js";
+import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 
 /**
- * What `threatbridge status` shows (contract; issue 8): a pure summary of the state file, the lock
+ * What `threatbridge status` shows (contract): a pure summary of the state file, the lock
  * and the configured write budget. It answers an operator's questions: is a process working on this
  * state now, how much is queued and how long it takes, how much budget and rate limit is left, and
  * what went wrong last.
@@ -43,13 +43,13 @@ export interface StatusReport {
     budget: BudgetLimits;
   };
   retry: { threats: number; assets: number };
-  /** Steps GitHub refused for good: resolved, not retried (issue 6, item 2). */
+  /** Steps GitHub refused for good: resolved, not retried. */
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
-  /** Issues people deleted: those threats are no longer managed (issue 6, item 3). */
+  /** Issues people deleted: those threats are no longer managed. */
   deletedIssues: Array<{ threatId: string; issue: string }>;
 }
 
-/** Severities from the most to the least severe (issue 8: "severities in order"). */
+/** Severities from the most to the least severe ("severities in order"). */
 const SEVERITY_ORDER = [...SEVERITIES].reverse();
 
 function ordered(counts: Record<string, number>, order: readonly string[]): Array<[string, number]> {

@@ -33,4 +33,21 @@ describe("config: templates", () => {
     );
     expect(config.templates.title).toContain("threat.title");
   });
+
+  it("a verdict's status note that is not valid Liquid is a config error naming the note and its line", () => {
+    let caught: unknown;
+    try {
+      parseConfigText(
+        `${BASE}verdicts:\n  reopened:\n    status: unsolved\n    status_note: "Reopened {% if %}"\n`,
+        "t.yaml",
+        {},
+      );
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect(caught instanceof Error ? caught.message : "").toMatch(
+      /t\.yaml:12: verdicts\.reopened\.status_note: invalid template/,
+    );
+  });
 });

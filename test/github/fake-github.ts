@@ -8,6 +8,7 @@ import { z } from "zod";
  * checks is empty.
  */
 export interface FakeIssue {
+  id: number;
   number: number;
   title: string;
   body: string | null;
@@ -99,10 +100,14 @@ export async function startFakeGitHub(opts: FakeOptions = {}): Promise<FakeGitHu
     if (list === undefined) repos.set(repo, (list = []));
     return list;
   };
+  // GitHub's issue ids are global and unlike the per-repository numbers.
+  let issueIds = 0;
   const addIssue = (repo: string, fields: Partial<FakeIssue> = {}): FakeIssue => {
     const list = repoIssues(repo);
     const at = now();
+    issueIds += 1;
     const issue: FakeIssue = {
+      id: 9_000_000 + issueIds,
       number: list.length + 1,
       title: "an issue",
       body: null,

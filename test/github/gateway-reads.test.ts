@@ -197,6 +197,8 @@ describe("GitHub gateway: reads", () => {
     expect(await h.gh.getIssue(REPO, 1)).toEqual({
       repo: REPO,
       number: 1,
+      // GitHub's id of the issue, which the sub-issue and duplicate endpoints take.
+      id: h.fake.issues(REPO)[0]?.id,
       url: `https://github.test/${REPO}/issues/1`,
       state: "open",
       stateReason: null,

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { PersonChange } from "../../src/state/index.js";
+import type { IssueSnapshot } from "../../src/github/index.js";
+import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
 import {
   actionModules,
   describeAction,
   isGitHubWrite,
   isMappingRepair,
   priorityOf,
+  type Settlement,
 } from "../../src/sync/actions/index.js";
-import type { Action } from "../../src/sync/plan.js";
+import type { Action } from "../../src/sync/plan/plan.js";
 import { REPO } from "./harness.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";
@@ -43,7 +45,7 @@ const samples: { [K in Action["kind"]]: Extract<Action, { kind: K }> } = {
   update: { kind: "update", threatId: ID, repo: REPO, number: 7, state: "closed", stateReason: "completed" },
   link: { kind: "link", threatId: ID, repo: REPO, number: 7, externalId: `${REPO}#7`, url: "u" },
 };
-const contentUpdate: Action = {
+const contentUpdate: Extract<Action, { kind: "update" }> = {
   kind: "update",
   threatId: ID,
   repo: REPO,
@@ -52,7 +54,7 @@ const contentUpdate: Action = {
   hash: "h2",
 };
 
-describe("action modules (issue 7, item 3: one module per action kind)", () => {
+describe("action modules (one module per action kind)", () => {
   it("every kind of the Action union has exactly one registered module, named by its kind", () => {
     expect(Object.keys(actionModules).sort()).toEqual(Object.keys(samples).sort());
     for (const [kind, module] of Object.entries(actionModules)) expect(module.kind).toBe(kind);
@@ -88,3 +90,79 @@ describe("action modules (issue 7, item 3: one module per action kind)", () => {
     expect(describeAction(contentUpdate)).toEqual({ detail: "content changed" });
   });
 });
+
+/** The threat's record as a settlement leaves it (its transition applied to a mapped record). */
+function recordAfter(settlement: Settlement): ThreatRecord | undefined {
+  const before: ThreatRecord = {
+    status: "unsolved",
+    severity: 3,
+    assetId: null,
+    updatedAt: "u",
+    issue: { repo: REPO, number: 7, url: "u", state: "open", hash: "h" },
+  };
+  return settlement.record?.(before);
+}
+
+describe("action modules say what an answer means as plain data (the runner applies it)", () => {
+  it("a verdict the platform answers 404 for: the threat is gone, the person's change done, the issue as the person left it", () => {
+    const settled = actionModules.verdict.settle(samples.verdict, { gone: true });
+    expect(settled.events).toEqual([{ type: "threat_gone", threatId: ID }]);
+    expect(settled.finished).toBe("person");
+    expect(settled.cache).toBe("forget");
+    expect(recordAfter(settled)).toMatchObject({ gone: true, issue: { state: "closed" } });
+  });
+
+  it("a close whose comment failed after the PATCH landed is recorded as written and left unfinished, so its intent stays", () => {
+    const answer = { ...snapshot(), state: "closed" as const };
+    const failure = new Error("comment refused");
+    const settled = actionModules.update.settle(samples.update, {
+      issue: answer,
+      commented: false,
+      unfinished: failure,
+    });
+    expect(settled.unfinished).toBe(failure);
+    expect(settled.events).toEqual([{ type: "closed", threatId: ID, issue: { repo: REPO, number: 7 } }]);
+    expect(recordAfter(settled)?.issue?.state).toBe("closed");
+  });
+
+  it("a content PATCH's answer may show a person's change; a state change's answer is the connector's own", () => {
+    const content = actionModules.update.settle(contentUpdate, {
+      issue: snapshot(),
+      commented: false,
+    });
+    expect(content.answered?.mayShowPerson).toBe(true);
+    const close = actionModules.update.settle(samples.update, { issue: snapshot(), commented: true });
+    expect(close.answered?.mayShowPerson).toBe(false);
+    expect(close.events.map((e) => e.type)).toEqual(["closed", "commented"]);
+  });
+
+  it("a create GitHub refused in full and took with the minimal body tells both, and finishes the pending view", () => {
+    const settled = actionModules.create.settle(samples.create, { issue: snapshot(), minimal: true });
+    expect(settled.events.map((e) => e.type)).toEqual(["created_minimal", "created"]);
+    expect(settled.finished).toBe("pending");
+    expect(recordAfter(settled)?.issue).toMatchObject({ repo: REPO, number: 7, hash: "h" });
+  });
+
+  it("an adopt whose issue answers 404 marks the issue deleted instead of adopting", () => {
+    const settled = actionModules.adopt.settle(samples.adopt, null);
+    expect(settled.deleted).toEqual({ repo: REPO, number: 7 });
+    expect(settled.record).toBeUndefined();
+  });
+});
+
+function snapshot(): IssueSnapshot {
+  return {
+    repo: REPO,
+    number: 7,
+    id: 5_000_007,
+    url: "https://github.test/acme/threats/issues/7",
+    state: "open",
+    stateReason: null,
+    title: "T",
+    body: "",
+    labels: [],
+    assignees: [],
+    updatedAt: "2026-01-01T00:00:00Z",
+    threatId: ID,
+  };
+}

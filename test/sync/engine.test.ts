@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "../../src/sync/plan.js";
-import { putThreat } from "../../src/sync/state-updates.js";
+import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "../../src/sync/plan/plan.js";
+import { putThreat } from "../../src/sync/records/state-updates.js";
 import { ASSET, Harness, makeConfig, REPO, threatId } from "./harness.js";
 
 const T1 = threatId(1);

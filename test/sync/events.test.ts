@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/observability/index.js";
 import { Writable } from "node:stream";
-import { eventBus, isWrite, type EngineEvent } from "../../src/sync/events.js";
+import { eventBus, isWrite, type EngineEvent } from "../../src/shared/index.js";
 import { auditObserver, cycleSummary } from "../../src/sync/event-observers.js";
-import { dryRunReads } from "../../src/sync/dry-run.js";
+import { dryRunReads } from "../../src/sync/run/dry-run.js";
 import { ASSET, Harness, REPO, threatId } from "./harness.js";
 
 const T1 = threatId(1);

@@ -32,6 +32,8 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     sleep: async () => {},
   });
 
+  private issueIds = 0;
+
   constructor(readonly self = "threatbridge[bot]") {
     super();
   }
@@ -101,9 +103,12 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
       this.points += 1;
       const list = this.issues(repo);
       const number = list.length + 1;
+      // GitHub's ids are global and unlike the per-repository numbers.
+      this.issueIds += 1;
       const issue: FakeIssue = {
         repo,
         number,
+        id: 5_000_000 + this.issueIds,
         url: `https://github.test/${repo}/issues/${number}`,
         state: "open",
         stateReason: null,

@@ -1,5 +1,5 @@
 import { ConfigSchema, type Config } from "../../src/config/index.js";
-import type { EngineEvent } from "../../src/sync/events.js";
+import type { EngineEvent } from "../../src/shared/index.js";
 import { silentLogger } from "../../src/observability/index.js";
 import { State, emptyState } from "../../src/state/index.js";
 import {
@@ -9,7 +9,7 @@ import {
   type StateCommit,
   type SyncContext,
 } from "../../src/sync/index.js";
-import { putQueue } from "../../src/sync/state-updates.js";
+import { putQueue } from "../../src/sync/records/state-updates.js";
 import { FakeGitHub } from "./fake-github.js";
 import { FakePlatform } from "./fake-platform.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { State } from "../../src/state/index.js";
-import { withIntent } from "../../src/sync/intents.js";
+import { withIntent } from "../../src/sync/run/intents.js";
 import { Harness, REPO, threatId } from "./harness.js";
 
 /** The intents on the harness's "disk": what a crash at that instant would leave for recovery. */

@@ -1,12 +1,18 @@
-import { ThreatIndex } from "../../src/sync/threat-index.js";
+import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyState, openJournaledStore } from "../../src/state/index.js";
 import { commitToStore, stateFromStore } from "../../src/sync/index.js";
-import { commitOf } from "../../src/sync/state-changes.js";
-import { createStateContext, dropQueue, putQueue, putThreat, setMeta } from "../../src/sync/state-updates.js";
+import { commitOf } from "../../src/sync/records/state-changes.js";
+import {
+  createStateContext,
+  dropQueue,
+  putQueue,
+  putThreat,
+  setMeta,
+} from "../../src/sync/records/state-updates.js";
 
 /** The engine's state over the journaled store: what a commit writes is what the next start reads. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyState } from "../../src/state/index.js";
-import { enqueue } from "../../src/sync/queue.js";
-import { createStateContext, putQueue } from "../../src/sync/state-updates.js";
+import { enqueue } from "../../src/sync/records/queue.js";
+import { createStateContext, putQueue } from "../../src/sync/records/state-updates.js";
 import { drainQueue, runCycle } from "../../src/sync/index.js";
 import { Harness, REPO, threatId } from "./harness.js";
 

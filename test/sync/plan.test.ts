@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
-import {
-  ASSET_REMOVED_COMMENT,
-  plan,
-  priorityOf,
-  REOPEN_COMMENT,
-  verdictNote,
-  type PlanInput,
-} from "../../src/sync/plan.js";
-import { gone, notRead, present } from "../../src/sync/known.js";
-import { policyFromConfig } from "../../src/sync/policy.js";
+import { ASSET_REMOVED_COMMENT, plan, REOPEN_COMMENT, type PlanInput } from "../../src/sync/plan/plan.js";
+import { priorityOf } from "../../src/sync/actions/index.js";
+import { gone, notRead, present } from "../../src/sync/plan/known.js";
+import { policyFromConfig } from "../../src/sync/plan/policy.js";
+import { noteRenderer } from "../../src/sync/plan/verdict-note.js";
 import { makeConfig, REPO } from "./harness.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";
@@ -238,9 +233,27 @@ describe("plan (pure)", () => {
     expect(plan(input({ threat: notRead }))).toEqual([]);
   });
 
-  it("verdict notes fill {{ issue }}, {{ login }}, {{ reason }} and nothing else", () => {
-    expect(
-      verdictNote("{{ issue }} by {{login}} as {{ reason }} {{ other }}", person("closed", "not_planned")),
-    ).toBe(`${REPO}#7 by alice as not_planned {{ other }}`);
+  it("the built-in status notes read as they always have (contract, verdicts defaults)", () => {
+    const noteOf = (change: PersonChange) => {
+      // A status that agrees with neither verdict, so that both are sent.
+      const threat = present({ status: "pending_review" });
+      const [action] = plan(input({ threat, record: record({ issue }), person: change }));
+      return action?.kind === "verdict" ? action.note : null;
+    };
+    expect(noteOf(person("closed", "not_planned"))).toBe(
+      `Closed on GitHub (${REPO}#7) by alice as not_planned.`,
+    );
+    expect(noteOf(person("closed", null))).toBe(`Closed on GitHub (${REPO}#7) by alice as completed.`);
+    expect(noteOf(person("reopened", null))).toBe(`Reopened on GitHub (${REPO}#7) by alice.`);
+  });
+
+  it("a status note is a Liquid template of the person's change: issue, url, login, reason; filters apply, unknown names are empty", () => {
+    const render = noteRenderer();
+    const change = person("closed", "not_planned");
+    expect(render("{{ issue }} by {{login | upcase}} as {{ reason }} ({{ url }}){{ other }}", change)).toBe(
+      `${REPO}#7 by ALICE as not_planned (${change.url})`,
+    );
+    expect(render("no tags at all", change)).toBe("no tags at all");
+    expect(render(undefined, change)).toBe("");
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isEligible, noIssueReason, policyFromConfig } from "../../src/sync/policy.js";
-import { countNoIssue } from "../../src/sync/policy-counts.js";
+import { isEligible, noIssueReason, policyFromConfig } from "../../src/sync/plan/policy.js";
+import { countNoIssue } from "../../src/sync/plan/policy-counts.js";
 import type { ThreatView } from "../../src/sync/render/index.js";
 import { makeConfig } from "./harness.js";
 import { SEVERITIES } from "../../src/shared/severity.js";

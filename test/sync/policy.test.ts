@@ -5,7 +5,7 @@ import {
   policyFromConfig,
   routeFor,
   verdictFor,
-} from "../../src/sync/policy.js";
+} from "../../src/sync/plan/policy.js";
 import type { ThreatView } from "../../src/sync/render/index.js";
 import { makeConfig, REPO } from "./harness.js";
 

@@ -11,12 +11,12 @@ import {
 } from "../../src/state/index.js";
 import { priorityOf } from "../../src/sync/actions/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
-import { gone, present } from "../../src/sync/known.js";
-import { plan } from "../../src/sync/plan.js";
-import { policyFromConfig } from "../../src/sync/policy.js";
-import { dueClass, dueWork, enqueue, orderedQueue, queueSummary } from "../../src/sync/queue.js";
-import { createStateContext, putQueue, putThreat } from "../../src/sync/state-updates.js";
-import { ThreatIndex } from "../../src/sync/threat-index.js";
+import { gone, present } from "../../src/sync/plan/known.js";
+import { plan } from "../../src/sync/plan/plan.js";
+import { policyFromConfig } from "../../src/sync/plan/policy.js";
+import { dueClass, dueWork, enqueue, orderedQueue, queueSummary } from "../../src/sync/records/queue.js";
+import { createStateContext, putQueue, putThreat } from "../../src/sync/records/state-updates.js";
+import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { makeConfig, REPO } from "./harness.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ThreatCache, type CachedThreat } from "../../src/sync/threat-cache.js";
+import { ThreatCache, type CachedThreat } from "../../src/sync/records/threat-cache.js";
 
 function threat(id: string, descriptionChars: number): CachedThreat {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ThreatIndex } from "../../src/sync/threat-index.js";
-import { ThreatRecordsView } from "../../src/sync/threat-records.js";
+import { ThreatIndex } from "../../src/sync/records/threat-index.js";
+import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import type { ThreatRecord } from "../../src/state/index.js";
 
 const record = (assetId: string | null, number?: number, repo = "acme/Sec"): ThreatRecord => ({

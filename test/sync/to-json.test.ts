@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toJson } from "../../src/sync/to-json.js";
+import { toJson } from "../../src/sync/records/to-json.js";
 
 describe("engine values as the JSON the store keeps", () => {
   it("equals a JSON.stringify round trip for any JSON value, with undefined members dropped", () => {

@@ -1,18 +1,18 @@
-import { checkpoint } from "../context.js";
-import { dropPerson } from "../state-updates.js";
+import { issueStateIs } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
-import { setIssueState } from "./write-helpers.js";
 
 /** A person's change the platform already agrees with: only the record follows it, nothing is sent. */
-export const acceptAction: ActionModule<ActionOf<"accept">> = {
+export const acceptAction: ActionModule<ActionOf<"accept">, null> = {
   kind: "accept",
   priority: () => QueueClass.verdict,
   spendsGitHubBudget: () => false,
   mappingRepair: true,
   describe: (action) => ({ detail: `state=${action.state}` }),
-  async run(ctx, action) {
-    setIssueState(ctx, action.threatId, action.state);
-    dropPerson(ctx, action.threatId);
-    await checkpoint(ctx);
-  },
+  send: () => Promise.resolve(null),
+  settle: (action) => ({
+    record: (r) => issueStateIs(r, action.state),
+    events: [],
+    finished: "person",
+    commit: "checkpoint",
+  }),
 };

@@ -1,5 +1,4 @@
-import type { SyncContext } from "../context.js";
-import type { Action } from "../plan.js";
+import type { Action } from "../plan/plan.js";
 import { acceptAction } from "./accept.js";
 import { adoptAction } from "./adopt.js";
 import { createAction } from "./create.js";
@@ -10,28 +9,28 @@ import type { ActionDescription, ActionModule, ActionOf } from "./types.js";
 
 /**
  * The registry: kind → module. Its type makes it exhaustive: a kind added to the `Action` union
- * without a module here does not compile (issue 7, item 3).
+ * without a module here does not compile.
  */
-export type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>> };
+export type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown> };
 
+// In the order a dry run lists the plan (people's verdicts first, then changes to issues, new
+// issues, mapping repairs): `ACTION_KINDS` is this order.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
-  accept: acceptAction,
-  adopt: adoptAction,
-  create: createAction,
   update: updateAction,
+  create: createAction,
+  adopt: adoptAction,
   link: linkAction,
+  accept: acceptAction,
 };
 
-/** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
-function moduleOf<A extends Action>(action: A): ActionModule<A> {
-  // Sound: the registry's type pairs each kind with the module for exactly that action.
-  return actionModules[action.kind] as unknown as ActionModule<A>;
-}
+/** Every kind of action, from the registry (so a list of kinds cannot miss one). */
+export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
-/** The writer: carries out one action through its kind's module. */
-export function runAction(ctx: SyncContext, action: Action): Promise<void> {
-  return moduleOf(action).run(ctx, action);
+/** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
+export function moduleOf<A extends Action>(action: A): ActionModule<A, unknown> {
+  // Sound: the registry's type pairs each kind with the module for exactly that action.
+  return actionModules[action.kind] as unknown as ActionModule<A, unknown>;
 }
 
 /** Queue order class of a plan: the most urgent of its actions (contract, "Priorities"). */
@@ -55,4 +54,12 @@ export function describeAction(action: Action): ActionDescription {
   return moduleOf(action).describe(action);
 }
 
-export { QueueClass, type ActionModule, type ActionDescription } from "./types.js";
+export {
+  QueueClass,
+  type ActionModule,
+  type ActionDescription,
+  type IntentSpec,
+  type SendIo,
+  type Settlement,
+} from "./types.js";
+export { surelyRefused } from "./write-helpers.js";

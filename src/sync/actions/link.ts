@@ -1,33 +1,36 @@
-import { checkpoint } from "../context.js";
-import { LINK_SYSTEM } from "../normalize.js";
-import { updateThreat } from "../state-updates.js";
-import { linkWritten } from "../transitions/outcome.js";
+import { LINK_SYSTEM } from "../intake/normalize.js";
+import { linkWritten, threatGone } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
-import { GONE, ifStillThere } from "./write-helpers.js";
+import { unlessGone } from "./write-helpers.js";
 
 /** The platform's `github` external reference is made to name the threat's issue (contract). */
-export const linkAction: ActionModule<ActionOf<"link">> = {
+export const linkAction: ActionModule<ActionOf<"link">, { gone: boolean }> = {
   kind: "link",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: true,
   describe: () => ({}),
-  async run(ctx, action) {
-    const linked = await ifStillThere(ctx, action.threatId, () =>
-      ctx.platform.putExternalReference(action.threatId, LINK_SYSTEM, {
+  send: (action, io) =>
+    unlessGone(() =>
+      io.platform.putExternalReference(action.threatId, LINK_SYSTEM, {
         external_id: action.externalId,
         url: action.url,
       }),
-    );
-    if (linked === GONE) return;
-    updateThreat(ctx, action.threatId, (r) => linkWritten(r, action.externalId));
-    const cached = ctx.cache.get(action.threatId);
-    if (cached) cached.link = { externalId: action.externalId, url: action.url };
-    ctx.emit({
-      type: "linked",
-      threatId: action.threatId,
-      issue: { repo: action.repo, number: action.number },
-    });
-    await checkpoint(ctx);
+    ),
+  settle(action, { gone }) {
+    const id = action.threatId;
+    if (gone)
+      return {
+        record: threatGone,
+        events: [{ type: "threat_gone", threatId: id }],
+        cache: "forget",
+        commit: "none",
+      };
+    return {
+      record: (r) => linkWritten(r, action.externalId),
+      events: [{ type: "linked", threatId: id, issue: { repo: action.repo, number: action.number } }],
+      cache: { link: { externalId: action.externalId, url: action.url } },
+      commit: "checkpoint",
+    };
   },
 };

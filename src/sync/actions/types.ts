@@ -1,23 +1,66 @@
-import type { SyncContext } from "../context.js";
-import type { DryRunRecord } from "../dry-run.js";
-import type { Action } from "../plan.js";
+import type { GitHubGateway, IssueSnapshot } from "../../github/index.js";
+import type { PlatformClient, Threat } from "../../platform/index.js";
+import type { EngineEvent } from "../../shared/index.js";
+import type { Intent, ThreatRecord } from "../../state/index.js";
+import type { Action } from "../plan/plan.js";
+import type { QueueClass } from "../plan/queue-class.js";
+import type { DryRunRecord } from "../run/dry-run-record.js";
 
-/**
- * Queue order classes (contract, "Priorities"): people's verdicts first, then the connector's
- * closes and reopens, then new issues (ordered by severity within the class, queue.ts), then the
- * rest. Lower runs first.
- */
-export const QueueClass = { verdict: 0, state: 1, create: 2, other: 3 } as const;
-export type QueueClass = (typeof QueueClass)[keyof typeof QueueClass];
+export { QueueClass } from "../plan/queue-class.js";
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
 export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail">;
 
+/** What an action module may use to send: the two sides, and nothing of the engine's state. */
+export interface SendIo {
+  github: GitHubGateway;
+  platform: PlatformClient;
+  /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
+  isManagedLabel(label: string): boolean;
+}
+
+/** The write-ahead intent a write goes out under (run/intents.ts), and what its failure means. */
+export interface IntentSpec {
+  fields: Omit<Intent, "id" | "startedAt">;
+  /**
+   * `find-by-marker`: a failure is resolved by looking for the issue by its marker (a lost answer
+   * to a create). `keep-unless-refused`: the intent stays for recovery unless GitHub surely refused.
+   */
+  onFailure: "find-by-marker" | "keep-unless-refused";
+  /** Whether the success may be committed with the next checkpoint (recovery resolves a crash). */
+  settleLazily: boolean;
+}
+
 /**
- * Everything the engine knows about one kind of action, in one place: adding a kind is one module,
- * its clause in the planner and one line in the registry (issue 7, item 3).
+ * What an outcome means for the engine, as plain data: the runner (run/run-action.ts) applies it
+ * through the state updates, the cache and the event bus, and commits.
  */
-export interface ActionModule<A extends Action = Action> {
+export interface Settlement {
+  /** The threat's record after the outcome (a pure transition of transitions/outcome.ts). */
+  record?: (record: ThreatRecord) => ThreatRecord;
+  events: EngineEvent[];
+  /**
+   * The issue as GitHub answered it: a transfer is followed; with `mayShowPerson`, a state the
+   * connector did not write is taken as a person's change.
+   */
+  answered?: { issue: IssueSnapshot; mayShowPerson: boolean };
+  /** Queue work this outcome finished: a person's change, a create's pending view. */
+  finished?: "person" | "pending";
+  /** What the run's cache of threats learns: the threat as the platform answered, a new link, or that it left. */
+  cache?: { threat: Threat } | { link: { externalId: string; url: string } } | "forget";
+  /** A person deleted the issue (GitHub answered 404 or 410): the threat is no longer managed. */
+  deleted?: { repo: string; number: number };
+  /** The write landed but a follow-up failed (a comment): its intent stays for recovery. */
+  unfinished?: unknown;
+  /** `checkpoint`: committed within a second; `none`: with the intent, or not at all. */
+  commit: "checkpoint" | "none";
+}
+
+/**
+ * Everything the engine knows about one kind of action, in one place: adding a kind is one module
+ * and its clause in the planner (the registry's type makes the module required).
+ */
+export interface ActionModule<A extends Action = Action, O = unknown> {
   kind: A["kind"];
   /** The queue class of a plan holding this action. */
   priority(action: A): QueueClass;
@@ -25,9 +68,18 @@ export interface ActionModule<A extends Action = Action> {
   spendsGitHubBudget(action: A): boolean;
   /** Whether `reconcile` (mapping repairs only) may carry it out. */
   mappingRepair: boolean;
-  /** Carries it out; every state change goes through state-updates.ts. */
-  run(ctx: SyncContext, action: A): Promise<void>;
   describe(action: A): ActionDescription;
+  /**
+   * The issue is read first unless the repository's change list is fresh, so that a person's
+   * change since the connector's last write wins (README, "Conflicts").
+   */
+  readFirst?(action: A): boolean;
+  /** The intent it goes out under, if it is not idempotent or changes an issue's state. */
+  intent?(action: A): IntentSpec | null;
+  /** Sends it; answers what GitHub or the platform said. Touches nothing of the engine. */
+  send(action: A, io: SendIo, intent: Intent | null): Promise<O>;
+  /** What the answer means (pure). */
+  settle(action: A, outcome: O): Settlement;
 }
 
 export type ActionOf<K extends Action["kind"]> = Extract<Action, { kind: K }>;

@@ -38,7 +38,7 @@ function ageText(days: number | null): string {
 
 /**
  * No status row: the issue's open/closed state shows the platform status, so a verdict's echo (the
- * platform answering `pending` or `solved`) costs no GitHub write (issue 7, item 4).
+ * platform answering `pending` or `solved`) costs no GitHub write.
  */
 export function summaryTable(threat: ThreatView, asset: AssetView | null): string {
   const rows: [string, string][] = [

@@ -17,7 +17,7 @@ const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
 /**
  * Bidirectional controls: embeddings and overrides (U+202A-U+202E), isolates (U+2066-U+2069) and
  * the marks (U+200E, U+200F, U+061C). An override makes `Invoice \u202Egnp.exe` show as
- * "Invoice exe.png"; removed, the text shows in its stored order (issue 6, item 8).
+ * "Invoice exe.png"; removed, the text shows in its stored order.
  */
 export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 

@@ -6,7 +6,7 @@ import type { ThreatView } from "./types.js";
 /**
  * The issue's labels: the managed label, `severity:<severity>`, `module:<module>` and the route's
  * labels. None follows the platform status: the issue's open/closed state shows it (contract:
- * `pending` leaves the issue as it is), so a verdict's echo costs no GitHub write (issue 7, item 4). GitHub label names are at most 50
+ * `pending` leaves the issue as it is), so a verdict's echo costs no GitHub write. GitHub label names are at most 50
  * characters and compared case-insensitively, so duplicates are dropped ignoring case (the first
  * one wins: managed, then ours, then the route's) and the result is sorted by code unit.
  */

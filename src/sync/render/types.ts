@@ -1,3 +1,7 @@
+import type { CompiledTemplates } from "../../config/index.js";
+
+export type { CompiledTemplates };
+
 /** What the renderer sees: plain data, already normalized by `../normalize.ts`. */
 export interface ThreatView {
   id: string;
@@ -21,13 +25,6 @@ export interface AssetView {
   id: string;
   name: string | null;
   type: string | null;
-}
-
-/** Liquid templates parsed once at config time (see `compileTemplates`). */
-export interface CompiledTemplates {
-  /** Renders a template against a scope; throws on render errors and limits. */
-  readonly renderTitle: ((scope: object) => string) | null;
-  readonly renderBody: ((scope: object) => string) | null;
 }
 
 export interface RenderOptions {

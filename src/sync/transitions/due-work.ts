@@ -1,7 +1,7 @@
 import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js";
 
 /**
- * How a threat's stored work changes (issue 7, item 3), pure. The entry keeps only what cannot be
+ * How a threat's stored work changes, pure. The entry keeps only what cannot be
  * derived from the state (queue.ts): a person's change waiting to become a verdict, a pending
  * create's view, the attempts, back-off and last error of failures, and `seq` for age order.
  */

@@ -1,10 +1,10 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
-import { parseExternalId } from "../normalize.js";
+import { parseExternalId } from "../intake/normalize.js";
 
 /**
- * Pure transitions of what GitHub shows (issue 7, item 3): an issue seen (a poll, a GET, the answer
+ * Pure transitions of what GitHub shows: an issue seen (a poll, a GET, the answer
  * to a write) and the threat's record before it give the record after it, or a person's change to
- * queue. The shell (intake-github.ts) reads who changed it, emits events and applies the result.
+ * queue. The shell (intake/github.ts) reads who changed it, emits events and applies the result.
  */
 
 /** What these transitions read of an issue GitHub answered (plain data). */

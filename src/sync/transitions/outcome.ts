@@ -1,7 +1,7 @@
 import type { IssueRecord, ThreatRecord } from "../../state/index.js";
 
 /**
- * Pure transitions of outcomes (issue 7, item 3): what the connector's own writes, or the
+ * Pure transitions of outcomes: what the connector's own writes, or the
  * platform's answers to them, make of a threat's record. The action modules and the drain apply
  * them through state-updates.ts (`updateThreat(ctx, id, (r) => outcome(r, ...))`).
  */
@@ -27,7 +27,7 @@ export function issueStateIs(record: ThreatRecord, state: "open" | "closed"): Th
 
 /**
  * A state change landed. `removal`: it closed the issue for the asset's removal, so a person who
- * reopens it wins and it is not closed again (issue 6, item 10). `hash`: the content it also wrote.
+ * reopens it wins and it is not closed again. `hash`: the content it also wrote.
  */
 export function issueStateWritten(
   record: ThreatRecord,
@@ -67,7 +67,7 @@ export function issueTransferred(
 
 /**
  * The threat is back on the stream (its asset restored): a later removal closes its issue again
- * (the once-only close of issue 6, item 10 is for one removal).
+ * (closing only once for a removal holds per removal).
  */
 export function removalCloseCleared(record: ThreatRecord): ThreatRecord {
   if (!record.closedForRemoval) return record;
@@ -92,7 +92,7 @@ export function refusalCleared(record: ThreatRecord): ThreatRecord {
   return rest;
 }
 
-/** A person deleted the threat's issue (404/410): it is no longer managed (issue 6, item 3). */
+/** A person deleted the threat's issue (404/410): it is no longer managed. */
 export function issueDeleted(
   record: ThreatRecord,
   deleted: { repo: string; number: number; at: string },
@@ -101,7 +101,7 @@ export function issueDeleted(
   return { ...rest, deletedIssue: deleted };
 }
 
-/** GitHub refused a step for good: recorded and shown by `status` (issue 6, item 2). */
+/** GitHub refused a step for good: recorded and shown by `status`. */
 export function refused(
   record: ThreatRecord,
   refusal: { action: string; reason: string; at: string },

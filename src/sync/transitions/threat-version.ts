@@ -1,7 +1,7 @@
 import type { AssetRecord, ThreatRecord } from "../../state/index.js";
 
 /**
- * Pure transitions of the platform's streams (issue 7, item 3): a stream item and the record(s)
+ * Pure transitions of the platform's streams: a stream item and the record(s)
  * before it give the record(s) after it. No context, no I/O, no clock: the shell
  * (intake-platform.ts) reads the state, calls these, and applies the result through
  * state-updates.ts; what becomes due is the planner's answer on the new record (due-work.ts).
@@ -40,7 +40,7 @@ export function applyThreatVersion(
   version: ThreatVersion,
 ): ThreatVersionResult {
   if (isRedelivery(before, version)) return { kind: "redelivery" };
-  // Back on the stream: no longer gone (kept only while true: issue 7, item 2). What the connector
+  // Back on the stream: no longer gone (kept only while true: a state stores only what it must). What the connector
   // wrote (issue, link, refusals) stays: a stream version never undoes it.
   const { gone: _back, ...kept } = before ?? {};
   return {

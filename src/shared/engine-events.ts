@@ -1,0 +1,249 @@
+/**
+ * What the engine did, as one typed union. The engine emits an event for every
+ * fact worth telling (a write, an outcome, a read, a poll, a cycle's start and end); the audit log,
+ * the cycle's summary (`lastCycle.counts`, `sync --json`), /metrics, the progress line and the demo
+ * are observers of it, each keeping its own tally.
+ *
+ * It lives below src/sync and imports nothing, so that observers in lower layers (observability)
+ * and above (daemon, demo) read the same vocabulary without importing the engine.
+ */
+
+export interface IssueRef {
+  repo: string;
+  number: number;
+}
+
+export type Stream = "threats" | "assets";
+
+/** Writes the connector made to either side: each is one audit line (contract, "Logs"). */
+export type WriteEvent =
+  | { type: "created"; threatId: string; issue: IssueRef }
+  | { type: "updated"; threatId: string; issue: IssueRef }
+  | { type: "closed"; threatId: string; issue: IssueRef }
+  | { type: "reopened"; threatId: string; issue: IssueRef }
+  | { type: "commented"; threatId: string; issue: IssueRef }
+  | { type: "linked"; threatId: string; issue: IssueRef }
+  /** `detail` is the status sent (PATCH /v1/threats/{id}). */
+  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string };
+
+/** What the connector learnt or decided about a threat's work. */
+export type OutcomeEvent =
+  /** A create whose full body GitHub refused (422) was sent with a minimal body instead. */
+  | { type: "created_minimal"; threatId: string; detail: string }
+  | { type: "adopted"; threatId: string; issue: IssueRef }
+  /** GitHub refused a step for good; `detail` is the action kind. */
+  | { type: "refused"; threatId: string; detail: string }
+  | { type: "failed"; threatId: string; detail: string }
+  | { type: "rate_limited"; threatId: string }
+  | { type: "deleted_issue"; threatId: string; issue: IssueRef }
+  | { type: "transferred"; threatId: string; issue: IssueRef }
+  /** A platform write answered 404: the threat left the API (its asset was removed). */
+  | { type: "threat_gone"; threatId: string };
+
+/** What intake read from both sides (contract, "A cycle means: read ..."). */
+export type ReadEvent =
+  /** A walk of one stream ended; `items` is every item it read, malformed ones included. */
+  | { type: "stream_read"; stream: Stream; items: number }
+  /** An item that failed to parse; read again (GET) next cycle when it has an id. */
+  | { type: "item_malformed"; stream: Stream; id: string | null }
+  /** Same `updated_at` and status as recorded: a re-delivery, not a change (spec, "Events"). */
+  | { type: "threat_redelivered"; threatId: string }
+  /** A new version that makes no work due. */
+  | { type: "threat_unchanged"; threatId: string }
+  /** A new version that makes work due (queued). */
+  | { type: "threat_due"; threatId: string }
+  | { type: "asset_removed"; assetId: string }
+  | { type: "asset_restored"; assetId: string }
+  /** A repository's change list answered 304: nothing changed on GitHub. */
+  | { type: "github_not_modified"; repo: string }
+  /** A repository's change list was read; `issues` is how many it listed. */
+  | { type: "github_issues_read"; repo: string; issues: number }
+  /** A second issue carries the marker of a mapped (or otherwise linked) threat: left alone. */
+  | { type: "duplicate_marker"; threatId: string; issue: IssueRef }
+  /** A person closed or reopened an issue: verdict work is queued (contract, "GitHub → platform"). */
+  | { type: "person_changed"; threatId: string; issue: IssueRef; state: "open" | "closed" };
+
+/** Unfinished intents of an earlier run, resolved by reading GitHub (recover.ts). */
+export type RecoveryEvent =
+  /** A create whose response was lost: the issue was found by its marker. */
+  | { type: "intent_found"; threatId: string; intentId: string }
+  /** Could not be resolved now: its threat waits, the rest goes on. */
+  | { type: "intent_unresolved"; threatId: string; intentId: string }
+  | { type: "intent_recovered"; threatId: string; intentId: string };
+
+/** A cycle's bounds: observers that keep a per-cycle tally start afresh at `cycle_started`. */
+export type CycleEvent =
+  | { type: "cycle_started"; at: number }
+  /** The cycle caught an error; it resumes from the saved cursors next time. */
+  | { type: "cycle_failed"; error: string }
+  /** The cycle is over and its record committed; `at` and `durationMs` by the engine's clock. */
+  | { type: "cycle_finished"; ok: boolean; at: number; durationMs: number };
+
+export type EngineEvent = WriteEvent | OutcomeEvent | ReadEvent | RecoveryEvent | CycleEvent;
+export type EngineEventType = EngineEvent["type"];
+
+export type EngineObserver = (event: EngineEvent) => void;
+
+// A record over every write type: a write added to `WriteEvent` without its entry here (or an entry
+// that is not a write) does not compile, so the audit log never misses a kind of write.
+const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
+  created: true,
+  updated: true,
+  closed: true,
+  reopened: true,
+  commented: true,
+  linked: true,
+  verdict_sent: true,
+};
+const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
+
+/** Whether the event is a write the connector made to either side (contract, "Logs"). */
+export function isWrite(event: EngineEvent): event is WriteEvent {
+  return WRITES.has(event.type);
+}
+
+/**
+ * The names under which the cycle summary (`lastCycle.counts`, `sync --json` `counters`) and
+ * /metrics (`threatbridge_events_total{event}`) count events. External harnesses read them
+ * (contract, `status` and `sync --json`): they never change.
+ */
+export type CounterName =
+  | "issues_created"
+  | "issues_updated"
+  | "issues_state_changed"
+  | "comments_created"
+  | "platform_links"
+  | "platform_verdicts"
+  | "issues_created_minimal"
+  | "issues_adopted"
+  | "work_refused"
+  | "work_failed"
+  | "work_rate_limited"
+  | "issues_deleted"
+  | "issues_transferred"
+  | "threats_gone_on_write"
+  | `${Stream}_read`
+  | `malformed_${Stream}`
+  | "threats_redelivered"
+  | "threats_unchanged"
+  | "threats_due"
+  | "assets_removed"
+  | "assets_restored"
+  | "github_not_modified"
+  | "github_issues_read"
+  | "duplicate_markers"
+  | "people_changes"
+  | "intents_resolved_found"
+  | "intents_unresolved"
+  | "intents_recovered"
+  | "cycle_errors";
+
+/**
+ * What an event adds to which counter: one, or the number of items it reports (which may be 0: a
+ * walk that read nothing still shows `threats_read: 0`). Cycle bounds are not counted.
+ */
+export function countedAs(event: EngineEvent): { name: CounterName; by: number } | null {
+  const one = (name: CounterName): { name: CounterName; by: number } => ({ name, by: 1 });
+  switch (event.type) {
+    case "created":
+      return one("issues_created");
+    case "updated":
+      return one("issues_updated");
+    case "closed":
+    case "reopened":
+      return one("issues_state_changed");
+    case "commented":
+      return one("comments_created");
+    case "linked":
+      return one("platform_links");
+    case "verdict_sent":
+      return one("platform_verdicts");
+    case "created_minimal":
+      return one("issues_created_minimal");
+    case "adopted":
+      return one("issues_adopted");
+    case "refused":
+      return one("work_refused");
+    case "failed":
+      return one("work_failed");
+    case "rate_limited":
+      return one("work_rate_limited");
+    case "deleted_issue":
+      return one("issues_deleted");
+    case "transferred":
+      return one("issues_transferred");
+    case "threat_gone":
+      return one("threats_gone_on_write");
+    case "stream_read":
+      return { name: `${event.stream}_read`, by: event.items };
+    case "item_malformed":
+      return one(`malformed_${event.stream}`);
+    case "threat_redelivered":
+      return one("threats_redelivered");
+    case "threat_unchanged":
+      return one("threats_unchanged");
+    case "threat_due":
+      return one("threats_due");
+    case "asset_removed":
+      return one("assets_removed");
+    case "asset_restored":
+      return one("assets_restored");
+    case "github_not_modified":
+      return one("github_not_modified");
+    case "github_issues_read":
+      return { name: "github_issues_read", by: event.issues };
+    case "duplicate_marker":
+      return one("duplicate_markers");
+    case "person_changed":
+      return one("people_changes");
+    case "intent_found":
+      return one("intents_resolved_found");
+    case "intent_unresolved":
+      return one("intents_unresolved");
+    case "intent_recovered":
+      return one("intents_recovered");
+    case "cycle_failed":
+      return one("cycle_errors");
+    case "cycle_started":
+    case "cycle_finished":
+      return null;
+  }
+}
+
+export interface EventBus {
+  emit: EngineObserver;
+  /** Adds an observer for every event from now on; answers a function that removes it. */
+  subscribe(observer: EngineObserver): () => void;
+}
+
+/**
+ * Calls every observer with each event, in the order they subscribed. An event is emitted right
+ * after a write landed: an observer that throws must not turn that write into a failed step (it
+ * would be retried: a duplicate), so its error goes to `onError` and the others still run.
+ */
+export function eventBus(
+  initial: readonly EngineObserver[],
+  onError: (error: unknown, event: EngineEvent) => void,
+): EventBus {
+  // Each subscription is its own entry: one observer subscribed twice is removed once at a time.
+  let entries: ReadonlyArray<{ observe: EngineObserver }> = initial.map((observe) => ({ observe }));
+  return {
+    emit(event) {
+      for (const { observe } of entries) {
+        try {
+          observe(event);
+        } catch (error) {
+          onError(error, event);
+        }
+      }
+    },
+    subscribe(observe) {
+      const entry = { observe };
+      // A new array each time: an observer that unsubscribes during an emit does not skip another.
+      entries = [...entries, entry];
+      return () => {
+        entries = entries.filter((e) => e !== entry);
+      };
+    },
+  };
+}

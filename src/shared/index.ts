@@ -1,0 +1,17 @@
+export { realSleep, systemClock, type Clock, type Sleep } from "./clock.js";
+export { deepFreeze } from "./deep-freeze.js";
+export { isRecord } from "./json.js";
+export { rankOfSeverity, SEVERITIES, type SeverityName } from "./severity.js";
+export {
+  countedAs,
+  eventBus,
+  isWrite,
+  type CounterName,
+  type EngineEvent,
+  type EngineEventType,
+  type EngineObserver,
+  type EventBus,
+  type IssueRef,
+  type Stream,
+  type WriteEvent,
+} from "./engine-events.js";

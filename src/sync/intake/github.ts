@@ -1,0 +1,219 @@
+import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
+import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
+import { issueKey } from "../records/threat-index.js";
+import type { ThreatRecord } from "../../state/index.js";
+import { putQueue, putThreat, setMeta } from "../records/state-updates.js";
+import { allRepos } from "../plan/policy.js";
+import { enqueue } from "../records/queue.js";
+import { notePolled } from "./fresh-poll.js";
+import { issueRecord } from "../transitions/issue-record.js";
+import { applyIssueSeen, personChange, personChangeSeen } from "../transitions/issue-seen.js";
+
+/**
+ * Intake from GitHub: the repositories' issues changed since the last cycle (conditional requests, so an
+ * idle cycle costs no rate limit). An issue whose open/closed state differs from what the connector
+ * last wrote was changed by a person: that becomes queued verdict work, recorded before the `since`
+ * watermark moves. Issues carrying a marker the state does not know (a lost state file) are adopted,
+ * so that no threat ever gets a second issue.
+ */
+
+export function reposToWatch(ctx: SyncContext): string[] {
+  const repos = new Set(allRepos(ctx.policy));
+  for (const repo of ctx.index.repositories()) repos.add(repo);
+  return [...repos].sort();
+}
+
+function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: IssueSnapshot): void {
+  putThreat(ctx, threatId, record);
+  ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
+}
+
+/** Threat ids by `owner/name#N` of the issues the state maps (for issues a person stripped of their marker). */
+/** Which threat maps an issue (for one a person stripped of its marker): built on first use. */
+export type MappedLookup = (repo: string, number: number) => string | undefined;
+
+export function mappedIssues(ctx: SyncContext): ReadonlyMap<string, string> {
+  return ctx.index.byIssue;
+}
+
+export interface SeenIssue {
+  threatId: string;
+  issue: IssueSnapshot;
+}
+
+const ADOPTED = "adopted";
+
+/**
+ * Adopts or warns about an issue the poll listed; answers it when it may show a person's change,
+ * `ADOPTED` when it was taken over, null when it is none of the connector's business.
+ */
+function absorbIssue(
+  ctx: SyncContext,
+  issue: IssueSnapshot,
+  mapped: MappedLookup,
+): SeenIssue | typeof ADOPTED | null {
+  // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
+  const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
+  if (threatId === null) return null;
+  const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
+  if (result.kind === "ignored") return null;
+  if (result.kind === "adopt") {
+    adopt(ctx, threatId, result.record, issue);
+    return ADOPTED;
+  }
+  if (result.kind === "duplicate") {
+    const other = `${issue.repo}#${issue.number}`;
+    ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
+    if (result.by === "link") {
+      ctx.logger.warn(
+        { threatId, linked: result.mapped, other },
+        "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
+      );
+    } else {
+      ctx.logger.warn(
+        { threatId, mapped: result.mapped, other },
+        "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
+      );
+    }
+    return null;
+  }
+  return { threatId, issue };
+}
+
+/**
+ * Whether an issue shows a state the connector did not write, so that a person changed it (no
+ * read). A person who undid their own change before the connector acted on it is forgotten.
+ */
+function isPersonCandidate(ctx: SyncContext, threatId: string, issue: IssueSnapshot): boolean {
+  // The connector's own writes in flight, resolved by intent recovery.
+  const writing = Object.values(ctx.state.intents).flatMap((i) =>
+    i.kind === "issue_state" && i.threatId === threatId && i.target !== undefined ? [i.target] : [],
+  );
+  const seen = personChangeSeen(ctx.state.threats.get(threatId), ctx.state.queue[threatId], issue, writing);
+  if (seen.kind === "undone") putQueue(ctx, threatId, seen.entry);
+  return seen.kind === "candidate";
+}
+
+/** Queues a person's change as verdict work; `who` only names the person in the verdict's note. */
+function enqueuePersonChange(
+  ctx: SyncContext,
+  threatId: string,
+  issue: IssueSnapshot,
+  who: LastStateChange | null,
+): boolean {
+  const record = ctx.state.threats.get(threatId);
+  if (!record?.issue) return false;
+  const change = personChange({ ...record, issue: record.issue }, issue, who, nowIso(ctx));
+  if (change.kind === "by_app") {
+    putThreat(ctx, threatId, change.record);
+    return false;
+  }
+  ctx.emit({
+    type: "person_changed",
+    threatId,
+    issue: { repo: issue.repo, number: issue.number },
+    state: issue.state,
+  });
+  // Verdict work: its order (people's verdicts first) is derived from the entry (queue.ts).
+  enqueue(ctx, threatId, { person: change.person }, nowIso(ctx));
+  return true;
+}
+
+/**
+ * Issues showing a state the connector did not write are people's changes: each becomes queued
+ * verdict work (README, "Conflicts": the person wins). Who made them is read at
+ * most once for each, and once for all of a poll's (gateway `lastStateChanges`).
+ * Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
+ * endpoint, no /user) must not stop the verdict itself. Answers how many were people's.
+ */
+async function notePersonChanges(
+  ctx: SyncContext,
+  seen: readonly SeenIssue[],
+  notBefore: string | null,
+): Promise<number> {
+  const changes = seen.filter((s) => isPersonCandidate(ctx, s.threatId, s.issue));
+  if (changes.length === 0) return 0;
+  const who = await ctx.github
+    .lastStateChanges(
+      changes.map((c) => c.issue),
+      notBefore,
+    )
+    .catch((error: unknown) => {
+      ctx.logger.warn({ err: String(error) }, "could not read who changed the issues");
+      return [];
+    });
+  let people = 0;
+  for (const [i, c] of changes.entries()) {
+    if (enqueuePersonChange(ctx, c.threatId, c.issue, who[i] ?? null)) people++;
+  }
+  return people;
+}
+
+/**
+ * An issue that GitHub answered (a poll, a GET, the answer to one of the connector's own writes)
+ * showing a state the connector did not write is a person's change. Answers whether it was one.
+ */
+export async function notePersonChange(
+  ctx: SyncContext,
+  threatId: string,
+  issue: IssueSnapshot,
+): Promise<boolean> {
+  return (await notePersonChanges(ctx, [{ threatId, issue }], null)) > 0;
+}
+
+/** Reads one repository's change list (conditional, from its watermark) and absorbs what changed. */
+export async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): Promise<void> {
+  const since = ctx.state.github.since[repo] ?? null;
+  const result = await ctx.github.listChangedIssues(repo, since);
+  notePolled(ctx, repo);
+  if (result.notModified) {
+    ctx.emit({ type: "github_not_modified", repo });
+    return;
+  }
+  let watermark = since;
+  const seen: SeenIssue[] = [];
+  for (const issue of result.issues) {
+    const absorbed = absorbIssue(ctx, issue, mapped);
+    if (typeof absorbed === "object" && absorbed !== null) seen.push(absorbed);
+    if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
+  }
+  await notePersonChanges(ctx, seen, since);
+  ctx.emit({ type: "github_issues_read", repo, issues: result.issues.length });
+  // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
+  // (issues edited while it paged) keeps the old watermark so that none slips past.
+  if (watermark !== null && result.consistent && watermark !== since) {
+    setMeta(ctx, "githubSince", { ...ctx.state.github.since, [repo]: watermark });
+  }
+}
+
+/** Which threat maps an issue; the lookup by issue is built only when first asked (threat-index.ts). */
+function mappedLookup(ctx: SyncContext): MappedLookup {
+  return (repo, number) => mappedIssues(ctx).get(issueKey(repo, number));
+}
+
+/**
+ * GitHub said that one issue changed (a webhook delivery): it is read now and absorbed as a poll
+ * would absorb it (adopted, or a person's change queued as verdict work), without moving the poll's
+ * watermark, so the next poll still lists everything since the last one and nothing slips past if
+ * a delivery is lost. What it changed is committed at once: a delivery comes once, and a person's
+ * verdict must outlive a crash. Answers whether the issue was taken over or became work.
+ */
+export async function absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean> {
+  const issue = await ctx.github.getIssue(repo, number);
+  // Deleted or out of reach: a poll would not list it either; the engine learns of it when it
+  // next writes to that issue.
+  if (issue === null) return false;
+  const absorbed = absorbIssue(ctx, issue, mappedLookup(ctx));
+  const people =
+    typeof absorbed === "object" && absorbed !== null ? await notePersonChanges(ctx, [absorbed], null) : 0;
+  if (hasChanges(ctx)) await persist(ctx);
+  return people > 0 || absorbed === ADOPTED;
+}
+
+export async function readGitHub(ctx: SyncContext): Promise<void> {
+  const mapped = mappedLookup(ctx);
+  for (const repo of reposToWatch(ctx)) await pollRepo(ctx, repo, mapped);
+  const etags = ctx.github.exportEtags();
+  // Unchanged ETags are not written again: an idle cycle commits nothing.
+  if (JSON.stringify(etags) !== JSON.stringify(ctx.state.github.etags)) setMeta(ctx, "etags", etags);
+}

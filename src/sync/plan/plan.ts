@@ -1,0 +1,212 @@
+import type { IssueRecord, PersonChange, ThreatRecord } from "../../state/index.js";
+import { formatExternalId, parseExternalId } from "../intake/normalize.js";
+import {
+  desiredIssueState,
+  platformAgrees,
+  verdictFor,
+  type CloseReason,
+  type IssueState,
+  type Policy,
+  type Route,
+} from "./policy.js";
+import type { RenderedIssue } from "../render/index.js";
+import type { Known } from "./known.js";
+import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+
+export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+
+/**
+ * The planner: pure. (threat, its asset, what the issue shows now, a person's change, config) →
+ * the actions that make both sides agree. The writer carries them out and calls the planner again
+ * with the result until it answers no action, so each call only has to take the next step.
+ *
+ * Rules (contract, "Conventions on GitHub and on the platform"):
+ * - A person's close or reopen comes first. It becomes a PATCH verdict unless the platform already
+ *   holds that verdict; the PATCH response's status then decides what the issue shows.
+ * - Both sides changed since the last cycle: the person's action wins on the platform (it is sent
+ *   as a verdict), and the platform's answer to it drives the issue. See README, "Conflicts".
+ * - An issue is updated only when what it would show has changed (its hash), so the connector's own
+ *   writes, echoed back on the streams, cost no GitHub write.
+ */
+
+export type SettableStatus = "unsolved" | "solved" | "false_positive" | "accepted";
+
+export interface PlanInput {
+  threatId: string;
+  /**
+   * The platform's current threat; `gone` when it left the API (its asset was removed); `unknown`
+   * when it was not read, and then nothing is planned (the planner never guesses).
+   */
+  threat: Known<{ status: string }>;
+  /** The threat's `github` external reference as the platform shows it. */
+  link: { externalId: string; url: string } | null;
+  record: ThreatRecord | undefined;
+  person: PersonChange | undefined;
+  /** Whether the threat should get an issue if it has none (filters, first-seen statuses). */
+  eligible: boolean;
+  route: Route;
+  /** What the issue would show now, with its hash; null when the threat is gone. */
+  rendered: { issue: RenderedIssue; hash: string } | null;
+  policy: Policy;
+  /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
+  recreate?: boolean;
+}
+
+export type Action =
+  | { kind: "verdict"; threatId: string; status: SettableStatus; note: string; person: PersonChange }
+  | { kind: "accept"; threatId: string; state: IssueState }
+  | { kind: "adopt"; threatId: string; repo: string; number: number }
+  | {
+      kind: "create";
+      threatId: string;
+      repo: string;
+      title: string;
+      body: string;
+      labels: string[];
+      assignees: string[];
+      hash: string;
+    }
+  | {
+      kind: "update";
+      threatId: string;
+      repo: string;
+      number: number;
+      state?: IssueState;
+      stateReason?: CloseReason | "reopened";
+      content?: RenderedIssue;
+      hash?: string;
+      /** Posted right after a state change, saying why; part of the same intent. */
+      comment?: string;
+    }
+  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
+
+/** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
+function threatOf(input: PlanInput): { status: string } | null {
+  return input.threat.kind === "present" ? input.threat.value : null;
+}
+
+function planPerson(input: PlanInput, person: PersonChange): Action[] {
+  const personState: IssueState = person.event === "closed" ? "closed" : "open";
+  const accept: Action = { kind: "accept", threatId: input.threatId, state: personState };
+  // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
+  const threat = threatOf(input);
+  if (!threat) return [accept];
+  const rule = verdictFor(person.event, person.reason, input.policy);
+  if (platformAgrees(threat.status, rule.status)) return [accept];
+  return [
+    {
+      kind: "verdict",
+      threatId: input.threatId,
+      status: rule.status,
+      note: input.policy.verdictNote(rule.status_note, person),
+      person,
+    },
+  ];
+}
+
+function planLink(input: PlanInput, issue: IssueRecord): Action[] {
+  const externalId = formatExternalId(issue);
+  const shown = input.link;
+  if (shown && shown.externalId === externalId && shown.url === issue.url) return [];
+  // A reference reaches the stream asynchronously (spec, PUT external-references rule 5): when the
+  // platform still shows nothing after our own write, trust the write instead of sending it again.
+  if (!shown && input.record?.link === externalId) return [];
+  return [
+    {
+      kind: "link",
+      threatId: input.threatId,
+      repo: issue.repo,
+      number: issue.number,
+      externalId,
+      url: issue.url,
+    },
+  ];
+}
+
+function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
+  const { threatId } = input;
+  const threat = threatOf(input);
+  if (!threat || !input.rendered) {
+    // The asset was removed: close with a comment saying why (contract). Once only: a person who
+    // reopens an issue closed for that wins, and it stays open.
+    if (issue.state === "closed" || input.record?.closedForRemoval) return [];
+    return [
+      {
+        kind: "update",
+        threatId,
+        repo: issue.repo,
+        number: issue.number,
+        state: "closed",
+        stateReason: "not_planned",
+        comment: ASSET_REMOVED_COMMENT,
+      },
+    ];
+  }
+  const actions: Action[] = [];
+  const desired = desiredIssueState(threat.status);
+  const changeState = desired !== null && desired.state !== issue.state;
+  const changeContent = input.rendered.hash !== issue.hash;
+  if (changeState || changeContent) {
+    // One PATCH carries both the state and the content: one GitHub write per status change.
+    const update: Extract<Action, { kind: "update" }> = {
+      kind: "update",
+      threatId,
+      repo: issue.repo,
+      number: issue.number,
+    };
+    if (changeState && desired) {
+      update.state = desired.state;
+      update.stateReason = desired.state === "open" ? "reopened" : (desired.reason ?? "completed");
+      if (desired.state === "open") update.comment = REOPEN_COMMENT;
+    }
+    if (changeContent) {
+      // Rendered when sent, not when planned (intake plans to queue).
+      const rendered = input.rendered;
+      Object.defineProperty(update, "content", { get: () => rendered.issue, enumerable: true });
+      update.hash = rendered.hash;
+    }
+    actions.push(update);
+  }
+  actions.push(...planLink(input, issue));
+  return actions;
+}
+
+export function plan(input: PlanInput): Action[] {
+  // Not read: "gone" would close a live threat's issue, "present" would guess its status.
+  if (input.threat.kind === "unknown") return [];
+  const issue = input.record?.issue;
+  if (input.person && issue) return planPerson(input, input.person);
+  if (issue) return planExisting(input, issue);
+  // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
+  // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
+  const deleted = input.record?.deletedIssue;
+  if (deleted && !input.recreate) return [];
+  // No issue known. The platform's link names one: never give the threat a second one (contract),
+  // unless it is the issue a person deleted and a new one was asked for.
+  const shown = input.link ? parseExternalId(input.link.externalId) : null;
+  const linked =
+    shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
+  if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
+  if (!threatOf(input) || !input.rendered || !input.eligible) return [];
+  // The text is rendered only when the create is sent (or described): intake plans every new threat
+  // to queue it, and a backfill is 100,000 of them.
+  const rendered = input.rendered;
+  return [
+    {
+      kind: "create",
+      threatId: input.threatId,
+      repo: input.route.repo,
+      get title() {
+        return rendered.issue.title;
+      },
+      get body() {
+        return rendered.issue.body;
+      },
+      get labels() {
+        return rendered.issue.labels;
+      },
+      assignees: input.route.assignees,
+      hash: rendered.hash,
+    },
+  ];
+}

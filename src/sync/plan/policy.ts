@@ -1,0 +1,146 @@
+import type { Config, RouteRule, VerdictRule } from "../../config/index.js";
+import { severityName } from "../intake/normalize.js";
+import { noteRenderer, type NoteRenderer } from "./verdict-note.js";
+import type { AssetView, ThreatView } from "../render/index.js";
+import { rankOfSeverity } from "../../shared/severity.js";
+
+/**
+ * The YAML's decisions as pure functions: which threats get an issue, where it goes, which issue
+ * state a platform status asks for, and which verdict a person's close or reopen becomes.
+ */
+
+export type IssueState = "open" | "closed";
+export type CloseReason = "completed" | "not_planned";
+
+export interface Policy {
+  defaultRepo: string;
+  managedLabel: string;
+  minSeverity: number;
+  createForStatuses: readonly string[];
+  modules: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
+  assetTypes: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
+  routes: readonly RouteRule[];
+  verdicts: Config["verdicts"];
+  /** Renders a verdict's status note (Liquid), compiling each template once. */
+  verdictNote: NoteRenderer;
+}
+
+export function policyFromConfig(config: Config): Policy {
+  return {
+    defaultRepo: config.github.repository,
+    managedLabel: config.github.managed_label,
+    minSeverity: rankOfSeverity(config.filters.min_severity) ?? 0,
+    createForStatuses: config.filters.create_for_statuses,
+    modules: config.filters.modules,
+    assetTypes: config.filters.asset_types,
+    routes: config.routes,
+    verdicts: config.verdicts,
+    verdictNote: noteRenderer(),
+  };
+}
+
+function passes(
+  value: string | null,
+  list: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined,
+): boolean {
+  if (!list) return true;
+  const v = value?.toLowerCase() ?? null;
+  if (list.include && !list.include.some((x) => x.toLowerCase() === v)) return false;
+  if (list.exclude && v !== null && list.exclude.some((x) => x.toLowerCase() === v)) return false;
+  return true;
+}
+
+/**
+ * Why a threat that has no issue yet gets none, or null when it should get one (contract: filters,
+ * first-seen statuses). The dry-run's plan counts these reasons; eligibility is their absence.
+ */
+export type NoIssueReason = "status" | "min_severity" | "module" | "asset_type";
+
+export function noIssueReason(
+  threat: ThreatView,
+  asset: AssetView | null,
+  policy: Policy,
+): NoIssueReason | null {
+  if (!policy.createForStatuses.includes(threat.status)) return "status";
+  // An unknown severity word counts as informational: it passes only the lowest threshold.
+  if ((threat.severityRank ?? 0) < policy.minSeverity) return "min_severity";
+  if (!passes(threat.module, policy.modules)) return "module";
+  if (!passes(asset?.type ?? null, policy.assetTypes)) return "asset_type";
+  return null;
+}
+
+/** Whether a threat that has no issue yet should get one. */
+export function isEligible(threat: ThreatView, asset: AssetView | null, policy: Policy): boolean {
+  return noIssueReason(threat, asset, policy) === null;
+}
+
+export interface Route {
+  repo: string;
+  labels: string[];
+  assignees: string[];
+}
+
+function matches(list: readonly string[] | undefined, value: string | null): boolean {
+  if (!list) return true;
+  if (value === null) return false;
+  const v = value.toLowerCase();
+  return list.some((x) => x.toLowerCase() === v);
+}
+
+/** First matching rule wins; none matching → the default repository (contract, `routes`). */
+export function routeFor(threat: ThreatView, asset: AssetView | null, policy: Policy): Route {
+  const severity = severityName(threat.severityRank);
+  for (const rule of policy.routes) {
+    if (
+      matches(rule.match.severity, severity) &&
+      matches(rule.match.module, threat.module) &&
+      matches(rule.match.asset_type, asset?.type ?? null)
+    ) {
+      return { repo: rule.repository ?? policy.defaultRepo, labels: rule.labels, assignees: rule.assignees };
+    }
+  }
+  return { repo: policy.defaultRepo, labels: [], assignees: [] };
+}
+
+/** Every repository the connector may have issues in. */
+export function allRepos(policy: Policy): string[] {
+  const repos = new Set([policy.defaultRepo]);
+  for (const rule of policy.routes) if (rule.repository) repos.add(rule.repository);
+  return [...repos];
+}
+
+/**
+ * Platform → GitHub (contract, "Conventions"): unsolved → open; solved → closed as completed;
+ * false_positive, accepted → closed as not planned; pending (and any status the spec may add later)
+ * → leave the issue as it is.
+ */
+export function desiredIssueState(status: string): { state: IssueState; reason: CloseReason | null } | null {
+  switch (status) {
+    case "unsolved":
+      return { state: "open", reason: null };
+    case "solved":
+      return { state: "closed", reason: "completed" };
+    case "false_positive":
+    case "accepted":
+      return { state: "closed", reason: "not_planned" };
+    default:
+      return null;
+  }
+}
+
+/** GitHub → platform: the configured verdict for a person's close (by reason) or reopen. */
+export function verdictFor(event: "closed" | "reopened", reason: string | null, policy: Policy): VerdictRule {
+  if (event === "reopened") return policy.verdicts.reopened;
+  if (reason === "not_planned") return policy.verdicts.closed.not_planned;
+  if (reason === "duplicate") return policy.verdicts.closed.duplicate;
+  return policy.verdicts.closed.completed;
+}
+
+/**
+ * Whether the platform already holds what a verdict would set, so that no PATCH is needed:
+ * the same status, or `pending` for `solved` (spec, "Threat status": an auto-verified threat answers
+ * `pending` to `solved` until the next scan).
+ */
+export function platformAgrees(current: string, wanted: string): boolean {
+  return current === wanted || (wanted === "solved" && current === "pending");
+}

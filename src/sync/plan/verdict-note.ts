@@ -1,0 +1,39 @@
+// The compiler alone, not config/index.js: the planner must not build the config's schemas.
+import { compileNote } from "../../config/templates.js";
+import type { PersonChange } from "../../state/index.js";
+
+/** A verdict's status note for a person's change, from its Liquid template (`verdicts.*.status_note`). */
+export type NoteRenderer = (template: string | undefined, person: PersonChange) => string;
+
+/** Whether a note has any Liquid tag or output at all; one without is sent as written. */
+function isTemplate(note: string): boolean {
+  return /\{[{%]/.test(note);
+}
+
+/**
+ * Renders status notes with liquidjs, each template compiled once, at its first use: a run in which
+ * no person closes or reopens an issue (an idle `sync`) never loads liquidjs. The config checked
+ * every custom note already (config/schema.ts), so a render that still fails (a limit) sends the
+ * note as written rather than holding back the person's verdict.
+ */
+export function noteRenderer(): NoteRenderer {
+  const compiled = new Map<string, (values: Readonly<Record<string, string>>) => string>();
+  return (template, person) => {
+    if (template === undefined || !isTemplate(template)) return template ?? "";
+    let render = compiled.get(template);
+    try {
+      if (render === undefined) {
+        render = compileNote(template);
+        compiled.set(template, render);
+      }
+      return render({
+        issue: `${person.repo}#${person.number}`,
+        url: person.url,
+        login: person.login,
+        reason: person.reason ?? "completed",
+      });
+    } catch {
+      return template;
+    }
+  };
+}

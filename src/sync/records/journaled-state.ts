@@ -1,0 +1,141 @@
+import { z } from "zod";
+import {
+  emptyState,
+  LastCycle,
+  openJournaledStore,
+  State,
+  type JournaledStore,
+  type Json,
+} from "../../state/index.js";
+import { toThreatRecord } from "./threat-record-guard.js";
+import { toJson } from "./to-json.js";
+import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
+import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
+
+/**
+ * The engine's state over the journaled store: loaded once at start, then
+ * every `persist` is one commit of exactly the values that changed (src/state/README-store.md).
+ */
+
+const Meta = z.object({
+  cursors: State.shape.cursors.default({ assets: null, threats: null }),
+  githubSince: State.shape.github.shape.since.default({}),
+  etags: State.shape.github.shape.etags.default([]),
+  seq: State.shape.seq.default(0),
+  lastCycle: LastCycle.nullable().default(null),
+  renderKey: z.string().nullish(),
+  platformNotBefore: z.number().nullish(),
+});
+
+function metaOf(store: JournaledStore): Record<string, Json> {
+  const keys: MetaKey[] = [
+    "cursors",
+    "githubSince",
+    "etags",
+    "seq",
+    "lastCycle",
+    "renderKey",
+    "platformNotBefore",
+  ];
+  const meta: Record<string, Json> = {};
+  for (const key of keys) {
+    const value = store.getMeta(key);
+    if (value !== undefined) meta[key] = value;
+  }
+  return meta;
+}
+
+/** The store's `threats` collection as the engine's records read and write it (one copy). */
+function threatRowsOf(store: JournaledStore): ThreatRows {
+  const rows: ThreatRows = {
+    get: (key) => store.get("threats", key),
+    set: (key, value) => store.set("threats", key, value),
+    delete: (key) => store.delete("threats", key),
+    entries: () => store.entries("threats"),
+    keys: () => store.keys("threats"),
+    get size() {
+      return store.size("threats");
+    },
+    get table() {
+      return store.threatTable();
+    },
+  };
+  return rows;
+}
+
+/**
+ * The state the store holds, parsed (a value that does not parse is `state_corrupt` at open).
+ * The threats stay in the store and are read through it (threat-records.ts): a write to them is
+ * a buffered store change at once, and `persist` commits it with the rest.
+ */
+export function stateFromStore(store: JournaledStore): EngineState {
+  const meta = Meta.parse(metaOf(store));
+  const state = emptyState();
+  const records: Record<Collection, Record<string, unknown>> = {
+    threats: {},
+    assets: {},
+    queue: {},
+    intents: {},
+    retryThreats: {},
+    retryAssets: {},
+  };
+  for (const collection of COLLECTIONS) {
+    if (collection === "threats") continue;
+    const target = records[collection];
+    for (const [key, value] of store.entries(collection)) target[key] = value;
+  }
+  // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
+  // small, by the schema, which applies defaults and refuses a value of a wrong shape.
+  const threats = new ThreatRecordsView(threatRowsOf(store));
+  for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
+  const parsed = State.parse({
+    ...state,
+    cursors: meta.cursors,
+    github: { since: meta.githubSince, etags: meta.etags },
+    seq: meta.seq,
+    lastCycle: meta.lastCycle,
+    ...(meta.renderKey != null ? { renderKey: meta.renderKey } : {}),
+    ...(meta.platformNotBefore != null ? { platformNotBefore: meta.platformNotBefore } : {}),
+    threats: {},
+    assets: records.assets,
+    queue: records.queue,
+    intents: records.intents,
+    retry: { threats: records.retryThreats, assets: records.retryAssets },
+  });
+  return { ...parsed, threats };
+}
+
+/**
+ * One durable commit of exactly the changed values (a set, or a delete) and meta. The threats of
+ * a state read by stateFromStore were written through to the store already (`throughStore`).
+ */
+export function commitToStore(
+  store: JournaledStore,
+  commit: StateCommit,
+  throughStore: ReadonlySet<Collection> = new Set(),
+): Promise<void> {
+  for (const change of commit.changes) {
+    if (throughStore.has(change.collection)) continue;
+    if (change.value === undefined) store.delete(change.collection, change.key);
+    else store.set(change.collection, change.key, toJson(change.value));
+  }
+  for (const { key, value } of commit.meta) store.setMeta(key, toJson(value ?? null));
+  return store.commit();
+}
+
+/** Reads the state at `path` without the lock and without writing (null: nothing stored yet). */
+/** Commits for a state read by stateFromStore: its threats are in the store already. */
+export function persistTo(store: JournaledStore): (commit: StateCommit) => Promise<void> {
+  const through: ReadonlySet<Collection> = new Set(["threats"]);
+  return (commit) => commitToStore(store, commit, through);
+}
+
+export async function readJournaledState(path: string): Promise<EngineState | null> {
+  const store = await openJournaledStore(path, { readOnly: true });
+  try {
+    const stats = store.stats();
+    return stats.seq > 0 || stats.snapshotBytes > 0 ? stateFromStore(store) : null;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,88 @@
+import type { ThreatRecord } from "../../state/index.js";
+import type { ThreatRecords } from "./threat-records.js";
+
+/**
+ * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
+ * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
+ * size). The lookups by asset and the repositories are built once per process from the stored
+ * columns; the lookup by issue, needed only for an issue a person stripped of its marker, is built
+ * the first time it is asked for (it holds a string per mapped threat).
+ */
+export class ThreatIndex {
+  /** asset id → ids of its threats. */
+  readonly byAsset = new Map<string, Set<string>>();
+  /** Repository as the records name it → how many mapped issues it holds. */
+  private readonly repos = new Map<string, number>();
+  private issues: Map<string, string> | null = null;
+
+  constructor(private readonly threats: ThreatRecords | null = null) {}
+
+  static build(threats: ThreatRecords): ThreatIndex {
+    const index = new ThreatIndex(threats);
+    threats.scan((id, assetId, issue) => {
+      index.addAsset(id, assetId);
+      if (issue) index.countRepo(issue.repo, 1);
+    });
+    return index;
+  }
+
+  /** `owner/name#N` (repository lower-cased) → the threat whose issue it is. */
+  get byIssue(): ReadonlyMap<string, string> {
+    if (this.issues === null) {
+      const issues = new Map<string, string>();
+      this.threats?.scan((id, _asset, issue) => {
+        if (issue) issues.set(issueKey(issue.repo, issue.number), id);
+      });
+      this.issues = issues;
+    }
+    return this.issues;
+  }
+
+  /** The repositories that hold at least one mapped issue. */
+  repositories(): string[] {
+    return [...this.repos.keys()];
+  }
+
+  update(id: string, before: Indexed | undefined, after: Indexed | undefined): void {
+    const assetBefore = before?.assetId ?? null;
+    const assetAfter = after?.assetId ?? null;
+    if (assetBefore !== assetAfter && assetBefore !== null) {
+      const ids = this.byAsset.get(assetBefore);
+      ids?.delete(id);
+      if (ids?.size === 0) this.byAsset.delete(assetBefore);
+    }
+    this.addAsset(id, assetAfter);
+    const issueBefore = before?.issue;
+    const issueAfter = after?.issue;
+    if (issueBefore?.repo === issueAfter?.repo && issueBefore?.number === issueAfter?.number) return;
+    if (issueBefore) {
+      const key = issueKey(issueBefore.repo, issueBefore.number);
+      if (this.issues?.get(key) === id) this.issues.delete(key);
+      this.countRepo(issueBefore.repo, -1);
+    }
+    if (issueAfter) {
+      this.issues?.set(issueKey(issueAfter.repo, issueAfter.number), id);
+      this.countRepo(issueAfter.repo, 1);
+    }
+  }
+
+  private addAsset(id: string, assetId: string | null): void {
+    if (assetId === null) return;
+    const ids = this.byAsset.get(assetId);
+    if (ids === undefined) this.byAsset.set(assetId, new Set([id]));
+    else ids.add(id);
+  }
+
+  private countRepo(repo: string, by: number): void {
+    const n = (this.repos.get(repo) ?? 0) + by;
+    if (n > 0) this.repos.set(repo, n);
+    else this.repos.delete(repo);
+  }
+}
+
+/** What the index reads of a record. */
+type Indexed = Pick<ThreatRecord, "assetId"> & { issue?: { repo: string; number: number } | undefined };
+
+export function issueKey(repo: string, number: number): string {
+  return `${repo.toLowerCase()}#${number}`;
+}

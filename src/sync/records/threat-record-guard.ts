@@ -1,0 +1,63 @@
+import { ThreatRecord, type IssueRecord } from "../../state/index.js";
+
+/**
+ * A stored threat record, checked with plain type checks: a zod parse of every row doubled the
+ * load at 100,000 threats (src/state/README-store.md, "Compact encoding"). A row these checks do
+ * not accept is parsed with the schema (which also applies its defaults, or refuses it).
+ */
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const optional = (v: unknown, check: (x: unknown) => boolean): boolean => v === undefined || check(v);
+const isString = (v: unknown): v is string => typeof v === "string";
+
+function isIssue(v: unknown): v is IssueRecord {
+  return (
+    isObject(v) &&
+    isString(v["repo"]) &&
+    Number.isInteger(v["number"]) &&
+    Number(v["number"]) > 0 &&
+    isString(v["url"]) &&
+    (v["state"] === "open" || v["state"] === "closed") &&
+    isString(v["hash"])
+  );
+}
+
+const KNOWN = new Set([
+  "status",
+  "severity",
+  "assetId",
+  "updatedAt",
+  "gone",
+  "issue",
+  "link",
+  "refused",
+  "deletedIssue",
+  "closedForRemoval",
+]);
+
+function isPlainThreat(v: unknown): v is ThreatRecord {
+  if (!isObject(v)) return false;
+  const severity = v["severity"];
+  return (
+    isString(v["status"]) &&
+    typeof severity === "number" &&
+    Number.isInteger(severity) &&
+    severity >= 0 &&
+    severity <= 4 &&
+    (v["assetId"] === null || isString(v["assetId"])) &&
+    isString(v["updatedAt"]) &&
+    optional(v["gone"], (x) => typeof x === "boolean") &&
+    optional(v["issue"], isIssue) &&
+    optional(v["link"], isString) &&
+    // Rarer fields, and any field the schema does not know, go through the schema.
+    v["refused"] === undefined &&
+    v["deletedIssue"] === undefined &&
+    optional(v["closedForRemoval"], (x) => typeof x === "boolean") &&
+    Object.keys(v).every((k) => KNOWN.has(k))
+  );
+}
+
+export function toThreatRecord(v: unknown): ThreatRecord {
+  return isPlainThreat(v) ? v : ThreatRecord.parse(v);
+}

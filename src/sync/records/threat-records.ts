@@ -1,0 +1,199 @@
+import { ThreatTable, type Json, type State, type ThreatRecord } from "../../state/index.js";
+import { deepFreeze } from "../../shared/deep-freeze.js";
+import { toThreatRecord } from "./threat-record-guard.js";
+import { toJson } from "./to-json.js";
+
+/**
+ * The engine's threat records, read and written through where they are stored (the
+ * state is held once). Backed by the journaled store's `threats` collection when the engine runs
+ * over one (a column table: threat-table.ts), or by a table of its own in tests and dry-runs of a
+ * plain state. Every read returns a fresh record (deep-frozen when the state guard is on), so no
+ * caller can mutate what is stored: changes go through state-updates.ts, which calls `set`.
+ */
+export interface ThreatRecords {
+  get(id: string): ThreatRecord | undefined;
+  has(id: string): boolean;
+  entries(): IterableIterator<[string, ThreatRecord]>;
+  values(): IterableIterator<ThreatRecord>;
+  keys(): IterableIterator<string>;
+  readonly size: number;
+  /** What `status` shows of the threats, without building every record where the store can count. */
+  tally(): ThreatTally;
+  /**
+   * Whether the stored record has this status and updated_at and is not gone: a re-delivery
+   * (spec, "Events"). Read without building the record where the store can.
+   */
+  sameVersion(id: string, updatedAt: string, status: string): boolean;
+  /** Every threat's asset and issue (the engine's indexes are built from this, once per process). */
+  scan(
+    visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
+  ): void;
+}
+
+export interface ThreatTally {
+  known: number;
+  gone: number;
+  mapped: number;
+  open: number;
+  closed: number;
+  byRepository: Record<string, number>;
+  /** The threats with a refused step or a deleted issue (few). */
+  special: [string, ThreatRecord][];
+}
+
+/** Where the records live: a `threats` collection (store-backed) or a table. */
+export interface ThreatRows {
+  get(key: string): Json | undefined;
+  set(key: string, value: Json): unknown;
+  delete(key: string): unknown;
+  entries(): IterableIterator<[string, Json]>;
+  keys(): IterableIterator<string>;
+  readonly size: number;
+  /** The column table behind the rows, when there is one (read-only use: counting). */
+  readonly table?: ThreatTable | undefined;
+}
+
+export class ThreatRecordsView implements ThreatRecords {
+  constructor(
+    private readonly rows: ThreatRows,
+    private readonly frozen = false,
+  ) {}
+
+  /** A view over a table of its own holding `records` (a plain state: tests, fixtures). */
+  static of(records: Record<string, ThreatRecord>, frozen = false): ThreatRecordsView {
+    const table = new ThreatTable();
+    const view = new ThreatRecordsView(
+      {
+        get: (key) => table.get(key),
+        set: (key, value) => table.set(key, value),
+        delete: (key) => table.delete(key),
+        entries: () => table.entries(),
+        keys: () => table.keys(),
+        get size() {
+          return table.size;
+        },
+        table,
+      },
+      frozen,
+    );
+    for (const [id, record] of Object.entries(records)) view.set(id, record);
+    return view;
+  }
+
+  /** The same rows, read deep-frozen (the state guard of tests and THREATBRIDGE_FREEZE_STATE=1). */
+  withFreeze(frozen: boolean): ThreatRecordsView {
+    return frozen === this.frozen ? this : new ThreatRecordsView(this.rows, frozen);
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  has(id: string): boolean {
+    return this.rows.get(id) !== undefined;
+  }
+
+  get(id: string): ThreatRecord | undefined {
+    const value = this.rows.get(id);
+    return value === undefined ? undefined : this.record(value);
+  }
+
+  *entries(): IterableIterator<[string, ThreatRecord]> {
+    for (const [id, value] of this.rows.entries()) yield [id, this.record(value)];
+  }
+
+  *values(): IterableIterator<ThreatRecord> {
+    for (const [, value] of this.rows.entries()) yield this.record(value);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.rows.keys();
+  }
+
+  sameVersion(id: string, updatedAt: string, status: string): boolean {
+    const packed = this.rows.table?.sameVersion(id, updatedAt, status);
+    if (packed !== undefined) return packed;
+    const record = this.get(id);
+    return record !== undefined && !record.gone && record.updatedAt === updatedAt && record.status === status;
+  }
+
+  scan(
+    visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
+  ): void {
+    const table = this.rows.table;
+    if (table)
+      table.scanPacked((id, assetId, repo, number) =>
+        visit(id, assetId, repo === null ? null : { repo, number }),
+      );
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+      const record = this.record(value);
+      visit(id, record.assetId, record.issue ?? null);
+    }
+  }
+
+  tally(): ThreatTally {
+    const tally: ThreatTally = {
+      known: 0,
+      gone: 0,
+      mapped: 0,
+      open: 0,
+      closed: 0,
+      byRepository: {},
+      special: [],
+    };
+    const count = (repo: string, n: number): void => {
+      tally.byRepository[repo] = (tally.byRepository[repo] ?? 0) + n;
+    };
+    const table = this.rows.table;
+    if (table) {
+      const packed = table.packedTally();
+      tally.known += packed.rows;
+      tally.mapped += packed.open + packed.closed;
+      tally.open += packed.open;
+      tally.closed += packed.closed;
+      for (const [repo, n] of packed.byRepo) count(repo, n);
+    }
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+      const record = this.record(value);
+      if (record.refused || record.deletedIssue) tally.special.push([id, record]);
+      tally.known += 1;
+      if (record.gone) tally.gone += 1;
+      if (!record.issue) continue;
+      tally.mapped += 1;
+      tally[record.issue.state] += 1;
+      count(record.issue.repo, 1);
+    }
+    return tally;
+  }
+
+  /** Only state-updates.ts calls this (it marks the key for the next commit). */
+  set(id: string, record: ThreatRecord): void {
+    this.rows.set(id, toJson(record));
+  }
+
+  delete(id: string): void {
+    this.rows.delete(id);
+  }
+
+  /** As plain JSON: `JSON.stringify(state)` writes the schema's `threats` record (tests, dumps). */
+  toJSON(): Record<string, ThreatRecord> {
+    return Object.fromEntries(this.entries());
+  }
+
+  private record(value: Json): ThreatRecord {
+    const record = toThreatRecord(value);
+    return this.frozen ? deepFreeze(record) : record;
+  }
+}
+
+/** The engine's state: the schema's, with the threats read through where they are stored. */
+export type EngineState = Omit<State, "threats"> & { threats: ThreatRecords };
+
+/** A plain state (tests, fixtures, the dry-run of a version-1 file) as the engine holds it. */
+export function engineState(state: State | EngineState): EngineState {
+  return isPlain(state) ? { ...state, threats: ThreatRecordsView.of(state.threats) } : state;
+}
+
+function isPlain(state: State | EngineState): state is State {
+  return !(state.threats instanceof ThreatRecordsView);
+}

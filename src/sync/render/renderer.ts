@@ -1,0 +1,89 @@
+import { createHash } from "node:crypto";
+import type { Config } from "../../config/index.js";
+import type { Logger } from "../../observability/index.js";
+import type { Route } from "../plan/policy.js";
+import {
+  compileTemplates,
+  renderIssue,
+  type AssetView,
+  type RenderedIssue,
+  type ThreatView,
+} from "./index.js";
+
+/**
+ * Renders with the YAML's templates, compiled once. The hash that decides whether an issue needs an
+ * update is taken over what the issue is made from, not over the rendered text, so that deciding
+ * costs no rendering (intake decides for every changed threat; a backfill is 100,000 of them), and
+ * it leaves out the threat's age, status and `updated_at`: they change without anything worth a GitHub
+ * write (the connector's own link, echoed back, bumps `updated_at`). The issue itself is rendered
+ * only when an action needs it.
+ */
+
+/** Bump when the default rendering changes, so that existing issues are brought up to date. */
+const RENDER_VERSION = 2;
+
+export interface Rendered {
+  readonly hash: string;
+  readonly issue: RenderedIssue;
+}
+
+export interface Renderer {
+  render(threat: ThreatView, asset: AssetView | null, route: Route): Rendered;
+  /** Changes when the config changes what issues show (templates, fields, labels, routes). */
+  readonly key: string;
+}
+
+export function createRenderer(config: Config, logger?: Logger): Renderer {
+  const templates = compileTemplates(config.templates);
+  const opts = {
+    managedLabel: config.github.managed_label,
+    platformUiUrl: config.platform.ui_url,
+    templates,
+  };
+  const fixed = JSON.stringify([
+    RENDER_VERSION,
+    config.templates,
+    opts.managedLabel,
+    opts.platformUiUrl ?? null,
+  ]);
+  // A user template that names `status` shows it: then (and only then) a status change is content.
+  const templatesShowStatus = /\bstatus\b/.test(JSON.stringify(config.templates));
+  const key = createHash("sha256")
+    .update(JSON.stringify([fixed, config.fields, config.routes.map((r) => r.labels)]))
+    .digest("hex")
+    .slice(0, 16);
+  return {
+    key,
+    render(threat, asset, route) {
+      // The default rendering does not show the status (the open/closed state does), so that a
+      // verdict's echo is free.
+      // Both are taken on first use: the planner asks neither for a threat that gets no issue,
+      // which is most of a backfill's stream.
+      let hash: string | undefined;
+      let issue: RenderedIssue | undefined;
+      return {
+        get hash(): string {
+          if (hash === undefined) {
+            const { ageDays: _age, updatedAt: _updated, status, ...rest } = threat;
+            const shown = templatesShowStatus ? { ...rest, status } : rest;
+            hash = createHash("sha256")
+              .update(fixed)
+              .update(JSON.stringify([shown, asset, route.labels]))
+              .digest("hex")
+              .slice(0, 32);
+          }
+          return hash;
+        },
+        get issue(): RenderedIssue {
+          if (!issue) {
+            const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels });
+            for (const w of outcome.warnings)
+              logger?.warn({ threatId: threat.id, ...w }, "issue template failed; default used");
+            issue = { title: outcome.title, body: outcome.body, labels: outcome.labels };
+          }
+          return issue;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,254 @@
+import type { LastCycle } from "../../state/index.js";
+import { isMappingRepair } from "../actions/index.js";
+import { hasChanges, persist, type SyncContext } from "../context.js";
+import { cycleSummary, type CycleCounts } from "../event-observers.js";
+import { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
+import { printQueue } from "./dry-run.js";
+import { readGitHub } from "../intake/github.js";
+import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
+import { queueSummary, type QueueSummary } from "../records/queue.js";
+import type { Action } from "../plan/plan.js";
+import { recoverIntents } from "./recover.js";
+import { putThreat, setMeta } from "../records/state-updates.js";
+import { versionForgotten } from "../transitions/outcome.js";
+
+/** What `reconcile` may do (adopt issues, write links): each action kind's module says. */
+export { isMappingRepair };
+
+/**
+ * One cycle (contract): resolve what an earlier run left unfinished; read the asset and threat
+ * streams to `next_cursor: null` and what changed on GitHub; record the work now due (durably,
+ * before any cursor is saved — intake writes both in one atomic state write); then carry it out in
+ * priority order within the write budget. Callable from `sync`, `run` and the demo alike.
+ */
+
+export interface CycleOptions {
+  /** Stop starting new work at this epoch ms; the rest stays queued. */
+  deadline?: number;
+  /** Read and record only; the daemon drains between reads. */
+  skipDrain?: boolean;
+  signal?: AbortSignal;
+  /** `reconcile`: read both sides from the beginning and carry out only mapping repairs. */
+  reconcile?: boolean;
+  /** Retry failed entries now rather than after their back-off (`sync`). */
+  ignoreBackoff?: boolean;
+  /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
+  recreate?: boolean;
+}
+
+export interface CycleReport {
+  ok: boolean;
+  error?: string;
+  startedAt: string;
+  finishedAt: string;
+  drained: DrainResult;
+  queue: QueueSummary;
+  /** The cycle summary observer's tally; the same keys as `lastCycle.counts` (contract, `sync --json`). */
+  counters: CycleCounts;
+  dryRunActions?: number;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Every stored version is forgotten, so that the re-read from the start plans each threat again
+ * rather than taking it for a re-delivery. Durable with the cursor's reset: a crash mid-walk
+ * still re-plans the rest. One commit of every threat, once per reconcile or config change.
+ */
+function forgetVersions(ctx: SyncContext): void {
+  for (const [id, record] of ctx.state.threats.entries()) {
+    if (record.updatedAt !== "") putThreat(ctx, id, versionForgotten(record));
+  }
+}
+
+/**
+ * Due work the threat walk lets pile up before it drains it (a stream of 1,000,000
+ * threats in bounded memory). A backfill with no write budget to wait for would otherwise hold
+ * every due create, and the view it is rendered from, until the stream's end.
+ */
+export const INTERLEAVE_DUE = 1_000;
+
+/**
+ * How long new due work waits for a long walk at most: a few due threats are not held until the
+ * walk ends (at 1,000,000 threats, minutes later, or behind the stream's tail of its own echoes).
+ */
+export const INTERLEAVE_AGE_MS = 1_000;
+
+/**
+ * Threats a walk reads between two of its mid-walk reads of GitHub (people's changes, and the
+ * issues its drains created). Counted in items, not time, so that a short walk (any ordinary
+ * cycle) reads GitHub once, after it, however slow the machine.
+ */
+export const INTERLEAVE_READ_ITEMS = 10_000;
+
+function add(total: DrainResult, part: DrainResult): void {
+  total.done += part.done;
+  total.failed += part.failed;
+  total.deferred += part.deferred;
+}
+
+/**
+ * Between pages of the threat walk: once INTERLEAVE_DUE threats have due work, or new due work has
+ * waited INTERLEAVE_AGE_MS or a page brought none, the page's work is committed, people's changes
+ * on GitHub are read, and the queue is drained; then the walk goes on. Once a drain leaves work
+ * deferred (the write budget, a deadline, a stop), the walk reads on without draining and the
+ * rest is drained at its end as before, so a budgeted connector still sees every change on the
+ * stream at once.
+ */
+function interleavedDrain(
+  ctx: SyncContext,
+  drainOpts: DrainOptions,
+  drained: DrainResult,
+): (items: number) => Promise<void> {
+  let deferred = false;
+  // Entries left after the last drain (backing off) are not new work and start no drain.
+  let left = Object.keys(ctx.state.queue).length;
+  let lastPage = left;
+  let dueSince: number | null = null;
+  // The first drain reads GitHub (people's changes made since the last cycle decide what it
+  // sends), then once every INTERLEAVE_READ_ITEMS threats walked.
+  let walked = Number.POSITIVE_INFINITY;
+  return async (items) => {
+    walked += items;
+    if (deferred) return;
+    const queued = Object.keys(ctx.state.queue).length;
+    const now = ctx.clock.now();
+    if (queued > left) dueSince ??= now;
+    const full = queued >= (ctx.interleaveDue ?? INTERLEAVE_DUE);
+    const waited = dueSince !== null && now - dueSince >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS);
+    // A page that brought no new work while some waits: the walk is in a quiet stretch (the
+    // stream's tail of echoes of the connector's own links, or re-deliveries), so the waiting
+    // work goes out now rather than when the stretch ends.
+    const quiet = dueSince !== null && queued === lastPage;
+    lastPage = queued;
+    if (!full && !waited && !quiet) return;
+    // People's changes are read before a drain too, then every INTERLEAVE_READ_ITEMS threats walked:
+    // a close made while a long walk runs is seen within a drain or two, and the issues the
+    // drains created are read back as the walk goes rather than all at once after it (88,000 of
+    // them in a 1M stream). A short walk reads GitHub once, after it, as before.
+    if (walked >= (ctx.interleaveReadItems ?? INTERLEAVE_READ_ITEMS)) {
+      await readGitHub(ctx);
+      walked = 0;
+    }
+    await persist(ctx);
+    const part = await drainQueue(ctx, drainOpts);
+    add(drained, part);
+    if (part.deferred > 0) deferred = true;
+    left = Object.keys(ctx.state.queue).length;
+    lastPage = left;
+    dueSince = null;
+  };
+}
+
+export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleReport> {
+  const startedAtMs = ctx.clock.now();
+  const startedAt = new Date(startedAtMs).toISOString();
+  // What this cycle did is what its events say: its own summary observer, for this cycle only.
+  const summary = cycleSummary();
+  const unsubscribe = ctx.subscribe(summary.observe);
+  try {
+    ctx.emit({ type: "cycle_started", at: startedAtMs });
+    const report = await cycleBody(ctx, opts, startedAt, summary.counts);
+    const finishedAtMs = Date.parse(report.finishedAt);
+    ctx.emit({
+      type: "cycle_finished",
+      ok: report.ok,
+      at: finishedAtMs,
+      durationMs: finishedAtMs - startedAtMs,
+    });
+    return report;
+  } finally {
+    unsubscribe();
+  }
+}
+
+async function cycleBody(
+  ctx: SyncContext,
+  opts: CycleOptions,
+  startedAt: string,
+  counts: () => CycleCounts,
+): Promise<CycleReport> {
+  const commitsBefore = ctx.commits;
+  let error: string | undefined;
+  const drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
+  let dryRunActions: number | undefined;
+  ctx.recreate = opts.recreate === true;
+  try {
+    if (!ctx.dryRun) await recoverIntents(ctx);
+    if (opts.reconcile) {
+      // Everything is read and planned again, also threats whose version the state already holds.
+      setMeta(ctx, "cursors", { ...ctx.state.cursors, threats: null });
+      setMeta(ctx, "githubSince", {});
+      ctx.github.importEtags([]);
+      forgetVersions(ctx);
+    }
+    if (ctx.state.renderKey !== ctx.renderer.key) {
+      // What issues show depends on the config: after a change, every threat is read again and
+      // each issue whose content differs is updated (paced by the write budget like any write).
+      if (ctx.state.renderKey !== undefined) {
+        ctx.logger.info("the config changes what issues show; threats are read again from the start");
+        setMeta(ctx, "cursors", { ...ctx.state.cursors, threats: null });
+        forgetVersions(ctx);
+      }
+      setMeta(ctx, "renderKey", ctx.renderer.key);
+    }
+    await readAssets(ctx, opts.signal);
+    const drainOpts = {
+      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
+    };
+    const interleave =
+      ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
+    if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
+    await retryMalformed(ctx);
+    await readGitHub(ctx);
+    await persist(ctx);
+    // With --recreate, reconcile also creates the issues people deleted, and only those.
+    const recreating = (action: Action): boolean =>
+      action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
+    const allow = opts.reconcile
+      ? opts.recreate
+        ? (action: Action) => isMappingRepair(action) || recreating(action)
+        : isMappingRepair
+      : undefined;
+    if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
+    else if (!opts.skipDrain) {
+      add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
+    }
+  } catch (e) {
+    error = message(e);
+    ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
+    ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+  }
+  const finishedAt = new Date(ctx.clock.now()).toISOString();
+  const ok = error === undefined && drained.failed === 0;
+  const last: LastCycle = { startedAt, finishedAt, ok, counts: counts() };
+  if (error !== undefined) last.error = ctx.scrub(error.slice(0, 500));
+  // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all. One
+  // whose drain already committed its work is not idle: its summary is the last cycle's now.
+  const idle = ctx.commits === commitsBefore && !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
+  if (!ctx.dryRun && !idle) {
+    setMeta(ctx, "lastCycle", last);
+    try {
+      await persist(ctx);
+    } catch (e) {
+      error ??= message(e);
+    }
+  }
+  const report: CycleReport = {
+    ok: error === undefined && drained.failed === 0,
+    startedAt,
+    finishedAt,
+    drained,
+    queue: queueSummary(ctx.state),
+    counters: counts(),
+  };
+  if (error !== undefined) report.error = error;
+  if (dryRunActions !== undefined) report.dryRunActions = dryRunActions;
+  return report;
+}
+
+export { drainQueue };

@@ -1,0 +1,200 @@
+import { isGone, isPermanentRefusal } from "../../github/index.js";
+import { isRecord } from "../../shared/json.js";
+import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
+import { isGitHubWrite } from "../actions/index.js";
+import { runAction } from "./run-action.js";
+import { absorbAsset } from "../intake/platform.js";
+import { githubLink, toThreatView } from "../intake/normalize.js";
+import type { Action } from "../plan/plan.js";
+import { planFor } from "../plan/plan-for.js";
+import { orderedQueue } from "../records/queue.js";
+import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
+import { attemptFailed, backedOff } from "../transitions/due-work.js";
+import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
+
+/**
+ * Carries out the queue in priority order. For each threat: make sure its current platform version
+ * is at hand (a GET when it was queued by an earlier run), plan, execute, and plan again until the
+ * planner has nothing left to do. A failure backs the entry off and moves on: one bad item never
+ * stops the others.
+ */
+
+const MAX_ROUNDS = 6;
+
+export interface DrainOptions {
+  /** Epoch ms after which no further entry is started (`sync --max-duration`). */
+  deadline?: number;
+  /** Restricts the actions carried out (`reconcile` repairs the mapping only). */
+  allow?: (action: Action) => boolean;
+  signal?: AbortSignal;
+  /** Retry entries still backing off from an earlier failure (`sync`: the operator asked for it now). */
+  ignoreBackoff?: boolean;
+}
+
+export interface DrainResult {
+  done: number;
+  failed: number;
+  deferred: number;
+}
+
+export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
+  const record = ctx.state.threats.get(threatId);
+  if (!record || record.gone || ctx.cache.has(threatId)) return;
+  const pending = ctx.state.queue[threatId]?.pending;
+  if (pending) {
+    // A queued create keeps its view in the state: no second read.
+    remember(ctx, threatId, { view: pending.view, link: pending.link });
+    await ensureAsset(ctx, pending.view.assetId);
+    return;
+  }
+  const threat = await ctx.platform.getThreat(threatId);
+  if (threat === null) {
+    // 404: its asset was removed (spec, GET /v1/threats/{id}).
+    updateThreat(ctx, threatId, threatGone);
+    return;
+  }
+  updateThreat(ctx, threatId, (r) => threatRead(r, { status: threat.status, updatedAt: threat.updated_at }));
+  const view = toThreatView(threat, ctx.config.fields.threat);
+  remember(ctx, threatId, { view, link: githubLink(threat) });
+  await ensureAsset(ctx, view.assetId);
+}
+
+/** An asset the stream has not delivered (yet) is read once, so that the issue can name it. */
+async function ensureAsset(ctx: SyncContext, assetId: string | null): Promise<void> {
+  if (assetId === null || ctx.state.assets[assetId]) return;
+  const asset = await ctx.platform.getAsset(assetId);
+  if (asset) absorbAsset(ctx, asset);
+}
+
+/** A person's change on a mapped, live threat: the planner needs only the status the state holds. */
+export function awaitsVerdict(ctx: SyncContext, threatId: string): boolean {
+  const record = ctx.state.threats.get(threatId);
+  return Boolean(ctx.state.queue[threatId]?.person && record?.issue && !record.gone);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
+}
+
+async function processOne(
+  ctx: SyncContext,
+  threatId: string,
+  opts: DrainOptions,
+): Promise<"done" | "deferred"> {
+  let settled = false;
+  for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
+    // A person's change is planned from the status the state holds; the verdict's PATCH answers with
+    // the threat, so no GET goes before it.
+    if (!awaitsVerdict(ctx, threatId)) await ensureLoaded(ctx, threatId);
+    const all = planFor(ctx, threatId);
+    const actions = opts.allow ? all.filter(opts.allow) : all;
+    if (actions.length === 0) {
+      settled = true;
+      break;
+    }
+    for (const action of actions) {
+      if (
+        isGitHubWrite(action) &&
+        opts.deadline !== undefined &&
+        ctx.github.budget.nextSlotAt() > opts.deadline
+      ) {
+        return "deferred";
+      }
+      try {
+        await runAction(ctx, action);
+      } catch (error) {
+        if (!(await resolvedRefusal(ctx, threatId, action, error))) throw error;
+        return "done";
+      }
+    }
+  }
+  if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
+  if (ctx.state.threats.get(threatId)?.refused) updateThreat(ctx, threatId, refusalCleared);
+  if (!opts.allow) dropQueue(ctx, threatId);
+  ctx.cache.delete(threatId);
+  await checkpoint(ctx);
+  return "done";
+}
+
+/**
+ * A step GitHub refused for good is resolved, never retried blindly: a
+ * write to the threat's issue answered 404/410 means a person deleted it; any other permanent
+ * refusal (403 locked or archived, 404, 422) is recorded on the threat. The other threats go on.
+ */
+async function resolvedRefusal(
+  ctx: SyncContext,
+  threatId: string,
+  action: Action,
+  error: unknown,
+): Promise<boolean> {
+  if (action.kind === "update" && isGone(error)) {
+    const issue = ctx.state.threats.get(threatId)?.issue;
+    markIssueDeleted(ctx, threatId, issue?.repo ?? action.repo, issue?.number ?? action.number);
+  } else if (isPermanentRefusal(error)) {
+    recordRefusal(ctx, threatId, action.kind, error);
+  } else {
+    return false;
+  }
+  await checkpoint(ctx);
+  return true;
+}
+
+/**
+ * Worth another try in this drain: a rate limit (the budget is paused until it passes), or a write
+ * whose outcome was unknown and that reading GitHub proved did not land (re-sending is safe then).
+ */
+function worthRetryingNow(error: unknown): boolean {
+  return isRecord(error) && (error["code"] === "rate_limited" || error["code"] === "outcome_unknown");
+}
+
+/** Passes over the queue while entries meet a rate limit (each pass waits on the paused budget). */
+const MAX_PASSES = 5;
+
+export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
+  const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
+  let limited = new Set<string>();
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const ids =
+      pass === 0
+        ? orderedQueue(ctx.state, opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now())
+        : [...limited];
+    limited = new Set();
+    for (const threatId of ids) {
+      if (opts.signal?.aborted || (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)) {
+        result.deferred += 1;
+        continue;
+      }
+      // An intent recovery could not resolve yet (GitHub unreachable): this threat waits for it,
+      // the others go on.
+      if (Object.values(ctx.state.intents).some((i) => i.threatId === threatId)) {
+        result.deferred += 1;
+        continue;
+      }
+      try {
+        const outcome = await processOne(ctx, threatId, opts);
+        result[outcome === "done" ? "done" : "deferred"] += 1;
+      } catch (error) {
+        const failed = ctx.state.queue[threatId];
+        if (failed) putQueue(ctx, threatId, attemptFailed(failed, describe(error)));
+        if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
+          limited.add(threatId);
+          ctx.emit({ type: "rate_limited", threatId });
+          continue;
+        }
+        result.failed += 1;
+        ctx.emit({ type: "failed", threatId, detail: describe(error) });
+        const entry = ctx.state.queue[threatId];
+        if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
+        ctx.logger.warn(
+          { threatId, err: describe(error), at: nowIso(ctx) },
+          "work failed; it is retried later",
+        );
+        await checkpoint(ctx);
+      }
+    }
+    if (limited.size === 0) break;
+  }
+  await persist(ctx);
+  return result;
+}

@@ -1,0 +1,17 @@
+/** One action of the plan. `--json` prints it as it is: `action`, `threat_id`, where known the rest. */
+export interface DryRunRecord {
+  action: string;
+  threat_id: string;
+  repository?: string;
+  issue?: number;
+  severity?: string;
+  title?: string;
+  labels?: string[];
+  assignees?: string[];
+  detail?: string;
+}
+
+/** Where the engine writes what it decided: the real writer, or the dry-run printer. */
+export interface DryRunSink {
+  print(line: DryRunRecord): void;
+}

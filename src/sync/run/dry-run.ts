@@ -1,0 +1,128 @@
+import type { Threat } from "../../platform/index.js";
+import type { SyncContext } from "../context.js";
+import type { DryRunRecord } from "./dry-run-record.js";
+
+export type { DryRunRecord } from "./dry-run-record.js";
+import { ensureLoaded } from "./drain.js";
+import { severityName, toThreatView } from "../intake/normalize.js";
+import { describeAction } from "../actions/index.js";
+import type { Action } from "../plan/plan.js";
+import { planFor } from "../plan/plan-for.js";
+import { countNoIssue, type NoIssueCounts } from "../plan/policy-counts.js";
+import { orderedQueue } from "../records/queue.js";
+import type { AssetView, ThreatView } from "../render/index.js";
+import type { EngineObserver } from "../../shared/index.js";
+
+/**
+ * Dry run (contract: "`--dry-run` ... prints every action it would take, one line each"): what
+ * each queued entry would do next, as records, nothing written. The CLI lays them out as a plan.
+ */
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
+}
+
+function recordFor(ctx: SyncContext, threatId: string, action: Action): DryRunRecord {
+  const view = ctx.cache.get(threatId)?.view;
+  const line: DryRunRecord = { action: action.kind, threat_id: threatId };
+  if ("repo" in action) line.repository = action.repo;
+  if ("number" in action) line.issue = action.number;
+  const severity = severityName(view?.severityRank ?? ctx.state.threats.get(threatId)?.severity ?? null);
+  if (severity !== null) line.severity = severity;
+  // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
+  if (view?.title) line.title = view.title;
+  // What is particular to the kind (labels of a create, the state of a close): its module says.
+  return { ...line, ...describeAction(action) };
+}
+
+export async function printQueue(ctx: SyncContext, allow?: (action: Action) => boolean): Promise<number> {
+  let lines = 0;
+  for (const threatId of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
+    try {
+      await ensureLoaded(ctx, threatId);
+    } catch (error) {
+      ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
+      continue;
+    }
+    for (const action of planFor(ctx, threatId)) {
+      if (allow && !allow(action)) continue;
+      lines += 1;
+      ctx.dryRun?.print(recordFor(ctx, threatId, action));
+    }
+  }
+  return lines;
+}
+
+/** Threat ids that have an issue in the state: taken before a dry run, to show what it adopts. */
+export function threatsWithIssue(ctx: SyncContext): Set<string> {
+  const ids = new Set<string>();
+  for (const [id, record] of ctx.state.threats.entries()) if (record.issue) ids.add(id);
+  return ids;
+}
+
+/** What a dry run read from both sides: the plan's header. */
+export interface DryRunReads {
+  assets: number;
+  threats: number;
+  githubIssues: number;
+  peopleChanges: number;
+}
+
+/** An observer of the engine's events that tallies what the plan's header shows (subscribe it before the cycle). */
+export function dryRunReads(): { observe: EngineObserver; read(): DryRunReads } {
+  const read: DryRunReads = { assets: 0, threats: 0, githubIssues: 0, peopleChanges: 0 };
+  return {
+    observe(event) {
+      if (event.type === "stream_read") read[event.stream] += event.items;
+      else if (event.type === "github_issues_read") read.githubIssues += event.issues;
+      else if (event.type === "person_changed") read.peopleChanges += 1;
+    },
+    read: () => ({ ...read }),
+  };
+}
+
+/** The plan's header and footer: what was read, what gets no issue and why, what was adopted. */
+export interface DryRunSummary {
+  read: DryRunReads;
+  noIssue: NoIssueCounts;
+  /** Existing issues found by their marker (intake adopts them into the in-memory state). */
+  adopted: DryRunRecord[];
+}
+
+function assetOf(ctx: SyncContext, view: ThreatView): AssetView | null {
+  const record = view.assetId ? ctx.state.assets[view.assetId] : undefined;
+  return view.assetId && record ? { id: view.assetId, name: record.name, type: record.type } : null;
+}
+
+export function summarizeDryRun(
+  ctx: SyncContext,
+  threatsRead: ReadonlyMap<string, Threat>,
+  hadIssue: ReadonlySet<string>,
+  read: DryRunReads,
+): DryRunSummary {
+  const views = new Map<string, ThreatView>();
+  for (const [id, threat] of threatsRead) views.set(id, toThreatView(threat, ctx.config.fields.threat));
+  const withoutIssue = [...views]
+    .filter(([id]) => !ctx.state.threats.get(id)?.issue && !ctx.state.queue[id])
+    .map(([, view]) => ({ view, asset: assetOf(ctx, view) }));
+  const adopted: DryRunRecord[] = [];
+  for (const [id, record] of ctx.state.threats.entries()) {
+    if (!record.issue || hadIssue.has(id)) continue;
+    const line: DryRunRecord = {
+      action: "adopt",
+      threat_id: id,
+      repository: record.issue.repo,
+      issue: record.issue.number,
+    };
+    const severity = severityName(views.get(id)?.severityRank ?? record.severity);
+    if (severity !== null) line.severity = severity;
+    const title = views.get(id)?.title;
+    if (title) line.title = title;
+    adopted.push(line);
+  }
+  return {
+    read,
+    noIssue: countNoIssue(withoutIssue, ctx.policy),
+    adopted,
+  };
+}

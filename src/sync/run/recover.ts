@@ -1,0 +1,97 @@
+import { isPermanentRefusal } from "../../github/index.js";
+import type { Intent } from "../../state/index.js";
+import { persist, type SyncContext } from "../context.js";
+import { commentPosted, postComment } from "./intents.js";
+import { issueRecord } from "../transitions/issue-record.js";
+import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
+import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
+
+/**
+ * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
+ * writing again what may have landed. Issues are found with the list endpoint (not search, whose
+ * index lags); comments by the intent's key.
+ */
+
+const MARGIN_MS = 5 * 60_000;
+
+export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
+  const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
+  if (!issue) return false;
+  updateThreat(ctx, intent.threatId, (record) => issueCreated(record, issueRecord(issue)));
+  ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
+  return true;
+}
+
+async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
+  let intent = started;
+  if (intent.number === undefined || intent.target === undefined) return;
+  const issue = await ctx.github.getIssue(intent.repo, intent.number);
+  if (!issue || issue.state !== intent.target) return; // it did not land: the plan sends it again
+  // It landed: the connector's own write, not a person's change; and its comment is due. No later
+  // plan would send that comment (the state is right), so it is sent here, under the same key.
+  const target = intent.target;
+  updateThreat(ctx, intent.threatId, (record) => issueStateIs(record, target));
+  if (issue.repo !== intent.repo || issue.number !== intent.number) {
+    // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
+    // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
+    const known = ctx.state.threats.get(intent.threatId)?.issue;
+    if (known && known.repo === intent.repo && known.number === intent.number) {
+      updateThreat(ctx, intent.threatId, (record) => issueTransferred(record, known, issue));
+      ctx.emit({
+        type: "transferred",
+        threatId: intent.threatId,
+        issue: { repo: issue.repo, number: issue.number },
+      });
+    }
+    intent = { ...intent, repo: issue.repo, number: issue.number };
+    putIntent(ctx, intent);
+  }
+  if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
+}
+
+async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
+  if (intent.kind === "create") await resolveCreate(ctx, intent);
+  else if (intent.kind === "issue_state") await resolveState(ctx, intent);
+  else if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
+}
+
+/**
+ * Resolves every unfinished intent from an earlier run; the queue still holds their work. It never
+ * throws for the whole cycle: an intent GitHub refuses for good is resolved as
+ * refused (or its issue as deleted); one that cannot be resolved now stays, and only its threat
+ * waits for it (drain.ts), not the streams, the verdicts or the other threats.
+ */
+export async function recoverIntents(ctx: SyncContext): Promise<number> {
+  const intents = Object.values(ctx.state.intents);
+  for (const intent of intents) {
+    try {
+      await resolveOne(ctx, intent);
+    } catch (error) {
+      if (isPermanentRefusal(error)) {
+        const issue = ctx.state.threats.get(intent.threatId)?.issue;
+        if ((error.status === 404 || error.status === 410) && issue && intent.number === issue.number) {
+          markIssueDeleted(ctx, intent.threatId, intent.repo, intent.number);
+        } else {
+          recordRefusal(ctx, intent.threatId, intent.kind, error);
+        }
+      } else {
+        ctx.emit({ type: "intent_unresolved", threatId: intent.threatId, intentId: intent.id });
+        ctx.logger.warn(
+          {
+            intent: intent.id,
+            threatId: intent.threatId,
+            err: error instanceof Error ? error.message : String(error),
+          },
+          "an unfinished write could not be resolved yet; its threat waits, the rest goes on",
+        );
+        continue;
+      }
+    }
+    dropIntent(ctx, intent.id);
+    ctx.emit({ type: "intent_recovered", threatId: intent.threatId, intentId: intent.id });
+    await persist(ctx);
+  }
+  return intents.length;
+}

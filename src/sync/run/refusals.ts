@@ -1,0 +1,47 @@
+import { nowIso, type SyncContext } from "../context.js";
+import { dropIntent, dropQueue, updateThreat } from "../records/state-updates.js";
+import { issueDeleted, refused } from "../transitions/outcome.js";
+
+/**
+ * Steps GitHub refuses for good. Such a step is resolved, not retried: it
+ * is recorded on the threat (shown by `status`, counted in metrics), its queue entry and intents
+ * are dropped, and the rest of the queue goes on. New work for the threat (a platform change, a
+ * person's change) is planned afresh.
+ */
+
+function dropWork(ctx: SyncContext, threatId: string): void {
+  dropQueue(ctx, threatId);
+  for (const intent of Object.values(ctx.state.intents)) {
+    if (intent.threatId === threatId) dropIntent(ctx, intent.id);
+  }
+  ctx.cache.delete(threatId);
+}
+
+function reasonOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+export function recordRefusal(ctx: SyncContext, threatId: string, action: string, error: unknown): void {
+  const reason = reasonOf(error);
+  updateThreat(ctx, threatId, (record) => refused(record, { action, reason, at: nowIso(ctx) }));
+  dropWork(ctx, threatId);
+  ctx.emit({ type: "refused", threatId, detail: action });
+  ctx.logger.warn(
+    { threatId, action, err: reason },
+    "GitHub refused this step for good; it is recorded and not retried (see `threatbridge status`)",
+  );
+}
+
+/**
+ * A person deleted the threat's issue (GitHub answers 404 or 410): the person removed the ticket.
+ * The threat is no longer managed and gets no second issue unless `reconcile --recreate` asks.
+ */
+export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: string, number: number): void {
+  updateThreat(ctx, threatId, (record) => issueDeleted(record, { repo, number, at: nowIso(ctx) }));
+  dropWork(ctx, threatId);
+  ctx.emit({ type: "deleted_issue", threatId, issue: { repo, number } });
+  ctx.logger.warn(
+    { threatId, issue: `${repo}#${number}` },
+    "the threat's issue was deleted on GitHub; the threat is no longer managed (`reconcile --recreate` gives it a new issue)",
+  );
+}

@@ -1,0 +1,130 @@
+import { GitHubError, type IssueSnapshot } from "../../github/index.js";
+import type { Intent, IssueRecord } from "../../state/index.js";
+import { moduleOf, surelyRefused, type SendIo, type Settlement } from "../actions/index.js";
+import { checkpoint, remember, type SyncContext } from "../context.js";
+import { isFresh } from "../intake/fresh-poll.js";
+import { notePersonChange } from "../intake/github.js";
+import { githubLink, toThreatView } from "../intake/normalize.js";
+import type { Action } from "../plan/plan.js";
+import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
+import { issueTransferred } from "../transitions/outcome.js";
+import { withIntent } from "./intents.js";
+import { resolveCreate } from "./recover.js";
+import { markIssueDeleted } from "./refusals.js";
+
+/**
+ * The one place an action is carried out. Its module sends it and says what the answer means
+ * (actions/); this runner makes the intent durable first, sends, applies the settlement through the
+ * state updates and the pure transitions, tells the observers and commits. No action module
+ * touches the state, the cache, the events or a commit.
+ */
+
+/** Labels of the connector's own vocabulary; others (people's) are kept on update. */
+function managedLabel(ctx: SyncContext): (label: string) => boolean {
+  return (label) => {
+    const l = label.toLowerCase();
+    return (
+      l === ctx.policy.managedLabel.toLowerCase() ||
+      l === "pending" ||
+      l.startsWith("severity:") ||
+      l.startsWith("module:") ||
+      ctx.policy.routes.some((r) => r.labels.some((x) => x.toLowerCase() === l))
+    );
+  };
+}
+
+function sendIo(ctx: SyncContext): SendIo {
+  return { github: ctx.github, platform: ctx.platform, isManagedLabel: managedLabel(ctx) };
+}
+
+/** A person transferred the issue (GitHub answered from its new place): the record follows it. */
+function repoint(ctx: SyncContext, threatId: string, known: IssueRecord, current: IssueSnapshot): void {
+  if (known.repo === current.repo && known.number === current.number) return;
+  ctx.logger.info(
+    { from: `${known.repo}#${known.number}`, to: `${current.repo}#${current.number}` },
+    "the issue was transferred; the connector follows it and re-points the platform's link",
+  );
+  updateThreat(ctx, threatId, (r) => issueTransferred(r, known, current));
+  ctx.emit({ type: "transferred", threatId, issue: { repo: current.repo, number: current.number } });
+}
+
+function follow(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
+  const known = ctx.state.threats.get(threatId)?.issue;
+  if (known) repoint(ctx, threatId, known, issue);
+}
+
+/**
+ * The issue is read before the write unless the repository's change list was read since the
+ * connector's last write (intake/fresh-poll.ts): a person's change seen now is planned first (the
+ * person wins), and a transferred issue is written where it is. Answers the action to send, or
+ * null when a person's change came first.
+ */
+async function readFirst(ctx: SyncContext, action: Action): Promise<Action | null> {
+  if (!("number" in action) || isFresh(ctx, action.repo)) return action;
+  const current = await ctx.github.getIssue(action.repo, action.number);
+  if (current === null) {
+    throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
+  }
+  follow(ctx, action.threatId, current);
+  if (await notePersonChange(ctx, action.threatId, current)) {
+    await checkpoint(ctx);
+    return null; // planned again: the person's change becomes a verdict first
+  }
+  return { ...action, repo: current.repo, number: current.number };
+}
+
+/**
+ * Applies what an outcome means: the record, the cache, the queue, the observers, the commit.
+ * Answers the error of a follow-up that failed after the write landed, if any.
+ */
+async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise<unknown> {
+  if (s.answered) follow(ctx, threatId, s.answered.issue);
+  if (s.deleted) markIssueDeleted(ctx, threatId, s.deleted.repo, s.deleted.number);
+  if (s.record) updateThreat(ctx, threatId, s.record);
+  if (s.cache === "forget") ctx.cache.delete(threatId);
+  else if (s.cache && "threat" in s.cache) {
+    const threat = s.cache.threat;
+    remember(ctx, threatId, {
+      view: toThreatView(threat, ctx.config.fields.threat),
+      link: githubLink(threat),
+    });
+  } else if (s.cache) {
+    const cached = ctx.cache.get(threatId);
+    if (cached) cached.link = s.cache.link;
+  }
+  if (s.finished === "person") dropPerson(ctx, threatId);
+  else if (s.finished === "pending") dropPending(ctx, threatId);
+  for (const event of s.events) ctx.emit(event);
+  if (s.answered?.mayShowPerson) await notePersonChange(ctx, threatId, s.answered.issue);
+  if (s.unfinished !== undefined) return s.unfinished;
+  if (s.commit === "checkpoint") await checkpoint(ctx);
+  return undefined;
+}
+
+/** Carries out one action through its kind's module. */
+export async function runAction(ctx: SyncContext, planned: Action): Promise<void> {
+  const module = moduleOf(planned);
+  const action = module.readFirst?.(planned) ? await readFirst(ctx, planned) : planned;
+  if (action === null) return;
+  const io = sendIo(ctx);
+  const spec = module.intent?.(action) ?? null;
+  // Set when the write landed and a follow-up failed: its intent stays whatever the error.
+  let landed = false;
+  const sendAndApply = async (intent: Intent | null): Promise<void> => {
+    const unfinished = await apply(
+      ctx,
+      action.threatId,
+      module.settle(action, await module.send(action, io, intent)),
+    );
+    if (unfinished === undefined) return;
+    landed = true;
+    throw unfinished;
+  };
+  if (spec === null) return sendAndApply(null);
+  await withIntent(ctx, spec.fields, sendAndApply, {
+    ...(spec.onFailure === "find-by-marker"
+      ? { resolve: (intent: Intent) => resolveCreate(ctx, intent) }
+      : { keepOnFailure: (error: unknown) => landed || !surelyRefused(error) }),
+    settleLazily: spec.settleLazily,
+  });
+}

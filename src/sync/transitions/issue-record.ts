@@ -1,0 +1,14 @@
+import type { IssueSnapshot } from "../../github/index.js";
+import type { IssueRecord } from "../../state/index.js";
+import { parseRevision } from "../render/revision.js";
+
+/** What the state remembers of an issue; `hash` from the revision line when not given. */
+export function issueRecord(issue: IssueSnapshot, hash?: string): IssueRecord {
+  return {
+    repo: issue.repo,
+    number: issue.number,
+    url: issue.url,
+    state: issue.state,
+    hash: hash ?? parseRevision(issue.body) ?? "",
+  };
+}
