@@ -32,4 +32,4 @@ export type {
   StandInIssue,
   StandInOptions,
 } from "./types.js";
-export type { StandInDelivery, StandInWebhookOptions } from "./webhooks.js";
+export type { StandInDelivery, StandInWebhookOptions } from "./types.js";

@@ -1,7 +1,6 @@
 import type { FeatureOptions } from "./features.js";
 import type { RepoSettings } from "./repo-settings.js";
 import type { Clock } from "../shared/clock.js";
-import type { StandInWebhookOptions, WebhookSender } from "./webhooks.js";
 
 /**
  * Options of {@link startGitHubStandIn}; every field has a default, and `undefined` means the
@@ -156,5 +155,32 @@ export interface RunningStandIn {
   person: PersonActions;
   faults: FaultControls;
   /** The webhook deliveries sent (none without the `webhook` option), and a redelivery. */
-  webhooks: Pick<WebhookSender, "deliveries" | "redeliver" | "settled">;
+  webhooks: StandInWebhooks;
+}
+
+export interface StandInWebhookOptions {
+  /** Where deliveries go, e.g. http://127.0.0.1:9464/github/webhook. */
+  url: string;
+  secret: string;
+}
+
+/** One delivery and what the receiver answered (null: no answer, e.g. nothing listening). */
+export interface StandInDelivery {
+  id: string;
+  event: string;
+  action: string;
+  repo: string;
+  number: number;
+  sentAt: number;
+  status: number | null;
+}
+
+/** The deliveries a stand-in with a webhook has sent, for tests. */
+export interface StandInWebhooks {
+  /** Every delivery sent so far, oldest first. */
+  deliveries(): StandInDelivery[];
+  /** Sends a delivery again with the same id and body (GitHub's "Redeliver"). */
+  redeliver(id: string): Promise<number | null>;
+  /** Resolves once every delivery sent so far has its answer. */
+  settled(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { StandInDelivery, StandInWebhookOptions, StandInWebhooks } from "./types.js";
 import { randomUUID } from "node:crypto";
 import { sign } from "@octokit/webhooks-methods";
 import { issue as issueShape, user, type ShapeContext } from "./shapes.js";
@@ -10,31 +11,8 @@ import type { IssueRecord, RepoRecord, Store } from "./store.js";
  * background, as GitHub does: the person's action never waits for the receiver.
  */
 
-export interface StandInWebhookOptions {
-  /** Where deliveries go, e.g. http://127.0.0.1:9464/github/webhook. */
-  url: string;
-  secret: string;
-}
-
-/** One delivery and what the receiver answered (null: no answer, e.g. nothing listening). */
-export interface StandInDelivery {
-  id: string;
-  event: string;
-  action: string;
-  repo: string;
-  number: number;
-  sentAt: number;
-  status: number | null;
-}
-
-export interface WebhookSender {
+export interface WebhookSender extends StandInWebhooks {
   issueChanged(r: RepoRecord, issue: IssueRecord, action: "closed" | "reopened", login: string): void;
-  /** Every delivery sent so far, oldest first. */
-  deliveries(): StandInDelivery[];
-  /** Sends a delivery again with the same id and body (GitHub's "Redeliver"). */
-  redeliver(id: string): Promise<number | null>;
-  /** Resolves once every delivery sent so far has its answer. */
-  settled(): Promise<void>;
 }
 
 interface Sent {

@@ -1,4 +1,4 @@
-import { silentLogger, type Logger } from "../observability/index.js";
+import { silentLogger, type Logger } from "../observability/logger.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import { createClientPool } from "./client-pool.js";
 import { GitHubError, parseResponse, redactUrl } from "./errors.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Logger } from "../observability/index.js";
+import type { Logger } from "../observability/logger.js";
 import { GitHubError } from "./errors.js";
 import type { ReadDeps } from "./issue-reads.js";
 import { getPage } from "./rest-calls.js";

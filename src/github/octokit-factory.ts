@@ -1,6 +1,6 @@
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
-import type { Logger } from "../observability/index.js";
+import type { Logger } from "../observability/logger.js";
 import type { RequestPolicy } from "./request-policy.js";
 
 /**

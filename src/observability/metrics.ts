@@ -1,9 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import { countedAs, type EngineObserver } from "../shared/index.js";
 import { registerOperationsMetrics, type OperationsMetrics } from "./operations-metrics.js";
-import type { RateLimitSeen } from "./rate-limit-seen.js";
+import type { MetricsSources } from "./metrics-sources.js";
+
+export type { MetricsSources, QueueView } from "./metrics-sources.js";
 
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
@@ -12,30 +13,6 @@ import type { RateLimitSeen } from "./rate-limit-seen.js";
  * request statistics, the queue, the write budget) are read when scraped, so they are never stale
  * and never double counted.
  */
-
-export interface QueueView {
-  total: number;
-  byAction: Record<string, number>;
-  bySeverity: Record<string, number>;
-  failing: number;
-}
-
-/** Where the scrape-time values come from; each is called once per scrape. */
-export interface MetricsSources {
-  queue(): QueueView;
-  unfinishedIntents(): number;
-  writeBudget(): WriteBudgetSnapshot;
-  github(): GitHubStats;
-  platform(): { tokenRequests: number; requests: number; retries: number };
-  /** Epoch ms when the oldest unfinished intent began; null when there is none. */
-  oldestIntentStartedAt?(): number | null;
-  /** GitHub's primary rate limit as its last answer showed it. */
-  rateLimit?(): RateLimitSeen | null;
-  /** The schedule's period in ms (0 until the schedule has started). */
-  schedulePeriodMs?(): number;
-  /** Whether `/readyz` answers ready. */
-  ready?(): boolean;
-}
 
 export interface ConnectorMetrics extends OperationsMetrics {
   readonly registry: Registry;

@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../shared/clock.js";
 import { etaSeconds } from "./eta.js";
-import type { MetricsSources } from "./metrics.js";
+import type { MetricsSources } from "./metrics-sources.js";
 
 /**
  * The series the dashboard and the alert rules (deploy/grafana, deploy/prometheus) need beyond the

@@ -1,0 +1,31 @@
+import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
+import type { RateLimitSeen } from "./rate-limit-seen.js";
+
+/**
+ * What `/metrics` reads at scrape time, apart from the engine's events: a file of its own so that
+ * the metric families (metrics.ts, operations-metrics.ts) depend on it and not on each other.
+ */
+
+export interface QueueView {
+  total: number;
+  byAction: Record<string, number>;
+  bySeverity: Record<string, number>;
+  failing: number;
+}
+
+/** Where the scrape-time values come from; each is called once per scrape. */
+export interface MetricsSources {
+  queue(): QueueView;
+  unfinishedIntents(): number;
+  writeBudget(): WriteBudgetSnapshot;
+  github(): GitHubStats;
+  platform(): { tokenRequests: number; requests: number; retries: number };
+  /** Epoch ms when the oldest unfinished intent began; null when there is none. */
+  oldestIntentStartedAt?(): number | null;
+  /** GitHub's primary rate limit as its last answer showed it. */
+  rateLimit?(): RateLimitSeen | null;
+  /** The schedule's period in ms (0 until the schedule has started). */
+  schedulePeriodMs?(): number;
+  /** Whether `/readyz` answers ready. */
+  ready?(): boolean;
+}
