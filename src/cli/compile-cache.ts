@@ -23,11 +23,11 @@ export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined | nu
 /** Turns the cache on for this process, before the commands are loaded; answers the directory used. */
 export function applyCompileCache(
   env: NodeJS.ProcessEnv,
-  enable: EnableCompileCache | undefined = (nodeModule as { enableCompileCache?: EnableCompileCache })
-    .enableCompileCache,
+  enable: EnableCompileCache | null = (nodeModule as { enableCompileCache?: EnableCompileCache })
+    .enableCompileCache ?? null,
 ): string | null {
   const dir = compileCacheDir(env);
-  if (dir === null || enable === undefined) return null;
+  if (dir === null || enable === null) return null;
   try {
     return enable(dir).directory ?? null;
   } catch {

@@ -40,7 +40,7 @@ describe("module compile cache at start: a scheduled command does not recompile 
   });
 
   it("a Node without the cache (20) or one that fails to enable it starts as before", () => {
-    expect(applyCompileCache({}, undefined)).toBeNull();
+    expect(applyCompileCache({}, null)).toBeNull();
     const failing: EnableCompileCache = () => {
       throw new Error("EACCES");
     };
