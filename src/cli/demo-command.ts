@@ -3,7 +3,7 @@ import { createLogger } from "../observability/index.js";
 import { pino } from "pino";
 import type { Io } from "./io.js";
 import { parse } from "./usage.js";
-import { buildConnector } from "./wiring.js";
+import { openEngine } from "./open-engine.js";
 
 /** `demo` (contract): simulator + GitHub stand-in + connector in one process, narrated; exit 0, 1 on failure. */
 export async function demoCommand(args: string[], io: Io): Promise<number> {
@@ -14,7 +14,7 @@ export async function demoCommand(args: string[], io: Io): Promise<number> {
     destination: pino.destination({ fd: 2, sync: true }),
   });
   try {
-    await runDemo({ say: io.out, logger, buildConnector: (config, log) => buildConnector(config, log) });
+    await runDemo({ say: io.out, logger, openEngine: (config, log) => openEngine(config, { logger: log }) });
     return 0;
   } catch (error) {
     io.err(`threatbridge demo failed: ${error instanceof Error ? error.message : String(error)}`);

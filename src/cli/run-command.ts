@@ -10,14 +10,12 @@ import {
 import { SEVERITIES } from "../config/index.js";
 import { startHealthServer } from "../observability/index.js";
 import { createMetrics } from "../observability/metrics.js";
-import { systemClock } from "../shared/clock.js";
-import { acquireLock } from "../state/index.js";
-import { createContext, managesIssue, setMeta, type SyncContext } from "../sync/index.js";
+import { managesIssue } from "../sync/index.js";
 import { createWebhookReceiver } from "../webhooks/index.js";
-import { freezeFromEnv, openEngineState, type OpenedState } from "./state-open.js";
+import { openEngine, type OpenedEngine } from "./open-engine.js";
 import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
-import { buildConnector, cliLogger, secretsOf, type Connector } from "./wiring.js";
+import { cliLogger, secretsOf } from "./wiring.js";
 import { noteGitHubSide } from "./cycle-github.js";
 
 export interface RunCommandOptions {
@@ -38,18 +36,6 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   const secrets = secretsOf(config);
   const logger = cliLogger(config, io.env, secrets);
   let lockLost = false;
-  const lock = await acquireLock(config.state.path, {
-    // Another host took the lease over (this process stalled past it): stop, and say so by exit 1.
-    onLost: () => {
-      lockLost = true;
-      logger.error(
-        "the state lock was taken over by another process (this one stalled past its lease); stopping",
-      );
-      stopRequested = true;
-      platformStop.abort(new Error("lock lost"));
-      daemon?.stop();
-    },
-  });
   // Signals are ours from the moment the lock is: a stop during start-up still ends in exit 0.
   let daemon: Daemon | null = null;
   let stopRequested = false;
@@ -61,37 +47,34 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     platformStop.abort(new Error("stopping"));
     daemon?.stop();
   };
+  // Installed before the lock and the state are taken, as a long journal replay may be stopped too.
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  let connector: Connector | null = null;
-  let opened: OpenedState | null = null;
+  let engine: OpenedEngine;
   try {
-    opened = await openEngineState(config.state.path, { logger, env: io.env });
-    let engine: SyncContext | null = null;
-    const notBefore = opened.state.platformNotBefore;
-    const built = buildConnector(config, logger, {
+    engine = await openEngine(config, {
+      logger,
+      env: io.env,
       secrets,
       stop: platformStop.signal,
-      ...(notBefore !== undefined ? { notBefore } : {}),
-      // Committed with the state's next write (the cycle writes it even when it fails).
-      onNotBefore: (at) => {
-        if (engine) setMeta(engine, "platformNotBefore", at);
+      // Another host took the lease over (this process stalled past it): stop, and say so by exit 1.
+      onLockLost: () => {
+        lockLost = true;
+        logger.error(
+          "the state lock was taken over by another process (this one stalled past its lease); stopping",
+        );
+        stopRequested = true;
+        platformStop.abort(new Error("lock lost"));
+        daemon?.stop();
       },
     });
-    connector = built;
-    const ctx = createContext(
-      {
-        config,
-        ...built,
-        logger,
-        clock: systemClock,
-        persist: opened.persist,
-        freezeState: freezeFromEnv(io.env),
-        scrub: (text) => secrets.scrub(text),
-      },
-      opened.state,
-    );
-    engine = ctx;
+  } catch (error) {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+    throw error;
+  }
+  try {
+    const { ctx, connector: built } = engine;
     // /metrics observes the engine's events: what it did, and each cycle's end.
     const webhook = config.github.webhook;
     const webhookPath = webhook?.path !== undefined && webhook.secret !== undefined ? webhook.path : null;
@@ -163,8 +146,6 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   } finally {
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
-    await connector?.close();
-    await opened?.close();
-    await lock.release();
+    await engine.close();
   }
 }

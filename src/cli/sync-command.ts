@@ -1,10 +1,7 @@
-import { acquireLock } from "../state/index.js";
 import {
-  createContext,
   dryRunReads,
   persist,
   runCycle,
-  setMeta,
   summarizeDryRun,
   threatsWithIssue,
   type CounterName,
@@ -16,11 +13,10 @@ import type { Config } from "../config/index.js";
 import { progressTally, startTerminalProgress } from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
-import { systemClock } from "../shared/clock.js";
 import { CONFIG_OPTION, intOption, parse } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
-import { buildConnector, cliLogger, secretsOf } from "./wiring.js";
-import { freezeFromEnv, openEngineState } from "./state-open.js";
+import { cliLogger, secretsOf } from "./wiring.js";
+import { openEngine } from "./open-engine.js";
 
 /** The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`). */
 function reportText(report: CycleReport, reconcile: boolean): string {
@@ -102,30 +98,18 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   try {
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
-      const opened = await openEngineState(config.state.path, { readOnly: true, env: io.env });
-      const state = opened.state;
-      // The state is a copy here: a Retry-After is honoured but never written.
-      const connector = buildConnector(config, logger, {
+      const sink = collectingSink();
+      const threatsRead = new Map<string, Threat>();
+      const engine = await openEngine(config, {
+        logger,
+        env: io.env,
         secrets,
         stop: abort.signal,
-        ...(state.platformNotBefore !== undefined ? { notBefore: state.platformNotBefore } : {}),
+        dryRun: sink,
+        platform: (client) => tapThreats(client, threatsRead),
       });
       try {
-        const sink = collectingSink();
-        const threatsRead = new Map<string, Threat>();
-        const ctx = createContext(
-          {
-            config,
-            ...connector,
-            platform: tapThreats(connector.platform, threatsRead),
-            logger,
-            clock: systemClock,
-            persist: null,
-            dryRun: sink,
-            freezeState: freezeFromEnv(io.env),
-          },
-          state,
-        );
+        const ctx = engine.ctx;
         const hadIssue = threatsWithIssue(ctx);
         const reads = dryRunReads();
         ctx.subscribe(reads.observe);
@@ -136,14 +120,17 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         // The cycle logged the error (stderr); with --json the exit code says it.
         return report.error ? 1 : 0;
       } finally {
-        await connector.close();
-        await opened.close();
+        await engine.close();
       }
     }
     // Another host took the lease over (this process stalled past it): stop writing at once.
     let lockLost = false;
-    const lock = await acquireLock(config.state.path, {
-      onLost: () => {
+    const engine = await openEngine(config, {
+      logger,
+      env: io.env,
+      secrets,
+      stop: abort.signal,
+      onLockLost: () => {
         lockLost = true;
         logger.error(
           "the state lock was taken over by another process (this one stalled past its lease); stopping without further writes",
@@ -152,81 +139,51 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       },
     });
     try {
-      const opened = await openEngineState(config.state.path, { logger, env: io.env });
-      let engine: SyncContext | null = null;
-      const connector = buildConnector(config, logger, {
-        secrets,
-        stop: abort.signal,
-        ...(opened.state.platformNotBefore !== undefined
-          ? { notBefore: opened.state.platformNotBefore }
-          : {}),
-        // Committed with the state's next write (the cycle writes it even when it fails).
-        onNotBefore: (at) => {
-          if (engine) setMeta(engine, "platformNotBefore", at);
-        },
-      });
+      const { ctx, connector } = engine;
+      const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
+      const progress = startSyncProgress(io, config, ctx);
+      let report: CycleReport;
       try {
-        const ctx = createContext(
-          {
-            config,
-            ...connector,
-            logger,
-            clock: systemClock,
-            persist: opened.persist,
-            freezeState: freezeFromEnv(io.env),
-            scrub: (text) => secrets.scrub(text),
-          },
-          opened.state,
-        );
-        engine = ctx;
-        const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
-        const progress = startSyncProgress(io, config, ctx);
-        let report: CycleReport;
-        try {
-          report = await runCycle(ctx, {
-            reconcile,
-            recreate,
-            ignoreBackoff: true,
-            signal: abort.signal,
-            ...(deadline !== undefined ? { deadline } : {}),
-          });
-        } finally {
-          progress?.stop();
-        }
-        if (lockLost) {
-          io.err("sync stopped: another process holds the state lock now; nothing more was saved");
-          return 1;
-        }
-        noteGitHubSide(ctx, connector, report.startedAt);
-        await persist(ctx);
-        if (interruptedBy !== null) {
-          // Not "cycle ok": the operator stopped it, and the rest waits in the state.
-          io.out(
-            secrets.scrub(
-              json
-                ? JSON.stringify({ ...report, interrupted: interruptedBy })
-                : interruptedText(report, interruptedBy),
-            ),
-          );
-          return 1;
-        }
-        // Said where the operator looks: a Retry-After kept the platform's streams unread.
-        const notBefore = connector.platform.stats().notBefore;
-        const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
-        const text = json
-          ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
-          : reportText(report, reconcile) +
-            (waiting === undefined
-              ? ""
-              : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`);
-        io.out(secrets.scrub(text));
-        return report.ok ? 0 : 1;
+        report = await runCycle(ctx, {
+          reconcile,
+          recreate,
+          ignoreBackoff: true,
+          signal: abort.signal,
+          ...(deadline !== undefined ? { deadline } : {}),
+        });
       } finally {
-        await connector.close();
-        await opened.close();
+        progress?.stop();
       }
+      if (lockLost) {
+        io.err("sync stopped: another process holds the state lock now; nothing more was saved");
+        return 1;
+      }
+      noteGitHubSide(ctx, connector, report.startedAt);
+      await persist(ctx);
+      if (interruptedBy !== null) {
+        // Not "cycle ok": the operator stopped it, and the rest waits in the state.
+        io.out(
+          secrets.scrub(
+            json
+              ? JSON.stringify({ ...report, interrupted: interruptedBy })
+              : interruptedText(report, interruptedBy),
+          ),
+        );
+        return 1;
+      }
+      // Said where the operator looks: a Retry-After kept the platform's streams unread.
+      const notBefore = connector.platform.stats().notBefore;
+      const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
+      const text = json
+        ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
+        : reportText(report, reconcile) +
+          (waiting === undefined
+            ? ""
+            : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`);
+      io.out(secrets.scrub(text));
+      return report.ok ? 0 : 1;
     } finally {
-      await lock.release();
+      await engine.close();
     }
   } finally {
     process.off("SIGTERM", stop);

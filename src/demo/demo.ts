@@ -2,7 +2,7 @@ import type { Logger } from "../observability/index.js";
 import { runCycle, type CycleReport } from "../sync/index.js";
 import { clip, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
 import { demoTally, type DemoCounts, type DemoTally } from "./tally.js";
-import { DEMO_REPO, startDemoWorld, type BuildConnector, type DemoWorld } from "./setup.js";
+import { DEMO_REPO, startDemoWorld, type OpenDemoEngine, type DemoWorld } from "./setup.js";
 import { rankOfSeverity } from "../shared/severity.js";
 
 /**
@@ -23,7 +23,7 @@ export const CLOSING_HINT =
 
 export interface DemoOptions {
   say: Say;
-  buildConnector: BuildConnector;
+  openEngine: OpenDemoEngine;
   logger: Logger;
   seed?: number;
   threats?: number;
@@ -228,7 +228,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
   const threats = opts.threats ?? 12;
   const assets = opts.assets ?? 4;
   const world = await startDemoWorld({
-    buildConnector: opts.buildConnector,
+    openEngine: opts.openEngine,
     logger: opts.logger,
     seed,
     threats,

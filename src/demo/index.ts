@@ -1,3 +1,3 @@
 export { CLOSING_HINT, runDemo, type DemoOptions } from "./demo.js";
 export { DemoError } from "./narrate.js";
-export type { BuildConnector, DemoConnector } from "./setup.js";
+export type { DemoEngine, OpenDemoEngine } from "./setup.js";

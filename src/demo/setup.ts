@@ -2,14 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigSchema, type Config } from "../config/index.js";
-import type { GitHubGateway } from "../github/index.js";
 import { startGitHubStandIn, type RunningStandIn } from "../github-stand-in/index.js";
 import type { Logger } from "../observability/index.js";
-import type { PlatformClient } from "../platform/index.js";
-import { systemClock } from "../shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../simulator/index.js";
-import { openJournaledStore } from "../state/index.js";
-import { createContext, persistTo, stateFromStore, type SyncContext } from "../sync/index.js";
+import type { SyncContext } from "../sync/index.js";
 
 /**
  * The demo's world, all on 127.0.0.1 and in this process: a small seeded platform simulator, the
@@ -21,14 +17,17 @@ const DEMO_TOKEN = "ghp_demo_token_not_a_secret";
 const CLIENT_ID = "threatbridge-demo";
 const CLIENT_SECRET = "threatbridge-demo-secret";
 
-export interface DemoConnector {
-  platform: PlatformClient;
-  github: GitHubGateway;
+/** An engine opened over a config, and how to release it (its clients, its state, its lock). */
+export interface DemoEngine {
+  ctx: SyncContext;
   close(): Promise<void>;
 }
 
-/** Builds the real connector from a config (the CLI's wiring), so that the demo runs what `run` runs. */
-export type BuildConnector = (config: Config, logger: Logger) => DemoConnector;
+/**
+ * Opens the real engine from a config (the CLI's `openEngine`, given by the caller as the demo
+ * sits beside the CLI, not above it), so that the demo runs what `run` runs.
+ */
+export type OpenDemoEngine = (config: Config, logger: Logger) => Promise<DemoEngine>;
 
 export interface DemoWorld {
   sim: RunningSimulator;
@@ -38,7 +37,7 @@ export interface DemoWorld {
 }
 
 export interface DemoWorldOptions {
-  buildConnector: BuildConnector;
+  openEngine: OpenDemoEngine;
   logger: Logger;
   seed: number;
   threats: number;
@@ -90,22 +89,9 @@ export async function startDemoWorld(opts: DemoWorldOptions): Promise<DemoWorld>
     const dir = await mkdtemp(join(opts.tmpRoot ?? tmpdir(), "threatbridge-demo-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const config = demoConfig(sim, gh, join(dir, "state.json"));
-    const connector = opts.buildConnector(config, opts.logger);
-    cleanups.push(() => connector.close());
-    const store = await openJournaledStore(config.state.path, { logger: opts.logger });
-    cleanups.push(() => store.close());
-    const ctx = createContext(
-      {
-        config,
-        platform: connector.platform,
-        github: connector.github,
-        logger: opts.logger,
-        clock: systemClock,
-        persist: persistTo(store),
-      },
-      stateFromStore(store),
-    );
-    return { sim, gh, ctx, close };
+    const engine = await opts.openEngine(config, opts.logger);
+    cleanups.push(() => engine.close());
+    return { sim, gh, ctx: engine.ctx, close };
   } catch (error) {
     await close();
     throw error;

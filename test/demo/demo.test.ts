@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
-import { buildConnector } from "../../src/cli/wiring.js";
+import { openEngine } from "../../src/cli/open-engine.js";
 import { runDemo } from "../../src/demo/index.js";
 import { silentLogger } from "../../src/observability/index.js";
 
@@ -32,7 +32,12 @@ describe("threatbridge demo", () => {
     const root = await mkdtemp(join(tmpdir(), "threatbridge-demo-test-"));
     try {
       const lines: string[] = [];
-      await runDemo({ say: (l) => lines.push(l), logger: silentLogger, buildConnector, tmpRoot: root });
+      await runDemo({
+        say: (l) => lines.push(l),
+        logger: silentLogger,
+        openEngine: (config, logger) => openEngine(config, { logger }),
+        tmpRoot: root,
+      });
       expect(lines.at(-1)).toMatch(/^Done\./);
       expect(await readdir(root)).toEqual([]);
     } finally {
