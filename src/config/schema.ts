@@ -3,6 +3,7 @@ import { z } from "zod";
 import { compileNote, compileTemplates, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { SEVERITIES } from "../shared/severity.js";
+import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
 
 /**
  * The configuration file's schema. Every object is strict: an unknown key is an error (the contract:
@@ -14,7 +15,7 @@ export { SEVERITIES };
 export const Severity = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof Severity>;
 
-export const SETTABLE_STATUSES = ["unsolved", "solved", "false_positive", "accepted"] as const;
+export { SETTABLE_STATUSES };
 
 const nonEmpty = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -202,7 +203,7 @@ const FiltersConfig = z.strictObject({
   ),
   /** A threat first seen in one of these statuses gets an issue (contract: not solved/false_positive/accepted). */
   create_for_statuses: z
-    .array(z.enum(["unsolved", "pending", "solved", "false_positive", "accepted"]))
+    .array(z.enum(THREAT_STATUSES))
     .default(["unsolved", "pending"])
     .describe("A threat first seen in one of these statuses gets an issue"),
 });

@@ -15,3 +15,11 @@ export {
   type Stream,
   type WriteEvent,
 } from "./engine-events.js";
+export {
+  isSettableStatus,
+  isThreatStatus,
+  SETTABLE_STATUSES,
+  THREAT_STATUSES,
+  type SettableStatus,
+  type ThreatStatus,
+} from "./threat-status.js";
