@@ -23,3 +23,17 @@ export {
   type SettableStatus,
   type ThreatStatus,
 } from "./threat-status.js";
+export {
+  commentKey,
+  commentKeyed,
+  findMarkerIds,
+  hasMarker,
+  markerFor,
+  MAX_REVISION_HASH_LENGTH,
+  OWN_LINES,
+  parseCommentKeys,
+  parseMarker,
+  parseRevision,
+  REVISION_LINE_RESERVE,
+  withRevision,
+} from "./hidden-lines.js";
