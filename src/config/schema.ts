@@ -3,6 +3,7 @@ import { z } from "zod";
 import { compileNote, compileTemplates, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { SEVERITIES } from "../shared/severity.js";
+import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
 import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
 
 /**
@@ -139,7 +140,7 @@ const GitHubConfig = z
     repository: repository.describe("owner/name of the default repository for new issues"),
     managed_label: nonEmpty
       .max(50)
-      .default("threatbridge")
+      .default(DEFAULT_MANAGED_LABEL)
       .describe("Label on every issue the connector creates; only issues with it are managed"),
     issue_type: nonEmpty
       .max(100)

@@ -37,3 +37,12 @@ export {
   REVISION_LINE_RESERVE,
   withRevision,
 } from "./hidden-lines.js";
+export {
+  DEFAULT_MANAGED_LABEL,
+  isOwnLabel,
+  MODULE_LABEL_PREFIX,
+  moduleLabel,
+  RETIRED_LABELS,
+  SEVERITY_LABEL_PREFIX,
+  severityLabel,
+} from "./labels.js";
