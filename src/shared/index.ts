@@ -46,3 +46,4 @@ export {
   SEVERITY_LABEL_PREFIX,
   severityLabel,
 } from "./labels.js";
+export { everyKeyOf } from "./every-key.js";
