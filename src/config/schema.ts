@@ -3,6 +3,8 @@ import { z } from "zod";
 import { compileNote, compileTemplates, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { SEVERITIES } from "../shared/severity.js";
+import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
+import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
 
 /**
  * The configuration file's schema. Every object is strict: an unknown key is an error (the contract:
@@ -14,7 +16,7 @@ export { SEVERITIES };
 export const Severity = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof Severity>;
 
-export const SETTABLE_STATUSES = ["unsolved", "solved", "false_positive", "accepted"] as const;
+export { SETTABLE_STATUSES };
 
 const nonEmpty = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -138,7 +140,7 @@ const GitHubConfig = z
     repository: repository.describe("owner/name of the default repository for new issues"),
     managed_label: nonEmpty
       .max(50)
-      .default("threatbridge")
+      .default(DEFAULT_MANAGED_LABEL)
       .describe("Label on every issue the connector creates; only issues with it are managed"),
     issue_type: nonEmpty
       .max(100)
@@ -202,7 +204,7 @@ const FiltersConfig = z.strictObject({
   ),
   /** A threat first seen in one of these statuses gets an issue (contract: not solved/false_positive/accepted). */
   create_for_statuses: z
-    .array(z.enum(["unsolved", "pending", "solved", "false_positive", "accepted"]))
+    .array(z.enum(THREAT_STATUSES))
     .default(["unsolved", "pending"])
     .describe("A threat first seen in one of these statuses gets an issue"),
 });

@@ -18,6 +18,7 @@ import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 import * as who from "./who-changed.js";
 import * as milestones from "./milestones.js";
 import * as subIssues from "./sub-issues.js";
+import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
 import {
   createIssueTypePolicy,
   isTypeRefusal,
@@ -184,7 +185,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
   const clock = opts.clock ?? systemClock;
   const logger = (opts.logger ?? silentLogger).child({ component: "github" });
   const baseUrl = opts.apiUrl.replace(/\/+$/, "");
-  const managedLabel = opts.managedLabel ?? "threatbridge";
+  const managedLabel = opts.managedLabel ?? DEFAULT_MANAGED_LABEL;
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;
   const budget = createWriteBudget({ ...opts.writeBudget, clock, sleep: opts.sleep ?? realSleep });
   const transport: TransportStats = { requests: 0, rateLimitPoints: 0, notModified: 0 };

@@ -61,7 +61,7 @@ export type {
 } from "./milestones.js";
 export type { AttachResult, DetachResult, SubIssueList } from "./sub-issues.js";
 export type { Unavailable } from "./unavailable.js";
-export { hasMarker, parseMarker } from "./marker.js";
+export { hasMarker, parseMarker } from "../shared/hidden-lines.js";
 export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
 export {
   createWriteBudget,

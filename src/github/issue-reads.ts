@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isRecord } from "../shared/json.js";
 import { GitHubError, parseResponse } from "./errors.js";
 import type { EtagCache } from "./etag-cache.js";
-import { hasMarker } from "./marker.js";
+import { hasMarker } from "../shared/hidden-lines.js";
 import { getOrNull, getPage, type PageResult, type Query, type RestContext } from "./rest-calls.js";
 import {
   GitHubCommentList,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseMarker } from "./marker.js";
+import { OWN_LINES, parseMarker } from "../shared/hidden-lines.js";
 
 /**
  * GitHub REST responses, parsed at the edge (loose: GitHub adds fields freely). Only the
@@ -114,9 +114,6 @@ function repoOf(issue: GitHubIssue, fallback: string): string {
 export function isPullRequest(issue: GitHubIssue): boolean {
   return issue.pull_request !== undefined && issue.pull_request !== null;
 }
-
-/** The connector's hidden lines (marker, revision, comment keys), in the order the body has them. */
-const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
 
 /**
  * An issue of the change list as the intake keeps it: its body reduced to the connector's own

@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  isThreatStatus,
+  SETTABLE_STATUSES,
+  THREAT_STATUSES,
+  type ThreatStatus,
+} from "../shared/threat-status.js";
 
 /**
  * Zod schemas of the platform API spec ("Resources and their fields"). Every object is loose:
@@ -11,16 +17,11 @@ export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
   message: "expected a UUID",
 });
 
-/** Threat status values ("States and transitions"). */
-export const THREAT_STATUSES = ["unsolved", "solved", "false_positive", "accepted", "pending"] as const;
-export type KnownThreatStatus = (typeof THREAT_STATUSES)[number];
+export { THREAT_STATUSES, SETTABLE_STATUSES };
+export type KnownThreatStatus = ThreatStatus;
+export const isKnownThreatStatus = isThreatStatus;
 
-export function isKnownThreatStatus(status: string): status is KnownThreatStatus {
-  return THREAT_STATUSES.some((known) => known === status);
-}
-
-/** The statuses a caller may set; `pending` is computed by the platform and never settable. */
-export const SETTABLE_STATUSES = ["unsolved", "solved", "false_positive", "accepted"] as const;
+/** The statuses a caller may set, as a schema (the `pending` status is never settable). */
 export const SettableStatus = z.enum(SETTABLE_STATUSES);
 export type SettableStatus = z.infer<typeof SettableStatus>;
 

@@ -15,3 +15,35 @@ export {
   type Stream,
   type WriteEvent,
 } from "./engine-events.js";
+export {
+  isSettableStatus,
+  isThreatStatus,
+  SETTABLE_STATUSES,
+  THREAT_STATUSES,
+  type SettableStatus,
+  type ThreatStatus,
+} from "./threat-status.js";
+export {
+  commentKey,
+  commentKeyed,
+  findMarkerIds,
+  hasMarker,
+  markerFor,
+  MAX_REVISION_HASH_LENGTH,
+  OWN_LINES,
+  parseCommentKeys,
+  parseMarker,
+  parseRevision,
+  REVISION_LINE_RESERVE,
+  withRevision,
+} from "./hidden-lines.js";
+export {
+  DEFAULT_MANAGED_LABEL,
+  isOwnLabel,
+  MODULE_LABEL_PREFIX,
+  moduleLabel,
+  RETIRED_LABELS,
+  SEVERITY_LABEL_PREFIX,
+  severityLabel,
+} from "./labels.js";
+export { everyKeyOf } from "./every-key.js";

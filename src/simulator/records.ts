@@ -2,8 +2,9 @@
  * The simulator's in-memory records and their JSON shapes on the API. Field names the spec
  * leaves unnamed follow docs/architecture.md (the defaults of the contract's `fields` block).
  */
-export const THREAT_STATUSES = ["unsolved", "solved", "false_positive", "accepted", "pending"] as const;
-export type ThreatStatus = (typeof THREAT_STATUSES)[number];
+import { THREAT_STATUSES, type ThreatStatus } from "../shared/threat-status.js";
+
+export { THREAT_STATUSES, type ThreatStatus };
 
 import { SEVERITIES, type SeverityName } from "../shared/severity.js";
 

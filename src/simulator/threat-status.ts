@@ -1,8 +1,9 @@
 import type { ThreatStatus } from "./records.js";
 
-/** The statuses a caller may set (spec, States and transitions). `pending` is platform-computed. */
-export const SETTABLE_STATUSES = ["unsolved", "solved", "false_positive", "accepted"] as const;
-export type Verdict = (typeof SETTABLE_STATUSES)[number];
+import { isSettableStatus, SETTABLE_STATUSES, type SettableStatus } from "../shared/threat-status.js";
+
+export { SETTABLE_STATUSES };
+export type Verdict = SettableStatus;
 
 /**
  * The spec leaves open which threats the platform verifies automatically. The simulator's choice:
@@ -15,9 +16,7 @@ export function isAutoVerified(module: string): boolean {
   return AUTO_VERIFIED_MODULES.has(module);
 }
 
-export function isVerdict(value: string): value is Verdict {
-  return (SETTABLE_STATUSES as readonly string[]).includes(value);
-}
+export const isVerdict: (value: string) => value is Verdict = isSettableStatus;
 
 /** The effective status after a verdict (spec, status table rows 1–4). */
 export function statusAfterVerdict(module: string, verdict: Verdict): ThreatStatus {

@@ -1,4 +1,6 @@
+import { everyKeyOf } from "../shared/every-key.js";
 import { isoCanonicalMs } from "./iso-ms.js";
+import type { IssueRecord, ThreatRecord } from "./schema.js";
 import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
 
@@ -41,8 +43,18 @@ interface Tables {
   bases: Interner;
 }
 
-const PACKED_KEYS = new Set(["status", "severity", "assetId", "issue", "link", "updatedAt"]);
-const ISSUE_KEYS = new Set(["repo", "number", "url", "state", "hash"]);
+// Field names checked against the record's schema by the compiler (no cost at run time).
+const PACKED_KEYS: ReadonlySet<string> = new Set([
+  "status",
+  "severity",
+  "assetId",
+  "issue",
+  "link",
+  "updatedAt",
+] satisfies (keyof ThreatRecord)[]);
+const ISSUE_KEYS: ReadonlySet<string> = new Set(
+  everyKeyOf<IssueRecord>()(["repo", "number", "url", "state", "hash"]),
+);
 const MAX_INT32 = 2 ** 31 - 1;
 /**
  * The packed shape is a valid ThreatRecord (src/state/schema.ts) by construction: severity 0..4,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { markerFor } from "../../src/github/marker.js";
+import { markerFor } from "../../src/shared/index.js";
 import { fakeTime } from "./fake-time.js";
 import { REPO, TOKEN, startHarness, type Harness } from "./harness.js";
 

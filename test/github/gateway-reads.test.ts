@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { markerFor } from "../../src/github/marker.js";
+import { markerFor } from "../../src/shared/index.js";
 import { REPO, TOKEN, gatewayFor, startHarness, type Harness } from "./harness.js";
 
 const THREAT = "3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GitHubError } from "../../src/github/index.js";
-import { markerFor } from "../../src/github/marker.js";
+import { markerFor } from "../../src/shared/index.js";
 import { fakeTime } from "./fake-time.js";
 import { REPO, TOKEN, startHarness, type Harness } from "./harness.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { markerFor } from "../../src/github/marker.js";
+import { markerFor } from "../../src/shared/index.js";
 import { createRequestPolicy, type LimitEvent, type RequestPolicy } from "../../src/github/request-policy.js";
 import { fakeTime, type FakeTime } from "./fake-time.js";
 import { REPO, startHarness, type Harness } from "./harness.js";

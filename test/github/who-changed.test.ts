@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitHub, type GitHubGateway } from "../../src/github/index.js";
-import { markerFor } from "../../src/github/marker.js";
+import { markerFor } from "../../src/shared/index.js";
 import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-in/index.js";
 import { fakeTime } from "./fake-time.js";
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { SETTABLE_STATUSES } from "../../src/shared/index.js";
 
 /**
  * A small stateful stand-in for the platform API and its token endpoint, for the client's unit
@@ -54,7 +55,7 @@ export interface FakePlatform {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SETTABLE = new Set(["unsolved", "solved", "false_positive", "accepted"]);
+const SETTABLE: ReadonlySet<string> = new Set(SETTABLE_STATUSES);
 
 export function newStream(arrayProperty: string): FakeStream {
   return { log: [], withheld: 0, releaseAfterEmptyPages: null, emptyPagesServed: 0, arrayProperty };

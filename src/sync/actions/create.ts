@@ -1,7 +1,7 @@
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
 import type { EngineEvent } from "../../shared/index.js";
 import { markerFor } from "../render/index.js";
-import { withRevision } from "../render/revision.js";
+import { withRevision } from "../../shared/index.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueCreated } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";

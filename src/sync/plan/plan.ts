@@ -1,3 +1,4 @@
+import type { SettableStatus } from "../../shared/index.js";
 import type { IssueRecord, PersonChange, ThreatRecord } from "../../state/index.js";
 import { formatExternalId, parseExternalId } from "../intake/normalize.js";
 import {
@@ -29,7 +30,7 @@ export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
  *   writes, echoed back on the streams, cost no GitHub write.
  */
 
-export type SettableStatus = "unsolved" | "solved" | "false_positive" | "accepted";
+export type { SettableStatus };
 
 export interface PlanInput {
   threatId: string;

@@ -1,6 +1,6 @@
 import { escapeMarkdownBlock, escapeMarkdownInline } from "./escape.js";
 import { MAX_RENDERED_BODY_LENGTH } from "./limits.js";
-import { markerFor } from "../../github/marker.js";
+import { markerFor } from "../../shared/index.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, ThreatView } from "./types.js";

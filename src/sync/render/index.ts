@@ -9,6 +9,6 @@ export type {
 } from "./types.js";
 export { renderIssue } from "./render-issue.js";
 export { compileTemplates, TemplateError } from "../../config/index.js";
-export { findMarkerIds, markerFor } from "../../github/marker.js";
+export { findMarkerIds, markerFor } from "../../shared/index.js";
 export { escapeMarkdownInline, escapePlainText } from "./escape.js";
 export { MAX_BODY_LENGTH, MAX_LABEL_LENGTH, MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";

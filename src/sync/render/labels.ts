@@ -1,3 +1,4 @@
+import { moduleLabel, severityLabel } from "../../shared/index.js";
 import { stripBidi } from "./escape.js";
 import { MAX_LABEL_LENGTH } from "./limits.js";
 import { precut } from "./truncate.js";
@@ -30,8 +31,8 @@ export function labelsFor(
   const candidates = [managedLabel];
   const severity = cleanLabel(threat.severity ?? "").toLowerCase();
   const module = cleanLabel(threat.module ?? "").toLowerCase();
-  if (severity !== "") candidates.push(`severity:${severity}`);
-  if (module !== "") candidates.push(`module:${module}`);
+  if (severity !== "") candidates.push(severityLabel(severity));
+  if (module !== "") candidates.push(moduleLabel(module));
   candidates.push(...extraLabels);
 
   const seen = new Set<string>();

@@ -1,3 +1,5 @@
+import { REVISION_LINE_RESERVE } from "../../shared/index.js";
+
 /**
  * GitHub's limits, counted in UTF-16 code units (stricter than GitHub's character count, so a
  * text within them is always accepted).
@@ -5,11 +7,7 @@
 export const MAX_TITLE_LENGTH = 256;
 export const MAX_BODY_LENGTH = 65_536;
 export const MAX_LABEL_LENGTH = 50;
-/**
- * Room kept for the revision line appended to every body sent (`src/sync/render/revision.ts`:
- * `\n<!-- threatbridge:rev=<hex hash, at most 64> -->\n`). GitHub's limit applies to what is sent, so a
- * rendered body leaves this much free.
- */
-export const REVISION_LINE_RESERVE = "\n<!-- threatbridge:rev= -->\n".length + 64;
+// GitHub's limit applies to what is sent, so a rendered body leaves room for the revision line.
+export { REVISION_LINE_RESERVE };
 /** The longest body the renderer produces: with its revision line it is within MAX_BODY_LENGTH. */
 export const MAX_RENDERED_BODY_LENGTH = MAX_BODY_LENGTH - REVISION_LINE_RESERVE;

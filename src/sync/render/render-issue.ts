@@ -3,7 +3,7 @@ import { defaultTitle } from "./default-title.js";
 import { escapePlainText, neutralizeMarkers } from "./escape.js";
 import { labelsFor } from "./labels.js";
 import { MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
-import { markerFor } from "../../github/marker.js";
+import { markerFor } from "../../shared/index.js";
 import { bodyScope, titleScope } from "./template-scope.js";
 import { truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, RenderOptions, RenderOutcome, RenderWarning, ThreatView } from "./types.js";

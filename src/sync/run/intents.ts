@@ -1,6 +1,7 @@
 import type { Intent } from "../../state/index.js";
 import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
-import { commentKeyed, commentText } from "../render/comment-key.js";
+import { commentKeyed } from "../../shared/index.js";
+import { commentText } from "../render/comment-key.js";
 import { dropIntent, nextSeq, putIntent } from "../records/state-updates.js";
 
 /**

@@ -1,3 +1,4 @@
+import { isOwnLabel } from "../../shared/index.js";
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
 import type { Intent, IssueRecord } from "../../state/index.js";
 import { moduleOf, surelyRefused, type SendIo, type Settlement } from "../actions/index.js";
@@ -21,16 +22,8 @@ import { markIssueDeleted } from "./refusals.js";
 
 /** Labels of the connector's own vocabulary; others (people's) are kept on update. */
 function managedLabel(ctx: SyncContext): (label: string) => boolean {
-  return (label) => {
-    const l = label.toLowerCase();
-    return (
-      l === ctx.policy.managedLabel.toLowerCase() ||
-      l === "pending" ||
-      l.startsWith("severity:") ||
-      l.startsWith("module:") ||
-      ctx.policy.routes.some((r) => r.labels.some((x) => x.toLowerCase() === l))
-    );
-  };
+  const routeLabels = ctx.policy.routes.flatMap((r) => r.labels);
+  return (label) => isOwnLabel(label, ctx.policy.managedLabel, routeLabels);
 }
 
 function sendIo(ctx: SyncContext): SendIo {

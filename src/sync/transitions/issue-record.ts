@@ -1,6 +1,6 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import type { IssueRecord } from "../../state/index.js";
-import { parseRevision } from "../render/revision.js";
+import { parseRevision } from "../../shared/index.js";
 
 /** What the state remembers of an issue; `hash` from the revision line when not given. */
 export function issueRecord(issue: IssueSnapshot, hash?: string): IssueRecord {

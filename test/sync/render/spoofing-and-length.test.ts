@@ -6,7 +6,7 @@ import {
   renderIssue,
   type RenderOptions,
 } from "../../../src/sync/render/index.js";
-import { withRevision } from "../../../src/sync/render/revision.js";
+import { withRevision } from "../../../src/shared/index.js";
 import { ASSET, OPTIONS, threat } from "./fixtures.js";
 
 // Issue 6, item 8: embeddings/overrides, isolates and the three marks.

@@ -1,0 +1,116 @@
+/**
+ * The connector's hidden lines in issue bodies and comments, each written and read here only.
+ * Issues already on GitHub carry these exact bytes, so a change to any writer below strands them:
+ * the marker could no longer tie an issue to its threat, the revision line would make every issue
+ * look stale, and a lost comment response would post the comment twice.
+ *
+ * - the marker `<!-- threatbridge:threat=<threat id> -->` ties an issue to its threat (contract,
+ *   "Conventions on GitHub"), so an unfinished create is resolved by looking, never by re-sending;
+ * - the revision line `<!-- threatbridge:rev=<hash> -->` is the hash of what the issue shows, so
+ *   `reconcile` (or a start with a lost state file) knows whether an issue is current;
+ * - the comment key `<!-- threatbridge:comment=<intent id> -->` makes a comment findable after a
+ *   lost response.
+ */
+
+/** Every hidden line of the connector, in the order a body has them. */
+export const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
+
+// The spec makes threat ids UUIDs ("Common rules" 4), which pass through unchanged. Anything else
+// is percent-encoded so that an odd id can neither end the comment early nor fake a second marker.
+const MARKER_PATTERN = /<!-- threatbridge:threat=([A-Za-z0-9%-]*) -->/g;
+
+/** The marker line for a threat. */
+export function markerFor(threatId: string): string {
+  return `<!-- threatbridge:threat=${encodeId(threatId)} -->`;
+}
+
+function encodeId(id: string): string {
+  const wellFormed = id.replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) =>
+    isPaired(all, offset) ? c : "\uFFFD",
+  );
+  return encodeURIComponent(wellFormed).replace(
+    /[!'()*._~]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+function isPaired(text: string, offset: number): boolean {
+  const code = text.charCodeAt(offset);
+  if (code <= 0xdbff) {
+    const next = text.charCodeAt(offset + 1);
+    return next >= 0xdc00 && next <= 0xdfff;
+  }
+  const previous = text.charCodeAt(offset - 1);
+  return previous >= 0xd800 && previous <= 0xdbff;
+}
+
+/** The threat ids of every marker in an issue body, in order (for reconcile and adoption). */
+export function findMarkerIds(body: string): string[] {
+  const ids: string[] = [];
+  for (const match of body.matchAll(MARKER_PATTERN)) {
+    const encoded = match[1];
+    if (encoded === undefined) continue;
+    try {
+      ids.push(decodeURIComponent(encoded));
+    } catch {
+      // A malformed escape is not one of our markers.
+    }
+  }
+  return ids;
+}
+
+/** The threat id of the first marker in an issue body, as written, or null when there is none. */
+export function parseMarker(body: string | null | undefined): string | null {
+  if (body === null || body === undefined) return null;
+  // An empty id names no threat.
+  return findMarkerIds(body).find((id) => id !== "") ?? null;
+}
+
+/** Whether a body carries the marker of this threat (ids compare case-insensitively). */
+export function hasMarker(body: string | null | undefined, threatId: string): boolean {
+  return parseMarker(body)?.toLowerCase() === threatId.toLowerCase();
+}
+
+const REVISION = /<!-- threatbridge:rev=([0-9a-f]{8,64}) -->/g;
+
+/** The longest hash a revision line carries. */
+export const MAX_REVISION_HASH_LENGTH = 64;
+
+/** A body with its revision line appended (after everything else, so it is the last one). */
+export function withRevision(body: string, hash: string): string {
+  return `${body.trimEnd()}\n${revisionLine(hash)}\n`;
+}
+
+function revisionLine(hash: string): string {
+  return `<!-- threatbridge:rev=${hash} -->`;
+}
+
+/** The last revision line wins: the connector's own is appended after everything else. */
+export function parseRevision(body: string): string | null {
+  let found: string | null = null;
+  for (const match of body.matchAll(REVISION)) found = match[1] ?? found;
+  return found;
+}
+
+/**
+ * The most a body grows by `withRevision` (its line break, the line and the closing break), so
+ * a rendered body can leave room for it within GitHub's limit.
+ */
+export const REVISION_LINE_RESERVE = `\n${revisionLine("")}\n`.length + MAX_REVISION_HASH_LENGTH;
+
+const COMMENT_KEY = /<!-- threatbridge:comment=([^\s>]+) -->/g;
+
+/** The hidden line that makes a comment findable after a lost response: its intent's id. */
+export function commentKey(intentId: string): string {
+  return `<!-- threatbridge:comment=${intentId} -->`;
+}
+
+/** The intent ids of every comment key in a comment's body, in order. */
+export function parseCommentKeys(body: string): string[] {
+  return [...body.matchAll(COMMENT_KEY)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
+}
+
+/** Whether a comment's body carries the key of an intent. */
+export function commentKeyed(body: string, intentId: string): boolean {
+  return body.includes(commentKey(intentId));
+}

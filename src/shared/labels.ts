@@ -1,0 +1,39 @@
+/**
+ * The labels the connector owns, named once: the renderer writes them and the update keeps every
+ * other label (people's) as it is, so a writer and its reader must agree on these names.
+ */
+
+/** The managed label's default (contract: every issue the connector creates carries it). */
+export const DEFAULT_MANAGED_LABEL = "threatbridge";
+
+export const SEVERITY_LABEL_PREFIX = "severity:";
+export const MODULE_LABEL_PREFIX = "module:";
+
+/**
+ * Labels the connector once wrote and writes no more: the first versions labelled an issue
+ * `pending` while its threat was; an update still removes it, as its own.
+ */
+export const RETIRED_LABELS: readonly string[] = ["pending"];
+
+export function severityLabel(severity: string): string {
+  return `${SEVERITY_LABEL_PREFIX}${severity}`;
+}
+
+export function moduleLabel(module: string): string {
+  return `${MODULE_LABEL_PREFIX}${module}`;
+}
+
+/**
+ * Whether a label is the connector's own: the managed label, a severity or module label, a
+ * retired one, or one a route adds. GitHub compares label names case-insensitively, so this does.
+ */
+export function isOwnLabel(label: string, managedLabel: string, routeLabels: readonly string[]): boolean {
+  const l = label.toLowerCase();
+  return (
+    l === managedLabel.toLowerCase() ||
+    RETIRED_LABELS.includes(l) ||
+    l.startsWith(SEVERITY_LABEL_PREFIX) ||
+    l.startsWith(MODULE_LABEL_PREFIX) ||
+    routeLabels.some((x) => x.toLowerCase() === l)
+  );
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import {
+  commentKey,
+  commentKeyed,
+  markerFor,
+  OWN_LINES,
+  parseCommentKeys,
+  parseMarker,
+  parseRevision,
+  REVISION_LINE_RESERVE,
+  withRevision,
+} from "../../src/shared/index.js";
+
+// Issues already on GitHub carry these bytes: a changed writer would strand them.
+const THREAT = "3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b";
+const HASH = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+describe("hidden body lines (contract, Conventions on GitHub)", () => {
+  it("writes the marker, revision line and comment key byte for byte as issues on GitHub carry them", () => {
+    expect(markerFor(THREAT)).toBe("<!-- threatbridge:threat=3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b -->");
+    expect(withRevision("body\n\n", "abcd1234")).toBe("body\n<!-- threatbridge:rev=abcd1234 -->\n");
+    expect(commentKey("i42")).toBe("<!-- threatbridge:comment=i42 -->");
+  });
+
+  it("reads back what it writes: parse(write(x)) == x for each line", () => {
+    for (const id of [
+      THREAT,
+      THREAT.toUpperCase(),
+      "not-a-uuid",
+      "a -->b",
+      "x.y_z~!'()*",
+      "é \uD83D\uDE00",
+    ]) {
+      expect(parseMarker(`text\n${markerFor(id)}\n`)).toBe(id);
+    }
+    for (const hash of ["abcd1234", HASH])
+      expect(parseRevision(withRevision("## Title\n\ntext", hash))).toBe(hash);
+    for (const intentId of ["i1", "i987654"]) {
+      const comment = `Reopened.\n\n${commentKey(intentId)}`;
+      expect(parseCommentKeys(comment)).toEqual([intentId]);
+      expect(commentKeyed(comment, intentId)).toBe(true);
+    }
+  });
+
+  it("an id that would end the comment early cannot fake a second marker", () => {
+    const body = markerFor(`x --> <!-- threatbridge:threat=${THREAT}`);
+    expect(body.match(OWN_LINES)).toHaveLength(1);
+    expect(parseMarker(body)).not.toBe(THREAT);
+  });
+
+  it("the last revision line wins, since the connector appends its own after a person's text", () => {
+    const body = withRevision(`quoted: ${withRevision("", "aaaaaaaa").trim()}\n`, "bbbbbbbb");
+    expect(parseRevision(body)).toBe("bbbbbbbb");
+  });
+
+  it("the room reserved for the revision line is exactly what the longest one adds", () => {
+    expect(withRevision("x", HASH).length - "x".length).toBe(REVISION_LINE_RESERVE);
+  });
+
+  it("every hidden line is one of the connector's own lines, in body order", () => {
+    const body = `a ${markerFor(THREAT)} b ${commentKey("i7")}\n${withRevision("", "abcd1234")}`;
+    expect(body.match(OWN_LINES)).toEqual([
+      markerFor(THREAT),
+      commentKey("i7"),
+      "<!-- threatbridge:rev=abcd1234 -->",
+    ]);
+  });
+});

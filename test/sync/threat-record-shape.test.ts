@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { ThreatRecord, ThreatTable } from "../../src/state/index.js";
+import { decodeSnapshot, encodeSnapshot, type StoreView } from "../../src/state/snapshot-codec.js";
+import { THREAT_RECORD_FIELDS, toThreatRecord } from "../../src/sync/records/threat-record-guard.js";
+
+// One record with every field of the schema set, so a field the schema gains shows up below.
+const FULL = {
+  status: "unsolved",
+  severity: 3,
+  assetId: "asset-1",
+  updatedAt: "2026-01-02T03:04:05.000Z",
+  gone: false,
+  issue: {
+    repo: "acme/sec",
+    number: 7,
+    url: "https://github.com/acme/sec/issues/7",
+    state: "open",
+    hash: "ab12",
+  },
+  link: "acme/sec#7",
+  refused: { action: "update", reason: "locked", at: "2026-01-03T00:00:00.000Z" },
+  deletedIssue: { repo: "acme/sec", number: 6, at: "2026-01-01T00:00:00.000Z" },
+  closedForRemoval: true,
+} satisfies ThreatRecord;
+
+describe("the threat record's shape is the state schema's (src/state/schema.ts)", () => {
+  it("the stored-row guard names exactly the schema's fields", () => {
+    expect([...THREAT_RECORD_FIELDS].sort()).toEqual(Object.keys(ThreatRecord.shape).sort());
+    expect(Object.keys(FULL).sort()).toEqual(Object.keys(ThreatRecord.shape).sort());
+  });
+
+  it("a stored row whose field has the wrong type is refused, for every field (the guard checks each one)", () => {
+    expect(toThreatRecord(structuredClone(FULL))).toEqual(FULL);
+    for (const field of THREAT_RECORD_FIELDS) {
+      const row: Record<string, unknown> = { ...structuredClone(FULL), [field]: { wrong: [1] } };
+      expect(() => toThreatRecord(row), field).toThrow();
+    }
+  });
+
+  it("the column table keeps every field of a record, packed or not, also through a snapshot", async () => {
+    const table = new ThreatTable();
+    // The rarer fields leave a row outside the packed columns; without them it is packed.
+    const { status, severity, assetId, updatedAt, issue, link } = FULL;
+    const packed = { status, severity, assetId, updatedAt, issue, link } satisfies ThreatRecord;
+    table.set("t-full", FULL).set("t-packed", packed);
+    expect(table.get("t-full")).toEqual(FULL);
+    expect(table.get("t-packed")).toEqual(packed);
+    const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
+    const text = (await encodeSnapshot(view, () => Promise.resolve())).join("");
+    const back = decodeSnapshot(JSON.parse(text)).collections.get("threats");
+    expect(back instanceof ThreatTable && back.get("t-full")).toEqual(FULL);
+    expect(back instanceof ThreatTable && back.get("t-packed")).toEqual(packed);
+  });
+});
