@@ -24,6 +24,7 @@ const STORE_SOURCES = [
   "src/state/migrations.ts",
   "src/state/schema.ts",
   "src/shared/json.ts",
+  "src/shared/every-key.ts",
 ];
 
 /** Bulk threats written by the first run, so that a compaction has real work to do. */
