@@ -182,7 +182,9 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
       `\n            by severity: ${formatCounts(report.backlog.bySeverity)}`,
     `github:     ${formatGitHub(report, nowMs)}`,
     `unreadable: ${report.retry.threats} threats, ${report.retry.assets} assets (read again each cycle)`,
-    `refused:    ${report.refused.length} steps GitHub refused for good (not retried)` +
+    `refused:    ${report.refused.length} steps GitHub refused for good (not retried on their own${
+      report.refused.length > 0 ? "; `threatbridge retry --all` once the cause is fixed" : ""
+    })` +
       report.refused
         .map((r) => `\n            threat ${r.threatId} ${r.action} at ${r.at}: ${r.reason}`)
         .join(""),

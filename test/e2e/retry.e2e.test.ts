@@ -41,6 +41,10 @@ describe("threatbridge retry", () => {
     const fresh = world.sim.sim.addThreat({ severity: "critical", status: "unsolved" });
     expect(await sync(world)).toBe(0);
     expect((await status(world)).refused?.find((r) => r.threatId === fresh.id)?.reason).toMatch(/archived/);
+    // The text report tells the operator the way out.
+    expect((await world.run(["status", "-c", world.configPath])).stdout).toContain(
+      "`threatbridge retry --all` once the cause is fixed",
+    );
     expect(issuesOf(world, fresh.id)).toHaveLength(0);
     world.gh.person.unarchive(REPO);
     // Lifting the cause alone changes nothing: refused work is never retried on its own.
