@@ -157,8 +157,9 @@ describe("acquireLock", () => {
     "a lock whose holder is a zombie (killed, not yet reaped by its parent) is stale",
     async () => {
       // sh starts a short-lived child, then becomes `sleep`, which never reaps it: a zombie whose
-      // pid still answers kill(pid, 0).
-      const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], {
+      // pid still answers kill(pid, 0). The child outlives the exec by a moment: one that ended
+      // while sh was still sh could be reaped by sh, and its pid would be gone, not a zombie.
+      const parent = spawn("sh", ["-c", "sleep 0.3 & echo $!; exec sleep 30"], {
         stdio: ["ignore", "pipe", "inherit"],
       });
       children.push(parent);
