@@ -1,5 +1,3 @@
-import type { Clock, Sleep } from "../shared/clock.js";
-import type { Logger } from "../observability/index.js";
 import {
   PlatformDeferredError,
   PlatformNetworkError,
@@ -8,10 +6,9 @@ import {
   problemFromBody,
   type RequestInfo,
 } from "./errors.js";
-import type { RequestGate } from "./request-gate.js";
-import { sendWithRetries } from "./retry-loop.js";
+import { sendWithRetries, type RetryLoopOptions } from "./retry-loop.js";
 import type { TokenCache } from "./token-cache.js";
-import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
+import { headerValue, parseJsonBody, type RawResponse } from "./transport.js";
 
 /**
  * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than a
@@ -43,25 +40,12 @@ export interface ApiResponse {
   info: RequestInfo;
 }
 
-export interface ApiTransportOptions {
+/** The retry loop's options, plus where requests go and the token they carry. */
+export interface ApiTransportOptions extends Omit<RetryLoopOptions, "scrub"> {
   baseUrl: string;
-  http: HttpTransport;
   tokens: TokenCache;
-  clock: Clock;
-  sleep: Sleep;
-  random: () => number;
-  maxRetries: number;
-  /** A 429 asking for a longer wait than this fails at once instead of stalling the cycle. */
-  maxRetryAfterMs: number;
-  /** Total deadline of one attempt, headers and body together. */
-  timeoutMs: number;
-  /** Fires when the process stops: the request in flight is abandoned. */
-  stop?: AbortSignal | undefined;
-  /** Retry-After honoured across requests (and, through the state, across processes). */
-  gate: RequestGate;
   /** Removes credentials from server text before it goes into an error. */
   scrub: (text: string) => string;
-  logger: Logger;
 }
 
 export interface ApiCounters {

@@ -1,12 +1,9 @@
-import type { Clock, Sleep } from "../shared/clock.js";
-import type { Logger } from "../observability/index.js";
 import type { SecretRegistry } from "../observability/secrets.js";
 import { PlatformTokenError, type RequestInfo } from "./errors.js";
-import type { RequestGate } from "./request-gate.js";
 import { TokenErrorBody, TokenResponse } from "./schemas.js";
 import { isRetryableStatus } from "./retry-policy.js";
-import { sendWithRetries } from "./retry-loop.js";
-import { parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
+import { sendWithRetries, type RetryLoopOptions } from "./retry-loop.js";
+import { parseJsonBody, type RawResponse } from "./transport.js";
 
 /**
  * OAuth 2.0 client-credentials tokens (spec "Authentication"): fetched once, shared by all
@@ -26,22 +23,12 @@ export interface TokenCredentials {
   audience?: string | undefined;
 }
 
-export interface TokenCacheOptions extends TokenCredentials {
-  http: HttpTransport;
-  clock: Clock;
-  sleep: Sleep;
-  random: () => number;
-  maxRetries: number;
-  /** A Retry-After longer than this fails at once instead of stalling. */
-  maxRetryAfterMs: number;
-  /** Total deadline of one token request, headers and body together. */
-  timeoutMs: number;
-  stop?: AbortSignal | undefined;
-  /** The client's Retry-After gate: the token endpoint's Retry-After holds back everything. */
-  gate: RequestGate;
-  /** Every token issued is registered here, and server text is scrubbed through it. */
+/**
+ * The retry loop's options (the token endpoint's Retry-After holds back everything through the same
+ * gate), less the scrubber: every token issued is registered in `secrets`, which scrubs server text.
+ */
+export interface TokenCacheOptions extends TokenCredentials, Omit<RetryLoopOptions, "scrub"> {
   secrets: SecretRegistry;
-  logger: Logger;
 }
 
 export interface TokenCache {
