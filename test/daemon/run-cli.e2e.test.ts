@@ -1,7 +1,6 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readJournaledState } from "../../src/sync/index.js";
-import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "../e2e/world.js";
+import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort, get } from "../e2e/world.js";
 import { until } from "./daemon-world.js";
 
 /** `threatbridge run` as a user runs it: the BUILT CLI against the simulator and the GitHub stand-in. */
@@ -11,25 +10,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-/** A port that was free a moment ago (the daemon binds it itself). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function get(url: string): Promise<{ status: number; text: string } | null> {
-  try {
-    const res = await fetch(url);
-    return { status: res.status, text: await res.text() };
-  } catch {
-    return null; // not listening yet
-  }
-}
 
 describe("threatbridge run (end to end)", () => {
   it("creates the issues, serves /healthz, /readyz and /metrics, refuses a second run, and exits 0 on SIGTERM", async () => {

@@ -1,8 +1,16 @@
-import { createServer } from "node:net";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseMarker } from "../../src/github/index.js";
-import { eligibleIds, firstSeenStatuses, GH_TOKEN, REPO, startWorld, type World } from "../e2e/world.js";
+import {
+  eligibleIds,
+  firstSeenStatuses,
+  GH_TOKEN,
+  REPO,
+  startWorld,
+  type World,
+  freePort,
+  get,
+} from "../e2e/world.js";
 import { until } from "./daemon-world.js";
 
 /**
@@ -20,24 +28,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function get(url: string): Promise<{ status: number; text: string } | null> {
-  try {
-    const res = await fetch(url);
-    return { status: res.status, text: await res.text() };
-  } catch {
-    return null; // not listening yet
-  }
-}
 
 describe("threatbridge run with GitHub webhooks (end to end)", () => {
   it("a person's close reaches the platform within 5 s of the delivery; a forged delivery is refused", async () => {

@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../daemon/daemon-world.js";
-import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "../e2e/world.js";
+import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort } from "../e2e/world.js";
 import { at, records, ROOT } from "./deploy-files.js";
 
 /**
@@ -19,15 +18,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The metric names a PromQL expression reads: the connector's own and Node's process metrics. */
 function namesIn(expr: string): string[] {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { basename, dirname, join, resolve } from "node:path";
@@ -217,4 +218,24 @@ export function firstSeenStatuses(world: World): Map<string, string> {
     if (t) map.set(id, t.status);
   }
   return map;
+}
+
+/** A port of 127.0.0.1 that was free a moment ago (a `run` under test binds it itself). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A GET of a `run`'s health port: null while it is not listening yet. */
+export async function get(url: string): Promise<{ status: number; text: string } | null> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, text: await res.text() };
+  } catch {
+    return null; // not listening yet
+  }
 }
