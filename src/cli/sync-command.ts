@@ -103,6 +103,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       const engine = await openEngine(config, {
         logger,
         env: io.env,
+        ...(io.clock ? { clock: io.clock } : {}),
         secrets,
         stop: abort.signal,
         dryRun: sink,
@@ -128,6 +129,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     const engine = await openEngine(config, {
       logger,
       env: io.env,
+      ...(io.clock ? { clock: io.clock } : {}),
       secrets,
       stop: abort.signal,
       onLockLost: () => {
