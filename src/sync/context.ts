@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import type { GitHubGateway } from "../github/index.js";
+import type { GitHubGateway, GitHubWorkflow } from "../github/index.js";
 import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -23,6 +23,11 @@ export interface SyncDeps {
   config: Config;
   platform: PlatformClient;
   github: GitHubGateway;
+  /**
+   * GitHub's sub-issues and milestones; absent where the engine runs without them (its own tests'
+   * fakes), and then the workflow writes that need them are not planned.
+   */
+  workflow?: GitHubWorkflow;
   logger: Logger;
   clock: Clock;
   /**

@@ -1,4 +1,4 @@
-import type { GitHubGateway, IssueSnapshot } from "../../github/index.js";
+import type { GitHubGateway, GitHubWorkflow, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { EngineEvent } from "../../shared/index.js";
 import type { Intent, ThreatRecord } from "../../state/index.js";
@@ -14,6 +14,8 @@ export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "det
 /** What an action module may use to send: the two sides, and nothing of the engine's state. */
 export interface SendIo {
   github: GitHubGateway;
+  /** Sub-issues and milestones; null where the engine runs without them. */
+  workflow: GitHubWorkflow | null;
   platform: PlatformClient;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
   isManagedLabel(label: string): boolean;

@@ -27,7 +27,12 @@ function managedLabel(ctx: SyncContext): (label: string) => boolean {
 }
 
 function sendIo(ctx: SyncContext): SendIo {
-  return { github: ctx.github, platform: ctx.platform, isManagedLabel: managedLabel(ctx) };
+  return {
+    github: ctx.github,
+    workflow: ctx.workflow ?? null,
+    platform: ctx.platform,
+    isManagedLabel: managedLabel(ctx),
+  };
 }
 
 /** A person transferred the issue (GitHub answered from its new place): the record follows it. */
