@@ -19,6 +19,11 @@ export const IssueRecord = z.object({
   state: IssueState,
   /** Hash of what the issue shows (title, body, labels) as last written. */
   hash: z.string(),
+  /**
+   * GitHub's id of the issue (not its number): the sub-issues API names a child by it. Absent for
+   * issues recorded before it was kept, or answered without one; read once when a group needs it.
+   */
+  id: z.number().int().positive().optional(),
 });
 export type IssueRecord = z.infer<typeof IssueRecord>;
 

@@ -27,6 +27,8 @@ export const ThreatColumns = z.object({
   url: Column,
   link: Column,
   updated: Column,
+  /** GitHub's issue ids (0: not known); absent in snapshots written before it existed. */
+  issueId: Column.optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: z.array(z.tuple([z.string(), ParsedJson])),
   repos: z.array(z.string()),

@@ -53,7 +53,7 @@ const PACKED_KEYS: ReadonlySet<string> = new Set([
   "updatedAt",
 ] satisfies (keyof ThreatRecord)[]);
 const ISSUE_KEYS: ReadonlySet<string> = new Set(
-  everyKeyOf<IssueRecord>()(["repo", "number", "url", "state", "hash"]),
+  everyKeyOf<IssueRecord>()(["repo", "number", "url", "state", "hash", "id"]),
 );
 const MAX_INT32 = 2 ** 31 - 1;
 /**
@@ -70,11 +70,19 @@ function isoMs(iso: string): number | null {
   return Number.isFinite(ms) && ms > 0 && new Date(ms).toISOString() === iso ? ms : null;
 }
 
+/** GitHub's issue ids are positive integers well within a double's exact range. */
+function isIssueId(id: unknown): id is number {
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0;
+}
+
 function issueFits(issue: Json | undefined): boolean {
   if (!isObject(issue)) return false;
   const keys = Object.keys(issue);
-  if (keys.length !== ISSUE_KEYS.size || !keys.every((k) => ISSUE_KEYS.has(k))) return false;
-  const { repo, number, url, state, hash } = issue;
+  // `id` (GitHub's issue id, for sub-issues) is optional: the other keys are all required.
+  const required = ISSUE_KEYS.size - (Object.hasOwn(issue, "id") ? 0 : 1);
+  if (keys.length !== required || !keys.every((k) => ISSUE_KEYS.has(k))) return false;
+  const { repo, number, url, state, hash, id } = issue;
+  if (id !== undefined && !isIssueId(id)) return false;
   return (
     typeof repo === "string" &&
     typeof number === "number" &&
@@ -128,6 +136,8 @@ export class ThreatTable {
   private linked: Uint8Array;
   /** updated_at as epoch ms; 0: absent. */
   private updated: Float64Array;
+  /** GitHub's id of the issue (sub-issues name a child by it); 0: not known. */
+  private issueId: Float64Array;
 
   constructor(from?: ThreatTable) {
     if (from) {
@@ -147,6 +157,7 @@ export class ThreatTable {
       this.base = from.base.slice();
       this.linked = from.linked.slice();
       this.updated = from.updated.slice();
+      this.issueId = from.issueId.slice();
       return;
     }
     this.index = new Map();
@@ -171,6 +182,7 @@ export class ThreatTable {
     this.base = new Int32Array(n);
     this.linked = new Uint8Array(n);
     this.updated = new Float64Array(n);
+    this.issueId = new Float64Array(n);
   }
 
   copy(): ThreatTable {
@@ -313,6 +325,7 @@ export class ThreatTable {
     this.base = grown(this.base, (n) => new Int32Array(n));
     this.linked = grown(this.linked, (n) => new Uint8Array(n));
     this.updated = grown(this.updated, (n) => new Float64Array(n));
+    this.issueId = grown(this.issueId, (n) => new Float64Array(n));
   }
 
   /** `value` fits (checked by the caller). */
@@ -334,12 +347,15 @@ export class ThreatTable {
       this.closed[row] = issue["state"] === "closed" ? 1 : 0;
       this.hash[row] = issue["hash"] as string;
       this.base[row] = t.bases.of(url.slice(0, url.length - `/${repo}/issues/${number}`.length));
+      const id = issue["id"];
+      this.issueId[row] = typeof id === "number" ? id : 0;
     } else {
       this.repo[row] = -1;
       this.number[row] = 0;
       this.closed[row] = 0;
       this.hash[row] = "";
       this.base[row] = -1;
+      this.issueId[row] = 0;
     }
     this.linked[row] = value["link"] === undefined ? 0 : 1;
   }
@@ -363,6 +379,8 @@ export class ThreatTable {
         state: this.closed[row] === 1 ? "closed" : "open",
         hash: this.hash[row] ?? "",
       };
+      const id = this.issueId[row] ?? 0;
+      if (id > 0) value["issue"]["id"] = id;
       if (this.linked[row] === 1) value["link"] = `${repo}#${number}`;
     }
     const updated = this.updated[row] ?? 0;
@@ -389,6 +407,7 @@ export class ThreatTable {
       url: (r) => Math.max(0, this.base[r] ?? 0),
       link: (r) => this.linked[r] ?? 0,
       updated: (r) => this.updated[r] ?? 0,
+      issueId: (r) => this.issueId[r] ?? 0,
     };
     const parts = [`"codec":"threat-4"`];
     for (const [name, of] of Object.entries(cell)) {
@@ -461,6 +480,9 @@ export class ThreatTable {
       [repoIndex, number, closed, hash, base] = [r, n, c, h, b];
     }
     if (!(link === 0 || (link === 1 && repoIndex >= 0))) return false;
+    // Snapshots written before the column have none: every id is then unknown (0).
+    const issueId = block.issueId?.[i] ?? 0;
+    if (!(issueId === 0 || (repoIndex >= 0 && isIssueId(issueId)))) return false;
     const row = this.allocate();
     const before = this.index.size;
     this.index.set(id, row);
@@ -477,6 +499,7 @@ export class ThreatTable {
     this.base[row] = base;
     this.linked[row] = link;
     this.updated[row] = updated;
+    this.issueId[row] = issueId;
     return true;
   }
 
@@ -564,6 +587,11 @@ function decodeRow(block: ThreatColumns, i: number, id: string): JsonObject {
     else if (typeof u === "string") issueUrl = u;
     else throw malformed("issue url");
     value["issue"] = { repo: name, number: n, url: issueUrl, state: c === 1 ? "closed" : "open", hash: h };
+    const issueId = block.issueId?.[i] ?? 0;
+    if (issueId !== 0) {
+      if (!isIssueId(issueId)) throw malformed("issue id");
+      value["issue"]["id"] = issueId;
+    }
     repoNumber = `${name}#${n}`;
   }
   const l = block.link[i];

@@ -22,6 +22,8 @@ const packed: fc.Arbitrary<Json> = fc
     hash: fc.string(),
     mapped: fc.boolean(),
     linked: fc.boolean(),
+    // GitHub's issue id (kept for sub-issues): absent on older records, a large integer on new ones.
+    issueId: fc.option(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), { nil: undefined }),
   })
   .map((r): Json => {
     const value: { [k: string]: Json } = {
@@ -37,6 +39,7 @@ const packed: fc.Arbitrary<Json> = fc
         url: `${r.base}/${r.repo}/issues/${r.number}`,
         state: r.closed ? "closed" : "open",
         hash: r.hash,
+        ...(r.issueId === undefined ? {} : { id: r.issueId }),
       };
       if (r.linked) value["link"] = `${r.repo}#${r.number}`;
     }
@@ -46,6 +49,13 @@ const packed: fc.Arbitrary<Json> = fc
 const loose: fc.Arbitrary<Json> = fc.oneof(
   packed.map((v) => ({ ...(v as { [k: string]: Json }), gone: true })),
   packed.map((v) => ({ ...(v as { [k: string]: Json }), severity: 9 })),
+  packed.map((v) => {
+    const o = v as { [k: string]: Json };
+    const issue = o["issue"];
+    return typeof issue === "object" && issue !== null && !Array.isArray(issue)
+      ? { ...o, issue: { ...issue, id: 0.5 } }
+      : o;
+  }),
   packed.map((v) => ({ ...(v as { [k: string]: Json }), updatedAt: "2025-01-01T00:00:00+00:00" })),
   packed.map((v) => ({
     ...(v as { [k: string]: Json }),

@@ -20,7 +20,8 @@ function isIssue(v: unknown): v is IssueRecord {
     Number(v["number"]) > 0 &&
     isString(v["url"]) &&
     (v["state"] === "open" || v["state"] === "closed") &&
-    isString(v["hash"])
+    isString(v["hash"]) &&
+    (v["id"] === undefined || (Number.isSafeInteger(v["id"]) && Number(v["id"]) > 0))
   );
 }
 

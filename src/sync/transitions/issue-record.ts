@@ -10,5 +10,6 @@ export function issueRecord(issue: IssueSnapshot, hash?: string): IssueRecord {
     url: issue.url,
     state: issue.state,
     hash: hash ?? parseRevision(issue.body) ?? "",
+    ...(issue.id !== null && issue.id > 0 ? { id: issue.id } : {}),
   };
 }
