@@ -121,11 +121,57 @@ export const QueueEntry = z.object({
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 
+/** A threat of a group, as the group's checklist shows it (its issue is read from its record). */
+export const GroupMember = z.object({
+  /** The threat's title as last read from the platform. */
+  title: z.string(),
+  /** Severity rank 0 (informational) .. 4 (critical), for the group's highest open severity. */
+  severity: z.int().min(0).max(4),
+});
+export type GroupMember = z.infer<typeof GroupMember>;
+
+/** A group's parent issue in one repository (grouping `parent` mode). */
+export const GroupParent = z.object({
+  number: z.int().positive(),
+  /** GitHub's id of the parent issue, when known. */
+  id: z.number().int().positive().optional(),
+  url: z.string(),
+  /**
+   * The state the connector last made the parent follow (all members closed: closed). Only a
+   * change of that target is written: a person's close or reopen of the parent is not undone.
+   */
+  state: IssueState,
+  /** Hash of the title and body as last written (the revision line's). */
+  hash: z.string(),
+  /** Threat ids whose issues were attached as sub-issues (at most 100: GitHub's limit). */
+  attached: z.array(z.string()),
+  /**
+   * Why members are listed in the checklist only: the repository has no sub-issues
+   * (`unavailable`), or the parent holds GitHub's 100 (`full`). Said once, when set.
+   */
+  checklistOnly: z.enum(["unavailable", "full"]).optional(),
+});
+export type GroupParent = z.infer<typeof GroupParent>;
+
+/**
+ * One group of threats, stored under `group:<by>:<key>` (src/state/README-store.md): its members
+ * (kept as their versions are read, so no cycle reads the platform for them) and its parent
+ * issue per repository (groups are per repository, after routing).
+ */
+export const GroupRecord = z.object({
+  by: z.enum(["asset", "title", "module", "cve"]),
+  key: z.string(),
+  members: z.record(z.string(), GroupMember),
+  parents: z.record(z.string(), GroupParent),
+});
+export type GroupRecord = z.infer<typeof GroupRecord>;
+
 /** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
 export const Intent = z.object({
   id: z.string(),
   // No `comment` kind: a comment is part of its state change's intent.
-  kind: z.enum(["create", "issue_state"]),
+  // `group_create`: a group's parent issue; its `threatId` is the group's key (`group:<by>:<key>`).
+  kind: z.enum(["create", "issue_state", "group_create"]),
   threatId: z.string(),
   repo: z.string(),
   number: z.int().positive().optional(),
@@ -184,6 +230,8 @@ export const State = z.object({
   threats: z.record(z.string(), ThreatRecord),
   queue: z.record(z.string(), QueueEntry),
   intents: z.record(z.string(), Intent),
+  /** Groups of threats by their key (`group:<by>:<key>`); absent in states written before groups. */
+  groups: z.record(z.string(), GroupRecord).optional(),
   /** Items that failed to parse, by id: re-read with a single GET on later cycles. */
   retry: z.object({
     threats: z.record(z.string(), RetryRecord),

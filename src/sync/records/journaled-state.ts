@@ -78,6 +78,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
     intents: {},
     retryThreats: {},
     retryAssets: {},
+    groups: {},
   };
   for (const collection of COLLECTIONS) {
     if (collection === "threats") continue;
@@ -100,6 +101,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
+    groups: records.groups,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
   return { ...parsed, threats };

@@ -7,7 +7,8 @@ import type { EngineState } from "./threat-records.js";
  */
 
 /** The keyed collections of the state, named as the journaled store names them. */
-export type Collection = "threats" | "assets" | "queue" | "intents" | "retryThreats" | "retryAssets";
+export type Collection =
+  "threats" | "assets" | "queue" | "intents" | "retryThreats" | "retryAssets" | "groups";
 
 /** The single values of the state, named as the journaled store's meta names them. */
 export type MetaKey =
@@ -20,6 +21,7 @@ export const COLLECTIONS: readonly Collection[] = [
   "intents",
   "retryThreats",
   "retryAssets",
+  "groups",
 ];
 
 export interface DirtySet {
@@ -51,6 +53,9 @@ export function collectionOf(
       return state.retry.threats;
     case "retryAssets":
       return state.retry.assets;
+    case "groups":
+      // A state from before groups has none: they are added to the state the first time.
+      return state.groups ?? {};
     default:
       return state[collection];
   }

@@ -59,6 +59,7 @@ export function createStateGuard(enabled: boolean): StateGuard {
         threats: state.threats,
         queue: frozenValues(state.queue),
         intents: frozenValues(state.intents),
+        groups: frozenValues(state.groups ?? {}),
         retry: guard({
           threats: frozenValues(state.retry.threats),
           assets: frozenValues(state.retry.assets),

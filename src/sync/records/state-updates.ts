@@ -1,5 +1,6 @@
 import type {
   AssetRecord,
+  GroupRecord,
   Intent,
   LastCycle,
   QueueEntry,
@@ -42,7 +43,7 @@ export function createStateContext(
   const held = engineState(loaded);
   const threatRows = viewOf(held.threats).withFreeze(stateGuard.enabled);
   return {
-    state: stateGuard.wrap({ ...held, threats: threatRows }),
+    state: stateGuard.wrap({ ...held, groups: held.groups ?? {}, threats: threatRows }),
     threatRows,
     stateGuard,
     changes: emptyDirty(),
@@ -57,6 +58,7 @@ type Values = {
   intents: Intent;
   retryThreats: RetryRecord;
   retryAssets: RetryRecord;
+  groups: GroupRecord;
 };
 
 type MetaValues = {
@@ -156,6 +158,12 @@ export function putIntent(ctx: StateCtx, intent: Intent): void {
 
 export function dropIntent(ctx: ThreatCtx, id: string): void {
   if (Object.hasOwn(ctx.state.intents, id)) put(ctx, "intents", id, undefined);
+}
+
+/** Replaces (or, undefined, drops) a group's record (groups/: grouping). */
+export function putGroup(ctx: StateCtx, key: string, group: GroupRecord | undefined): void {
+  if (group === undefined && !Object.hasOwn(collectionOf(ctx.state, "groups"), key)) return;
+  put(ctx, "groups", key, group);
 }
 
 export function putAsset(ctx: StateCtx, id: string, asset: AssetRecord): void {
