@@ -135,6 +135,11 @@ export interface GitHubWorkflow {
     opts?: writes.WriteOptions,
   ): Promise<subIssues.DetachResult>;
   listSubIssues(repo: string, parentNumber: number): Promise<subIssues.SubIssueList>;
+  /**
+   * The group's parent issue, found by its marker (`groupMarkerFor`) among the issues created
+   * since `createdSince` (every managed issue when absent): how a lost create is resolved.
+   */
+  findGroupParent(repo: string, marker: string, createdSince?: string): Promise<IssueSnapshot | null>;
   /** The parent issue, or null (GitHub answers 404 alike for no parent and for no sub-issues). */
   getParent(repo: string, number: number): Promise<IssueSnapshot | null>;
   /** Milestones (`dueOn` as YYYY-MM-DD; sent as 12:00 UTC, see milestones.ts). */
@@ -339,6 +344,8 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     removeSubIssue: (repo, parent, child, writeOpts) =>
       subIssues.removeSubIssue(writeDeps, checkRepo(repo), parent, child, writeOpts),
     listSubIssues: (repo, parent) => subIssues.listSubIssues(readDeps, repo, parent),
+    findGroupParent: (repo, marker, createdSince) =>
+      reads.findIssueWhose(readDeps, checkRepo(repo), (body) => body?.includes(marker) === true, createdSince),
     getParent: (repo, number) => subIssues.getParent(readDeps, repo, number),
     listMilestones: (repo) => milestones.listMilestones(readDeps, repo),
     createMilestone: (repo, input, writeOpts) =>

@@ -135,6 +135,20 @@ export async function findIssueByMarker(
   threatId: string,
   createdSince?: string,
 ): Promise<IssueSnapshot | null> {
+  return findIssueWhose(deps, repo, (body) => hasMarker(body, threatId), createdSince);
+}
+
+/**
+ * The newest issue whose body passes `test`, looked for with the list endpoint (not search, whose
+ * index lags): the issues created since `createdSince` (minus a margin for clock skew), or every
+ * issue with the managed label when it is not given.
+ */
+export async function findIssueWhose(
+  deps: ReadDeps,
+  repo: string,
+  test: (body: string | null | undefined) => boolean,
+  createdSince?: string,
+): Promise<IssueSnapshot | null> {
   const ctx = await deps.forRepo(repo);
   const sinceMs = createdSince === undefined ? Number.NaN : Date.parse(createdSince) - CLOCK_SKEW_MARGIN_MS;
   const floor = Number.isFinite(sinceMs) ? sinceMs : null;
@@ -147,7 +161,7 @@ export async function findIssueByMarker(
   };
   for await (const page of pages(ctx, await getPage(ctx, `/repos/${repo}/issues`, query))) {
     for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
-      if (!isPullRequest(issue) && hasMarker(issue.body, threatId)) return toSnapshot(issue, repo);
+      if (!isPullRequest(issue) && test(issue.body)) return toSnapshot(issue, repo);
     }
   }
   return null;

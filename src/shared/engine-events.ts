@@ -24,7 +24,14 @@ export type WriteEvent =
   | { type: "commented"; threatId: string; issue: IssueRef }
   | { type: "linked"; threatId: string; issue: IssueRef }
   /** `detail` is the status sent (PATCH /v1/threats/{id}). */
-  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string };
+  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string }
+  /**
+   * A group's parent issue written (contract, "Groups"); `threatId` is the group's key
+   * (`group:<by>:<key>`), `detail` what was written: create, update, close or reopen.
+   */
+  | { type: "group_written"; threatId: string; issue: IssueRef; detail: string }
+  /** A threat's issue attached to its group's parent (`issue`) as a sub-issue; `detail` names it. */
+  | { type: "attached"; threatId: string; issue: IssueRef; detail: string };
 
 /** What the connector learnt or decided about a threat's work. */
 export type OutcomeEvent =
@@ -94,6 +101,8 @@ const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   commented: true,
   linked: true,
   verdict_sent: true,
+  group_written: true,
+  attached: true,
 };
 const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
 
@@ -114,6 +123,8 @@ export type CounterName =
   | "comments_created"
   | "platform_links"
   | "platform_verdicts"
+  | "group_issues_written"
+  | "sub_issues_attached"
   | "issues_created_minimal"
   | "issues_adopted"
   | "work_refused"
@@ -158,6 +169,10 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
       return one("platform_links");
     case "verdict_sent":
       return one("platform_verdicts");
+    case "group_written":
+      return one("group_issues_written");
+    case "attached":
+      return one("sub_issues_attached");
     case "created_minimal":
       return one("issues_created_minimal");
     case "adopted":

@@ -9,7 +9,9 @@
  * - the revision line `<!-- threatbridge:rev=<hash> -->` is the hash of what the issue shows, so
  *   `reconcile` (or a start with a lost state file) knows whether an issue is current;
  * - the comment key `<!-- threatbridge:comment=<intent id> -->` makes a comment findable after a
- *   lost response.
+ *   lost response;
+ * - the group marker `<!-- threatbridge:group=<by>:<key> -->` ties a parent issue to its group
+ *   (contract, "Groups"), so an unfinished parent create is resolved by looking, as a threat's is.
  */
 
 /** Every hidden line of the connector, in the order a body has them. */
@@ -42,6 +44,19 @@ function isPaired(text: string, offset: number): boolean {
   }
   const previous = text.charCodeAt(offset - 1);
   return previous >= 0xd800 && previous <= 0xdbff;
+}
+
+/**
+ * The marker line of a group's parent issue. The key is platform text (a title, a module): it is
+ * percent-encoded as a threat id is, so that it can neither end the comment nor fake a marker.
+ */
+export function groupMarkerFor(by: string, key: string): string {
+  return `<!-- threatbridge:group=${encodeId(by)}:${encodeId(key)} -->`;
+}
+
+/** Whether a body carries the marker of this group (exactly: keys are compared as written). */
+export function hasGroupMarker(body: string | null | undefined, by: string, key: string): boolean {
+  return body !== null && body !== undefined && body.includes(groupMarkerFor(by, key));
 }
 
 /** The threat ids of every marker in an issue body, in order (for reconcile and adoption). */

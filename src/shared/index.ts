@@ -27,6 +27,8 @@ export {
   commentKey,
   commentKeyed,
   findMarkerIds,
+  groupMarkerFor,
+  hasGroupMarker,
   hasMarker,
   markerFor,
   MAX_REVISION_HASH_LENGTH,
@@ -39,6 +41,7 @@ export {
 } from "./hidden-lines.js";
 export {
   DEFAULT_MANAGED_LABEL,
+  GROUP_LABEL,
   isOwnLabel,
   MODULE_LABEL_PREFIX,
   moduleLabel,

@@ -6,6 +6,9 @@
 /** The managed label's default (contract: every issue the connector creates carries it). */
 export const DEFAULT_MANAGED_LABEL = "threatbridge";
 
+/** The label of a group's parent issue (contract, "Groups"), beside the managed label. */
+export const GROUP_LABEL = "threatbridge:group";
+
 export const SEVERITY_LABEL_PREFIX = "severity:";
 export const MODULE_LABEL_PREFIX = "module:";
 

@@ -150,6 +150,11 @@ export const GroupParent = z.object({
    * (`unavailable`), or the parent holds GitHub's 100 (`full`). Said once, when set.
    */
   checklistOnly: z.enum(["unavailable", "full"]).optional(),
+  /**
+   * GitHub refused the parent for good (a person deleted it: 404 or 410; locked or archived: 403):
+   * it is written no more, and the group gets no second parent.
+   */
+  refused: z.string().optional(),
 });
 export type GroupParent = z.infer<typeof GroupParent>;
 

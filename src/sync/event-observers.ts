@@ -51,6 +51,8 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   commented: "comment",
   linked: "link",
   verdict_sent: "verdict",
+  group_written: "group",
+  attached: "attach",
 };
 
 /**

@@ -10,6 +10,7 @@ import {
 } from "../records/state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { planFor } from "../plan/plan-for.js";
+import { noteGroupMember } from "../groups/membership.js";
 import { enqueue } from "../records/queue.js";
 import {
   applyAssetVersion,
@@ -124,6 +125,8 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putThreat(ctx, threat.id, result.record);
   remember(ctx, threat.id, { view, link });
   const actions = planFor(ctx, threat.id);
+  // Grouping files the version under its group (a member has, or is about to get, an issue).
+  noteGroupMember(ctx, threat.id, view, actions.length > 0 || result.record.issue !== undefined);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);
     // The queued create's view is of an older version: the drain reads the threat again.

@@ -49,7 +49,16 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
   // A user template that names `status` shows it: then (and only then) a status change is content.
   const templatesShowStatus = /\bstatus\b/.test(JSON.stringify(config.templates));
   const key = createHash("sha256")
-    .update(JSON.stringify([fixed, config.fields, config.routes.map((r) => r.labels)]))
+    .update(
+      JSON.stringify([
+        fixed,
+        config.fields,
+        config.routes.map((r) => r.labels),
+        // Grouping on (or a new key) files every threat under its group: the stream is read again
+        // from the start. Left out when off, so that the key of a config without groups is as before.
+        ...(config.grouping ? [["grouping", config.grouping.by, config.grouping.mode]] : []),
+      ]),
+    )
     .digest("hex")
     .slice(0, 16);
   return {

@@ -9,6 +9,7 @@ import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
 import { queueSummary, type QueueSummary } from "../records/queue.js";
 import type { Action } from "../plan/plan.js";
 import { recoverIntents } from "./recover.js";
+import { syncGroups } from "../groups/run-groups.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
 
@@ -217,6 +218,11 @@ async function cycleBody(
     if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
     else if (!opts.skipDrain) {
       add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
+    }
+    // Groups' parents follow their members once the members' own work is done (grouping on).
+    if (!opts.reconcile && ctx.config.grouping !== undefined) {
+      const planned = await syncGroups(ctx, drainOpts);
+      if (dryRunActions !== undefined) dryRunActions += planned;
     }
   } catch (e) {
     error = message(e);

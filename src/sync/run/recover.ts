@@ -4,6 +4,7 @@ import { persist, type SyncContext } from "../context.js";
 import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { resolveGroupCreate } from "../groups/run-groups.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
 
@@ -52,7 +53,9 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
 }
 
 async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
-  if (intent.kind === "create") await resolveCreate(ctx, intent);
+  // A group's parent not found by its marker did not land: the next group pass creates it.
+  if (intent.kind === "group_create") await resolveGroupCreate(ctx, intent);
+  else if (intent.kind === "create") await resolveCreate(ctx, intent);
   else if (intent.kind === "issue_state") await resolveState(ctx, intent);
   else if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
@@ -69,7 +72,9 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
     try {
       await resolveOne(ctx, intent);
     } catch (error) {
-      if (isPermanentRefusal(error)) {
+      if (isPermanentRefusal(error) && intent.kind === "group_create") {
+        // The repository refuses the read for good: the next group pass meets that itself.
+      } else if (isPermanentRefusal(error)) {
         const issue = ctx.state.threats.get(intent.threatId)?.issue;
         if ((error.status === 404 || error.status === 410) && issue && intent.number === issue.number) {
           markIssueDeleted(ctx, intent.threatId, intent.repo, intent.number);

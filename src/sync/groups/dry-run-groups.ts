@@ -1,0 +1,67 @@
+import type { DryRunSink } from "../run/dry-run-record.js";
+import type { GroupAction } from "./plan-groups.js";
+
+/**
+ * How a dry run lists a group action (`sync --dry-run`): `group` for a parent's create, update
+ * or state change, `attach` for a member attached as a sub-issue; the CLI counts them by action.
+ */
+export function printGroupAction(sink: DryRunSink, a: GroupAction): void {
+  switch (a.kind) {
+    case "group_create":
+      sink.print({
+        action: "group",
+        threat_id: a.groupId,
+        repository: a.repo,
+        title: a.title,
+        labels: a.labels,
+        detail: "create parent",
+      });
+      return;
+    case "group_update":
+      sink.print({
+        action: "group",
+        threat_id: a.groupId,
+        repository: a.repo,
+        issue: a.number,
+        title: a.title,
+        detail: "update checklist",
+      });
+      return;
+    case "group_state":
+      sink.print({
+        action: "group",
+        threat_id: a.groupId,
+        repository: a.repo,
+        issue: a.number,
+        detail: a.target === "closed" ? "close (completed)" : "reopen",
+      });
+      return;
+    case "member_id":
+      sink.print({
+        action: "attach",
+        threat_id: a.threatId,
+        repository: a.repo,
+        issue: a.number,
+        detail: `to ${a.groupId} (after one read of its id)`,
+      });
+      return;
+    case "attach":
+      sink.print({
+        action: "attach",
+        threat_id: a.threatId,
+        repository: a.repo,
+        issue: a.childNumber,
+        detail: `to ${a.repo}#${a.parentNumber}`,
+      });
+      return;
+    case "group_full":
+      sink.print({
+        action: "group",
+        threat_id: a.groupId,
+        repository: a.repo,
+        issue: a.number,
+        detail: `${a.beyond} more members than a parent holds: checklist only`,
+      });
+      return;
+  }
+}
