@@ -11,6 +11,7 @@ import {
 } from "../../src/sync/index.js";
 import { putQueue } from "../../src/sync/records/state-updates.js";
 import { FakeGitHub } from "./fake-github.js";
+import { FakeWorkflowGitHub } from "./fake-workflow.js";
 import { FakePlatform } from "./fake-platform.js";
 
 export const REPO = "acme/threats";
@@ -39,7 +40,6 @@ export function makeConfig(extra: Record<string, unknown> = {}): Config {
  */
 export class Harness {
   readonly platform = new FakePlatform();
-  readonly github = new FakeGitHub();
   disk: string | null = null;
   ctx!: SyncContext;
   /** A simulated crash: every call fails and nothing more reaches the disk, until restart(). */
@@ -49,7 +49,11 @@ export class Harness {
   /** Every engine event, in order, across restarts (an observer like the audit log). */
   events: EngineEvent[] = [];
 
-  constructor(readonly config: Config = makeConfig()) {
+  constructor(
+    readonly config: Config = makeConfig(),
+    /** A fake with sub-issues (fake-workflow.ts) gives the engine its workflow client too. */
+    readonly github: FakeGitHub = new FakeGitHub(),
+  ) {
     this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
     this.platform.isDead = () => this.dead;
     this.github.isDead = () => this.dead;
@@ -75,6 +79,7 @@ export class Harness {
         config: this.config,
         platform: this.platform,
         github: this.github,
+        ...(this.github instanceof FakeWorkflowGitHub ? { workflow: this.github } : {}),
         logger: silentLogger,
         clock: { now: () => Date.now() },
         persist: async (commit) => {
