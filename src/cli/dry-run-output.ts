@@ -33,7 +33,8 @@ export function tapThreats(platform: PlatformClient, seen: Map<string, Threat>):
   return { ...platform, streamThreats: (cursor) => tap(platform.streamThreats(cursor), seen) };
 }
 
-const ORDER: readonly string[] = [...ACTION_KINDS, "error"];
+// A group's parent and its attachments (grouping) come after the threats' own actions.
+const ORDER: readonly string[] = [...ACTION_KINDS, "group", "attach", "error"];
 const STATUS_WORDS: Record<string, string> = { false_positive: "false positive" };
 
 function where(r: DryRunRecord): string {

@@ -6,7 +6,7 @@ import { persist, type SyncContext } from "../context.js";
 import { putGroup, updateThreat } from "../records/state-updates.js";
 import { withIntent } from "../run/intents.js";
 import { groupRuntime } from "./membership.js";
-import { isAttachWork, planGroup, type GroupAction } from "./plan-groups.js";
+import { isAttachWork, planGroup, SUB_ISSUES_MAX, type GroupAction } from "./plan-groups.js";
 import type { MemberView } from "./render-parent.js";
 import { dueDateOf } from "./sla-hook.js";
 import { printGroupAction } from "./dry-run-groups.js";
@@ -54,6 +54,7 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
   if (grouping === undefined || grouping.mode !== "parent") return [];
   const runtime = groupRuntime(ctx);
   const actions: GroupAction[] = [];
+  const noSubIssues = reposWithoutSubIssues(ctx);
   for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
     const byRepo = membersByRepo(ctx, group);
     const repos = new Set([...byRepo.keys(), ...Object.keys(group.parents)]);
@@ -69,12 +70,34 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
           minMembers: grouping.min_members ?? DEFAULT_MIN_MEMBERS,
           managedLabel: ctx.policy.managedLabel,
           title: runtime.title,
-          subIssues: ctx.workflow !== undefined,
+          subIssues: ctx.workflow !== undefined && !noSubIssues.has(repo),
         }),
       );
     }
   }
   return actions;
+}
+
+/**
+ * Repositories where GitHub answered that sub-issues are not available (a parent there is marked
+ * so): their other parents keep the checklist alone too, without asking again.
+ */
+function reposWithoutSubIssues(ctx: SyncContext): Set<string> {
+  const repos = new Set<string>();
+  for (const group of Object.values(ctx.state.groups ?? {})) {
+    for (const [repo, parent] of Object.entries(group.parents)) {
+      if (parent.checklistOnly === "unavailable") repos.add(repo);
+    }
+  }
+  return repos;
+}
+
+/** Whether an attach planned earlier in the pass is still wanted (its parent may have changed since). */
+function stillAttaching(ctx: SyncContext, action: GroupAction): boolean {
+  if (action.kind !== "attach" && action.kind !== "member_id") return true;
+  const parent = parentOf(ctx, action.groupId, action.repo);
+  if (!parent || parent.refused !== undefined || parent.checklistOnly !== undefined) return false;
+  return !groupRuntime(ctx).said.has(`unavailable:${action.repo}`);
 }
 
 function parentOf(ctx: SyncContext, groupId: string, repo: string): GroupParent | undefined {
@@ -287,6 +310,7 @@ async function runAll(
 ): Promise<boolean> {
   for (const action of actions) {
     if (mustStop(ctx, opts)) return false;
+    if (!stillAttaching(ctx, action)) continue;
     try {
       await carryOut(ctx, action);
     } catch (error) {
@@ -319,14 +343,31 @@ function refusalOf(error: unknown): string {
 /** The group pass of one cycle; answers how many actions it planned. */
 export async function syncGroups(ctx: SyncContext, opts: GroupPassOptions = {}): Promise<number> {
   if (ctx.config.grouping?.mode !== "parent") return 0;
-  const first = planGroups(ctx).filter((a) => !isAttachWork(a));
   if (ctx.dryRun) {
     // The plan as it stands: parents to create or update, then what would be attached to the
     // parents that exist (those created by this plan get theirs on the next cycle).
-    const all = planGroups(ctx);
-    for (const action of all) printGroupAction(ctx.dryRun, action);
-    return all.length;
+    let printed = 0;
+    for (const action of planGroups(ctx)) {
+      printGroupAction(ctx.dryRun, action);
+      printed += 1;
+      if (action.kind !== "group_create" || !ctx.workflow) continue;
+      // What the new parent would get: its members attached (GitHub's 100 at most).
+      const group = ctx.state.groups?.[action.groupId];
+      const members = group ? (membersByRepo(ctx, group).get(action.repo) ?? []) : [];
+      for (const m of members.slice(0, SUB_ISSUES_MAX)) {
+        ctx.dryRun.print({
+          action: "attach",
+          threat_id: m.threatId,
+          repository: m.repo,
+          issue: m.number,
+          detail: `to the new parent of ${action.groupId}`,
+        });
+        printed += 1;
+      }
+    }
+    return printed;
   }
+  const first = planGroups(ctx).filter((a) => !isAttachWork(a));
   if (!(await runAll(ctx, first, opts))) return first.length;
   // The parents as they are now (some just created): ids read, members attached, lowest priority.
   const rest = planGroups(ctx).filter(isAttachWork);

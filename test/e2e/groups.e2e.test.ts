@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { StandInIssue, StandInOptions } from "../../src/github-stand-in/index.js";
+import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
+
+/**
+ * Contract, "Workflow" → "Groups", parent mode, through the built CLI against the simulator and
+ * the GitHub stand-in (whose sub-issues follow GitHub's rules): one parent per group with
+ * `min_members` open members, labelled and marked, members attached by issue id, the parent
+ * following its members, a person's close of a parent not undone, the plan shown by a dry run,
+ * and the checklist alone where sub-issues are unavailable.
+ */
+
+const GROUPING = "grouping:\n  by: asset\n";
+const MARKER = /<!-- threatbridge:threat=([0-9a-f-]+) -->/;
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function start(yaml: string, standIn: Partial<StandInOptions> = {}): Promise<World> {
+  return startWorld({}, yaml, { standIn: { tokens: [GH_TOKEN], ...standIn } });
+}
+
+function parents(w: World): StandInIssue[] {
+  return w.gh.issues(REPO).filter((i) => i.labels.includes("threatbridge:group"));
+}
+
+/** The threats' issues by the asset of their threat: the groups of `by: asset`. */
+function membersByAsset(w: World): Map<string, StandInIssue[]> {
+  const groups = new Map<string, StandInIssue[]>();
+  for (const issue of w.gh.issues(REPO)) {
+    const id = MARKER.exec(issue.body ?? "")?.[1];
+    if (id === undefined) continue;
+    const asset = w.sim.sim.getThreat(id)?.["asset_id"];
+    if (typeof asset !== "string") continue;
+    groups.set(asset, [...(groups.get(asset) ?? []), issue]);
+  }
+  return groups;
+}
+
+function parentOf(w: World, asset: string): StandInIssue | undefined {
+  return parents(w).find((p) => p.body?.includes(`<!-- threatbridge:group=asset:${asset} -->`));
+}
+
+/** Groups due a parent (two open members or more, the default min_members). */
+function dueGroups(w: World): Array<[string, StandInIssue[]]> {
+  return [...membersByAsset(w)].filter(([, issues]) => issues.filter((i) => i.state === "open").length >= 2);
+}
+
+describe("groups, parent mode (end to end)", () => {
+  it("sync: each group with two open members gets one parent, its members attached as sub-issues by id; a second sync writes nothing", async () => {
+    world = await start(GROUPING);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const due = dueGroups(world);
+    expect(due.length).toBeGreaterThan(0);
+    expect(parents(world)).toHaveLength(due.length);
+    for (const [asset, members] of due) {
+      const parent = parentOf(world, asset);
+      expect(parent?.labels.sort()).toEqual(["threatbridge", "threatbridge:group"]);
+      expect(parent?.body).toContain(
+        `Members: ${members.filter((m) => m.state === "open").length} open of ${members.length}`,
+      );
+      for (const m of members) expect(parent?.body).toContain(`${REPO}#${m.number} `);
+      const children = world.gh.issues(REPO).filter((i) => i.parentId === parent?.id);
+      expect(children.map((c) => c.number).sort()).toEqual(members.map((m) => m.number).sort());
+    }
+    const writes = world.gh.counters().writes;
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(world.gh.counters().writes).toBe(writes);
+    expect(parents(world)).toHaveLength(due.length);
+  });
+
+  it("the parent closes when every member is closed and reopens with one; a person's close of a parent is not undone", async () => {
+    world = await start(GROUPING);
+    await world.run(["sync", "-c", world.configPath]);
+    const [first, second] = dueGroups(world);
+    if (!first) throw new Error("the seed gives no group");
+    for (const m of first[1]) world.gh.person.close(REPO, m.number, { reason: "completed", login: "alice" });
+    await world.run(["sync", "-c", world.configPath]);
+    const closed = parentOf(world, first[0]);
+    expect(closed?.state).toBe("closed");
+    expect(closed?.stateReason).toBe("completed");
+    const back = first[1][0];
+    if (!back) throw new Error("no member");
+    world.gh.person.reopen(REPO, back.number, "alice");
+    await world.run(["sync", "-c", world.configPath]);
+    expect(parentOf(world, first[0])?.state).toBe("open");
+    if (second) {
+      const parent = parentOf(world, second[0]);
+      if (!parent) throw new Error("no parent");
+      world.gh.person.close(REPO, parent.number, { reason: "not_planned", login: "bob" });
+      await world.run(["sync", "-c", world.configPath]);
+      await world.run(["sync", "-c", world.configPath]);
+      expect(parentOf(world, second[0])?.state).toBe("closed");
+      // No verdict for a parent: its members keep their own status on the platform.
+      for (const m of second[1]) {
+        const id = MARKER.exec(m.body ?? "")?.[1] ?? "";
+        expect(world.sim.sim.getThreat(id)?.["status"]).not.toBe("false_positive");
+      }
+    }
+  });
+
+  it("switching grouping on for existing issues: the dry run lists the parents and attachments with totals, then sync makes them", async () => {
+    world = await start("");
+    await world.run(["sync", "-c", world.configPath]);
+    expect(parents(world)).toHaveLength(0);
+    await world.writeConfig(GROUPING);
+    const plan = await world.run(["sync", "--dry-run", "-c", world.configPath]);
+    expect(plan.code).toBe(0);
+    const due = dueGroups(world);
+    const memberCount = due.reduce((n, [, m]) => n + m.length, 0);
+    expect(plan.stdout).toMatch(new RegExp(`totals: .*group ${due.length}, attach ${memberCount}`));
+    expect(plan.stdout).toContain("create parent");
+    expect(parents(world)).toHaveLength(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(parents(world)).toHaveLength(due.length);
+    const attached = world.gh.issues(REPO).filter((i) => i.parentId !== null);
+    expect(attached).toHaveLength(memberCount);
+  });
+
+  it("a GitHub without sub-issues: parents carry the checklist alone, said once in the log, and no loop", async () => {
+    world = await start(GROUPING, { subIssues: false });
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code).toBe(0);
+    expect(parents(world).length).toBeGreaterThan(0);
+    expect(world.gh.issues(REPO).every((i) => i.parentId === null)).toBe(true);
+    expect(result.stderr.split("\n").filter((l) => l.includes("has no sub-issues"))).toHaveLength(1);
+    const attaches = () =>
+      world?.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues"] ?? 0;
+    const before = attaches();
+    // Tried once for the repository (GitHub answered 404), then never again.
+    expect(before).toBe(1);
+    await world.run(["sync", "-c", world.configPath]);
+    expect(attaches()).toBe(before);
+  });
+});
