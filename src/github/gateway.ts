@@ -12,7 +12,7 @@ import {
   type TransportStats,
 } from "./octokit-factory.js";
 import { createRequestPolicy, type LimitEvent } from "./request-policy.js";
-import { GitHubRepository, type IssueSnapshot } from "./schemas.js";
+import { GitHubIssueList, GitHubRepository, type IssueSnapshot } from "./schemas.js";
 import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 import * as who from "./who-changed.js";
@@ -184,6 +184,11 @@ export interface RepositoryReader {
   repository(repo: string): Promise<GitHubRepository>;
   /** Whether the repository offers the configured issue type; null when none is configured. */
   issueTypeOffer(repo: string): Promise<IssueTypeOffer | null>;
+  /**
+   * Whether the repository has sub-issues, asked of its newest issue (`GET .../sub_issues`, a
+   * read): null when it has no issue to ask about yet.
+   */
+  subIssuesOffer?(repo: string): Promise<{ available: true } | subIssues.SubIssueList | null>;
 }
 
 export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflow & RepositoryReader {
@@ -345,7 +350,12 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
       subIssues.removeSubIssue(writeDeps, checkRepo(repo), parent, child, writeOpts),
     listSubIssues: (repo, parent) => subIssues.listSubIssues(readDeps, repo, parent),
     findGroupParent: (repo, marker, createdSince) =>
-      reads.findIssueWhose(readDeps, checkRepo(repo), (body) => body?.includes(marker) === true, createdSince),
+      reads.findIssueWhose(
+        readDeps,
+        checkRepo(repo),
+        (body) => body?.includes(marker) === true,
+        createdSince,
+      ),
     getParent: (repo, number) => subIssues.getParent(readDeps, repo, number),
     listMilestones: (repo) => milestones.listMilestones(readDeps, repo),
     createMilestone: (repo, input, writeOpts) =>
@@ -355,6 +365,16 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     async issueTypeOffer(repo) {
       if (opts.issueType === undefined) return null;
       return offerOf(opts.issueType, await listIssueTypes(readDeps, repo));
+    },
+    async subIssuesOffer(repo) {
+      const page = await getPage(await pool.forRepo(checkRepo(repo)), `/repos/${repo}/issues`, {
+        state: "all",
+        per_page: 1,
+      });
+      const newest = parseResponse(GitHubIssueList, page.data, "issue list")[0];
+      if (newest === undefined) return null;
+      const list = await subIssues.listSubIssues(readDeps, repo, newest.number);
+      return list.available ? { available: true } : list;
     },
     async repository(repo) {
       const page = await getPage(await pool.forRepo(checkRepo(repo)), `/repos/${repo}`);

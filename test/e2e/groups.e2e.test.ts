@@ -135,4 +135,22 @@ describe("groups, parent mode (end to end)", () => {
     await world.run(["sync", "-c", world.configPath]);
     expect(attaches()).toBe(before);
   });
+
+  it("check: says whether each repository has sub-issues (a warning where not), exit 0", async () => {
+    world = await start(GROUPING);
+    await world.run(["sync", "-c", world.configPath]);
+    const ok = await world.cli(["check", "-c", world.configPath]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.split("\n").find((l) => l.includes(`sub-issues in ${REPO}`))).toMatch(
+      /^ok {2}.*available/,
+    );
+    await world.close();
+    world = await start(GROUPING, { subIssues: false });
+    await world.run(["sync", "-c", world.configPath]);
+    const warned = await world.cli(["check", "-c", world.configPath]);
+    expect(warned.code).toBe(0);
+    expect(warned.stdout.split("\n").find((l) => l.includes(`sub-issues in ${REPO}`))).toMatch(
+      /^WARN .*unavailable.*checklist only/,
+    );
+  });
 });

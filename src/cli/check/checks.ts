@@ -2,6 +2,7 @@ import type { Config } from "../../config/index.js";
 import { GitHubError, type GitHubGateway, type RepositoryReader } from "../../github/index.js";
 import { PlatformError, PlatformTokenError, type PlatformClient } from "../../platform/index.js";
 import { diagnose, diagnosisHint, type Diagnosis } from "./diagnose.js";
+import { subIssuesCheck, subIssuesCheckName, wantsSubIssues } from "./sub-issues-check.js";
 
 /**
  * The checks of `threatbridge check` (contract, "Command line"): a platform token, one page of
@@ -222,6 +223,13 @@ export async function runChecks(config: Config, deps: CheckDeps): Promise<CheckR
     }
     const repoResult = await repositoryCheck(repo, origins, deps, config);
     results.push(repoResult);
+    if (repoResult.status === "pass" && wantsSubIssues(config, deps.github)) {
+      try {
+        results.push(await subIssuesCheck(repo, deps.github));
+      } catch (error) {
+        results.push(failure(subIssuesCheckName(repo), error, config.github.api_url, GITHUB_CREDENTIALS));
+      }
+    }
     const wanted = config.github.issue_type;
     if (wanted === undefined) continue;
     if (repoResult.status === "pass") results.push(await issueTypeCheck(repo, wanted, deps, config));
