@@ -407,8 +407,9 @@ export class ThreatTable {
       url: (r) => Math.max(0, this.base[r] ?? 0),
       link: (r) => this.linked[r] ?? 0,
       updated: (r) => this.updated[r] ?? 0,
-      issueId: (r) => this.issueId[r] ?? 0,
     };
+    // Written only when some issue's id is known: a state without any stays byte for byte as before.
+    if (rows.some((r) => (this.issueId[r] ?? 0) > 0)) cell["issueId"] = (r) => this.issueId[r] ?? 0;
     const parts = [`"codec":"threat-4"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);

@@ -1,0 +1,124 @@
+// What grouping costs in GitHub writes (counts, not times), end to end over HTTP against the
+// simulator and the GitHub stand-in: N low threats on A assets, `grouping: { by: asset }`, parent
+// mode. Counts the writes of the backfill (issues, parents, attaches), of a cycle in which members
+// join every group, and of an idle cycle; and the most parent updates any one group got in a cycle
+// (the contract: at most one, however many members join).
+// Usage: npm run build && node bench/group-costs.mjs [threats] [assets] [joiners per group]
+import { ConfigSchema } from "../dist/config/index.js";
+import { createGitHub } from "../dist/github/index.js";
+import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
+import { silentLogger } from "../dist/observability/index.js";
+import { emptyState } from "../dist/state/index.js";
+import { startSimulator } from "../dist/simulator/index.js";
+import { createContext, runCycle } from "../dist/sync/index.js";
+import { platformClient } from "./lib.mjs";
+
+const THREATS = Number(process.argv[2] ?? 10_000);
+const ASSETS = Number(process.argv[3] ?? 500);
+const JOINERS = Number(process.argv[4] ?? 4);
+const REPO = "acme/security-threats";
+
+const sim = await startSimulator({ seed: 11, assets: ASSETS, threats: 0, asyncWriteDelayMs: 0 });
+const assets = sim.sim.assetIds();
+const addLow = (i) =>
+  sim.sim.addThreat({
+    status: "unsolved",
+    severity: "low",
+    asset_id: assets[i % assets.length],
+    name: `Low threat ${i}`,
+  });
+for (let i = 0; i < THREATS; i += 1) addLow(i);
+
+const gh = await startGitHubStandIn({ tokens: ["ghp_bench"] });
+const config = ConfigSchema.parse({
+  platform: {
+    base_url: sim.url,
+    token_url: `${sim.url}/oauth/token`,
+    client_id: "threatbridge",
+    client_secret: "threatbridge-secret",
+  },
+  github: {
+    api_url: gh.url,
+    token: "ghp_bench",
+    repository: REPO,
+    write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
+  },
+  grouping: { by: "asset", mode: "parent" },
+});
+const github = createGitHub({
+  apiUrl: gh.url,
+  auth: { token: "ghp_bench" },
+  writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
+  managedLabel: "threatbridge",
+});
+const ctx = createContext(
+  {
+    config,
+    platform: platformClient(sim.url),
+    github,
+    workflow: github,
+    logger: silentLogger,
+    clock: { now: () => Date.now() },
+    persist: null,
+  },
+  emptyState(),
+);
+
+/** Writes by route during `fn`, and the parent updates per group. */
+async function measured(label, fn) {
+  sim.sim.settle();
+  const before = { ...gh.counters().byRoute };
+  const writesBefore = gh.counters().writes;
+  const perGroup = new Map();
+  const unsubscribe = ctx.subscribe((e) => {
+    if (e.type === "group_written" && e.detail === "update")
+      perGroup.set(e.threatId, (perGroup.get(e.threatId) ?? 0) + 1);
+  });
+  const started = performance.now();
+  const report = await fn();
+  unsubscribe();
+  const after = gh.counters().byRoute;
+  const writes = {};
+  for (const [route, n] of Object.entries(after)) {
+    if (route.startsWith("GET ")) continue;
+    const d = n - (before[route] ?? 0);
+    if (d > 0) writes[route] = d;
+  }
+  return {
+    label,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+    githubWrites: gh.counters().writes - writesBefore,
+    writes,
+    parentUpdates: [...perGroup.values()].reduce((a, b) => a + b, 0),
+    maxParentUpdatesPerGroup: Math.max(0, ...perGroup.values()),
+    ok: report.ok,
+  };
+}
+
+const results = [];
+results.push(await measured("backfill (first cycle)", () => runCycle(ctx)));
+results.push(await measured("echo cycle", () => runCycle(ctx)));
+for (let i = 0; i < JOINERS * assets.length; i += 1) addLow(THREATS + i);
+results.push(await measured(`${JOINERS} members join each of ${assets.length} groups`, () => runCycle(ctx)));
+results.push(await measured("echo cycle after the joins", () => runCycle(ctx)));
+results.push(await measured("idle cycle", () => runCycle(ctx)));
+
+const parents = gh.issues(REPO).filter((i) => i.labels.includes("threatbridge:group"));
+const attached = gh.issues(REPO).filter((i) => i.parentId !== null).length;
+console.log(
+  JSON.stringify(
+    {
+      threats: THREATS,
+      assets: ASSETS,
+      joiners: JOINERS * assets.length,
+      node: process.version,
+      parents: parents.length,
+      attached,
+      results,
+    },
+    null,
+    2,
+  ),
+);
+await gh.close();
+await sim.close();
