@@ -29,7 +29,8 @@ const addLow = (i) =>
   });
 for (let i = 0; i < THREATS; i += 1) addLow(i);
 
-const gh = await startGitHubStandIn({ tokens: ["ghp_bench"] });
+// GitHub.com's 5,000 points an hour would stop the backfill half way: the counts are the subject.
+const gh = await startGitHubStandIn({ tokens: ["ghp_bench"], primaryLimit: { perHour: 10_000_000 } });
 const config = ConfigSchema.parse({
   platform: {
     base_url: sim.url,

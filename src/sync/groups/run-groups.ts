@@ -342,6 +342,15 @@ function refusalOf(error: unknown): string {
 
 /** The group pass of one cycle; answers how many actions it planned. */
 export async function syncGroups(ctx: SyncContext, opts: GroupPassOptions = {}): Promise<number> {
+  if (ctx.config.grouping?.mode === "single") {
+    sayOnce(
+      ctx,
+      "single",
+      { grouping: "single" },
+      "grouping mode single is not built yet: threats keep their own issues and no group issue is made",
+    );
+    return 0;
+  }
   if (ctx.config.grouping?.mode !== "parent") return 0;
   if (ctx.dryRun) {
     // The plan as it stands: parents to create or update, then what would be attached to the
