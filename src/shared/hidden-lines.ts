@@ -54,6 +54,11 @@ export function groupMarkerFor(by: string, key: string): string {
   return `<!-- threatbridge:group=${encodeId(by)}:${encodeId(key)} -->`;
 }
 
+/** Whether a body carries a group marker: the issue is a group's, not a threat's. */
+export function isGroupIssue(body: string | null | undefined): boolean {
+  return body?.includes("<!-- threatbridge:group=") === true;
+}
+
 /** Whether a body carries the marker of this group (exactly: keys are compared as written). */
 export function hasGroupMarker(body: string | null | undefined, by: string, key: string): boolean {
   return body !== null && body !== undefined && body.includes(groupMarkerFor(by, key));

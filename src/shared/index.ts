@@ -29,6 +29,7 @@ export {
   findMarkerIds,
   groupMarkerFor,
   hasGroupMarker,
+  isGroupIssue,
   hasMarker,
   markerFor,
   MAX_REVISION_HASH_LENGTH,

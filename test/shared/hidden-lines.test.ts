@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   commentKey,
   commentKeyed,
+  groupMarkerFor,
+  hasGroupMarker,
+  isGroupIssue,
   markerFor,
   OWN_LINES,
   parseCommentKeys,
@@ -64,5 +67,17 @@ describe("hidden body lines (contract, Conventions on GitHub)", () => {
       commentKey("i7"),
       "<!-- threatbridge:rev=abcd1234 -->",
     ]);
+  });
+
+  it("writes a group's marker as the contract says, its key percent-encoded so it cannot end the comment (contract, Groups)", () => {
+    expect(groupMarkerFor("cve", "CVE-2021-44228")).toBe("<!-- threatbridge:group=cve:CVE-2021-44228 -->");
+    expect(groupMarkerFor("title", "a --> b")).toBe("<!-- threatbridge:group=title:a%20--%3E%20b -->");
+    const body = `checklist\n${groupMarkerFor("asset", "a1")}`;
+    expect(hasGroupMarker(body, "asset", "a1")).toBe(true);
+    expect(hasGroupMarker(body, "asset", "a2")).toBe(false);
+    expect(isGroupIssue(body)).toBe(true);
+    expect(isGroupIssue(markerFor("00000000-0000-4000-8000-000000000001"))).toBe(false);
+    // A group marker is one of the connector's own lines: a listed issue keeps it.
+    expect(body.match(OWN_LINES)).toEqual([groupMarkerFor("asset", "a1")]);
   });
 });
