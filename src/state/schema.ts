@@ -127,6 +127,13 @@ export const GroupMember = z.object({
   title: z.string(),
   /** Severity rank 0 (informational) .. 4 (critical), for the group's highest open severity. */
   severity: z.int().min(0).max(4),
+  /**
+   * Single mode only (the member has no issue of its own): its platform status as last read, its
+   * asset's id, and the repository its route names; the group's issue follows these.
+   */
+  status: z.string().optional(),
+  assetId: z.string().nullable().optional(),
+  repo: z.string().optional(),
 });
 export type GroupMember = z.infer<typeof GroupMember>;
 
@@ -158,6 +165,33 @@ export const GroupParent = z.object({
 });
 export type GroupParent = z.infer<typeof GroupParent>;
 
+/** A group's one issue in one repository (grouping `single` mode). */
+export const GroupIssue = z.object({
+  number: z.int().positive(),
+  id: z.number().int().positive().optional(),
+  url: z.string(),
+  /** The state the connector last wrote or accepted from a person. */
+  state: IssueState,
+  hash: z.string(),
+  /**
+   * A person closed or reopened it: the verdicts still to send, one per member (a close: to each
+   * member open on the platform; a reopen: `unsolved` to those the close closed).
+   */
+  person: z
+    .object({
+      event: z.enum(["closed", "reopened"]),
+      reason: z.string().nullable(),
+      login: z.string(),
+      seenAt: z.string(),
+      pending: z.array(z.string()),
+    })
+    .optional(),
+  /** The members the last person's close sent a closing verdict to (a reopen sends them `unsolved`). */
+  closedByPerson: z.array(z.string()).optional(),
+  refused: z.string().optional(),
+});
+export type GroupIssue = z.infer<typeof GroupIssue>;
+
 /**
  * One group of threats, stored under `group:<by>:<key>` (src/state/README-store.md): its members
  * (kept as their versions are read, so no cycle reads the platform for them) and its parent
@@ -168,6 +202,8 @@ export const GroupRecord = z.object({
   key: z.string(),
   members: z.record(z.string(), GroupMember),
   parents: z.record(z.string(), GroupParent),
+  /** Single mode: the group's one issue per repository. */
+  single: z.record(z.string(), GroupIssue).optional(),
 });
 export type GroupRecord = z.infer<typeof GroupRecord>;
 

@@ -76,6 +76,11 @@ export interface SyncContext extends SyncDeps {
   recreate?: boolean;
   /** Grouping's in-memory part (groups/runtime.ts), built on first use when grouping is on. */
   groupRuntime?: GroupRuntime;
+  /**
+   * Member threat id → its group's key (records/group-members.ts), built on first use from the
+   * stored groups and kept current by the membership updates.
+   */
+  groupMembers?: Map<string, string>;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
   /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */

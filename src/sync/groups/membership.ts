@@ -1,8 +1,10 @@
 import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../../config/index.js";
-import type { GroupRecord } from "../../state/index.js";
+import type { GroupMember, GroupRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
 import { putGroup } from "../records/state-updates.js";
-import type { ThreatView } from "../render/index.js";
+import { buildMemberIndex } from "../records/group-members.js";
+import type { AssetView, ThreatView } from "../render/index.js";
+import { isEligible, routeFor } from "../plan/policy.js";
 import { groupIdOf, groupKeyOf } from "./group-key.js";
 import type { GroupRuntime } from "./runtime.js";
 
@@ -16,46 +18,69 @@ import type { GroupRuntime } from "./runtime.js";
 /** Member titles are kept this long at most (the checklist line is one line). */
 const TITLE_KEPT = 200;
 
+/** Member threat id → its group's key, built on first use (records/group-members.ts). */
+export function memberIndex(ctx: SyncContext): Map<string, string> {
+  return (ctx.groupMembers ??= buildMemberIndex(ctx.state.groups));
+}
+
 export function groupRuntime(ctx: SyncContext): GroupRuntime {
   if (ctx.groupRuntime) return ctx.groupRuntime;
-  const byThreat = new Map<string, string>();
-  for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
-    for (const threatId of Object.keys(group.members)) byThreat.set(threatId, groupId);
-  }
   const source = ctx.config.grouping?.title ?? DEFAULT_GROUP_TITLE;
-  ctx.groupRuntime = { byThreat, title: compileGroupTitle(source), said: new Set() };
+  ctx.groupRuntime = { title: compileGroupTitle(source), said: new Set() };
   return ctx.groupRuntime;
 }
 
 function withoutMember(group: GroupRecord, threatId: string): GroupRecord | undefined {
   const { [threatId]: _gone, ...members } = group.members;
-  // A group with no member and no parent is not kept; one with a parent keeps its record.
-  if (Object.keys(members).length === 0 && Object.keys(group.parents).length === 0) return undefined;
+  // A group with no member and no issue is not kept; one with an issue keeps its record.
+  const issues = Object.keys(group.parents).length + Object.keys(group.single ?? {}).length;
+  if (Object.keys(members).length === 0 && issues === 0) return undefined;
   return { ...group, members };
 }
 
-/** Files a threat's new version under its group (or takes it out); nothing when grouping is off. */
-export function noteGroupMember(
-  ctx: SyncContext,
-  threatId: string,
-  view: Pick<ThreatView, "title" | "assetId" | "module" | "severityRank">,
-  hasIssue: boolean,
-): void {
+function assetOf(ctx: SyncContext, view: ThreatView): AssetView | null {
+  const record = view.assetId ? ctx.state.assets[view.assetId] : undefined;
+  return view.assetId && record ? { id: view.assetId, name: record.name, type: record.type } : null;
+}
+
+/**
+ * Whether a threat is a member. Parent mode: it has an issue of its own, or is eligible for one.
+ * Single mode: it has no issue of its own (switching single on leaves those as they are) and is
+ * eligible, or was a member already (a solved member stays, checked, in its group's checklist).
+ */
+function isMember(ctx: SyncContext, threatId: string, view: ThreatView, single: boolean): boolean {
+  const record = ctx.state.threats.get(threatId);
+  const eligible = (): boolean => isEligible(view, assetOf(ctx, view), ctx.policy);
+  if (!single) return record?.issue !== undefined || eligible();
+  if (record?.issue !== undefined || record?.deletedIssue !== undefined) return false;
+  return memberIndex(ctx).has(threatId) || eligible();
+}
+
+/**
+ * Files a threat's new version under its group (or takes it out); nothing when grouping is off.
+ * Called before the threat is planned: in single mode the planner asks whether it is a member.
+ */
+export function noteGroupMember(ctx: SyncContext, threatId: string, view: ThreatView): void {
   const grouping = ctx.config.grouping;
   if (grouping === undefined) return;
-  const runtime = groupRuntime(ctx);
-  const key = hasIssue ? groupKeyOf(grouping.by, view) : null;
+  const byThreat = memberIndex(ctx);
+  const single = grouping.mode === "single";
+  const key = isMember(ctx, threatId, view, single) ? groupKeyOf(grouping.by, view) : null;
   const groupId = key === null ? null : groupIdOf(grouping.by, key);
-  const before = runtime.byThreat.get(threatId);
+  const before = byThreat.get(threatId);
   if (before !== undefined && before !== groupId) {
     const old = ctx.state.groups?.[before];
     if (old) putGroup(ctx, before, withoutMember(old, threatId));
-    runtime.byThreat.delete(threatId);
+    byThreat.delete(threatId);
   }
   if (groupId === null || key === null) return;
-  const member = {
+  const asset = assetOf(ctx, view);
+  const member: GroupMember = {
     title: (view.title ?? threatId).slice(0, TITLE_KEPT),
     severity: view.severityRank ?? 0,
+    ...(single
+      ? { status: view.status, assetId: view.assetId, repo: routeFor(view, asset, ctx.policy).repo }
+      : {}),
   };
   const group: GroupRecord = ctx.state.groups?.[groupId] ?? {
     by: grouping.by,
@@ -64,7 +89,7 @@ export function noteGroupMember(
     parents: {},
   };
   const known = group.members[threatId];
-  runtime.byThreat.set(threatId, groupId);
-  if (known?.title === member.title && known.severity === member.severity) return;
+  byThreat.set(threatId, groupId);
+  if (known !== undefined && JSON.stringify(known) === JSON.stringify(member)) return;
   putGroup(ctx, groupId, { ...group, members: { ...group.members, [threatId]: member } });
 }

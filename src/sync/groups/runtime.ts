@@ -3,8 +3,6 @@
  * group each member threat is in, the compiled title template, and what was already said once.
  */
 export interface GroupRuntime {
-  /** Member threat id → its group's key (`group:<by>:<key>`), from the stored groups. */
-  byThreat: Map<string, string>;
   title: (scope: object) => string;
   /** Things logged once per process (a repository without sub-issues, a full parent). */
   said: Set<string>;

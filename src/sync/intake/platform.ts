@@ -124,9 +124,9 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   }
   putThreat(ctx, threat.id, result.record);
   remember(ctx, threat.id, { view, link });
+  // Grouping files the version under its group first: in single mode the planner asks for it.
+  noteGroupMember(ctx, threat.id, view);
   const actions = planFor(ctx, threat.id);
-  // Grouping files the version under its group (a member has, or is about to get, an issue).
-  noteGroupMember(ctx, threat.id, view, actions.length > 0 || result.record.issue !== undefined);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);
     // The queued create's view is of an older version: the drain reads the threat again.

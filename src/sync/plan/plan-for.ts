@@ -5,6 +5,15 @@ import type { AssetView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
 import { gone, notRead, present } from "./known.js";
+import { buildMemberIndex, singleMembership, type SingleMembership } from "../records/group-members.js";
+
+/** Grouping `single` mode: the threat's group and its issue, when the threat is a member. */
+function singleOf(ctx: SyncContext, threatId: string): { single?: SingleMembership } {
+  if (ctx.config.grouping?.mode !== "single") return {};
+  const byThreat = (ctx.groupMembers ??= buildMemberIndex(ctx.state.groups));
+  const single = singleMembership(ctx.state.groups, byThreat, threatId);
+  return single ? { single } : {};
+}
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
@@ -40,5 +49,6 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     rendered: view ? ctx.renderer.render(view, asset, route) : null,
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
+    ...singleOf(ctx, threatId),
   });
 }

@@ -12,6 +12,7 @@ import {
 } from "./policy.js";
 import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
+import type { SingleMembership } from "../records/group-members.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
@@ -51,6 +52,11 @@ export interface PlanInput {
   policy: Policy;
   /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
   recreate?: boolean;
+  /**
+   * Grouping `single` mode: the threat is a member of a group whose one issue stands for it
+   * (null until the group pass made it). It gets no issue of its own; its link names the group's.
+   */
+  single?: SingleMembership;
 }
 
 export type Action =
@@ -172,6 +178,17 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   return actions;
 }
 
+/** A single-mode member: only its platform link, naming its group's issue once there is one. */
+function planSingleMember(input: PlanInput, single: SingleMembership): Action[] {
+  const issue = single.issue;
+  if (!issue || !threatOf(input)) return [];
+  const externalId = formatExternalId(issue);
+  const shown = input.link;
+  if (shown && shown.externalId === externalId && shown.url === issue.url) return [];
+  if (!shown && input.record?.link === externalId) return [];
+  return [{ kind: "link", threatId: input.threatId, ...issue, externalId }];
+}
+
 export function plan(input: PlanInput): Action[] {
   // Not read: "gone" would close a live threat's issue, "present" would guess its status.
   if (input.threat.kind === "unknown") return [];
@@ -182,6 +199,7 @@ export function plan(input: PlanInput): Action[] {
   // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
   const deleted = input.record?.deletedIssue;
   if (deleted && !input.recreate) return [];
+  if (input.single) return planSingleMember(input, input.single);
   // No issue known. The platform's link names one: never give the threat a second one (contract),
   // unless it is the issue a person deleted and a new one was asked for.
   const shown = input.link ? parseExternalId(input.link.externalId) : null;

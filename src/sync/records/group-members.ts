@@ -1,0 +1,39 @@
+import type { GroupRecord } from "../../state/index.js";
+
+/**
+ * Which group each member threat is in, from the stored groups (grouping): built once per process
+ * on first use and kept current by the membership updates (groups/membership.ts), so neither the
+ * planner nor the group pass walks every group to find a threat's.
+ */
+export function buildMemberIndex(
+  groups: Readonly<Record<string, GroupRecord>> | undefined,
+): Map<string, string> {
+  const byThreat = new Map<string, string>();
+  for (const [groupId, group] of Object.entries(groups ?? {})) {
+    for (const threatId of Object.keys(group.members)) byThreat.set(threatId, groupId);
+  }
+  return byThreat;
+}
+
+/** In single mode, a member's group issue where it is (null: the group has none there yet). */
+export interface SingleMembership {
+  groupId: string;
+  issue: { repo: string; number: number; url: string } | null;
+}
+
+/** A threat's single-mode membership: its group's issue in the repository its route names. */
+export function singleMembership(
+  groups: Readonly<Record<string, GroupRecord>> | undefined,
+  byThreat: ReadonlyMap<string, string>,
+  threatId: string,
+): SingleMembership | undefined {
+  const groupId = byThreat.get(threatId);
+  const group = groupId === undefined ? undefined : groups?.[groupId];
+  const member = group?.members[threatId];
+  if (groupId === undefined || !group || member?.repo === undefined) return undefined;
+  const issue = group.single?.[member.repo];
+  return {
+    groupId,
+    issue: issue ? { repo: member.repo, number: issue.number, url: issue.url } : null,
+  };
+}
