@@ -183,6 +183,8 @@ export const GroupIssue = z.object({
       reason: z.string().nullable(),
       login: z.string(),
       seenAt: z.string(),
+      /** The members its verdicts go to, and of them those still to send. */
+      targets: z.array(z.string()),
       pending: z.array(z.string()),
     })
     .optional(),

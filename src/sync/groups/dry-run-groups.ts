@@ -1,5 +1,6 @@
 import type { DryRunSink } from "../run/dry-run-record.js";
 import type { GroupAction } from "./plan-groups.js";
+import type { SingleAction } from "./plan-single.js";
 
 /**
  * How a dry run lists a group action (`sync --dry-run`): `group` for a parent's create, update
@@ -62,6 +63,45 @@ export function printGroupAction(sink: DryRunSink, a: GroupAction): void {
         issue: a.number,
         detail: `${a.beyond} more members than a parent holds: checklist only`,
       });
+      return;
+  }
+}
+
+/** How a dry run lists a single-mode group issue's step: `group` for the issue, `verdict` per member. */
+export function printSingleAction(sink: DryRunSink, a: SingleAction): void {
+  const where = { threat_id: a.groupId, repository: a.repo };
+  switch (a.kind) {
+    case "single_create":
+      sink.print({
+        action: "group",
+        ...where,
+        title: a.title,
+        labels: a.labels,
+        detail: "create group issue",
+      });
+      return;
+    case "single_update":
+      sink.print({ action: "group", ...where, issue: a.number, title: a.title, detail: "update checklist" });
+      return;
+    case "single_state":
+      sink.print({
+        action: "group",
+        ...where,
+        issue: a.number,
+        detail: a.target === "closed" ? "close (completed)" : "reopen",
+      });
+      return;
+    case "single_verdict":
+      if (a.status !== null)
+        sink.print({
+          action: "verdict",
+          threat_id: a.threatId,
+          repository: a.repo,
+          issue: a.number,
+          detail: a.status,
+        });
+      return;
+    case "single_person_done":
       return;
   }
 }

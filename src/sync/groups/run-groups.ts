@@ -9,7 +9,8 @@ import { groupRuntime } from "./membership.js";
 import { isAttachWork, planGroup, SUB_ISSUES_MAX, type GroupAction } from "./plan-groups.js";
 import type { MemberView } from "./render-parent.js";
 import { dueDateOf } from "./sla-hook.js";
-import { printGroupAction } from "./dry-run-groups.js";
+import { printGroupAction, printSingleAction } from "./dry-run-groups.js";
+import { planSingles, resolveSingleCreate, syncSingles } from "./run-single.js";
 
 /**
  * The per-cycle group pass (grouping `parent` mode): every group's plan is made from the state
@@ -137,6 +138,7 @@ function markerOf(ctx: SyncContext, groupId: string): string | null {
  * by the group's marker, never sent again before that. Answers whether it was found.
  */
 export async function resolveGroupCreate(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  if (ctx.config.grouping?.mode === "single") return resolveSingleCreate(ctx, intent);
   const marker = markerOf(ctx, intent.threatId);
   if (marker === null || !ctx.workflow) return false;
   const since = new Date(Date.parse(intent.startedAt) - 5 * 60_000).toISOString();
@@ -343,13 +345,12 @@ function refusalOf(error: unknown): string {
 /** The group pass of one cycle; answers how many actions it planned. */
 export async function syncGroups(ctx: SyncContext, opts: GroupPassOptions = {}): Promise<number> {
   if (ctx.config.grouping?.mode === "single") {
-    sayOnce(
-      ctx,
-      "single",
-      { grouping: "single" },
-      "grouping mode single is not built yet: threats keep their own issues and no group issue is made",
-    );
-    return 0;
+    if (ctx.dryRun) {
+      const actions = planSingles(ctx);
+      for (const action of actions) printSingleAction(ctx.dryRun, action);
+      return actions.length;
+    }
+    return syncSingles(ctx, () => mustStop(ctx, opts));
   }
   if (ctx.config.grouping?.mode !== "parent") return 0;
   if (ctx.dryRun) {

@@ -2,6 +2,7 @@ import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
+import { noteSingleIssueSeen } from "../groups/single-members.js";
 import type { ThreatRecord } from "../../state/index.js";
 import { putQueue, putThreat, setMeta } from "../records/state-updates.js";
 import { allRepos } from "../plan/policy.js";
@@ -53,8 +54,12 @@ function absorbIssue(
   issue: IssueSnapshot,
   mapped: MappedLookup,
 ): SeenIssue | typeof ADOPTED | null {
-  // A group's parent is the group pass's (groups/), never a threat's issue.
-  if (issue.threatId === null && isGroupIssue(issue.body)) return null;
+  // A group's issue is the group pass's (groups/), never a threat's; in single mode a person's
+  // close or reopen of it is recorded there, to become its members' verdicts.
+  if (issue.threatId === null && isGroupIssue(issue.body)) {
+    noteSingleIssueSeen(ctx, issue);
+    return null;
+  }
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;

@@ -1,0 +1,169 @@
+import { createHash } from "node:crypto";
+import { groupMarkerFor, GROUP_LABEL, type SettableStatus } from "../../shared/index.js";
+import type { GroupIssue, PersonChange } from "../../state/index.js";
+import { severityName } from "../intake/normalize.js";
+import { desiredIssueState, platformAgrees, verdictFor, type Policy } from "../plan/policy.js";
+import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
+import { CHECKLIST_MAX } from "./render-parent.js";
+
+/**
+ * Grouping `single` mode (pure): a group is one issue and its members have none of their own. The
+ * issue is made once a member is open on the platform; its body is the checklist (severity,
+ * asset, title per member); it closes when no member is open and reopens when one is. A person's
+ * close sends its verdict to every open member, a person's reopen sends the reopen verdict to the
+ * members that close closed; meanwhile the issue's state is the person's.
+ */
+
+export interface SingleMemberView {
+  threatId: string;
+  title: string;
+  severity: number;
+  /** The asset's name (or id) for the checklist; null when the threat has none. */
+  asset: string | null;
+  /** The platform's status as last read. */
+  status: string;
+}
+
+interface SingleRef {
+  groupId: string;
+  repo: string;
+}
+
+export type SingleAction =
+  | (SingleRef & { kind: "single_create"; title: string; body: string; labels: string[]; hash: string })
+  | (SingleRef & { kind: "single_update"; number: number; title: string; body: string; hash: string })
+  | (SingleRef & { kind: "single_state"; number: number; target: "open" | "closed" })
+  | (SingleRef & {
+      kind: "single_verdict";
+      number: number;
+      threatId: string;
+      /** null: the member needs none (the platform already agrees): it is only taken off the list. */
+      status: SettableStatus | null;
+      note: string;
+    })
+  /** Every verdict of a person's change was sent: the issue's state is the person's. */
+  | (SingleRef & { kind: "single_person_done"; number: number });
+
+export interface SinglePlanInput {
+  groupId: string;
+  repo: string;
+  by: string;
+  key: string;
+  members: readonly SingleMemberView[];
+  issue: GroupIssue | undefined;
+  managedLabel: string;
+  title: (scope: object) => string;
+  policy: Policy;
+  /** The issue's URL and number for a verdict's note. */
+  person?: PersonChange;
+}
+
+/** Open on the platform: not closed by a verdict (pending counts as open, as its issue stays open). */
+export function isOpenOnPlatform(status: string): boolean {
+  return desiredIssueState(status)?.state !== "closed";
+}
+
+function checklistLine(m: SingleMemberView): string {
+  const severity = severityName(m.severity) ?? "-";
+  const asset = m.asset === null ? "" : ` ${escapeMarkdownInline(m.asset)} —`;
+  return `- [${isOpenOnPlatform(m.status) ? " " : "x"}] **${severity}**${asset} ${escapeMarkdownInline(m.title)}`;
+}
+
+export function renderSingle(
+  input: Pick<SinglePlanInput, "by" | "key" | "members" | "managedLabel" | "title">,
+): { title: string; body: string; labels: string[]; hash: string } {
+  const sorted = [...input.members].sort(
+    (a, b) =>
+      Number(isOpenOnPlatform(b.status)) - Number(isOpenOnPlatform(a.status)) ||
+      b.severity - a.severity ||
+      a.title.localeCompare(b.title),
+  );
+  const open = sorted.filter((m) => isOpenOnPlatform(m.status)).length;
+  const key = escapePlainText(input.key);
+  const title =
+    neutralizeMarkers(input.title({ group: { key, by: input.by, open, total: sorted.length } }))
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 256) || key;
+  const body = [
+    `Threats grouped by ${input.by}: **${escapeMarkdownInline(input.key)}** (${open} open of ${sorted.length})`,
+    "",
+    ...sorted.slice(0, CHECKLIST_MAX).map(checklistLine),
+    ...(sorted.length > CHECKLIST_MAX ? [`- and ${sorted.length - CHECKLIST_MAX} more`] : []),
+    "",
+    groupMarkerFor(input.by, input.key),
+  ].join("\n");
+  const labels = [input.managedLabel, GROUP_LABEL];
+  const hash = createHash("sha256")
+    .update(JSON.stringify([title, body, labels]))
+    .digest("hex")
+    .slice(0, 16);
+  return { title, body, labels, hash };
+}
+
+function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAction[] {
+  const person = issue.person;
+  if (!person) return [];
+  const { groupId, repo } = input;
+  const rule = verdictFor(person.event, person.reason, input.policy);
+  const change: PersonChange = input.person ?? {
+    event: person.event,
+    reason: person.reason,
+    login: person.login,
+    repo,
+    number: issue.number,
+    url: issue.url,
+    seenAt: person.seenAt,
+  };
+  const byId = new Map(input.members.map((m) => [m.threatId, m]));
+  const actions: SingleAction[] = person.pending.map((threatId) => {
+    const m = byId.get(threatId);
+    const needed = m !== undefined && !platformAgrees(m.status, rule.status);
+    return {
+      kind: "single_verdict",
+      groupId,
+      repo,
+      number: issue.number,
+      threatId,
+      status: needed ? rule.status : null,
+      note: needed ? input.policy.verdictNote(rule.status_note, change) : "",
+    };
+  });
+  return [...actions, { kind: "single_person_done", groupId, repo, number: issue.number }];
+}
+
+export function planSingle(input: SinglePlanInput): SingleAction[] {
+  const { groupId, repo, issue } = input;
+  const open = input.members.filter((m) => isOpenOnPlatform(m.status)).length;
+  const rendered = renderSingle(input);
+  if (issue === undefined) {
+    return open > 0 ? [{ kind: "single_create", groupId, repo, ...rendered }] : [];
+  }
+  if (issue.refused !== undefined) return [];
+  const actions: SingleAction[] = [];
+  if (rendered.hash !== issue.hash) {
+    const { title, body, hash } = rendered;
+    actions.push({ kind: "single_update", groupId, repo, number: issue.number, title, body, hash });
+  }
+  // A person's change is carried to the members first; meanwhile the issue stays as they left it.
+  if (issue.person) return [...actions, ...planPerson(input, issue)];
+  const target = open > 0 ? "open" : "closed";
+  if (input.members.length > 0 && target !== issue.state) {
+    actions.push({ kind: "single_state", groupId, repo, number: issue.number, target });
+  }
+  return actions;
+}
+
+/**
+ * The members a person's change sends verdicts to: a close, every member open on the platform; a
+ * reopen, the members that close closed.
+ */
+export function personTargets(
+  event: "closed" | "reopened",
+  members: readonly SingleMemberView[],
+  closedByPerson: readonly string[] | undefined,
+): string[] {
+  if (event === "closed") return members.filter((m) => isOpenOnPlatform(m.status)).map((m) => m.threatId);
+  const present = new Set(members.map((m) => m.threatId));
+  return (closedByPerson ?? []).filter((id) => present.has(id));
+}

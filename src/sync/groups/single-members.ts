@@ -1,0 +1,71 @@
+import type { IssueSnapshot } from "../../github/index.js";
+import type { GroupIssue, GroupRecord } from "../../state/index.js";
+import { nowIso, type SyncContext } from "../context.js";
+import { putGroup } from "../records/state-updates.js";
+import { personTargets, type SingleMemberView } from "./plan-single.js";
+
+/** Single mode's members by repository, and its group issues' records (groups/run-single.ts). */
+
+export function membersOf(ctx: SyncContext, group: GroupRecord): Map<string, SingleMemberView[]> {
+  const byRepo = new Map<string, SingleMemberView[]>();
+  for (const [threatId, m] of Object.entries(group.members)) {
+    if (m.repo === undefined || m.status === undefined) continue;
+    const asset = m.assetId ? ctx.state.assets[m.assetId] : undefined;
+    const view: SingleMemberView = {
+      threatId,
+      title: m.title,
+      severity: m.severity,
+      asset: m.assetId ? (asset?.name ?? m.assetId) : null,
+      status: m.status,
+    };
+    byRepo.set(m.repo, [...(byRepo.get(m.repo) ?? []), view]);
+  }
+  return byRepo;
+}
+
+export function setIssue(
+  ctx: SyncContext,
+  groupId: string,
+  repo: string,
+  change: (i: GroupIssue | undefined) => GroupIssue,
+): void {
+  const group = ctx.state.groups?.[groupId];
+  if (group)
+    putGroup(ctx, groupId, { ...group, single: { ...group.single, [repo]: change(group.single?.[repo]) } });
+}
+
+/**
+ * A group's issue seen on GitHub (the change poll) in a state the connector did not write: a
+ * person closed or reopened it. Its verdicts are recorded to send, one per member (a close: the
+ * members open on the platform; a reopen: those that close closed). Answers whether it was one.
+ */
+export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boolean {
+  if (ctx.config.grouping?.mode !== "single") return false;
+  for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
+    const known = group.single?.[issue.repo];
+    if (!known || known.number !== issue.number) continue;
+    if (known.person || known.state === issue.state) return false;
+    const event = issue.state === "closed" ? "closed" : "reopened";
+    const members = membersOf(ctx, group).get(issue.repo) ?? [];
+    const targets = personTargets(event, members, known.closedByPerson);
+    setIssue(ctx, groupId, issue.repo, (i) => ({
+      ...(i as GroupIssue),
+      person: {
+        event,
+        reason: issue.stateReason === "reopened" ? null : issue.stateReason,
+        login: issue.closedBy ?? "a person",
+        seenAt: nowIso(ctx),
+        pending: targets,
+        targets,
+      },
+    }));
+    ctx.emit({
+      type: "person_changed",
+      threatId: groupId,
+      issue: { repo: issue.repo, number: issue.number },
+      state: issue.state,
+    });
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { Harness, makeConfig, REPO, threatId } from "../harness.js";
+import { FakeWorkflowGitHub } from "../fake-workflow.js";
+
+/**
+ * Single mode through the engine over in-memory fakes (contract, "Groups": "In `single` mode a
+ * group is one issue and its threats get none of their own").
+ */
+
+function harness(): Harness {
+  return new Harness(makeConfig({ grouping: { by: "asset", mode: "single" } }), new FakeWorkflowGitHub());
+}
+
+function gh(h: Harness): FakeWorkflowGitHub {
+  if (!(h.github instanceof FakeWorkflowGitHub)) throw new Error("no workflow fake");
+  return h.github;
+}
+
+const linkOf = (h: Harness, n: number) =>
+  h.platform.threats.get(threatId(n))?.external_references.find((r) => r.system === "github")?.external_id;
+const statusOf = (h: Harness, n: number) => h.platform.threats.get(threatId(n))?.status;
+
+async function threeMembers(): Promise<Harness> {
+  const h = harness();
+  for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n), name: `Member ${n}`, severity: "low" });
+  await h.settle();
+  await h.settle();
+  return h;
+}
+
+describe("groups in single mode, through the engine", () => {
+  it("a group is one issue: its checklist names each member, the members get none of their own, and every member's link names it", async () => {
+    const h = await threeMembers();
+    const issues = h.issues(REPO);
+    expect(issues).toHaveLength(1);
+    expect(issues.filter((i) => i.threatId !== null)).toHaveLength(0);
+    const issue = gh(h).parents(REPO)[0];
+    expect(issue?.body).toContain("**low**");
+    for (const n of [1, 2, 3]) {
+      expect(issue?.body).toContain(`Member ${n}`);
+      expect(linkOf(h, n)).toBe(`${REPO}#${issue?.number}`);
+    }
+  });
+
+  it("closes when no member is open on the platform, reopens when one is", async () => {
+    const h = await threeMembers();
+    for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n), status: "solved" });
+    await h.settle();
+    expect(gh(h).parents(REPO)[0]?.state).toBe("closed");
+    h.platform.put({ id: threatId(2), status: "unsolved" });
+    await h.settle();
+    expect(gh(h).parents(REPO)[0]?.state).toBe("open");
+    expect(gh(h).parents(REPO)[0]?.body).toMatch(/- \[x\] .*Member 1/);
+  });
+
+  it("a person's close sends its verdict to every open member (one PATCH each); their reopen sends unsolved to those it closed", async () => {
+    const h = await threeMembers();
+    h.platform.put({ id: threatId(3), status: "solved" });
+    await h.settle();
+    const issue = gh(h).parents(REPO)[0];
+    if (!issue) throw new Error("no group issue");
+    h.github.personSets(REPO, issue.number, "closed", "alice", "not_planned");
+    await h.settle();
+    // The default verdict of a "not planned" close is `solved` (contract, "GitHub → platform").
+    expect([1, 2].map((n) => statusOf(h, n))).toEqual(["solved", "solved"]);
+    expect(statusOf(h, 3)).toBe("solved");
+    expect(gh(h).parents(REPO)[0]?.state).toBe("closed");
+    const verdicts = h.events.filter((e) => e.type === "verdict_sent");
+    expect(verdicts.map((e) => e.threatId).sort()).toEqual([threatId(1), threatId(2)]);
+    h.github.personSets(REPO, issue.number, "open", "alice");
+    await h.settle();
+    expect([1, 2, 3].map((n) => statusOf(h, n))).toEqual(["unsolved", "unsolved", "solved"]);
+    expect(gh(h).parents(REPO)[0]?.state).toBe("open");
+  });
+
+  it("switching single on leaves threats that already have an issue as they are; a new threat joins the group's issue", async () => {
+    const h = new Harness(makeConfig(), new FakeWorkflowGitHub());
+    for (const n of [1, 2]) h.platform.put({ id: threatId(n) });
+    await h.settle();
+    const before = h.issues(REPO).map((i) => `${i.number}:${i.state}:${i.body}`);
+    expect(before).toHaveLength(2);
+    // The operator switches single mode on: the process starts again with the new config.
+    Object.defineProperty(h, "config", { value: makeConfig({ grouping: { by: "asset", mode: "single" } }) });
+    h.restart();
+    await h.settle();
+    expect(gh(h).parents(REPO)).toHaveLength(0);
+    expect(h.issues(REPO).map((i) => `${i.number}:${i.state}:${i.body}`)).toEqual(before);
+    h.platform.put({ id: threatId(3), name: "Newcomer" });
+    await h.settle();
+    await h.settle();
+    expect(h.issues(REPO)).toHaveLength(3);
+    expect(gh(h).parents(REPO)[0]?.body).toContain("Newcomer");
+    expect(gh(h).parents(REPO)[0]?.body).not.toContain("Threat 00000000");
+  });
+
+  it("a crash at every call of either side, before or after it lands: one group issue, ever, and every link names it", async () => {
+    const clean = await threeMembers();
+    const points = { github: clean.github.calls, platform: clean.platform.calls };
+    for (const [side, call] of (["github", "platform"] as const).flatMap((side) =>
+      Array.from({ length: points[side] }, (_, i) => [side, i + 1] as const),
+    )) {
+      for (const after of [false, true]) {
+        const h = harness();
+        for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n) });
+        h.crashAt(side, call, after);
+        await h.cycle().catch(() => undefined);
+        h.restart();
+        await h.settle();
+        await h.settle();
+        expect(gh(h).parents(REPO)).toHaveLength(1);
+        expect(h.issues(REPO)).toHaveLength(1);
+        for (const n of [1, 2, 3]) expect(linkOf(h, n)).toBe(`${REPO}#1`);
+      }
+    }
+  });
+});
