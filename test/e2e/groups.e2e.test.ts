@@ -154,3 +154,42 @@ describe("groups, parent mode (end to end)", () => {
     );
   });
 });
+
+describe("groups, single mode (end to end)", () => {
+  const SINGLE = "grouping:\n  by: asset\n  mode: single\n";
+
+  it("each group is one issue whose checklist lists its members; no member has its own; every member's link names it; a person's close becomes its members' verdicts", async () => {
+    world = await start(SINGLE);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const all = world.gh.issues(REPO);
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.every((i) => i.labels.includes("threatbridge:group"))).toBe(true);
+    expect(all.some((i) => MARKER.test(i.body ?? ""))).toBe(false);
+    const byNumber = new Map(all.map((i) => [i.number, i]));
+    const linked = world.sim.sim
+      .threatIds()
+      .map((id) => world?.sim.sim.getThreat(id))
+      .flatMap((t) => {
+        const ref = t?.external_references.find((r) => r.system === "github");
+        return t && ref ? [{ t, number: Number(ref.external_id.split("#")[1]) }] : [];
+      });
+    expect(linked.length).toBeGreaterThan(all.length);
+    for (const { t, number } of linked) {
+      const issue = byNumber.get(number);
+      expect(issue?.body).toContain(`<!-- threatbridge:group=asset:${String(t["asset_id"])} -->`);
+    }
+    const open = all.find((i) => i.state === "open");
+    if (!open) throw new Error("no open group issue");
+    const members = linked.filter((l) => l.number === open.number && l.t.status === "unsolved");
+    expect(members.length).toBeGreaterThan(0);
+    world.gh.person.close(REPO, open.number, { reason: "completed", login: "alice" });
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    // `solved`, or `pending` where the platform verifies a fix first (spec, PATCH status).
+    for (const m of members) expect(["solved", "pending"]).toContain(world.sim.sim.getThreat(m.t.id)?.status);
+    expect(world.gh.issues(REPO).find((i) => i.number === open.number)?.state).toBe("closed");
+    // The person's close stands: the members it closed hold the issue open no more.
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(world.gh.issues(REPO).find((i) => i.number === open.number)?.state).toBe("closed");
+  });
+});

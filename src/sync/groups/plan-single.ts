@@ -58,9 +58,12 @@ export interface SinglePlanInput {
   person?: PersonChange;
 }
 
-/** Open on the platform: not closed by a verdict (pending counts as open, as its issue stays open). */
+/**
+ * Open on the platform: a status whose own issue would be open (`unsolved`). A `pending` member
+ * (a close awaiting the platform's verification) no longer holds its group's issue open.
+ */
 export function isOpenOnPlatform(status: string): boolean {
-  return desiredIssueState(status)?.state !== "closed";
+  return desiredIssueState(status)?.state === "open";
 }
 
 function checklistLine(m: SingleMemberView): string {
