@@ -3,7 +3,8 @@
 // mode. Counts the writes of the backfill (issues, parents, attaches), of a cycle in which members
 // join every group, and of an idle cycle; and the most parent updates any one group got in a cycle
 // (the contract: at most one, however many members join).
-// Usage: npm run build && node bench/group-costs.mjs [threats] [assets] [joiners per group]
+// Single mode (4th argument `single`): one issue per group, none per threat.
+// Usage: npm run build && node bench/group-costs.mjs [threats] [assets] [joiners per group] [parent|single]
 import { ConfigSchema } from "../dist/config/index.js";
 import { createGitHub } from "../dist/github/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
@@ -16,6 +17,7 @@ import { platformClient } from "./lib.mjs";
 const THREATS = Number(process.argv[2] ?? 10_000);
 const ASSETS = Number(process.argv[3] ?? 500);
 const JOINERS = Number(process.argv[4] ?? 4);
+const MODE = process.argv[5] ?? "parent";
 const REPO = "acme/security-threats";
 
 const sim = await startSimulator({ seed: 11, assets: ASSETS, threats: 0, asyncWriteDelayMs: 0 });
@@ -44,7 +46,7 @@ const config = ConfigSchema.parse({
     repository: REPO,
     write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
   },
-  grouping: { by: "asset", mode: "parent" },
+  grouping: { by: "asset", mode: MODE },
 });
 const github = createGitHub({
   apiUrl: gh.url,
@@ -89,6 +91,8 @@ async function measured(label, fn) {
     label,
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
     githubWrites: gh.counters().writes - writesBefore,
+    platformLinks: report.counters.platform_links ?? 0,
+    verdicts: report.counters.platform_verdicts ?? 0,
     writes,
     parentUpdates: [...perGroup.values()].reduce((a, b) => a + b, 0),
     maxParentUpdatesPerGroup: Math.max(0, ...perGroup.values()),
@@ -109,6 +113,7 @@ const attached = gh.issues(REPO).filter((i) => i.parentId !== null).length;
 console.log(
   JSON.stringify(
     {
+      mode: MODE,
       threats: THREATS,
       assets: ASSETS,
       joiners: JOINERS * assets.length,
