@@ -136,6 +136,26 @@ describe("groups, parent mode (end to end)", () => {
     expect(attaches()).toBe(before);
   });
 
+  it("every parent write and attach is one audit line (action group, attach), from the built CLI", async () => {
+    world = await startWorld({}, GROUPING, {
+      standIn: { tokens: [GH_TOKEN] },
+      env: { THREATBRIDGE_LOG_LEVEL: "info" },
+    });
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code).toBe(0);
+    const audit = result.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l["audit"] === true);
+    const groupLines = audit.filter((l) => l["action"] === "group");
+    expect(groupLines).toHaveLength(parents(world).length);
+    for (const p of parents(world))
+      expect(groupLines).toContainEqual(expect.objectContaining({ issue: `${REPO}#${p.number}` }));
+    const attached = world.gh.issues(REPO).filter((i) => i.parentId !== null);
+    expect(audit.filter((l) => l["action"] === "attach")).toHaveLength(attached.length);
+  });
+
   it("check: says whether each repository has sub-issues (a warning where not), exit 0", async () => {
     world = await start(GROUPING);
     await world.run(["sync", "-c", world.configPath]);
@@ -191,5 +211,18 @@ describe("groups, single mode (end to end)", () => {
     // The person's close stands: the members it closed hold the issue open no more.
     expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
     expect(world.gh.issues(REPO).find((i) => i.number === open.number)?.state).toBe("closed");
+  });
+
+  it("the dry run lists the group issues it would make, with totals, and writes nothing", async () => {
+    world = await start(SINGLE);
+    const plan = await world.run(["sync", "--dry-run", "-c", world.configPath]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain("create group issue");
+    expect(plan.stdout).not.toMatch(/^create /m);
+    expect(plan.stdout).toMatch(/totals: .*group \d+/);
+    expect(world.gh.issues(REPO)).toHaveLength(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const made = Number(/group (\d+)/.exec(plan.stdout)?.[1]);
+    expect(world.gh.issues(REPO)).toHaveLength(made);
   });
 });
