@@ -1,7 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import { groupMarkerFor, withRevision } from "../../shared/index.js";
 import type { GroupIssue, Intent } from "../../state/index.js";
-import { nowIso, persist, type SyncContext } from "../context.js";
+import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { putThreat } from "../records/state-updates.js";
 import { withIntent } from "../run/intents.js";
@@ -185,7 +185,10 @@ export async function syncSingles(ctx: SyncContext, stop: () => boolean): Promis
       // The verdicts of a person's change go in order: the rest wait for the next pass.
       if (action.kind === "single_verdict") break;
     }
-    await persist(ctx);
+    // These writes are idempotent or resolved by reading (a repeated attach is "already
+    // attached", a repeated verdict finds the platform agreeing): batched into checkpoints.
+    await checkpoint(ctx);
   }
+  await persist(ctx);
   return actions.length;
 }

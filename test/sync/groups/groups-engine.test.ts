@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Harness, makeConfig, REPO, threatId } from "../harness.js";
 import { FakeWorkflowGitHub } from "../fake-workflow.js";
+import { persist } from "../../../src/sync/context.js";
+import { putThreat } from "../../../src/sync/records/state-updates.js";
 
 /**
  * Parent mode through the engine over in-memory fakes (contract, "Groups"): one parent per group,
@@ -100,6 +102,29 @@ describe("groups in parent mode, through the engine", () => {
     await h.cycle();
     expect(gh(h).parents(REPO)[0]?.state).toBe("closed");
     expect(h.events.filter((e) => e.type === "verdict_sent")).toHaveLength(verdicts);
+  });
+
+  it("switching parent mode on attaches existing issues; one whose id was never stored is read once for it", async () => {
+    const h = new Harness(makeConfig(), new FakeWorkflowGitHub());
+    for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n) });
+    await h.settle();
+    // Issues recorded before ids were kept: the state knows their numbers only.
+    for (const [id, record] of h.ctx.state.threats.entries()) {
+      if (!record.issue) continue;
+      const { id: _id, ...issue } = record.issue;
+      putThreat(h.ctx, id, { ...record, issue });
+    }
+    await persist(h.ctx);
+    Object.defineProperty(h, "config", { value: makeConfig({ grouping: { by: "asset" } }) });
+    h.restart();
+    const reads = h.github.calls;
+    await h.settle();
+    const parent = gh(h).parents(REPO)[0];
+    expect(gh(h).parents(REPO)).toHaveLength(1);
+    expect(gh(h).subIssues.get(`${REPO}#${parent?.number}`)).toHaveLength(3);
+    expect(h.github.calls - reads).toBeGreaterThanOrEqual(3);
+    // Now stored: the next cycle reads none of them again.
+    expect([...h.ctx.state.threats.entries()].every(([, r]) => r.issue?.id !== undefined)).toBe(true);
   });
 
   it("where sub-issues are unavailable, the checklist alone, said once in the log", async () => {
