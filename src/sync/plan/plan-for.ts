@@ -5,7 +5,13 @@ import type { AssetView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
 import { gone, notRead, present } from "./known.js";
-import { buildMemberIndex, singleMembership, type SingleMembership } from "../records/group-members.js";
+import {
+  buildMemberIndex,
+  isGroupIssueRef,
+  singleMembership,
+  type SingleMembership,
+} from "../records/group-members.js";
+import { parseExternalId } from "../intake/normalize.js";
 
 /** Grouping `single` mode: the threat's group and its issue, when the threat is a member. */
 function singleOf(ctx: SyncContext, threatId: string): { single?: SingleMembership } {
@@ -13,6 +19,23 @@ function singleOf(ctx: SyncContext, threatId: string): { single?: SingleMembersh
   const byThreat = (ctx.groupMembers ??= buildMemberIndex(ctx.state.groups));
   const single = singleMembership(ctx.state.groups, byThreat, threatId);
   return single ? { single } : {};
+}
+
+/**
+ * The threat's platform link, unless it names a group's issue while the threat is no member of
+ * that group in single mode: such a link is not the threat's own issue to adopt (the threat gets
+ * its own, and its link is moved to it).
+ */
+function ownLink(
+  ctx: SyncContext,
+  threatId: string,
+  link: { externalId: string; url: string } | null,
+  hasIssue: boolean,
+): { externalId: string; url: string } | null {
+  if (link === null || hasIssue || ctx.state.groups === undefined) return link;
+  const named = parseExternalId(link.externalId);
+  if (named === null || !isGroupIssueRef(ctx.state.groups, named.repo, named.number)) return link;
+  return singleOf(ctx, threatId).single ? link : null;
 }
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
@@ -41,7 +64,7 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   return plan({
     threatId,
     threat,
-    link: cached?.link ?? null,
+    link: ownLink(ctx, threatId, cached?.link ?? null, record?.issue !== undefined),
     record: ctx.state.threats.get(threatId),
     person,
     eligible: view ? isEligible(view, asset, ctx.policy) : false,

@@ -37,3 +37,19 @@ export function singleMembership(
     issue: issue ? { repo: member.repo, number: issue.number, url: issue.url } : null,
   };
 }
+
+/**
+ * Whether `repo#number` is a group's issue (a single-mode group issue or a parent): a threat whose
+ * platform link names one (it left its group, or grouping was switched off) does not adopt it as
+ * its own. Walks the groups: asked only for a threat with a link and no issue.
+ */
+export function isGroupIssueRef(
+  groups: Readonly<Record<string, GroupRecord>> | undefined,
+  repo: string,
+  number: number,
+): boolean {
+  for (const group of Object.values(groups ?? {})) {
+    if (group.single?.[repo]?.number === number || group.parents[repo]?.number === number) return true;
+  }
+  return false;
+}

@@ -93,6 +93,22 @@ describe("groups in single mode, through the engine", () => {
     expect(gh(h).parents(REPO)[0]?.body).not.toContain("Threat 00000000");
   });
 
+  it("switching grouping off: members get issues of their own and their links move there; the group's issue is never adopted", async () => {
+    const h = await threeMembers();
+    const groupIssue = gh(h).parents(REPO)[0];
+    Object.defineProperty(h, "config", { value: makeConfig() });
+    h.restart();
+    await h.settle();
+    await h.settle();
+    const own = h.issues(REPO).filter((i) => i.threatId !== null);
+    expect(own).toHaveLength(3);
+    for (const n of [1, 2, 3]) {
+      const issue = own.find((i) => i.threatId === threatId(n));
+      expect(linkOf(h, n)).toBe(`${REPO}#${issue?.number}`);
+    }
+    expect(gh(h).parents(REPO)[0]?.body).toBe(groupIssue?.body);
+  });
+
   it("a crash at every call of either side, before or after it lands: one group issue, ever, and every link names it", async () => {
     const clean = await threeMembers();
     const points = { github: clean.github.calls, platform: clean.platform.calls };
