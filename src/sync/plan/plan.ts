@@ -124,30 +124,61 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
   ];
 }
 
+/** A state change the plan makes to an existing issue (its PATCH's state, reason and comment). */
+export interface IssueStateStep {
+  state: IssueState;
+  reason: CloseReason | "reopened";
+  comment?: string;
+}
+
+const CLOSE_FOR_REMOVAL: IssueStateStep = {
+  state: "closed",
+  reason: "not_planned",
+  comment: ASSET_REMOVED_COMMENT,
+};
+const REOPEN: IssueStateStep = { state: "open", reason: "reopened", comment: REOPEN_COMMENT };
+const CLOSE_COMPLETED: IssueStateStep = { state: "closed", reason: "completed" };
+const CLOSE_NOT_PLANNED: IssueStateStep = { state: "closed", reason: "not_planned" };
+
+/**
+ * The state change the plan makes to an existing issue, or null for none. `status` is the
+ * threat's, null when it is gone (its asset removed): then the issue is closed with a comment
+ * saying why (contract), once only, so a person who reopens it wins. Else the issue takes the
+ * state the status asks where it shows another. The queue's order reads it too (plan-class.ts).
+ */
+export function issueStateStep(
+  status: string | null,
+  issue: Pick<IssueRecord, "state">,
+  closedForRemoval: boolean,
+): IssueStateStep | null {
+  if (status === null) return issue.state === "closed" || closedForRemoval ? null : CLOSE_FOR_REMOVAL;
+  const desired = desiredIssueState(status);
+  if (desired === null || desired.state === issue.state) return null;
+  if (desired.state === "open") return REOPEN;
+  return desired.reason === "not_planned" ? CLOSE_NOT_PLANNED : CLOSE_COMPLETED;
+}
+
 function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   const { threatId } = input;
-  const threat = threatOf(input);
+  const threat = input.rendered ? threatOf(input) : null;
+  const step = issueStateStep(threat?.status ?? null, issue, input.record?.closedForRemoval === true);
   if (!threat || !input.rendered) {
-    // The asset was removed: close with a comment saying why (contract). Once only: a person who
-    // reopens an issue closed for that wins, and it stays open.
-    if (issue.state === "closed" || input.record?.closedForRemoval) return [];
+    if (!step) return [];
     return [
       {
         kind: "update",
         threatId,
         repo: issue.repo,
         number: issue.number,
-        state: "closed",
-        stateReason: "not_planned",
-        comment: ASSET_REMOVED_COMMENT,
+        state: step.state,
+        stateReason: step.reason,
+        ...(step.comment !== undefined ? { comment: step.comment } : {}),
       },
     ];
   }
   const actions: Action[] = [];
-  const desired = desiredIssueState(threat.status);
-  const changeState = desired !== null && desired.state !== issue.state;
   const changeContent = input.rendered.hash !== issue.hash;
-  if (changeState || changeContent) {
+  if (step || changeContent) {
     // One PATCH carries both the state and the content: one GitHub write per status change.
     const update: Extract<Action, { kind: "update" }> = {
       kind: "update",
@@ -155,10 +186,10 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
       repo: issue.repo,
       number: issue.number,
     };
-    if (changeState && desired) {
-      update.state = desired.state;
-      update.stateReason = desired.state === "open" ? "reopened" : (desired.reason ?? "completed");
-      if (desired.state === "open") update.comment = REOPEN_COMMENT;
+    if (step) {
+      update.state = step.state;
+      update.stateReason = step.reason;
+      if (step.comment !== undefined) update.comment = step.comment;
     }
     if (changeContent) {
       // Rendered when sent, not when planned (intake plans to queue).

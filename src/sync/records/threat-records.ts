@@ -1,4 +1,10 @@
-import { ThreatTable, type Json, type State, type ThreatRecord } from "../../state/index.js";
+import {
+  ThreatTable,
+  type Json,
+  type State,
+  type ThreatBrief,
+  type ThreatRecord,
+} from "../../state/index.js";
 import { deepFreeze } from "../../shared/deep-freeze.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
@@ -13,6 +19,8 @@ import { toJson } from "./to-json.js";
 export interface ThreatRecords {
   get(id: string): ThreatRecord | undefined;
   has(id: string): boolean;
+  /** What the order of the threat's queued work reads, without building the record where the store can. */
+  brief(id: string): ThreatBrief | undefined;
   entries(): IterableIterator<[string, ThreatRecord]>;
   values(): IterableIterator<ThreatRecord>;
   keys(): IterableIterator<string>;
@@ -96,6 +104,10 @@ export class ThreatRecordsView implements ThreatRecords {
   get(id: string): ThreatRecord | undefined {
     const value = this.rows.get(id);
     return value === undefined ? undefined : this.record(value);
+  }
+
+  brief(id: string): ThreatBrief | undefined {
+    return this.rows.table?.brief(id) ?? this.get(id);
   }
 
   *entries(): IterableIterator<[string, ThreatRecord]> {
