@@ -4,26 +4,37 @@ import type { ThreatRecords } from "./threat-records.js";
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
  * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The lookups by asset and the repositories are built once per process from the stored
- * columns; the lookup by issue, needed only for an issue a person stripped of its marker, is built
- * the first time it is asked for (it holds a string per mapped threat).
+ * size). The repositories are counted once per process from the stored columns. The lookup by
+ * asset is built the first time an asset is read (an idle `sync` reads none: at 50,000 threats the
+ * pass cost a twentieth of its start), and the lookup by issue, needed only for an issue a person
+ * stripped of its marker, the first time it is asked for (it holds a string per mapped threat).
+ * Until a lookup is built, updates are not applied to it: it is built from the records as they
+ * are by then.
  */
 export class ThreatIndex {
-  /** asset id → ids of its threats. */
-  readonly byAsset = new Map<string, Set<string>>();
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
+  /** asset id → ids of its threats. */
+  private assets: Map<string, Set<string>> | null = null;
   private issues: Map<string, string> | null = null;
 
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
+  /** The index of `threats`; its one pass at start counts the repositories and checks each record. */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
-    threats.scan((id, assetId, issue) => {
-      index.addAsset(id, assetId);
-      if (issue) index.countRepo(issue.repo, 1);
-    });
+    for (const [repo, n] of Object.entries(threats.tally().byRepository)) index.countRepo(repo, n);
     return index;
+  }
+
+  /** asset id → ids of its threats. */
+  get byAsset(): ReadonlyMap<string, ReadonlySet<string>> {
+    if (this.assets === null) {
+      const assets = new Map<string, Set<string>>();
+      this.assets = assets;
+      this.threats?.scan((id, assetId) => this.addAsset(id, assetId));
+    }
+    return this.assets;
   }
 
   /** `owner/name#N` (repository lower-cased) → the threat whose issue it is. */
@@ -46,12 +57,14 @@ export class ThreatIndex {
   update(id: string, before: Indexed | undefined, after: Indexed | undefined): void {
     const assetBefore = before?.assetId ?? null;
     const assetAfter = after?.assetId ?? null;
-    if (assetBefore !== assetAfter && assetBefore !== null) {
-      const ids = this.byAsset.get(assetBefore);
-      ids?.delete(id);
-      if (ids?.size === 0) this.byAsset.delete(assetBefore);
+    if (this.assets !== null) {
+      if (assetBefore !== assetAfter && assetBefore !== null) {
+        const ids = this.assets.get(assetBefore);
+        ids?.delete(id);
+        if (ids?.size === 0) this.assets.delete(assetBefore);
+      }
+      this.addAsset(id, assetAfter);
     }
-    this.addAsset(id, assetAfter);
     const issueBefore = before?.issue;
     const issueAfter = after?.issue;
     if (issueBefore?.repo === issueAfter?.repo && issueBefore?.number === issueAfter?.number) return;
@@ -67,9 +80,9 @@ export class ThreatIndex {
   }
 
   private addAsset(id: string, assetId: string | null): void {
-    if (assetId === null) return;
-    const ids = this.byAsset.get(assetId);
-    if (ids === undefined) this.byAsset.set(assetId, new Set([id]));
+    if (assetId === null || this.assets === null) return;
+    const ids = this.assets.get(assetId);
+    if (ids === undefined) this.assets.set(assetId, new Set([id]));
     else ids.add(id);
   }
 
