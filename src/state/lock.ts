@@ -123,6 +123,7 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
           timer: opts.timer ?? systemLockTimer,
           renewEveryMs: RENEW_EVERY_MS,
           onLost: opts.onLost,
+          sleep,
         });
       }
       await step("acquire:read");
