@@ -9,6 +9,7 @@ import {
   type LockStep,
 } from "./lock-file.js";
 import { realSleep, type Sleep } from "../shared/clock.js";
+import { StateError } from "./errors.js";
 import { judge, LEASE_MS, type LockIdentity } from "./lock-judge.js";
 
 /** Runs `fn` every `ms` until the returned function is called. */
@@ -139,6 +140,20 @@ export class HeldLock {
     } finally {
       await removeIfSame(guardPath, next);
     }
+  }
+
+  async confirm(): Promise<void> {
+    if (this.released) return;
+    if (!this.lostFlag && this.init.now() - this.renewedAtMs <= this.init.renewEveryMs * 2) return;
+    const result = this.lostFlag ? "lost" : await this.renew();
+    if (result === "renewed" || result === "released") return;
+    throw new StateError(
+      "state_lock_lost",
+      result === "lost"
+        ? `the lock ${this.path} was taken over by another process while this one stalled; it writes nothing more`
+        : `the lock ${this.path} is being taken over by another process; this one stalled and writes nothing more`,
+      { file: this.path },
+    );
   }
 
   private markLost(): void {

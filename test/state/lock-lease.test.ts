@@ -269,3 +269,44 @@ describe("a stalled holder that wakes during a takeover (contract: two processes
     expect(waits).toBe(0);
   });
 });
+
+describe("confirm(): a write first learns whether this process still holds the lock", () => {
+  it("costs nothing while renewals run on time", async () => {
+    let now = T0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+    });
+    const before = await readFile(lockPath, "utf8");
+    now = T0 + RENEW_EVERY_MS;
+    await lock.confirm();
+    expect(await readFile(lockPath, "utf8")).toBe(before);
+  });
+
+  it("after a stall nobody used, renews before the write", async () => {
+    let now = T0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+    });
+    now = T0 + LEASE_MS + 5_000;
+    await lock.confirm();
+    expect(await lockContent()).toMatchObject({ renewedAt: new Date(now).toISOString() });
+    expect(lock.lost).toBe(false);
+  });
+
+  it("after a stall during which another host took the lock over, refuses the write", async () => {
+    let now = T0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+    });
+    now = T0 + LEASE_MS + 5_000;
+    await writeOtherHostLock(now);
+    await expect(lock.confirm()).rejects.toMatchObject({ code: "state_lock_lost" });
+    expect(lock.lost).toBe(true);
+  });
+});
