@@ -1,0 +1,48 @@
+import type { ThreatRecord } from "../../state/index.js";
+import { breachDue, weeklyMilestone } from "../transitions/sla.js";
+
+/**
+ * The planner's SLA clause (contract, "Workflow": SLA), pure: decided from the threat's record and
+ * `now` alone, so that a breach needs no read of the threat or of its issue. It takes the step
+ * after the threat's own (plan.ts): an issue is brought up to date first, then labelled.
+ */
+
+/** What the clause needs of the config and the clock (plan-for.ts fills it when `sla` is on). */
+export interface SlaPolicy {
+  nowMs: number;
+  breachLabel: string;
+  /** `sla.milestones: weekly`, and the engine can reach milestones. */
+  weekly: boolean;
+}
+
+export type SlaAction =
+  /** Adds the breach label to an open issue past its due date: one write, once per due date. */
+  | { kind: "sla_breach"; threatId: string; repo: string; number: number; label: string }
+  /** Puts an issue into the weekly milestone of its due date, made on demand. */
+  | {
+      kind: "sla_milestone";
+      threatId: string;
+      repo: string;
+      number: number;
+      title: string;
+      dueOn: string;
+    };
+
+export interface SlaPlanInput {
+  threatId: string;
+  record: ThreatRecord | undefined;
+  sla?: SlaPolicy | undefined;
+}
+
+export function planSla(input: SlaPlanInput): SlaAction[] {
+  const { record, sla: policy } = input;
+  const issue = record?.issue;
+  if (!policy || !record?.sla || !issue || record.gone || issue.state !== "open") return [];
+  const at = { threatId: input.threatId, repo: issue.repo, number: issue.number };
+  if (breachDue(record, policy.nowMs)) return [{ kind: "sla_breach", ...at, label: policy.breachLabel }];
+  if (policy.weekly) {
+    const milestone = weeklyMilestone(record.sla);
+    if (record.sla.milestone !== milestone.title) return [{ kind: "sla_milestone", ...at, ...milestone }];
+  }
+  return [];
+}
