@@ -58,7 +58,7 @@ export function noteBreachLabel(ctx: SyncContext, threatId: string, issue: Issue
   const wanted = label.toLowerCase();
   if (issue.labels.some((l) => l.toLowerCase() === wanted)) return;
   updateThreat(ctx, threatId, slaBreachRemoved);
-  ctx.logger.info(
+  ctx.logger.warn(
     { threatId, issue: `${issue.repo}#${issue.number}`, label },
     "a person removed the SLA breach label; the connector leaves it off",
   );

@@ -178,9 +178,14 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
 
 export function plan(input: PlanInput): Action[] {
   const actions = planThreat(input);
-  // Time-driven steps come once the threat's own are done, from the record and `now` alone (so
-  // also for a threat not read: a breach needs no read).
-  return actions.length > 0 ? actions : planSla(input);
+  // The SLA's steps are planned from the record and `now` alone (so also for a threat not read: a
+  // breach needs no read), beside a content update or a link, and after any change of the
+  // issue's state (a close may make them moot; the next round plans them again).
+  return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
+}
+
+function leavesStateAlone(action: Action): boolean {
+  return action.kind === "link" || (action.kind === "update" && action.state === undefined);
 }
 
 function planThreat(input: PlanInput): Action[] {

@@ -3,8 +3,8 @@ import { breachDue, weeklyMilestone } from "../transitions/sla.js";
 
 /**
  * The planner's SLA clause (contract, "Workflow": SLA), pure: decided from the threat's record and
- * `now` alone, so that a breach needs no read of the threat or of its issue. It takes the step
- * after the threat's own (plan.ts): an issue is brought up to date first, then labelled.
+ * `now` alone, so that a breach needs no read of the threat or of its issue. Its steps go beside
+ * a content update or a link, never with a change of the issue's state (plan.ts).
  */
 
 /** What the clause needs of the config and the clock (plan-for.ts fills it when `sla` is on). */
@@ -39,10 +39,11 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
   const issue = record?.issue;
   if (!policy || !record?.sla || !issue || record.gone || issue.state !== "open") return [];
   const at = { threatId: input.threatId, repo: issue.repo, number: issue.number };
-  if (breachDue(record, policy.nowMs)) return [{ kind: "sla_breach", ...at, label: policy.breachLabel }];
+  const actions: SlaAction[] = [];
+  if (breachDue(record, policy.nowMs)) actions.push({ kind: "sla_breach", ...at, label: policy.breachLabel });
   if (policy.weekly) {
     const milestone = weeklyMilestone(record.sla);
-    if (record.sla.milestone !== milestone.title) return [{ kind: "sla_milestone", ...at, ...milestone }];
+    if (record.sla.milestone !== milestone.title) actions.push({ kind: "sla_milestone", ...at, ...milestone });
   }
-  return [];
+  return actions;
 }
