@@ -16,6 +16,8 @@ export class ThreatIndex {
    * per-cycle sweep (run/sla-sweep.ts) reads only these, never every record.
    */
   readonly slaDue = new Map<string, number>();
+  /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */
+  readonly slaOpen = new Map<string, number>();
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
   private issues: Map<string, string> | null = null;
@@ -75,7 +77,10 @@ export class ThreatIndex {
 
   private noteSla(id: string, record: Indexed | undefined): void {
     const sla = record?.sla;
-    if (sla && !sla.breach && record.issue?.state === "open" && !record.gone) this.slaDue.set(id, Date.parse(sla.due));
+    const open = sla !== undefined && record?.issue?.state === "open" && !record.gone;
+    if (open) this.slaOpen.set(id, Date.parse(sla.due));
+    else this.slaOpen.delete(id);
+    if (open && !sla.breach) this.slaDue.set(id, Date.parse(sla.due));
     else this.slaDue.delete(id);
   }
 
