@@ -79,6 +79,19 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
       expect(sunday - day).toBeGreaterThanOrEqual(0);
       expect(sunday - day).toBeLessThan(7 * DAY_MS);
     }
+    // Set on create (the create's `milestone`): no issue was PATCHed for it; each milestone made once.
+    expect(world.gh.counters().byRoute["PATCH /repos/{owner}/{repo}/issues/{issue_number}"] ?? 0).toBe(0);
+    expect(world.gh.counters().byRoute["POST /repos/{owner}/{repo}/milestones"]).toBe(made.length);
+    // Listed once by the connector in its process (the second list is this test's own).
+    expect(world.gh.counters().byRoute["GET /repos/{owner}/{repo}/milestones"]).toBe(2);
+    // status: none breached yet; the critical ones (7 days) are due within 7 days a day later.
+    const critical = withDue.filter((i) => i.state === "open" && i.labels.includes("severity:critical"));
+    const soon = await world.run(["status", "-c", world.configPath, "--json"], { clock: later(1) });
+    expect(JSON.parse(soon.stdout)).toMatchObject({ sla: { breached: 0, dueWithin7Days: critical.length } });
+    const text = await world.run(["status", "-c", world.configPath], { clock: later(1) });
+    expect(text.stdout).toContain(
+      `sla:        0 open issues past their due date, ${String(critical.length)} due within 7 days`,
+    );
     // A day later nothing is due: no write at all, and no issue read.
     const [w0, r0] = [writes(world), issueReads(world)];
     expect((await world.run(["sync", "-c", world.configPath], { clock: later(1) })).code).toBe(0);

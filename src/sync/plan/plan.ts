@@ -13,7 +13,7 @@ import {
 import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
-import { planSla, type SlaAction, type SlaPolicy } from "./sla.js";
+import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -69,6 +69,8 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
+      /** The weekly SLA milestone the issue is created in (plan/sla.ts). */
+      milestone?: { title: string; dueOn: string };
     }
   | {
       kind: "update";
@@ -224,6 +226,7 @@ function planThreat(input: PlanInput): Action[] {
       },
       assignees: input.route.assignees,
       hash: rendered.hash,
+      ...milestoneOnCreate(input),
     },
   ];
 }

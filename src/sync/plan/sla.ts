@@ -47,3 +47,12 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
   }
   return actions;
 }
+
+/**
+ * The weekly milestone a new issue is created in (the create's `milestone`: no second write), when
+ * the threat has a due date and milestones are on.
+ */
+export function milestoneOnCreate(input: SlaPlanInput): { milestone?: { title: string; dueOn: string } } {
+  const sla = input.record?.sla;
+  return input.sla?.weekly && sla ? { milestone: weeklyMilestone(sla) } : {};
+}
