@@ -43,7 +43,8 @@ async function milestones(w: World): Promise<Milestone[]> {
 
 const due = (body: string | null): string | null => /Due: (\d{4}-\d{2}-\d{2})/.exec(body ?? "")?.[1] ?? null;
 const writes = (w: World): number => w.gh.counters().writes;
-const issueReads = (w: World): number => w.gh.counters().byRoute["GET /repos/{owner}/{repo}/issues/{issue_number}"] ?? 0;
+const issueReads = (w: World): number =>
+  w.gh.counters().byRoute["GET /repos/{owner}/{repo}/issues/{issue_number}"] ?? 0;
 
 describe("SLA due dates, breach label and weekly milestones (end to end)", () => {
   it("issues show their due day and sit in the milestone of its week; a breach is one label write per issue, none when nothing is due, and a person's removal is not fought", async () => {
@@ -107,7 +108,8 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     const labelled = world.gh.issues(REPO).filter((i) => i.labels.includes("sla:breached"));
     expect(labelled.map((i) => i.number).sort()).toEqual(openWithDue.map((i) => i.number).sort());
     // The body did not change with the breach (its hash holds only the due day).
-    for (const issue of labelled) expect(issue.body).toBe(openWithDue.find((i) => i.number === issue.number)?.body);
+    for (const issue of labelled)
+      expect(issue.body).toBe(openWithDue.find((i) => i.number === issue.number)?.body);
     // The next cycle: nothing new is due, nothing is written.
     const w1 = writes(world);
     expect((await world.run(["sync", "-c", world.configPath], { clock: later(201) })).code).toBe(0);
@@ -115,10 +117,17 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     // A person removes the label: the connector leaves it off (and says so once).
     const target = labelled[0];
     if (!target) throw new Error("no breached issue");
-    world.gh.person.relabel(REPO, target.number, target.labels.filter((l) => l !== "sla:breached"), "alice");
+    world.gh.person.relabel(
+      REPO,
+      target.number,
+      target.labels.filter((l) => l !== "sla:breached"),
+      "alice",
+    );
     const run = await world.cli(["sync", "-c", world.configPath], { timeoutMs: 60_000 });
     expect(run.code).toBe(0);
-    expect(world.gh.issues(REPO).find((i) => i.number === target.number)?.labels).not.toContain("sla:breached");
+    expect(world.gh.issues(REPO).find((i) => i.number === target.number)?.labels).not.toContain(
+      "sla:breached",
+    );
     const said = run.stderr.split("\n").filter((l) => l.includes("removed the SLA breach label"));
     expect(said).toHaveLength(1);
     // Status gives the breached count (and none due within 7 days: all are past due).

@@ -23,7 +23,10 @@ function minimalBody(threatId: string): string {
 
 /** A new issue for a threat, under a write-ahead intent so that a lost answer never duplicates it. */
 /** The number of the weekly SLA milestone the issue goes into, made on demand; null without one. */
-async function milestoneFor(action: ActionOf<"create">, io: SendIo): Promise<{ number: number; created: boolean } | null> {
+async function milestoneFor(
+  action: ActionOf<"create">,
+  io: SendIo,
+): Promise<{ number: number; created: boolean } | null> {
   const wanted = action.milestone;
   if (!wanted || !io.workflow || !io.milestones) return null;
   return io.milestones.numberFor(io.workflow, action.repo, wanted.title, wanted.dueOn);

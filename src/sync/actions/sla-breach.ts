@@ -22,7 +22,11 @@ export const slaBreachAction: ActionModule<ActionOf<"sla_breach">, null> = {
   settle: (action) => ({
     record: slaBreachAdded,
     events: [
-      { type: "sla_breach_labeled", threatId: action.threatId, issue: { repo: action.repo, number: action.number } },
+      {
+        type: "sla_breach_labeled",
+        threatId: action.threatId,
+        issue: { repo: action.repo, number: action.number },
+      },
     ],
     commit: "checkpoint",
   }),

@@ -43,7 +43,8 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
   if (breachDue(record, policy.nowMs)) actions.push({ kind: "sla_breach", ...at, label: policy.breachLabel });
   if (policy.weekly) {
     const milestone = weeklyMilestone(record.sla);
-    if (record.sla.milestone !== milestone.title) actions.push({ kind: "sla_milestone", ...at, ...milestone });
+    if (record.sla.milestone !== milestone.title)
+      actions.push({ kind: "sla_milestone", ...at, ...milestone });
   }
   return actions;
 }

@@ -78,7 +78,8 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
           if (hash === undefined) {
             const { ageDays: _age, updatedAt: _updated, status, sla, ...rest } = threat;
             const clock = templatesShowSlaClock ? sla : undefined;
-            const withSla = sla === undefined ? rest : { ...rest, slaDue: sla.due, ...(clock ? { slaClock: clock } : {}) };
+            const withSla =
+              sla === undefined ? rest : { ...rest, slaDue: sla.due, ...(clock ? { slaClock: clock } : {}) };
             const shown = templatesShowStatus ? { ...withSla, status } : withSla;
             hash = createHash("sha256")
               .update(fixed)

@@ -32,7 +32,11 @@ function fresh(sinceMs: number, durationMs: number): SlaRecord {
  * (the due date follows a severity change); a reopen (unsolved after another status) keeps it all
  * unless `restartOnReopen`, which starts it again from now.
  */
-export function withSla(before: ThreatRecord | undefined, after: ThreatRecord, input: SlaInput): ThreatRecord {
+export function withSla(
+  before: ThreatRecord | undefined,
+  after: ThreatRecord,
+  input: SlaInput,
+): ThreatRecord {
   const { sla: current, ...rest } = after;
   if (input.durationMs === null) return rest;
   if (after.status !== UNSOLVED) return current ? { ...rest, sla: current } : rest;

@@ -19,10 +19,18 @@ const before: ThreatRecord = {
 
 describe("the SLA's action modules settle as plain data", () => {
   it("sla_breach: the record remembers the label was added (never added again for this due date); one audit event", () => {
-    const action = { kind: "sla_breach" as const, threatId: ID, repo: REPO, number: 7, label: "sla:breached" };
+    const action = {
+      kind: "sla_breach" as const,
+      threatId: ID,
+      repo: REPO,
+      number: 7,
+      label: "sla:breached",
+    };
     const settled = actionModules.sla_breach.settle(action, null);
     expect(settled.record?.(before).sla?.breach).toBe("added");
-    expect(settled.events).toEqual([{ type: "sla_breach_labeled", threatId: ID, issue: { repo: REPO, number: 7 } }]);
+    expect(settled.events).toEqual([
+      { type: "sla_breach_labeled", threatId: ID, issue: { repo: REPO, number: 7 } },
+    ]);
     expect(settled.commit).toBe("checkpoint");
   });
 
@@ -100,9 +108,18 @@ describe("MilestoneBook: milestones listed once per repository, made on demand",
     const book = new MilestoneBook(() => {
       throw new Error("not unavailable");
     });
-    expect(await book.numberFor(workflow, REPO, "SLA 2026-12-06", "2026-12-06")).toEqual({ number: 1, created: true });
-    expect(await book.numberFor(workflow, REPO, "SLA 2026-12-06", "2026-12-06")).toEqual({ number: 1, created: false });
-    expect(await book.numberFor(workflow, REPO, "SLA 2026-12-13", "2026-12-13")).toEqual({ number: 2, created: true });
+    expect(await book.numberFor(workflow, REPO, "SLA 2026-12-06", "2026-12-06")).toEqual({
+      number: 1,
+      created: true,
+    });
+    expect(await book.numberFor(workflow, REPO, "SLA 2026-12-06", "2026-12-06")).toEqual({
+      number: 1,
+      created: false,
+    });
+    expect(await book.numberFor(workflow, REPO, "SLA 2026-12-13", "2026-12-13")).toEqual({
+      number: 2,
+      created: true,
+    });
     expect(calls).toEqual([`list ${REPO}`, `create ${REPO} SLA 2026-12-06`, `create ${REPO} SLA 2026-12-13`]);
   });
 

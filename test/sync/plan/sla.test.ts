@@ -17,13 +17,27 @@ const NOW = Date.parse("2026-11-25T10:00:00.000Z");
 const policy = policyFromConfig(makeConfig());
 const rendered = { hash: "h1", issue: { title: "T", body: "B", labels: ["threatbridge"] } };
 const route = { repo: REPO, labels: [], assignees: [] };
-const issue = { repo: REPO, number: 7, url: "https://github.test/acme/threats/issues/7", state: "open" as const, hash: "h1" };
+const issue = {
+  repo: REPO,
+  number: 7,
+  url: "https://github.test/acme/threats/issues/7",
+  state: "open" as const,
+  hash: "h1",
+};
 const sla: SlaPolicy = { nowMs: NOW, breachLabel: "sla:breached", weekly: false };
 const past = { since: new Date(NOW - 8 * DAY_MS).toISOString(), due: new Date(NOW - DAY_MS).toISOString() };
 const ahead = { since: new Date(NOW).toISOString(), due: "2026-12-01T10:00:00.000Z" };
 
 function record(extra: Partial<ThreatRecord> = {}): ThreatRecord {
-  return { status: "unsolved", severity: 4, assetId: null, updatedAt: "u", issue, link: `${REPO}#7`, ...extra };
+  return {
+    status: "unsolved",
+    severity: 4,
+    assetId: null,
+    updatedAt: "u",
+    issue,
+    link: `${REPO}#7`,
+    ...extra,
+  };
 }
 function input(extra: Partial<PlanInput>): PlanInput {
   return {
@@ -70,10 +84,27 @@ describe("plan: the SLA clause", () => {
   it("weekly milestones: an open issue not in its due week's milestone gets it; a new issue is created in it", () => {
     const weekly = { ...sla, weekly: true };
     expect(plan(input({ sla: weekly, record: record({ sla: ahead }) }))).toEqual([
-      { kind: "sla_milestone", threatId: ID, repo: REPO, number: 7, title: "SLA 2026-12-06", dueOn: "2026-12-06" },
+      {
+        kind: "sla_milestone",
+        threatId: ID,
+        repo: REPO,
+        number: 7,
+        title: "SLA 2026-12-06",
+        dueOn: "2026-12-06",
+      },
     ]);
-    expect(plan(input({ sla: weekly, record: record({ sla: { ...ahead, milestone: "SLA 2026-12-06" } }) }))).toEqual([]);
-    const fresh = plan(input({ sla: weekly, link: null, record: { status: "unsolved", severity: 4, assetId: null, updatedAt: "u", sla: ahead } }));
-    expect(fresh).toMatchObject([{ kind: "create", milestone: { title: "SLA 2026-12-06", dueOn: "2026-12-06" } }]);
+    expect(
+      plan(input({ sla: weekly, record: record({ sla: { ...ahead, milestone: "SLA 2026-12-06" } }) })),
+    ).toEqual([]);
+    const fresh = plan(
+      input({
+        sla: weekly,
+        link: null,
+        record: { status: "unsolved", severity: 4, assetId: null, updatedAt: "u", sla: ahead },
+      }),
+    );
+    expect(fresh).toMatchObject([
+      { kind: "create", milestone: { title: "SLA 2026-12-06", dueOn: "2026-12-06" } },
+    ]);
   });
 });
