@@ -76,6 +76,8 @@ export interface SyncContext extends SyncDeps {
   recreate?: boolean;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
   milestones?: MilestoneBook;
+  /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
+  slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
   /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */

@@ -21,14 +21,34 @@ export function slaDurationMs(sla: NonNullable<Config["sla"]>, rank: number | nu
   return text === undefined ? null : parseDuration(text);
 }
 
-/** `fields.threat.detected_at` as epoch ms; null when not configured, absent or not an ISO time. */
-export function detectedAtMs(config: Config, threat: Threat): number | null {
+/**
+ * `fields.threat.detected_at` as epoch ms; null when not configured, absent or not an ISO time
+ * (`unreadable` is then told, so that the shell says so once).
+ */
+export function detectedAtMs(
+  config: Config,
+  threat: Threat,
+  unreadable?: (value: unknown) => void,
+): number | null {
   const path = config.fields.threat.detected_at;
   if (path === undefined) return null;
   const value = getPath(threat, path);
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? ms : null;
+  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isFinite(ms)) return ms;
+  unreadable?.(value);
+  return null;
+}
+
+/** Said once per process: a configured `detected_at` that a threat does not carry as an ISO time. */
+function noteUnreadable(ctx: SyncContext, threatId: string): (value: unknown) => void {
+  return (value) => {
+    if (ctx.slaDetectedAtWarned) return;
+    ctx.slaDetectedAtWarned = true;
+    ctx.logger.warn(
+      { threatId, path: ctx.config.fields.threat.detected_at, value: String(value).slice(0, 100) },
+      "fields.threat.detected_at is not an ISO time on this threat; its SLA starts when the connector first sees it unsolved (said once)",
+    );
+  };
 }
 
 export function slaOnVersion(
@@ -43,7 +63,7 @@ export function slaOnVersion(
   return withSla(before, after, {
     nowMs: ctx.clock.now(),
     durationMs: slaDurationMs(sla, severityRank),
-    detectedAtMs: detectedAtMs(ctx.config, threat),
+    detectedAtMs: detectedAtMs(ctx.config, threat, noteUnreadable(ctx, threat.id)),
     restartOnReopen: sla.restart_on_reopen,
   });
 }

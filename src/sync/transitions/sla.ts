@@ -21,8 +21,14 @@ export interface SlaInput {
 
 const UNSOLVED = "unsolved";
 
+/** The largest epoch ms a Date holds (ECMA-262): a due date past it (`999999999w`) is kept there. */
+const MAX_TIME_MS = 8.64e15;
+
+const isoAt = (ms: number): string =>
+  new Date(Math.max(-MAX_TIME_MS, Math.min(MAX_TIME_MS, ms))).toISOString();
+
 function fresh(sinceMs: number, durationMs: number): SlaRecord {
-  return { since: new Date(sinceMs).toISOString(), due: new Date(sinceMs + durationMs).toISOString() };
+  return { since: isoAt(sinceMs), due: isoAt(sinceMs + durationMs) };
 }
 
 /**
@@ -45,7 +51,7 @@ export function withSla(
     const since = current ? input.nowMs : (input.detectedAtMs ?? input.nowMs);
     return { ...rest, sla: fresh(since, input.durationMs) };
   }
-  const due = new Date(Date.parse(current.since) + input.durationMs).toISOString();
+  const due = isoAt(Date.parse(current.since) + input.durationMs);
   if (due === current.due) return after;
   // A new due date (the severity changed): a breach of the old one no longer counts.
   const { breach: _old, ...kept } = current;

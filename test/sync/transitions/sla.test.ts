@@ -108,3 +108,10 @@ describe("breach and milestone state", () => {
     expect(slaView(sla, Date.parse("2026-12-05T00:00:00Z"))).toMatchObject({ daysLeft: -3, breached: true });
   });
 });
+
+describe("bad input never crashes a cycle", () => {
+  it("a duration past what a date holds (999999999w) keeps the due date at the last representable time", () => {
+    const after = withSla(undefined, record(), input({ durationMs: 999_999_999 * 7 * DAY_MS }));
+    expect(after.sla?.due).toBe(new Date(8.64e15).toISOString());
+  });
+});
