@@ -152,8 +152,14 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     expect(out).toMatch(/^sla_milestone\s.*milestone "SLA \d{4}-\d{2}-\d{2}"$/m);
     expect(out).not.toMatch(/^sla_breach\s/m);
     expect(out).toMatch(/^totals: update \d+, sla_milestone \d+$/m);
-    // Switched on for real, then 200 days on: the dry run lists the breach labels, with totals.
+    // Switched on for real: each open issue gets its due line and is moved into its milestone.
     expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const byTitle = new Map((await milestones(world)).map((m) => [m.number, m.title]));
+    for (const issue of world.gh.issues(REPO).filter((i) => i.state === "open" && due(i.body) !== null)) {
+      const title = issue.milestone === null ? undefined : byTitle.get(issue.milestone);
+      expect(title, `#${String(issue.number)}`).toMatch(/^SLA \d{4}-\d{2}-\d{2}$/);
+    }
+    // Then 200 days on: the dry run lists the breach labels, with totals.
     const open = world.gh.issues(REPO).filter((i) => i.state === "open" && due(i.body) !== null).length;
     const after = writes(world);
     const breach = await world.run(["sync", "-c", world.configPath, "--dry-run"], { clock: later(200) });
