@@ -114,6 +114,19 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     const w1 = writes(world);
     expect((await world.run(["sync", "-c", world.configPath], { clock: later(201) })).code).toBe(0);
     expect(writes(world)).toBe(w1);
+    // A later content update of a breached issue keeps the label, and does not add it again.
+    const edited = labelled[1];
+    const editedId = /threatbridge:threat=([0-9a-f-]{36})/.exec(edited?.body ?? "")?.[1];
+    if (!edited || !editedId) throw new Error("no second breached issue with a marker");
+    world.sim.sim.updateThreat(editedId, { name: "Renamed on the platform" });
+    const labelPosts = (): number =>
+      world?.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues/{issue_number}/labels"] ?? 0;
+    const postsBefore = labelPosts();
+    expect((await world.run(["sync", "-c", world.configPath], { clock: later(201) })).code).toBe(0);
+    const renamed = world.gh.issues(REPO).find((i) => i.number === edited.number);
+    expect(renamed?.title).toContain("Renamed on the platform");
+    expect(renamed?.labels).toContain("sla:breached");
+    expect(labelPosts()).toBe(postsBefore);
     // A person removes the label: the connector leaves it off (and says so once).
     const target = labelled[0];
     if (!target) throw new Error("no breached issue");
