@@ -80,6 +80,9 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
       expect(sunday - day).toBeGreaterThanOrEqual(0);
       expect(sunday - day).toBeLessThan(7 * DAY_MS);
     }
+    expect(first.stdout).toContain(
+      `sla: breach labels 0, milestones made ${String(made.length)}, issues put in one 0`,
+    );
     // Set on create (the create's `milestone`): no issue was PATCHed for it; each milestone made once.
     expect(world.gh.counters().byRoute["PATCH /repos/{owner}/{repo}/issues/{issue_number}"] ?? 0).toBe(0);
     expect(world.gh.counters().byRoute["POST /repos/{owner}/{repo}/milestones"]).toBe(made.length);
@@ -103,6 +106,8 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     const openWithDue = world.gh.issues(REPO).filter((i) => i.state === "open" && due(i.body) !== null);
     const breach = await world.run(["sync", "-c", world.configPath, "--json"], { clock: later(200) });
     expect(breach.code).toBe(0);
+    const json = JSON.parse(breach.stdout) as { counters: Record<string, number> };
+    expect(json.counters["sla_breach_labels"]).toBe(openWithDue.length);
     expect(writes(world) - w0).toBe(openWithDue.length);
     expect(issueReads(world)).toBe(r0);
     const labelled = world.gh.issues(REPO).filter((i) => i.labels.includes("sla:breached"));
