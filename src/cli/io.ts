@@ -1,3 +1,4 @@
+import type { Clock } from "../shared/clock.js";
 import { loadConfig, resolveConfigPath, type Config, type LoadOptions } from "../config/index.js";
 
 /** What a command talks to: its output streams and the environment (parameters, for tests). */
@@ -9,6 +10,11 @@ export interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
   env: Env;
+  /**
+   * The engine's clock, for a caller in the same process (tests that let days pass without waiting
+   * for them: SLA due dates, acceptances that expire). A process always runs on the system clock.
+   */
+  clock?: Clock;
 }
 
 /** `-c FILE`, else `$THREATBRIDGE_CONFIG`, else `config/threatbridge.yaml` (contract). */

@@ -55,6 +55,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     engine = await openEngine(config, {
       logger,
       env: io.env,
+      ...(io.clock ? { clock: io.clock } : {}),
       secrets,
       stop: platformStop.signal,
       // Another host took the lease over (this process stalled past it): stop, and say so by exit 1.

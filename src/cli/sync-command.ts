@@ -28,6 +28,10 @@ function reportText(report: CycleReport, reconcile: boolean): string {
     `created ${c("issues_created")}, updated ${c("issues_updated") + c("issues_state_changed")}, verdicts ${c("platform_verdicts")}, links ${c("platform_links")}`,
     `queued ${report.queue.total}`,
   ];
+  // The SLA's writes, only where there were some (the line is unchanged without SLAs).
+  const sla = [c("sla_breach_labels"), c("milestones_created"), c("issues_milestoned")];
+  if (sla.some((n) => n > 0))
+    parts.push(`sla: breach labels ${sla[0]}, milestones made ${sla[1]}, issues put in one ${sla[2]}`);
   if (reconcile) {
     parts.push(
       `adopted ${c("issues_adopted")} issues`,
@@ -103,6 +107,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       const engine = await openEngine(config, {
         logger,
         env: io.env,
+        ...(io.clock ? { clock: io.clock } : {}),
         secrets,
         stop: abort.signal,
         dryRun: sink,
@@ -128,6 +133,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     const engine = await openEngine(config, {
       logger,
       env: io.env,
+      ...(io.clock ? { clock: io.clock } : {}),
       secrets,
       stop: abort.signal,
       onLockLost: () => {

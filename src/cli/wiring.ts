@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import type { Config } from "../config/index.js";
-import { createGitHub, type GitHubGateway } from "../github/index.js";
+import { createGitHub, type GitHubGateway, type GitHubWorkflow } from "../github/index.js";
 import {
   chooseLogFormat,
   createLogger,
@@ -43,6 +43,8 @@ export function cliLogger(
 export interface Connector {
   platform: PlatformClient;
   github: GitHubGateway;
+  /** GitHub's sub-issues and milestones (groups, SLA milestones): the same client as `github`. */
+  workflow: GitHubWorkflow;
   /** GitHub's rate limit as its last answer showed it (for `status`). */
   rateLimitSeen(): RateLimitSeen | null;
   close(): Promise<void>;
@@ -116,5 +118,5 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     clock,
     ...(opts.sleep === undefined ? {} : { sleep: opts.sleep }),
   });
-  return { platform, github, rateLimitSeen: seen.seen, close: () => platform.close() };
+  return { platform, github, workflow: github, rateLimitSeen: seen.seen, close: () => platform.close() };
 }

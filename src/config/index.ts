@@ -8,3 +8,11 @@ export { UNRESOLVED_SECRET } from "./interpolate.js";
 export { configJsonSchema } from "./json-schema.js";
 export { redactConfig } from "./redact.js";
 export { compileNote, compileTemplates, TemplateError, type CompiledTemplates } from "./templates.js";
+export { compileGroupTitle } from "./templates.js";
+export {
+  DEFAULT_ACCEPTANCE_NOTE,
+  DEFAULT_GROUP_TITLE,
+  DEFAULT_MIN_MEMBERS,
+  GROUP_KEYS,
+  type GroupBy,
+} from "./workflow.js";

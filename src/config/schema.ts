@@ -2,6 +2,7 @@ import cron from "node-cron";
 import { z } from "zod";
 import { compileNote, compileTemplates, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
+import { AcceptanceConfig, GroupingConfig, Recurrence, SlaConfig } from "./workflow.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
 import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
@@ -235,6 +236,9 @@ const FieldsConfig = z.strictObject({
       asset_id: dottedPath.default("asset_id"),
       age: dottedPath.default("age_days"),
       description: dottedPath.default("description"),
+      detected_at: dottedPath
+        .optional()
+        .describe("When the threat was first detected (an ISO time): the start of its SLA, when parseable"),
     })
     .prefault({})
     .describe(
@@ -351,6 +355,14 @@ export const ConfigSchema = z.strictObject({
   templates: TemplatesConfig.prefault({}).describe(
     "Liquid templates of the issue title and body (built-in ones when left out)",
   ),
+  grouping: GroupingConfig.optional().describe(
+    "Groups of threats: a parent issue with sub-issues, or one issue per group (off when left out)",
+  ),
+  sla: SlaConfig.optional().describe(
+    "SLA due dates by severity, a breach label and weekly milestones (off when left out)",
+  ),
+  acceptance: AcceptanceConfig.optional().describe("Risk acceptance that expires (off when left out)"),
+  recurrence: Recurrence,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

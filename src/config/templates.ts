@@ -156,3 +156,11 @@ export function compileTemplates(templates: {
 export function compileNote(source: string): (values: Readonly<Record<string, string>>) => string {
   return compileOne(createEngine(), "status_note", source, "status_note");
 }
+
+/**
+ * A group's parent issue title (`grouping.title`), in the same sandbox; its scope is
+ * `{ group: { key, by, open, total } }`. Throws `TemplateError` when it does not parse.
+ */
+export function compileGroupTitle(source: string): (scope: object) => string {
+  return compileOne(createEngine(), "title", source, "grouping.title");
+}

@@ -47,3 +47,4 @@ export {
   severityLabel,
 } from "./labels.js";
 export { everyKeyOf } from "./every-key.js";
+export { DAY_MS, endOfTypedDay, parseDuration, utcDay, type DurationUnit } from "./duration.js";

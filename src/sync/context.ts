@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import type { GitHubGateway } from "../github/index.js";
+import type { GitHubGateway, GitHubWorkflow } from "../github/index.js";
 import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -15,6 +15,7 @@ import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index
 import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
+import type { MilestoneBook } from "./actions/milestone-book.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
 export type { DryRunSink } from "./run/dry-run-record.js";
@@ -23,6 +24,11 @@ export interface SyncDeps {
   config: Config;
   platform: PlatformClient;
   github: GitHubGateway;
+  /**
+   * GitHub's sub-issues and milestones; absent where the engine runs without them (its own tests'
+   * fakes), and then the workflow writes that need them are not planned.
+   */
+  workflow?: GitHubWorkflow;
   logger: Logger;
   clock: Clock;
   /**
@@ -68,6 +74,10 @@ export interface SyncContext extends SyncDeps {
   lastPersistMs: number;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
+  /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
+  milestones?: MilestoneBook;
+  /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
+  slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
   /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */

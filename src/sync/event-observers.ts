@@ -51,6 +51,11 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   commented: "comment",
   linked: "link",
   verdict_sent: "verdict",
+  // The contract names no action for the breach label: `breach` says what the write was for.
+  sla_breach_labeled: "breach",
+  milestone_created: "milestone",
+  // Setting an issue's milestone is a PATCH of the issue.
+  milestone_set: "update",
 };
 
 /**

@@ -84,6 +84,7 @@ describe("defaults", () => {
       log: { level: "info" },
       filters: { min_severity: "informational", create_for_statuses: ["unsolved", "pending"] },
       routes: [],
+      recurrence: "reopen",
       fields: {
         threat: {
           title: "name",

@@ -11,6 +11,7 @@ import {
   type StandInOptions,
 } from "../../src/github-stand-in/index.js";
 import type { main as CliMain } from "../../src/cli/main.js";
+import type { Clock } from "../../src/shared/clock.js";
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
 
 /**
@@ -45,7 +46,7 @@ export interface World {
    * boundary, at a fraction of a child's start-up. Logs are silenced (they
    * go to fd 2 directly), so a test about log lines, signals, exit statuses or kills uses `cli`.
    */
-  run(args: string[]): Promise<RunResult>;
+  run(args: string[], opts?: { clock?: Clock }): Promise<RunResult>;
   spawnCli(args: string[]): ChildProcess;
   /** Every file of the state (the snapshot `statePath` and its journals), by name. */
   stateFiles(): Promise<Map<string, Buffer>>;
@@ -59,7 +60,11 @@ export interface World {
  * its logs silenced (they go to fd 2 directly). The module is loaded natively (vitest.config.ts
  * leaves dist/ external): the same build as a child runs, and nothing goes through a transform.
  */
-export async function runMain(args: string[], env: Record<string, string>): Promise<RunResult> {
+export async function runMain(
+  args: string[],
+  env: Record<string, string>,
+  opts: { clock?: Clock } = {},
+): Promise<RunResult> {
   assertBuilt();
   const { main } = (await import(MAIN)) as { main: typeof CliMain };
   let stdout = "";
@@ -68,6 +73,7 @@ export async function runMain(args: string[], env: Record<string, string>): Prom
     out: (line) => (stdout += `${line}\n`),
     err: (line) => (stderr += `${line}\n`),
     env: { ...env, THREATBRIDGE_LOG_LEVEL: "silent" },
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   return { code, signal: null, stdout, stderr };
 }
@@ -171,8 +177,8 @@ ${extra}`,
   // A child's exit took longer than the platform's asynchronous writes (links, notes: spec,
   // external references rule 5) take to apply; in-process, the next read could beat them. They are
   // applied when the command returns, as they were by the time a child had exited.
-  const run = async (args: string[]): Promise<RunResult> => {
-    const result = await runMain(args, env);
+  const run = async (args: string[], opts: { clock?: Clock } = {}): Promise<RunResult> => {
+    const result = await runMain(args, env, opts);
     sim.sim.settle();
     return result;
   };

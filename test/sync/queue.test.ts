@@ -140,6 +140,9 @@ describe("queue derived from the state", () => {
           sameHash: fc.boolean(),
           linked: fc.boolean(),
           linkWritten: fc.boolean(),
+          // An SLA on the record, past due or not, and the SLA on in the config or not.
+          sla: fc.option(fc.constantFrom("2026-01-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z")),
+          slaOn: fc.boolean(),
         }),
         (r) => {
           const rec = record(2, {
@@ -150,6 +153,7 @@ describe("queue derived from the state", () => {
             ...(r.issueState && r.linkWritten ? { link: `${REPO}#7` } : {}),
             ...(r.gone ? { gone: true } : {}),
             ...(r.closedForRemoval ? { closedForRemoval: true } : {}),
+            ...(r.sla ? { sla: { since: "2025-12-01T00:00:00.000Z", due: r.sla } } : {}),
           });
           const entry = { seq: 1, enqueuedAt: "t", attempts: 0, ...(r.withPerson ? { person } : {}) };
           const actions = plan({
@@ -164,6 +168,15 @@ describe("queue derived from the state", () => {
               ? null
               : { hash: r.sameHash ? "h1" : "h2", issue: { title: "T", body: "B", labels: [] } },
             policy,
+            ...(r.slaOn
+              ? {
+                  sla: {
+                    nowMs: Date.parse("2026-06-01T00:00:00.000Z"),
+                    breachLabel: "sla:breached",
+                    weekly: true,
+                  },
+                }
+              : {}),
           });
           // The queue reads the record's brief from the column table (a packed row, or one kept
           // whole): the same class as from the whole record.

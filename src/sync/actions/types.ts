@@ -1,10 +1,11 @@
-import type { GitHubGateway, IssueSnapshot } from "../../github/index.js";
+import type { GitHubGateway, GitHubWorkflow, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { EngineEvent } from "../../shared/index.js";
 import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../run/dry-run-record.js";
+import type { MilestoneBook } from "./milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
@@ -14,7 +15,11 @@ export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "det
 /** What an action module may use to send: the two sides, and nothing of the engine's state. */
 export interface SendIo {
   github: GitHubGateway;
+  /** Sub-issues and milestones; null where the engine runs without them. */
+  workflow: GitHubWorkflow | null;
   platform: PlatformClient;
+  /** The weekly SLA milestones' numbers, per repository and process (actions/milestone-book.ts). */
+  milestones?: MilestoneBook;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
   isManagedLabel(label: string): boolean;
 }

@@ -13,6 +13,7 @@ import {
 import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -51,6 +52,8 @@ export interface PlanInput {
   policy: Policy;
   /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
   recreate?: boolean;
+  /** The SLA's settings and `now`, when `sla` is on (plan/sla.ts). */
+  sla?: SlaPolicy | undefined;
 }
 
 export type Action =
@@ -66,6 +69,8 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
+      /** The weekly SLA milestone the issue is created in (plan/sla.ts). */
+      milestone?: { title: string; dueOn: string };
     }
   | {
       kind: "update";
@@ -79,7 +84,8 @@ export type Action =
       /** Posted right after a state change, saying why; part of the same intent. */
       comment?: string;
     }
-  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
+  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
+  | SlaAction;
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
@@ -204,6 +210,18 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
 }
 
 export function plan(input: PlanInput): Action[] {
+  const actions = planThreat(input);
+  // The SLA's steps are planned from the record and `now` alone (so also for a threat not read: a
+  // breach needs no read), beside a content update or a link, and after any change of the
+  // issue's state (a close may make them moot; the next round plans them again).
+  return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
+}
+
+function leavesStateAlone(action: Action): boolean {
+  return action.kind === "link" || (action.kind === "update" && action.state === undefined);
+}
+
+function planThreat(input: PlanInput): Action[] {
   // Not read: "gone" would close a live threat's issue, "present" would guess its status.
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
@@ -239,6 +257,7 @@ export function plan(input: PlanInput): Action[] {
       },
       assignees: input.route.assignees,
       hash: rendered.hash,
+      ...milestoneOnCreate(input),
     },
   ];
 }

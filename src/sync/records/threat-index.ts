@@ -4,14 +4,21 @@ import type { ThreatRecords } from "./threat-records.js";
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
  * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The repositories are counted once per process from the stored columns. The lookup by
- * asset is built the first time an asset is read (an idle `sync` reads none: at 50,000 threats the
- * pass cost a twentieth of its start), and the lookup by issue, needed only for an issue a person
- * stripped of its marker, the first time it is asked for (it holds a string per mapped threat).
- * Until a lookup is built, updates are not applied to it: it is built from the records as they
- * are by then.
+ * size). The repositories and the SLAs are read once per process, from the stored columns and
+ * the records kept whole. The lookup by asset is built the first time an asset is read (an idle
+ * `sync` reads none: at 50,000 threats its sets were a twentieth of the start), and the lookup by
+ * issue, needed only for an issue a person stripped of its marker, the first time it is asked for
+ * (it holds a string per mapped threat). Until a lookup is built, updates are not applied to it:
+ * it is built from the records as they are by then.
  */
 export class ThreatIndex {
+  /**
+   * Threat id → due time (epoch ms) of an open issue whose SLA breach label is not added yet: the
+   * per-cycle sweep (run/sla-sweep.ts) reads only these, never every record.
+   */
+  readonly slaDue = new Map<string, number>();
+  /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */
+  readonly slaOpen = new Map<string, number>();
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
   /** asset id → ids of its threats. */
@@ -20,10 +27,16 @@ export class ThreatIndex {
 
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
-  /** The index of `threats`; its one pass at start counts the repositories and checks each record. */
+  /**
+   * The index of `threats`. Its one pass at start counts the repositories, notes the SLAs of the
+   * records kept whole (an SLA is never packed) and checks those records.
+   */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
-    for (const [repo, n] of Object.entries(threats.tally().byRepository)) index.countRepo(repo, n);
+    threats.scan((id, _assetId, issue, loose) => {
+      if (issue) index.countRepo(issue.repo, 1);
+      if (loose) index.noteSla(id, loose);
+    });
     return index;
   }
 
@@ -65,6 +78,7 @@ export class ThreatIndex {
       }
       this.addAsset(id, assetAfter);
     }
+    this.noteSla(id, after);
     const issueBefore = before?.issue;
     const issueAfter = after?.issue;
     if (issueBefore?.repo === issueAfter?.repo && issueBefore?.number === issueAfter?.number) return;
@@ -77,6 +91,15 @@ export class ThreatIndex {
       this.issues?.set(issueKey(issueAfter.repo, issueAfter.number), id);
       this.countRepo(issueAfter.repo, 1);
     }
+  }
+
+  private noteSla(id: string, record: Indexed | undefined): void {
+    const sla = record?.sla;
+    const open = sla !== undefined && record?.issue?.state === "open" && !record.gone;
+    if (open) this.slaOpen.set(id, Date.parse(sla.due));
+    else this.slaOpen.delete(id);
+    if (open && !sla.breach) this.slaDue.set(id, Date.parse(sla.due));
+    else this.slaDue.delete(id);
   }
 
   private addAsset(id: string, assetId: string | null): void {
@@ -94,7 +117,9 @@ export class ThreatIndex {
 }
 
 /** What the index reads of a record. */
-type Indexed = Pick<ThreatRecord, "assetId"> & { issue?: { repo: string; number: number } | undefined };
+type Indexed = Pick<ThreatRecord, "assetId" | "sla" | "gone"> & {
+  issue?: { repo: string; number: number; state?: "open" | "closed" } | undefined;
+};
 
 export function issueKey(repo: string, number: number): string {
   return `${repo.toLowerCase()}#${number}`;
