@@ -20,6 +20,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle-cli.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 

@@ -18,5 +18,5 @@ export {
 } from "./journaled-store-api.js";
 export type { Json } from "./journal-line.js";
 export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";
-export { ThreatTable } from "./threat-table.js";
+export { ThreatTable, type ThreatBrief } from "./threat-table.js";
 export { newRows, copyRows, type Rows } from "./rows.js";

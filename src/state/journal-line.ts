@@ -15,6 +15,20 @@ export type Json = z.infer<ReturnType<typeof z.json>>;
  */
 export const ParsedJson = z.custom<Json>((value) => value !== undefined, "expected a value");
 
+/**
+ * A keyed collection's rows as a snapshot stores them, `[key, value]` pairs, checked by one plain
+ * loop: a zod tuple per row cost 20 ms at start for 2,500 assets (BENCHMARKS.md, "Start-up"),
+ * most of the snapshot's check. A value is ParsedJson, checked where it is used.
+ */
+export const ParsedRows = z.custom<[string, Json][]>(
+  (value) =>
+    Array.isArray(value) &&
+    value.every(
+      (row) => Array.isArray(row) && row.length === 2 && typeof row[0] === "string" && row[1] !== undefined,
+    ),
+  "expected rows of [key, value]",
+);
+
 /** A change to a keyed collection: set a value, or delete the key. */
 export const Change = z.union([
   z.tuple([z.literal("s"), z.string(), z.string(), ParsedJson]),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ParsedJson, type Json } from "./journal-line.js";
+import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { copyRows, newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumns } from "./snapshot-threat-codec.js";
 import { ThreatTable } from "./threat-table.js";
@@ -24,7 +24,7 @@ export function emptyView(): StoreView {
   return { gen: 0, seq: 0, meta: new Map(), collections: new Map() };
 }
 
-const RawRows = z.object({ codec: z.literal("raw"), rows: z.array(z.tuple([z.string(), ParsedJson])) });
+const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
 
 export const SnapshotDoc = z.object({
   format: z.literal(STORE_FORMAT),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ParsedJson } from "./journal-line.js";
+import { ParsedJson, ParsedRows } from "./journal-line.js";
 
 /**
  * The snapshot encoding of the `threats` collection (≤ 15 MB at 100k mapped threats,
@@ -30,7 +30,7 @@ export const ThreatColumns = z.object({
   /** GitHub's issue ids (0: not known); absent in snapshots written before it existed. */
   issueId: Column.optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
-  raw: z.array(z.tuple([z.string(), ParsedJson])),
+  raw: ParsedRows,
   repos: z.array(z.string()),
   statuses: z.array(z.string()),
   bases: z.array(z.string()),

@@ -18,6 +18,14 @@ import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
 
 type JsonObject = { [key: string]: Json };
 
+/**
+ * The part of a threat's record that the order of its queued work depends on (a whole
+ * ThreatRecord is one): what the planner's first step is decided by, and the severity.
+ */
+export type ThreatBrief = Pick<ThreatRecord, "status" | "severity" | "gone" | "closedForRemoval" | "link"> & {
+  issue?: Pick<IssueRecord, "repo" | "number" | "state"> | undefined;
+};
+
 const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -242,6 +250,29 @@ export class ThreatTable {
     if (ms <= 0) return false;
     const read = isoCanonicalMs(updatedAt);
     return read !== null ? read === ms : new Date(ms).toISOString() === updatedAt;
+  }
+
+  /**
+   * A packed row's brief (ThreatBrief), read from the columns without building the record: the
+   * queue's order reads it for every queued threat at each drain. Undefined when `id` is not a
+   * packed row (a packed row is never gone nor closed for a removal: those are kept whole).
+   */
+  brief(id: string): ThreatBrief | undefined {
+    const row = this.index.get(id);
+    if (row === undefined) return undefined;
+    const t = this.tables;
+    const brief: ThreatBrief = {
+      status: t.statuses.list[this.status[row] ?? 0] ?? "",
+      severity: this.severity[row] ?? 0,
+    };
+    const repoIndex = this.repo[row] ?? -1;
+    if (repoIndex >= 0) {
+      const repo = t.repos.list[repoIndex] ?? "";
+      const number = this.number[row] ?? 0;
+      brief.issue = { repo, number, state: this.closed[row] === 1 ? "closed" : "open" };
+      if (this.linked[row] === 1) brief.link = `${repo}#${number}`;
+    }
+    return brief;
   }
 
   /** Each packed row's asset and issue, read from the columns (indexes are built from this). */

@@ -53,6 +53,11 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   verdict_sent: "verdict",
   group_written: "group",
   attached: "attach",
+  // The contract names no action for the breach label: `breach` says what the write was for.
+  sla_breach_labeled: "breach",
+  milestone_created: "milestone",
+  // Setting an issue's milestone is a PATCH of the issue.
+  milestone_set: "update",
 };
 
 /**

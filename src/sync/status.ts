@@ -1,5 +1,6 @@
 import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
 import type { EngineState } from "./records/threat-records.js";
+import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 
@@ -21,6 +22,8 @@ export interface StatusInput {
   nowMs: number;
   budget: BudgetLimits;
   lock: LockStatus;
+  /** `sla` is configured: the report counts breached and soon-due open issues. */
+  sla?: boolean;
 }
 
 export interface StatusReport {
@@ -47,6 +50,8 @@ export interface StatusReport {
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
   /** Issues people deleted: those threats are no longer managed. */
   deletedIssues: Array<{ threatId: string; issue: string }>;
+  /** With `sla` configured: open issues past their due date, and due within 7 days. */
+  sla?: SlaCounts;
 }
 
 /** Severities from the most to the least severe ("severities in order"). */
@@ -117,6 +122,7 @@ export function summarize(input: StatusInput): StatusReport {
   report.issues.closed += tally.closed;
   for (const [repo, n] of Object.entries(tally.byRepository))
     report.issues.byRepository[repo] = (report.issues.byRepository[repo] ?? 0) + n;
+  if (input.sla === true) report.sla = slaCounts(openSlaDues(state.threats), input.nowMs);
   return report;
 }
 
@@ -190,6 +196,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
         .join(""),
     `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
       report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
+    ...(report.sla ? [formatSla(report.sla)] : []),
   ];
   return lines.join("\n");
 }

@@ -123,6 +123,8 @@ describe("Dockerfile", () => {
       "package-lock.json",
       "tsconfig.json",
       "tsconfig.build.json",
+      // `npm run build` bundles the CLI with it.
+      "scripts/bundle-cli.mjs",
       "src",
       "config",
     ]) {

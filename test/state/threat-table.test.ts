@@ -141,6 +141,31 @@ describe("the threats' column table (issue 7: the state held once, compactly)", 
     expect(table.sameVersion("t2", "2026-01-02T03:04:05.678Z", "unsolved")).toBeUndefined();
   });
 
+  it("reads a packed row's brief (status, severity, issue, link: what the queue orders by) from the columns, the same as the whole row holds it", () => {
+    fc.assert(
+      fc.property(packed, (v) => {
+        const table = new ThreatTable();
+        table.set("t1", v);
+        const whole = table.get("t1") as { [k: string]: Json };
+        const issue = whole["issue"] as { [k: string]: Json } | undefined;
+        expect(table.brief("t1")).toEqual({
+          status: whole["status"],
+          severity: whole["severity"],
+          ...(issue
+            ? { issue: { repo: issue["repo"], number: issue["number"], state: issue["state"] } }
+            : {}),
+          ...(whole["link"] !== undefined ? { link: whole["link"] } : {}),
+        });
+      }),
+      { numRuns: 200 },
+    );
+    // A row kept whole has no brief in the columns: its reader takes the whole record.
+    const table = new ThreatTable();
+    table.set("gone", { status: "unsolved", severity: 1, assetId: null, updatedAt: "u", gone: true });
+    expect(table.brief("gone")).toBeUndefined();
+    expect(table.brief("absent")).toBeUndefined();
+  });
+
   it("keeps rows outside the packed shape whole, and only those are loose (checked by readers)", () => {
     const table = new ThreatTable();
     table.set("ok", {

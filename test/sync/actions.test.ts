@@ -44,6 +44,15 @@ const samples: { [K in Action["kind"]]: Extract<Action, { kind: K }> } = {
   },
   update: { kind: "update", threatId: ID, repo: REPO, number: 7, state: "closed", stateReason: "completed" },
   link: { kind: "link", threatId: ID, repo: REPO, number: 7, externalId: `${REPO}#7`, url: "u" },
+  sla_breach: { kind: "sla_breach", threatId: ID, repo: REPO, number: 7, label: "sla:breached" },
+  sla_milestone: {
+    kind: "sla_milestone",
+    threatId: ID,
+    repo: REPO,
+    number: 7,
+    title: "SLA 2026-12-06",
+    dueOn: "2026-12-06",
+  },
 };
 const contentUpdate: Extract<Action, { kind: "update" }> = {
   kind: "update",
@@ -72,11 +81,11 @@ describe("action modules (one module per action kind)", () => {
     expect(priorityOf([samples.link, samples.update])).toBe(p(samples.update));
   });
 
-  it("only creates and issue PATCHes spend the GitHub write budget; reconcile only repairs the mapping", () => {
+  it("only GitHub writes (creates, issue PATCHes, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping", () => {
     const spending = Object.values(samples)
       .filter(isGitHubWrite)
       .map((a) => a.kind);
-    expect(spending.sort()).toEqual(["create", "update"]);
+    expect(spending.sort()).toEqual(["create", "sla_breach", "sla_milestone", "update"]);
     const repairs = Object.values(samples)
       .filter(isMappingRepair)
       .map((a) => a.kind);
@@ -88,6 +97,8 @@ describe("action modules (one module per action kind)", () => {
     expect(describeAction(samples.verdict)).toEqual({ detail: "status=solved" });
     expect(describeAction(samples.update)).toEqual({ detail: "state=closed" });
     expect(describeAction(contentUpdate)).toEqual({ detail: "content changed" });
+    expect(describeAction(samples.sla_breach)).toEqual({ labels: ["sla:breached"], detail: "SLA breached" });
+    expect(describeAction(samples.sla_milestone)).toEqual({ detail: 'milestone "SLA 2026-12-06"' });
   });
 });
 

@@ -17,6 +17,7 @@ import { policyFromConfig } from "../../src/sync/plan/policy.js";
 import { dueClass, dueWork, enqueue, orderedQueue, queueSummary } from "../../src/sync/records/queue.js";
 import { createStateContext, putQueue, putThreat } from "../../src/sync/records/state-updates.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
+import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import { makeConfig, REPO } from "./harness.js";
 
 /**
@@ -125,7 +126,7 @@ describe("queue derived from the state", () => {
     });
   });
 
-  it("the derived class is the action modules' priority of the threat's plan, whatever the record", () => {
+  it("the derived class is the action modules' priority of the threat's plan (contract, \"Priorities\"), whatever the record, read from the stored columns or the whole record alike", () => {
     const policy = policyFromConfig(makeConfig());
     const statuses = ["unsolved", "pending", "solved", "false_positive", "accepted"] as const;
     fc.assert(
@@ -138,13 +139,21 @@ describe("queue derived from the state", () => {
           withPerson: fc.boolean(),
           sameHash: fc.boolean(),
           linked: fc.boolean(),
+          linkWritten: fc.boolean(),
+          // An SLA on the record, past due or not, and the SLA on in the config or not.
+          sla: fc.option(fc.constantFrom("2026-01-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z")),
+          slaOn: fc.boolean(),
         }),
         (r) => {
           const rec = record(2, {
             status: r.status,
+            // A time in its canonical form, so that the table packs the row into its columns.
+            updatedAt: "2026-01-02T03:04:05.678Z",
             ...(r.issueState ? { issue: { ...ISSUE, state: r.issueState } } : {}),
+            ...(r.issueState && r.linkWritten ? { link: `${REPO}#7` } : {}),
             ...(r.gone ? { gone: true } : {}),
             ...(r.closedForRemoval ? { closedForRemoval: true } : {}),
+            ...(r.sla ? { sla: { since: "2025-12-01T00:00:00.000Z", due: r.sla } } : {}),
           });
           const entry = { seq: 1, enqueuedAt: "t", attempts: 0, ...(r.withPerson ? { person } : {}) };
           const actions = plan({
@@ -159,7 +168,20 @@ describe("queue derived from the state", () => {
               ? null
               : { hash: r.sameHash ? "h1" : "h2", issue: { title: "T", body: "B", labels: [] } },
             policy,
+            ...(r.slaOn
+              ? {
+                  sla: {
+                    nowMs: Date.parse("2026-06-01T00:00:00.000Z"),
+                    breachLabel: "sla:breached",
+                    weekly: true,
+                  },
+                }
+              : {}),
           });
+          // The queue reads the record's brief from the column table (a packed row, or one kept
+          // whole): the same class as from the whole record.
+          const stored = ThreatRecordsView.of({ x: rec });
+          expect(dueClass(stored.brief("x"), entry)).toBe(dueClass(rec, entry));
           if (actions.length === 0) return;
           // A create is finished by its link: a mapped issue whose link the record does not hold
           // yet stays in the create class (an interrupted create and link, shown as `create`).

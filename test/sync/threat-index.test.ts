@@ -36,6 +36,13 @@ describe("the engine's lookups by asset and by issue (issue 7: no cycle scans ev
     expect(index.byIssue.has("acme/sec#1")).toBe(false);
     expect(index.byIssue.get("acme/other#9")).toBe("t1");
     expect([...(index.byAsset.get("a1") ?? [])]).toEqual(["t1"]);
+    // The asset lookup too is built on first use, from the records as they are by then.
+    const later = ThreatIndex.build(threats);
+    threats.set("t3", record("a1", 3, "acme/other"));
+    later.update("t3", record("a2", 3, "acme/other"), record("a1", 3, "acme/other"));
+    expect([...(later.byAsset.get("a1") ?? [])].sort()).toEqual(["t1", "t3"]);
+    expect(later.byAsset.has("a2")).toBe(true);
+    expect(later.repositories().sort()).toEqual(["acme/Sec", "acme/other"]);
     // A repository with no mapped issue left is no longer watched.
     threats.delete("t2");
     index.update("t2", record("a2", 2), undefined);

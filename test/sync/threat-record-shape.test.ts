@@ -21,6 +21,12 @@ const FULL = {
   refused: { action: "update", reason: "locked", at: "2026-01-03T00:00:00.000Z" },
   deletedIssue: { repo: "acme/sec", number: 6, at: "2026-01-01T00:00:00.000Z" },
   closedForRemoval: true,
+  sla: {
+    since: "2026-01-01T00:00:00.000Z",
+    due: "2026-01-31T00:00:00.000Z",
+    breach: "added",
+    milestone: "SLA 2026-02-01",
+  },
 } satisfies ThreatRecord;
 
 describe("the threat record's shape is the state schema's (src/state/schema.ts)", () => {

@@ -38,11 +38,27 @@ function ownLink(
   return singleOf(ctx, threatId).single ? link : null;
 }
 
+import { slaView } from "../transitions/sla.js";
+import type { SlaPolicy } from "./sla.js";
+
+function slaPolicy(ctx: SyncContext, nowMs: number): SlaPolicy {
+  const sla = ctx.config.sla;
+  return {
+    nowMs,
+    breachLabel: sla?.breach_label ?? "",
+    // Without the milestones API (the engine's own test fakes) the milestones are not planned.
+    weekly: sla?.milestones === "weekly" && ctx.workflow !== undefined,
+  };
+}
+
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const record = ctx.state.threats.get(threatId);
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
-  const view = cached?.view ?? null;
+  const nowMs = ctx.clock.now();
+  const read = cached?.view ?? null;
+  // The SLA the record holds is shown on the issue (its due day) and given to templates.
+  const view = read && record?.sla ? { ...read, sla: slaView(record.sla, nowMs) } : read;
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
     updateThreat(ctx, threatId, removalCloseCleared);
@@ -73,5 +89,6 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     ...singleOf(ctx, threatId),
+    ...(ctx.config.sla ? { sla: slaPolicy(ctx, nowMs) } : {}),
   });
 }

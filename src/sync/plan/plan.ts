@@ -14,6 +14,7 @@ import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import type { SingleMembership } from "../records/group-members.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -57,6 +58,8 @@ export interface PlanInput {
    * (null until the group pass made it). It gets no issue of its own; its link names the group's.
    */
   single?: SingleMembership;
+  /** The SLA's settings and `now`, when `sla` is on (plan/sla.ts). */
+  sla?: SlaPolicy | undefined;
 }
 
 export type Action =
@@ -72,6 +75,8 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
+      /** The weekly SLA milestone the issue is created in (plan/sla.ts). */
+      milestone?: { title: string; dueOn: string };
     }
   | {
       kind: "update";
@@ -85,7 +90,8 @@ export type Action =
       /** Posted right after a state change, saying why; part of the same intent. */
       comment?: string;
     }
-  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
+  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
+  | SlaAction;
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
@@ -130,30 +136,61 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
   ];
 }
 
+/** A state change the plan makes to an existing issue (its PATCH's state, reason and comment). */
+export interface IssueStateStep {
+  state: IssueState;
+  reason: CloseReason | "reopened";
+  comment?: string;
+}
+
+const CLOSE_FOR_REMOVAL: IssueStateStep = {
+  state: "closed",
+  reason: "not_planned",
+  comment: ASSET_REMOVED_COMMENT,
+};
+const REOPEN: IssueStateStep = { state: "open", reason: "reopened", comment: REOPEN_COMMENT };
+const CLOSE_COMPLETED: IssueStateStep = { state: "closed", reason: "completed" };
+const CLOSE_NOT_PLANNED: IssueStateStep = { state: "closed", reason: "not_planned" };
+
+/**
+ * The state change the plan makes to an existing issue, or null for none. `status` is the
+ * threat's, null when it is gone (its asset removed): then the issue is closed with a comment
+ * saying why (contract), once only, so a person who reopens it wins. Else the issue takes the
+ * state the status asks where it shows another. The queue's order reads it too (plan-class.ts).
+ */
+export function issueStateStep(
+  status: string | null,
+  issue: Pick<IssueRecord, "state">,
+  closedForRemoval: boolean,
+): IssueStateStep | null {
+  if (status === null) return issue.state === "closed" || closedForRemoval ? null : CLOSE_FOR_REMOVAL;
+  const desired = desiredIssueState(status);
+  if (desired === null || desired.state === issue.state) return null;
+  if (desired.state === "open") return REOPEN;
+  return desired.reason === "not_planned" ? CLOSE_NOT_PLANNED : CLOSE_COMPLETED;
+}
+
 function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
   const { threatId } = input;
-  const threat = threatOf(input);
+  const threat = input.rendered ? threatOf(input) : null;
+  const step = issueStateStep(threat?.status ?? null, issue, input.record?.closedForRemoval === true);
   if (!threat || !input.rendered) {
-    // The asset was removed: close with a comment saying why (contract). Once only: a person who
-    // reopens an issue closed for that wins, and it stays open.
-    if (issue.state === "closed" || input.record?.closedForRemoval) return [];
+    if (!step) return [];
     return [
       {
         kind: "update",
         threatId,
         repo: issue.repo,
         number: issue.number,
-        state: "closed",
-        stateReason: "not_planned",
-        comment: ASSET_REMOVED_COMMENT,
+        state: step.state,
+        stateReason: step.reason,
+        ...(step.comment !== undefined ? { comment: step.comment } : {}),
       },
     ];
   }
   const actions: Action[] = [];
-  const desired = desiredIssueState(threat.status);
-  const changeState = desired !== null && desired.state !== issue.state;
   const changeContent = input.rendered.hash !== issue.hash;
-  if (changeState || changeContent) {
+  if (step || changeContent) {
     // One PATCH carries both the state and the content: one GitHub write per status change.
     const update: Extract<Action, { kind: "update" }> = {
       kind: "update",
@@ -161,10 +198,10 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
       repo: issue.repo,
       number: issue.number,
     };
-    if (changeState && desired) {
-      update.state = desired.state;
-      update.stateReason = desired.state === "open" ? "reopened" : (desired.reason ?? "completed");
-      if (desired.state === "open") update.comment = REOPEN_COMMENT;
+    if (step) {
+      update.state = step.state;
+      update.stateReason = step.reason;
+      if (step.comment !== undefined) update.comment = step.comment;
     }
     if (changeContent) {
       // Rendered when sent, not when planned (intake plans to queue).
@@ -190,6 +227,18 @@ function planSingleMember(input: PlanInput, single: SingleMembership): Action[] 
 }
 
 export function plan(input: PlanInput): Action[] {
+  const actions = planThreat(input);
+  // The SLA's steps are planned from the record and `now` alone (so also for a threat not read: a
+  // breach needs no read), beside a content update or a link, and after any change of the
+  // issue's state (a close may make them moot; the next round plans them again).
+  return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
+}
+
+function leavesStateAlone(action: Action): boolean {
+  return action.kind === "link" || (action.kind === "update" && action.state === undefined);
+}
+
+function planThreat(input: PlanInput): Action[] {
   // Not read: "gone" would close a live threat's issue, "present" would guess its status.
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
@@ -226,6 +275,7 @@ export function plan(input: PlanInput): Action[] {
       },
       assignees: input.route.assignees,
       hash: rendered.hash,
+      ...milestoneOnCreate(input),
     },
   ];
 }

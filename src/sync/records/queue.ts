@@ -1,8 +1,7 @@
-import type { QueueEntry, ThreatRecord } from "../../state/index.js";
+import type { QueueEntry, ThreatBrief } from "../../state/index.js";
 import { SEVERITIES } from "../../shared/severity.js";
-import { QueueClass } from "../plan/queue-class.js";
-import { formatExternalId } from "../intake/normalize.js";
-import { desiredIssueState } from "../plan/policy.js";
+import type { QueueClass } from "../plan/queue-class.js";
+import { planClass } from "../plan/plan-class.js";
 import type { EngineState } from "./threat-records.js";
 import { withWork, type NewWork } from "../transitions/due-work.js";
 import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
@@ -28,24 +27,11 @@ export function enqueue(ctx: StateCtx, threatId: string, work: NewWork, nowIso: 
 }
 
 /**
- * The queue class of a threat's work (the classes of the action modules, actions/types.ts), from
- * its record: the step its plan takes first. A person's change → verdict; an issue whose state
- * differs from what the threat's status asks (or whose asset was removed) → close/reopen; no issue
- * yet, or an issue whose link is not written yet → create; else content or a re-pointed link →
- * the rest.
+ * The queue class of a threat's work: the class of the plan the planner makes for the threat as
+ * its record holds it (plan/plan-class.ts); a person's change, kept in the entry, comes first.
  */
-export function dueClass(record: ThreatRecord | undefined, entry: QueueEntry): QueueClass {
-  const issue = record?.issue;
-  // A person's change needs the issue it was seen on; without one the plan is a create (or adopt).
-  if (!issue) return QueueClass.create;
-  if (entry.person) return QueueClass.verdict;
-  if (record.gone)
-    return issue.state === "open" && !record.closedForRemoval ? QueueClass.state : QueueClass.other;
-  const desired = desiredIssueState(record.status);
-  if (desired !== null && desired.state !== issue.state) return QueueClass.state;
-  // A create is finished by its link: an issue whose link is not written yet (a drain interrupted
-  // between the two) keeps the create class it was queued in, as `status` shows it.
-  return record.link === formatExternalId(issue) ? QueueClass.other : QueueClass.create;
+export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): QueueClass {
+  return planClass(record, entry.person !== undefined);
 }
 
 export interface DueItem {
@@ -57,7 +43,8 @@ export interface DueItem {
 }
 
 function dueItem(state: QueueState, threatId: string, entry: QueueEntry): DueItem {
-  const record = state.threats.get(threatId);
+  // The brief, not the record: building 100,000 records was most of a drain's ordering.
+  const record = state.threats.brief(threatId);
   return { threatId, entry, priority: dueClass(record, entry), severity: record?.severity ?? 0 };
 }
 

@@ -4,26 +4,50 @@ import type { ThreatRecords } from "./threat-records.js";
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
  * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The lookups by asset and the repositories are built once per process from the stored
- * columns; the lookup by issue, needed only for an issue a person stripped of its marker, is built
- * the first time it is asked for (it holds a string per mapped threat).
+ * size). The repositories and the SLAs are read once per process, from the stored columns and
+ * the records kept whole. The lookup by asset is built the first time an asset is read (an idle
+ * `sync` reads none: at 50,000 threats its sets were a twentieth of the start), and the lookup by
+ * issue, needed only for an issue a person stripped of its marker, the first time it is asked for
+ * (it holds a string per mapped threat). Until a lookup is built, updates are not applied to it:
+ * it is built from the records as they are by then.
  */
 export class ThreatIndex {
-  /** asset id → ids of its threats. */
-  readonly byAsset = new Map<string, Set<string>>();
+  /**
+   * Threat id → due time (epoch ms) of an open issue whose SLA breach label is not added yet: the
+   * per-cycle sweep (run/sla-sweep.ts) reads only these, never every record.
+   */
+  readonly slaDue = new Map<string, number>();
+  /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */
+  readonly slaOpen = new Map<string, number>();
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
+  /** asset id → ids of its threats. */
+  private assets: Map<string, Set<string>> | null = null;
   private issues: Map<string, string> | null = null;
 
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
+  /**
+   * The index of `threats`. Its one pass at start counts the repositories, notes the SLAs of the
+   * records kept whole (an SLA is never packed) and checks those records.
+   */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
-    threats.scan((id, assetId, issue) => {
-      index.addAsset(id, assetId);
+    threats.scan((id, _assetId, issue, loose) => {
       if (issue) index.countRepo(issue.repo, 1);
+      if (loose) index.noteSla(id, loose);
     });
     return index;
+  }
+
+  /** asset id → ids of its threats. */
+  get byAsset(): ReadonlyMap<string, ReadonlySet<string>> {
+    if (this.assets === null) {
+      const assets = new Map<string, Set<string>>();
+      this.assets = assets;
+      this.threats?.scan((id, assetId) => this.addAsset(id, assetId));
+    }
+    return this.assets;
   }
 
   /** `owner/name#N` (repository lower-cased) → the threat whose issue it is. */
@@ -46,12 +70,15 @@ export class ThreatIndex {
   update(id: string, before: Indexed | undefined, after: Indexed | undefined): void {
     const assetBefore = before?.assetId ?? null;
     const assetAfter = after?.assetId ?? null;
-    if (assetBefore !== assetAfter && assetBefore !== null) {
-      const ids = this.byAsset.get(assetBefore);
-      ids?.delete(id);
-      if (ids?.size === 0) this.byAsset.delete(assetBefore);
+    if (this.assets !== null) {
+      if (assetBefore !== assetAfter && assetBefore !== null) {
+        const ids = this.assets.get(assetBefore);
+        ids?.delete(id);
+        if (ids?.size === 0) this.assets.delete(assetBefore);
+      }
+      this.addAsset(id, assetAfter);
     }
-    this.addAsset(id, assetAfter);
+    this.noteSla(id, after);
     const issueBefore = before?.issue;
     const issueAfter = after?.issue;
     if (issueBefore?.repo === issueAfter?.repo && issueBefore?.number === issueAfter?.number) return;
@@ -66,10 +93,19 @@ export class ThreatIndex {
     }
   }
 
+  private noteSla(id: string, record: Indexed | undefined): void {
+    const sla = record?.sla;
+    const open = sla !== undefined && record?.issue?.state === "open" && !record.gone;
+    if (open) this.slaOpen.set(id, Date.parse(sla.due));
+    else this.slaOpen.delete(id);
+    if (open && !sla.breach) this.slaDue.set(id, Date.parse(sla.due));
+    else this.slaDue.delete(id);
+  }
+
   private addAsset(id: string, assetId: string | null): void {
-    if (assetId === null) return;
-    const ids = this.byAsset.get(assetId);
-    if (ids === undefined) this.byAsset.set(assetId, new Set([id]));
+    if (assetId === null || this.assets === null) return;
+    const ids = this.assets.get(assetId);
+    if (ids === undefined) this.assets.set(assetId, new Set([id]));
     else ids.add(id);
   }
 
@@ -81,7 +117,9 @@ export class ThreatIndex {
 }
 
 /** What the index reads of a record. */
-type Indexed = Pick<ThreatRecord, "assetId"> & { issue?: { repo: string; number: number } | undefined };
+type Indexed = Pick<ThreatRecord, "assetId" | "sla" | "gone"> & {
+  issue?: { repo: string; number: number; state?: "open" | "closed" } | undefined;
+};
 
 export function issueKey(repo: string, number: number): string {
   return `${repo.toLowerCase()}#${number}`;

@@ -37,6 +37,7 @@ export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "refused",
   "deletedIssue",
   "closedForRemoval",
+  "sla",
 ]);
 const KNOWN: ReadonlySet<string> = new Set(THREAT_RECORD_FIELDS);
 
@@ -58,6 +59,8 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["refused"] === undefined &&
     v["deletedIssue"] === undefined &&
     optional(v["closedForRemoval"], (x) => typeof x === "boolean") &&
+    // Its ISO times are checked by the schema.
+    v["sla"] === undefined &&
     Object.keys(v).every((k) => KNOWN.has(k))
   );
 }

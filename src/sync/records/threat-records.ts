@@ -1,4 +1,10 @@
-import { ThreatTable, type Json, type State, type ThreatRecord } from "../../state/index.js";
+import {
+  ThreatTable,
+  type Json,
+  type State,
+  type ThreatBrief,
+  type ThreatRecord,
+} from "../../state/index.js";
 import { deepFreeze } from "../../shared/deep-freeze.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
@@ -13,6 +19,8 @@ import { toJson } from "./to-json.js";
 export interface ThreatRecords {
   get(id: string): ThreatRecord | undefined;
   has(id: string): boolean;
+  /** What the order of the threat's queued work reads, without building the record where the store can. */
+  brief(id: string): ThreatBrief | undefined;
   entries(): IterableIterator<[string, ThreatRecord]>;
   values(): IterableIterator<ThreatRecord>;
   keys(): IterableIterator<string>;
@@ -24,9 +32,17 @@ export interface ThreatRecords {
    * (spec, "Events"). Read without building the record where the store can.
    */
   sameVersion(id: string, updatedAt: string, status: string): boolean;
-  /** Every threat's asset and issue (the engine's indexes are built from this, once per process). */
+  /**
+   * Every threat's asset and issue (the engine's indexes are built from this, once per process);
+   * a record of an uncommon shape (kept whole: an SLA, a refusal...) is given whole as `loose`.
+   */
   scan(
-    visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
+    visit: (
+      id: string,
+      assetId: string | null,
+      issue: { repo: string; number: number } | null,
+      loose?: ThreatRecord,
+    ) => void,
   ): void;
 }
 
@@ -98,6 +114,10 @@ export class ThreatRecordsView implements ThreatRecords {
     return value === undefined ? undefined : this.record(value);
   }
 
+  brief(id: string): ThreatBrief | undefined {
+    return this.rows.table?.brief(id) ?? this.get(id);
+  }
+
   *entries(): IterableIterator<[string, ThreatRecord]> {
     for (const [id, value] of this.rows.entries()) yield [id, this.record(value)];
   }
@@ -118,7 +138,12 @@ export class ThreatRecordsView implements ThreatRecords {
   }
 
   scan(
-    visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
+    visit: (
+      id: string,
+      assetId: string | null,
+      issue: { repo: string; number: number } | null,
+      loose?: ThreatRecord,
+    ) => void,
   ): void {
     const table = this.rows.table;
     if (table)
@@ -127,7 +152,7 @@ export class ThreatRecordsView implements ThreatRecords {
       );
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
       const record = this.record(value);
-      visit(id, record.assetId, record.issue ?? null);
+      visit(id, record.assetId, record.issue ?? null, record);
     }
   }
 

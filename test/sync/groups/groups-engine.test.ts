@@ -49,6 +49,21 @@ describe("groups in parent mode, through the engine", () => {
     expect(h.events.filter((e) => e.type === "attached")).toHaveLength(2);
   });
 
+  it("with SLAs on, the parent shows its members' earliest due date", async () => {
+    const h = new Harness(
+      makeConfig({ grouping: { by: "asset" }, sla: { high: "7d", low: "90d" } }),
+      new FakeWorkflowGitHub(),
+    );
+    h.platform.put({ id: threatId(1), severity: "high" });
+    h.platform.put({ id: threatId(2), severity: "low" });
+    await h.settle();
+    await h.cycle();
+    const dues = [threatId(1), threatId(2)].map((id) => h.ctx.state.threats.get(id)?.sla?.due ?? "");
+    const earliest = dues.sort()[0]?.slice(0, 10);
+    expect(earliest).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(gh(h).parents(REPO)[0]?.body).toContain(`Earliest due date: ${earliest}`);
+  });
+
   it("a threat joining later is attached, and the checklist follows in one update", async () => {
     const h = harness();
     h.platform.put({ id: threatId(1) });
