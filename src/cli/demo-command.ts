@@ -1,4 +1,4 @@
-import { runDemo } from "../demo/index.js";
+import { runDemo, runWorkflowDemo, type OpenDemoEngine } from "../demo/index.js";
 import { createLogger } from "../observability/index.js";
 import { pino } from "pino";
 import type { Io } from "./io.js";
@@ -7,14 +7,17 @@ import { openEngine } from "./open-engine.js";
 
 /** `demo` (contract): simulator + GitHub stand-in + connector in one process, narrated; exit 0, 1 on failure. */
 export async function demoCommand(args: string[], io: Io): Promise<number> {
-  parse(args, {});
+  const workflow = parse(args, { workflow: { type: "boolean" } }).workflow === true;
   // The narration is the output; logs (stderr) only say something when something goes wrong.
   const logger = createLogger({
     level: io.env["THREATBRIDGE_LOG_LEVEL"] ?? "error",
     destination: pino.destination({ fd: 2, sync: true }),
   });
   try {
-    await runDemo({ say: io.out, logger, openEngine: (config, log) => openEngine(config, { logger: log }) });
+    const open: OpenDemoEngine = (config, log, clock) =>
+      openEngine(config, { logger: log, ...(clock ? { clock } : {}) });
+    if (workflow) await runWorkflowDemo({ say: io.out, logger, openEngine: open });
+    else await runDemo({ say: io.out, logger, openEngine: open });
     return 0;
   } catch (error) {
     io.err(`threatbridge demo failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -53,9 +53,12 @@ Rebuild or repair the threat-issue mapping from the threats' github references a
 Serve the platform simulator (default http://127.0.0.1:8080) until stopped. --with-github also
 serves the local GitHub stand-in (default http://127.0.0.1:8081, token ghp_standin), so that
 config/threatbridge.yaml works against both as it stands.`,
-  demo: `usage: threatbridge demo
+  demo: `usage: threatbridge demo [--workflow]
 
-The simulator, a GitHub stand-in and the connector in one process, narrated; exits 0.`,
+The simulator, a GitHub stand-in and the connector in one process, narrated; exits 0.
+--workflow narrates the workflow features instead: a group's parent issue with its sub-issues,
+SLA due dates and a breach, a risk acceptance, its warning and its expiry (days pass on the
+connector's clock, not yours).`,
 };
 
 export const USAGE = `usage: threatbridge <command> [options]
@@ -72,7 +75,7 @@ commands:
   simulate   [--host H] [--port N] [--seed N] [--assets N] [--threats N] [--client-id ID]
              [--client-secret S] [--read-only-client-id ID] [--read-only-client-secret S] [--token-ttl S]
              [--with-github] [--github-port N] [--github-token T]
-  demo                                                       simulator + GitHub stand-in + connector, narrated
+  demo       [--workflow]                                    simulator + GitHub stand-in + connector, narrated
 
 \`threatbridge <command> --help\` shows one command's options.
 -c defaults to $THREATBRIDGE_CONFIG, then config/threatbridge.yaml.

@@ -5,6 +5,7 @@ import { ConfigSchema, type Config } from "../config/index.js";
 import { startGitHubStandIn, type RunningStandIn } from "../github-stand-in/index.js";
 import type { Logger } from "../observability/index.js";
 import { startSimulator, type RunningSimulator } from "../simulator/index.js";
+import type { Clock } from "../shared/clock.js";
 import type { SyncContext } from "../sync/index.js";
 
 /**
@@ -27,7 +28,7 @@ export interface DemoEngine {
  * Opens the real engine from a config (the CLI's `openEngine`, given by the caller as the demo
  * sits beside the CLI, not above it), so that the demo runs what `run` runs.
  */
-export type OpenDemoEngine = (config: Config, logger: Logger) => Promise<DemoEngine>;
+export type OpenDemoEngine = (config: Config, logger: Logger, clock?: Clock) => Promise<DemoEngine>;
 
 export interface DemoWorld {
   sim: RunningSimulator;
@@ -44,10 +45,20 @@ export interface DemoWorldOptions {
   assets: number;
   /** Where the temp state directory goes (default: the OS temp directory). */
   tmpRoot?: string;
+  /** Settings beside the base ones (the workflow demo's grouping, SLA and acceptance). */
+  extraConfig?: Record<string, unknown>;
+  /** The engine's clock (the workflow demo lets days pass). */
+  clock?: Clock;
 }
 
-function demoConfig(sim: RunningSimulator, gh: RunningStandIn, statePath: string): Config {
+function demoConfig(
+  sim: RunningSimulator,
+  gh: RunningStandIn,
+  statePath: string,
+  extra: Record<string, unknown> = {},
+): Config {
   return ConfigSchema.parse({
+    ...extra,
     platform: {
       base_url: sim.url,
       token_url: `${sim.url}/oauth/token`,
@@ -88,8 +99,8 @@ export async function startDemoWorld(opts: DemoWorldOptions): Promise<DemoWorld>
     cleanups.push(() => gh.close());
     const dir = await mkdtemp(join(opts.tmpRoot ?? tmpdir(), "threatbridge-demo-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const config = demoConfig(sim, gh, join(dir, "state.json"));
-    const engine = await opts.openEngine(config, opts.logger);
+    const config = demoConfig(sim, gh, join(dir, "state.json"), opts.extraConfig);
+    const engine = await opts.openEngine(config, opts.logger, opts.clock);
     cleanups.push(() => engine.close());
     return { sim, gh, ctx: engine.ctx, close };
   } catch (error) {

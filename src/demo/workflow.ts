@@ -1,0 +1,223 @@
+import type { Logger } from "../observability/index.js";
+import { DAY_MS, utcDay } from "../shared/duration.js";
+import { GROUP_LABEL } from "../shared/labels.js";
+import { runCycle } from "../sync/index.js";
+import { clip, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
+import { DEMO_REPO, startDemoWorld, type DemoWorld, type OpenDemoEngine } from "./setup.js";
+
+/**
+ * `threatbridge demo --workflow` (contract, "Workflow"): the same in-process world as the demo, with
+ * grouping, SLAs and risk acceptance switched on, and a clock the demo moves forward so that a due
+ * date passes and an acceptance expires in seconds. Every figure it prints is read back from the
+ * GitHub stand-in and the simulator, not from the connector's own account.
+ */
+
+export interface WorkflowDemoOptions {
+  say: Say;
+  openEngine: OpenDemoEngine;
+  logger: Logger;
+  seed?: number;
+  threats?: number;
+  assets?: number;
+  tmpRoot?: string;
+}
+
+const BREACH_LABEL = "sla:breached";
+const ACCEPT_LABEL = "risk-accepted";
+
+/** The workflow settings the demo runs with (the contract's keys; short SLAs so one shows a breach). */
+export const WORKFLOW_DEMO_CONFIG = {
+  grouping: { by: "asset", mode: "parent", min_members: 2 },
+  sla: {
+    critical: "2d",
+    high: "7d",
+    medium: "30d",
+    low: "90d",
+    breach_label: BREACH_LABEL,
+    milestones: "weekly",
+  },
+  acceptance: { label: ACCEPT_LABEL, default: "30d", max: "90d", warn_before: "7d" },
+} as const;
+
+type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
+
+interface Run {
+  world: DemoWorld;
+  say: Say;
+  offsetMs: number;
+  cycles: number;
+}
+
+async function cycle(run: Run, what: string): Promise<number> {
+  const before = run.world.ctx.github.stats().writes;
+  const report = await runCycle(run.world.ctx);
+  run.cycles += 1;
+  if (!report.ok) throw new DemoError(`the ${what} cycle failed: ${report.error ?? "some work failed"}`);
+  run.world.sim.sim.settle();
+  return run.world.ctx.github.stats().writes - before;
+}
+
+function issues(world: DemoWorld): StandInIssue[] {
+  return world.gh.issues(DEMO_REPO);
+}
+
+function dueOf(issue: StandInIssue): string | null {
+  return /Due: (\d{4}-\d{2}-\d{2})/.exec(issue.body ?? "")?.[1] ?? null;
+}
+
+function threatOf(world: DemoWorld, number: number): string | null {
+  for (const [threatId, record] of world.ctx.state.threats.entries()) {
+    if (record.issue?.number === number) return threatId;
+  }
+  return null;
+}
+
+function now(run: Run): number {
+  return Date.now() + run.offsetMs;
+}
+
+async function firstCycle(run: Run): Promise<void> {
+  const { world, say } = run;
+  const writes = await cycle(run, "first");
+  const all = issues(world);
+  const parents = all.filter((i) => i.labels.includes(GROUP_LABEL));
+  const members = all.filter((i) => !i.labels.includes(GROUP_LABEL));
+  say(
+    `1. First cycle (${plural(writes, "GitHub write")}): ${plural(members.length, "issue")} for threats, ${plural(parents.length, "parent issue")} for their groups (by asset).`,
+  );
+  const parent = [...parents].sort(
+    (a, b) => all.filter((i) => i.parentId === b.id).length - all.filter((i) => i.parentId === a.id).length,
+  )[0];
+  if (!parent) throw new DemoError("no group reached two open members: no parent issue was made");
+  const subs = all.filter((i) => i.parentId === parent.id);
+  say(`   #${parent.number} "${clip(parent.title, 70)}" has ${plural(subs.length, "sub-issue")}:`);
+  for (const sub of subs.slice(0, 4)) say(`     #${String(sub.number).padEnd(3)} ${clip(sub.title, 70)}`);
+  const checklist = (parent.body ?? "").split("\n").filter((l) => /^- \[[ x]\] /.test(l));
+  say(
+    `   Its body keeps a checklist of them too (${plural(checklist.length, "line")}), e.g. "${clip(checklist[0] ?? "", 70)}"`,
+  );
+  const dated = members
+    .filter((i) => dueOf(i) !== null)
+    .sort((a, b) => (dueOf(a) ?? "").localeCompare(dueOf(b) ?? ""));
+  const milestones = new Set(dated.map((i) => i.milestone).filter((m) => m !== null));
+  say(
+    `   ${plural(dated.length, "issue")} show an SLA due date (critical 2 days, high 7, medium 30, low 90), in ${plural(milestones.size, "weekly milestone")}:`,
+  );
+  for (const i of dated.slice(0, 3))
+    say(`     #${String(i.number).padEnd(3)} Due: ${dueOf(i)}  ${clip(i.title, 60)}`);
+}
+
+async function breach(run: Run): Promise<void> {
+  const { world, say } = run;
+  run.offsetMs += 3 * DAY_MS;
+  const writes = await cycle(run, "breach");
+  const breached = issues(world).filter((i) => i.labels.includes(BREACH_LABEL));
+  say(`2. Three days later (on the connector's clock: ${utcDay(now(run))}), one cycle:`);
+  say(
+    breached.length > 0
+      ? `   ${plural(breached.length, "open issue")} passed ${breached.length === 1 ? "its" : "their"} due date: "${BREACH_LABEL}" added (${plural(writes, "GitHub write")}, no issue read to decide it), e.g. #${breached[0]?.number}.`
+      : `   No open issue passed its due date (${plural(writes, "GitHub write")}).`,
+  );
+}
+
+/** A person accepts the risk of one open issue; answers its number and the threat behind it. */
+async function accept(run: Run): Promise<{ number: number; threatId: string; until: string }> {
+  const { world, say } = run;
+  const candidates = issues(world).filter(
+    (i) => i.state === "open" && !i.labels.includes(GROUP_LABEL) && threatOf(world, i.number) !== null,
+  );
+  const target = candidates.find(
+    (i) => world.sim.sim.getThreat(threatOf(world, i.number) ?? "")?.status === "unsolved",
+  );
+  if (!target) throw new DemoError("no open issue of an unsolved threat is left to accept");
+  const threatId = threatOf(world, target.number) ?? "";
+  const until = utcDay(now(run) + 20 * DAY_MS);
+  world.gh.person.relabel(DEMO_REPO, target.number, [...target.labels, ACCEPT_LABEL], "carol");
+  world.gh.person.comment(
+    DEMO_REPO,
+    target.number,
+    `We accept this until the vendor ships a fix.\nAccepted until: ${until}`,
+    "carol",
+  );
+  world.gh.person.close(DEMO_REPO, target.number, { reason: "not_planned", login: "carol" });
+  await cycle(run, "acceptance");
+  const status = world.sim.sim.getThreat(threatId)?.status ?? "unknown";
+  say(
+    `3. A person (carol) labels #${target.number} "${ACCEPT_LABEL}", comments "Accepted until: ${until}" and closes it as not planned.`,
+  );
+  say(
+    `   Next cycle: PATCH /v1/threats/${shortId(threatId)} status=accepted; the platform now says "${status}".`,
+  );
+  const comment = world.gh.comments(DEMO_REPO, target.number).at(-1);
+  if (comment) say(`   The connector comments: "${firstLine(comment.body)}"`);
+  if (status !== "accepted")
+    throw new DemoError(`the acceptance of #${target.number} did not reach the platform`);
+  return { number: target.number, threatId, until };
+}
+
+async function warnAndExpire(
+  run: Run,
+  accepted: { number: number; threatId: string; until: string },
+): Promise<void> {
+  const { world, say } = run;
+  const untilMs = Date.parse(`${accepted.until}T23:59:59.999Z`);
+  run.offsetMs = untilMs - 5 * DAY_MS - Date.now();
+  const commentsBefore = world.gh.comments(DEMO_REPO, accepted.number).length;
+  await cycle(run, "warning");
+  const warning = world.gh.comments(DEMO_REPO, accepted.number).slice(commentsBefore).at(-1);
+  say(
+    `4. Five days before ${accepted.until}: ${warning ? `a warning on #${accepted.number}: "${firstLine(warning.body)}"` : "no warning was posted"}.`,
+  );
+  run.offsetMs = untilMs + DAY_MS - Date.now();
+  await cycle(run, "expiry");
+  const status = world.sim.sim.getThreat(accepted.threatId)?.status ?? "unknown";
+  const issue = issues(world).find((i) => i.number === accepted.number);
+  say(
+    `5. The day after ${accepted.until} the acceptance has expired: the platform says "${status}", #${accepted.number} is ${issue?.state ?? "gone"}.`,
+  );
+  const last = world.gh.comments(DEMO_REPO, accepted.number).at(-1);
+  if (last && issue?.state === "open") say(`   "${firstLine(last.body)}"`);
+}
+
+function summary(run: Run): void {
+  const gh = run.world.ctx.github.stats();
+  run.say(
+    `6. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
+  );
+}
+
+export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> {
+  const seed = opts.seed ?? 7;
+  const threats = opts.threats ?? 16;
+  const assets = opts.assets ?? 4;
+  const run: Run = { world: null as unknown as DemoWorld, say: opts.say, offsetMs: 0, cycles: 0 };
+  const clock = { now: () => Date.now() + run.offsetMs };
+  run.world = await startDemoWorld({
+    openEngine: opts.openEngine,
+    logger: opts.logger,
+    seed,
+    threats,
+    assets,
+    extraConfig: WORKFLOW_DEMO_CONFIG,
+    clock,
+    ...(opts.tmpRoot !== undefined ? { tmpRoot: opts.tmpRoot } : {}),
+  });
+  try {
+    opts.say(
+      "threatbridge demo --workflow: groups, SLA due dates, risk acceptance; all in this process, on 127.0.0.1.",
+    );
+    opts.say(
+      `   platform: a simulator with ${threats} threats on ${assets} assets (seed ${seed}); GitHub: a local stand-in`,
+    );
+    opts.say("   config:   grouping by asset (parent issues with sub-issues), SLA by severity with weekly");
+    opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label`);
+    opts.say("");
+    await firstCycle(run);
+    await breach(run);
+    const accepted = await accept(run);
+    await warnAndExpire(run, accepted);
+    summary(run);
+  } finally {
+    await run.world.close();
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+
+/**
+ * `threatbridge demo --workflow` (issue 15, "the stand-in and the demo"): a group with its
+ * sub-issues, a due date and a breach, an acceptance and its expiry, each read back from the
+ * GitHub stand-in and the simulator, with days passing on the connector's clock only.
+ */
+describe("threatbridge demo --workflow", () => {
+  it("narrates a parent with sub-issues, due dates and a breach, an acceptance, its warning and its expiry; exits 0", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env: {} };
+    const code = await main(["demo", "--workflow"], io);
+    const text = out.join("\n");
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    expect(text).toMatch(/[1-9]\d* parent issues? for their groups/);
+    expect(text).toMatch(/#\d+ ".*" has [2-9]\d* sub-issues/);
+    expect(text).toMatch(/Due: \d{4}-\d{2}-\d{2}/);
+    expect(text).toMatch(/[1-9]\d* open issues? passed (its|their) due date: "sla:breached" added/);
+    expect(text).toMatch(/status=accepted; the platform now says "accepted"/);
+    expect(text).toMatch(/a warning on #\d+/);
+    expect(text).toMatch(/the acceptance has expired: the platform says "unsolved", #\d+ is open/);
+  }, 60_000);
+});
