@@ -18,7 +18,7 @@ import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 import * as who from "./who-changed.js";
 import * as milestones from "./milestones.js";
 import * as subIssues from "./sub-issues.js";
-import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
+import { DEFAULT_MANAGED_LABEL, GROUP_LABEL } from "../shared/labels.js";
 import {
   createIssueTypePolicy,
   isTypeRefusal,
@@ -140,6 +140,11 @@ export interface GitHubWorkflow {
    * since `createdSince` (every managed issue when absent): how a lost create is resolved.
    */
   findGroupParent(repo: string, marker: string, createdSince?: string): Promise<IssueSnapshot | null>;
+  /**
+   * Every issue of the repository labelled as a group's (`GROUP_LABEL`), open or closed, paged:
+   * how a group's existing issue is found again when the state that knew it was lost.
+   */
+  listGroupIssues(repo: string): Promise<IssueSnapshot[]>;
   /** The parent issue, or null (GitHub answers 404 alike for no parent and for no sub-issues). */
   getParent(repo: string, number: number): Promise<IssueSnapshot | null>;
   /** Milestones (`dueOn` as YYYY-MM-DD; sent as 12:00 UTC, see milestones.ts). */
@@ -356,6 +361,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
         (body) => body?.includes(marker) === true,
         createdSince,
       ),
+    listGroupIssues: (repo) => reads.listIssuesLabelled(readDeps, checkRepo(repo), GROUP_LABEL),
     getParent: (repo, number) => subIssues.getParent(readDeps, repo, number),
     listMilestones: (repo) => milestones.listMilestones(readDeps, repo),
     createMilestone: (repo, input, writeOpts) =>

@@ -167,6 +167,26 @@ export async function findIssueWhose(
   return null;
 }
 
+/**
+ * Every issue (open or closed) carrying `label`, page after page: for labels few issues carry, such
+ * as a group's, so that the whole list is cheap.
+ */
+export async function listIssuesLabelled(
+  deps: ReadDeps,
+  repo: string,
+  label: string,
+): Promise<IssueSnapshot[]> {
+  const ctx = await deps.forRepo(repo);
+  const query: Query = { state: "all", labels: label, sort: "created", direction: "asc", per_page: PER_PAGE };
+  const found: IssueSnapshot[] = [];
+  for await (const page of pages(ctx, await getPage(ctx, `/repos/${repo}/issues`, query))) {
+    for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
+      if (!isPullRequest(issue)) found.push(toSnapshot(issue, repo));
+    }
+  }
+  return found;
+}
+
 export async function getIssue(deps: ReadDeps, repo: string, number: number): Promise<IssueSnapshot | null> {
   const data = await getOrNull(await deps.forRepo(repo), `/repos/${repo}/issues/${number}`);
   if (data === null) return null;

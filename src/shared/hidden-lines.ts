@@ -54,6 +54,23 @@ export function groupMarkerFor(by: string, key: string): string {
   return `<!-- threatbridge:group=${encodeId(by)}:${encodeId(key)} -->`;
 }
 
+const GROUP_MARKER_PATTERN = /<!-- threatbridge:group=([A-Za-z0-9%-]*):([A-Za-z0-9%-]*) -->/;
+
+/**
+ * The group a body's group marker names (`by` and `key` as written before encoding), or null:
+ * how a group's issue is found again when the state that knew it is lost.
+ */
+export function parseGroupMarker(body: string | null | undefined): { by: string; key: string } | null {
+  const match = body ? GROUP_MARKER_PATTERN.exec(body) : null;
+  if (!match || match[1] === undefined || match[2] === undefined) return null;
+  try {
+    return { by: decodeURIComponent(match[1]), key: decodeURIComponent(match[2]) };
+  } catch {
+    // A malformed escape is not one of our markers.
+    return null;
+  }
+}
+
 /** Whether a body carries a group marker: the issue is a group's, not a threat's. */
 export function isGroupIssue(body: string | null | undefined): boolean {
   return body?.includes("<!-- threatbridge:group=") === true;

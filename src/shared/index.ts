@@ -35,6 +35,7 @@ export {
   MAX_REVISION_HASH_LENGTH,
   OWN_LINES,
   parseCommentKeys,
+  parseGroupMarker,
   parseMarker,
   parseRevision,
   REVISION_LINE_RESERVE,

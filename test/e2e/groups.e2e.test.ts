@@ -175,6 +175,56 @@ describe("groups, parent mode (end to end)", () => {
   });
 });
 
+describe("groups after a lost state file (end to end)", () => {
+  it("parent mode: the state file deleted, sync finds each parent again by its label and marker; no group gets a second parent", async () => {
+    world = await start(GROUPING);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const before = parents(world)
+      .map((p) => p.number)
+      .sort();
+    expect(before.length).toBeGreaterThan(0);
+    await world.loseState();
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    // Contract, "Groups": at most one parent per group, ever.
+    expect(
+      parents(world)
+        .map((p) => p.number)
+        .sort(),
+    ).toEqual(before);
+    for (const [asset, members] of dueGroups(world)) {
+      const parent = parentOf(world, asset);
+      const children = world.gh.issues(REPO).filter((i) => i.parentId === parent?.id);
+      expect(children).toHaveLength(members.length);
+    }
+  });
+
+  it("single mode: the state file deleted, sync finds each group issue again; no group gets a second one, and every link still names its group's issue", async () => {
+    world = await start("grouping:\n  by: asset\n  mode: single\n");
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    const before = world.gh
+      .issues(REPO)
+      .map((i) => i.number)
+      .sort();
+    expect(before.length).toBeGreaterThan(0);
+    await world.loseState();
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(
+      world.gh
+        .issues(REPO)
+        .map((i) => i.number)
+        .sort(),
+    ).toEqual(before);
+    const numbers = new Set(before);
+    for (const id of world.sim.sim.threatIds()) {
+      const ref = world.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");
+      if (ref) expect(numbers.has(Number(ref.external_id.split("#")[1]))).toBe(true);
+    }
+  });
+});
+
 describe("groups, single mode (end to end)", () => {
   const SINGLE = "grouping:\n  by: asset\n  mode: single\n";
 

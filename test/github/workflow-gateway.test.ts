@@ -135,6 +135,25 @@ describe("GitHub gateway: sub-issues (against the stand-in)", () => {
   });
 });
 
+describe("GitHub gateway: a repository's group issues (against the stand-in)", () => {
+  it("lists every issue labelled as a group's, open and closed, over several pages, and no other", async () => {
+    const { gh } = await setUp();
+    const made: number[] = [];
+    for (let n = 1; n <= 160; n += 1) {
+      const labels = n % 3 === 0 ? ["threatbridge"] : ["threatbridge", "threatbridge:group"];
+      const issue = await gh.createIssue(REPO, { title: `g${n}`, body: `b${n}`, labels, assignees: [] });
+      if (n % 3 !== 0) made.push(issue.number);
+    }
+    const closed = made[0];
+    if (closed === undefined) throw new Error("none made");
+    await gh.updateIssue(REPO, closed, { state: "closed", stateReason: "completed" });
+    const listed = await gh.listGroupIssues(REPO);
+    expect(made.length).toBeGreaterThan(100);
+    expect(listed.map((i) => i.number).sort((a, b) => a - b)).toEqual(made);
+    expect(listed.find((i) => i.number === closed)?.state).toBe("closed");
+  });
+});
+
 describe("GitHub gateway: milestones (against the stand-in)", () => {
   it("a due date is sent at 12:00 UTC, so GitHub (US Pacific dates) shows that very day", async () => {
     const { gh, standIn: s } = await setUp();

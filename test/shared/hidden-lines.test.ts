@@ -8,6 +8,7 @@ import {
   markerFor,
   OWN_LINES,
   parseCommentKeys,
+  parseGroupMarker,
   parseMarker,
   parseRevision,
   REVISION_LINE_RESERVE,
@@ -79,5 +80,24 @@ describe("hidden body lines (contract, Conventions on GitHub)", () => {
     expect(isGroupIssue(markerFor("00000000-0000-4000-8000-000000000001"))).toBe(false);
     // A group marker is one of the connector's own lines: a listed issue keeps it.
     expect(body.match(OWN_LINES)).toEqual([groupMarkerFor("asset", "a1")]);
+  });
+
+  it("reads a group's marker back to the group it was written for, whatever its key holds; anything else names no group", () => {
+    for (const [by, key] of [
+      ["cve", "CVE-2021-44228"],
+      ["title", "a --> b: c"],
+      ["module", "x:y:z"],
+      ["asset", "00000000-0000-4000-8000-00000000a001"],
+    ] as const) {
+      expect(
+        parseGroupMarker(`intro\n${groupMarkerFor(by, key)}\n<!-- threatbridge:rev=abcd1234 -->`),
+      ).toEqual({
+        by,
+        key,
+      });
+    }
+    expect(parseGroupMarker(markerFor("00000000-0000-4000-8000-000000000001"))).toBeNull();
+    expect(parseGroupMarker("<!-- threatbridge:group=title:%E0%A4 -->")).toBeNull();
+    expect(parseGroupMarker(null)).toBeNull();
   });
 });

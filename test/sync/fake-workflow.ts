@@ -5,6 +5,7 @@ import type {
   IssueSnapshot,
   SubIssueList,
 } from "../../src/github/index.js";
+import { GROUP_LABEL } from "../../src/shared/index.js";
 import { FakeGitHub } from "./fake-github.js";
 
 /**
@@ -62,6 +63,16 @@ export class FakeWorkflowGitHub extends FakeGitHub implements GitHubWorkflow {
       this.points += 1;
       const found = this.issues(repo).find((i) => i.body.includes(marker));
       return found ? { ...found, labels: [...found.labels], assignees: [...found.assignees] } : null;
+    });
+  }
+
+  /** Every issue labelled as a group's, open or closed (one paged list: one call here). */
+  listGroupIssues(repo: string): Promise<IssueSnapshot[]> {
+    return this.call(() => {
+      this.points += 1;
+      return this.issues(repo)
+        .filter((i) => i.labels.includes(GROUP_LABEL))
+        .map((i) => ({ ...i, labels: [...i.labels], assignees: [...i.assignees] }));
     });
   }
 

@@ -26,7 +26,7 @@ export function memberIndex(ctx: SyncContext): Map<string, string> {
 export function groupRuntime(ctx: SyncContext): GroupRuntime {
   if (ctx.groupRuntime) return ctx.groupRuntime;
   const source = ctx.config.grouping?.title ?? DEFAULT_GROUP_TITLE;
-  ctx.groupRuntime = { title: compileGroupTitle(source), said: new Set() };
+  ctx.groupRuntime = { title: compileGroupTitle(source), said: new Set(), found: new Map() };
   return ctx.groupRuntime;
 }
 

@@ -2,6 +2,7 @@ import { DEFAULT_MIN_MEMBERS } from "../../config/index.js";
 import { isPermanentRefusal } from "../../github/index.js";
 import type { GroupRecord } from "../../state/index.js";
 import { checkpoint, persist, type SyncContext } from "../context.js";
+import { adoptExisting, allowedAfter } from "./adopt-existing.js";
 import { changeParent, parentOf } from "./parent-state.js";
 import { carryOut } from "./parent-writes.js";
 import { groupRuntime } from "./membership.js";
@@ -181,7 +182,14 @@ export async function syncGroups(ctx: SyncContext, opts: GroupPassOptions = {}):
     }
     return printed;
   }
-  const first = planGroups(ctx).filter((a) => !isAttachWork(a));
+  let first = planGroups(ctx).filter((a) => !isAttachWork(a));
+  // A parent found on GitHub is taken over before any create goes out (a lost state).
+  const adoption = await adoptExisting(
+    ctx,
+    first.filter((a) => a.kind === "group_create"),
+  );
+  if (adoption.adopted > 0) first = planGroups(ctx).filter((a) => !isAttachWork(a));
+  first = first.filter((a) => allowedAfter(adoption, a));
   let planned = first.length;
   if (await runAll(ctx, first, opts)) {
     // The parents as they are now (some just created): ids read, members attached, lowest priority.

@@ -1,13 +1,12 @@
-import type { IssueSnapshot } from "../../github/index.js";
+import { isPermanentRefusal } from "../../github/index.js";
 import { groupMarkerFor, withRevision } from "../../shared/index.js";
 import type { GroupIssue, Intent } from "../../state/index.js";
-import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
-import { enqueue } from "../records/queue.js";
-import { putThreat } from "../records/state-updates.js";
+import { checkpoint, persist, type SyncContext } from "../context.js";
 import { withIntent } from "../run/intents.js";
+import { adoptExisting, allowedAfter } from "./adopt-existing.js";
 import { groupRuntime } from "./membership.js";
 import { planSingle, type SingleAction } from "./plan-single.js";
-import { membersOf, setIssue } from "./single-members.js";
+import { membersOf, recordCreated, setIssue } from "./single-members.js";
 
 /**
  * The group pass of grouping `single` mode: each group's one issue per repository made (under a
@@ -42,38 +41,6 @@ export function planSingles(ctx: SyncContext): SingleAction[] {
 
 function issueOf(ctx: SyncContext, groupId: string, repo: string): GroupIssue | undefined {
   return ctx.state.groups?.[groupId]?.single?.[repo];
-}
-
-/** The issue was made: its members are queued, so that the drain points their links at it. */
-function recordCreated(
-  ctx: SyncContext,
-  groupId: string,
-  repo: string,
-  issue: IssueSnapshot,
-  hash: string,
-): void {
-  setIssue(ctx, groupId, repo, () => ({
-    number: issue.number,
-    ...(issue.id !== null ? { id: issue.id } : {}),
-    url: issue.url,
-    state: "open",
-    hash,
-  }));
-  const group = ctx.state.groups?.[groupId];
-  for (const [threatId, m] of Object.entries(group?.members ?? {})) {
-    if (m.repo !== repo) continue;
-    // A member with no issue of its own is not stored: it is, with no version, so the drain reads
-    // it (one GET) and plans its link.
-    if (!ctx.state.threats.get(threatId)) {
-      putThreat(ctx, threatId, {
-        status: m.status ?? "unsolved",
-        severity: m.severity,
-        assetId: m.assetId ?? null,
-        updatedAt: "",
-      });
-    }
-    enqueue(ctx, threatId, {}, nowIso(ctx));
-  }
 }
 
 /** A lost create of a single-mode issue, resolved by its marker (as a parent's). */
@@ -168,12 +135,30 @@ async function carryOut(ctx: SyncContext, a: SingleAction): Promise<void> {
 
 /** The single-mode pass of one cycle; answers how many actions it planned. */
 export async function syncSingles(ctx: SyncContext, stop: () => boolean): Promise<number> {
-  const actions = planSingles(ctx);
+  let actions = planSingles(ctx);
+  // A group's issue found on GitHub is taken over before any create goes out (a lost state).
+  const adoption = await adoptExisting(
+    ctx,
+    actions.filter((a) => a.kind === "single_create"),
+  );
+  if (adoption.adopted > 0) actions = planSingles(ctx);
+  actions = actions.filter((a) => allowedAfter(adoption, a));
   for (const action of actions) {
     if (stop()) break;
     try {
       await carryOut(ctx, action);
     } catch (error) {
+      if (isPermanentRefusal(error) && (action.kind === "single_update" || action.kind === "single_state")) {
+        // Deleted (404, 410), locked or archived: written no more, and the group gets no second issue.
+        const refused = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+        setIssue(ctx, action.groupId, action.repo, (i) => ({ ...(i as GroupIssue), refused }));
+        ctx.logger.warn(
+          { group: action.groupId, issue: `${action.repo}#${action.number}`, err: refused },
+          "GitHub refused a group's issue for good; it is written no more",
+        );
+        await checkpoint(ctx);
+        continue;
+      }
       ctx.logger.warn(
         {
           group: action.groupId,

@@ -1,7 +1,8 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import type { GroupIssue, GroupRecord } from "../../state/index.js";
 import { nowIso, type SyncContext } from "../context.js";
-import { putGroup } from "../records/state-updates.js";
+import { enqueue } from "../records/queue.js";
+import { putGroup, putThreat } from "../records/state-updates.js";
 import { personTargets, type SingleMemberView } from "./plan-single.js";
 
 /** Single mode's members by repository, and its group issues' records (groups/run-single.ts). */
@@ -32,6 +33,42 @@ export function setIssue(
   const group = ctx.state.groups?.[groupId];
   if (group)
     putGroup(ctx, groupId, { ...group, single: { ...group.single, [repo]: change(group.single?.[repo]) } });
+}
+
+/**
+ * The issue was made (or found again, in the state GitHub shows): its members are queued, so that
+ * the drain points their links at it.
+ */
+export function recordCreated(
+  ctx: SyncContext,
+  groupId: string,
+  repo: string,
+  issue: IssueSnapshot,
+  hash: string,
+  state: "open" | "closed" = "open",
+): void {
+  setIssue(ctx, groupId, repo, () => ({
+    number: issue.number,
+    ...(issue.id !== null ? { id: issue.id } : {}),
+    url: issue.url,
+    state,
+    hash,
+  }));
+  const group = ctx.state.groups?.[groupId];
+  for (const [threatId, m] of Object.entries(group?.members ?? {})) {
+    if (m.repo !== repo) continue;
+    // A member with no issue of its own is not stored: it is, with no version, so the drain reads
+    // it (one GET) and plans its link.
+    if (!ctx.state.threats.get(threatId)) {
+      putThreat(ctx, threatId, {
+        status: m.status ?? "unsolved",
+        severity: m.severity,
+        assetId: m.assetId ?? null,
+        updatedAt: "",
+      });
+    }
+    enqueue(ctx, threatId, {}, nowIso(ctx));
+  }
 }
 
 /**

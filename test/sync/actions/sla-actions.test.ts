@@ -80,6 +80,7 @@ function fakeWorkflow(available: boolean): { workflow: GitHubWorkflow; calls: st
     listSubIssues: unexpected,
     getParent: unexpected,
     findGroupParent: unexpected,
+    listGroupIssues: unexpected,
     updateMilestone: unexpected,
     listMilestones: (repo) => {
       calls.push(`list ${repo}`);

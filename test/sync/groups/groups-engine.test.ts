@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Harness, makeConfig, REPO, threatId } from "../harness.js";
 import { FakeWorkflowGitHub } from "../fake-workflow.js";
+import { GitHubError } from "../../../src/github/index.js";
 import { persist } from "../../../src/sync/context.js";
 import { putThreat } from "../../../src/sync/records/state-updates.js";
 
@@ -11,6 +12,7 @@ import { putThreat } from "../../../src/sync/records/state-updates.js";
  * parent not undone, the checklist as the fallback.
  */
 
+const ASSET_ID = "00000000-0000-4000-8000-00000000a001";
 const OTHER_ASSET = "00000000-0000-4000-8000-00000000a002";
 
 function harness(subIssues = true, grouping: Record<string, unknown> = { by: "asset" }): Harness {
@@ -158,6 +160,60 @@ describe("groups in parent mode, through the engine", () => {
     const attempts = gh(h).calls;
     await h.cycle();
     expect(gh(h).calls - attempts).toBeLessThanOrEqual(1);
+  });
+
+  it("a lost state file: the group's parent is found again by its label and marker (one list) and taken over, never a second one", async () => {
+    const h = harness();
+    h.platform.put({ id: threatId(1) });
+    h.platform.put({ id: threatId(2) });
+    await h.settle();
+    await h.cycle();
+    const parent = gh(h).parents(REPO)[0];
+    if (!parent) throw new Error("no parent");
+    // The state is gone; the process starts from nothing (contract: "at most one parent per group, ever").
+    h.disk = null;
+    h.restart();
+    const fake = gh(h);
+    const list = fake.listGroupIssues.bind(fake);
+    let lists = 0;
+    fake.listGroupIssues = (repo: string) => {
+      lists += 1;
+      return list(repo);
+    };
+    await h.settle();
+    await h.cycle();
+    expect(gh(h).parents(REPO)).toHaveLength(1);
+    expect(h.ctx.state.groups?.[`group:asset:${ASSET_ID}`]?.parents[REPO]?.number).toBe(parent.number);
+    expect(lists).toBe(1);
+    // Its members are attached to it still, and recorded so (GitHub answered "already attached").
+    expect(gh(h).subIssues.get(`${REPO}#${parent.number}`)).toHaveLength(2);
+    expect(h.ctx.state.groups?.[`group:asset:${ASSET_ID}`]?.parents[REPO]?.attached).toHaveLength(2);
+    // A content still current (its revision line) is not rewritten.
+    expect(h.events.filter((e) => e.type === "group_written")).toHaveLength(1);
+  });
+
+  it("a parent a person deleted is left deleted: the group gets no second parent while the state remembers it", async () => {
+    const h = harness();
+    h.platform.put({ id: threatId(1) });
+    h.platform.put({ id: threatId(2) });
+    await h.settle();
+    await h.cycle();
+    const fake = gh(h);
+    const deleted = fake.parents(REPO)[0];
+    if (!deleted) throw new Error("no parent");
+    // Deleted: GitHub answers 404 for it and lists it no more (the fake keeps its number taken).
+    deleted.labels = [];
+    deleted.body = "";
+    const update = fake.updateIssue.bind(fake);
+    fake.updateIssue = (repo, number, patch) =>
+      number === deleted.number
+        ? Promise.reject(new GitHubError("http", "Not Found", { status: 404 }))
+        : update(repo, number, patch);
+    h.platform.put({ id: threatId(3), name: "Joiner" });
+    await h.settle();
+    await h.cycle();
+    expect(gh(h).parents(REPO)).toHaveLength(0);
+    expect(h.ctx.state.groups?.[`group:asset:${ASSET_ID}`]?.parents[REPO]?.refused).toBeDefined();
   });
 
   it("a crash at every call of either side, before or after it lands: never a second parent, and the group ends with exactly one", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Harness, makeConfig, REPO, threatId } from "../harness.js";
 import { FakeWorkflowGitHub } from "../fake-workflow.js";
+import { GitHubError } from "../../../src/github/index.js";
 
 /**
  * Single mode through the engine over in-memory fakes (contract, "Groups": "In `single` mode a
@@ -107,6 +108,45 @@ describe("groups in single mode, through the engine", () => {
       expect(linkOf(h, n)).toBe(`${REPO}#${issue?.number}`);
     }
     expect(gh(h).parents(REPO)[0]?.body).toBe(groupIssue?.body);
+  });
+
+  it("a lost state file: the group's issue is found again by its label and marker and taken over, never a second one; every link still names it", async () => {
+    const h = await threeMembers();
+    const issue = gh(h).parents(REPO)[0];
+    if (!issue) throw new Error("no group issue");
+    // The state is gone; the process starts from nothing (contract: one issue per group, ever).
+    h.disk = null;
+    h.restart();
+    await h.settle();
+    await h.settle();
+    expect(gh(h).parents(REPO)).toHaveLength(1);
+    expect(h.issues(REPO)).toHaveLength(1);
+    for (const n of [1, 2, 3]) expect(linkOf(h, n)).toBe(`${REPO}#${issue.number}`);
+    const group = Object.values(h.ctx.state.groups ?? {})[0];
+    expect(group?.single?.[REPO]?.number).toBe(issue.number);
+  });
+
+  it("a group issue a person deleted is left deleted: GitHub's 404 is taken once, no second issue, no retry every cycle", async () => {
+    const h = await threeMembers();
+    const fake = gh(h);
+    const deleted = fake.parents(REPO)[0];
+    if (!deleted) throw new Error("no group issue");
+    // Deleted: GitHub answers 404 for it and lists it no more (the fake keeps its number taken).
+    deleted.labels = [];
+    deleted.body = "";
+    const update = fake.updateIssue.bind(fake);
+    let refusals = 0;
+    fake.updateIssue = (repo, number, patch) => {
+      if (number !== deleted.number) return update(repo, number, patch);
+      refusals += 1;
+      return Promise.reject(new GitHubError("http", "Not Found", { status: 404 }));
+    };
+    h.platform.put({ id: threatId(4), name: "Joiner", severity: "low" });
+    await h.settle();
+    await h.settle();
+    expect(fake.parents(REPO)).toHaveLength(0);
+    expect(refusals).toBe(1);
+    expect(Object.values(h.ctx.state.groups ?? {})[0]?.single?.[REPO]?.refused).toBeDefined();
   });
 
   it("a crash at every call of either side, before or after it lands: one group issue, ever, and every link names it", async () => {
