@@ -7,7 +7,18 @@ import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
 import { slaBreachAction } from "./sla-breach.js";
 import { slaMilestoneAction } from "./sla-milestone.js";
-import type { ActionDescription, ActionModule, ActionOf } from "./types.js";
+import { attachAction, memberIdAction } from "./group-attach.js";
+import { groupCreateAction, groupFullAction, groupStateAction, groupUpdateAction } from "./group-parent.js";
+import {
+  singleCreateAction,
+  singlePersonDoneAction,
+  singleStateAction,
+  singleUpdateAction,
+  singleVerdictAction,
+} from "./group-single.js";
+import type { ActionDescription, ActionModule, ActionOf, EngineAction } from "./types.js";
+import type { GroupAction } from "../groups/plan-groups.js";
+import type { SingleAction } from "../groups/plan-single.js";
 
 /**
  * The registry: kind → module. Its type makes it exhaustive: a kind added to the `Action` union
@@ -28,13 +39,38 @@ export const actionModules: ActionRegistry = {
   sla_milestone: slaMilestoneAction,
 };
 
-/** Every kind of action, from the registry (so a list of kinds cannot miss one). */
+/**
+ * The group pass's kinds (groups/plan-groups.ts, groups/plan-single.ts), carried out by the same
+ * runner; exhaustive as the planner's registry is.
+ */
+export type GroupActionRegistry = {
+  [K in (GroupAction | SingleAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
+};
+
+export const groupActionModules: GroupActionRegistry = {
+  group_create: groupCreateAction,
+  group_update: groupUpdateAction,
+  group_state: groupStateAction,
+  group_full: groupFullAction,
+  member_id: memberIdAction,
+  attach: attachAction,
+  single_create: singleCreateAction,
+  single_update: singleUpdateAction,
+  single_state: singleStateAction,
+  single_verdict: singleVerdictAction,
+  single_person_done: singlePersonDoneAction,
+};
+
+/** Every kind of the planner's actions, from the registry (so a list of kinds cannot miss one). */
 export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
 /** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
-export function moduleOf<A extends Action>(action: A): ActionModule<A, unknown> {
-  // Sound: the registry's type pairs each kind with the module for exactly that action.
-  return actionModules[action.kind] as unknown as ActionModule<A, unknown>;
+export function moduleOf<A extends EngineAction>(action: A): ActionModule<A, unknown> {
+  // Sound: each registry's type pairs each kind with the module for exactly that action.
+  const module = Object.hasOwn(actionModules, action.kind)
+    ? actionModules[action.kind as Action["kind"]]
+    : groupActionModules[action.kind as (GroupAction | SingleAction)["kind"]];
+  return module as unknown as ActionModule<A, unknown>;
 }
 
 /** Queue order class of a plan: the most urgent of its actions (contract, "Priorities"). */
@@ -62,6 +98,7 @@ export {
   QueueClass,
   type ActionModule,
   type ActionDescription,
+  type EngineAction,
   type IntentSpec,
   type SendIo,
   type Settlement,

@@ -1,13 +1,21 @@
 import type { GitHubGateway, GitHubWorkflow, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { EngineEvent } from "../../shared/index.js";
-import type { Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupAction } from "../groups/plan-groups.js";
+import type { SingleAction } from "../groups/plan-single.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../run/dry-run-record.js";
 import type { MilestoneBook } from "./milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
+
+/**
+ * Every action the one runner carries out: the planner's, per threat, and the group pass's, per
+ * group (groups/plan-groups.ts, groups/plan-single.ts), whose subject is the group's key.
+ */
+export type EngineAction = Action | GroupAction | SingleAction;
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
 export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail">;
@@ -29,9 +37,9 @@ export interface IntentSpec {
   fields: Omit<Intent, "id" | "startedAt">;
   /**
    * `find-by-marker`: a failure is resolved by looking for the issue by its marker (a lost answer
-   * to a create). `keep-unless-refused`: the intent stays for recovery unless GitHub surely refused.
+   * to a create); `find-group-by-marker` likewise for a group's issue, by the group's marker. `keep-unless-refused`: the intent stays for recovery unless GitHub surely refused.
    */
-  onFailure: "find-by-marker" | "keep-unless-refused";
+  onFailure: "find-by-marker" | "find-group-by-marker" | "keep-unless-refused";
   /** Whether the success may be committed with the next checkpoint (recovery resolves a crash). */
   settleLazily: boolean;
 }
@@ -57,6 +65,15 @@ export interface Settlement {
   deleted?: { repo: string; number: number };
   /** The write landed but a follow-up failed (a comment): its intent stays for recovery. */
   unfinished?: unknown;
+  /** The group's record after the outcome, under the group's key (a pure transition of transitions/group.ts). */
+  group?: { id: string; change: (group: GroupRecord) => GroupRecord };
+  /**
+   * A single-mode group's issue was made: its members are queued, so that the drain points their
+   * platform links at it.
+   */
+  linkMembers?: { groupId: string; repo: string };
+  /** A fact for the log; with `once`, said once per process under that key. */
+  notice?: { level: "info" | "warn"; once?: string; fields: object; message: string };
   /** `checkpoint`: committed within a second; `none`: with the intent, or not at all. */
   commit: "checkpoint" | "none";
 }
@@ -65,7 +82,7 @@ export interface Settlement {
  * Everything the engine knows about one kind of action, in one place: adding a kind is one module
  * and its clause in the planner (the registry's type makes the module required).
  */
-export interface ActionModule<A extends Action = Action, O = unknown> {
+export interface ActionModule<A extends EngineAction = Action, O = unknown> {
   kind: A["kind"];
   /** The queue class of a plan holding this action. */
   priority(action: A): QueueClass;
@@ -87,4 +104,4 @@ export interface ActionModule<A extends Action = Action, O = unknown> {
   settle(action: A, outcome: O): Settlement;
 }
 
-export type ActionOf<K extends Action["kind"]> = Extract<Action, { kind: K }>;
+export type ActionOf<K extends EngineAction["kind"]> = Extract<EngineAction, { kind: K }>;

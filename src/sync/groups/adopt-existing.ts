@@ -1,6 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import { parseGroupMarker, parseRevision } from "../../shared/index.js";
 import type { SyncContext } from "../context.js";
+import { parentMade } from "../transitions/group.js";
 import { groupRuntime } from "./membership.js";
 import { setParent } from "./parent-state.js";
 import { recordCreated } from "./single-members.js";
@@ -48,14 +49,7 @@ function adopt(ctx: SyncContext, groupId: string, repo: string, issue: IssueSnap
     recordCreated(ctx, groupId, repo, issue, hash, issue.state);
   } else {
     // Attached members are not known: each attach is answered "already attached" and recorded.
-    setParent(ctx, groupId, repo, {
-      number: issue.number,
-      ...(issue.id !== null ? { id: issue.id } : {}),
-      url: issue.url,
-      state: issue.state,
-      hash,
-      attached: [],
-    });
+    setParent(ctx, groupId, repo, { ...parentMade(issue, hash), state: issue.state });
   }
   ctx.logger.info(
     { group: groupId, issue: `${repo}#${issue.number}` },

@@ -4,20 +4,22 @@ import type { GroupRecord } from "../../state/index.js";
 import { checkpoint, persist, type SyncContext } from "../context.js";
 import { adoptExisting, allowedAfter } from "./adopt-existing.js";
 import { changeParent, parentOf } from "./parent-state.js";
-import { carryOut } from "./parent-writes.js";
 import { groupRuntime } from "./membership.js";
 import { isAttachWork, planGroup, SUB_ISSUES_MAX, type GroupAction } from "./plan-groups.js";
 import type { MemberView } from "./render-parent.js";
 import { dueDateOf } from "./sla-hook.js";
 import { printGroupAction, printSingleAction } from "./dry-run-groups.js";
 import { planSingles, syncSingles } from "./run-single.js";
+import { runAction } from "../run/run-action.js";
 
 /**
  * The per-cycle group pass (grouping `parent` mode): every group's plan is made from the state
  * alone (no read per issue), and carried out within the write budget: parents' creates, updates
- * and state changes first, then the lowest priority, members' ids and attaches. A parent's create
- * goes out under a write-ahead intent resolved by its marker, as a threat's issue's does, so a
- * group never gets a second parent whatever crashes. A dry run prints the plan instead.
+ * and state changes first, then the lowest priority, members' ids and attaches. Each is a plain
+ * action carried out by the one runner (run/run-action.ts) through its module
+ * (actions/group-parent.ts, actions/group-attach.ts); a parent's create goes out under a
+ * write-ahead intent resolved by its marker, as a threat's issue's does, so a group never gets a
+ * second parent whatever crashes. A dry run prints the plan instead.
  */
 
 export interface GroupPassOptions {
@@ -117,7 +119,7 @@ async function runAll(
     if (mustStop(ctx, opts)) return false;
     if (!stillAttaching(ctx, action)) continue;
     try {
-      await carryOut(ctx, action);
+      await runAction(ctx, action);
     } catch (error) {
       if (isPermanentRefusal(error) && "number" in action && action.kind !== "member_id") {
         changeParent(ctx, action.groupId, action.repo, (p) => ({ ...p, refused: refusalOf(error) }));

@@ -3,6 +3,7 @@ import type { GroupIssue, GroupRecord } from "../../state/index.js";
 import { nowIso, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { putGroup, putThreat } from "../records/state-updates.js";
+import { singleMade } from "../transitions/group.js";
 import { personTargets, type SingleMemberView } from "./plan-single.js";
 
 /** Single mode's members by repository, and its group issues' records (groups/run-single.ts). */
@@ -47,13 +48,12 @@ export function recordCreated(
   hash: string,
   state: "open" | "closed" = "open",
 ): void {
-  setIssue(ctx, groupId, repo, () => ({
-    number: issue.number,
-    ...(issue.id !== null ? { id: issue.id } : {}),
-    url: issue.url,
-    state,
-    hash,
-  }));
+  setIssue(ctx, groupId, repo, () => singleMade(issue, hash, state));
+  queueMembers(ctx, groupId, repo);
+}
+
+/** A group's issue in `repo` was made: its members there are queued for their links. */
+export function queueMembers(ctx: SyncContext, groupId: string, repo: string): void {
   const group = ctx.state.groups?.[groupId];
   for (const [threatId, m] of Object.entries(group?.members ?? {})) {
     if (m.repo !== repo) continue;

@@ -4,7 +4,7 @@ import { persist, type SyncContext } from "../context.js";
 import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
-import { resolveGroupCreate } from "../groups/parent-writes.js";
+import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
 

@@ -1,13 +1,22 @@
 import { isOwnLabel } from "../../shared/index.js";
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
 import type { Intent, IssueRecord } from "../../state/index.js";
-import { MilestoneBook, moduleOf, surelyRefused, type SendIo, type Settlement } from "../actions/index.js";
+import {
+  MilestoneBook,
+  moduleOf,
+  surelyRefused,
+  type EngineAction,
+  type SendIo,
+  type Settlement,
+} from "../actions/index.js";
 import { checkpoint, remember, type SyncContext } from "../context.js";
 import { isFresh } from "../intake/fresh-poll.js";
 import { notePersonChange } from "../intake/github.js";
 import { githubLink, toThreatView } from "../intake/normalize.js";
-import type { Action } from "../plan/plan.js";
-import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
+import { resolveGroupCreate } from "../groups/resolve-create.js";
+import { sayOnce } from "../groups/parent-state.js";
+import { queueMembers } from "../groups/single-members.js";
+import { dropPending, dropPerson, putGroup, updateThreat } from "../records/state-updates.js";
 import { issueTransferred } from "../transitions/outcome.js";
 import { withIntent } from "./intents.js";
 import { resolveCreate } from "./recover.js";
@@ -17,8 +26,15 @@ import { markIssueDeleted } from "./refusals.js";
  * The one place an action is carried out. Its module sends it and says what the answer means
  * (actions/); this runner makes the intent durable first, sends, applies the settlement through the
  * state updates and the pure transitions, tells the observers and commits. No action module
- * touches the state, the cache, the events or a commit.
+ * touches the state, the cache, the events or a commit. A threat's action is about its threat; a
+ * group's (the group pass) about its group, whose key is then the subject (and its intent's
+ * `threatId`), and its settlement changes the group's record.
  */
+
+/** Whose action it is: the threat's id, or for a group's own issue the group's key. */
+function subjectOf(action: EngineAction): string {
+  return "threatId" in action ? action.threatId : action.groupId;
+}
 
 /** Labels of the connector's own vocabulary; others (people's) are kept on update. */
 function managedLabel(ctx: SyncContext): (label: string) => boolean {
@@ -63,14 +79,15 @@ function follow(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void 
  * person wins), and a transferred issue is written where it is. Answers the action to send, or
  * null when a person's change came first.
  */
-async function readFirst(ctx: SyncContext, action: Action): Promise<Action | null> {
+async function readFirst<A extends EngineAction>(ctx: SyncContext, action: A): Promise<A | null> {
   if (!("number" in action) || isFresh(ctx, action.repo)) return action;
   const current = await ctx.github.getIssue(action.repo, action.number);
   if (current === null) {
     throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
   }
-  follow(ctx, action.threatId, current);
-  if (await notePersonChange(ctx, action.threatId, current)) {
+  const threatId = subjectOf(action);
+  follow(ctx, threatId, current);
+  if (await notePersonChange(ctx, threatId, current)) {
     await checkpoint(ctx);
     return null; // planned again: the person's change becomes a verdict first
   }
@@ -98,6 +115,13 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
   }
   if (s.finished === "person") dropPerson(ctx, threatId);
   else if (s.finished === "pending") dropPending(ctx, threatId);
+  if (s.group) {
+    const group = ctx.state.groups?.[s.group.id];
+    if (group) putGroup(ctx, s.group.id, s.group.change(group));
+  }
+  if (s.linkMembers) queueMembers(ctx, s.linkMembers.groupId, s.linkMembers.repo);
+  if (s.notice?.once !== undefined) sayOnce(ctx, s.notice.once, s.notice.fields, s.notice.message);
+  else if (s.notice) ctx.logger[s.notice.level](s.notice.fields, s.notice.message);
   for (const event of s.events) ctx.emit(event);
   if (s.answered?.mayShowPerson) await notePersonChange(ctx, threatId, s.answered.issue);
   if (s.unfinished !== undefined) return s.unfinished;
@@ -106,7 +130,7 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
 }
 
 /** Carries out one action through its kind's module. */
-export async function runAction(ctx: SyncContext, planned: Action): Promise<void> {
+export async function runAction(ctx: SyncContext, planned: EngineAction): Promise<void> {
   const module = moduleOf(planned);
   const action = module.readFirst?.(planned) ? await readFirst(ctx, planned) : planned;
   if (action === null) return;
@@ -117,7 +141,7 @@ export async function runAction(ctx: SyncContext, planned: Action): Promise<void
   const sendAndApply = async (intent: Intent | null): Promise<void> => {
     const unfinished = await apply(
       ctx,
-      action.threatId,
+      subjectOf(action),
       module.settle(action, await module.send(action, io, intent)),
     );
     if (unfinished === undefined) return;
@@ -128,7 +152,9 @@ export async function runAction(ctx: SyncContext, planned: Action): Promise<void
   await withIntent(ctx, spec.fields, sendAndApply, {
     ...(spec.onFailure === "find-by-marker"
       ? { resolve: (intent: Intent) => resolveCreate(ctx, intent) }
-      : { keepOnFailure: (error: unknown) => landed || !surelyRefused(error) }),
+      : spec.onFailure === "find-group-by-marker"
+        ? { resolve: (intent: Intent) => resolveGroupCreate(ctx, intent) }
+        : { keepOnFailure: (error: unknown) => landed || !surelyRefused(error) }),
     settleLazily: spec.settleLazily,
   });
 }

@@ -1,0 +1,133 @@
+import type { IssueSnapshot } from "../../github/index.js";
+import { withRevision } from "../../shared/index.js";
+import { parentChanged, parentMade, withParent } from "../transitions/group.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+
+/**
+ * A group's parent issue (grouping `parent` mode, contract "Workflow" → "Groups"): its create,
+ * under a write-ahead intent resolved by the group's marker so that a group never gets a second
+ * parent whatever crashes; its checklist's update; its state following its members; and the note
+ * that a group outgrew what a parent may hold. The subject is the group's key (`group:<by>:<key>`),
+ * which the intent carries as its `threatId`.
+ */
+
+export const groupCreateAction: ActionModule<ActionOf<"group_create">, IssueSnapshot> = {
+  kind: "group_create",
+  priority: () => QueueClass.create,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: (action) => ({ labels: action.labels, detail: "create parent" }),
+  intent: (action) => ({
+    fields: { kind: "group_create", threatId: action.groupId, repo: action.repo },
+    onFailure: "find-group-by-marker",
+    settleLazily: false,
+  }),
+  send: (action, io) =>
+    io.github.createIssue(action.repo, {
+      title: action.title,
+      body: withRevision(action.body, action.hash),
+      labels: action.labels,
+      assignees: [],
+    }),
+  settle: (action, issue) => ({
+    group: { id: action.groupId, change: (g) => withParent(g, action.repo, parentMade(issue, action.hash)) },
+    events: [
+      {
+        type: "group_written",
+        threatId: action.groupId,
+        issue: { repo: issue.repo, number: issue.number },
+        detail: "create",
+      },
+    ],
+    commit: "none",
+  }),
+};
+
+export const groupUpdateAction: ActionModule<ActionOf<"group_update">, IssueSnapshot> = {
+  kind: "group_update",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: () => ({ detail: "update checklist" }),
+  // The same content twice is the same issue: no intent.
+  send: (action, io) =>
+    io.github.updateIssue(action.repo, action.number, {
+      title: action.title,
+      body: withRevision(action.body, action.hash),
+    }),
+  settle: (action, issue) => ({
+    group: {
+      id: action.groupId,
+      change: (g) =>
+        parentChanged(g, action.repo, (p) => ({
+          ...p,
+          hash: action.hash,
+          ...(issue.id !== null ? { id: issue.id } : {}),
+        })),
+    },
+    events: [
+      {
+        type: "group_written",
+        threatId: action.groupId,
+        issue: { repo: action.repo, number: action.number },
+        detail: "update",
+      },
+    ],
+    commit: "checkpoint",
+  }),
+};
+
+export const groupStateAction: ActionModule<ActionOf<"group_state">, null> = {
+  kind: "group_state",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: (action) => ({ detail: action.target === "closed" ? "close (completed)" : "reopen" }),
+  // Written only when the members' target changes, and the same state twice is the same issue.
+  async send(action, io) {
+    await io.github.updateIssue(action.repo, action.number, {
+      state: action.target,
+      stateReason: action.target === "closed" ? "completed" : "reopened",
+    });
+    return null;
+  },
+  settle: (action) => ({
+    group: {
+      id: action.groupId,
+      change: (g) => parentChanged(g, action.repo, (p) => ({ ...p, state: action.target })),
+    },
+    events: [
+      {
+        type: "group_written",
+        threatId: action.groupId,
+        issue: { repo: action.repo, number: action.number },
+        detail: action.target === "closed" ? "close" : "reopen",
+      },
+    ],
+    commit: "checkpoint",
+  }),
+};
+
+/** No write: the members beyond GitHub's 100 stay in the checklist, said once. */
+export const groupFullAction: ActionModule<ActionOf<"group_full">, null> = {
+  kind: "group_full",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => false,
+  mappingRepair: false,
+  describe: (action) => ({ detail: `${action.beyond} more members than a parent holds: checklist only` }),
+  send: () => Promise.resolve(null),
+  settle: (action) => ({
+    group: {
+      id: action.groupId,
+      change: (g) => parentChanged(g, action.repo, (p) => ({ ...p, checklistOnly: "full" })),
+    },
+    notice: {
+      level: "warn",
+      once: `full:${action.groupId}:${action.repo}`,
+      fields: { group: action.groupId, parent: `${action.repo}#${action.number}`, beyond: action.beyond },
+      message: "a group has more members than a parent may hold (100); the rest are in its checklist only",
+    },
+    events: [],
+    commit: "checkpoint",
+  }),
+};

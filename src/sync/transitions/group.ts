@@ -1,0 +1,60 @@
+import type { IssueSnapshot } from "../../github/index.js";
+import type { GroupIssue, GroupParent, GroupRecord } from "../../state/index.js";
+
+/**
+ * Pure transitions of a group's record: what the connector's writes to a group's issue make of it
+ * (a parent in `parent` mode, the one issue in `single` mode). The group actions' `settle`
+ * (actions/group-*.ts) returns them; the runner applies them to the record under the group's key.
+ */
+
+/** The parent in `repo` set (made, or found again by its marker). */
+export function withParent(group: GroupRecord, repo: string, parent: GroupParent): GroupRecord {
+  return { ...group, parents: { ...group.parents, [repo]: parent } };
+}
+
+/** The parent in `repo` changed; a group with none there is left as it is. */
+export function parentChanged(
+  group: GroupRecord,
+  repo: string,
+  change: (parent: GroupParent) => GroupParent,
+): GroupRecord {
+  const parent = group.parents[repo];
+  return parent ? withParent(group, repo, change(parent)) : group;
+}
+
+/** A parent just made: open, its content as written, nothing attached yet. */
+export function parentMade(issue: IssueSnapshot, hash: string): GroupParent {
+  return {
+    number: issue.number,
+    ...(issue.id !== null ? { id: issue.id } : {}),
+    url: issue.url,
+    state: "open",
+    hash,
+    attached: [],
+  };
+}
+
+/** The single-mode issue in `repo` set or changed (`change` gets undefined where there is none). */
+export function singleChanged(
+  group: GroupRecord,
+  repo: string,
+  change: (issue: GroupIssue | undefined) => GroupIssue | undefined,
+): GroupRecord {
+  const next = change(group.single?.[repo]);
+  return next === undefined ? group : { ...group, single: { ...group.single, [repo]: next } };
+}
+
+/** A single-mode issue made (or found again, in the state GitHub shows). */
+export function singleMade(
+  issue: IssueSnapshot,
+  hash: string,
+  state: "open" | "closed" = "open",
+): GroupIssue {
+  return {
+    number: issue.number,
+    ...(issue.id !== null ? { id: issue.id } : {}),
+    url: issue.url,
+    state,
+    hash,
+  };
+}
