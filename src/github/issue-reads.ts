@@ -127,13 +127,15 @@ export async function listChangedIssues(
  * clock skew) the scan covers every issue updated since then — which includes every issue
  * created since then — labelled or not (a person may have removed the label already); an older
  * issue that carries the marker is returned too, since it is the threat's issue all the same.
- * Without it (or with a time that does not parse), it scans every managed issue.
+ * Without it (or with a time that does not parse), it scans every managed issue. `occurrence`: the
+ * threat's issue of that occurrence only (`recurrence: new_issue`; the first by default).
  */
 export async function findIssueByMarker(
   deps: ReadDeps,
   repo: string,
   threatId: string,
   createdSince?: string,
+  occurrence = 1,
 ): Promise<IssueSnapshot | null> {
   const ctx = await deps.forRepo(repo);
   const sinceMs = createdSince === undefined ? Number.NaN : Date.parse(createdSince) - CLOCK_SKEW_MARGIN_MS;
@@ -147,7 +149,7 @@ export async function findIssueByMarker(
   };
   for await (const page of pages(ctx, await getPage(ctx, `/repos/${repo}/issues`, query))) {
     for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
-      if (!isPullRequest(issue) && hasMarker(issue.body, threatId)) return toSnapshot(issue, repo);
+      if (!isPullRequest(issue) && hasMarker(issue.body, threatId, occurrence)) return toSnapshot(issue, repo);
     }
   }
   return null;

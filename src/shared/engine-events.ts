@@ -24,7 +24,15 @@ export type WriteEvent =
   | { type: "commented"; threatId: string; issue: IssueRef }
   | { type: "linked"; threatId: string; issue: IssueRef }
   /** `detail` is the status sent (PATCH /v1/threats/{id}). */
-  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string };
+  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string }
+  /** A person's "not planned" close with the acceptance label sent as `accepted`; `detail` is its end (YYYY-MM-DD). */
+  | { type: "risk_accepted"; threatId: string; issue: IssueRef; detail: string }
+  /** The one comment `acceptance.warn_before` the end of a risk acceptance. */
+  | { type: "expiry_warned"; threatId: string; issue: IssueRef }
+  /** A risk acceptance ended: `unsolved` sent to the platform. */
+  | { type: "risk_expired"; threatId: string; issue: IssueRef }
+  /** A new issue for a threat unsolved again (`recurrence: new_issue`); `detail` names the old one. */
+  | { type: "recurred"; threatId: string; issue: IssueRef; detail: string };
 
 /** What the connector learnt or decided about a threat's work. */
 export type OutcomeEvent =
@@ -38,7 +46,9 @@ export type OutcomeEvent =
   | { type: "deleted_issue"; threatId: string; issue: IssueRef }
   | { type: "transferred"; threatId: string; issue: IssueRef }
   /** A platform write answered 404: the threat left the API (its asset was removed). */
-  | { type: "threat_gone"; threatId: string };
+  | { type: "threat_gone"; threatId: string }
+  /** The end a person typed for a risk acceptance was not taken (`detail` says why): the default applies. */
+  | { type: "acceptance_date_ignored"; threatId: string; issue: IssueRef; detail: string };
 
 /** What intake read from both sides (contract, "A cycle means: read ..."). */
 export type ReadEvent =
@@ -94,6 +104,10 @@ const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   commented: true,
   linked: true,
   verdict_sent: true,
+  risk_accepted: true,
+  expiry_warned: true,
+  risk_expired: true,
+  recurred: true,
 };
 const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
 
@@ -114,6 +128,11 @@ export type CounterName =
   | "comments_created"
   | "platform_links"
   | "platform_verdicts"
+  | "risk_acceptances"
+  | "expiry_warnings"
+  | "risk_expiries"
+  | "recurrences"
+  | "acceptance_dates_ignored"
   | "issues_created_minimal"
   | "issues_adopted"
   | "work_refused"
@@ -158,6 +177,16 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
       return one("platform_links");
     case "verdict_sent":
       return one("platform_verdicts");
+    case "risk_accepted":
+      return one("risk_acceptances");
+    case "expiry_warned":
+      return one("expiry_warnings");
+    case "risk_expired":
+      return one("risk_expiries");
+    case "recurred":
+      return one("recurrences");
+    case "acceptance_date_ignored":
+      return one("acceptance_dates_ignored");
     case "created_minimal":
       return one("issues_created_minimal");
     case "adopted":

@@ -51,6 +51,10 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   commented: "comment",
   linked: "link",
   verdict_sent: "verdict",
+  risk_accepted: "accept",
+  expiry_warned: "warn",
+  risk_expired: "expire",
+  recurred: "recur",
 };
 
 /**
@@ -61,6 +65,15 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
  */
 export function auditObserver(logger: Logger): EngineObserver {
   return (event) => {
+    if (event.type === "acceptance_date_ignored") {
+      // Said once: the close is processed once, and its acceptance then holds its end.
+      const issue = `${event.issue.repo}#${event.issue.number}`;
+      logger.warn(
+        { threat_id: event.threatId, issue, reason: event.detail },
+        "the end typed for a risk acceptance was not taken; the default applies",
+      );
+      return;
+    }
     if (!isWrite(event)) return;
     const action = AUDIT_ACTION[event.type];
     const issue = `${event.issue.repo}#${event.issue.number}`;

@@ -13,6 +13,7 @@ import {
 import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+import { planAcceptanceStep, planRecurrence, planRiskAcceptance } from "./plan-acceptance.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -51,6 +52,13 @@ export interface PlanInput {
   policy: Policy;
   /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
   recreate?: boolean;
+  /** The time (epoch ms) that time-driven steps are decided at (a risk acceptance's warning and end). */
+  now?: number;
+  /** What the issue of a later occurrence would show (`recurrence: new_issue`), from the same rendering. */
+  renderOccurrence?: (
+    occurrence: number,
+    previous: { repo: string; number: number },
+  ) => { issue: RenderedIssue; hash: string };
 }
 
 export type Action =
@@ -79,7 +87,42 @@ export type Action =
       /** Posted right after a state change, saying why; part of the same intent. */
       comment?: string;
     }
-  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string };
+  | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
+  | {
+      kind: "acceptRisk";
+      threatId: string;
+      repo: string;
+      number: number;
+      person: PersonChange;
+      /** When the close is processed: the end is counted from it. */
+      now: number;
+      defaultMs: number;
+      maxMs: number;
+      /** The PATCH's status note for the end it gets (YYYY-MM-DD). */
+      note: (until: string) => string;
+    }
+  | {
+      kind: "stepComment";
+      threatId: string;
+      repo: string;
+      number: number;
+      step: "accept" | "recur";
+      body: string;
+    }
+  | { kind: "warnExpiry"; threatId: string; repo: string; number: number; body: string }
+  | { kind: "expireRisk"; threatId: string; repo: string; number: number }
+  | {
+      kind: "recur";
+      threatId: string;
+      repo: string;
+      occurrence: number;
+      previous: { repo: string; number: number };
+      title: string;
+      body: string;
+      labels: string[];
+      assignees: string[];
+      hash: string;
+    };
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
@@ -92,6 +135,8 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
   // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
   const threat = threatOf(input);
   if (!threat) return [accept];
+  const risk = planRiskAcceptance(input, person);
+  if (risk) return risk;
   const rule = verdictFor(person.event, person.reason, input.policy);
   if (platformAgrees(threat.status, rule.status)) return [accept];
   return [
@@ -177,7 +222,7 @@ export function plan(input: PlanInput): Action[] {
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
-  if (issue) return planExisting(input, issue);
+  if (issue) return planAcceptanceStep(input, issue) ?? planRecurrence(input, issue) ?? planExisting(input, issue);
   // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
   // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
   const deleted = input.record?.deletedIssue;

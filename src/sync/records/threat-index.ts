@@ -14,6 +14,7 @@ export class ThreatIndex {
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
   private issues: Map<string, string> | null = null;
+  private accepted: Map<string, Acceptance> | null = null;
 
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
@@ -38,12 +39,32 @@ export class ThreatIndex {
     return this.issues;
   }
 
+  /**
+   * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
+   * warnings and ends reads only these (acceptance-sweep.ts). Built the first time it is asked for,
+   * from the records of an uncommon shape only, and kept current from then on.
+   */
+  get acceptances(): ReadonlyMap<string, Acceptance> {
+    if (this.accepted === null) {
+      const accepted = new Map<string, Acceptance>();
+      if (this.threats) {
+        for (const [id, record] of this.threats.uncommon()) if (record.acceptance) accepted.set(id, record.acceptance);
+      }
+      this.accepted = accepted;
+    }
+    return this.accepted;
+  }
+
   /** The repositories that hold at least one mapped issue. */
   repositories(): string[] {
     return [...this.repos.keys()];
   }
 
   update(id: string, before: Indexed | undefined, after: Indexed | undefined): void {
+    if (this.accepted !== null) {
+      if (after?.acceptance) this.accepted.set(id, after.acceptance);
+      else this.accepted.delete(id);
+    }
     const assetBefore = before?.assetId ?? null;
     const assetAfter = after?.assetId ?? null;
     if (assetBefore !== assetAfter && assetBefore !== null) {
@@ -81,7 +102,11 @@ export class ThreatIndex {
 }
 
 /** What the index reads of a record. */
-type Indexed = Pick<ThreatRecord, "assetId"> & { issue?: { repo: string; number: number } | undefined };
+type Indexed = Pick<ThreatRecord, "assetId"> & {
+  issue?: { repo: string; number: number } | undefined;
+  acceptance?: Acceptance | undefined;
+};
+type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
 
 export function issueKey(repo: string, number: number): string {
   return `${repo.toLowerCase()}#${number}`;

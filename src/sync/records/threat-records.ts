@@ -28,6 +28,11 @@ export interface ThreatRecords {
   scan(
     visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
   ): void;
+  /**
+   * The records of an uncommon shape (a refusal, a risk acceptance...), without building the
+   * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
+   */
+  uncommon(): IterableIterator<[string, ThreatRecord]>;
 }
 
 export interface ThreatTally {
@@ -129,6 +134,11 @@ export class ThreatRecordsView implements ThreatRecords {
       const record = this.record(value);
       visit(id, record.assetId, record.issue ?? null);
     }
+  }
+
+  *uncommon(): IterableIterator<[string, ThreatRecord]> {
+    const table = this.rows.table;
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) yield [id, this.record(value)];
   }
 
   tally(): ThreatTally {

@@ -7,6 +7,7 @@ import { absorbAsset } from "../intake/platform.js";
 import { githubLink, toThreatView } from "../intake/normalize.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
+import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { orderedQueue } from "../records/queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
@@ -86,7 +87,10 @@ async function processOne(
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
     // A person's change is planned from the status the state holds; the verdict's PATCH answers with
     // the threat, so no GET goes before it.
-    if (!awaitsVerdict(ctx, threatId)) await ensureLoaded(ctx, threatId);
+    // A risk acceptance's comment, warning or end is planned from the record alone: no read either.
+    if (!awaitsVerdict(ctx, threatId) && !acceptanceWaits(ctx, threatId, ctx.clock.now())) {
+      await ensureLoaded(ctx, threatId);
+    }
     const all = planFor(ctx, threatId);
     const actions = opts.allow ? all.filter(opts.allow) : all;
     if (actions.length === 0) {
