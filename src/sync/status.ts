@@ -2,6 +2,7 @@ import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observa
 import type { EngineState } from "./records/threat-records.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
+import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
 
 /**
  * What `threatbridge status` shows (contract): a pure summary of the state file, the lock
@@ -47,6 +48,8 @@ export interface StatusReport {
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
   /** Issues people deleted: those threats are no longer managed. */
   deletedIssues: Array<{ threatId: string; issue: string }>;
+  /** Risk acceptances and their ends, soonest first. */
+  acceptances: AcceptanceLine[];
 }
 
 /** Severities from the most to the least severe ("severities in order"). */
@@ -99,6 +102,7 @@ export function summarize(input: StatusInput): StatusReport {
     },
     refused: [],
     deletedIssues: [],
+    acceptances: acceptanceLines(state),
   };
   const tally = state.threats.tally();
   for (const [threatId, record] of tally.special) {
@@ -190,6 +194,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
         .join(""),
     `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
       report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
+    ...(report.acceptances.length > 0 ? [formatAcceptances(report.acceptances)] : []),
   ];
   return lines.join("\n");
 }
