@@ -149,7 +149,8 @@ export async function findIssueByMarker(
   };
   for await (const page of pages(ctx, await getPage(ctx, `/repos/${repo}/issues`, query))) {
     for (const issue of parseResponse(GitHubIssueList, page.data, "issue list")) {
-      if (!isPullRequest(issue) && hasMarker(issue.body, threatId, occurrence)) return toSnapshot(issue, repo);
+      if (!isPullRequest(issue) && hasMarker(issue.body, threatId, occurrence))
+        return toSnapshot(issue, repo);
     }
   }
   return null;

@@ -27,7 +27,10 @@ export function acceptanceLines(state: EngineState): AcceptanceLine[] {
 export function formatAcceptances(lines: readonly AcceptanceLine[]): string {
   const shown = lines
     .slice(0, 20)
-    .map((l) => `\n            ${l.issue ?? `threat ${l.threatId}`} until ${l.until.slice(0, 10)} (by ${l.by}, ${l.step})`)
+    .map(
+      (l) =>
+        `\n            ${l.issue ?? `threat ${l.threatId}`} until ${l.until.slice(0, 10)} (by ${l.by}, ${l.step})`,
+    )
     .join("");
   const more = lines.length > 20 ? `\n            and ${lines.length - 20} more (--json lists all)` : "";
   return `accepted:   ${lines.length} risk acceptances${shown}${more}`;

@@ -43,7 +43,7 @@ async function acceptOne(w: World, comment?: string): Promise<{ number: number; 
     .issues(REPO)
     .find((i) => i.state === "open" && w.sim.sim.getThreat(threatOf(i.body))?.status === "unsolved");
   if (!issue) throw new Error("no open issue of an unsolved threat");
-  w.gh.person.relabel(REPO, issue.number, [...issue.labels.map((l) => (typeof l === "string" ? l : l.name)), "risk-accepted"], "alice");
+  w.gh.person.relabel(REPO, issue.number, [...issue.labels, "risk-accepted"], "alice");
   if (comment !== undefined) w.gh.person.comment(REPO, issue.number, comment, "alice");
   w.gh.person.close(REPO, issue.number, { reason: "not_planned", login: "alice" });
   return { number: issue.number, threatId: threatOf(issue.body) };
@@ -67,7 +67,12 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
       acceptances: Array<{ threatId: string; until: string; by: string; step: string }>;
     };
     expect(status.acceptances).toEqual([
-      expect.objectContaining({ threatId, by: "alice", step: "announced", until: expect.stringMatching(`^${until}`) }),
+      expect.objectContaining({
+        threatId,
+        by: "alice",
+        step: "announced",
+        until: expect.stringMatching(`^${until}`),
+      }),
     ]);
 
     // Nothing due: a cycle writes nothing (the comments stay as they were).
@@ -77,7 +82,9 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     // In the warning's window: one warning, and only one however many cycles run.
     await sync(w, 14);
     await sync(w, 15);
-    expect(comments(w, number).filter((c) => c.includes("risk acceptance of this threat ends on"))).toHaveLength(1);
+    expect(
+      comments(w, number).filter((c) => c.includes("risk acceptance of this threat ends on")),
+    ).toHaveLength(1);
     expect(w.gh.issues(REPO).find((i) => i.number === number)?.state).toBe("closed");
 
     // Past its end: unsolved on the platform, the issue reopened with a comment saying why.
@@ -85,7 +92,9 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     w.sim.sim.settle();
     expect(w.sim.sim.getThreat(threatId)?.status).toBe("unsolved");
     expect(w.gh.issues(REPO).find((i) => i.number === number)?.state).toBe("open");
-    expect(comments(w, number).filter((c) => c.includes("risk acceptance of this threat has ended"))).toHaveLength(1);
+    expect(
+      comments(w, number).filter((c) => c.includes("risk acceptance of this threat has ended")),
+    ).toHaveLength(1);
     const after = JSON.parse((await w.run(["status", "-c", w.configPath, "--json"])).stdout) as {
       acceptances: unknown[];
     };
@@ -131,7 +140,10 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     const warn = await w.run(["sync", "-c", w.configPath, "--dry-run"], { clock: later(25) });
     expect(totals(warn.stdout)).toBe("totals: warnExpiry 1");
     const expire = await w.run(["sync", "-c", w.configPath, "--dry-run", "--json"], { clock: later(31) });
-    const lines = expire.stdout.trim().split("\n").map((l) => JSON.parse(l) as { action: string; issue?: number });
+    const lines = expire.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { action: string; issue?: number });
     expect(lines).toContainEqual(expect.objectContaining({ action: "expireRisk", issue: number }));
     // The dry runs wrote nothing.
     expect(comments(w, number)).toHaveLength(1);
@@ -175,6 +187,8 @@ describe("recurrence: new_issue (contract, Workflow: Recurrence)", () => {
     const both = w.gh.issues(REPO).filter((i) => i.body?.includes(id));
     expect(both).toHaveLength(2);
     expect(both.find((i) => i.number === issue.number)?.state).toBe("closed");
-    expect(both.find((i) => i.number !== issue.number)?.body).toContain(`Recurrence of ${REPO}#${issue.number}`);
+    expect(both.find((i) => i.number !== issue.number)?.body).toContain(
+      `Recurrence of ${REPO}#${issue.number}`,
+    );
   });
 });

@@ -172,7 +172,10 @@ describe("action modules say what an answer means as plain data (the runner appl
   it("risk acceptance: the accepted PATCH records the end people typed, a refused date is said once, the person's change is done", () => {
     const threat = { id: ID, status: "accepted", updated_at: "2026-03-01T10:00:01Z" } as const;
     const settled = actionModules.acceptRisk.settle(samples.acceptRisk, {
-      end: { until: Date.parse("2026-05-30T23:59:59.999Z"), ignored: "2027-12-31 is later than acceptance.max allows" },
+      end: {
+        until: Date.parse("2026-05-30T23:59:59.999Z"),
+        ignored: "2027-12-31 is later than acceptance.max allows",
+      },
       outcome: { gone: false, answer: threat as never },
     });
     expect(settled.events.map((e) => e.type)).toEqual(["acceptance_date_ignored", "risk_accepted"]);

@@ -1,5 +1,6 @@
 import {
   createWriteBudget,
+  hasMarker,
   parseMarker,
   type GitHubGateway,
   type IssueSnapshot,
@@ -77,12 +78,16 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     });
   }
 
-  findIssueByMarker(repo: string, threatId: string): Promise<IssueSnapshot | null> {
+  findIssueByMarker(
+    repo: string,
+    threatId: string,
+    _createdSince?: string,
+    occurrence = 1,
+  ): Promise<IssueSnapshot | null> {
     return this.call(() => {
       this.points += 1;
-      const found = this.issues(repo).find(
-        (i) => i.threatId === threatId.toLowerCase() || i.threatId === threatId,
-      );
+      // Like the gateway: that occurrence's marker only (a recurrence's issue is not the first's).
+      const found = this.issues(repo).find((i) => hasMarker(i.body, threatId, occurrence));
       return found ? this.snapshot(found) : null;
     });
   }

@@ -41,7 +41,9 @@ export const acceptRiskAction: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
       action.maxMs,
     );
     const note = action.note(utcDay(end.until));
-    const outcome = await unlessGone(() => io.platform.setStatus(action.threatId, "accepted", note || undefined));
+    const outcome = await unlessGone(() =>
+      io.platform.setStatus(action.threatId, "accepted", note || undefined),
+    );
     return { end, outcome };
   },
   settle(action, { end, outcome }) {
@@ -58,7 +60,8 @@ export const acceptRiskAction: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
     }
     const threat = outcome.answer;
     const events: EngineEvent[] = [];
-    if (end.ignored !== null) events.push({ type: "acceptance_date_ignored", threatId: id, issue, detail: end.ignored });
+    if (end.ignored !== null)
+      events.push({ type: "acceptance_date_ignored", threatId: id, issue, detail: end.ignored });
     events.push({ type: "risk_accepted", threatId: id, issue, detail: utcDay(end.until) });
     return {
       record: (r) =>

@@ -22,7 +22,12 @@ export const expireRiskAction: ActionModule<
   settle(action, outcome) {
     const id = action.threatId;
     if (outcome.gone) {
-      return { record: threatGone, events: [{ type: "threat_gone", threatId: id }], cache: "forget", commit: "checkpoint" };
+      return {
+        record: threatGone,
+        events: [{ type: "threat_gone", threatId: id }],
+        cache: "forget",
+        commit: "checkpoint",
+      };
     }
     const threat = outcome.answer;
     return {

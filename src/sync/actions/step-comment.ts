@@ -46,7 +46,9 @@ export const stepCommentAction: ActionModule<ActionOf<"stepComment">, { posted: 
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ detail: action.step === "accept" ? "the acceptance's end" : "names the new issue" }),
+  describe: (action) => ({
+    detail: action.step === "accept" ? "the acceptance's end" : "names the new issue",
+  }),
   intent: (action) => intentOf(action, action.step),
   send: post,
   settle(action) {
@@ -67,7 +69,11 @@ export const warnExpiryAction: ActionModule<ActionOf<"warnExpiry">, { posted: tr
   send: post,
   settle(action) {
     const events: EngineEvent[] = [
-      { type: "expiry_warned", threatId: action.threatId, issue: { repo: action.repo, number: action.number } },
+      {
+        type: "expiry_warned",
+        threatId: action.threatId,
+        issue: { repo: action.repo, number: action.number },
+      },
     ];
     return { record: (r) => stepCommented(r, "warn"), events, commit: "none" };
   },

@@ -58,6 +58,11 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     now,
-    ...(base ? { renderOccurrence: (n: number, previous: { repo: string; number: number }) => forOccurrence(base, threatId, n, previous) } : {}),
+    ...(base
+      ? {
+          renderOccurrence: (n: number, previous: { repo: string; number: number }) =>
+            forOccurrence(base, threatId, n, previous),
+        }
+      : {}),
   });
 }

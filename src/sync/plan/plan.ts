@@ -222,7 +222,8 @@ export function plan(input: PlanInput): Action[] {
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
-  if (issue) return planAcceptanceStep(input, issue) ?? planRecurrence(input, issue) ?? planExisting(input, issue);
+  if (issue)
+    return planAcceptanceStep(input, issue) ?? planRecurrence(input, issue) ?? planExisting(input, issue);
   // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
   // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
   const deleted = input.record?.deletedIssue;

@@ -48,7 +48,8 @@ export class ThreatIndex {
     if (this.accepted === null) {
       const accepted = new Map<string, Acceptance>();
       if (this.threats) {
-        for (const [id, record] of this.threats.uncommon()) if (record.acceptance) accepted.set(id, record.acceptance);
+        for (const [id, record] of this.threats.uncommon())
+          if (record.acceptance) accepted.set(id, record.acceptance);
       }
       this.accepted = accepted;
     }

@@ -138,7 +138,8 @@ export class ThreatRecordsView implements ThreatRecords {
 
   *uncommon(): IterableIterator<[string, ThreatRecord]> {
     const table = this.rows.table;
-    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) yield [id, this.record(value)];
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries())
+      yield [id, this.record(value)];
   }
 
   tally(): ThreatTally {

@@ -28,7 +28,11 @@ export function forOccurrence(
       return issue;
     },
     get hash(): string {
-      hash ??= createHash("sha256").update(base.hash).update(`\n${occurrence}\n${line}`).digest("hex").slice(0, 32);
+      hash ??= createHash("sha256")
+        .update(base.hash)
+        .update(`\n${occurrence}\n${line}`)
+        .digest("hex")
+        .slice(0, 32);
       return hash;
     },
   };

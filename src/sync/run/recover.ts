@@ -23,7 +23,9 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since, occurrence);
   if (!issue) return false;
   updateThreat(ctx, intent.threatId, (record) =>
-    occurrence > 1 ? recurred(record, issueRecord(issue), occurrence) : issueCreated(record, issueRecord(issue)),
+    occurrence > 1
+      ? recurred(record, issueRecord(issue), occurrence)
+      : issueCreated(record, issueRecord(issue)),
   );
   ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
   return true;

@@ -38,7 +38,8 @@ export function acceptanceEnd(
     }
     const text = distinct[0] ?? "";
     const end = endOfTypedDay(text);
-    if (end === null) return { until: fallback, ignored: `"${text.slice(0, 40)}" is not a date (YYYY-MM-DD)` };
+    if (end === null)
+      return { until: fallback, ignored: `"${text.slice(0, 40)}" is not a date (YYYY-MM-DD)` };
     if (end <= now) return { until: fallback, ignored: `${text} is in the past` };
     if (end > now + maxMs) return { until: fallback, ignored: `${text} is later than acceptance.max allows` };
     return { until: end, ignored: null };
@@ -64,7 +65,9 @@ export function riskAccepted(
 /** A step's comment is on the issue: the acceptance's end (`accept`), its warning (`warn`), a recurrence (`recur`). */
 export function stepCommented(record: ThreatRecord, step: "accept" | "warn" | "recur"): ThreatRecord {
   if (step === "recur") {
-    return record.recurredFrom ? { ...record, recurredFrom: { ...record.recurredFrom, noted: true } } : record;
+    return record.recurredFrom
+      ? { ...record, recurredFrom: { ...record.recurredFrom, noted: true } }
+      : record;
   }
   const acceptance = record.acceptance;
   if (!acceptance) return record;
@@ -75,7 +78,10 @@ export function stepCommented(record: ThreatRecord, step: "accept" | "warn" | "r
 }
 
 /** The acceptance ended: the platform holds `unsolved` again (its answer). */
-export function riskExpired(record: ThreatRecord, answer: { status: string; updatedAt: string }): ThreatRecord {
+export function riskExpired(
+  record: ThreatRecord,
+  answer: { status: string; updatedAt: string },
+): ThreatRecord {
   const acceptance = record.acceptance;
   return {
     ...record,
