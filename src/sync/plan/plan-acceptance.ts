@@ -3,7 +3,9 @@ import { acceptanceDue } from "../transitions/acceptance.js";
 import { isRiskAcceptance } from "./acceptance-policy.js";
 import { acceptedComment, EXPIRED_COMMENT, recurredComment, warnComment } from "./acceptance-comments.js";
 import { desiredIssueState } from "./policy.js";
-import type { Action, PlanInput } from "./plan.js";
+import type { AcceptanceAction, AcceptanceInput, ExpiryReopen } from "./acceptance-actions.js";
+
+type Planned = Array<AcceptanceAction | ExpiryReopen>;
 
 /**
  * The planner's clauses for risk acceptance and recurrence (contract, "Risk acceptance",
@@ -13,7 +15,7 @@ import type { Action, PlanInput } from "./plan.js";
  */
 
 /** A person's "not planned" close with the acceptance label: `accepted` instead of the usual verdict. */
-export function planRiskAcceptance(input: PlanInput, person: PersonChange): Action[] | null {
+export function planRiskAcceptance(input: AcceptanceInput, person: PersonChange): Planned | null {
   const policy = input.policy.acceptance;
   if (!policy || !isRiskAcceptance(person, policy) || input.threat.kind !== "present") return null;
   const now = input.now;
@@ -34,7 +36,7 @@ export function planRiskAcceptance(input: PlanInput, person: PersonChange): Acti
 }
 
 /** The next step of an acceptance the record holds, when one is due at `now`. */
-export function planAcceptanceStep(input: PlanInput, issue: IssueRecord): Action[] | null {
+export function planAcceptanceStep(input: AcceptanceInput, issue: IssueRecord): Planned | null {
   const acceptance = input.record?.acceptance;
   const policy = input.policy.acceptance;
   const now = input.now;
@@ -70,7 +72,7 @@ export function planAcceptanceStep(input: PlanInput, issue: IssueRecord): Action
  * `recurrence: new_issue`: a threat `unsolved` again whose issue is closed gets a new issue instead
  * of a reopen; then the old one gets a comment naming it. Null under `reopen` (today's behaviour).
  */
-export function planRecurrence(input: PlanInput, issue: IssueRecord): Action[] | null {
+export function planRecurrence(input: AcceptanceInput, issue: IssueRecord): Planned | null {
   if (input.policy.recurrence !== "new_issue") return null;
   const record = input.record;
   const from = record?.recurredFrom;

@@ -14,6 +14,7 @@ import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 import { planAcceptanceStep, planRecurrence, planRiskAcceptance } from "./plan-acceptance.js";
+import type { AcceptanceAction } from "./acceptance-actions.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -88,41 +89,7 @@ export type Action =
       comment?: string;
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
-  | {
-      kind: "acceptRisk";
-      threatId: string;
-      repo: string;
-      number: number;
-      person: PersonChange;
-      /** When the close is processed: the end is counted from it. */
-      now: number;
-      defaultMs: number;
-      maxMs: number;
-      /** The PATCH's status note for the end it gets (YYYY-MM-DD). */
-      note: (until: string) => string;
-    }
-  | {
-      kind: "stepComment";
-      threatId: string;
-      repo: string;
-      number: number;
-      step: "accept" | "recur";
-      body: string;
-    }
-  | { kind: "warnExpiry"; threatId: string; repo: string; number: number; body: string }
-  | { kind: "expireRisk"; threatId: string; repo: string; number: number }
-  | {
-      kind: "recur";
-      threatId: string;
-      repo: string;
-      occurrence: number;
-      previous: { repo: string; number: number };
-      title: string;
-      body: string;
-      labels: string[];
-      assignees: string[];
-      hash: string;
-    };
+  | AcceptanceAction;
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
