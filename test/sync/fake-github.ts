@@ -255,7 +255,13 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     return [];
   }
 
-  importEtags(): void {}
+  /**
+   * A new process holds only the ETags it persisted, and this fake persists none: its first read
+   * of each change list answers in full, as GitHub would to a request without `If-None-Match`.
+   */
+  importEtags(): void {
+    this.lastAnswer.clear();
+  }
 
   /** A person closes or reopens an issue on GitHub. */
   personSets(

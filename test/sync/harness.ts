@@ -48,6 +48,8 @@ export class Harness {
   commits: StateCommit[] = [];
   /** Every engine event, in order, across restarts (an observer like the audit log). */
   events: EngineEvent[] = [];
+  /** How far the engine's clock runs ahead of real time (days passing without waiting). */
+  clockOffsetMs = 0;
 
   constructor(readonly config: Config = makeConfig()) {
     this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
@@ -76,7 +78,7 @@ export class Harness {
         platform: this.platform,
         github: this.github,
         logger: silentLogger,
-        clock: { now: () => Date.now() },
+        clock: { now: () => Date.now() + this.clockOffsetMs },
         persist: async (commit) => {
           if (this.dead) throw new Error("the process is dead");
           this.disk = JSON.stringify(ctx.state);

@@ -1,4 +1,3 @@
-import type { ThreatRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
 import { acceptanceDue } from "../transitions/acceptance.js";
 
@@ -17,15 +16,4 @@ export function acceptanceWaits(ctx: SyncContext, threatId: string, now: number)
   const policy = ctx.policy.acceptance;
   if (acceptance === undefined || policy === undefined || acceptance.step === "expired") return false;
   return acceptanceDue(acceptance, now, policy.warnMs);
-}
-
-/**
- * An acceptance is over once the platform holds another status than `accepted` before its end
- * (a scan solved it, someone changed it there), or once its issue is open again after its end.
- */
-export function endedAcceptance(record: ThreatRecord, status: string): boolean {
-  const acceptance = record.acceptance;
-  if (!acceptance) return false;
-  if (acceptance.step === "expired") return record.issue?.state === "open";
-  return status !== "accepted";
 }

@@ -4,10 +4,10 @@ import { isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
-import { acceptanceEnded } from "../transitions/acceptance.js";
+import { acceptanceAfterStatus } from "../transitions/acceptance.js";
 import { gone, notRead, present } from "./known.js";
 import { forOccurrence } from "../render/occurrence.js";
-import { acceptanceWaits, endedAcceptance } from "./acceptance-input.js";
+import { acceptanceWaits } from "./acceptance-input.js";
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
@@ -38,9 +38,8 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const seen = view ? { status: view.status } : statusOnly;
   const threat = seen ? present(seen) : record?.gone ? gone : notRead;
   // An acceptance the platform or a person ended (another status, its issue back open) is forgotten.
-  if (record && seen && endedAcceptance(record, seen.status)) {
-    updateThreat(ctx, threatId, acceptanceEnded);
-  }
+  const afterStatus = record && seen ? acceptanceAfterStatus(record, seen.status, now) : null;
+  if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
   const base = view ? ctx.renderer.render(view, asset, route) : null;
   const current = ctx.state.threats.get(threatId);
   const occurrence = current?.occurrence ?? 1;

@@ -115,6 +115,28 @@ export function recurred(record: ThreatRecord, issue: IssueRecord, occurrence: n
   };
 }
 
+/**
+ * What the platform's status (or the issue back open) makes of an acceptance, or null when it is
+ * unchanged. Another status than `accepted` before the end ends it (a scan solved the threat, a
+ * person changed it there or reopened the issue); `unsolved` after the end is the connector's own
+ * expiry, which landed before a crash let it be recorded: the acceptance is expired, and the
+ * reopen that follows says so. Once expired, it is over when the issue is open again.
+ */
+export function acceptanceAfterStatus(
+  record: ThreatRecord,
+  status: string,
+  now: number,
+): ThreatRecord | null {
+  const acceptance = record.acceptance;
+  if (!acceptance) return null;
+  if (acceptance.step === "expired") return record.issue?.state === "open" ? acceptanceEnded(record) : null;
+  if (status === "accepted") return null;
+  if (now >= Date.parse(acceptance.until) && status === "unsolved") {
+    return { ...record, acceptance: { ...acceptance, step: "expired" } };
+  }
+  return acceptanceEnded(record);
+}
+
 /** Whether a due step waits on the acceptance at `now`: its comment, its warning, or its end. */
 export function acceptanceDue(acceptance: Acceptance, now: number, warnMs: number): boolean {
   const until = Date.parse(acceptance.until);

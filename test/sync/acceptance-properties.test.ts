@@ -3,6 +3,47 @@ import { describe, expect, it } from "vitest";
 import { Harness, makeConfig, REPO, threatId } from "./harness.js";
 import { hasMarker } from "../../src/shared/index.js";
 
+const DAY = 86_400_000;
+const ACCEPTANCE = { label: "risk-accepted", default: "30d", max: "90d", warn_before: "7d" };
+
+describe("risk acceptance under crashes", () => {
+  it("a crash at any call of each step (the acceptance, its warning, its end), before or after it lands: each comment once, the verdicts right", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("platform" as const, "github" as const),
+        fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 3, maxLength: 3 }),
+        fc.boolean(),
+        async (side, calls, after) => {
+          const h = new Harness(makeConfig({ acceptance: ACCEPTANCE }));
+          const id = threatId(1);
+          h.platform.put({ id, status: "unsolved", severity: "high", name: "Accepted one" });
+          await h.settle();
+          const issue = h.issueFor(id)[0];
+          if (!issue) throw new Error("no issue");
+          issue.labels.push("risk-accepted");
+          h.github.personSets(REPO, issue.number, "closed", "alice", "not_planned");
+          const count = (text: string): number => issue.comments.filter((c) => c.includes(text)).length;
+          for (const [phase, days] of [0, 25, 31].entries()) {
+            h.clockOffsetMs = days * DAY;
+            h.crashAt(side, calls[phase] ?? 1, after);
+            await h.cycle().catch(() => undefined);
+            h.restart();
+            const report = await h.settle();
+            expect(report.ok).toBe(true);
+          }
+          expect(count("Risk accepted until")).toBe(1);
+          expect(count("risk acceptance of this threat ends on")).toBe(1);
+          expect(count("risk acceptance of this threat has ended")).toBe(1);
+          expect(h.platform.threats.get(id)?.status).toBe("unsolved");
+          expect(issue.state).toBe("open");
+          expect(h.issueFor(id)).toHaveLength(1);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
+
 /**
  * Contract, "Workflow" → "Recurrence": with `recurrence: new_issue`, a threat `unsolved` again
  * after its issue was closed gets a new issue, one per occurrence whatever crashes (the create's
