@@ -84,13 +84,13 @@ async function processOne(
   opts: DrainOptions,
 ): Promise<"done" | "deferred"> {
   let settled = false;
+  // A risk acceptance's comment, warning or end is planned from the record alone, and so is what
+  // follows it (the end's PATCH answers with the threat): no read for the step, nor after it.
+  const acceptanceStep = acceptanceWaits(ctx, threatId, ctx.clock.now());
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
     // A person's change is planned from the status the state holds; the verdict's PATCH answers with
     // the threat, so no GET goes before it.
-    // A risk acceptance's comment, warning or end is planned from the record alone: no read either.
-    if (!awaitsVerdict(ctx, threatId) && !acceptanceWaits(ctx, threatId, ctx.clock.now())) {
-      await ensureLoaded(ctx, threatId);
-    }
+    if (!awaitsVerdict(ctx, threatId) && !acceptanceStep) await ensureLoaded(ctx, threatId);
     const all = planFor(ctx, threatId);
     const actions = opts.allow ? all.filter(opts.allow) : all;
     if (actions.length === 0) {
