@@ -43,7 +43,9 @@ function intentOf(action: Commenting, step: "accept" | "warn" | "recur") {
 
 export const stepCommentAction: ActionModule<ActionOf<"stepComment">, { posted: true }> = {
   kind: "stepComment",
-  priority: () => QueueClass.other,
+  // A recurrence's note comes between its new issue and that issue's link: the create's class, as
+  // the queue derives it from the record (queue.ts `dueClass`: a link not yet written).
+  priority: (action) => (action.step === "recur" ? QueueClass.create : QueueClass.other),
   spendsGitHubBudget: () => true,
   mappingRepair: false,
   describe: (action) => ({
