@@ -78,6 +78,10 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     // Nothing due: a cycle writes nothing (the comments stay as they were).
     await sync(w, 5);
     expect(comments(w, number)).toHaveLength(2);
+    const text = (await w.run(["status", "-c", w.configPath])).stdout;
+    expect(text).toContain(
+      `accepted:   1 risk acceptances\n            ${REPO}#${number} until ${until} (by alice, announced)`,
+    );
 
     // In the warning's window: one warning, and only one however many cycles run.
     await sync(w, 14);
@@ -170,6 +174,31 @@ describe("recurrence: new_issue (contract, Workflow: Recurrence)", () => {
     // Later cycles neither open a third issue nor take the old one for a duplicate.
     await sync(w, 32);
     expect(w.gh.issues(REPO).filter((i) => i.body?.includes(threatId))).toHaveLength(2);
+  });
+
+  it("lost answers to the new issue's create and to the old issue's note: found by the occurrence's marker and the comment's key, never sent twice", async () => {
+    world = await startWorld({ threats: 10 }, "recurrence: new_issue\n");
+    const w = world;
+    await sync(w);
+    const issue = w.gh.issues(REPO).find((i) => i.state === "open");
+    if (!issue) throw new Error("no open issue");
+    const id = threatOf(issue.body);
+    w.sim.sim.updateThreat(id, { status: "solved" });
+    await sync(w);
+    w.sim.sim.updateThreat(id, { status: "unsolved" });
+    w.gh.faults.loseNextResponse("POST", "/repos/{owner}/{repo}/issues");
+    w.gh.faults.loseNextResponse("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments");
+    await w.run(["sync", "-c", w.configPath]);
+    await sync(w);
+    const both = w.gh.issues(REPO).filter((i) => i.body?.includes(id));
+    expect(both).toHaveLength(2);
+    const fresh = both.find((i) => i.number !== issue.number);
+    expect(fresh?.body).toContain(`<!-- threatbridge:threat=${id} occurrence=2 -->`);
+    expect(
+      comments(w, issue.number).filter((c) => c.includes(`continues in ${REPO}#${fresh?.number}`)),
+    ).toHaveLength(1);
+    const ref = w.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");
+    expect(ref?.external_id).toBe(`${REPO}#${fresh?.number}`);
   });
 
   it("a solved threat unsolved again gets a new issue instead of a reopen", async () => {
