@@ -2,7 +2,7 @@ import type { Config } from "../config/index.js";
 import type { Logger, SecretRegistry } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
-import { acquireLock } from "../state/index.js";
+import { acquireLock, type Lock } from "../state/index.js";
 import { createContext, setMeta, type DryRunSink, type SyncContext } from "../sync/index.js";
 import { freezeFromEnv, openEngineState, type OpenedState } from "./state-open.js";
 import { buildConnector, type Connector } from "./wiring.js";
@@ -68,12 +68,14 @@ export async function openEngine(config: Config, opts: OpenEngineOptions): Promi
   const { logger } = opts;
   const dryRun = opts.dryRun !== undefined;
   const closers: Array<() => Promise<void>> = [];
+  let lock: Lock | null = null;
   try {
     if (!dryRun) {
-      const lock = await acquireLock(config.state.path, {
+      const held = await acquireLock(config.state.path, {
         onLost: () => opts.onLockLost?.(),
       });
-      closers.push(() => lock.release());
+      lock = held;
+      closers.push(() => held.release());
     }
     const opened: OpenedState = await openEngineState(config.state.path, {
       ...(dryRun ? { readOnly: true } : { logger }),
@@ -107,7 +109,15 @@ export async function openEngine(config: Config, opts: OpenEngineOptions): Promi
         ...(opts.platform ? { platform: opts.platform(connector.platform) } : {}),
         logger,
         clock: opts.clock ?? systemClock,
-        persist: dryRun ? null : opened.persist,
+        // A process that stalled past its lease (its renewals did not run) learns whether it still
+        // holds the lock before it writes the state again, not at the next renewal tick.
+        persist:
+          dryRun || lock === null
+            ? null
+            : async (commit) => {
+                await lock?.confirm();
+                await opened.persist(commit);
+              },
         ...(opts.dryRun ? { dryRun: opts.dryRun } : {}),
         freezeState: freezeFromEnv(opts.env ?? {}),
         ...(secrets !== undefined && !dryRun ? { scrub: (text: string) => secrets.scrub(text) } : {}),

@@ -28,7 +28,8 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
     state = null;
     problem = err instanceof ZodError ? `the state does not match its schema: ${err.message}` : err.message;
   }
-  const nowMs = now();
+  // A caller in the same process may pass the engine's clock (tests that let days pass).
+  const nowMs = io.clock ? io.clock.now() : now();
   const b = config.github.write_budget;
   const report = {
     statePath: config.state.path,
@@ -39,6 +40,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
       nowMs,
       budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
       lock: await inspectLockFile(config.state.path),
+      sla: config.sla !== undefined,
     }),
   };
   if (opts.json === true) io.out(JSON.stringify(report));

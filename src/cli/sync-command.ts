@@ -28,6 +28,10 @@ function reportText(report: CycleReport, reconcile: boolean): string {
     `created ${c("issues_created")}, updated ${c("issues_updated") + c("issues_state_changed")}, verdicts ${c("platform_verdicts")}, links ${c("platform_links")}`,
     `queued ${report.queue.total}`,
   ];
+  // The SLA's writes, only where there were some (the line is unchanged without SLAs).
+  const sla = [c("sla_breach_labels"), c("milestones_created"), c("issues_milestoned")];
+  if (sla.some((n) => n > 0))
+    parts.push(`sla: breach labels ${sla[0]}, milestones made ${sla[1]}, issues put in one ${sla[2]}`);
   if (reconcile) {
     parts.push(
       `adopted ${c("issues_adopted")} issues`,

@@ -28,4 +28,6 @@ export interface MetricsSources {
   schedulePeriodMs?(): number;
   /** Whether `/readyz` answers ready. */
   ready?(): boolean;
+  /** With `sla` configured: open issues past their due date, and due within 7 days; null when off. */
+  sla?(): { breached: number; dueWithin7Days: number } | null;
 }

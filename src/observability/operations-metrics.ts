@@ -96,6 +96,24 @@ export function registerOperationsMetrics(
     },
   });
 
+  // SLA (contract, "Workflow"): read from the engine's index of open issues' due times when scraped.
+  const slaBreached: Gauge = new Gauge({
+    name: "threatbridge_sla_breached_issues",
+    help: "Open issues past their SLA due date (0 when sla is not configured)",
+    registers,
+    collect() {
+      slaBreached.set(sources.sla?.()?.breached ?? 0);
+    },
+  });
+  const slaDueSoon: Gauge = new Gauge({
+    name: "threatbridge_sla_due_soon_issues",
+    help: "Open issues due within 7 days and not yet past their SLA due date (0 when sla is not configured)",
+    registers,
+    collect() {
+      slaDueSoon.set(sources.sla?.()?.dueWithin7Days ?? 0);
+    },
+  });
+
   const deliveries = new Counter({
     name: "threatbridge_webhook_deliveries_total",
     help: "GitHub webhook deliveries, by outcome (accepted, duplicate, ignored, rejected) and, when rejected, why",

@@ -32,7 +32,13 @@ export type WriteEvent =
   /** A risk acceptance ended: `unsolved` sent to the platform. */
   | { type: "risk_expired"; threatId: string; issue: IssueRef }
   /** A new issue for a threat unsolved again (`recurrence: new_issue`); `detail` names the old one. */
-  | { type: "recurred"; threatId: string; issue: IssueRef; detail: string };
+  | { type: "recurred"; threatId: string; issue: IssueRef; detail: string }
+  /** The SLA's breach label was added to an open issue past its due date. */
+  | { type: "sla_breach_labeled"; threatId: string; issue: IssueRef }
+  /** A weekly SLA milestone was made on demand (`detail`: its title) for this issue. */
+  | { type: "milestone_created"; threatId: string; issue: IssueRef; detail: string }
+  /** The issue was put into its weekly SLA milestone (`detail`: its title). */
+  | { type: "milestone_set"; threatId: string; issue: IssueRef; detail: string };
 
 /** What the connector learnt or decided about a threat's work. */
 export type OutcomeEvent =
@@ -108,6 +114,9 @@ const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   expiry_warned: true,
   risk_expired: true,
   recurred: true,
+  sla_breach_labeled: true,
+  milestone_created: true,
+  milestone_set: true,
 };
 const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
 
@@ -155,7 +164,10 @@ export type CounterName =
   | "intents_resolved_found"
   | "intents_unresolved"
   | "intents_recovered"
-  | "cycle_errors";
+  | "cycle_errors"
+  | "sla_breach_labels"
+  | "milestones_created"
+  | "issues_milestoned";
 
 /**
  * What an event adds to which counter: one, or the number of items it reports (which may be 0: a
@@ -187,6 +199,12 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
       return one("recurrences");
     case "acceptance_date_ignored":
       return one("acceptance_dates_ignored");
+    case "sla_breach_labeled":
+      return one("sla_breach_labels");
+    case "milestone_created":
+      return one("milestones_created");
+    case "milestone_set":
+      return one("issues_milestoned");
     case "created_minimal":
       return one("issues_created_minimal");
     case "adopted":

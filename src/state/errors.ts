@@ -9,7 +9,8 @@ export type StateErrorCode =
   | "state_unreadable"
   | "state_write_failed"
   | "state_locked"
-  | "state_lock_failed";
+  | "state_lock_failed"
+  | "state_lock_lost";
 
 export class StateError extends Error {
   readonly code: StateErrorCode;

@@ -8,7 +8,9 @@ import {
   type LockInfo,
   type LockStep,
 } from "./lock-file.js";
-import { judge, type LockIdentity } from "./lock-judge.js";
+import { realSleep, type Sleep } from "../shared/clock.js";
+import { StateError } from "./errors.js";
+import { judge, LEASE_MS, type LockIdentity } from "./lock-judge.js";
 
 /** Runs `fn` every `ms` until the returned function is called. */
 export interface LockTimer {
@@ -41,7 +43,18 @@ export interface HeldLockInit {
   timer: LockTimer;
   renewEveryMs: number;
   onLost: (() => void) | undefined;
+  /** Waits between two tries while a takeover holds the guard (default: real timers). */
+  sleep?: Sleep;
 }
+
+/**
+ * A holder whose own lease ran out (it stalled) and finds the takeover guard held does not stop at
+ * "busy": a starter is taking the lock over at that moment, and until the holder knows whether it
+ * did, it must not go on believing it holds the lock. It tries again this many times, this far
+ * apart (a takeover is a few file operations), before it answers "busy".
+ */
+const STALLED_BUSY_TRIES = 50;
+const STALLED_BUSY_WAIT_MS = 20;
 
 /** A held lock: renews its lease on a timer, removes its file on release or process exit. */
 export class HeldLock {
@@ -51,6 +64,8 @@ export class HeldLock {
   private released = false;
   private lostFlag = false;
   private inFlight: Promise<RenewResult> | null = null;
+  /** When the lock file last got this holder's sign of life (its acquisition, then each renewal). */
+  private renewedAtMs: number;
   private readonly stopTimer: () => void;
   private readonly onExit: () => void;
 
@@ -58,6 +73,7 @@ export class HeldLock {
     this.path = init.path;
     this.holder = init.info;
     this.text = init.text;
+    this.renewedAtMs = Date.parse(init.info.renewedAt ?? init.info.startedAt);
     // Reads the current text at exit time: the lease renewal changes it.
     this.onExit = () => removeIfSameSync(this.path, this.text);
     process.on("exit", this.onExit);
@@ -87,8 +103,20 @@ export class HeldLock {
    * it. A holder that stalled past its lease therefore never overwrites its successor's lock.
    */
   private async renewOnce(): Promise<RenewResult> {
+    const sleep = this.init.sleep ?? realSleep;
+    for (let tries = 1; ; tries++) {
+      const result = await this.tryRenew();
+      const leaseRanOut = this.init.now() - this.renewedAtMs > LEASE_MS;
+      if (result !== "busy" || !leaseRanOut || tries >= STALLED_BUSY_TRIES) return result;
+      await this.init.step("renew:busy-stalled");
+      await sleep(STALLED_BUSY_WAIT_MS);
+    }
+  }
+
+  private async tryRenew(): Promise<RenewResult> {
     const { step, self, now } = this.init;
-    const next = `${JSON.stringify({ ...this.holder, renewedAt: new Date(now()).toISOString() })}\n`;
+    const renewedAt = now();
+    const next = `${JSON.stringify({ ...this.holder, renewedAt: new Date(renewedAt).toISOString() })}\n`;
     const guardPath = `${this.path}.takeover`;
     await step("renew:guard");
     if (!(await createExclusive(guardPath, next, step))) {
@@ -107,10 +135,25 @@ export class HeldLock {
       if (this.released) return "released";
       await replaceFile(this.path, next);
       this.text = next;
+      this.renewedAtMs = renewedAt;
       return "renewed";
     } finally {
       await removeIfSame(guardPath, next);
     }
+  }
+
+  async confirm(): Promise<void> {
+    if (this.released) return;
+    if (!this.lostFlag && this.init.now() - this.renewedAtMs <= this.init.renewEveryMs * 2) return;
+    const result = this.lostFlag ? "lost" : await this.renew();
+    if (result === "renewed" || result === "released") return;
+    throw new StateError(
+      "state_lock_lost",
+      result === "lost"
+        ? `the lock ${this.path} was taken over by another process while this one stalled; it writes nothing more`
+        : `the lock ${this.path} is being taken over by another process; this one stalled and writes nothing more`,
+      { file: this.path },
+    );
   }
 
   private markLost(): void {

@@ -27,6 +27,12 @@ export interface Lock {
   readonly lost: boolean;
   /** Renews the lease now (the lock does so by itself every 10 s until released). */
   renew(): Promise<RenewResult>;
+  /**
+   * Before a write: resolves when this process surely still holds the lock. Free while the lease
+   * is being renewed on time; after a stall (the renewals did not run), renews first, and rejects
+   * with a StateError when the lock was taken over meanwhile or that cannot be known.
+   */
+  confirm(): Promise<void>;
   /** Stops the renewal and removes the lock file if it still holds this lock. Idempotent. */
   release(): Promise<void>;
 }
@@ -123,6 +129,7 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
           timer: opts.timer ?? systemLockTimer,
           renewEveryMs: RENEW_EVERY_MS,
           onLost: opts.onLost,
+          sleep,
         });
       }
       await step("acquire:read");

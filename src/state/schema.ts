@@ -22,6 +22,14 @@ export const IssueRecord = z.object({
 });
 export type IssueRecord = z.infer<typeof IssueRecord>;
 
+export const SlaRecord = z.object({
+  since: z.iso.datetime(),
+  due: z.iso.datetime(),
+  breach: z.enum(["added", "removed"]).optional(),
+  milestone: z.string().optional(),
+});
+export type SlaRecord = z.infer<typeof SlaRecord>;
+
 export const ThreatRecord = z.object({
   /** Last effective status read from the platform (stream, single read or PATCH response). */
   status: z.string(),
@@ -73,6 +81,15 @@ export const ThreatRecord = z.object({
   recurredFrom: z
     .object({ repo: z.string(), number: z.int().positive(), noted: z.boolean().optional() })
     .optional(),
+  /**
+   * The threat's SLA (config `sla`), absent when it has none: `since` (ISO) is when it was first
+   * seen unsolved by the connector (or `fields.threat.detected_at`), `due` (ISO) is `since` plus its
+   * severity's duration. `breach` says what became of the breach label: `added` by the connector
+   * (never added again for this due date, so a person who removes it is not fought), or `removed`
+   * by a person (noticed once, logged once). `milestone` is the title of the weekly milestone the
+   * connector put the issue in. A reopen keeps all of it unless `sla.restart_on_reopen`.
+   */
+  sla: SlaRecord.optional(),
 });
 export type ThreatRecord = z.infer<typeof ThreatRecord>;
 
@@ -138,6 +155,11 @@ export const QueueEntry = z.object({
   lastError: z.string().optional(),
   /** A create's view, kept until the issue is created (dropped then). */
   pending: PendingView.optional(),
+  /**
+   * Work the clock alone made due (an SLA breach): planned from the record, with no read of the
+   * threat. Any other work for the threat clears it (transitions/due-work.ts).
+   */
+  timed: z.literal(true).optional(),
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 

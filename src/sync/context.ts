@@ -15,6 +15,7 @@ import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index
 import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
+import type { MilestoneBook } from "./actions/milestone-book.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
 export type { DryRunSink } from "./run/dry-run-record.js";
@@ -73,6 +74,10 @@ export interface SyncContext extends SyncDeps {
   lastPersistMs: number;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
+  /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
+  milestones?: MilestoneBook;
+  /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
+  slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
   /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */

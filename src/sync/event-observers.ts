@@ -55,6 +55,11 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   expiry_warned: "warn",
   risk_expired: "expire",
   recurred: "recur",
+  // The contract names no action for the breach label: `breach` says what the write was for.
+  sla_breach_labeled: "breach",
+  milestone_created: "milestone",
+  // Setting an issue's milestone is a PATCH of the issue.
+  milestone_set: "update",
 };
 
 /**

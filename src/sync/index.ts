@@ -17,6 +17,7 @@ export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "
 export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
 export { queueSummary, type QueueSummary } from "./records/queue.js";
+export { slaCounts, type SlaCounts } from "./sla-status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
 export { ACTION_KINDS, priorityOf } from "./actions/index.js";
 export { policyFromConfig, type Policy } from "./plan/policy.js";

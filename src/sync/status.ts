@@ -1,5 +1,6 @@
 import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
 import type { EngineState } from "./records/threat-records.js";
+import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
@@ -22,6 +23,8 @@ export interface StatusInput {
   nowMs: number;
   budget: BudgetLimits;
   lock: LockStatus;
+  /** `sla` is configured: the report counts breached and soon-due open issues. */
+  sla?: boolean;
 }
 
 export interface StatusReport {
@@ -50,6 +53,8 @@ export interface StatusReport {
   deletedIssues: Array<{ threatId: string; issue: string }>;
   /** Risk acceptances and their ends, soonest first. */
   acceptances: AcceptanceLine[];
+  /** With `sla` configured: open issues past their due date, and due within 7 days. */
+  sla?: SlaCounts;
 }
 
 /** Severities from the most to the least severe ("severities in order"). */
@@ -121,6 +126,7 @@ export function summarize(input: StatusInput): StatusReport {
   report.issues.closed += tally.closed;
   for (const [repo, n] of Object.entries(tally.byRepository))
     report.issues.byRepository[repo] = (report.issues.byRepository[repo] ?? 0) + n;
+  if (input.sla === true) report.sla = slaCounts(openSlaDues(state.threats), input.nowMs);
   return report;
 }
 
@@ -195,6 +201,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
     `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
       report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
     ...(report.acceptances.length > 0 ? [formatAcceptances(report.acceptances)] : []),
+    ...(report.sla ? [formatSla(report.sla)] : []),
   ];
   return lines.join("\n");
 }

@@ -222,3 +222,91 @@ describe("temp files around the lock", () => {
     expect((await readdir(data)).sort()).toEqual([...kept, "state.json.lock"].sort());
   });
 });
+
+describe("a stalled holder that wakes during a takeover (contract: two processes never work on one state file)", () => {
+  const takeoverGuard = (at: number): string =>
+    `${JSON.stringify({ pid: 77, hostname: "other-host", startedAt: new Date(at).toISOString(), token: "starter" })}\n`;
+
+  it("does not settle for 'busy': it waits for the takeover to finish and learns it lost the lock", async () => {
+    let now = T0;
+    let waits = 0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+      sleep: async () => {
+        waits += 1;
+        // The starter that holds the guard finishes its takeover while the holder waits.
+        if (waits === 3) {
+          await writeFile(lockPath, takeoverGuard(now));
+          await import("node:fs/promises").then((fs) => fs.rm(`${lockPath}.takeover`));
+        }
+      },
+    });
+    now = T0 + LEASE_MS + 1;
+    await writeFile(`${lockPath}.takeover`, takeoverGuard(now));
+    expect(await lock.renew()).toBe("lost");
+    expect(lock.lost).toBe(true);
+    expect(waits).toBe(3);
+  });
+
+  it("within its lease, a held guard is 'busy' at once: nobody can be taking a live lock over", async () => {
+    let now = T0;
+    let waits = 0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+      sleep: () => {
+        waits += 1;
+        return Promise.resolve();
+      },
+    });
+    now = T0 + RENEW_EVERY_MS;
+    await writeFile(`${lockPath}.takeover`, takeoverGuard(now));
+    expect(await lock.renew()).toBe("busy");
+    expect(lock.lost).toBe(false);
+    expect(waits).toBe(0);
+  });
+});
+
+describe("confirm(): a write first learns whether this process still holds the lock", () => {
+  it("costs nothing while renewals run on time", async () => {
+    let now = T0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+    });
+    const before = await readFile(lockPath, "utf8");
+    now = T0 + RENEW_EVERY_MS;
+    await lock.confirm();
+    expect(await readFile(lockPath, "utf8")).toBe(before);
+  });
+
+  it("after a stall nobody used, renews before the write", async () => {
+    let now = T0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+    });
+    now = T0 + LEASE_MS + 5_000;
+    await lock.confirm();
+    expect(await lockContent()).toMatchObject({ renewedAt: new Date(now).toISOString() });
+    expect(lock.lost).toBe(false);
+  });
+
+  it("after a stall during which another host took the lock over, refuses the write", async () => {
+    let now = T0;
+    const lock = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 1, hostname: "node-0" },
+    });
+    now = T0 + LEASE_MS + 5_000;
+    await writeOtherHostLock(now);
+    await expect(lock.confirm()).rejects.toMatchObject({ code: "state_lock_lost" });
+    expect(lock.lost).toBe(true);
+  });
+});

@@ -68,6 +68,9 @@ describe("racing for a stale lease (property)", () => {
             ? s.schedule(Promise.resolve(), "node-0 wakes").then(() => stalled.renew())
             : null;
           const results = await s.waitFor(Promise.all([Promise.all(racers), wake]));
+          // A holder whose lease ran out knows where it stands once its renewal answers: a takeover
+          // in progress is waited for, never answered "busy" (that holder would work on, unaware).
+          if (holderWakes) expect(["renewed", "lost"]).toContain(results[1]);
           // A holder that slept through the race wakes afterwards: its first renewal tells it.
           if (!holderWakes) await stalled.renew();
           const winners = results[0].filter((lock): lock is Lock => lock !== null);

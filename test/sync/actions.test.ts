@@ -70,6 +70,15 @@ const samples: { [K in Action["kind"]]: Extract<Action, { kind: K }> } = {
     assignees: [],
     hash: "h2",
   },
+  sla_breach: { kind: "sla_breach", threatId: ID, repo: REPO, number: 7, label: "sla:breached" },
+  sla_milestone: {
+    kind: "sla_milestone",
+    threatId: ID,
+    repo: REPO,
+    number: 7,
+    title: "SLA 2026-12-06",
+    dueOn: "2026-12-06",
+  },
 };
 const contentUpdate: Extract<Action, { kind: "update" }> = {
   kind: "update",
@@ -98,11 +107,19 @@ describe("action modules (one module per action kind)", () => {
     expect(priorityOf([samples.link, samples.update])).toBe(p(samples.update));
   });
 
-  it("only creates, issue PATCHes and comments spend the GitHub write budget; reconcile only repairs the mapping", () => {
+  it("only GitHub writes (creates, issue PATCHes, comments, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping", () => {
     const spending = Object.values(samples)
       .filter(isGitHubWrite)
       .map((a) => a.kind);
-    expect(spending.sort()).toEqual(["create", "recur", "stepComment", "update", "warnExpiry"]);
+    expect(spending.sort()).toEqual([
+      "create",
+      "recur",
+      "sla_breach",
+      "sla_milestone",
+      "stepComment",
+      "update",
+      "warnExpiry",
+    ]);
     const repairs = Object.values(samples)
       .filter(isMappingRepair)
       .map((a) => a.kind);
@@ -114,6 +131,8 @@ describe("action modules (one module per action kind)", () => {
     expect(describeAction(samples.verdict)).toEqual({ detail: "status=solved" });
     expect(describeAction(samples.update)).toEqual({ detail: "state=closed" });
     expect(describeAction(contentUpdate)).toEqual({ detail: "content changed" });
+    expect(describeAction(samples.sla_breach)).toEqual({ labels: ["sla:breached"], detail: "SLA breached" });
+    expect(describeAction(samples.sla_milestone)).toEqual({ detail: 'milestone "SLA 2026-12-06"' });
   });
 });
 

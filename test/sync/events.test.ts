@@ -164,6 +164,28 @@ describe('audit observer (contract, "Logs": one info line per write with action,
       ["info", "reopen", T1, `${REPO}#7`],
     ]);
   });
+
+  it('the SLA\'s writes: the breach label (`breach`), a milestone made (`milestone`, contract "Workflow"), an issue put into it (`update`)', () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const text of chunk.toString().split("\n").filter(Boolean)) {
+          const value: unknown = JSON.parse(text);
+          if (typeof value === "object" && value !== null) lines.push({ ...value });
+        }
+        done();
+      },
+    });
+    const audit = auditObserver(createLogger({ destination: stream }));
+    audit({ type: "sla_breach_labeled", threatId: T1, issue: ISSUE });
+    audit({ type: "milestone_created", threatId: T1, issue: ISSUE, detail: "SLA 2026-12-06" });
+    audit({ type: "milestone_set", threatId: T1, issue: ISSUE, detail: "SLA 2026-12-06" });
+    expect(lines.map((l) => [l["audit"], l["action"], l["issue"]])).toEqual([
+      [true, "breach", `${REPO}#7`],
+      [true, "milestone", `${REPO}#7`],
+      [true, "update", `${REPO}#7`],
+    ]);
+  });
 });
 
 describe('audit observer: the workflow writes (contract, "Workflow": accept, warn, expire, recur)', () => {

@@ -29,6 +29,12 @@ const FULL = {
   },
   occurrence: 2,
   recurredFrom: { repo: "acme/sec", number: 5, noted: true },
+  sla: {
+    since: "2026-01-01T00:00:00.000Z",
+    due: "2026-01-31T00:00:00.000Z",
+    breach: "added",
+    milestone: "SLA 2026-02-01",
+  },
 } satisfies ThreatRecord;
 
 describe("the threat record's shape is the state schema's (src/state/schema.ts)", () => {

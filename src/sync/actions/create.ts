@@ -4,7 +4,8 @@ import { markerFor } from "../render/index.js";
 import { withRevision } from "../../shared/index.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueCreated } from "../transitions/outcome.js";
-import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { slaMilestoneSet } from "../transitions/sla.js";
+import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
 /** GitHub's limit on a title (characters). */
 const TITLE_MAX = 256;
@@ -21,7 +22,23 @@ function minimalBody(threatId: string): string {
 }
 
 /** A new issue for a threat, under a write-ahead intent so that a lost answer never duplicates it. */
-export const createAction: ActionModule<ActionOf<"create">, { issue: IssueSnapshot; minimal: boolean }> = {
+/** The number of the weekly SLA milestone the issue goes into, made on demand; null without one. */
+async function milestoneFor(
+  action: ActionOf<"create">,
+  io: SendIo,
+): Promise<{ number: number; created: boolean } | null> {
+  const wanted = action.milestone;
+  if (!wanted || !io.workflow || !io.milestones) return null;
+  return io.milestones.numberFor(io.workflow, action.repo, wanted.title, wanted.dueOn);
+}
+
+interface CreateAnswer {
+  issue: IssueSnapshot;
+  minimal: boolean;
+  milestone: { number: number; created: boolean } | null;
+}
+
+export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
   kind: "create",
   // New issues come after verdicts and state changes; within the class, by severity (queue.ts).
   priority: () => QueueClass.create,
@@ -38,15 +55,17 @@ export const createAction: ActionModule<ActionOf<"create">, { issue: IssueSnapsh
     settleLazily: true,
   }),
   async send(action, io) {
+    const milestone = await milestoneFor(action, io);
     const send = (title: string, body: string) =>
       io.github.createIssue(action.repo, {
         title,
         body: withRevision(body, action.hash),
         labels: action.labels,
         assignees: action.assignees,
+        ...(milestone ? { milestone: milestone.number } : {}),
       });
     try {
-      return { issue: await send(action.title, action.body), minimal: false };
+      return { issue: await send(action.title, action.body), minimal: false, milestone };
     } catch (error) {
       // A 422 would be answered again to the same request: fall back once to a minimal body. Its
       // revision is the full content's, so the planner does not rewrite it.
@@ -54,17 +73,26 @@ export const createAction: ActionModule<ActionOf<"create">, { issue: IssueSnapsh
       return {
         issue: await send(action.title.slice(0, TITLE_MAX), minimalBody(action.threatId)),
         minimal: true,
+        milestone,
       };
     }
   },
-  settle(action, { issue, minimal }) {
+  settle(action, { issue, minimal, milestone }) {
     const id = action.threatId;
     const events: EngineEvent[] = [];
     if (minimal)
       events.push({ type: "created_minimal", threatId: id, detail: "GitHub refused the full body (422)" });
-    events.push({ type: "created", threatId: id, issue: { repo: issue.repo, number: issue.number } });
+    const at = { repo: issue.repo, number: issue.number };
+    if (milestone?.created && action.milestone)
+      events.push({ type: "milestone_created", threatId: id, issue: at, detail: action.milestone.title });
+    events.push({ type: "created", threatId: id, issue: at });
+    // In its SLA milestone from the start (or in a repository without milestones: not tried again).
+    const title = action.milestone?.title;
     return {
-      record: (r) => issueCreated(r, issueRecord(issue, action.hash)),
+      record: (r) => {
+        const created = issueCreated(r, issueRecord(issue, action.hash));
+        return title === undefined ? created : slaMilestoneSet(created, title);
+      },
       events,
       finished: "pending",
       commit: "none",

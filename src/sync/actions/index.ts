@@ -9,6 +9,8 @@ import { createAction } from "./create.js";
 import { linkAction } from "./link.js";
 import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
+import { slaBreachAction } from "./sla-breach.js";
+import { slaMilestoneAction } from "./sla-milestone.js";
 import type { ActionDescription, ActionModule, ActionOf } from "./types.js";
 
 /**
@@ -31,6 +33,8 @@ export const actionModules: ActionRegistry = {
   adopt: adoptAction,
   link: linkAction,
   accept: acceptAction,
+  sla_breach: slaBreachAction,
+  sla_milestone: slaMilestoneAction,
 };
 
 /** Every kind of action, from the registry (so a list of kinds cannot miss one). */
@@ -72,3 +76,4 @@ export {
   type Settlement,
 } from "./types.js";
 export { surelyRefused } from "./write-helpers.js";
+export { MilestoneBook } from "./milestone-book.js";

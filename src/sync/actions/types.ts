@@ -5,6 +5,7 @@ import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../run/dry-run-record.js";
+import type { MilestoneBook } from "./milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
@@ -17,6 +18,8 @@ export interface SendIo {
   /** Sub-issues and milestones; null where the engine runs without them. */
   workflow: GitHubWorkflow | null;
   platform: PlatformClient;
+  /** The weekly SLA milestones' numbers, per repository and process (actions/milestone-book.ts). */
+  milestones?: MilestoneBook;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
   isManagedLabel(label: string): boolean;
 }

@@ -11,6 +11,7 @@ import {
 import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { planFor } from "../plan/plan-for.js";
 import { enqueue } from "../records/queue.js";
+import { slaOnVersion } from "./sla.js";
 import {
   applyAssetVersion,
   applyThreatVersion,
@@ -110,7 +111,8 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   }
   const view = toThreatView(threat, ctx.config.fields.threat);
   const link = githubLink(threat);
-  const result = applyThreatVersion(ctx.state.threats.get(threat.id), {
+  const before = ctx.state.threats.get(threat.id);
+  const result = applyThreatVersion(before, {
     status: threat.status,
     updatedAt: threat.updated_at,
     severityRank: view.severityRank,
@@ -121,7 +123,7 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
-  putThreat(ctx, threat.id, result.record);
+  putThreat(ctx, threat.id, slaOnVersion(ctx, before, result.record, threat, view.severityRank));
   remember(ctx, threat.id, { view, link });
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {

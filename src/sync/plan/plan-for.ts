@@ -8,12 +8,27 @@ import { acceptanceAfterStatus } from "../transitions/acceptance.js";
 import { gone, notRead, present } from "./known.js";
 import { forOccurrence } from "../render/occurrence.js";
 import { acceptanceWaits } from "./acceptance-input.js";
+import { slaView } from "../transitions/sla.js";
+import type { SlaPolicy } from "./sla.js";
+
+function slaPolicy(ctx: SyncContext, nowMs: number): SlaPolicy {
+  const sla = ctx.config.sla;
+  return {
+    nowMs,
+    breachLabel: sla?.breach_label ?? "",
+    // Without the milestones API (the engine's own test fakes) the milestones are not planned.
+    weekly: sla?.milestones === "weekly" && ctx.workflow !== undefined,
+  };
+}
 
 /** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const record = ctx.state.threats.get(threatId);
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
-  const view = cached?.view ?? null;
+  const nowMs = ctx.clock.now();
+  const read = cached?.view ?? null;
+  // The SLA the record holds is shown on the issue (its due day) and given to templates.
+  const view = read && record?.sla ? { ...read, sla: slaView(record.sla, nowMs) } : read;
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
     updateThreat(ctx, threatId, removalCloseCleared);
@@ -29,7 +44,7 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   // A person's change with the threat not at hand (it did not change on the stream): the planner
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;
-  const now = ctx.clock.now();
+  const now = nowMs;
   // A risk acceptance's time-driven step is planned from the record too (no read to decide it).
   const statusOnly =
     !view && (person || acceptanceWaits(ctx, threatId, now)) && record?.issue && !record.gone
@@ -63,5 +78,6 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
             forOccurrence(base, threatId, n, previous),
         }
       : {}),
+    ...(ctx.config.sla ? { sla: slaPolicy(ctx, nowMs) } : {}),
   });
 }

@@ -15,6 +15,7 @@ import type { Known } from "./known.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 import { planAcceptanceStep, planRecurrence, planRiskAcceptance } from "./plan-acceptance.js";
 import type { AcceptanceAction } from "./acceptance-actions.js";
+import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -60,6 +61,8 @@ export interface PlanInput {
     occurrence: number,
     previous: { repo: string; number: number },
   ) => { issue: RenderedIssue; hash: string };
+  /** The SLA's settings and `now`, when `sla` is on (plan/sla.ts). */
+  sla?: SlaPolicy | undefined;
 }
 
 export type Action =
@@ -75,6 +78,8 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
+      /** The weekly SLA milestone the issue is created in (plan/sla.ts). */
+      milestone?: { title: string; dueOn: string };
     }
   | {
       kind: "update";
@@ -89,7 +94,8 @@ export type Action =
       comment?: string;
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
-  | AcceptanceAction;
+  | AcceptanceAction
+  | SlaAction;
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
@@ -185,6 +191,18 @@ function planExisting(input: PlanInput, issue: IssueRecord): Action[] {
 }
 
 export function plan(input: PlanInput): Action[] {
+  const actions = planThreat(input);
+  // The SLA's steps are planned from the record and `now` alone (so also for a threat not read: a
+  // breach needs no read), beside a content update or a link, and after any change of the
+  // issue's state (a close may make them moot; the next round plans them again).
+  return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
+}
+
+function leavesStateAlone(action: Action): boolean {
+  return action.kind === "link" || (action.kind === "update" && action.state === undefined);
+}
+
+function planThreat(input: PlanInput): Action[] {
   // Not read: "gone" would close a live threat's issue, "present" would guess its status.
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
@@ -221,6 +239,7 @@ export function plan(input: PlanInput): Action[] {
       },
       assignees: input.route.assignees,
       hash: rendered.hash,
+      ...milestoneOnCreate(input),
     },
   ];
 }

@@ -11,6 +11,13 @@ import type { ThreatRecords } from "./threat-records.js";
 export class ThreatIndex {
   /** asset id → ids of its threats. */
   readonly byAsset = new Map<string, Set<string>>();
+  /**
+   * Threat id → due time (epoch ms) of an open issue whose SLA breach label is not added yet: the
+   * per-cycle sweep (run/sla-sweep.ts) reads only these, never every record.
+   */
+  readonly slaDue = new Map<string, number>();
+  /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */
+  readonly slaOpen = new Map<string, number>();
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
   private issues: Map<string, string> | null = null;
@@ -20,9 +27,10 @@ export class ThreatIndex {
 
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
-    threats.scan((id, assetId, issue) => {
+    threats.scan((id, assetId, issue, loose) => {
       index.addAsset(id, assetId);
       if (issue) index.countRepo(issue.repo, 1);
+      if (loose) index.noteSla(id, loose);
     });
     return index;
   }
@@ -74,6 +82,7 @@ export class ThreatIndex {
       if (ids?.size === 0) this.byAsset.delete(assetBefore);
     }
     this.addAsset(id, assetAfter);
+    this.noteSla(id, after);
     const issueBefore = before?.issue;
     const issueAfter = after?.issue;
     if (issueBefore?.repo === issueAfter?.repo && issueBefore?.number === issueAfter?.number) return;
@@ -86,6 +95,15 @@ export class ThreatIndex {
       this.issues?.set(issueKey(issueAfter.repo, issueAfter.number), id);
       this.countRepo(issueAfter.repo, 1);
     }
+  }
+
+  private noteSla(id: string, record: Indexed | undefined): void {
+    const sla = record?.sla;
+    const open = sla !== undefined && record?.issue?.state === "open" && !record.gone;
+    if (open) this.slaOpen.set(id, Date.parse(sla.due));
+    else this.slaOpen.delete(id);
+    if (open && !sla.breach) this.slaDue.set(id, Date.parse(sla.due));
+    else this.slaDue.delete(id);
   }
 
   private addAsset(id: string, assetId: string | null): void {
@@ -103,8 +121,8 @@ export class ThreatIndex {
 }
 
 /** What the index reads of a record. */
-type Indexed = Pick<ThreatRecord, "assetId"> & {
-  issue?: { repo: string; number: number } | undefined;
+type Indexed = Pick<ThreatRecord, "assetId" | "sla" | "gone"> & {
+  issue?: { repo: string; number: number; state?: "open" | "closed" } | undefined;
   acceptance?: Acceptance | undefined;
 };
 type Acceptance = NonNullable<ThreatRecord["acceptance"]>;

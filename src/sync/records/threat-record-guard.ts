@@ -39,6 +39,7 @@ export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "acceptance",
   "occurrence",
   "recurredFrom",
+  "sla",
 ]);
 const KNOWN: ReadonlySet<string> = new Set(THREAT_RECORD_FIELDS);
 
@@ -64,6 +65,8 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["acceptance"] === undefined &&
     v["recurredFrom"] === undefined &&
     optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
+    // Its ISO times are checked by the schema.
+    v["sla"] === undefined &&
     Object.keys(v).every((k) => KNOWN.has(k))
   );
 }

@@ -24,9 +24,17 @@ export interface ThreatRecords {
    * (spec, "Events"). Read without building the record where the store can.
    */
   sameVersion(id: string, updatedAt: string, status: string): boolean;
-  /** Every threat's asset and issue (the engine's indexes are built from this, once per process). */
+  /**
+   * Every threat's asset and issue (the engine's indexes are built from this, once per process);
+   * a record of an uncommon shape (kept whole: an SLA, a refusal...) is given whole as `loose`.
+   */
   scan(
-    visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
+    visit: (
+      id: string,
+      assetId: string | null,
+      issue: { repo: string; number: number } | null,
+      loose?: ThreatRecord,
+    ) => void,
   ): void;
   /**
    * The records of an uncommon shape (a refusal, a risk acceptance...), without building the
@@ -123,7 +131,12 @@ export class ThreatRecordsView implements ThreatRecords {
   }
 
   scan(
-    visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
+    visit: (
+      id: string,
+      assetId: string | null,
+      issue: { repo: string; number: number } | null,
+      loose?: ThreatRecord,
+    ) => void,
   ): void {
     const table = this.rows.table;
     if (table)
@@ -132,7 +145,7 @@ export class ThreatRecordsView implements ThreatRecords {
       );
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
       const record = this.record(value);
-      visit(id, record.assetId, record.issue ?? null);
+      visit(id, record.assetId, record.issue ?? null, record);
     }
   }
 

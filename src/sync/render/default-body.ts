@@ -51,6 +51,7 @@ export function summaryTable(threat: ThreatView, asset: AssetView | null): strin
     ["Threat ID", tableCell(threat.id, CAP.id)],
     ["Asset ID", tableCell(asset?.id ?? threat.assetId, CAP.id)],
   ];
+
   return ["| Field | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
 }
 
@@ -92,7 +93,10 @@ function description(raw: string | null): string {
 
 export function defaultBody(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): string {
   const url = platformLink(platformUiUrl, threat.id);
-  const head = [summaryTable(threat, asset), "### Description"];
+  // The SLA's due day only: what changes with the clock (days left, breached) would rewrite every
+  // issue daily. A breach shows as the breach label instead.
+  const due = threat.sla ? [`**Due: ${threat.sla.due}**`] : [];
+  const head = [summaryTable(threat, asset), ...due, "### Description"];
   const tail = [
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
     FOOTER,

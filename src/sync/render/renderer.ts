@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { Route } from "../plan/policy.js";
+import { SEVERITIES } from "../../shared/severity.js";
 import {
   compileTemplates,
   renderIssue,
@@ -46,10 +47,21 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
     opts.managedLabel,
     opts.platformUiUrl ?? null,
   ]);
+  // Switching SLAs on (or changing a duration) re-reads every threat, so that existing issues get
+  // (or follow) their due dates. Off, the key is what it was before SLAs existed.
+  const slaKey = config.sla
+    ? [...SEVERITIES.map((name) => config.sla?.[name] ?? null), config.sla.milestones]
+    : null;
   // A user template that names `status` shows it: then (and only then) a status change is content.
   const templatesShowStatus = /\bstatus\b/.test(JSON.stringify(config.templates));
+  // The built-in body shows the SLA's due day only, which changes with the due date, never with
+  // the clock. A user template that names `days_left` or `breached` shows what the clock changes:
+  // then (and only then) they are content, and each such issue is rewritten once a day.
+  const templatesShowSlaClock = /\b(days_left|breached)\b/.test(JSON.stringify(config.templates));
   const key = createHash("sha256")
-    .update(JSON.stringify([fixed, config.fields, config.routes.map((r) => r.labels)]))
+    .update(
+      JSON.stringify([fixed, config.fields, config.routes.map((r) => r.labels), ...(slaKey ? [slaKey] : [])]),
+    )
     .digest("hex")
     .slice(0, 16);
   return {
@@ -64,8 +76,11 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
       return {
         get hash(): string {
           if (hash === undefined) {
-            const { ageDays: _age, updatedAt: _updated, status, ...rest } = threat;
-            const shown = templatesShowStatus ? { ...rest, status } : rest;
+            const { ageDays: _age, updatedAt: _updated, status, sla, ...rest } = threat;
+            const clock = templatesShowSlaClock ? sla : undefined;
+            const withSla =
+              sla === undefined ? rest : { ...rest, slaDue: sla.due, ...(clock ? { slaClock: clock } : {}) };
+            const shown = templatesShowStatus ? { ...withSla, status } : withSla;
             hash = createHash("sha256")
               .update(fixed)
               .update(JSON.stringify([shown, asset, route.labels]))

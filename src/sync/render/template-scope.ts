@@ -67,6 +67,10 @@ function buildScope(
       type: str(asset?.type ?? null, inline),
     },
     platform_url: platformLink(platformUiUrl, threat.id),
+    // Plain values the connector computed (a date, a number, a flag): nothing to escape.
+    sla: threat.sla
+      ? { due: threat.sla.due, days_left: threat.sla.daysLeft, breached: threat.sla.breached }
+      : null,
   };
 }
 

@@ -2,6 +2,15 @@ import type { CompiledTemplates } from "../../config/index.js";
 
 export type { CompiledTemplates };
 
+/** What an issue shows of a threat's SLA: its due day, and (templates only) days left and breach. */
+export interface SlaView {
+  /** The due day, YYYY-MM-DD (UTC). */
+  due: string;
+  /** Whole days from today (UTC) to the due day; 0 on the day, negative past it. */
+  daysLeft: number;
+  breached: boolean;
+}
+
 /** What the renderer sees: plain data, already normalized by `../normalize.ts`. */
 export interface ThreatView {
   id: string;
@@ -19,6 +28,8 @@ export interface ThreatView {
   assetId: string | null;
   moduleData: Record<string, unknown> | null;
   updatedAt: string;
+  /** The threat's SLA as of now (config `sla`); absent when it has none. */
+  sla?: SlaView | undefined;
 }
 
 export interface AssetView {

@@ -10,6 +10,7 @@ import { queueSummary, type QueueSummary } from "../records/queue.js";
 import type { Action } from "../plan/plan.js";
 import { recoverIntents } from "./recover.js";
 import { sweepAcceptances } from "./acceptance-sweep.js";
+import { sweepSla } from "./sla-sweep.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
 
@@ -209,6 +210,7 @@ async function cycleBody(
     // Risk acceptances whose warning or end is due, from the state (people's changes read first:
     // a person who reopened the issue ended the acceptance).
     sweepAcceptances(ctx);
+    sweepSla(ctx);
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.
     const recreating = (action: Action): boolean =>

@@ -90,7 +90,9 @@ async function processOne(
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
     // A person's change is planned from the status the state holds; the verdict's PATCH answers with
     // the threat, so no GET goes before it.
-    if (!awaitsVerdict(ctx, threatId) && !acceptanceStep) await ensureLoaded(ctx, threatId);
+    // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
+    const timed = ctx.state.queue[threatId]?.timed === true;
+    if (!awaitsVerdict(ctx, threatId) && !timed && !acceptanceStep) await ensureLoaded(ctx, threatId);
     const all = planFor(ctx, threatId);
     const actions = opts.allow ? all.filter(opts.allow) : all;
     if (actions.length === 0) {

@@ -1,7 +1,7 @@
 import { isOwnLabel } from "../../shared/index.js";
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
 import type { Intent, IssueRecord } from "../../state/index.js";
-import { moduleOf, surelyRefused, type SendIo, type Settlement } from "../actions/index.js";
+import { MilestoneBook, moduleOf, surelyRefused, type SendIo, type Settlement } from "../actions/index.js";
 import { checkpoint, remember, type SyncContext } from "../context.js";
 import { isFresh } from "../intake/fresh-poll.js";
 import { notePersonChange } from "../intake/github.js";
@@ -31,6 +31,12 @@ function sendIo(ctx: SyncContext): SendIo {
     github: ctx.github,
     workflow: ctx.workflow ?? null,
     platform: ctx.platform,
+    milestones: (ctx.milestones ??= new MilestoneBook((repo, status, message) =>
+      ctx.logger.warn(
+        { repo, status, message },
+        "this repository has no milestones; issues there get no SLA milestone",
+      ),
+    )),
     isManagedLabel: managedLabel(ctx),
   };
 }

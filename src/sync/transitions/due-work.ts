@@ -9,6 +9,8 @@ import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js
 export interface NewWork {
   person?: PersonChange;
   pending?: PendingView;
+  /** Work the clock made due (an SLA breach), planned from the record with no read of the threat. */
+  timed?: true;
 }
 
 /**
@@ -22,7 +24,10 @@ export function withWork(
   fresh: { seq: number; now: string },
 ): QueueEntry {
   if (current) {
-    const { notBefore: _retryNow, pending, ...rest } = current;
+    // Time-driven work adds nothing to an entry that has work already (nor ends its back-off).
+    if (work.timed) return current;
+    // Any other work needs the threat read: the entry is no longer time-driven only.
+    const { notBefore: _retryNow, pending, timed: _read, ...rest } = current;
     // A person's change keeps a create's view; a new version of the threat replaces it.
     const view = work.pending ?? (work.person ? pending : undefined);
     return {
@@ -37,6 +42,7 @@ export function withWork(
     attempts: 0,
     ...(work.person ? { person: work.person } : {}),
     ...(work.pending ? { pending: work.pending } : {}),
+    ...(work.timed ? { timed: true as const } : {}),
   };
 }
 

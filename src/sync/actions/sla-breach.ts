@@ -1,0 +1,33 @@
+import { slaBreachAdded } from "../transitions/sla.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+
+/**
+ * The SLA's breach label on an open issue past its due date (contract, "Workflow": SLA): one
+ * write (`POST /issues/{n}/labels`, which keeps every other label), decided from the record with
+ * no read of the issue. Once added for a due date it is never added again: a person who removes it
+ * is not fought over (intake/sla.ts notes the removal once). The label is not of the connector's
+ * managed vocabulary, so the content updates that follow (syncLabels) neither drop nor re-add it.
+ */
+export const slaBreachAction: ActionModule<ActionOf<"sla_breach">, null> = {
+  kind: "sla_breach",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: (action) => ({ labels: [action.label], detail: "SLA breached" }),
+  // Adding a label twice gives the same issue: no intent, and no read first.
+  async send(action, io) {
+    await io.github.addLabels(action.repo, action.number, [action.label]);
+    return null;
+  },
+  settle: (action) => ({
+    record: slaBreachAdded,
+    events: [
+      {
+        type: "sla_breach_labeled",
+        threatId: action.threatId,
+        issue: { repo: action.repo, number: action.number },
+      },
+    ],
+    commit: "checkpoint",
+  }),
+};

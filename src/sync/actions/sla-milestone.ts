@@ -1,0 +1,48 @@
+import type { IssueSnapshot } from "../../github/index.js";
+import type { EngineEvent } from "../../shared/index.js";
+import { slaMilestoneSet } from "../transitions/sla.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+
+/** What putting an issue into its milestone answered; `issue` null where the repository has none. */
+export interface MilestoneAnswer {
+  issue: IssueSnapshot | null;
+  created: boolean;
+}
+
+/**
+ * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>", due that Sunday),
+ * made on demand (actions/milestone-book.ts: listed once per repository and process). A repository
+ * without milestones is recorded as done for that title, so that it is not asked again every cycle.
+ */
+export const slaMilestoneAction: ActionModule<ActionOf<"sla_milestone">, MilestoneAnswer> = {
+  kind: "sla_milestone",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: (action) => ({ detail: `milestone "${action.title}"` }),
+  // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.
+  async send(action, io) {
+    const found =
+      io.workflow && io.milestones
+        ? await io.milestones.numberFor(io.workflow, action.repo, action.title, action.dueOn)
+        : null;
+    if (found === null) return { issue: null, created: false };
+    const issue = await io.github.updateIssue(action.repo, action.number, { milestone: found.number });
+    return { issue, created: found.created };
+  },
+  settle(action, answer) {
+    const at = { repo: action.repo, number: action.number };
+    const events: EngineEvent[] = [];
+    if (answer.created)
+      events.push({ type: "milestone_created", threatId: action.threatId, issue: at, detail: action.title });
+    if (answer.issue)
+      events.push({ type: "milestone_set", threatId: action.threatId, issue: at, detail: action.title });
+    return {
+      record: (r) => slaMilestoneSet(r, action.title),
+      events,
+      // A state in the answer the connector did not write is a person's (as for a content PATCH).
+      ...(answer.issue ? { answered: { issue: answer.issue, mayShowPerson: true } } : {}),
+      commit: "checkpoint",
+    };
+  },
+};

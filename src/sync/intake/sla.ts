@@ -1,0 +1,85 @@
+import type { Config } from "../../config/index.js";
+import type { Threat } from "../../platform/index.js";
+import { parseDuration } from "../../shared/duration.js";
+import { SEVERITIES } from "../../shared/severity.js";
+import type { ThreatRecord } from "../../state/index.js";
+import type { SyncContext } from "../context.js";
+import { slaBreachRemoved, withSla } from "../transitions/sla.js";
+import { updateThreat } from "../records/state-updates.js";
+import type { IssueSnapshot } from "../../github/index.js";
+import { getPath } from "./normalize.js";
+
+/**
+ * The shell of the SLA's start (transitions/sla.ts): the severity's duration from the config, the
+ * detection time from the threat, the clock. Off (the record unchanged) without `sla` in the config.
+ */
+
+/** The duration of a severity rank in ms, or null when the config gives it none. */
+export function slaDurationMs(sla: NonNullable<Config["sla"]>, rank: number | null): number | null {
+  const name = rank === null ? undefined : SEVERITIES[rank];
+  const text = name === undefined ? undefined : sla[name];
+  return text === undefined ? null : parseDuration(text);
+}
+
+/**
+ * `fields.threat.detected_at` as epoch ms; null when not configured, absent or not an ISO time
+ * (`unreadable` is then told, so that the shell says so once).
+ */
+export function detectedAtMs(
+  config: Config,
+  threat: Threat,
+  unreadable?: (value: unknown) => void,
+): number | null {
+  const path = config.fields.threat.detected_at;
+  if (path === undefined) return null;
+  const value = getPath(threat, path);
+  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isFinite(ms)) return ms;
+  unreadable?.(value);
+  return null;
+}
+
+/** Said once per process: a configured `detected_at` that a threat does not carry as an ISO time. */
+function noteUnreadable(ctx: SyncContext, threatId: string): (value: unknown) => void {
+  return (value) => {
+    if (ctx.slaDetectedAtWarned) return;
+    ctx.slaDetectedAtWarned = true;
+    ctx.logger.warn(
+      { threatId, path: ctx.config.fields.threat.detected_at, value: String(value).slice(0, 100) },
+      "fields.threat.detected_at is not an ISO time on this threat; its SLA starts when the connector first sees it unsolved (said once)",
+    );
+  };
+}
+
+export function slaOnVersion(
+  ctx: SyncContext,
+  before: ThreatRecord | undefined,
+  after: ThreatRecord,
+  threat: Threat,
+  severityRank: number | null,
+): ThreatRecord {
+  const sla = ctx.config.sla;
+  if (!sla) return after;
+  return withSla(before, after, {
+    nowMs: ctx.clock.now(),
+    durationMs: slaDurationMs(sla, severityRank),
+    detectedAtMs: detectedAtMs(ctx.config, threat, noteUnreadable(ctx, threat.id)),
+    restartOnReopen: sla.restart_on_reopen,
+  });
+}
+
+/**
+ * A listed issue no longer shows the breach label the connector added: a person removed it. It is
+ * noted on the record and logged once, and never added again for this due date (not fought over).
+ */
+export function noteBreachLabel(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
+  const label = ctx.config.sla?.breach_label;
+  if (label === undefined || ctx.state.threats.get(threatId)?.sla?.breach !== "added") return;
+  const wanted = label.toLowerCase();
+  if (issue.labels.some((l) => l.toLowerCase() === wanted)) return;
+  updateThreat(ctx, threatId, slaBreachRemoved);
+  ctx.logger.warn(
+    { threatId, issue: `${issue.repo}#${issue.number}`, label },
+    "a person removed the SLA breach label; the connector leaves it off",
+  );
+}

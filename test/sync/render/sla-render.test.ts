@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { createRenderer } from "../../../src/sync/render/renderer.js";
+import type { ThreatView } from "../../../src/sync/render/index.js";
+import { makeConfig, REPO } from "../harness.js";
+
+/**
+ * Contract, "Workflow" → "SLA": the body shows `Due: YYYY-MM-DD`; templates get `sla.due`,
+ * `sla.days_left`, `sla.breached`. The built-in rendering's hash holds the due day only, so no
+ * issue is rewritten as days pass; a template that shows the clock pays one update a day.
+ */
+
+const route = { repo: REPO, labels: [], assignees: [] };
+const SLA = { sla: { critical: "7d" } };
+function view(sla: ThreatView["sla"]): ThreatView {
+  return {
+    id: "00000000-0000-4000-8000-000000000001",
+    title: "Exposed @admin panel #12",
+    description: "d",
+    severity: "critical",
+    severityRank: 4,
+    module: "m",
+    status: "unsolved",
+    ageDays: 3,
+    assetId: null,
+    moduleData: null,
+    updatedAt: "2026-11-25T00:00:00Z",
+    ...(sla ? { sla } : {}),
+  };
+}
+const today = { due: "2026-12-02", daysLeft: 7, breached: false };
+const tomorrow = { due: "2026-12-02", daysLeft: 6, breached: false };
+const past = { due: "2026-12-02", daysLeft: -1, breached: true };
+
+describe("SLA rendering", () => {
+  it("the built-in body shows the due day; its hash does not change as days pass or with the breach", () => {
+    const renderer = createRenderer(makeConfig(SLA));
+    const a = renderer.render(view(today), null, route);
+    expect(a.issue.body).toContain("Due: 2026-12-02");
+    expect(renderer.render(view(tomorrow), null, route).hash).toBe(a.hash);
+    expect(renderer.render(view(past), null, route).hash).toBe(a.hash);
+    // A new due day is new content.
+    expect(renderer.render(view({ ...today, due: "2026-12-09" }), null, route).hash).not.toBe(a.hash);
+    expect(renderer.render(view(undefined), null, route).issue.body).not.toContain("Due:");
+  });
+
+  it("templates get sla.due, sla.days_left and sla.breached; naming the clock makes it content (one update a day)", () => {
+    const body =
+      "{{ threat.title }} due {{ sla.due }} in {{ sla.days_left }} days, breached: {{ sla.breached }}";
+    const renderer = createRenderer(makeConfig({ ...SLA, templates: { body } }));
+    const a = renderer.render(view(today), null, route);
+    expect(a.issue.body).toContain("due 2026-12-02 in 7 days, breached: false");
+    const b = renderer.render(view(past), null, route);
+    expect(b.issue.body).toContain("in -1 days, breached: true");
+    expect(b.hash).not.toBe(a.hash);
+    const dueOnly = createRenderer(makeConfig({ ...SLA, templates: { body: "due {{ sla.due }}" } }));
+    expect(dueOnly.render(view(today), null, route).hash).toBe(dueOnly.render(view(past), null, route).hash);
+  });
+
+  it("switching SLAs on (or changing a duration) changes the render key, so existing issues get their due dates; off, the key is unchanged", () => {
+    const off = createRenderer(makeConfig()).key;
+    expect(createRenderer(makeConfig(SLA)).key).not.toBe(off);
+    expect(createRenderer(makeConfig({ sla: { critical: "8d" } })).key).not.toBe(
+      createRenderer(makeConfig(SLA)).key,
+    );
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { DAY_MS } from "../../src/shared/duration.js";
+import type { ThreatRecord } from "../../src/state/index.js";
+import { ThreatIndex } from "../../src/sync/records/threat-index.js";
+import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
+import { openSlaDues, slaCounts } from "../../src/sync/sla-status.js";
+
+/**
+ * Contract, "Workflow" → "SLA": `status` and `/metrics` give the number of open issues breached
+ * and due within 7 days; the sweep reads only the index of due times, never every record.
+ */
+
+const NOW = Date.parse("2026-11-25T10:00:00.000Z");
+const iso = (ms: number): string => new Date(ms).toISOString();
+function record(number: number, dueMs: number | null, extra: Partial<ThreatRecord> = {}): ThreatRecord {
+  return {
+    status: "unsolved",
+    severity: 4,
+    assetId: null,
+    updatedAt: "2026-11-23T07:00:00.000Z",
+    issue: {
+      repo: "acme/sec",
+      number,
+      url: `https://github.com/acme/sec/issues/${number}`,
+      state: "open",
+      hash: "h",
+    },
+    ...(dueMs !== null ? { sla: { since: iso(NOW - 30 * DAY_MS), due: iso(dueMs) } } : {}),
+    ...extra,
+  };
+}
+
+describe("SLA counts and the index of due times", () => {
+  const records = {
+    breached: record(1, NOW - DAY_MS),
+    labelled: record(2, NOW - 2 * DAY_MS, {
+      sla: { since: iso(NOW - 30 * DAY_MS), due: iso(NOW - 2 * DAY_MS), breach: "added" },
+    }),
+    soon: record(3, NOW + 6 * DAY_MS),
+    later: record(4, NOW + 8 * DAY_MS),
+    closed: record(5, NOW - DAY_MS, {
+      issue: {
+        repo: "acme/sec",
+        number: 5,
+        url: "https://github.com/acme/sec/issues/5",
+        state: "closed",
+        hash: "h",
+      },
+    }),
+    none: record(6, null),
+  };
+
+  it("breached: open issues past their due date (labelled or not); due within 7 days: open, not yet past", () => {
+    const threats = ThreatRecordsView.of(records);
+    expect(slaCounts(openSlaDues(threats), NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
+    const index = ThreatIndex.build(threats);
+    expect(slaCounts(index.slaOpen.values(), NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
+  });
+
+  it("the sweep's index holds open issues whose label is not added yet, and follows updates", () => {
+    const threats = ThreatRecordsView.of(records);
+    const index = ThreatIndex.build(threats);
+    expect([...index.slaDue.keys()].sort()).toEqual(["breached", "later", "soon"]);
+    const labelled = { ...records.breached, sla: { ...records.breached.sla!, breach: "added" as const } };
+    threats.set("breached", labelled);
+    index.update("breached", records.breached, labelled);
+    expect(index.slaDue.has("breached")).toBe(false);
+    expect(index.slaOpen.has("breached")).toBe(true);
+    threats.delete("soon");
+    index.update("soon", records.soon, undefined);
+    expect(index.slaDue.has("soon")).toBe(false);
+    expect(index.slaOpen.has("soon")).toBe(false);
+  });
+});
