@@ -212,6 +212,9 @@ describe("recurrence: new_issue (contract, Workflow: Recurrence)", () => {
     await sync(w);
     expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
     w.sim.sim.updateThreat(id, { status: "unsolved" });
+    const planned = await w.run(["sync", "-c", w.configPath, "--dry-run"]);
+    expect(planned.stdout.split("\n").find((l) => l.startsWith("totals:"))).toContain("recur 1");
+    expect(w.gh.issues(REPO).filter((i) => i.body?.includes(id))).toHaveLength(1);
     await sync(w);
     const both = w.gh.issues(REPO).filter((i) => i.body?.includes(id));
     expect(both).toHaveLength(2);
