@@ -36,6 +36,8 @@ export {
   OWN_LINES,
   parseCommentKeys,
   parseMarker,
+  parseMarkerFound,
+  type MarkerFound,
   parseRevision,
   REVISION_LINE_RESERVE,
   withRevision,
