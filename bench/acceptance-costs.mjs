@@ -1,4 +1,4 @@
-// What risk acceptances cost a cycle (issue 15, "Performance and cost"): with 1,000 acceptances
+// What risk acceptances cost a cycle (the workflow features' cost targets, BENCHMARKS.md): with 1,000 acceptances
 // held in the state and none due, a cycle makes no GitHub read per issue and no write (warnings and
 // ends are decided from the state); with some due, exactly their writes. Counts, not times.
 // End to end over HTTP against the simulator and the GitHub stand-in; days pass on the engine's
