@@ -12,7 +12,7 @@ import { silentLogger } from "../dist/observability/index.js";
 import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { createContext, runCycle } from "../dist/sync/index.js";
-import { platformClient } from "./lib.mjs";
+import { platformClient, costsConfig } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 10_000);
 const ASSETS = Number(process.argv[3] ?? 500);
@@ -33,21 +33,14 @@ for (let i = 0; i < THREATS; i += 1) addLow(i);
 
 // GitHub.com's 5,000 points an hour would stop the backfill half way: the counts are the subject.
 const gh = await startGitHubStandIn({ tokens: ["ghp_bench"], primaryLimit: { perHour: 10_000_000 } });
-const config = ConfigSchema.parse({
-  platform: {
-    base_url: sim.url,
-    token_url: `${sim.url}/oauth/token`,
-    client_id: "threatbridge",
-    client_secret: "threatbridge-secret",
-  },
-  github: {
-    api_url: gh.url,
-    token: "ghp_bench",
-    repository: REPO,
-    write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
-  },
-  grouping: { by: "asset", mode: MODE },
-});
+const config = ConfigSchema.parse(
+  costsConfig(
+    { simUrl: sim.url, ghUrl: gh.url, repository: REPO },
+    {
+      grouping: { by: "asset", mode: MODE },
+    },
+  ),
+);
 const github = createGitHub({
   apiUrl: gh.url,
   auth: { token: "ghp_bench" },

@@ -62,3 +62,25 @@ export async function bareWalk(url) {
     tokenRequests: stats.tokenRequests,
   };
 }
+
+/**
+ * The config of a cost benchmark: the simulator's client credentials, a GitHub stand-in's token and
+ * no write pacing (the counts are the subject, not the budget's waits); `extra` adds settings.
+ */
+export function costsConfig({ simUrl, ghUrl, repository, token = "ghp_bench" }, extra = {}) {
+  return {
+    platform: {
+      base_url: simUrl,
+      token_url: `${simUrl}/oauth/token`,
+      client_id: "threatbridge",
+      client_secret: "threatbridge-secret",
+    },
+    github: {
+      api_url: ghUrl,
+      token,
+      repository,
+      write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
+    },
+    ...extra,
+  };
+}

@@ -9,7 +9,7 @@ import { silentLogger } from "../dist/observability/index.js";
 import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { createContext, runCycle } from "../dist/sync/index.js";
-import { platformClient } from "./lib.mjs";
+import { platformClient, costsConfig } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 300);
 const REPO = "acme/security-threats";
@@ -23,20 +23,7 @@ const sim = await startSimulator({
   asyncWriteDelayMs: 0,
 });
 const gh = await startGitHubStandIn({ tokens: ["ghp_bench"] });
-const config = ConfigSchema.parse({
-  platform: {
-    base_url: sim.url,
-    token_url: `${sim.url}/oauth/token`,
-    client_id: "threatbridge",
-    client_secret: "threatbridge-secret",
-  },
-  github: {
-    api_url: gh.url,
-    token: "ghp_bench",
-    repository: REPO,
-    write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
-  },
-});
+const config = ConfigSchema.parse(costsConfig({ simUrl: sim.url, ghUrl: gh.url, repository: REPO }));
 const clock = { now: () => Date.now() };
 const platform = platformClient(sim.url);
 const github = createGitHub({

@@ -12,7 +12,7 @@ import { silentLogger } from "../dist/observability/index.js";
 import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { createContext, runCycle } from "../dist/sync/index.js";
-import { platformClient } from "./lib.mjs";
+import { platformClient, costsConfig } from "./lib.mjs";
 
 const ISSUES = Number(process.argv[2] ?? 10_000);
 const BREACHED = Number(process.argv[3] ?? 250);
@@ -68,21 +68,14 @@ numbers.forEach((number, i) => {
   };
 });
 
-const config = ConfigSchema.parse({
-  platform: {
-    base_url: sim.url,
-    token_url: `${sim.url}/oauth/token`,
-    client_id: "threatbridge",
-    client_secret: "threatbridge-secret",
-  },
-  github: {
-    api_url: gh.url,
-    token: TOKEN,
-    repository: REPO,
-    write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
-  },
-  sla: { critical: "7d", high: "30d", medium: "90d", low: "180d" },
-});
+const config = ConfigSchema.parse(
+  costsConfig(
+    { simUrl: sim.url, ghUrl: gh.url, repository: REPO, token: TOKEN },
+    {
+      sla: { critical: "7d", high: "30d", medium: "90d", low: "180d" },
+    },
+  ),
+);
 const github = createGitHub({
   apiUrl: gh.url,
   auth: { token: TOKEN },

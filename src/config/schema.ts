@@ -238,7 +238,9 @@ const FieldsConfig = z.strictObject({
       description: dottedPath.default("description"),
       detected_at: dottedPath
         .optional()
-        .describe("When the threat was first detected (an ISO time): the start of its SLA, when parseable"),
+        .describe(
+          "When the threat was first detected (ISO time or day, or Unix seconds or ms): the start of its SLA, when parseable",
+        ),
     })
     .prefault({})
     .describe(

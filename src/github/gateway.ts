@@ -72,7 +72,12 @@ export interface GitHubGateway {
     repo: string,
     since: string | null,
   ): Promise<{ notModified: boolean; issues: IssueSnapshot[]; consistent: boolean }>;
-  findIssueByMarker(repo: string, threatId: string, createdSince?: string): Promise<IssueSnapshot | null>;
+  findIssueByMarker(
+    repo: string,
+    threatId: string,
+    createdSince?: string,
+    occurrence?: number,
+  ): Promise<IssueSnapshot | null>;
   getIssue(repo: string, number: number): Promise<IssueSnapshot | null>;
   createIssue(repo: string, input: writes.NewIssue, opts?: writes.WriteOptions): Promise<IssueSnapshot>;
   updateIssue(
@@ -325,8 +330,8 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
 
   return {
     listChangedIssues: (repo, since) => reads.listChangedIssues(readDeps, repo, since),
-    findIssueByMarker: (repo, threatId, createdSince) =>
-      reads.findIssueByMarker(readDeps, repo, threatId, createdSince),
+    findIssueByMarker: (repo, threatId, createdSince, occurrence) =>
+      reads.findIssueByMarker(readDeps, repo, threatId, createdSince, occurrence),
     getIssue: (repo, number) => reads.getIssue(readDeps, repo, number),
     listComments: (repo, number) => reads.listComments(readDeps, repo, number),
     createIssue,

@@ -127,15 +127,17 @@ export async function listChangedIssues(
  * clock skew) the scan covers every issue updated since then — which includes every issue
  * created since then — labelled or not (a person may have removed the label already); an older
  * issue that carries the marker is returned too, since it is the threat's issue all the same.
- * Without it (or with a time that does not parse), it scans every managed issue.
+ * Without it (or with a time that does not parse), it scans every managed issue. `occurrence`: the
+ * threat's issue of that occurrence only (`recurrence: new_issue`; the first by default).
  */
 export async function findIssueByMarker(
   deps: ReadDeps,
   repo: string,
   threatId: string,
   createdSince?: string,
+  occurrence = 1,
 ): Promise<IssueSnapshot | null> {
-  return findIssueWhose(deps, repo, (body) => hasMarker(body, threatId), createdSince);
+  return findIssueWhose(deps, repo, (body) => hasMarker(body, threatId, occurrence), createdSince);
 }
 
 /**

@@ -32,6 +32,14 @@ export type WriteEvent =
   | { type: "group_written"; threatId: string; issue: IssueRef; detail: string }
   /** A threat's issue attached to its group's parent (`issue`) as a sub-issue; `detail` names it. */
   | { type: "attached"; threatId: string; issue: IssueRef; detail: string }
+  /** A person's "not planned" close with the acceptance label sent as `accepted`; `detail` is its end (YYYY-MM-DD). */
+  | { type: "risk_accepted"; threatId: string; issue: IssueRef; detail: string }
+  /** The one comment `acceptance.warn_before` the end of a risk acceptance. */
+  | { type: "expiry_warned"; threatId: string; issue: IssueRef }
+  /** A risk acceptance ended: `unsolved` sent to the platform. */
+  | { type: "risk_expired"; threatId: string; issue: IssueRef }
+  /** A new issue for a threat unsolved again (`recurrence: new_issue`); `detail` names the old one. */
+  | { type: "recurred"; threatId: string; issue: IssueRef; detail: string }
   /** The SLA's breach label was added to an open issue past its due date. */
   | { type: "sla_breach_labeled"; threatId: string; issue: IssueRef }
   /** A weekly SLA milestone was made on demand (`detail`: its title) for this issue. */
@@ -51,7 +59,9 @@ export type OutcomeEvent =
   | { type: "deleted_issue"; threatId: string; issue: IssueRef }
   | { type: "transferred"; threatId: string; issue: IssueRef }
   /** A platform write answered 404: the threat left the API (its asset was removed). */
-  | { type: "threat_gone"; threatId: string };
+  | { type: "threat_gone"; threatId: string }
+  /** The end a person typed for a risk acceptance was not taken (`detail` says why): the default applies. */
+  | { type: "acceptance_date_ignored"; threatId: string; issue: IssueRef; detail: string };
 
 /** What intake read from both sides (contract, "A cycle means: read ..."). */
 export type ReadEvent =
@@ -109,6 +119,10 @@ const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   verdict_sent: true,
   group_written: true,
   attached: true,
+  risk_accepted: true,
+  expiry_warned: true,
+  risk_expired: true,
+  recurred: true,
   sla_breach_labeled: true,
   milestone_created: true,
   milestone_set: true,
@@ -134,6 +148,11 @@ export type CounterName =
   | "platform_verdicts"
   | "group_issues_written"
   | "sub_issues_attached"
+  | "risk_acceptances"
+  | "expiry_warnings"
+  | "risk_expiries"
+  | "recurrences"
+  | "acceptance_dates_ignored"
   | "issues_created_minimal"
   | "issues_adopted"
   | "work_refused"
@@ -185,6 +204,16 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
       return one("group_issues_written");
     case "attached":
       return one("sub_issues_attached");
+    case "risk_accepted":
+      return one("risk_acceptances");
+    case "expiry_warned":
+      return one("expiry_warnings");
+    case "risk_expired":
+      return one("risk_expiries");
+    case "recurred":
+      return one("recurrences");
+    case "acceptance_date_ignored":
+      return one("acceptance_dates_ignored");
     case "sla_breach_labeled":
       return one("sla_breach_labels");
     case "milestone_created":

@@ -6,6 +6,9 @@
  *
  * - the marker `<!-- threatbridge:threat=<threat id> -->` ties an issue to its threat (contract,
  *   "Conventions on GitHub"), so an unfinished create is resolved by looking, never by re-sending;
+ *   a threat's later occurrence (`recurrence: new_issue`) carries
+ *   `<!-- threatbridge:threat=<threat id> occurrence=<n> -->`, and the first keeps the plain
+ *   marker (occurrence 1), so issues made before recurrences existed keep theirs;
  * - the revision line `<!-- threatbridge:rev=<hash> -->` is the hash of what the issue shows, so
  *   `reconcile` (or a start with a lost state file) knows whether an issue is current;
  * - the comment key `<!-- threatbridge:comment=<intent id> -->` makes a comment findable after a
@@ -19,11 +22,12 @@ export const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
 
 // The spec makes threat ids UUIDs ("Common rules" 4), which pass through unchanged. Anything else
 // is percent-encoded so that an odd id can neither end the comment early nor fake a second marker.
-const MARKER_PATTERN = /<!-- threatbridge:threat=([A-Za-z0-9%-]*) -->/g;
+const MARKER_PATTERN = /<!-- threatbridge:threat=([A-Za-z0-9%-]*)(?: occurrence=([1-9][0-9]{0,8}))? -->/g;
 
-/** The marker line for a threat. */
-export function markerFor(threatId: string): string {
-  return `<!-- threatbridge:threat=${encodeId(threatId)} -->`;
+/** The marker line for a threat's issue; its first occurrence's has no occurrence number. */
+export function markerFor(threatId: string, occurrence = 1): string {
+  const suffix = occurrence > 1 ? ` occurrence=${occurrence}` : "";
+  return `<!-- threatbridge:threat=${encodeId(threatId)}${suffix} -->`;
 }
 
 function encodeId(id: string): string {
@@ -81,31 +85,50 @@ export function hasGroupMarker(body: string | null | undefined, by: string, key:
   return body !== null && body !== undefined && body.includes(groupMarkerFor(by, key));
 }
 
-/** The threat ids of every marker in an issue body, in order (for reconcile and adoption). */
-export function findMarkerIds(body: string): string[] {
-  const ids: string[] = [];
+/** A marker as read: the threat it names and which occurrence of it the issue is (1 when unnumbered). */
+export interface MarkerFound {
+  threatId: string;
+  occurrence: number;
+}
+
+function findMarkers(body: string): MarkerFound[] {
+  const found: MarkerFound[] = [];
   for (const match of body.matchAll(MARKER_PATTERN)) {
     const encoded = match[1];
     if (encoded === undefined) continue;
     try {
-      ids.push(decodeURIComponent(encoded));
+      found.push({ threatId: decodeURIComponent(encoded), occurrence: Number(match[2] ?? "1") });
     } catch {
       // A malformed escape is not one of our markers.
     }
   }
-  return ids;
+  return found;
+}
+
+/** The threat ids of every marker in an issue body, in order (for reconcile and adoption). */
+export function findMarkerIds(body: string): string[] {
+  return findMarkers(body).map((m) => m.threatId);
+}
+
+/** The first marker of an issue body naming a threat, or null when there is none. */
+export function parseMarkerFound(body: string | null | undefined): MarkerFound | null {
+  if (body === null || body === undefined) return null;
+  // An empty id names no threat.
+  return findMarkers(body).find((m) => m.threatId !== "") ?? null;
 }
 
 /** The threat id of the first marker in an issue body, as written, or null when there is none. */
 export function parseMarker(body: string | null | undefined): string | null {
-  if (body === null || body === undefined) return null;
-  // An empty id names no threat.
-  return findMarkerIds(body).find((id) => id !== "") ?? null;
+  return parseMarkerFound(body)?.threatId ?? null;
 }
 
-/** Whether a body carries the marker of this threat (ids compare case-insensitively). */
-export function hasMarker(body: string | null | undefined, threatId: string): boolean {
-  return parseMarker(body)?.toLowerCase() === threatId.toLowerCase();
+/**
+ * Whether a body carries the marker of this threat's `occurrence` (ids compare
+ * case-insensitively): occurrence 2 is never taken for 1, nor 1 for 2.
+ */
+export function hasMarker(body: string | null | undefined, threatId: string, occurrence = 1): boolean {
+  const found = parseMarkerFound(body);
+  return found?.threatId.toLowerCase() === threatId.toLowerCase() && found.occurrence === occurrence;
 }
 
 const REVISION = /<!-- threatbridge:rev=([0-9a-f]{8,64}) -->/g;

@@ -37,6 +37,8 @@ export {
   parseCommentKeys,
   parseGroupMarker,
   parseMarker,
+  parseMarkerFound,
+  type MarkerFound,
   parseRevision,
   REVISION_LINE_RESERVE,
   withRevision,

@@ -64,6 +64,29 @@ export const ThreatRecord = z.object({
   /** The connector closed the issue because the asset was removed; a person's reopen then wins. */
   closedForRemoval: z.boolean().optional(),
   /**
+   * A person accepted the risk (closed the issue "not planned" with `acceptance.label`): when it
+   * ends (ISO), who and when, and how far its steps went: `accepted` (the platform holds it),
+   * `announced` (the comment naming its end is on the issue), `warned` (the `warn_before` comment
+   * too), `expired` (the platform holds `unsolved` again; the issue is reopened or recurs next).
+   */
+  acceptance: z
+    .object({
+      until: z.string(),
+      since: z.string(),
+      by: z.string(),
+      step: z.enum(["accepted", "announced", "warned", "expired"]),
+    })
+    .optional(),
+  /** Which occurrence of the threat its issue is (`recurrence: new_issue`); absent means the first. */
+  occurrence: z.int().positive().optional(),
+  /**
+   * The issue of the previous occurrence (the new one's body names it); `noted` once the comment
+   * naming the new issue is on the old one.
+   */
+  recurredFrom: z
+    .object({ repo: z.string(), number: z.int().positive(), noted: z.boolean().optional() })
+    .optional(),
+  /**
    * The threat's SLA (config `sla`), absent when it has none: `since` (ISO) is when it was first
    * seen unsolved by the connector (or `fields.threat.detected_at`), `due` (ISO) is `since` plus its
    * severity's duration. `breach` says what became of the breach label: `added` by the connector
@@ -92,6 +115,8 @@ export const PersonChange = z.object({
   number: z.int().positive(),
   url: z.string(),
   seenAt: z.string(),
+  /** The issue's labels when a person closed it "not planned" (a risk acceptance needs its label). */
+  labels: z.array(z.string()).optional(),
 });
 export type PersonChange = z.infer<typeof PersonChange>;
 
@@ -234,9 +259,10 @@ export type GroupRecord = z.infer<typeof GroupRecord>;
 /** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
 export const Intent = z.object({
   id: z.string(),
-  // No `comment` kind: a comment is part of its state change's intent.
+  // A comment that follows a state change is part of that change's intent; `comment` is a comment
+  // that is its own step (a risk acceptance's end, its warning, a recurrence's note).
   // `group_create`: a group's parent issue; its `threatId` is the group's key (`group:<by>:<key>`).
-  kind: z.enum(["create", "issue_state", "group_create"]),
+  kind: z.enum(["create", "issue_state", "group_create", "comment"]),
   threatId: z.string(),
   repo: z.string(),
   number: z.int().positive().optional(),
@@ -244,6 +270,10 @@ export const Intent = z.object({
   target: IssueState.optional(),
   /** For issue_state: the comment saying why, so that one that never reached GitHub is sent after a crash. */
   body: z.string().optional(),
+  /** For comment: the step it finishes on the threat's record once it is on the issue. */
+  step: z.enum(["accept", "warn", "recur"]).optional(),
+  /** For create: the occurrence whose issue it makes (`recurrence: new_issue`); absent means the first. */
+  occurrence: z.int().positive().optional(),
   startedAt: z.string(),
 });
 export type Intent = z.infer<typeof Intent>;

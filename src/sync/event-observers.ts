@@ -53,6 +53,10 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   verdict_sent: "verdict",
   group_written: "group",
   attached: "attach",
+  risk_accepted: "accept",
+  expiry_warned: "warn",
+  risk_expired: "expire",
+  recurred: "recur",
   // The contract names no action for the breach label: `breach` says what the write was for.
   sla_breach_labeled: "breach",
   milestone_created: "milestone",
@@ -68,6 +72,15 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
  */
 export function auditObserver(logger: Logger): EngineObserver {
   return (event) => {
+    if (event.type === "acceptance_date_ignored") {
+      // Said once: the close is processed once, and its acceptance then holds its end.
+      const issue = `${event.issue.repo}#${event.issue.number}`;
+      logger.warn(
+        { threat_id: event.threatId, issue, reason: event.detail },
+        "the end typed for a risk acceptance was not taken; the default applies",
+      );
+      return;
+    }
     if (!isWrite(event)) return;
     const action = AUDIT_ACTION[event.type];
     const issue = `${event.issue.repo}#${event.issue.number}`;

@@ -3,6 +3,7 @@ import type { EngineState } from "./records/threat-records.js";
 import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
+import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
 
 /**
  * What `threatbridge status` shows (contract): a pure summary of the state file, the lock
@@ -50,6 +51,8 @@ export interface StatusReport {
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
   /** Issues people deleted: those threats are no longer managed. */
   deletedIssues: Array<{ threatId: string; issue: string }>;
+  /** Risk acceptances and their ends, soonest first. */
+  acceptances: AcceptanceLine[];
   /** With `sla` configured: open issues past their due date, and due within 7 days. */
   sla?: SlaCounts;
 }
@@ -104,6 +107,7 @@ export function summarize(input: StatusInput): StatusReport {
     },
     refused: [],
     deletedIssues: [],
+    acceptances: acceptanceLines(state),
   };
   const tally = state.threats.tally();
   for (const [threatId, record] of tally.special) {
@@ -196,6 +200,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
         .join(""),
     `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
       report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
+    ...(report.acceptances.length > 0 ? [formatAcceptances(report.acceptances)] : []),
     ...(report.sla ? [formatSla(report.sla)] : []),
   ];
   return lines.join("\n");

@@ -5,7 +5,9 @@ import {
   groupMarkerFor,
   hasGroupMarker,
   isGroupIssue,
+  hasMarker,
   markerFor,
+  parseMarkerFound,
   OWN_LINES,
   parseCommentKeys,
   parseGroupMarker,
@@ -80,6 +82,22 @@ describe("hidden body lines (contract, Conventions on GitHub)", () => {
     expect(isGroupIssue(markerFor("00000000-0000-4000-8000-000000000001"))).toBe(false);
     // A group marker is one of the connector's own lines: a listed issue keeps it.
     expect(body.match(OWN_LINES)).toEqual([groupMarkerFor("asset", "a1")]);
+  });
+
+  it("a later occurrence's marker (contract, Recurrence): its own bytes, read back, never taken for another occurrence", () => {
+    expect(markerFor(THREAT, 2)).toBe(`<!-- threatbridge:threat=${THREAT} occurrence=2 -->`);
+    // The first occurrence keeps the marker issues carried before recurrences existed.
+    expect(markerFor(THREAT, 1)).toBe(markerFor(THREAT));
+    expect(parseMarkerFound(`x\n${markerFor(THREAT, 12)}\n`)).toEqual({ threatId: THREAT, occurrence: 12 });
+    expect(parseMarkerFound(markerFor(THREAT))).toEqual({ threatId: THREAT, occurrence: 1 });
+    expect(parseMarker(markerFor(THREAT, 3))).toBe(THREAT);
+    expect(hasMarker(markerFor(THREAT, 2), THREAT, 2)).toBe(true);
+    expect(hasMarker(markerFor(THREAT, 2), THREAT)).toBe(false);
+    expect(hasMarker(markerFor(THREAT), THREAT, 2)).toBe(false);
+    expect(hasMarker(markerFor(THREAT, 21), THREAT, 2)).toBe(false);
+    // Not a number, or zero: not one of our markers.
+    expect(parseMarkerFound(`<!-- threatbridge:threat=${THREAT} occurrence=0 -->`)).toBeNull();
+    expect(parseMarkerFound(`<!-- threatbridge:threat=${THREAT} occurrence=x -->`)).toBeNull();
   });
 
   it("reads a group's marker back to the group it was written for, whatever its key holds; anything else names no group", () => {

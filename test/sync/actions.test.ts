@@ -44,6 +44,32 @@ const samples: { [K in Action["kind"]]: Extract<Action, { kind: K }> } = {
   },
   update: { kind: "update", threatId: ID, repo: REPO, number: 7, state: "closed", stateReason: "completed" },
   link: { kind: "link", threatId: ID, repo: REPO, number: 7, externalId: `${REPO}#7`, url: "u" },
+  acceptRisk: {
+    kind: "acceptRisk",
+    threatId: ID,
+    repo: REPO,
+    number: 7,
+    person: { ...person, reason: "not_planned", labels: ["risk-accepted"] },
+    now: Date.parse("2026-03-01T10:00:00Z"),
+    defaultMs: 90 * 86_400_000,
+    maxMs: 365 * 86_400_000,
+    note: (until) => `accepted until ${until}`,
+  },
+  stepComment: { kind: "stepComment", threatId: ID, repo: REPO, number: 7, step: "accept", body: "until" },
+  warnExpiry: { kind: "warnExpiry", threatId: ID, repo: REPO, number: 7, body: "soon" },
+  expireRisk: { kind: "expireRisk", threatId: ID, repo: REPO, number: 7 },
+  recur: {
+    kind: "recur",
+    threatId: ID,
+    repo: REPO,
+    occurrence: 2,
+    previous: { repo: REPO, number: 7 },
+    title: "T",
+    body: "B",
+    labels: ["threatbridge"],
+    assignees: [],
+    hash: "h2",
+  },
   sla_breach: { kind: "sla_breach", threatId: ID, repo: REPO, number: 7, label: "sla:breached" },
   sla_milestone: {
     kind: "sla_milestone",
@@ -81,11 +107,19 @@ describe("action modules (one module per action kind)", () => {
     expect(priorityOf([samples.link, samples.update])).toBe(p(samples.update));
   });
 
-  it("only GitHub writes (creates, issue PATCHes, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping", () => {
+  it("only GitHub writes (creates, issue PATCHes, comments, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping", () => {
     const spending = Object.values(samples)
       .filter(isGitHubWrite)
       .map((a) => a.kind);
-    expect(spending.sort()).toEqual(["create", "sla_breach", "sla_milestone", "update"]);
+    expect(spending.sort()).toEqual([
+      "create",
+      "recur",
+      "sla_breach",
+      "sla_milestone",
+      "stepComment",
+      "update",
+      "warnExpiry",
+    ]);
     const repairs = Object.values(samples)
       .filter(isMappingRepair)
       .map((a) => a.kind);
@@ -152,6 +186,59 @@ describe("action modules say what an answer means as plain data (the runner appl
     expect(settled.events.map((e) => e.type)).toEqual(["created_minimal", "created"]);
     expect(settled.finished).toBe("pending");
     expect(recordAfter(settled)?.issue).toMatchObject({ repo: REPO, number: 7, hash: "h" });
+  });
+
+  it("risk acceptance: the accepted PATCH records the end people typed, a refused date is said once, the person's change is done", () => {
+    const threat = { id: ID, status: "accepted", updated_at: "2026-03-01T10:00:01Z" } as const;
+    const settled = actionModules.acceptRisk.settle(samples.acceptRisk, {
+      end: {
+        until: Date.parse("2026-05-30T23:59:59.999Z"),
+        ignored: "2027-12-31 is later than acceptance.max allows",
+      },
+      outcome: { gone: false, answer: threat as never },
+    });
+    expect(settled.events.map((e) => e.type)).toEqual(["acceptance_date_ignored", "risk_accepted"]);
+    expect(settled.events[1]).toMatchObject({ detail: "2026-05-30" });
+    expect(settled.finished).toBe("person");
+    expect(recordAfter(settled)).toMatchObject({
+      status: "accepted",
+      issue: { state: "closed" },
+      acceptance: { until: "2026-05-30T23:59:59.999Z", by: "alice", step: "accepted" },
+    });
+  });
+
+  it("risk acceptance: its comments go out under a comment intent keyed to the step, and advance it", () => {
+    expect(actionModules.warnExpiry.intent?.(samples.warnExpiry)?.fields).toMatchObject({
+      kind: "comment",
+      step: "warn",
+      body: "soon",
+    });
+    const warned = actionModules.warnExpiry.settle(samples.warnExpiry, { posted: true });
+    expect(warned.events.map((e) => e.type)).toEqual(["expiry_warned"]);
+    const before: ThreatRecord = {
+      status: "accepted",
+      severity: 3,
+      assetId: null,
+      updatedAt: "u",
+      acceptance: { until: "2026-05-30T23:59:59.999Z", since: "s", by: "alice", step: "announced" },
+    };
+    expect(warned.record?.(before).acceptance?.step).toBe("warned");
+  });
+
+  it("recurrence: the new issue's create intent names its occurrence, and the old issue is kept to be commented", () => {
+    expect(actionModules.recur.intent?.(samples.recur)).toMatchObject({
+      fields: { kind: "create", occurrence: 2 },
+      onFailure: "find-by-marker",
+    });
+    const settled = actionModules.recur.settle(samples.recur, { issue: { ...snapshot(), number: 9 } });
+    expect(settled.events).toEqual([
+      { type: "recurred", threatId: ID, issue: { repo: REPO, number: 9 }, detail: `${REPO}#7` },
+    ]);
+    expect(recordAfter(settled)).toMatchObject({
+      occurrence: 2,
+      issue: { number: 9 },
+      recurredFrom: { repo: REPO, number: 7 },
+    });
   });
 
   it("an adopt whose issue answers 404 marks the issue deleted instead of adopting", () => {

@@ -188,6 +188,40 @@ describe('audit observer (contract, "Logs": one info line per write with action,
   });
 });
 
+describe('audit observer: the workflow writes (contract, "Workflow": accept, warn, expire, recur)', () => {
+  it("a risk acceptance, its warning, its end and a recurrence are audit lines named by the contract; a refused typed date is one warning", () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const text of chunk.toString().split("\n").filter(Boolean)) {
+          const value: unknown = JSON.parse(text);
+          if (typeof value === "object" && value !== null) lines.push({ ...value });
+        }
+        done();
+      },
+    });
+    const audit = auditObserver(createLogger({ destination: stream }));
+    audit({
+      type: "acceptance_date_ignored",
+      threatId: T1,
+      issue: ISSUE,
+      detail: "2030-01-01 is later than acceptance.max allows",
+    });
+    audit({ type: "risk_accepted", threatId: T1, issue: ISSUE, detail: "2026-04-10" });
+    audit({ type: "expiry_warned", threatId: T1, issue: ISSUE });
+    audit({ type: "risk_expired", threatId: T1, issue: ISSUE });
+    audit({ type: "recurred", threatId: T1, issue: { repo: REPO, number: 9 }, detail: `${REPO}#7` });
+    expect(lines.map((l) => [l["level"], l["action"], l["issue"]])).toEqual([
+      ["warn", undefined, `${REPO}#7`],
+      ["info", "accept", `${REPO}#7`],
+      ["info", "warn", `${REPO}#7`],
+      ["info", "expire", `${REPO}#7`],
+      ["info", "recur", `${REPO}#9`],
+    ]);
+    expect(lines[0]?.["reason"]).toContain("later than acceptance.max");
+  });
+});
+
 describe("dry-run reads observer (the plan's header)", () => {
   it("tallies streams read, GitHub issues read and people's changes from events", () => {
     const reads = dryRunReads();

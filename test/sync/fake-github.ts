@@ -1,5 +1,6 @@
 import {
   createWriteBudget,
+  hasMarker,
   parseMarker,
   type GitHubGateway,
   type IssueSnapshot,
@@ -77,12 +78,16 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     });
   }
 
-  findIssueByMarker(repo: string, threatId: string): Promise<IssueSnapshot | null> {
+  findIssueByMarker(
+    repo: string,
+    threatId: string,
+    _createdSince?: string,
+    occurrence = 1,
+  ): Promise<IssueSnapshot | null> {
     return this.call(() => {
       this.points += 1;
-      const found = this.issues(repo).find(
-        (i) => i.threatId === threatId.toLowerCase() || i.threatId === threatId,
-      );
+      // Like the gateway: that occurrence's marker only (a recurrence's issue is not the first's).
+      const found = this.issues(repo).find((i) => hasMarker(i.body, threatId, occurrence));
       return found ? this.snapshot(found) : null;
     });
   }
@@ -250,7 +255,13 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     return [];
   }
 
-  importEtags(): void {}
+  /**
+   * A new process holds only the ETags it persisted, and this fake persists none: its first read
+   * of each change list answers in full, as GitHub would to a request without `If-None-Match`.
+   */
+  importEtags(): void {
+    this.lastAnswer.clear();
+  }
 
   /** A person closes or reopens an issue on GitHub. */
   personSets(

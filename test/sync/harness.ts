@@ -48,6 +48,8 @@ export class Harness {
   commits: StateCommit[] = [];
   /** Every engine event, in order, across restarts (an observer like the audit log). */
   events: EngineEvent[] = [];
+  /** How far the engine's clock runs ahead of real time (days passing without waiting). */
+  clockOffsetMs = 0;
 
   constructor(
     readonly config: Config = makeConfig(),
@@ -81,7 +83,7 @@ export class Harness {
         github: this.github,
         ...(this.github instanceof FakeWorkflowGitHub ? { workflow: this.github } : {}),
         logger: silentLogger,
-        clock: { now: () => Date.now() },
+        clock: { now: () => Date.now() + this.clockOffsetMs },
         persist: async (commit) => {
           if (this.dead) throw new Error("the process is dead");
           this.disk = JSON.stringify(ctx.state);

@@ -21,6 +21,14 @@ const FULL = {
   refused: { action: "update", reason: "locked", at: "2026-01-03T00:00:00.000Z" },
   deletedIssue: { repo: "acme/sec", number: 6, at: "2026-01-01T00:00:00.000Z" },
   closedForRemoval: true,
+  acceptance: {
+    until: "2026-04-01T23:59:59.999Z",
+    since: "2026-01-02T00:00:00.000Z",
+    by: "alice",
+    step: "announced",
+  },
+  occurrence: 2,
+  recurredFrom: { repo: "acme/sec", number: 5, noted: true },
   sla: {
     since: "2026-01-01T00:00:00.000Z",
     due: "2026-01-31T00:00:00.000Z",

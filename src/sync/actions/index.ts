@@ -1,5 +1,9 @@
 import type { Action } from "../plan/plan.js";
 import { acceptAction } from "./accept.js";
+import { acceptRiskAction } from "./accept-risk.js";
+import { expireRiskAction } from "./expire-risk.js";
+import { recurAction } from "./recur.js";
+import { stepCommentAction, warnExpiryAction } from "./step-comment.js";
 import { adoptAction } from "./adopt.js";
 import { createAction } from "./create.js";
 import { linkAction } from "./link.js";
@@ -30,7 +34,12 @@ export type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, 
 // issues, mapping repairs): `ACTION_KINDS` is this order.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
+  acceptRisk: acceptRiskAction,
   update: updateAction,
+  expireRisk: expireRiskAction,
+  recur: recurAction,
+  warnExpiry: warnExpiryAction,
+  stepComment: stepCommentAction,
   create: createAction,
   adopt: adoptAction,
   link: linkAction,

@@ -21,8 +21,31 @@ export function slaDurationMs(sla: NonNullable<Config["sla"]>, rank: number | nu
   return text === undefined ? null : parseDuration(text);
 }
 
+/** Epoch seconds below this are taken as seconds, above it as milliseconds (year 5138 in seconds). */
+const EPOCH_SECONDS_BELOW = 1e11;
+
 /**
- * `fields.threat.detected_at` as epoch ms; null when not configured, absent or not an ISO time
+ * A detection time as platforms write it: an ISO time (`2026-11-01T08:00:00Z`), an ISO day
+ * (`2026-11-01`, its start in UTC), or a Unix time in seconds or milliseconds; null otherwise.
+ */
+export function timeOf(value: unknown): number | null {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value <= 0) return null;
+    return value < EPOCH_SECONDS_BELOW ? value * 1000 : value;
+  }
+  if (typeof value !== "string") return null;
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return timeOf(Date.parse(`${text}T00:00:00Z`));
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text)) {
+    const ms = Date.parse(text.replace(" ", "T"));
+    return Number.isFinite(ms) ? ms : null;
+  }
+  if (/^\d{9,13}$/.test(text)) return timeOf(Number(text));
+  return null;
+}
+
+/**
+ * `fields.threat.detected_at` as epoch ms; null when not configured, absent or not a time (`timeOf`)
  * (`unreadable` is then told, so that the shell says so once).
  */
 export function detectedAtMs(
@@ -33,8 +56,8 @@ export function detectedAtMs(
   const path = config.fields.threat.detected_at;
   if (path === undefined) return null;
   const value = getPath(threat, path);
-  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isFinite(ms)) return ms;
+  const ms = timeOf(value);
+  if (ms !== null) return ms;
   unreadable?.(value);
   return null;
 }
@@ -46,7 +69,7 @@ function noteUnreadable(ctx: SyncContext, threatId: string): (value: unknown) =>
     ctx.slaDetectedAtWarned = true;
     ctx.logger.warn(
       { threatId, path: ctx.config.fields.threat.detected_at, value: String(value).slice(0, 100) },
-      "fields.threat.detected_at is not an ISO time on this threat; its SLA starts when the connector first sees it unsolved (said once)",
+      "fields.threat.detected_at is not a time (ISO, or Unix seconds or milliseconds) on this threat; its SLA starts when the connector first sees it unsolved (said once)",
     );
   };
 }

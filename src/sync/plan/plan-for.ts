@@ -4,6 +4,7 @@ import { isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
+import { acceptanceAfterStatus } from "../transitions/acceptance.js";
 import { gone, notRead, present } from "./known.js";
 import {
   buildMemberIndex,
@@ -38,6 +39,8 @@ function ownLink(
   return singleOf(ctx, threatId).single ? link : null;
 }
 
+import { forOccurrence } from "../render/occurrence.js";
+import { acceptanceWaits } from "./acceptance-input.js";
 import { slaView } from "../transitions/sla.js";
 import type { SlaPolicy } from "./sla.js";
 
@@ -74,9 +77,22 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   // A person's change with the threat not at hand (it did not change on the stream): the planner
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;
-  const statusOnly = !view && person && record?.issue && !record.gone ? { status: record.status } : null;
+  const now = nowMs;
+  // A risk acceptance's time-driven step is planned from the record too (no read to decide it).
+  const statusOnly =
+    !view && (person || acceptanceWaits(ctx, threatId, now)) && record?.issue && !record.gone
+      ? { status: record.status }
+      : null;
   const seen = view ? { status: view.status } : statusOnly;
   const threat = seen ? present(seen) : record?.gone ? gone : notRead;
+  // An acceptance the platform or a person ended (another status, its issue back open) is forgotten.
+  const afterStatus = record && seen ? acceptanceAfterStatus(record, seen.status, now) : null;
+  if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
+  const base = view ? ctx.renderer.render(view, asset, route) : null;
+  const current = ctx.state.threats.get(threatId);
+  const occurrence = current?.occurrence ?? 1;
+  const from = current?.recurredFrom;
+  const rendered = base && occurrence > 1 && from ? forOccurrence(base, threatId, occurrence, from) : base;
   return plan({
     threatId,
     threat,
@@ -85,10 +101,17 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     person,
     eligible: view ? isEligible(view, asset, ctx.policy) : false,
     route,
-    rendered: view ? ctx.renderer.render(view, asset, route) : null,
+    rendered,
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     ...singleOf(ctx, threatId),
+    now,
+    ...(base
+      ? {
+          renderOccurrence: (n: number, previous: { repo: string; number: number }) =>
+            forOccurrence(base, threatId, n, previous),
+        }
+      : {}),
     ...(ctx.config.sla ? { sla: slaPolicy(ctx, nowMs) } : {}),
   });
 }

@@ -14,6 +14,8 @@ import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import type { SingleMembership } from "../records/group-members.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
+import { planAcceptanceStep, planRecurrence, planRiskAcceptance } from "./plan-acceptance.js";
+import type { AcceptanceAction } from "./acceptance-actions.js";
 import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
@@ -58,6 +60,13 @@ export interface PlanInput {
    * (null until the group pass made it). It gets no issue of its own; its link names the group's.
    */
   single?: SingleMembership;
+  /** The time (epoch ms) that time-driven steps are decided at (a risk acceptance's warning and end). */
+  now?: number;
+  /** What the issue of a later occurrence would show (`recurrence: new_issue`), from the same rendering. */
+  renderOccurrence?: (
+    occurrence: number,
+    previous: { repo: string; number: number },
+  ) => { issue: RenderedIssue; hash: string };
   /** The SLA's settings and `now`, when `sla` is on (plan/sla.ts). */
   sla?: SlaPolicy | undefined;
 }
@@ -91,6 +100,7 @@ export type Action =
       comment?: string;
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
+  | AcceptanceAction
   | SlaAction;
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
@@ -104,6 +114,8 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
   // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
   const threat = threatOf(input);
   if (!threat) return [accept];
+  const risk = planRiskAcceptance(input, person);
+  if (risk) return risk;
   const rule = verdictFor(person.event, person.reason, input.policy);
   if (platformAgrees(threat.status, rule.status)) return [accept];
   return [
@@ -243,7 +255,8 @@ function planThreat(input: PlanInput): Action[] {
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
-  if (issue) return planExisting(input, issue);
+  if (issue)
+    return planAcceptanceStep(input, issue) ?? planRecurrence(input, issue) ?? planExisting(input, issue);
   // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
   // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
   const deleted = input.record?.deletedIssue;

@@ -24,6 +24,7 @@ export class ThreatIndex {
   /** asset id → ids of its threats. */
   private assets: Map<string, Set<string>> | null = null;
   private issues: Map<string, string> | null = null;
+  private accepted: Map<string, Acceptance> | null = null;
 
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
@@ -62,12 +63,33 @@ export class ThreatIndex {
     return this.issues;
   }
 
+  /**
+   * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
+   * warnings and ends reads only these (acceptance-sweep.ts). Built the first time it is asked for,
+   * from the records of an uncommon shape only, and kept current from then on.
+   */
+  get acceptances(): ReadonlyMap<string, Acceptance> {
+    if (this.accepted === null) {
+      const accepted = new Map<string, Acceptance>();
+      if (this.threats) {
+        for (const [id, record] of this.threats.uncommon())
+          if (record.acceptance) accepted.set(id, record.acceptance);
+      }
+      this.accepted = accepted;
+    }
+    return this.accepted;
+  }
+
   /** The repositories that hold at least one mapped issue. */
   repositories(): string[] {
     return [...this.repos.keys()];
   }
 
   update(id: string, before: Indexed | undefined, after: Indexed | undefined): void {
+    if (this.accepted !== null) {
+      if (after?.acceptance) this.accepted.set(id, after.acceptance);
+      else this.accepted.delete(id);
+    }
     const assetBefore = before?.assetId ?? null;
     const assetAfter = after?.assetId ?? null;
     if (this.assets !== null) {
@@ -119,7 +141,9 @@ export class ThreatIndex {
 /** What the index reads of a record. */
 type Indexed = Pick<ThreatRecord, "assetId" | "sla" | "gone"> & {
   issue?: { repo: string; number: number; state?: "open" | "closed" } | undefined;
+  acceptance?: Acceptance | undefined;
 };
+type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
 
 export function issueKey(repo: string, number: number): string {
   return `${repo.toLowerCase()}#${number}`;

@@ -37,6 +37,9 @@ export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "refused",
   "deletedIssue",
   "closedForRemoval",
+  "acceptance",
+  "occurrence",
+  "recurredFrom",
   "sla",
 ]);
 const KNOWN: ReadonlySet<string> = new Set(THREAT_RECORD_FIELDS);
@@ -59,6 +62,10 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["refused"] === undefined &&
     v["deletedIssue"] === undefined &&
     optional(v["closedForRemoval"], (x) => typeof x === "boolean") &&
+    // A risk acceptance and a recurrence are rare: the schema checks them.
+    v["acceptance"] === undefined &&
+    v["recurredFrom"] === undefined &&
+    optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
     // Its ISO times are checked by the schema.
     v["sla"] === undefined &&
     Object.keys(v).every((k) => KNOWN.has(k))

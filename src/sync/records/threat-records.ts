@@ -44,6 +44,11 @@ export interface ThreatRecords {
       loose?: ThreatRecord,
     ) => void,
   ): void;
+  /**
+   * The records of an uncommon shape (a refusal, a risk acceptance...), without building the
+   * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
+   */
+  uncommon(): IterableIterator<[string, ThreatRecord]>;
 }
 
 export interface ThreatTally {
@@ -154,6 +159,12 @@ export class ThreatRecordsView implements ThreatRecords {
       const record = this.record(value);
       visit(id, record.assetId, record.issue ?? null, record);
     }
+  }
+
+  *uncommon(): IterableIterator<[string, ThreatRecord]> {
+    const table = this.rows.table;
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries())
+      yield [id, this.record(value)];
   }
 
   tally(): ThreatTally {

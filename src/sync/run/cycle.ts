@@ -10,6 +10,7 @@ import { queueSummary, type QueueSummary } from "../records/queue.js";
 import type { Action } from "../plan/plan.js";
 import { recoverIntents } from "./recover.js";
 import { syncGroups } from "../groups/run-groups.js";
+import { sweepAcceptances } from "./acceptance-sweep.js";
 import { sweepSla } from "./sla-sweep.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
@@ -207,6 +208,9 @@ async function cycleBody(
     if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
     await retryMalformed(ctx);
     await readGitHub(ctx);
+    // Risk acceptances whose warning or end is due, from the state (people's changes read first:
+    // a person who reopened the issue ended the acceptance).
+    sweepAcceptances(ctx);
     sweepSla(ctx);
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.

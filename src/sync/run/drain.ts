@@ -7,6 +7,7 @@ import { absorbAsset } from "../intake/platform.js";
 import { githubLink, toThreatView } from "../intake/normalize.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
+import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { orderedQueue } from "../records/queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
@@ -83,11 +84,15 @@ async function processOne(
   opts: DrainOptions,
 ): Promise<"done" | "deferred"> {
   let settled = false;
+  // A risk acceptance's comment, warning or end is planned from the record alone, and so is what
+  // follows it (the end's PATCH answers with the threat): no read for the step, nor after it.
+  const acceptanceStep = acceptanceWaits(ctx, threatId, ctx.clock.now());
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
     // A person's change is planned from the status the state holds; the verdict's PATCH answers with
     // the threat, so no GET goes before it.
     // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
-    if (!awaitsVerdict(ctx, threatId) && !ctx.state.queue[threatId]?.timed) await ensureLoaded(ctx, threatId);
+    const timed = ctx.state.queue[threatId]?.timed === true;
+    if (!awaitsVerdict(ctx, threatId) && !timed && !acceptanceStep) await ensureLoaded(ctx, threatId);
     const all = planFor(ctx, threatId);
     const actions = opts.allow ? all.filter(opts.allow) : all;
     if (actions.length === 0) {

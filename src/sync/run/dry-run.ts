@@ -4,6 +4,7 @@ import type { DryRunRecord } from "./dry-run-record.js";
 
 export type { DryRunRecord } from "./dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
+import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { severityName, toThreatView } from "../intake/normalize.js";
 import { describeAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
@@ -39,7 +40,8 @@ export async function printQueue(ctx: SyncContext, allow?: (action: Action) => b
   let lines = 0;
   for (const threatId of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
     try {
-      await ensureLoaded(ctx, threatId);
+      // A risk acceptance's warning or end is planned from the record: no read (as in the drain).
+      if (!acceptanceWaits(ctx, threatId, ctx.clock.now())) await ensureLoaded(ctx, threatId);
     } catch (error) {
       ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
       continue;

@@ -7,6 +7,7 @@ import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
+import { recurred, stepCommented } from "../transitions/acceptance.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
@@ -18,9 +19,15 @@ const MARGIN_MS = 5 * 60_000;
 
 export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
-  const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
+  // A later occurrence's issue (`recurrence: new_issue`) is found by its own marker only.
+  const occurrence = intent.occurrence ?? 1;
+  const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since, occurrence);
   if (!issue) return false;
-  updateThreat(ctx, intent.threatId, (record) => issueCreated(record, issueRecord(issue)));
+  updateThreat(ctx, intent.threatId, (record) =>
+    occurrence > 1
+      ? recurred(record, issueRecord(issue), occurrence)
+      : issueCreated(record, issueRecord(issue)),
+  );
   ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
   return true;
 }
@@ -57,7 +64,13 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
   if (intent.kind === "group_create") await resolveGroupCreate(ctx, intent);
   else if (intent.kind === "create") await resolveCreate(ctx, intent);
   else if (intent.kind === "issue_state") await resolveState(ctx, intent);
-  else if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
+  else {
+    if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
+    // A step's comment (a risk acceptance's end or warning, a recurrence's note) is on the issue
+    // now, found by its key or posted under it: the step is done, and is not planned again.
+    const step = intent.step;
+    if (step !== undefined) updateThreat(ctx, intent.threatId, (record) => stepCommented(record, step));
+  }
 }
 
 /**

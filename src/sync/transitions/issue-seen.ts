@@ -1,4 +1,5 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
+import { parseMarkerFound } from "../../shared/index.js";
 import { parseExternalId } from "../intake/normalize.js";
 
 /**
@@ -14,6 +15,10 @@ export interface IssueSeen {
   url: string;
   state: "open" | "closed";
   stateReason: string | null;
+  /** Its labels (a "not planned" close with the acceptance label is a risk acceptance). */
+  labels?: readonly string[];
+  /** Its body, or the hidden lines of it: the marker says which occurrence of the threat it is. */
+  body?: string;
 }
 
 export type IssueSeenResult =
@@ -48,6 +53,9 @@ export function applyIssueSeen(
   const known = record?.issue;
   if (known) {
     if (known.repo === issue.repo && known.number === issue.number) return { kind: "mapped" };
+    // An earlier occurrence's issue (`recurrence: new_issue`): it stays closed, and is no duplicate.
+    const occurrence = parseMarkerFound(issue.body)?.occurrence ?? 1;
+    if (occurrence < (record.occurrence ?? 1)) return { kind: "ignored" };
     return { kind: "duplicate", by: "mapping", mapped: `${known.repo}#${known.number}` };
   }
   // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
@@ -127,6 +135,10 @@ export function personChange(
       number: issue.number,
       url: issue.url,
       seenAt: now,
+      // Kept only where they decide something: a "not planned" close may be a risk acceptance.
+      ...(issue.state === "closed" && issue.stateReason === "not_planned" && issue.labels
+        ? { labels: [...issue.labels] }
+        : {}),
     },
   };
 }

@@ -9,22 +9,28 @@ const threat = (extra: Record<string, unknown>): Threat =>
   ({ id: "t", status: "unsolved", updated_at: "2026-11-25T00:00:00Z", ...extra }) as unknown as Threat;
 
 describe("the SLA's inputs from the config and the threat", () => {
-  it("detected_at: an ISO time is the start; anything else (a date alone, a number, missing) is told and falls back", () => {
+  it("detected_at: an ISO time or day, or a Unix time in seconds or milliseconds, is the start; anything else is told and falls back", () => {
     const config = makeConfig({ fields: { threat: { detected_at: "meta.first_seen" } } });
     const told: unknown[] = [];
     const note = (v: unknown): void => {
       told.push(v);
     };
-    expect(detectedAtMs(config, threat({ meta: { first_seen: "2026-11-01T08:00:00Z" } }), note)).toBe(
-      Date.parse("2026-11-01T08:00:00Z"),
-    );
-    expect(detectedAtMs(config, threat({ meta: { first_seen: "2026-11-01" } }), note)).toBeNull();
-    expect(detectedAtMs(config, threat({ meta: { first_seen: 1_700_000_000 } }), note)).toBeNull();
+    const at = (value: unknown): number | null =>
+      detectedAtMs(config, threat({ meta: { first_seen: value } }), note);
+    expect(at("2026-11-01T08:00:00Z")).toBe(Date.parse("2026-11-01T08:00:00Z"));
+    expect(at("2026-11-01 08:00:00+02:00")).toBe(Date.parse("2026-11-01T06:00:00Z"));
+    expect(at("2026-11-01")).toBe(Date.parse("2026-11-01T00:00:00Z"));
+    expect(at(1_700_000_000)).toBe(1_700_000_000_000);
+    expect(at(1_700_000_000_123)).toBe(1_700_000_000_123);
+    expect(at("1700000000")).toBe(1_700_000_000_000);
+    expect(at("last tuesday")).toBeNull();
+    expect(at("2026-13-45T99:00:00Z")).toBeNull();
+    expect(at(-5)).toBeNull();
     expect(detectedAtMs(config, threat({}), note)).toBeNull();
-    expect(told).toEqual(["2026-11-01", 1_700_000_000, undefined]);
+    expect(told).toEqual(["last tuesday", "2026-13-45T99:00:00Z", -5, undefined]);
     // Not configured: nothing to read, nothing told.
     expect(detectedAtMs(makeConfig(), threat({}), note)).toBeNull();
-    expect(told).toHaveLength(3);
+    expect(told).toHaveLength(4);
   });
 
   it("a severity's duration from `sla`; a severity left out (or unknown) has none", () => {

@@ -90,4 +90,29 @@ describe("issue seen transition (an issue GitHub answered → adoption, or a per
       record: { ...mapped, issue: { ...asRecord, state: "closed" } },
     });
   });
+
+  it("risk acceptance: a not-planned close keeps the labels it was closed with; other changes keep none", () => {
+    const labelled: IssueSeen = {
+      ...seen,
+      state: "closed",
+      stateReason: "not_planned",
+      labels: ["bug", "risk-accepted"],
+    };
+    expect(personChange(mapped, labelled, null, "t1")).toMatchObject({
+      person: { reason: "not_planned", labels: ["bug", "risk-accepted"] },
+    });
+    const completed: IssueSeen = { ...labelled, stateReason: "completed" };
+    const done = personChange(mapped, completed, null, "t1");
+    expect(done).toMatchObject({ kind: "person", person: { reason: "completed" } });
+    expect(done.kind === "person" ? done.person.labels : "not a person's").toBeUndefined();
+  });
+
+  it("recurrence: an earlier occurrence's issue is left alone, neither a duplicate nor a person's change", () => {
+    const second = { ...mapped, occurrence: 2, issue: { ...asRecord, number: 9 } };
+    const old: IssueSeen = { ...seen, body: "<!-- threatbridge:threat=t -->" };
+    expect(applyIssueSeen(second, old, asRecord)).toEqual({ kind: "ignored" });
+    // A copy of the current occurrence elsewhere is still a duplicate.
+    const copy: IssueSeen = { ...seen, body: "<!-- threatbridge:threat=t occurrence=2 -->" };
+    expect(applyIssueSeen(second, copy, asRecord)).toMatchObject({ kind: "duplicate" });
+  });
 });

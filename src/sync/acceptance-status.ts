@@ -1,0 +1,37 @@
+import type { EngineState } from "./records/threat-records.js";
+
+/** A risk acceptance as `status` lists it (contract, "Risk acceptance": "`status` lists acceptances and their ends"). */
+export interface AcceptanceLine {
+  threatId: string;
+  issue: string | null;
+  /** Its end (ISO). */
+  until: string;
+  by: string;
+  /** How far it went: accepted, announced (its end is commented), warned, expired. */
+  step: string;
+}
+
+/** The acceptances the state holds, soonest end first (only records of an uncommon shape are read). */
+export function acceptanceLines(state: EngineState): AcceptanceLine[] {
+  const lines: AcceptanceLine[] = [];
+  for (const [threatId, record] of state.threats.uncommon()) {
+    const a = record.acceptance;
+    if (!a) continue;
+    const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : null;
+    lines.push({ threatId, issue, until: a.until, by: a.by, step: a.step });
+  }
+  return lines.sort((x, y) => (x.until < y.until ? -1 : x.until > y.until ? 1 : 0));
+}
+
+/** The `status` text lines of the acceptances (the first 20, then how many more). */
+export function formatAcceptances(lines: readonly AcceptanceLine[]): string {
+  const shown = lines
+    .slice(0, 20)
+    .map(
+      (l) =>
+        `\n            ${l.issue ?? `threat ${l.threatId}`} until ${l.until.slice(0, 10)} (by ${l.by}, ${l.step})`,
+    )
+    .join("");
+  const more = lines.length > 20 ? `\n            and ${lines.length - 20} more (--json lists all)` : "";
+  return `accepted:   ${lines.length} risk acceptances${shown}${more}`;
+}

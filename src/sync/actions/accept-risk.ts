@@ -1,0 +1,79 @@
+import type { Threat } from "../../platform/index.js";
+import { parseCommentKeys, type EngineEvent } from "../../shared/index.js";
+import { utcDay } from "../../shared/duration.js";
+import { acceptanceEnd, riskAccepted, type AcceptanceEnd } from "../transitions/acceptance.js";
+import { issueStateIs, threatGone } from "../transitions/outcome.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { unlessGone } from "./write-helpers.js";
+
+type AcceptRisk = ActionOf<"acceptRisk">;
+
+/** What the acceptance got: its end (from people's comments, read once) and the platform's answer. */
+export interface AcceptRiskAnswer {
+  end: AcceptanceEnd;
+  outcome: { gone: false; answer: Threat } | { gone: true };
+}
+
+/** A comment the connector posted carries its key; the rest are people's. */
+function isPeoples(body: string): boolean {
+  return parseCommentKeys(body).length === 0;
+}
+
+/**
+ * A person closed the issue "not planned" with the acceptance label (contract, "Risk acceptance"):
+ * the issue's comments are read once for "Accepted until: YYYY-MM-DD", and the platform gets
+ * `accepted` with the status note instead of the `not_planned` verdict. The comment naming the end
+ * follows as its own step (stepComment), under its intent.
+ */
+export const acceptRiskAction: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
+  kind: "acceptRisk",
+  priority: () => QueueClass.verdict,
+  // A read of GitHub and a platform write: no GitHub write.
+  spendsGitHubBudget: () => false,
+  mappingRepair: false,
+  describe: (action) => ({ detail: `status=accepted by=${action.person.login}` }),
+  async send(action, io) {
+    const comments = await io.github.listComments(action.repo, action.number);
+    const end = acceptanceEnd(
+      comments.map((c) => c.body).filter(isPeoples),
+      action.now,
+      action.defaultMs,
+      action.maxMs,
+    );
+    const note = action.note(utcDay(end.until));
+    const outcome = await unlessGone(() =>
+      io.platform.setStatus(action.threatId, "accepted", note || undefined),
+    );
+    return { end, outcome };
+  },
+  settle(action, { end, outcome }) {
+    const id = action.threatId;
+    const issue = { repo: action.repo, number: action.number };
+    if (outcome.gone) {
+      return {
+        record: (r) => issueStateIs(threatGone(r), "closed"),
+        events: [{ type: "threat_gone", threatId: id }],
+        cache: "forget",
+        finished: "person",
+        commit: "checkpoint",
+      };
+    }
+    const threat = outcome.answer;
+    const events: EngineEvent[] = [];
+    if (end.ignored !== null)
+      events.push({ type: "acceptance_date_ignored", threatId: id, issue, detail: end.ignored });
+    events.push({ type: "risk_accepted", threatId: id, issue, detail: utcDay(end.until) });
+    return {
+      record: (r) =>
+        riskAccepted(
+          r,
+          { status: threat.status, updatedAt: threat.updated_at },
+          { until: new Date(end.until).toISOString(), since: action.person.seenAt, by: action.person.login },
+        ),
+      events,
+      cache: { threat },
+      finished: "person",
+      commit: "checkpoint",
+    };
+  },
+};

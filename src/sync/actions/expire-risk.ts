@@ -1,0 +1,40 @@
+import type { Threat } from "../../platform/index.js";
+import { riskExpired } from "../transitions/acceptance.js";
+import { threatGone } from "../transitions/outcome.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { unlessGone } from "./write-helpers.js";
+
+/**
+ * A risk acceptance reached its end (contract, "Risk acceptance"): the platform gets
+ * `PATCH {status: unsolved}`; the planner then reopens the issue with a comment (or, with
+ * `recurrence: new_issue`, opens a new one). Sending it twice after a crash sets the same status.
+ */
+export const expireRiskAction: ActionModule<
+  ActionOf<"expireRisk">,
+  { gone: false; answer: Threat } | { gone: true }
+> = {
+  kind: "expireRisk",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => false,
+  mappingRepair: false,
+  describe: () => ({ detail: "status=unsolved (the acceptance ended)" }),
+  send: (action, io) => unlessGone(() => io.platform.setStatus(action.threatId, "unsolved")),
+  settle(action, outcome) {
+    const id = action.threatId;
+    if (outcome.gone) {
+      return {
+        record: threatGone,
+        events: [{ type: "threat_gone", threatId: id }],
+        cache: "forget",
+        commit: "checkpoint",
+      };
+    }
+    const threat = outcome.answer;
+    return {
+      record: (r) => riskExpired(r, { status: threat.status, updatedAt: threat.updated_at }),
+      events: [{ type: "risk_expired", threatId: id, issue: { repo: action.repo, number: action.number } }],
+      cache: { threat },
+      commit: "checkpoint",
+    };
+  },
+};

@@ -1,0 +1,158 @@
+import { endOfTypedDay } from "../../shared/duration.js";
+import type { IssueRecord, ThreatRecord } from "../../state/index.js";
+
+/**
+ * Pure transitions of a risk acceptance (contract, "Risk acceptance") and of a recurrence
+ * (contract, "Recurrence"): when an acceptance ends, and what each of its steps makes of the record.
+ */
+
+export type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
+
+/** What people type on the issue to set the end: "Accepted until: YYYY-MM-DD" (case and spacing free). */
+const UNTIL = /accepted\s+until:?\s*(\S+)/gi;
+
+/** The end an acceptance gets, and why a typed one was not taken (null when it was, or none was typed). */
+export interface AcceptanceEnd {
+  until: number;
+  ignored: string | null;
+}
+
+/**
+ * The end of an acceptance closed at `now`, from people's comments on the issue (the newest
+ * comment that names a date wins): a date later than `now + maxMs`, a past date, text that is not a
+ * date, or two different dates in one comment fall back to `now + defaultMs` (capped at max).
+ */
+export function acceptanceEnd(
+  comments: readonly string[],
+  now: number,
+  defaultMs: number,
+  maxMs: number,
+): AcceptanceEnd {
+  const fallback = now + Math.min(defaultMs, maxMs);
+  for (let i = comments.length - 1; i >= 0; i -= 1) {
+    const typed = [...(comments[i] ?? "").matchAll(UNTIL)].map((m) => (m[1] ?? "").replace(/[.,;)]+$/, ""));
+    if (typed.length === 0) continue;
+    const distinct = [...new Set(typed)];
+    if (distinct.length > 1) {
+      return { until: fallback, ignored: `one comment names two dates (${distinct.slice(0, 2).join(", ")})` };
+    }
+    const text = distinct[0] ?? "";
+    const end = endOfTypedDay(text);
+    if (end === null)
+      return { until: fallback, ignored: `"${text.slice(0, 40)}" is not a date (YYYY-MM-DD)` };
+    if (end <= now) return { until: fallback, ignored: `${text} is in the past` };
+    if (end > now + maxMs) return { until: fallback, ignored: `${text} is later than acceptance.max allows` };
+    return { until: end, ignored: null };
+  }
+  return { until: fallback, ignored: null };
+}
+
+/** The platform holds `accepted`: the acceptance starts, its issue closed as the person left it. */
+export function riskAccepted(
+  record: ThreatRecord,
+  answer: { status: string; updatedAt: string },
+  acceptance: Omit<Acceptance, "step">,
+): ThreatRecord {
+  return {
+    ...record,
+    status: answer.status,
+    updatedAt: answer.updatedAt,
+    ...(record.issue ? { issue: { ...record.issue, state: "closed" as const } } : {}),
+    acceptance: { ...acceptance, step: "accepted" },
+  };
+}
+
+/** A step's comment is on the issue: the acceptance's end (`accept`), its warning (`warn`), a recurrence (`recur`). */
+export function stepCommented(record: ThreatRecord, step: "accept" | "warn" | "recur"): ThreatRecord {
+  if (step === "recur") {
+    return record.recurredFrom
+      ? { ...record, recurredFrom: { ...record.recurredFrom, noted: true } }
+      : record;
+  }
+  const acceptance = record.acceptance;
+  if (!acceptance) return record;
+  const next = step === "accept" ? "announced" : "warned";
+  // A later step already taken is not undone by a late resolution of an earlier one.
+  if (acceptance.step === "expired" || (acceptance.step === "warned" && next === "announced")) return record;
+  return { ...record, acceptance: { ...acceptance, step: next } };
+}
+
+/** The acceptance ended: the platform holds `unsolved` again (its answer). */
+export function riskExpired(
+  record: ThreatRecord,
+  answer: { status: string; updatedAt: string },
+): ThreatRecord {
+  const acceptance = record.acceptance;
+  return {
+    ...record,
+    status: answer.status,
+    updatedAt: answer.updatedAt,
+    ...(acceptance ? { acceptance: { ...acceptance, step: "expired" as const } } : {}),
+  };
+}
+
+/** The acceptance is over (its issue reopened or recurred, or a person changed the issue): forgotten. */
+export function acceptanceEnded(record: ThreatRecord): ThreatRecord {
+  if (!record.acceptance) return record;
+  const { acceptance: _over, ...rest } = record;
+  return rest;
+}
+
+/**
+ * A new issue for the threat's next occurrence (`recurrence: new_issue`): the threat is mapped to
+ * it, the old one is kept until a comment names the new one, and an acceptance that ended is over.
+ */
+export function recurred(record: ThreatRecord, issue: IssueRecord, occurrence: number): ThreatRecord {
+  const { acceptance: _over, deletedIssue: _gone, ...rest } = record;
+  const old = record.issue;
+  return {
+    ...rest,
+    issue,
+    occurrence,
+    ...(old && (old.repo !== issue.repo || old.number !== issue.number)
+      ? { recurredFrom: { repo: old.repo, number: old.number } }
+      : {}),
+  };
+}
+
+/**
+ * What the platform's status (or the issue back open) makes of an acceptance, or null when it is
+ * unchanged. Another status than `accepted` before the end ends it (a scan solved the threat, a
+ * person changed it there or reopened the issue); `unsolved` after the end is the connector's own
+ * expiry, which landed before a crash let it be recorded: the acceptance is expired, and the
+ * reopen that follows says so. Once expired, it is over when the issue is open again.
+ */
+export function acceptanceAfterStatus(
+  record: ThreatRecord,
+  status: string,
+  now: number,
+): ThreatRecord | null {
+  const acceptance = record.acceptance;
+  if (!acceptance) return null;
+  if (acceptance.step === "expired") return record.issue?.state === "open" ? acceptanceEnded(record) : null;
+  if (status === "accepted") return null;
+  if (now >= Date.parse(acceptance.until) && status === "unsolved") {
+    return { ...record, acceptance: { ...acceptance, step: "expired" } };
+  }
+  return acceptanceEnded(record);
+}
+
+/** Whether a due step waits on the acceptance at `now`: its comment, its warning, or its end. */
+export function acceptanceDue(acceptance: Acceptance, now: number, warnMs: number): boolean {
+  const until = Date.parse(acceptance.until);
+  switch (acceptance.step) {
+    case "accepted":
+    case "expired":
+      return true;
+    case "announced":
+      return now >= until - warnMs;
+    case "warned":
+      return now >= until;
+  }
+}
+
+/** When the acceptance next needs a step (epoch ms), for `status` and the sweep. */
+export function acceptanceNextAt(acceptance: Acceptance, warnMs: number): number {
+  const until = Date.parse(acceptance.until);
+  return acceptance.step === "announced" ? until - warnMs : until;
+}
