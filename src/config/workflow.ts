@@ -71,7 +71,9 @@ export const GroupingConfig = z
       ),
     title: template(compileGroupTitle)
       .optional()
-      .describe(`Liquid template of the group issue's title (default "${DEFAULT_GROUP_TITLE}")`),
+      .describe(
+        `Liquid template of the group issue's title (default "${DEFAULT_GROUP_TITLE}"); group.key, group.name (an asset group's asset name), group.by, group.open, group.total`,
+      ),
   })
   .refine((g) => !(g.mode === "single" && g.min_members !== undefined), {
     message: "min_members applies to parent mode only: in single mode every group is one issue",

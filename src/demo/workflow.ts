@@ -27,7 +27,12 @@ const ACCEPT_LABEL = "risk-accepted";
 
 /** The workflow settings the demo runs with (the contract's keys; short SLAs so one shows a breach). */
 export const WORKFLOW_DEMO_CONFIG = {
-  grouping: { by: "asset", mode: "parent", min_members: 2 },
+  grouping: {
+    by: "asset",
+    mode: "parent",
+    min_members: 2,
+    title: "{{ group.name }}: {{ group.open }} open of {{ group.total }}",
+  },
   sla: {
     critical: "2d",
     high: "7d",

@@ -4,7 +4,7 @@ import type { GroupIssue, PersonChange } from "../../state/index.js";
 import { severityName } from "../intake/normalize.js";
 import { desiredIssueState, platformAgrees, verdictFor, type Policy } from "../plan/policy.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
-import { CHECKLIST_MAX } from "./render-parent.js";
+import { CHECKLIST_MAX, groupHeading } from "./render-parent.js";
 
 /**
  * Grouping `single` mode (pure): a group is one issue and its members have none of their own. The
@@ -49,6 +49,8 @@ export interface SinglePlanInput {
   repo: string;
   by: string;
   key: string;
+  /** An asset group's asset name (GroupScope.name). */
+  name?: string | null | undefined;
   members: readonly SingleMemberView[];
   issue: GroupIssue | undefined;
   managedLabel: string;
@@ -73,7 +75,7 @@ function checklistLine(m: SingleMemberView): string {
 }
 
 export function renderSingle(
-  input: Pick<SinglePlanInput, "by" | "key" | "members" | "managedLabel" | "title">,
+  input: Pick<SinglePlanInput, "by" | "key" | "name" | "members" | "managedLabel" | "title">,
 ): { title: string; body: string; labels: string[]; hash: string } {
   const sorted = [...input.members].sort(
     (a, b) =>
@@ -84,12 +86,22 @@ export function renderSingle(
   const open = sorted.filter((m) => isOpenOnPlatform(m.status)).length;
   const key = escapePlainText(input.key);
   const title =
-    neutralizeMarkers(input.title({ group: { key, by: input.by, open, total: sorted.length } }))
+    neutralizeMarkers(
+      input.title({
+        group: {
+          key,
+          name: escapePlainText(input.name ?? input.key),
+          by: input.by,
+          open,
+          total: sorted.length,
+        },
+      }),
+    )
       .replace(/\s+/g, " ")
       .trim()
       .slice(0, 256) || key;
   const body = [
-    `Threats grouped by ${input.by}: **${escapeMarkdownInline(input.key)}** (${open} open of ${sorted.length})`,
+    `Threats grouped by ${input.by}: **${escapeMarkdownInline(groupHeading(input))}** (${open} open of ${sorted.length})`,
     "",
     ...sorted.slice(0, CHECKLIST_MAX).map(checklistLine),
     ...(sorted.length > CHECKLIST_MAX ? [`- and ${sorted.length - CHECKLIST_MAX} more`] : []),

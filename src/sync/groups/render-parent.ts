@@ -32,6 +32,17 @@ export interface MemberView {
 export interface GroupScope {
   by: string;
   key: string;
+  /**
+   * What people call the key, where it is not itself readable: an asset group's asset name (its
+   * key is the asset's id). Templates get it as `group.name` (the key where there is none).
+   */
+  name?: string | null | undefined;
+}
+
+/** The key as a person reads it: `name (key)` where a name is known, else the key. */
+export function groupHeading(group: GroupScope): string {
+  const name = group.name ?? null;
+  return name === null || name === group.key ? group.key : `${name} (${group.key})`;
 }
 
 export interface RenderedParent {
@@ -70,13 +81,21 @@ export function renderParent(
   );
   const key = escapePlainText(group.key);
   const title = neutralizeMarkers(
-    opts.title({ group: { key, by: group.by, open: open.length, total: members.length } }),
+    opts.title({
+      group: {
+        key,
+        name: escapePlainText(group.name ?? group.key),
+        by: group.by,
+        open: open.length,
+        total: members.length,
+      },
+    }),
   )
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, TITLE_MAX);
   const lines = [
-    `Threats grouped by ${group.by}: **${escapeMarkdownInline(group.key)}**`,
+    `Threats grouped by ${group.by}: **${escapeMarkdownInline(groupHeading(group))}**`,
     "",
     `- Highest open severity: ${severityName(highest) ?? "none open"}`,
     ...(due === null ? [] : [`- Earliest due date: ${due}`]),

@@ -68,6 +68,7 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
           repo,
           by: group.by,
           key: group.key,
+          name: group.by === "asset" ? (ctx.state.assets[group.key]?.name ?? null) : null,
           members: byRepo.get(repo) ?? [],
           parent: group.parents[repo],
           minMembers: grouping.min_members ?? DEFAULT_MIN_MEMBERS,

@@ -28,6 +28,7 @@ export function planSingles(ctx: SyncContext): SingleAction[] {
           repo,
           by: group.by,
           key: group.key,
+          name: group.by === "asset" ? (ctx.state.assets[group.key]?.name ?? null) : null,
           members: byRepo.get(repo) ?? [],
           issue: group.single?.[repo],
           managedLabel: ctx.policy.managedLabel,

@@ -85,6 +85,23 @@ describe("a group's parent (contract, Groups: parent mode)", () => {
     ).not.toContain("due date");
   });
 
+  it("an asset group reads by its asset's name: `group.name` in the title template, and the body's heading names both", () => {
+    const byName = compileGroupTitle("{{ group.name }}: {{ group.open }} open");
+    const named = renderParent({ by: "asset", key: "a1", name: "web-prod-01 @ops" }, [member(1)], {
+      managedLabel: "threatbridge",
+      title: byName,
+    });
+    expect(named.title).toMatch(/^web-prod-01 @\u200bops: 1 open$/);
+    expect(named.body).toContain("Threats grouped by asset: **web-prod-01 @\u200bops (a1)**");
+    // No name known: `group.name` is the key, and the heading is the key alone.
+    const unnamed = renderParent({ by: "asset", key: "a1" }, [member(1)], {
+      managedLabel: "threatbridge",
+      title: byName,
+    });
+    expect(unnamed.title).toBe("a1: 1 open");
+    expect(unnamed.body).toContain("Threats grouped by asset: **a1**");
+  });
+
   it("keeps platform text inert: mentions, references and HTML in a title or key do nothing", () => {
     const members = [member(1, { title: "@admin see #12 <img src=x onerror=alert(1)>" })];
     const { body, title: t } = renderParent({ by: "title", key: "@team -->" }, members, {
