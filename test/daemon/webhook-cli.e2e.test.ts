@@ -98,4 +98,58 @@ describe("threatbridge run with GitHub webhooks (end to end)", () => {
     expect(stderr).not.toContain(SECRET);
     expect(stderr).toContain(`${base}${PATH}`);
   }, 60_000);
+
+  it("single mode: a person's close of a group's issue reaches every open member as its verdict within 5 s", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    world = await startWorld(
+      {},
+      `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\ngrouping:\n  by: asset\n  mode: single\n`,
+      {
+        standIn: { tokens: [GH_TOKEN], webhook: { url: `${base}${PATH}`, secret: SECRET } },
+        githubAuthYaml: `token: \${GITHUB_TOKEN}\n  webhook:\n    path: ${PATH}\n    secret: \${GITHUB_WEBHOOK_SECRET}`,
+        env: { GITHUB_WEBHOOK_SECRET: SECRET },
+      },
+    );
+    const w = world;
+    const child = w.spawnCli(["run", "-c", w.configPath]);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const groupIssue = () =>
+      w.gh.issues(REPO).find((i) => i.state === "open" && i.labels.includes("threatbridge:group"));
+    await until(() => groupIssue() !== undefined, "a group's issue", 30_000);
+    let ready = await get(`${base}/readyz`);
+    for (let i = 0; i < 100 && ready?.status !== 200; i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      ready = await get(`${base}/readyz`);
+    }
+    expect(ready?.status).toBe(200);
+    const issue = groupIssue();
+    const assetId = /threatbridge:group=asset:([^ ]+) -->/.exec(issue?.body ?? "")?.[1];
+    if (!issue || assetId === undefined) throw new Error("no group issue with its marker");
+    const members = w.sim.sim.threatIds().filter((id) => {
+      const t = w.sim.sim.getThreat(id);
+      return t?.asset_id === decodeURIComponent(assetId) && t.status === "unsolved";
+    });
+    expect(members.length).toBeGreaterThan(0);
+
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    // Every open member gets the close's verdict (`solved`; a finding the platform re-tests
+    // answers `pending`), without waiting for the schedule.
+    await until(
+      () => members.every((id) => w.sim.sim.getThreat(id)?.status !== "unsolved"),
+      "every member's verdict",
+      5_000,
+    );
+    await w.gh.webhooks.settled();
+    expect(w.gh.webhooks.deliveries().map((d) => [d.action, d.status])).toEqual([["closed", 202]]);
+    expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
+
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    try {
+      expect(await exited).toBe(0);
+    } finally {
+      clearTimeout(timer);
+    }
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import type { SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
+import { syncGroups } from "../groups/run-groups.js";
 import { absorbIssueNow as absorbWatchedIssue, mappedIssues, reposToWatch } from "./github.js";
 
 /**
@@ -17,8 +18,18 @@ function watchedRepo(ctx: SyncContext, repo: string): string | null {
 }
 
 /**
+ * Whether `repo#number` is the one issue of a group in `single` mode: a person's close or reopen of
+ * it is its members' verdicts.
+ */
+function isSingleGroupIssue(ctx: SyncContext, repo: string, number: number): boolean {
+  if (ctx.config.grouping?.mode !== "single") return false;
+  return Object.values(ctx.state.groups ?? {}).some((group) => group.single?.[repo]?.number === number);
+}
+
+/**
  * Whether a delivery names an issue the connector manages: in a repository it watches, and
- * carrying a threat's marker (`markerThreatId`, read from the delivery's body) or mapped by the state.
+ * carrying a threat's marker (`markerThreatId`, read from the delivery's body), mapped by the
+ * state, or the one issue of a group in single mode.
  */
 export function managesIssue(
   ctx: SyncContext,
@@ -28,7 +39,11 @@ export function managesIssue(
 ): boolean {
   const watched = watchedRepo(ctx, repo);
   if (watched === null) return false;
-  return markerThreatId !== null || mappedIssues(ctx).has(issueKey(watched, number));
+  return (
+    markerThreatId !== null ||
+    mappedIssues(ctx).has(issueKey(watched, number)) ||
+    isSingleGroupIssue(ctx, watched, number)
+  );
 }
 
 /**
@@ -39,5 +54,10 @@ export function managesIssue(
 export async function absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean> {
   const watched = watchedRepo(ctx, repo);
   if (watched === null) return false;
-  return absorbWatchedIssue(ctx, watched, number);
+  const absorbed = await absorbWatchedIssue(ctx, watched, number);
+  // A single-mode group's issue: the person's change was recorded on the group, and the group
+  // pass sends it to the members as their verdicts (the queue's drain does not carry those).
+  if (!isSingleGroupIssue(ctx, watched, number)) return absorbed;
+  await syncGroups(ctx);
+  return true;
 }
