@@ -1,5 +1,5 @@
 import type { MetricsSources, QueueView, RateLimitSeen } from "../observability/index.js";
-import { queueSummary, slaCounts, type SyncContext } from "../sync/index.js";
+import { acceptanceCounts, queueSummary, slaCounts, type SyncContext } from "../sync/index.js";
 import type { DaemonStatus } from "./daemon.js";
 import { readiness } from "./probes.js";
 
@@ -56,6 +56,8 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     rateLimit: () => opts.rateLimit?.() ?? null,
     schedulePeriodMs: () => status()?.periodMs ?? 0,
     sla: () => (ctx.config.sla ? slaCounts(ctx.index.slaOpen.values(), ctx.clock.now()) : null),
+    acceptances: () =>
+      ctx.config.acceptance ? acceptanceCounts(ctx.index.acceptances.values(), ctx.clock.now()) : null,
     ready: () => {
       const current = status();
       return current !== null && readiness(current, ctx.clock.now()).ok;

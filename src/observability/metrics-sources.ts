@@ -30,4 +30,6 @@ export interface MetricsSources {
   ready?(): boolean;
   /** With `sla` configured: open issues past their due date, and due within 7 days; null when off. */
   sla?(): { breached: number; dueWithin7Days: number } | null;
+  /** With `acceptance` configured: risk acceptances held, and those ending within 7 days; null when off. */
+  acceptances?(): { held: number; endingWithin7Days: number } | null;
 }

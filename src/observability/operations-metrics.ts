@@ -114,6 +114,24 @@ export function registerOperationsMetrics(
     },
   });
 
+  // Risk acceptances (contract, "Workflow"): read from the engine's index of held acceptances.
+  const acceptancesHeld: Gauge = new Gauge({
+    name: "threatbridge_risk_acceptances",
+    help: "Risk acceptances held (the platform has the threat as accepted until their end; 0 when acceptance is not configured)",
+    registers,
+    collect() {
+      acceptancesHeld.set(sources.acceptances?.()?.held ?? 0);
+    },
+  });
+  const acceptancesEnding: Gauge = new Gauge({
+    name: "threatbridge_risk_acceptances_ending_soon",
+    help: "Risk acceptances that end within 7 days (0 when acceptance is not configured)",
+    registers,
+    collect() {
+      acceptancesEnding.set(sources.acceptances?.()?.endingWithin7Days ?? 0);
+    },
+  });
+
   const deliveries = new Counter({
     name: "threatbridge_webhook_deliveries_total",
     help: "GitHub webhook deliveries, by outcome (accepted, duplicate, ignored, rejected) and, when rejected, why",

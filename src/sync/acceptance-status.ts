@@ -35,3 +35,26 @@ export function formatAcceptances(lines: readonly AcceptanceLine[]): string {
   const more = lines.length > 20 ? `\n            and ${lines.length - 20} more (--json lists all)` : "";
   return `accepted:   ${lines.length} risk acceptances${shown}${more}`;
 }
+
+const WEEK_MS = 7 * 86_400_000;
+
+export interface AcceptanceCounts {
+  /** Acceptances the platform holds (every step before the end's `unsolved` was sent). */
+  held: number;
+  /** Of them, those that end within 7 days (or are past their end, with the expiry still to send). */
+  endingWithin7Days: number;
+}
+
+/** What `/metrics` gives of the acceptances held (from the engine's index of them: no record built). */
+export function acceptanceCounts(
+  acceptances: Iterable<{ until: string; step: string }>,
+  nowMs: number,
+): AcceptanceCounts {
+  const counts: AcceptanceCounts = { held: 0, endingWithin7Days: 0 };
+  for (const a of acceptances) {
+    if (a.step === "expired") continue;
+    counts.held += 1;
+    if (Date.parse(a.until) - nowMs <= WEEK_MS) counts.endingWithin7Days += 1;
+  }
+  return counts;
+}

@@ -18,6 +18,7 @@ export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js"
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
 export { queueSummary, type QueueSummary } from "./records/queue.js";
 export { slaCounts, type SlaCounts } from "./sla-status.js";
+export { acceptanceCounts, type AcceptanceCounts } from "./acceptance-status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
 export { ACTION_KINDS, priorityOf } from "./actions/index.js";
 export { policyFromConfig, type Policy } from "./plan/policy.js";
