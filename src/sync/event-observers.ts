@@ -57,11 +57,18 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   expiry_warned: "warn",
   risk_expired: "expire",
   recurred: "recur",
-  // The contract names no action for the breach label: `breach` says what the write was for.
-  sla_breach_labeled: "breach",
+  // Adding the breach label is an update of the issue (the contract's vocabulary has no other name
+  // for it); the line's `what` says which update it was.
+  sla_breach_labeled: "update",
   milestone_created: "milestone",
   // Setting an issue's milestone is a PATCH of the issue.
   milestone_set: "update",
+};
+
+/** Which update an `update` line was, where it was not the issue's content. */
+const AUDIT_WHAT: Partial<Record<WriteEvent["type"], string>> = {
+  sla_breach_labeled: "sla breach label",
+  milestone_set: "sla milestone",
 };
 
 /**
@@ -84,6 +91,10 @@ export function auditObserver(logger: Logger): EngineObserver {
     if (!isWrite(event)) return;
     const action = AUDIT_ACTION[event.type];
     const issue = `${event.issue.repo}#${event.issue.number}`;
-    logger.info({ audit: true, action, threat_id: event.threatId, issue }, `${action} ${issue}`);
+    const what = AUDIT_WHAT[event.type];
+    logger.info(
+      { audit: true, action, threat_id: event.threatId, issue, ...(what ? { what } : {}) },
+      what ? `${action} ${issue} (${what})` : `${action} ${issue}`,
+    );
   };
 }

@@ -180,10 +180,10 @@ describe('audit observer (contract, "Logs": one info line per write with action,
     audit({ type: "sla_breach_labeled", threatId: T1, issue: ISSUE });
     audit({ type: "milestone_created", threatId: T1, issue: ISSUE, detail: "SLA 2026-12-06" });
     audit({ type: "milestone_set", threatId: T1, issue: ISSUE, detail: "SLA 2026-12-06" });
-    expect(lines.map((l) => [l["audit"], l["action"], l["issue"]])).toEqual([
-      [true, "breach", `${REPO}#7`],
-      [true, "milestone", `${REPO}#7`],
-      [true, "update", `${REPO}#7`],
+    expect(lines.map((l) => [l["audit"], l["action"], l["issue"], l["what"]])).toEqual([
+      [true, "update", `${REPO}#7`, "sla breach label"],
+      [true, "milestone", `${REPO}#7`, undefined],
+      [true, "update", `${REPO}#7`, "sla milestone"],
     ]);
   });
 });
