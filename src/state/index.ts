@@ -20,3 +20,4 @@ export type { Json } from "./journal-line.js";
 export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";
 export { ThreatTable, type ThreatBrief } from "./threat-table.js";
 export { newRows, copyRows, type Rows } from "./rows.js";
+export { isoCanonicalMs } from "./iso-ms.js";

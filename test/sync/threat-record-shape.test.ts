@@ -51,6 +51,18 @@ describe("the threat record's shape is the state schema's (src/state/schema.ts)"
     }
   });
 
+  it("an SLA as the connector writes it passes the plain checks (no schema parse per row); another form goes through the schema", () => {
+    const { status, severity, assetId, updatedAt, issue, link, sla } = FULL;
+    const row = { status, severity, assetId, updatedAt, issue, link, sla };
+    // The same object back: the guard accepted it without the schema (which would copy it).
+    expect(toThreatRecord(row)).toBe(row);
+    const otherForm = { ...row, sla: { since: "2026-01-01T00:00:00Z", due: "2026-01-31T00:00:00Z" } };
+    expect(toThreatRecord(otherForm)).not.toBe(otherForm);
+    expect(toThreatRecord(otherForm).sla).toEqual(otherForm.sla);
+    expect(() => toThreatRecord({ ...row, sla: { ...sla, due: "next week" } })).toThrow();
+    expect(() => toThreatRecord({ ...row, sla: { ...sla, breach: "maybe" } })).toThrow();
+  });
+
   it("the column table keeps every field of a record, packed or not, also through a snapshot", async () => {
     const table = new ThreatTable();
     // The rarer fields leave a row outside the packed columns; without them it is packed.

@@ -1,5 +1,5 @@
 import { everyKeyOf } from "../../shared/index.js";
-import { ThreatRecord, type IssueRecord } from "../../state/index.js";
+import { isoCanonicalMs, ThreatRecord, type IssueRecord, type SlaRecord } from "../../state/index.js";
 
 /**
  * A stored threat record, checked with plain type checks: a zod parse of every row doubled the
@@ -22,6 +22,27 @@ function isIssue(v: unknown): v is IssueRecord {
     (v["state"] === "open" || v["state"] === "closed") &&
     isString(v["hash"]) &&
     (v["id"] === undefined || (Number.isSafeInteger(v["id"]) && Number(v["id"]) > 0))
+  );
+}
+
+const SLA_KEYS: ReadonlySet<string> = new Set(
+  everyKeyOf<SlaRecord>()(["since", "due", "breach", "milestone"]),
+);
+const isIsoTime = (x: unknown): boolean => isString(x) && isoCanonicalMs(x) !== null;
+
+/**
+ * An SLA as the connector writes it (times from `toISOString`). With `sla` configured every open
+ * issue's record holds one: checked here, not by a zod parse per row. Any other form (a time
+ * written otherwise) goes through the schema.
+ */
+function isSla(v: unknown): v is SlaRecord {
+  return (
+    isObject(v) &&
+    Object.keys(v).every((k) => SLA_KEYS.has(k)) &&
+    isIsoTime(v["since"]) &&
+    isIsoTime(v["due"]) &&
+    optional(v["breach"], (x) => x === "added" || x === "removed") &&
+    optional(v["milestone"], isString)
   );
 }
 
@@ -66,8 +87,7 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["acceptance"] === undefined &&
     v["recurredFrom"] === undefined &&
     optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
-    // Its ISO times are checked by the schema.
-    v["sla"] === undefined &&
+    optional(v["sla"], isSla) &&
     Object.keys(v).every((k) => KNOWN.has(k))
   );
 }
