@@ -64,6 +64,12 @@ export const ThreatRecord = z.object({
   /** The connector closed the issue because the asset was removed; a person's reopen then wins. */
   closedForRemoval: z.boolean().optional(),
   /**
+   * The `updatedAt` of the threat's version whose issue was searched for the connector's own
+   * acceptance comments (its acceptance unknown to the state: a lost state file rebuilt from the
+   * streams), so that the search is made once per version, not at every plan.
+   */
+  acceptanceSought: z.string().optional(),
+  /**
    * A person accepted the risk (closed the issue "not planned" with `acceptance.label`): when it
    * ends (ISO), who and when, and how far its steps went: `accepted` (the platform holds it),
    * `announced` (the comment naming its end is on the issue), `warned` (the `warn_before` comment

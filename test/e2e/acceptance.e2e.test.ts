@@ -105,6 +105,38 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     expect(after.acceptances).toEqual([]);
   });
 
+  it("a lost state file loses no acceptance: its end and its warning are read back from the connector's own comments, and it still expires on time", async () => {
+    world = await startWorld({ threats: 10 }, ACCEPTANCE);
+    const w = world;
+    const until = day(Date.now() + 20 * DAY);
+    const { number, threatId } = await acceptOne(w, `Accepted until: ${until}`);
+    await sync(w);
+    await sync(w, 14); // the warning goes out
+    expect(
+      comments(w, number).filter((c) => c.includes("risk acceptance of this threat ends on")),
+    ).toHaveLength(1);
+
+    await w.loseState();
+    await sync(w, 15);
+    const status = JSON.parse((await w.run(["status", "-c", w.configPath, "--json"])).stdout) as {
+      acceptances: Array<{ threatId: string; until: string; step: string }>;
+    };
+    expect(status.acceptances).toEqual([
+      expect.objectContaining({ threatId, step: "warned", until: expect.stringMatching(`^${until}`) }),
+    ]);
+    // No second warning after the loss, and nothing reopened before the end.
+    await sync(w, 16);
+    expect(
+      comments(w, number).filter((c) => c.includes("risk acceptance of this threat ends on")),
+    ).toHaveLength(1);
+    expect(w.gh.issues(REPO).find((i) => i.number === number)?.state).toBe("closed");
+
+    await sync(w, 21);
+    w.sim.sim.settle();
+    expect(w.sim.sim.getThreat(threatId)?.status).toBe("unsolved");
+    expect(w.gh.issues(REPO).find((i) => i.number === number)?.state).toBe("open");
+  });
+
   it("a date later than max, in the past, unreadable, or two dates in one comment: the default end applies", async () => {
     world = await startWorld({ threats: 10 }, ACCEPTANCE);
     const w = world;

@@ -58,6 +58,14 @@ const samples: { [K in Action["kind"]]: Extract<Action, { kind: K }> } = {
   stepComment: { kind: "stepComment", threatId: ID, repo: REPO, number: 7, step: "accept", body: "until" },
   warnExpiry: { kind: "warnExpiry", threatId: ID, repo: REPO, number: 7, body: "soon" },
   expireRisk: { kind: "expireRisk", threatId: ID, repo: REPO, number: 7 },
+  recoverAcceptance: {
+    kind: "recoverAcceptance",
+    threatId: ID,
+    repo: REPO,
+    number: 7,
+    version: "2026-01-02T00:00:00.000Z",
+    now: Date.parse("2026-01-03T00:00:00.000Z"),
+  },
   recur: {
     kind: "recur",
     threatId: ID,
@@ -107,7 +115,7 @@ describe("action modules (one module per action kind)", () => {
     expect(priorityOf([samples.link, samples.update])).toBe(p(samples.update));
   });
 
-  it("only GitHub writes (creates, issue PATCHes, comments, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping", () => {
+  it("only GitHub writes (creates, issue PATCHes, comments, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping (and what the state lost of an acceptance)", () => {
     const spending = Object.values(samples)
       .filter(isGitHubWrite)
       .map((a) => a.kind);
@@ -123,7 +131,7 @@ describe("action modules (one module per action kind)", () => {
     const repairs = Object.values(samples)
       .filter(isMappingRepair)
       .map((a) => a.kind);
-    expect(repairs.sort()).toEqual(["accept", "adopt", "link"]);
+    expect(repairs.sort()).toEqual(["accept", "adopt", "link", "recoverAcceptance"]);
   });
 
   it("dry run: each kind describes what it would do (labels of a create, the state of a close)", () => {

@@ -210,3 +210,26 @@ describe("recurrence (contract: reopen stays today's behaviour; new_issue opens 
     expect(third).toMatchObject([{ kind: "link", number: 9 }]);
   });
 });
+
+describe("an acceptance the state lost (a lost state file): read back once from the issue's comments", () => {
+  it("an accepted threat's closed issue with no acceptance in the record: one read of its comments, once per version", () => {
+    const lost = record({});
+    expect(plan(input({ record: lost }))).toEqual([
+      { kind: "recoverAcceptance", threatId: ID, repo: REPO, number: 7, version: "u", now: NOW },
+    ]);
+    // Sought for this version: not again until the threat changes.
+    expect(plan(input({ record: { ...lost, acceptanceSought: "u" } }))).toEqual([]);
+    expect(plan(input({ record: { ...lost, acceptanceSought: "u", updatedAt: "u2" } }))[0]?.kind).toBe(
+      "recoverAcceptance",
+    );
+  });
+
+  it("nothing to seek: the acceptance is known, the issue is open, the threat is not accepted, or acceptance is off", () => {
+    expect(plan(input({ record: held("announced") }))).toEqual([]);
+    expect(plan(input({ record: record({ issue: { ...closed, state: "open" } }) }))[0]?.kind).not.toBe(
+      "recoverAcceptance",
+    );
+    expect(plan(input({ record: record({}), threat: present({ status: "solved" }) }))).toEqual([]);
+    expect(plan(input({ record: record({}), policy: newIssues }))).toEqual([]);
+  });
+});

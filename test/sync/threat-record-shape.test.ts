@@ -21,6 +21,7 @@ const FULL = {
   refused: { action: "update", reason: "locked", at: "2026-01-03T00:00:00.000Z" },
   deletedIssue: { repo: "acme/sec", number: 6, at: "2026-01-01T00:00:00.000Z" },
   closedForRemoval: true,
+  acceptanceSought: "2026-01-02T03:04:05.000Z",
   acceptance: {
     until: "2026-04-01T23:59:59.999Z",
     since: "2026-01-02T00:00:00.000Z",

@@ -2,6 +2,7 @@ import type { Action } from "../plan/plan.js";
 import { acceptAction } from "./accept.js";
 import { acceptRiskAction } from "./accept-risk.js";
 import { expireRiskAction } from "./expire-risk.js";
+import { recoverAcceptanceAction } from "./recover-acceptance.js";
 import { recurAction } from "./recur.js";
 import { stepCommentAction, warnExpiryAction } from "./step-comment.js";
 import { adoptAction } from "./adopt.js";
@@ -37,6 +38,7 @@ export const actionModules: ActionRegistry = {
   acceptRisk: acceptRiskAction,
   update: updateAction,
   expireRisk: expireRiskAction,
+  recoverAcceptance: recoverAcceptanceAction,
   recur: recurAction,
   warnExpiry: warnExpiryAction,
   stepComment: stepCommentAction,

@@ -33,6 +33,16 @@ export type AcceptanceAction =
     }
   | { kind: "warnExpiry"; threatId: string; repo: string; number: number; body: string }
   | { kind: "expireRisk"; threatId: string; repo: string; number: number }
+  /** The connector's own acceptance comments on a closed issue, read to restore an acceptance the state lost. */
+  | {
+      kind: "recoverAcceptance";
+      threatId: string;
+      repo: string;
+      number: number;
+      /** The threat's version it is sought for (the search is made once per version). */
+      version: string;
+      now: number;
+    }
   | {
       kind: "recur";
       threatId: string;

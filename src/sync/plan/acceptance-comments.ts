@@ -17,3 +17,34 @@ export function recurredComment(next: { repo: string; number: number }, expired:
   const why = expired ? "its risk acceptance ended" : "the platform reports it as `unsolved` again";
   return `This threat recurred (${why}): it continues in ${next.repo}#${next.number}. This issue stays closed.`;
 }
+
+const ACCEPTED_LINE = /^Risk accepted until (\d{4}-\d{2}-\d{2}) \(end of that day, UTC\)/;
+const WARNED_LINE =
+  /^The risk acceptance of this threat ends on (\d{4}-\d{2}-\d{2}) \(end of that day, UTC\)/;
+
+/** An acceptance as the connector's own comments on its issue tell it: its end, and whether it was warned. */
+export interface AcceptanceTold {
+  until: string;
+  warned: boolean;
+}
+
+/**
+ * The newest acceptance the connector's own comments announce (`ownComment` tells them from people's,
+ * who may quote them), and whether its warning followed; null when none does.
+ */
+export function acceptanceFromComments(
+  comments: readonly string[],
+  ownComment: (body: string) => boolean,
+): AcceptanceTold | null {
+  for (let i = comments.length - 1; i >= 0; i -= 1) {
+    const body = comments[i] ?? "";
+    if (!ownComment(body)) continue;
+    const day = ACCEPTED_LINE.exec(body)?.[1];
+    if (day === undefined) continue;
+    const warned = comments
+      .slice(i + 1)
+      .some((later) => ownComment(later) && WARNED_LINE.exec(later)?.[1] === day);
+    return { until: day, warned };
+  }
+  return null;
+}

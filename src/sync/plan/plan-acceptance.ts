@@ -35,6 +35,29 @@ export function planRiskAcceptance(input: AcceptanceInput, person: PersonChange)
   ];
 }
 
+/**
+ * A threat the platform holds as `accepted` whose closed issue the state knows but not its
+ * acceptance: the state was lost and rebuilt from the streams and the issues' markers. The
+ * connector's own comments on the issue say until when it was accepted (and whether the warning
+ * went out), so that it still ends, warned, on time. Sought once per version of the threat.
+ */
+export function planAcceptanceRecovery(input: AcceptanceInput, issue: IssueRecord): Planned | null {
+  const record = input.record;
+  if (!input.policy.acceptance || !record || record.acceptance || issue.state !== "closed") return null;
+  if (input.threat.kind !== "present" || input.threat.value.status !== "accepted") return null;
+  if (record.acceptanceSought === record.updatedAt || input.now === undefined) return null;
+  return [
+    {
+      kind: "recoverAcceptance",
+      threatId: input.threatId,
+      repo: issue.repo,
+      number: issue.number,
+      version: record.updatedAt,
+      now: input.now,
+    },
+  ];
+}
+
 /** The next step of an acceptance the record holds, when one is due at `now`. */
 export function planAcceptanceStep(input: AcceptanceInput, issue: IssueRecord): Planned | null {
   const acceptance = input.record?.acceptance;

@@ -14,7 +14,12 @@ import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import type { SingleMembership } from "../records/group-members.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
-import { planAcceptanceStep, planRecurrence, planRiskAcceptance } from "./plan-acceptance.js";
+import {
+  planAcceptanceRecovery,
+  planAcceptanceStep,
+  planRecurrence,
+  planRiskAcceptance,
+} from "./plan-acceptance.js";
 import type { AcceptanceAction } from "./acceptance-actions.js";
 import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
 
@@ -256,7 +261,12 @@ function planThreat(input: PlanInput): Action[] {
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
   if (issue)
-    return planAcceptanceStep(input, issue) ?? planRecurrence(input, issue) ?? planExisting(input, issue);
+    return (
+      planAcceptanceStep(input, issue) ??
+      planAcceptanceRecovery(input, issue) ??
+      planRecurrence(input, issue) ??
+      planExisting(input, issue)
+    );
   // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
   // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
   const deleted = input.record?.deletedIssue;

@@ -59,6 +59,7 @@ export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "deletedIssue",
   "closedForRemoval",
   "acceptance",
+  "acceptanceSought",
   "occurrence",
   "recurredFrom",
   "sla",
@@ -85,6 +86,7 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     optional(v["closedForRemoval"], (x) => typeof x === "boolean") &&
     // A risk acceptance and a recurrence are rare: the schema checks them.
     v["acceptance"] === undefined &&
+    optional(v["acceptanceSought"], isString) &&
     v["recurredFrom"] === undefined &&
     optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
     optional(v["sla"], isSla) &&

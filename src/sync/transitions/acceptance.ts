@@ -156,3 +156,28 @@ export function acceptanceNextAt(acceptance: Acceptance, warnMs: number): number
   const until = Date.parse(acceptance.until);
   return acceptance.step === "announced" ? until - warnMs : until;
 }
+
+/**
+ * An acceptance the state had lost, as the connector's own comments told it (or none: the search
+ * is not made again for this version of the threat). Its start and who accepted are not in those
+ * comments: `since` is when it was found again, `by` says it was recovered.
+ */
+export function acceptanceRecovered(
+  record: ThreatRecord,
+  version: string,
+  told: { until: string; warned: boolean } | null,
+  foundAt: string,
+): ThreatRecord {
+  const sought = { ...record, acceptanceSought: version };
+  const end = told === null ? null : endOfTypedDay(told.until);
+  if (end === null || record.acceptance) return sought;
+  return {
+    ...sought,
+    acceptance: {
+      until: new Date(end).toISOString(),
+      since: foundAt,
+      by: "(recovered from the issue's comments)",
+      step: told?.warned === true ? "warned" : "announced",
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { parseCommentKeys } from "../../shared/index.js";
+import { acceptanceFromComments, type AcceptanceTold } from "../plan/acceptance-comments.js";
+import { acceptanceRecovered } from "../transitions/acceptance.js";
+import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+
+/** The connector's own comments carry a comment key; people's quotes of them do not. */
+const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 0;
+
+/**
+ * An acceptance the state lost (contract, "Risk acceptance"; README: a lost state file costs no
+ * lost verdict): the issue's comments are read once, and the end the connector announced there
+ * (and whether its warning went out) is taken back into the record, so that the acceptance still
+ * ends on time. One read; nothing is written.
+ */
+export const recoverAcceptanceAction: ActionModule<ActionOf<"recoverAcceptance">, AcceptanceTold | null> = {
+  kind: "recoverAcceptance",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => false,
+  mappingRepair: true,
+  describe: () => ({ detail: "read the issue's comments for the acceptance's end" }),
+  async send(action, io) {
+    const comments = await io.github.listComments(action.repo, action.number);
+    return acceptanceFromComments(
+      comments.map((c) => c.body),
+      isOwnComment,
+    );
+  },
+  settle: (action, told) => ({
+    record: (r) => acceptanceRecovered(r, action.version, told, new Date(action.now).toISOString()),
+    events: [],
+    commit: "checkpoint",
+  }),
+};
