@@ -255,4 +255,29 @@ describe("recurrence: new_issue (contract, Workflow: Recurrence)", () => {
       `Recurrence of ${REPO}#${issue.number}`,
     );
   });
+
+  it("after a lost state file, the next recurrence still gets its own issue: the occurrence is read back from the adopted issue's marker", async () => {
+    world = await startWorld({ threats: 10 }, "recurrence: new_issue\n");
+    const w = world;
+    await sync(w);
+    const issue = w.gh.issues(REPO).find((i) => i.state === "open");
+    if (!issue) throw new Error("no open issue");
+    const id = threatOf(issue.body);
+    const recur = async (): Promise<void> => {
+      w.sim.sim.updateThreat(id, { status: "solved" });
+      await sync(w);
+      w.sim.sim.updateThreat(id, { status: "unsolved" });
+      await sync(w);
+    };
+    await recur();
+    expect(w.gh.issues(REPO).filter((i) => i.body?.includes(id))).toHaveLength(2);
+
+    await w.loseState();
+    await sync(w);
+    await recur();
+    const all = w.gh.issues(REPO).filter((i) => i.body?.includes(id));
+    expect(all).toHaveLength(3);
+    expect(all.filter((i) => i.state === "open")).toHaveLength(1);
+    expect(all.find((i) => i.state === "open")?.body).toContain(`occurrence=3 -->`);
+  });
 });

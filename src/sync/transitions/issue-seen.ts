@@ -31,8 +31,16 @@ export type IssueSeenResult =
   /** The threat's own issue: it may show a person's change (`personChangeSeen`). */
   | { kind: "mapped" };
 
-/** The record of a threat whose issue is adopted; a threat not stored yet gets a placeholder. */
-export function adoptedRecord(record: ThreatRecord | undefined, issue: IssueRecord): ThreatRecord {
+/**
+ * The record of a threat whose issue is adopted; a threat not stored yet gets a placeholder. The
+ * issue's marker says which occurrence of the threat it is (`recurrence: new_issue`): the next
+ * recurrence then gets the occurrence after it, also after a lost state file.
+ */
+export function adoptedRecord(
+  record: ThreatRecord | undefined,
+  issue: IssueRecord,
+  occurrence = 1,
+): ThreatRecord {
   return {
     status: record?.status ?? "unknown",
     severity: record?.severity ?? 0,
@@ -40,6 +48,7 @@ export function adoptedRecord(record: ThreatRecord | undefined, issue: IssueReco
     updatedAt: record?.updatedAt ?? "",
     ...(record?.gone ? { gone: true } : {}),
     ...(record?.link !== undefined ? { link: record.link } : {}),
+    ...(occurrence > 1 ? { occurrence } : {}),
     issue,
   };
 }
@@ -69,7 +78,10 @@ export function applyIssueSeen(
   ) {
     return { kind: "duplicate", by: "link", mapped: record.link };
   }
-  return { kind: "adopt", record: adoptedRecord(record, asRecord) };
+  return {
+    kind: "adopt",
+    record: adoptedRecord(record, asRecord, parseMarkerFound(issue.body)?.occurrence ?? 1),
+  };
 }
 
 export type PersonCandidate =

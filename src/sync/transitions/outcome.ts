@@ -49,8 +49,15 @@ export function contentWritten(record: ThreatRecord, hash: string): ThreatRecord
 }
 
 /** The issue the platform's link names was taken over (adopted): the threat is mapped to it. */
-export function issueAdopted(record: ThreatRecord, issue: IssueRecord): ThreatRecord {
-  return { ...record, issue, link: `${issue.repo}#${issue.number}` };
+export function issueAdopted(record: ThreatRecord, issue: IssueRecord, occurrence = 1): ThreatRecord {
+  const { occurrence: _earlier, ...rest } = record;
+  return {
+    ...rest,
+    issue,
+    link: `${issue.repo}#${issue.number}`,
+    // The adopted issue's marker says which occurrence of the threat it is (`recurrence: new_issue`).
+    ...(occurrence > 1 ? { occurrence } : {}),
+  };
 }
 
 /**

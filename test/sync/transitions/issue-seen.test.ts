@@ -40,6 +40,22 @@ describe("issue seen transition (an issue GitHub answered → adoption, or a per
     });
   });
 
+  it("contract, Recurrence: an adopted issue's marker says which occurrence it is, so the next recurrence gets the one after it", () => {
+    const T = "00000000-0000-4000-8000-00000000000a";
+    const third = { ...seen, body: `text\n<!-- threatbridge:threat=${T} occurrence=3 -->` };
+    const { issue: _lost, ...known } = mapped;
+    expect(applyIssueSeen(known, third, asRecord)).toEqual({
+      kind: "adopt",
+      record: { ...known, occurrence: 3, issue: asRecord },
+    });
+    // The first occurrence's marker has no number: no occurrence is recorded.
+    const first = { ...seen, body: `<!-- threatbridge:threat=${T} -->` };
+    expect(applyIssueSeen(known, first, asRecord)).toEqual({
+      kind: "adopt",
+      record: { ...known, issue: asRecord },
+    });
+  });
+
   it("a second issue with the marker, or one the platform's link does not name, is left alone", () => {
     expect(applyIssueSeen(mapped, { ...seen, number: 4 }, { ...asRecord, number: 4 })).toEqual({
       kind: "duplicate",
