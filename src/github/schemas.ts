@@ -26,6 +26,7 @@ export const GitHubIssue = z.looseObject({
   pull_request: z.unknown().optional(),
   /** Only in answers about one issue (GET, PATCH), never in lists. */
   closed_by: GitHubUser.nullable().optional(),
+  milestone: z.looseObject({ title: z.string() }).nullable().optional(),
 });
 export type GitHubIssue = z.infer<typeof GitHubIssue>;
 
@@ -94,6 +95,8 @@ export interface IssueSnapshot {
   updatedAt: string;
   /** From the marker `<!-- threatbridge:threat=<uuid> -->` in the body, or null. */
   threatId: string | null;
+  /** The title of its milestone, or null; absent where the answer did not say (the engine's fakes). */
+  milestone?: string | null;
   /**
    * Who closed it, when the answer says: GitHub sends `closed_by` only about one issue (a GET or a
    * PATCH), never in a list. Absent when not said; null when closed by a deleted account.
@@ -144,6 +147,7 @@ export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
     assignees: (issue.assignees ?? []).map((user) => user.login),
     updatedAt: issue.updated_at,
     threatId: parseMarker(body),
+    milestone: issue.milestone?.title ?? null,
     ...(issue.closed_by === undefined ? {} : { closedBy: issue.closed_by?.login ?? null }),
   };
 }

@@ -24,6 +24,24 @@ export const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
 // is percent-encoded so that an odd id can neither end the comment early nor fake a second marker.
 const MARKER_PATTERN = /<!-- threatbridge:threat=([A-Za-z0-9%-]*)(?: occurrence=([1-9][0-9]{0,8}))? -->/g;
 
+const SLA_SINCE_PATTERN = /<!-- threatbridge:sla-since=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) -->/;
+
+/**
+ * The hidden line of an SLA's start (ISO), after the marker of an issue with a due date: the state
+ * keeps it, and a lost state file finds it again here instead of restarting the SLA.
+ */
+export function slaSinceLine(sinceIso: string): string {
+  return `<!-- threatbridge:sla-since=${sinceIso} -->`;
+}
+
+/** The SLA start an issue body carries (the last such line), or null. */
+export function parseSlaSince(body: string | null | undefined): string | null {
+  if (body === null || body === undefined) return null;
+  const all = body.match(new RegExp(SLA_SINCE_PATTERN.source, "g"));
+  const last = all?.at(-1);
+  return last === undefined ? null : (SLA_SINCE_PATTERN.exec(last)?.[1] ?? null);
+}
+
 /** The marker line for a threat's issue; its first occurrence's has no occurrence number. */
 export function markerFor(threatId: string, occurrence = 1): string {
   const suffix = occurrence > 1 ? ` occurrence=${occurrence}` : "";

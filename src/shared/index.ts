@@ -38,6 +38,8 @@ export {
   parseGroupMarker,
   parseMarker,
   parseMarkerFound,
+  parseSlaSince,
+  slaSinceLine,
   type MarkerFound,
   parseRevision,
   REVISION_LINE_RESERVE,

@@ -185,4 +185,20 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     expect(breach.stdout).toMatch(/^sla_breach\s.*sla:breached\s.*SLA breached$/m);
     expect(breach.stdout).toMatch(new RegExp(`^totals: sla_breach ${String(open)}$`, "m"));
   });
+
+  it("a lost state file does not restart SLAs: the due dates are found again in the issues, and nothing is rewritten", async () => {
+    world = await startWorld({}, SLA);
+    const w = world;
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const before = new Map(w.gh.issues(REPO).map((i) => [i.number, due(i.body)]));
+    expect([...before.values()].some((d) => d !== null)).toBe(true);
+
+    await w.loseState();
+    const writesBefore = writes(w);
+    // Three days later: a restarted SLA would move every due date three days on.
+    const again = await w.run(["sync", "-c", w.configPath], { clock: later(3) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(new Map(w.gh.issues(REPO).map((i) => [i.number, due(i.body)]))).toEqual(before);
+    expect(writes(w) - writesBefore, JSON.stringify(w.gh.counters().byRoute)).toBe(0);
+  });
 });

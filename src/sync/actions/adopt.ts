@@ -1,5 +1,6 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import { parseMarkerFound } from "../../shared/index.js";
+import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
+import { slaSinceRecovered } from "../transitions/sla.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueAdopted } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
@@ -17,7 +18,12 @@ export const adoptAction: ActionModule<ActionOf<"adopt">, IssueSnapshot | null> 
     if (!issue)
       return { deleted: { repo: action.repo, number: action.number }, events: [], commit: "checkpoint" };
     return {
-      record: (r) => issueAdopted(r, issueRecord(issue), parseMarkerFound(issue.body)?.occurrence ?? 1),
+      record: (r) =>
+        slaSinceRecovered(
+          issueAdopted(r, issueRecord(issue), parseMarkerFound(issue.body)?.occurrence ?? 1),
+          parseSlaSince(issue.body),
+          issue.milestone ?? null,
+        ),
       events: [
         { type: "adopted", threatId: action.threatId, issue: { repo: issue.repo, number: issue.number } },
       ],

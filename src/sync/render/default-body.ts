@@ -1,6 +1,6 @@
 import { escapeMarkdownBlock, escapeMarkdownInline } from "./escape.js";
 import { MAX_RENDERED_BODY_LENGTH } from "./limits.js";
-import { markerFor } from "../../shared/index.js";
+import { markerFor, slaSinceLine } from "../../shared/index.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, ThreatView } from "./types.js";
@@ -101,6 +101,7 @@ export function defaultBody(threat: ThreatView, asset: AssetView | null, platfor
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
     FOOTER,
     markerFor(threat.id),
+    ...(threat.sla ? [slaSinceLine(threat.sla.since)] : []),
   ];
   const frame = (desc: string, data: string | null): string =>
     [...head, desc, ...(data === null ? [] : ["### Module data", data]), ...tail].join("\n\n");

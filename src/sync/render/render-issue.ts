@@ -3,7 +3,7 @@ import { defaultTitle } from "./default-title.js";
 import { escapePlainText, neutralizeMarkers } from "./escape.js";
 import { labelsFor } from "./labels.js";
 import { MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
-import { markerFor } from "../../shared/index.js";
+import { markerFor, slaSinceLine } from "../../shared/index.js";
 import { bodyScope, titleScope } from "./template-scope.js";
 import { truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, RenderOptions, RenderOutcome, RenderWarning, ThreatView } from "./types.js";
@@ -32,10 +32,16 @@ function templatedTitle(render: (scope: object) => string, scope: object): strin
   return truncateWithEllipsis(escapePlainText(render(scope)), MAX_TITLE_LENGTH);
 }
 
-function templatedBody(render: (scope: object) => string, scope: object, threatId: string): string {
+function templatedBody(
+  render: (scope: object) => string,
+  scope: object,
+  threatId: string,
+  slaSince: string | null,
+): string {
   const text = neutralizeMarkers(render(scope)).trimEnd();
   if (text.trim() === "") return "";
-  const marker = markerFor(threatId);
+  const marker =
+    slaSince === null ? markerFor(threatId) : `${markerFor(threatId)}\n\n${slaSinceLine(slaSince)}`;
   return `${truncateBlock(text, MAX_RENDERED_BODY_LENGTH - marker.length - 2)}\n\n${marker}`;
 }
 
@@ -59,7 +65,12 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
   let body: string | null = null;
   if (templates?.renderBody) {
     try {
-      body = templatedBody(templates.renderBody, bodyScope(threat, asset, opts.platformUiUrl), threat.id);
+      body = templatedBody(
+        templates.renderBody,
+        bodyScope(threat, asset, opts.platformUiUrl),
+        threat.id,
+        threat.sla?.since ?? null,
+      );
       if (body === "") {
         body = null;
         warnings.push(empty("body"));

@@ -87,7 +87,14 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
             const { ageDays: _age, updatedAt: _updated, status, sla, ...rest } = threat;
             const clock = templatesShowSlaClock ? sla : undefined;
             const withSla =
-              sla === undefined ? rest : { ...rest, slaDue: sla.due, ...(clock ? { slaClock: clock } : {}) };
+              sla === undefined
+                ? rest
+                : {
+                    ...rest,
+                    slaDue: sla.due,
+                    slaSince: sla.since,
+                    ...(clock ? { slaClock: { daysLeft: clock.daysLeft, breached: clock.breached } } : {}),
+                  };
             const shown = templatesShowStatus ? { ...withSla, status } : withSla;
             hash = createHash("sha256")
               .update(fixed)

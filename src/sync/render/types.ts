@@ -9,6 +9,11 @@ export interface SlaView {
   /** Whole days from today (UTC) to the due day; 0 on the day, negative past it. */
   daysLeft: number;
   breached: boolean;
+  /**
+   * When the SLA started (ISO): kept in the body as a hidden line, so that a lost state file does
+   * not restart it (the issue is adopted with it).
+   */
+  since: string;
 }
 
 /** What the renderer sees: plain data, already normalized by `../normalize.ts`. */

@@ -1,5 +1,6 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
-import { parseMarkerFound } from "../../shared/index.js";
+import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
+import { slaSinceRecovered } from "./sla.js";
 import { parseExternalId } from "../intake/normalize.js";
 
 /**
@@ -19,6 +20,8 @@ export interface IssueSeen {
   labels?: readonly string[];
   /** Its body, or the hidden lines of it: the marker says which occurrence of the threat it is. */
   body?: string;
+  /** Its milestone's title (an SLA's weekly milestone is found again after a lost state file). */
+  milestone?: string | null;
 }
 
 export type IssueSeenResult =
@@ -41,16 +44,13 @@ export function adoptedRecord(
   issue: IssueRecord,
   occurrence = 1,
 ): ThreatRecord {
-  return {
-    status: record?.status ?? "unknown",
-    severity: record?.severity ?? 0,
-    assetId: record?.assetId ?? null,
-    updatedAt: record?.updatedAt ?? "",
-    ...(record?.gone ? { gone: true } : {}),
-    ...(record?.link !== undefined ? { link: record.link } : {}),
-    ...(occurrence > 1 ? { occurrence } : {}),
-    issue,
-  };
+  const which = occurrence > 1 ? { occurrence } : {};
+  if (record) {
+    // Everything the state knows of the threat stays (its SLA, its link...): only the issue is new.
+    const { occurrence: _earlier, ...rest } = record;
+    return { ...rest, ...which, issue };
+  }
+  return { status: "unknown", severity: 0, assetId: null, updatedAt: "", ...which, issue };
 }
 
 /** `asRecord`: the issue as the state would record it (its revision hash read from its body). */
@@ -78,9 +78,10 @@ export function applyIssueSeen(
   ) {
     return { kind: "duplicate", by: "link", mapped: record.link };
   }
+  const adopted = adoptedRecord(record, asRecord, parseMarkerFound(issue.body)?.occurrence ?? 1);
   return {
     kind: "adopt",
-    record: adoptedRecord(record, asRecord, parseMarkerFound(issue.body)?.occurrence ?? 1),
+    record: slaSinceRecovered(adopted, parseSlaSince(issue.body), issue.milestone ?? null),
   };
 }
 

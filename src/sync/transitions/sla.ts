@@ -103,5 +103,30 @@ export function weeklyMilestone(sla: SlaRecord): { title: string; dueOn: string 
 export function slaView(sla: SlaRecord, nowMs: number): SlaView {
   const due = dueMs(sla);
   const daysLeft = Math.round((Date.parse(utcDay(due)) - Date.parse(utcDay(nowMs))) / DAY_MS);
-  return { due: utcDay(due), daysLeft, breached: isBreached(sla, nowMs) };
+  return { due: utcDay(due), daysLeft, breached: isBreached(sla, nowMs), since: sla.since };
+}
+
+/**
+ * An adopted issue's SLA start, from its hidden line (a lost state file rebuilt from the streams
+ * started the SLA again when the threat was read): the SLA keeps its first start and its due date,
+ * with the duration the record has. A later start in the issue (a restart) is the record's already.
+ */
+export function slaSinceRecovered(
+  record: ThreatRecord,
+  hiddenSince: string | null,
+  milestone: string | null = null,
+): ThreatRecord {
+  const sla = record.sla;
+  if (!sla) return record;
+  const sinceMs = hiddenSince === null ? Number.NaN : Date.parse(hiddenSince);
+  const earlier = hiddenSince !== null && hiddenSince < sla.since && Number.isFinite(sinceMs);
+  const { breach: _unknown, ...kept } = sla;
+  const recovered: SlaRecord = earlier
+    ? { ...kept, since: hiddenSince, due: isoAt(sinceMs + Date.parse(sla.due) - Date.parse(sla.since)) }
+    : sla;
+  // The issue is in its weekly milestone already: the sweep need not put it there again.
+  const placed =
+    milestone !== null && milestone === weeklyMilestone(recovered).title && sla.milestone === undefined;
+  if (!earlier && !placed) return record;
+  return { ...record, sla: placed ? { ...recovered, milestone } : recovered };
 }

@@ -27,9 +27,10 @@ function view(sla: ThreatView["sla"]): ThreatView {
     ...(sla ? { sla } : {}),
   };
 }
-const today = { due: "2026-12-02", daysLeft: 7, breached: false };
-const tomorrow = { due: "2026-12-02", daysLeft: 6, breached: false };
-const past = { due: "2026-12-02", daysLeft: -1, breached: true };
+const SINCE = "2026-11-25T08:00:00.000Z";
+const today = { due: "2026-12-02", daysLeft: 7, breached: false, since: SINCE };
+const tomorrow = { due: "2026-12-02", daysLeft: 6, breached: false, since: SINCE };
+const past = { due: "2026-12-02", daysLeft: -1, breached: true, since: SINCE };
 
 describe("SLA rendering", () => {
   it("the built-in body shows the due day; its hash does not change as days pass or with the breach", () => {
@@ -61,6 +62,21 @@ describe("SLA rendering", () => {
     expect(createRenderer(makeConfig(SLA)).key).not.toBe(off);
     expect(createRenderer(makeConfig({ sla: { critical: "8d" } })).key).not.toBe(
       createRenderer(makeConfig(SLA)).key,
+    );
+  });
+
+  it("the SLA's start is a hidden line after the marker, built-in or templated, so that a lost state file can find it again", () => {
+    const line = `<!-- threatbridge:sla-since=${SINCE} -->`;
+    const builtIn = createRenderer(makeConfig(SLA)).render(view(today), null, route).issue.body;
+    expect(builtIn.endsWith(line)).toBe(true);
+    const templated = createRenderer(makeConfig({ ...SLA, templates: { body: "due {{ sla.due }}" } })).render(
+      view(today),
+      null,
+      route,
+    ).issue.body;
+    expect(templated.endsWith(line)).toBe(true);
+    expect(createRenderer(makeConfig(SLA)).render(view(undefined), null, route).issue.body).not.toContain(
+      "sla-since",
     );
   });
 });

@@ -6,6 +6,7 @@ import {
   slaBreachAdded,
   slaBreachRemoved,
   slaMilestoneSet,
+  slaSinceRecovered,
   slaView,
   sundayOfWeek,
   weeklyMilestone,
@@ -102,7 +103,7 @@ describe("breach and milestone state", () => {
 
   it("what templates see: the due day, whole days left (0 on the day, negative past it), breached", () => {
     const sla = { since: iso(NOW), due: "2026-12-02T09:00:00.000Z" };
-    expect(slaView(sla, NOW)).toEqual({ due: "2026-12-02", daysLeft: 7, breached: false });
+    expect(slaView(sla, NOW)).toEqual({ due: "2026-12-02", daysLeft: 7, breached: false, since: iso(NOW) });
     expect(slaView(sla, Date.parse("2026-12-02T08:00:00Z"))).toMatchObject({ daysLeft: 0, breached: false });
     expect(slaView(sla, Date.parse("2026-12-02T09:00:00Z"))).toMatchObject({ daysLeft: 0, breached: true });
     expect(slaView(sla, Date.parse("2026-12-05T00:00:00Z"))).toMatchObject({ daysLeft: -3, breached: true });
@@ -113,5 +114,32 @@ describe("bad input never crashes a cycle", () => {
   it("a duration past what a date holds (999999999w) keeps the due date at the last representable time", () => {
     const after = withSla(undefined, record(), input({ durationMs: 999_999_999 * 7 * DAY_MS }));
     expect(after.sla?.due).toBe(new Date(8.64e15).toISOString());
+  });
+});
+
+describe("a lost state file does not restart an SLA (its start is a hidden line of the issue)", () => {
+  const restarted = { since: "2026-11-28T00:00:00.000Z", due: "2026-12-05T00:00:00.000Z" };
+  const base = { status: "unsolved", severity: 4, assetId: null, updatedAt: "u" } as const;
+
+  it("an adopted issue's earlier start gives back the first start and the due date, with the record's duration", () => {
+    expect(slaSinceRecovered({ ...base, sla: restarted }, "2026-11-25T00:00:00.000Z").sla).toEqual({
+      since: "2026-11-25T00:00:00.000Z",
+      due: "2026-12-02T00:00:00.000Z",
+    });
+  });
+
+  it("no line, a later start (a restart the record has already), or no SLA: the record as it is", () => {
+    const record = { ...base, sla: restarted };
+    expect(slaSinceRecovered(record, null)).toBe(record);
+    expect(slaSinceRecovered(record, "2026-11-29T00:00:00.000Z")).toBe(record);
+    expect(slaSinceRecovered(base, "2026-11-25T00:00:00.000Z")).toBe(base);
+  });
+
+  it("an adopted issue already in its weekly milestone is recorded there, so the sweep does not put it there again", () => {
+    const record = { ...base, sla: restarted };
+    const title = weeklyMilestone(restarted).title;
+    expect(slaSinceRecovered(record, null, title).sla).toEqual({ ...restarted, milestone: title });
+    // Another milestone (a person moved it, or the due week changed): the sweep decides.
+    expect(slaSinceRecovered(record, null, "Q4 backlog")).toBe(record);
   });
 });
