@@ -1,18 +1,7 @@
 export { createContext, persist, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
-export {
-  createStateContext,
-  dropQueue,
-  putQueue,
-  putThreat,
-  setMeta,
-  updateThreat,
-  type StateCtx,
-} from "./records/state-updates.js";
-export { enqueue } from "./records/queue.js";
-export { markIssueDeleted, recordRefusal } from "./run/refusals.js";
-export { refusalCleared } from "./transitions/outcome.js";
+export { setMeta, updateThreat, type StateCtx } from "./records/state-updates.js";
 export type { StateCommit } from "./records/state-changes.js";
-export { stateFromStore, commitToStore, persistTo, readJournaledState } from "./records/journaled-state.js";
+export { stateFromStore, persistTo } from "./records/journaled-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./run/cycle.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
 export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
@@ -20,8 +9,8 @@ export { queueSummary, type QueueSummary } from "./records/queue.js";
 export { slaCounts, type SlaCounts } from "./sla-status.js";
 export { acceptanceCounts, type AcceptanceCounts } from "./acceptance-status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
-export { ACTION_KINDS, priorityOf } from "./actions/index.js";
-export { policyFromConfig, type Policy } from "./plan/policy.js";
+export { ACTION_KINDS } from "./actions/index.js";
+export type { Policy } from "./plan/policy.js";
 export {
   dryRunReads,
   summarizeDryRun,
@@ -42,11 +31,6 @@ export {
 } from "../shared/index.js";
 export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./plan/known.js";
-export {
-  engineState,
-  ThreatRecordsView,
-  type EngineState,
-  type ThreatRecords,
-} from "./records/threat-records.js";
+export { engineState, type EngineState, type ThreatRecords } from "./records/threat-records.js";
 export { applyRetry, planRetry, type RefusedWork, type RetryPlan, type RetrySelection } from "./retry.js";
 export { absorbIssueNow, managesIssue } from "./intake/webhook.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEngine } from "../../src/daemon/index.js";
-import { readJournaledState } from "../../src/sync/index.js";
+import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import { absorbIssueNow, drainQueue, runCycle } from "../../src/sync/index.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/index.js";
+import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort, get } from "../e2e/world.js";
 import { until } from "./daemon-world.js";
 

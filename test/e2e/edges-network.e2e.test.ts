@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/index.js";
+import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import {
   issueToken,
   json,

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/index.js";
+import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import { startWorld, type World } from "./world.js";
 
 /** `sync` on a terminal shows progress, and an interrupted sync says so (issue 8, items 2 and 8). */

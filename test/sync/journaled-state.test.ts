@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyState, openJournaledStore } from "../../src/state/index.js";
-import { commitToStore, stateFromStore } from "../../src/sync/index.js";
+import { stateFromStore } from "../../src/sync/index.js";
+import { commitToStore } from "../../src/sync/records/journaled-state.js";
 import { commitOf } from "../../src/sync/records/state-changes.js";
 import {
   createStateContext,

@@ -9,11 +9,11 @@ import {
   persistTo,
   planRetry,
   queueSummary,
-  readJournaledState,
   stateFromStore,
   summarize,
   type EngineState,
 } from "../../src/sync/index.js";
+import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import { REPO } from "./harness.js";
 
 /**
