@@ -16,6 +16,16 @@ console.log(JSON.stringify({ machine }, null, 2));
 for (const script of ["bench/platform-walk.mjs", "bench/engine-backfill.mjs", "bench/sync-costs.mjs"]) {
   execFileSync(process.execPath, ["--expose-gc", script], { stdio: "inherit" });
 }
+// The workflow features' costs (counts of GitHub reads and writes, not times), at the sizes of
+// their targets: 10,000 open issues with SLAs, 1,000 acceptances, 10,000 threats in 500 groups.
+for (const args of [
+  ["bench/workflow-costs.mjs"],
+  ["bench/acceptance-costs.mjs"],
+  ["bench/group-costs.mjs", "10000", "500", "4", "parent"],
+  ["bench/group-costs.mjs", "10000", "500", "4", "single"],
+]) {
+  execFileSync(process.execPath, args, { stdio: "inherit" });
+}
 // The scale figures at small sizes (a few minutes); the full sizes are
 // `node bench/engine-scale.mjs` (see BENCHMARKS.md).
 execFileSync(process.execPath, ["bench/engine-scale.mjs", "--quick"], { stdio: "inherit" });
