@@ -1,6 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import { withRevision } from "../../shared/index.js";
 import { parentChanged, parentMade, withParent } from "../transitions/group.js";
+import { describeGroupState, groupWritten, sendGroupState, stateDetail } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 
 /**
@@ -65,14 +66,7 @@ export const groupUpdateAction: ActionModule<ActionOf<"group_update">, IssueSnap
           ...(issue.id !== null ? { id: issue.id } : {}),
         })),
     },
-    events: [
-      {
-        type: "group_written",
-        threatId: action.groupId,
-        issue: { repo: action.repo, number: action.number },
-        detail: "update",
-      },
-    ],
+    events: [groupWritten(action, "update")],
     commit: "checkpoint",
   }),
 };
@@ -82,28 +76,15 @@ export const groupStateAction: ActionModule<ActionOf<"group_state">, null> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ detail: action.target === "closed" ? "close (completed)" : "reopen" }),
+  describe: describeGroupState,
   // Written only when the members' target changes, and the same state twice is the same issue.
-  async send(action, io) {
-    await io.github.updateIssue(action.repo, action.number, {
-      state: action.target,
-      stateReason: action.target === "closed" ? "completed" : "reopened",
-    });
-    return null;
-  },
+  send: sendGroupState,
   settle: (action) => ({
     group: {
       id: action.groupId,
       change: (g) => parentChanged(g, action.repo, (p) => ({ ...p, state: action.target })),
     },
-    events: [
-      {
-        type: "group_written",
-        threatId: action.groupId,
-        issue: { repo: action.repo, number: action.number },
-        detail: action.target === "closed" ? "close" : "reopen",
-      },
-    ],
+    events: [groupWritten(action, stateDetail(action))],
     commit: "checkpoint",
   }),
 };

@@ -3,6 +3,7 @@ import type { Threat } from "../../platform/index.js";
 import { withRevision } from "../../shared/index.js";
 import type { GroupIssue } from "../../state/index.js";
 import { singleChanged, singleMade } from "../transitions/group.js";
+import { describeGroupState, groupWritten, sendGroupState, stateDetail } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf, type Settlement } from "./types.js";
 
 /**
@@ -46,14 +47,7 @@ export const singleCreateAction: ActionModule<ActionOf<"single_create">, IssueSn
       change: (g) => singleChanged(g, action.repo, () => singleMade(issue, action.hash)),
     },
     linkMembers: { groupId: action.groupId, repo: action.repo },
-    events: [
-      {
-        type: "group_written",
-        threatId: action.groupId,
-        issue: { repo: action.repo, number: issue.number },
-        detail: "create",
-      },
-    ],
+    events: [groupWritten({ ...action, number: issue.number }, "create")],
     commit: "none",
   }),
 };
@@ -73,14 +67,7 @@ export const singleUpdateAction: ActionModule<ActionOf<"single_update">, null> =
   },
   settle: (action) => ({
     group: changed(action, (i) => ({ ...i, hash: action.hash })),
-    events: [
-      {
-        type: "group_written",
-        threatId: action.groupId,
-        issue: { repo: action.repo, number: action.number },
-        detail: "update",
-      },
-    ],
+    events: [groupWritten(action, "update")],
     commit: "checkpoint",
   }),
 };
@@ -90,24 +77,11 @@ export const singleStateAction: ActionModule<ActionOf<"single_state">, null> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ detail: action.target === "closed" ? "close (completed)" : "reopen" }),
-  async send(action, io) {
-    await io.github.updateIssue(action.repo, action.number, {
-      state: action.target,
-      stateReason: action.target === "closed" ? "completed" : "reopened",
-    });
-    return null;
-  },
+  describe: describeGroupState,
+  send: sendGroupState,
   settle: (action) => ({
     group: changed(action, (i) => ({ ...i, state: action.target })),
-    events: [
-      {
-        type: "group_written",
-        threatId: action.groupId,
-        issue: { repo: action.repo, number: action.number },
-        detail: action.target === "closed" ? "close" : "reopen",
-      },
-    ],
+    events: [groupWritten(action, stateDetail(action))],
     commit: "checkpoint",
   }),
 };
