@@ -1,5 +1,6 @@
-import type { EngineEvent } from "../../shared/index.js";
-import type { ActionDescription, SendIo } from "./types.js";
+import type { IssueSnapshot } from "../../github/index.js";
+import { withRevision, type EngineEvent } from "../../shared/index.js";
+import type { ActionDescription, IntentSpec, SendIo } from "./types.js";
 
 /**
  * What the writes to a group's own issue share, in parent and in single mode: the audit event
@@ -40,4 +41,34 @@ export function describeGroupState(action: StateTarget): ActionDescription {
 /** The audit detail of a state write. */
 export function stateDetail(action: StateTarget): string {
   return action.target === "closed" ? "close" : "reopen";
+}
+
+type NewGroupIssue = {
+  groupId: string;
+  repo: string;
+  title: string;
+  body: string;
+  labels: string[];
+  hash: string;
+};
+
+/**
+ * A group's issue (a parent, or single mode's one issue) is created under a write-ahead intent
+ * resolved by the group's marker: a group never gets a second one, whatever crashes.
+ */
+export function groupCreateIntent(action: NewGroupIssue): IntentSpec {
+  return {
+    fields: { kind: "group_create", threatId: action.groupId, repo: action.repo },
+    onFailure: "find-group-by-marker",
+    settleLazily: false,
+  };
+}
+
+export function sendGroupCreate(action: NewGroupIssue, io: SendIo): Promise<IssueSnapshot> {
+  return io.github.createIssue(action.repo, {
+    title: action.title,
+    body: withRevision(action.body, action.hash),
+    labels: action.labels,
+    assignees: [],
+  });
 }

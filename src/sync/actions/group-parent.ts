@@ -1,7 +1,14 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import { withRevision } from "../../shared/index.js";
 import { parentChanged, parentMade, withParent } from "../transitions/group.js";
-import { describeGroupState, groupWritten, sendGroupState, stateDetail } from "./group-issue-writes.js";
+import {
+  describeGroupState,
+  groupCreateIntent,
+  groupWritten,
+  sendGroupCreate,
+  sendGroupState,
+  stateDetail,
+} from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 
 /**
@@ -18,18 +25,8 @@ export const groupCreateAction: ActionModule<ActionOf<"group_create">, IssueSnap
   spendsGitHubBudget: () => true,
   mappingRepair: false,
   describe: (action) => ({ labels: action.labels, detail: "create parent" }),
-  intent: (action) => ({
-    fields: { kind: "group_create", threatId: action.groupId, repo: action.repo },
-    onFailure: "find-group-by-marker",
-    settleLazily: false,
-  }),
-  send: (action, io) =>
-    io.github.createIssue(action.repo, {
-      title: action.title,
-      body: withRevision(action.body, action.hash),
-      labels: action.labels,
-      assignees: [],
-    }),
+  intent: groupCreateIntent,
+  send: sendGroupCreate,
   settle: (action, issue) => ({
     group: { id: action.groupId, change: (g) => withParent(g, action.repo, parentMade(issue, action.hash)) },
     events: [

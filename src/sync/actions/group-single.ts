@@ -3,7 +3,14 @@ import type { Threat } from "../../platform/index.js";
 import { withRevision } from "../../shared/index.js";
 import type { GroupIssue } from "../../state/index.js";
 import { singleChanged, singleMade } from "../transitions/group.js";
-import { describeGroupState, groupWritten, sendGroupState, stateDetail } from "./group-issue-writes.js";
+import {
+  describeGroupState,
+  groupCreateIntent,
+  groupWritten,
+  sendGroupCreate,
+  sendGroupState,
+  stateDetail,
+} from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf, type Settlement } from "./types.js";
 
 /**
@@ -29,18 +36,8 @@ export const singleCreateAction: ActionModule<ActionOf<"single_create">, IssueSn
   spendsGitHubBudget: () => true,
   mappingRepair: false,
   describe: (action) => ({ labels: action.labels, detail: "create group issue" }),
-  intent: (action) => ({
-    fields: { kind: "group_create", threatId: action.groupId, repo: action.repo },
-    onFailure: "find-group-by-marker",
-    settleLazily: false,
-  }),
-  send: (action, io) =>
-    io.github.createIssue(action.repo, {
-      title: action.title,
-      body: withRevision(action.body, action.hash),
-      labels: action.labels,
-      assignees: [],
-    }),
+  intent: groupCreateIntent,
+  send: sendGroupCreate,
   settle: (action, issue) => ({
     group: {
       id: action.groupId,
