@@ -13,6 +13,12 @@
 
 # One Node major for both stages; Node 24 is an active LTS line.
 ARG NODE_IMAGE=node:24-bookworm-slim
+# What the image says it is (OCI labels, and `threatbridge_build_info` on /metrics): the release
+# workflow passes the tag's version and the commit; a local build says package.json's version
+# (test/container/dockerfile.test.ts keeps the default equal to it) and an unknown revision.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG SOURCE=https://github.com/threatbridge/threatbridge
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
@@ -25,13 +31,25 @@ COPY src ./src
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
+ARG VERSION
+ARG REVISION
+ARG SOURCE
+LABEL org.opencontainers.image.title="threatbridge" \
+      org.opencontainers.image.description="Turns a security platform's threats into GitHub issues, and GitHub verdicts back into the platform." \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production
+# The commit the image was built from, for `threatbridge_build_info{revision}` on /metrics.
+ENV THREATBRIDGE_REVISION=${REVISION}
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only, no install scripts; the npm cache is not kept in the image.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY config ./config
+COPY LICENSE ./
 # The state (config `state.path`, default ./data/state.json) lives on a volume owned by `node`.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -2,7 +2,7 @@
 // dist/chunks/ (one chunk per command and what they share, as main.ts loads them on demand).
 // Node's ESM loader resolved and evaluated 260 files for `status` and 440 for `sync` at every
 // start, zod's 60 locales among them; bundled, `status` and an idle `sync` at 50,000 threats
-// take about three quarters of the CPU they did (BENCHMARKS.md, "Start-up"). The rest of dist/
+// take about three quarters of the CPU they did (docs/benchmarks-history.md, "Start-up"). The rest of dist/
 // stays as tsc wrote it: the tests, the bench and the demo import its modules.
 //
 // Left out of the bundle, loaded from node_modules as before: pino and its kin (its transports

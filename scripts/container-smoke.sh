@@ -142,12 +142,22 @@ ok "Node base $NODE_IMAGE"
 
 # ---------------------------------------------------------------- the project image
 t=$SECONDS
+# As the release workflow builds it: version and revision as build args, read back as labels.
+SMOKE_VERSION="$(node -p 'require(process.argv[1]).version' "$ROOT/package.json")"
+SMOKE_REVISION="$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo "smoke-${RUN_ID}")"
 "${PODMAN[@]}" build --format docker --network=host --build-arg "NODE_IMAGE=$NODE_IMAGE" \
+  --build-arg "VERSION=$SMOKE_VERSION" --build-arg "REVISION=$SMOKE_REVISION" \
   -t "$IMAGE" -f "$ROOT/Dockerfile" "$ROOT" >"$WORK/build.log" 2>&1 ||
   { tail -n 30 "$WORK/build.log" >&2; fail "podman build of the Dockerfile failed"; }
 ok "image built in $((SECONDS - t)) s ($("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE" | awk '{printf "%d MB", $1/1e6}'))"
 [ -n "$("${PODMAN[@]}" image inspect --format '{{.Config.Healthcheck}}' "$IMAGE" | grep -v '<nil>')" ] ||
   fail "the image has no HEALTHCHECK (built without --format docker?)"
+label() { "${PODMAN[@]}" image inspect --format "{{index .Config.Labels \"org.opencontainers.image.$1\"}}" "$IMAGE"; }
+[ "$(label version)" = "$SMOKE_VERSION" ] || fail "label org.opencontainers.image.version is '$(label version)', expected $SMOKE_VERSION"
+[ "$(label revision)" = "$SMOKE_REVISION" ] || fail "label org.opencontainers.image.revision is '$(label revision)', expected $SMOKE_REVISION"
+[ "$(label licenses)" = "Apache-2.0" ] || fail "label org.opencontainers.image.licenses is '$(label licenses)', expected Apache-2.0"
+[[ "$(label source)" == https://* ]] || fail "label org.opencontainers.image.source is '$(label source)', not a URL"
+ok "OCI labels: version $(label version), revision $(label revision), licenses $(label licenses), source $(label source)"
 
 # ---------------------------------------------------------------- the two sides, on the host
 [ -f "$ROOT/dist/cli.js" ] || (cd "$ROOT" && npm run -s build) || fail "npm run build failed"
@@ -269,6 +279,10 @@ say "memory of the daemon after its first cycle: $rss"
 audit="$("${PODMAN[@]}" logs "$first" 2>&1 | grep '"action":"create"' | grep '"threat_id"' | grep -c '"issue":"' || true)"
 [ "$audit" = "$created" ] || fail "expected $created audit lines with action create, threat_id and issue in the logs, found $audit"
 ok "the logs name every issue created: $audit audit lines with action create"
+build_info="$(curl -fsS --max-time 5 "http://127.0.0.1:$HEALTH_PORT/metrics" | grep '^threatbridge_build_info{' || true)"
+grep -q "version=\"$SMOKE_VERSION\"" <<<"$build_info" && grep -q "revision=\"$SMOKE_REVISION\"" <<<"$build_info" ||
+  fail "/metrics threatbridge_build_info does not name version $SMOKE_VERSION and revision $SMOKE_REVISION: '$build_info'"
+ok "/metrics: $build_info"
 stop_daemon "$first"
 
 # ---------------------------------------------------------------- restart on the same volume

@@ -5,7 +5,7 @@ import { setFlagsFromString } from "node:v8";
  * factor of up to 4 when allocation is fast, and a stream walk allocates fast while keeping
  * little: at 200,000 streamed threats the live heap stays at 30–40 MB while the heap grew to
  * 200 MB and the process to 300 MB. A factor of 1.5 keeps it at about 195 MB in the same time
- * (BENCHMARKS.md, "Peak RSS"). `--heap-growing-percent` is read by V8 each time it sets the next
+ * (docs/benchmarks-history.md, "Peak RSS"). `--heap-growing-percent` is read by V8 each time it sets the next
  * limit, so setting it here, before any work, takes effect; NODE_OPTIONS cannot carry it.
  *
  * THREATBRIDGE_HEAP_GROWING_PERCENT overrides the percent; 0 leaves V8's own choice.

@@ -1,18 +1,10 @@
-import { createRequire } from "node:module";
 import { ConfigError } from "../config/index.js";
 import { LockHeldError, StateError } from "../state/index.js";
 import type { Io } from "./io.js";
 import { COMMAND_USAGE, USAGE, UsageError } from "./usage.js";
+import { version } from "./version.js";
 
-const require = createRequire(import.meta.url);
-
-export function version(): string {
-  const pkg: unknown = require("../../package.json");
-  if (typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string") {
-    return pkg.version;
-  }
-  return "unknown";
-}
+export { version } from "./version.js";
 
 const defaultIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),

@@ -9,7 +9,7 @@ import {
 } from "../daemon/index.js";
 import { SEVERITIES } from "../config/index.js";
 import { startHealthServer } from "../observability/index.js";
-import { createMetrics } from "../observability/metrics.js";
+import { buildInfo, createMetrics } from "../observability/metrics.js";
 import { managesIssue } from "../sync/index.js";
 import { createWebhookReceiver } from "../webhooks/index.js";
 import { openEngine, type OpenedEngine } from "./open-engine.js";
@@ -17,6 +17,7 @@ import { configFromArgs, type Io } from "./io.js";
 import { CONFIG_OPTION, parse } from "./usage.js";
 import { cliLogger, secretsOf } from "./wiring.js";
 import { noteGitHubSide } from "./cycle-github.js";
+import { version } from "./version.js";
 
 export interface RunCommandOptions {
   /** Default: the config's `schedule` through node-cron. */
@@ -83,7 +84,11 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       status: () => daemon?.status() ?? null,
       rateLimit: built.rateLimitSeen,
     });
-    const metrics = createMetrics({ sources, knownLabels: { severities: SEVERITIES } });
+    const metrics = createMetrics({
+      sources,
+      knownLabels: { severities: SEVERITIES },
+      build: buildInfo(version(), io.env),
+    });
     ctx.subscribe(metrics.observe);
     let noted = ctx.state.lastCycle;
     ctx.subscribe((event) => {

@@ -1,5 +1,6 @@
 import { silentLogger, type Logger } from "../observability/logger.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
+import { createRequestTally, type RequestCount } from "../shared/request-tally.js";
 import { createClientPool } from "./client-pool.js";
 import { GitHubError, parseResponse, redactUrl } from "./errors.js";
 import { createEtagCache, type EtagEntry } from "./etag-cache.js";
@@ -55,6 +56,8 @@ export type { LastStateChange } from "./who-changed.js";
 
 export interface GitHubStats {
   requests: number;
+  /** The requests by method and status (`error` when no answer came). */
+  byOutcome: RequestCount[];
   rateLimitPoints: number;
   notModified: number;
   writes: number;
@@ -210,10 +213,12 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
   const budget = createWriteBudget({ ...opts.writeBudget, clock, sleep: opts.sleep ?? realSleep });
   const transport: TransportStats = { requests: 0, rateLimitPoints: 0, notModified: 0 };
   const counters = { writes: 0, secondaryLimitHits: 0, retries: 0 };
+  const tally = createRequestTally();
   const fetchImpl = instrumentedFetch(
     opts.request?.fetch ?? globalThis.fetch,
     transport,
     opts.timeoutMs ?? 30_000,
+    tally,
   );
   const etags = createEtagCache();
 
@@ -392,7 +397,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
       return parseResponse(GitHubRepository, page.data, "repository");
     },
     budget,
-    stats: () => ({ ...transport, ...counters }),
+    stats: () => ({ ...transport, ...counters, byOutcome: tally.counts() }),
     exportEtags: () => etags.exportEtags(),
     importEtags: (data) => etags.importEtags(data),
   };

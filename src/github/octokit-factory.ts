@@ -1,6 +1,7 @@
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
 import type { Logger } from "../observability/logger.js";
+import { createRequestTally, type RequestTally } from "../shared/request-tally.js";
 import type { RequestPolicy } from "./request-policy.js";
 
 /**
@@ -88,19 +89,29 @@ export interface TransportStats {
 }
 
 /**
- * The fetch Octokit uses: bounds each attempt in time and counts it. A 304 answer to a
- * conditional request costs no rate-limit point (REST docs, "Use conditional requests").
+ * The fetch Octokit uses: bounds each attempt in time and counts it, by method and by what came
+ * of it (`/metrics`). A 304 answer to a conditional request costs no rate-limit point (REST docs,
+ * "Use conditional requests").
  */
 export function instrumentedFetch(
   base: typeof fetch,
   stats: TransportStats,
   timeoutMs: number,
+  tally: RequestTally = createRequestTally(),
 ): typeof fetch {
   return async (input, init) => {
     stats.requests++;
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    const response = await base(input, { ...init, signal });
+    let response: Response;
+    try {
+      response = await base(input, { ...init, signal });
+    } catch (error) {
+      tally.record(method, "error");
+      throw error;
+    }
+    tally.record(method, response.status);
     if (response.status === 304) stats.notModified++;
     else stats.rateLimitPoints++;
     return response;

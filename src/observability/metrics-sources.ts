@@ -1,4 +1,5 @@
 import type { GitHubStats, WriteBudgetSnapshot } from "../github/index.js";
+import type { RequestCount } from "../shared/request-tally.js";
 import type { RateLimitSeen } from "./rate-limit-seen.js";
 
 /**
@@ -19,7 +20,7 @@ export interface MetricsSources {
   unfinishedIntents(): number;
   writeBudget(): WriteBudgetSnapshot;
   github(): GitHubStats;
-  platform(): { tokenRequests: number; requests: number; retries: number };
+  platform(): { tokenRequests: number; requests: number; retries: number; byOutcome: RequestCount[] };
   /** Epoch ms when the oldest unfinished intent began; null when there is none. */
   oldestIntentStartedAt?(): number | null;
   /** GitHub's primary rate limit as its last answer showed it. */

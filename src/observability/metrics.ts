@@ -1,10 +1,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { systemClock, type Clock } from "../shared/clock.js";
 import { countedAs, type EngineObserver } from "../shared/index.js";
+import { registerBuildAndRequestMetrics, type BuildInfo } from "./build-metrics.js";
 import { registerOperationsMetrics, type OperationsMetrics } from "./operations-metrics.js";
 import type { MetricsSources } from "./metrics-sources.js";
 
 export type { MetricsSources, QueueView } from "./metrics-sources.js";
+export { buildInfo, type BuildInfo } from "./build-metrics.js";
 
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
@@ -26,6 +28,8 @@ export interface MetricsOptions {
   clock?: Clock;
   /** Node's process metrics (CPU, memory, event loop lag); default on. */
   processMetrics?: boolean;
+  /** `threatbridge_build_info`'s labels; without it the series is not exported. */
+  build?: BuildInfo;
   /** Label values shown (as 0) before any work carries them, so that dashboards have a series. */
   knownLabels?: { actions?: readonly string[]; severities?: readonly string[] };
 }
@@ -175,12 +179,6 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
 
   mirrorCounter(
     registry,
-    "threatbridge_github_requests_total",
-    "GitHub API requests sent",
-    () => sources.github().requests,
-  );
-  mirrorCounter(
-    registry,
     "threatbridge_github_retries_total",
     "GitHub API requests sent again after a rate limit or a transient failure",
     () => sources.github().retries,
@@ -217,17 +215,12 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
   );
   mirrorCounter(
     registry,
-    "threatbridge_platform_requests_total",
-    "Platform API requests sent",
-    () => sources.platform().requests,
-  );
-  mirrorCounter(
-    registry,
     "threatbridge_platform_retries_total",
     "Platform API requests retried",
     () => sources.platform().retries,
   );
 
+  registerBuildAndRequestMetrics(registry, sources, opts.build);
   const operations = registerOperationsMetrics(registry, sources, clock);
 
   return {

@@ -1,4 +1,5 @@
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
+import type { RequestCount } from "../shared/request-tally.js";
 import {
   createSecretRegistry,
   silentLogger,
@@ -57,6 +58,8 @@ export interface PlatformStats {
   requests: number;
   /** Attempts repeated after a 429, a 5xx, a dropped connection or a 401. */
   retries: number;
+  /** The API requests by method and status (`error` when no answer came). */
+  byOutcome: RequestCount[];
   /** Epoch ms before which the platform asked not to be called, while that is still ahead. */
   notBefore?: number;
 }
@@ -216,6 +219,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
       tokenRequests: tokens.requestCount(),
       requests: api.counters.requests,
       retries: api.counters.retries,
+      byOutcome: api.counters.byOutcome.counts(),
       ...(gate.openAt() > clock.now() ? { notBefore: gate.openAt() } : {}),
     }),
     async close() {

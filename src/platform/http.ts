@@ -8,7 +8,8 @@ import {
 } from "./errors.js";
 import { sendWithRetries, type RetryLoopOptions } from "./retry-loop.js";
 import type { TokenCache } from "./token-cache.js";
-import { headerValue, parseJsonBody, type RawResponse } from "./transport.js";
+import { createRequestTally, type RequestTally } from "../shared/request-tally.js";
+import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
 /**
  * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than a
@@ -51,6 +52,8 @@ export interface ApiTransportOptions extends Omit<RetryLoopOptions, "scrub"> {
 export interface ApiCounters {
   requests: number;
   retries: number;
+  /** The attempts by method and status (`error` when no answer came), for `/metrics`. */
+  readonly byOutcome: RequestTally;
 }
 
 export interface ApiTransport {
@@ -60,7 +63,8 @@ export interface ApiTransport {
 
 export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
   const base = opts.baseUrl.replace(/\/+$/, "");
-  const counters: ApiCounters = { requests: 0, retries: 0 };
+  const counters: ApiCounters = { requests: 0, retries: 0, byOutcome: createRequestTally() };
+  const loop: RetryLoopOptions = { ...opts, http: tallied(opts.http, counters.byOutcome) };
 
   async function send(req: ApiRequest): Promise<ApiResponse> {
     const url = new URL(base + req.path);
@@ -70,7 +74,7 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
     let token = "";
     let reauthenticated = false;
 
-    return sendWithRetries<ApiResponse>(opts, {
+    return sendWithRetries<ApiResponse>(loop, {
       label: "platform request",
       logFields: { ...info },
       replaySafe: req.replaySafe,
@@ -110,6 +114,23 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
   }
 
   return { send, counters };
+}
+
+/** Counts each attempt the loop sends by what came of it: the answer's status, or none. */
+function tallied(http: HttpTransport, tally: RequestTally): HttpTransport {
+  return {
+    async send(req) {
+      try {
+        const res = await http.send(req);
+        tally.record(req.method, res.status);
+        return res;
+      } catch (error) {
+        tally.record(req.method, "error");
+        throw error;
+      }
+    },
+    close: () => http.close(),
+  };
 }
 
 function parseSuccessBody(res: RawResponse, info: RequestInfo, requestId: string | undefined): unknown {

@@ -1,6 +1,12 @@
 export { realSleep, systemClock, type Clock, type Sleep } from "./clock.js";
 export { deepFreeze } from "./deep-freeze.js";
 export { isRecord } from "./json.js";
+export {
+  createRequestTally,
+  type RequestCount,
+  type RequestOutcome,
+  type RequestTally,
+} from "./request-tally.js";
 export { rankOfSeverity, SEVERITIES, type SeverityName } from "./severity.js";
 export {
   countedAs,

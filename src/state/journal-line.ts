@@ -17,7 +17,7 @@ export const ParsedJson = z.custom<Json>((value) => value !== undefined, "expect
 
 /**
  * A keyed collection's rows as a snapshot stores them, `[key, value]` pairs, checked by one plain
- * loop: a zod tuple per row cost 20 ms at start for 2,500 assets (BENCHMARKS.md, "Start-up"),
+ * loop: a zod tuple per row cost 20 ms at start for 2,500 assets (docs/benchmarks-history.md, "Start-up"),
  * most of the snapshot's check. A value is ParsedJson, checked where it is used.
  */
 export const ParsedRows = z.custom<[string, Json][]>(

@@ -110,6 +110,29 @@ describe("Dockerfile", () => {
     }
   });
 
+  it("carries the OCI labels (source, version, revision, licenses) from build args, and the revision for /metrics", async () => {
+    const text = await readFile(join(ROOT, "Dockerfile"), "utf8");
+    const { args } = parseDockerfile(text);
+    const { final } = await dockerfile();
+    const pkg: unknown = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    const version = typeof pkg === "object" && pkg !== null && "version" in pkg ? String(pkg.version) : "";
+    // A local build without --build-arg says package.json's version, never a stale one.
+    expect(args["VERSION"]).toBe(version);
+    expect(args["REVISION"]).toBe("unknown");
+    expect(args["SOURCE"]).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+    // Global ARGs reach a stage only when it declares them again.
+    const declared = instructions(final, "ARG").map((i) => i.args.trim());
+    expect(declared).toEqual(expect.arrayContaining(["VERSION", "REVISION", "SOURCE"]));
+    const labels = instructions(final, "LABEL")
+      .map((i) => i.args)
+      .join(" ");
+    expect(labels).toContain('org.opencontainers.image.source="${SOURCE}"');
+    expect(labels).toContain('org.opencontainers.image.version="${VERSION}"');
+    expect(labels).toContain('org.opencontainers.image.revision="${REVISION}"');
+    expect(labels).toContain('org.opencontainers.image.licenses="Apache-2.0"');
+    expect(instructions(final, "ENV").map((i) => i.args)).toContain("THREATBRIDGE_REVISION=${REVISION}");
+  });
+
   it(".dockerignore keeps node_modules, dist, state data and secrets out of the build context", async () => {
     const lines = (await readFile(join(ROOT, ".dockerignore"), "utf8"))
       .split("\n")

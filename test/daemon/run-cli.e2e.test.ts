@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort, get } from "../e2e/world.js";
@@ -36,6 +38,21 @@ describe("threatbridge run (end to end)", () => {
     const metrics = await get(`${base}/metrics`);
     expect(metrics?.text).toMatch(/^threatbridge_cycles_total\{outcome="ok"\} 1$/m);
     expect(metrics?.text).toMatch(/^threatbridge_platform_token_requests_total 1$/m);
+    // Which build answers: package.json's version; no THREATBRIDGE_REVISION here, so unknown.
+    const pkg: unknown = JSON.parse(
+      await readFile(resolve(import.meta.dirname, "../../package.json"), "utf8"),
+    );
+    const version = typeof pkg === "object" && pkg !== null && "version" in pkg ? String(pkg.version) : "";
+    expect(metrics?.text).toContain(
+      `threatbridge_build_info{version="${version}",revision="unknown",node="${process.version}"} 1\n`,
+    );
+    // Requests by method and status: the streams were read with answered GETs.
+    expect(metrics?.text).toMatch(
+      /^threatbridge_platform_requests_total\{method="GET",status="200"\} [1-9]\d*$/m,
+    );
+    expect(metrics?.text).toMatch(
+      /^threatbridge_github_requests_total\{method="POST",status="201"\} [1-9]\d*$/m,
+    );
 
     // Contract: two processes never work on one state file.
     const second = await w.cli(["run", "-c", w.configPath], { timeoutMs: 20_000 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { liveness, metricsSources, readiness, type DaemonStatus } from "../../src/daemon/index.js";
 import { startHealthServer, type RunningHealthServer } from "../../src/observability/index.js";
-import { createMetrics } from "../../src/observability/metrics.js";
+import { buildInfo, createMetrics } from "../../src/observability/metrics.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
 import { runCycle, type EngineEvent } from "../../src/sync/index.js";
 
@@ -114,8 +114,9 @@ describe("run: /readyz and /metrics over the real engine", () => {
         writes: 2,
         secondaryLimitHits: 0,
         retries: 0,
+        byOutcome: [],
       }),
-      platform: () => ({ tokenRequests: 1, requests: 7, retries: 0 }),
+      platform: () => ({ tokenRequests: 1, requests: 7, retries: 0, byOutcome: [] }),
     };
     const a = createMetrics({ sources, processMetrics: false, knownLabels: { severities: ["critical"] } });
     const b = createMetrics({ sources, processMetrics: false });
@@ -132,6 +133,17 @@ describe("run: /readyz and /metrics over the real engine", () => {
     expect(sample(textA, 'threatbridge_queue_size_by_severity{severity="critical"}')).toBe(0);
     expect(sample(textA, 'threatbridge_github_write_budget_used{window="hour"}')).toBe(9);
     expect(sample(textA, "threatbridge_last_cycle_duration_seconds")).toBe(1.5);
+  });
+
+  it("threatbridge_build_info is 1 with the version, the revision (unknown when not given) and the Node version", async () => {
+    const build = buildInfo("1.2.3", { THREATBRIDGE_REVISION: "0d9e3b4" }, "v22.13.0");
+    const text = (await createMetrics({ sources: idleSources, processMetrics: false, build }).render()).body;
+    expect(sample(text, 'threatbridge_build_info{version="1.2.3",revision="0d9e3b4",node="v22.13.0"}')).toBe(
+      1,
+    );
+    expect(buildInfo("1.2.3", {}).revision).toBe("unknown");
+    expect(buildInfo("1.2.3", { THREATBRIDGE_REVISION: " " }).revision).toBe("unknown");
+    expect(buildInfo("1.2.3", {}).node).toBe(process.version);
   });
 
   it("observes engine events: each counted once under the cycle summary's name, cycles by outcome", async () => {
@@ -190,6 +202,7 @@ const idleSources = {
     writes: 0,
     secondaryLimitHits: 0,
     retries: 0,
+    byOutcome: [],
   }),
-  platform: () => ({ tokenRequests: 0, requests: 0, retries: 0 }),
+  platform: () => ({ tokenRequests: 0, requests: 0, retries: 0, byOutcome: [] }),
 };

@@ -31,8 +31,23 @@ function sources(over: Partial<MetricsSources> = {}): MetricsSources {
       writes: 3,
       secondaryLimitHits: 1,
       retries: 2,
+      byOutcome: [
+        { method: "GET", status: "200", count: 6 },
+        { method: "GET", status: "304", count: 1 },
+        { method: "POST", status: "201", count: 1 },
+        { method: "GET", status: "error", count: 1 },
+      ],
     }),
-    platform: () => ({ tokenRequests: 1, requests: 12, retries: 4 }),
+    platform: () => ({
+      tokenRequests: 1,
+      requests: 12,
+      retries: 4,
+      byOutcome: [
+        { method: "GET", status: "200", count: 9 },
+        { method: "PATCH", status: "503", count: 2 },
+        { method: "PATCH", status: "200", count: 1 },
+      ],
+    }),
     ...over,
   };
 }
@@ -89,9 +104,19 @@ describe("/metrics: the series the dashboard and the alert rules read", () => {
   it("retries on both sides are counted, as the GitHub gateway and the platform client report them", async () => {
     const text = await scrape(sources());
     expect(sample(text, "threatbridge_github_retries_total")).toBe(2);
-    expect(sample(text, "threatbridge_github_requests_total")).toBe(9);
     expect(sample(text, "threatbridge_platform_retries_total")).toBe(4);
-    expect(sample(text, "threatbridge_platform_requests_total")).toBe(12);
+  });
+
+  it("requests are counted by method and status on both sides; a request that got no answer is status error", async () => {
+    const text = await scrape(sources());
+    expect(sample(text, 'threatbridge_github_requests_total{method="GET",status="200"}')).toBe(6);
+    expect(sample(text, 'threatbridge_github_requests_total{method="GET",status="304"}')).toBe(1);
+    expect(sample(text, 'threatbridge_github_requests_total{method="POST",status="201"}')).toBe(1);
+    expect(sample(text, 'threatbridge_github_requests_total{method="GET",status="error"}')).toBe(1);
+    expect(sample(text, 'threatbridge_platform_requests_total{method="GET",status="200"}')).toBe(9);
+    expect(sample(text, 'threatbridge_platform_requests_total{method="PATCH",status="503"}')).toBe(2);
+    // No unlabelled series beside the labelled ones: sum() over the labels is the total.
+    expect(sample(text, "threatbridge_github_requests_total")).toBeUndefined();
   });
 
   it("schedule period, readiness and the oldest unfinished intent's age", async () => {

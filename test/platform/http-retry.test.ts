@@ -72,6 +72,22 @@ describe("platform HTTP retries (spec: Errors, Retry safety of writes)", () => {
     expect(f.requests).toHaveLength(3);
   });
 
+  it("/metrics' platform requests: each attempt counted by method and status, a dropped connection as error", async () => {
+    const { f, h } = await setup({ maxRetries: 3 });
+    f.fault(GET_THREAT, { status: 503 }, "reset");
+    expect((await h.client.getThreat(THREAT_ID))?.id).toBe(THREAT_ID);
+    const counts = h.client.stats().byOutcome;
+    expect(counts).toEqual(
+      expect.arrayContaining([
+        { method: "GET", status: "503", count: 1 },
+        { method: "GET", status: "error", count: 1 },
+        { method: "GET", status: "200", count: 1 },
+      ]),
+    );
+    // The labelled counts add up to the attempts sent.
+    expect(counts.reduce((n, c) => n + c.count, 0)).toBe(h.client.stats().requests);
+  });
+
   it("a connection that keeps dropping ends in PlatformNetworkError", async () => {
     const { f, h } = await setup({ maxRetries: 1 });
     f.fault(GET_THREAT, "reset", "reset");

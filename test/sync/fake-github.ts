@@ -1,3 +1,4 @@
+import type { RequestCount } from "../../src/shared/index.js";
 import {
   createWriteBudget,
   hasMarker,
@@ -240,8 +241,11 @@ export class FakeGitHub extends FailingFake implements GitHubGateway {
     writes: number;
     secondaryLimitHits: number;
     retries: number;
+    byOutcome: RequestCount[];
   } {
     return {
+      // This fake does not tell its calls apart by method or status.
+      byOutcome: [],
       requests: this.calls,
       rateLimitPoints: this.points,
       notModified: 0,

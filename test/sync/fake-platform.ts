@@ -1,3 +1,4 @@
+import type { RequestCount } from "../../src/shared/index.js";
 import {
   Asset,
   Threat,
@@ -236,8 +237,9 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     }, true);
   }
 
-  stats(): { tokenRequests: number; requests: number; retries: number } {
-    return { tokenRequests: 1, requests: this.calls, retries: 0 };
+  stats(): { tokenRequests: number; requests: number; retries: number; byOutcome: RequestCount[] } {
+    // This fake does not tell its calls apart by method or status.
+    return { tokenRequests: 1, requests: this.calls, retries: 0, byOutcome: [] };
   }
 
   async close(): Promise<void> {}
