@@ -1,5 +1,5 @@
 import type { Config } from "../../config/index.js";
-import type { Asset, StreamPage } from "../../platform/index.js";
+import { PlatformStoppedError, type Asset, type StreamPage } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
 import { toAssetView } from "../intake/normalize.js";
 import type { AssetView, RelatedView } from "../render/index.js";
@@ -40,7 +40,10 @@ export function relatedView(seen: ReadonlyMap<string, AssetView | null>, limit: 
   return { assets: live.slice(0, limit), more: Math.max(0, live.length - limit) };
 }
 
-/** Reads every page of the asset's related walk; never throws (a failure is an outcome). */
+/**
+ * Reads every page of the asset's related walk. A failure is an outcome, never thrown, except a
+ * stop (SIGTERM): the write it was for is not started then, and stays queued like any other.
+ */
 export async function walkRelated(
   pages: AsyncIterable<StreamPage<Asset>>,
   assetId: string,
@@ -51,6 +54,7 @@ export async function walkRelated(
   try {
     for await (const page of pages) absorbRelatedPage(seen, assetId, page, fields);
   } catch (error) {
+    if (error instanceof PlatformStoppedError) throw error;
     if (!notFound(error)) return { outcome: "failed", error };
     return { outcome: "none", view: { assets: [], more: 0 } };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Asset, type StreamPage } from "../../../src/platform/index.js";
+import { Asset, PlatformStoppedError, type StreamPage } from "../../../src/platform/index.js";
 import { walkRelated } from "../../../src/sync/related/index.js";
 import { makeConfig } from "../harness.js";
 import { NotFoundProblem } from "../fake-platform.js";
@@ -98,5 +98,10 @@ describe("the related walk", () => {
     });
     const error = new Error("500 after retries");
     expect(await walkRelated(failing(error), SELF, 10, fields)).toEqual({ outcome: "failed", error });
+  });
+
+  it("a stop (SIGTERM) is not a failed walk: it ends the work, so no write goes out without its list", async () => {
+    const stopped = new PlatformStoppedError({ method: "GET", path: `/v1/assets/${SELF}/related` });
+    await expect(walkRelated(failing(stopped), SELF, 10, fields)).rejects.toBe(stopped);
   });
 });
