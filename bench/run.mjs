@@ -17,12 +17,14 @@ for (const script of ["bench/platform-walk.mjs", "bench/engine-backfill.mjs", "b
   execFileSync(process.execPath, ["--expose-gc", script], { stdio: "inherit" });
 }
 // The workflow features' costs (counts of GitHub reads and writes, not times), at the sizes of
-// their targets: 10,000 open issues with SLAs, 1,000 acceptances, 10,000 threats in 500 groups.
+// their targets: 10,000 open issues with SLAs, 1,000 acceptances, 10,000 threats in 500 groups,
+// related-asset walks of 10,000 threats on 500 assets.
 for (const args of [
   ["bench/workflow-costs.mjs"],
   ["bench/acceptance-costs.mjs"],
   ["bench/group-costs.mjs", "10000", "500", "4", "parent"],
   ["bench/group-costs.mjs", "10000", "500", "4", "single"],
+  ["bench/related-costs.mjs", "10000", "500"],
 ]) {
   execFileSync(process.execPath, args, { stdio: "inherit" });
 }

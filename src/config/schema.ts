@@ -322,6 +322,19 @@ const TemplatesConfig = z
     }
   });
 
+/** The most related assets an issue lists: beyond this the body says "and N more". */
+export const MAX_RELATED_ASSETS = 100;
+
+const RenderConfig = z.strictObject({
+  related_assets: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_RELATED_ASSETS)
+    .optional()
+    .describe("List up to N assets related to the threat's asset in the issue body (0: none; absent: off)"),
+});
+
 export const ConfigSchema = z.strictObject({
   platform: PlatformConfig.describe("The security platform: API, OAuth 2.0 client credentials"),
   github: GitHubConfig.describe("GitHub: API, credentials (token or app), default repository, write pacing"),
@@ -365,6 +378,7 @@ export const ConfigSchema = z.strictObject({
   ),
   acceptance: AcceptanceConfig.optional().describe("Risk acceptance that expires (off when left out)"),
   recurrence: Recurrence,
+  render: RenderConfig.optional().describe("What issue bodies show beyond the threat (off when left out)"),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -74,6 +74,13 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     labelNames: ["event"],
     registers,
   });
+  const relatedWalks = new Counter({
+    name: "threatbridge_related_asset_walks_total",
+    help: "Walks of an asset's related assets (render.related_assets), by outcome: listed, none, failed",
+    labelNames: ["outcome"],
+    registers,
+  });
+  for (const outcome of ["listed", "none", "failed"]) relatedWalks.inc({ outcome }, 0);
   const duration = new Histogram({
     name: "threatbridge_cycle_duration_seconds",
     help: "How long cycles took (reading both sides and recording the due work)",
@@ -231,6 +238,7 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
       const counted = countedAs(event);
       // A walk that read nothing adds nothing: no series appears at 0 for it.
       if (counted && counted.by > 0) events.inc({ event: counted.name }, counted.by);
+      if (event.type === "related_assets_read") relatedWalks.inc({ outcome: event.outcome });
       if (event.type !== "cycle_finished") return;
       cycles.inc({ outcome: event.ok ? "ok" : "failed" });
       duration.observe(event.durationMs / 1000);

@@ -77,6 +77,11 @@ export type ReadEvent =
   | { type: "threat_due"; threatId: string }
   | { type: "asset_removed"; assetId: string }
   | { type: "asset_restored"; assetId: string }
+  /**
+   * One walk of an asset's related assets (config `render.related_assets`): `listed` some, `none`
+   * (no relations, or 404: the asset is gone), or `failed` (the issue is written without the list).
+   */
+  | { type: "related_assets_read"; assetId: string; outcome: "listed" | "none" | "failed" }
   /** A repository's change list answered 304: nothing changed on GitHub. */
   | { type: "github_not_modified"; repo: string }
   /** A repository's change list was read; `issues` is how many it listed. */
@@ -168,6 +173,7 @@ export type CounterName =
   | "threats_due"
   | "assets_removed"
   | "assets_restored"
+  | "related_asset_walks"
   | "github_not_modified"
   | "github_issues_read"
   | "duplicate_markers"
@@ -250,6 +256,8 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
       return one("assets_removed");
     case "asset_restored":
       return one("assets_restored");
+    case "related_assets_read":
+      return one("related_asset_walks");
     case "github_not_modified":
       return one("github_not_modified");
     case "github_issues_read":

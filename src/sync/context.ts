@@ -17,6 +17,7 @@ import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
 import type { GroupRuntime } from "./groups/runtime.js";
 import type { MilestoneBook } from "./actions/milestone-book.js";
+import { RelatedAssets } from "./related/index.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
 export type { DryRunSink } from "./run/dry-run-record.js";
@@ -84,6 +85,8 @@ export interface SyncContext extends SyncDeps {
   groupMembers?: Map<string, string>;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
   milestones?: MilestoneBook;
+  /** The related assets of assets whose issues are written (config `render.related_assets`). */
+  related?: RelatedAssets;
   /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
   slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
@@ -102,12 +105,13 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
   const index = ThreatIndex.build(state.threats);
   // ETags survive restarts, so that the first read of people's changes after a start is a free 304.
   deps.github.importEtags(state.github.etags);
+  const related = relatedAssetsOf(deps, () => ctx);
   const ctx: SyncContext = {
     ...deps,
     state,
     threatRows: held.threatRows,
     policy: policyFromConfig(deps.config),
-    renderer: createRenderer(deps.config, deps.logger),
+    renderer: createRenderer(deps.config, deps.logger, related),
     cache: new ThreatCache(CACHE_MAX_BYTES, CACHE_MAX, deps.dryRun !== undefined),
     index,
     changes: held.changes,
@@ -119,8 +123,27 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
     ...eventBus([auditObserver(deps.logger), ...(deps.observers ?? [])], (error, event) =>
       deps.logger.warn({ err: String(error), event: event.type }, "an observer of engine events failed"),
     ),
+    ...(related ? { related } : {}),
   };
+  if (related) ctx.subscribe((event) => event.type === "cycle_started" && related.newCycle());
   return ctx;
+}
+
+/** The related-assets store when `render.related_assets` lists any (its own module: src/sync/related). */
+function relatedAssetsOf(deps: SyncDeps, ctx: () => SyncContext): RelatedAssets | undefined {
+  const limit = deps.config.render?.related_assets ?? 0;
+  if (limit <= 0) return undefined;
+  return new RelatedAssets({
+    platform: deps.platform,
+    limit,
+    fields: deps.config.fields.asset,
+    assetVersion: (assetId) => {
+      const asset = ctx().state.assets[assetId];
+      return asset ? { version: asset.updatedAt, deleted: asset.deleted } : null;
+    },
+    emit: (event) => ctx().emit(event),
+    warn: (fields, message) => ctx().logger.warn(fields, message),
+  });
 }
 
 /**

@@ -180,6 +180,25 @@ describe("run: /readyz and /metrics over the real engine", () => {
     );
     expect(sample(text, "threatbridge_cycle_duration_seconds_count")).toBe(2);
   });
+
+  it("counts related-asset walks by outcome (render.related_assets), every outcome at 0 before any", async () => {
+    const m = createMetrics({ sources: idleSources, processMetrics: false });
+    const before = (await m.render()).body;
+    for (const outcome of ["listed", "none", "failed"])
+      expect(sample(before, `threatbridge_related_asset_walks_total{outcome="${outcome}"}`)).toBe(0);
+    const events: EngineEvent[] = [
+      { type: "related_assets_read", assetId: "a1", outcome: "listed" },
+      { type: "related_assets_read", assetId: "a2", outcome: "listed" },
+      { type: "related_assets_read", assetId: "a3", outcome: "none" },
+      { type: "related_assets_read", assetId: "a4", outcome: "failed" },
+    ];
+    for (const e of events) m.observe(e);
+    const text = (await m.render()).body;
+    expect(sample(text, 'threatbridge_related_asset_walks_total{outcome="listed"}')).toBe(2);
+    expect(sample(text, 'threatbridge_related_asset_walks_total{outcome="none"}')).toBe(1);
+    expect(sample(text, 'threatbridge_related_asset_walks_total{outcome="failed"}')).toBe(1);
+    expect(sample(text, 'threatbridge_events_total{event="related_asset_walks"}')).toBe(4);
+  });
 });
 
 const idleSources = {

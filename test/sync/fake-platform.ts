@@ -199,8 +199,40 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     return this.walk("assets", this.assetLog, cursor, () => true);
   }
 
-  async *relatedAssets(): AsyncIterable<StreamPage<Asset>> {
-    yield { items: [], nextCursor: null, resumeCursor: null };
+  /** Symmetric relations between assets (spec, "GET /v1/assets/{asset_id}/related" rule 1). */
+  private readonly relations = new Map<string, Set<string>>();
+  /** Every related walk asked for, by asset id, in order. */
+  readonly relatedWalks: string[] = [];
+  /** Assets whose related walk fails (a 5xx after the client's retries). */
+  readonly relatedFails = new Set<string>();
+
+  relate(a: string, b: string): void {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = this.relations.get(x) ?? new Set<string>();
+      set.add(y);
+      this.relations.set(x, set);
+    }
+  }
+
+  /** The spec's rules: 404 on the first request for an unknown asset; removed assets never listed. */
+  async *relatedAssets(assetId: string): AsyncIterable<StreamPage<Asset>> {
+    this.relatedWalks.push(assetId);
+    const live = await this.call(() => {
+      if (this.relatedFails.has(assetId)) throw new Error("500 server/internal after retries");
+      if (!this.assets.has(assetId)) throw new NotFoundProblem();
+      return [...(this.relations.get(assetId) ?? [])].flatMap((id) => {
+        const asset = this.assets.get(id);
+        return asset && !asset.deleted && id !== assetId ? [asset] : [];
+      });
+    });
+    for (let start = 0; start === 0 || start < live.length; start += this.pageSize) {
+      const items = live.slice(start, start + this.pageSize).map((value) => ({ ok: true as const, value }));
+      const next = start + this.pageSize < live.length ? String(start + this.pageSize) : null;
+      yield { items, nextCursor: next, resumeCursor: next };
+    }
   }
 
   getThreat(id: string): Promise<Threat | null> {

@@ -3,7 +3,8 @@ import { MAX_RENDERED_BODY_LENGTH } from "./limits.js";
 import { markerFor, slaSinceLine } from "../../shared/index.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
-import type { AssetView, ThreatView } from "./types.js";
+import { relatedSection } from "./related-section.js";
+import type { AssetView, RelatedView, ThreatView } from "./types.js";
 
 /**
  * The default issue body: a summary table, the description, the module data, a link to the
@@ -91,13 +92,21 @@ function description(raw: string | null): string {
   return cut ? `${escaped}${TRUNCATED_NOTE}` : escaped;
 }
 
-export function defaultBody(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): string {
+export function defaultBody(
+  threat: ThreatView,
+  asset: AssetView | null,
+  platformUiUrl?: string,
+  related?: RelatedView | null,
+): string {
   const url = platformLink(platformUiUrl, threat.id);
+  // Bounded like the table (related-section.ts), so it is part of the frame the long parts share.
+  const relatedPart = relatedSection(related);
   // The SLA's due day only: what changes with the clock (days left, breached) would rewrite every
   // issue daily. A breach shows as the breach label instead.
   const due = threat.sla ? [`**Due: ${threat.sla.due}**`] : [];
   const head = [summaryTable(threat, asset), ...due, "### Description"];
   const tail = [
+    ...(relatedPart === null ? [] : [relatedPart]),
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
     FOOTER,
     markerFor(threat.id),

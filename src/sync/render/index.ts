@@ -1,6 +1,7 @@
 export type {
   AssetView,
   CompiledTemplates,
+  RelatedView,
   RenderedIssue,
   RenderOptions,
   RenderOutcome,

@@ -52,7 +52,10 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
   let title: string | null = null;
   if (templates?.renderTitle) {
     try {
-      title = templatedTitle(templates.renderTitle, titleScope(threat, asset, opts.platformUiUrl));
+      title = templatedTitle(
+        templates.renderTitle,
+        titleScope(threat, asset, opts.platformUiUrl, opts.related),
+      );
       if (title === "") {
         title = null;
         warnings.push(empty("title"));
@@ -67,7 +70,7 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
     try {
       body = templatedBody(
         templates.renderBody,
-        bodyScope(threat, asset, opts.platformUiUrl),
+        bodyScope(threat, asset, opts.platformUiUrl, opts.related),
         threat.id,
         threat.sla?.since ?? null,
       );
@@ -82,7 +85,7 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
 
   return {
     title: title ?? defaultTitle(threat, asset),
-    body: body ?? defaultBody(threat, asset, opts.platformUiUrl),
+    body: body ?? defaultBody(threat, asset, opts.platformUiUrl, opts.related),
     labels: labelsFor(threat, opts.managedLabel, opts.extraLabels),
     warnings,
   };

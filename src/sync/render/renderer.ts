@@ -7,6 +7,7 @@ import {
   compileTemplates,
   renderIssue,
   type AssetView,
+  type RelatedView,
   type RenderedIssue,
   type ThreatView,
 } from "./index.js";
@@ -34,8 +35,17 @@ export interface Renderer {
   readonly key: string;
 }
 
-export function createRenderer(config: Config, logger?: Logger): Renderer {
+/**
+ * The related assets already read for an asset (src/sync/related/): the shell reads them before a
+ * body is written, the renderer only looks them up. null: none to show.
+ */
+export interface RelatedSource {
+  peek(assetId: string): RelatedView | null;
+}
+
+export function createRenderer(config: Config, logger?: Logger, related?: RelatedSource): Renderer {
   const templates = compileTemplates(config.templates);
+  const relatedLimit = config.render?.related_assets ?? 0;
   const opts = {
     managedLabel: config.github.managed_label,
     platformUiUrl: config.platform.ui_url,
@@ -46,6 +56,10 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
     config.templates,
     opts.managedLabel,
     opts.platformUiUrl ?? null,
+    // Switching the list on (or changing N) brings every issue up to date once. The list itself is
+    // not in the hash: deciding needs no walk, and a neighbourhood that changed while the asset did
+    // not rewrites nothing; the list is current whenever the body is written for another reason.
+    ...(relatedLimit > 0 ? [["related_assets", relatedLimit]] : []),
   ]);
   // Switching SLAs on (or changing a duration) re-reads every threat, so that existing issues get
   // (or follow) their due dates. Off, the key is what it was before SLAs existed.
@@ -106,7 +120,8 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
         },
         get issue(): RenderedIssue {
           if (!issue) {
-            const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels });
+            const list = related && threat.assetId !== null ? related.peek(threat.assetId) : null;
+            const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels, related: list });
             for (const w of outcome.warnings)
               logger?.warn({ threatId: threat.id, ...w }, "issue template failed; default used");
             issue = { title: outcome.title, body: outcome.body, labels: outcome.labels };

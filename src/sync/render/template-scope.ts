@@ -3,7 +3,8 @@ import { platformLink } from "./default-body.js";
 import { escapeMarkdownBlock, escapeMarkdownInline, escapePlainText } from "./escape.js";
 import { MODULE_DATA_HEADER, moduleDataRows } from "./module-data.js";
 import { precut } from "./truncate.js";
-import type { AssetView, ThreatView } from "./types.js";
+import { relatedScope } from "./related-section.js";
+import type { AssetView, RelatedView, ThreatView } from "./types.js";
 
 /**
  * The variables user templates see. Every platform string is already escaped for where the
@@ -44,6 +45,7 @@ function buildScope(
   inline: Escape,
   block: Escape,
   withTable: boolean,
+  related: RelatedView | null | undefined,
 ): object {
   const rows = withTable ? moduleDataRows(threat.moduleData) : [];
   return {
@@ -71,15 +73,27 @@ function buildScope(
     sla: threat.sla
       ? { due: threat.sla.due, days_left: threat.sla.daysLeft, breached: threat.sla.breached }
       : null,
+    // The related walk's list (config `render.related_assets`); empty when off or not read.
+    ...relatedScope(related, withTable),
   };
 }
 
 /** Scope for the title template: plain-text escaping (GitHub titles show entities literally). */
-export function titleScope(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): object {
-  return buildScope(threat, asset, platformUiUrl, escapePlainText, escapePlainText, false);
+export function titleScope(
+  threat: ThreatView,
+  asset: AssetView | null,
+  platformUiUrl?: string,
+  related?: RelatedView | null,
+): object {
+  return buildScope(threat, asset, platformUiUrl, escapePlainText, escapePlainText, false, related);
 }
 
 /** Scope for the body template: Markdown escaping. */
-export function bodyScope(threat: ThreatView, asset: AssetView | null, platformUiUrl?: string): object {
-  return buildScope(threat, asset, platformUiUrl, escapeMarkdownInline, escapeMarkdownBlock, true);
+export function bodyScope(
+  threat: ThreatView,
+  asset: AssetView | null,
+  platformUiUrl?: string,
+  related?: RelatedView | null,
+): object {
+  return buildScope(threat, asset, platformUiUrl, escapeMarkdownInline, escapeMarkdownBlock, true, related);
 }

@@ -43,6 +43,15 @@ export interface AssetView {
   type: string | null;
 }
 
+/**
+ * Assets related to the threat's asset (config `render.related_assets`): the first `assets` of the
+ * platform's related walk, and how many more it listed.
+ */
+export interface RelatedView {
+  assets: AssetView[];
+  more: number;
+}
+
 export interface RenderOptions {
   /** The managed label, e.g. "threatbridge". */
   managedLabel: string;
@@ -52,6 +61,8 @@ export interface RenderOptions {
   platformUiUrl?: string | undefined;
   /** User templates from the YAML, compiled once with `compileTemplates`. */
   templates?: CompiledTemplates | undefined;
+  /** The related assets to list; absent or null: no list (off, not read, or the walk failed). */
+  related?: RelatedView | null | undefined;
 }
 
 export interface RenderedIssue {

@@ -7,6 +7,7 @@ import { absorbAsset } from "../intake/platform.js";
 import { githubLink, toThreatView } from "../intake/normalize.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
+import { prepareRelated } from "../related/index.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { orderedQueue } from "../records/queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
@@ -99,6 +100,8 @@ async function processOne(
       settled = true;
       break;
     }
+    // A body about to be written lists the asset's related assets: read them first (once per asset).
+    await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
     for (const action of actions) {
       if (
         isGitHubWrite(action) &&

@@ -9,6 +9,9 @@ export interface DryRunRecord {
   labels?: string[];
   assignees?: string[];
   detail?: string;
+  /** The related assets the written body lists (config `render.related_assets`), and how many more. */
+  related_assets?: { id: string; name: string | null; type: string | null }[];
+  related_more?: number;
 }
 
 /** Where the engine writes what it decided: the real writer, or the dry-run printer. */

@@ -9,6 +9,7 @@ import { severityName, toThreatView } from "../intake/normalize.js";
 import { describeAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
+import { prepareRelated, relatedRecord, writesBody } from "../related/index.js";
 import { countNoIssue, type NoIssueCounts } from "../plan/policy-counts.js";
 import { orderedQueue } from "../records/queue.js";
 import type { AssetView, ThreatView } from "../render/index.js";
@@ -46,10 +47,15 @@ export async function printQueue(ctx: SyncContext, allow?: (action: Action) => b
       ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
       continue;
     }
-    for (const action of planFor(ctx, threatId)) {
-      if (allow && !allow(action)) continue;
+    const actions = planFor(ctx, threatId).filter((action) => !allow || allow(action));
+    // A related walk is a read: the dry run makes it, and shows what the written body would list.
+    const related = await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
+    for (const action of actions) {
       lines += 1;
-      ctx.dryRun?.print(recordFor(ctx, threatId, action));
+      const record = recordFor(ctx, threatId, action);
+      ctx.dryRun?.print(
+        related !== undefined && writesBody(action) ? relatedRecord(record, related) : record,
+      );
     }
   }
   return lines;
