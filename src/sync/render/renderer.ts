@@ -108,7 +108,7 @@ export function createRenderer(config: Config, logger?: Logger): Renderer {
           if (!issue) {
             const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels });
             for (const w of outcome.warnings)
-              logger?.warn({ threatId: threat.id, ...w }, "issue template failed; default used");
+              logger?.warn({ threat_id: threat.id, ...w }, "issue template failed; default used");
             issue = { title: outcome.title, body: outcome.body, labels: outcome.labels };
           }
           return issue;
