@@ -1,3 +1,4 @@
+import type { IssueTemplateScope } from "../../config/template-scopes.js";
 import { isRecord } from "../../shared/json.js";
 import { platformLink } from "./default-body.js";
 import { escapeMarkdownBlock, escapeMarkdownInline, escapePlainText } from "./escape.js";
@@ -6,7 +7,8 @@ import { precut } from "./truncate.js";
 import type { AssetView, ThreatView } from "./types.js";
 
 /**
- * The variables user templates see. Every platform string is already escaped for where the
+ * The variables user templates see (typed by the config's `IssueTemplateScope`, against whose
+ * sample `config validate` checks every template's variables). Every platform string is already escaped for where the
  * template's output goes (plain text for the title, Markdown for the body), and raw values are
  * never exposed, so a template cannot undo the inert rendering by accident.
  */
@@ -44,7 +46,7 @@ function buildScope(
   inline: Escape,
   block: Escape,
   withTable: boolean,
-): object {
+): IssueTemplateScope {
   const rows = withTable ? moduleDataRows(threat.moduleData) : [];
   return {
     threat: {
