@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { firstIssue } from "./people-helpers.js";
-import { REPO, startWorld, type World } from "./world.js";
+import { until } from "../daemon/daemon-world.js";
+import { freePort, REPO, startWorld, type World } from "./world.js";
 
 /**
  * Contract, "Logs": "keys are snake_case throughout, e.g. `duration_ms`; an error is pino's `err`
@@ -58,19 +59,65 @@ describe("log keys (contract, Logs)", () => {
     world.gh.person.lock(REPO, number, "alice");
     world.sim.sim.updateThreat(threatId, { status: "unsolved" });
     lines.push(...(await sync(world)));
-    // GitHub fails an update (502) more often than a request is retried: the write fails.
+    // GitHub fails an update (502) as often as a request is tried: the write fails, and is
+    // retried later (the request's own retries wait 1 + 4 + 9 s: the slow part of this test).
     world.sim.sim.updateThreat(threatId, { name: "Renamed for the log keys" });
-    for (let i = 0; i < 6; i++)
+    for (let i = 0; i < 4; i++)
       world.gh.faults.failNext("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", 502);
     lines.push(...(await sync(world, 1)));
 
     expect(lines.length).toBeGreaterThan(10);
     expect(lines.flatMap((line) => notSnakeCase(line))).toEqual([]);
+    expect(lines.filter((l) => "err" in l).map((l) => l["err"])).toEqual(
+      lines
+        .filter((l) => "err" in l)
+        .map(() => expect.objectContaining({ type: expect.any(String), message: expect.any(String) })),
+    );
     const about = lines.filter((l) => l["threat_id"] === threatId).map((l) => l["msg"]);
     expect(about).toContainEqual(expect.stringContaining("refused this step for good"));
     expect(about).toContainEqual(expect.stringContaining("issue template failed"));
+    expect(about).toContainEqual(expect.stringContaining("work failed; it is retried later"));
     const refusal = lines.find((l) => String(l["msg"]).includes("refused this step for good"));
     expect(refusal).toMatchObject({ issue: `${REPO}#${number}`, err: { type: expect.any(String) } });
     expect(refusal?.["err"]).toMatchObject({ message: expect.stringMatching(/locked/) });
+  }, 60_000);
+
+  it("the daemon's lines too: a cycle with groups and SLAs, its summary with duration_ms, and its stop", async () => {
+    const port = await freePort();
+    const workflow = [
+      `health: { port: ${port}, host: 127.0.0.1 }`,
+      'schedule: "0 0 1 1 *"',
+      "grouping:",
+      "  by: module",
+      "sla:",
+      "  critical: 7d",
+      "  high: 30d",
+      "  medium: 90d",
+      "  milestones: weekly",
+      "",
+    ].join("\n");
+    world = await startWorld({ threats: 10 }, workflow, { env: { THREATBRIDGE_LOG_LEVEL: "debug" } });
+    const child = world.spawnCli(["run", "-c", world.configPath]);
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    await until(() => stderr.includes("cycle done"), "the first cycle", 30_000);
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    try {
+      expect(await exited).toBe(0);
+    } finally {
+      clearTimeout(timer);
+    }
+    const lines = jsonLines(stderr);
+    expect(lines.flatMap((line) => notSnakeCase(line))).toEqual([]);
+    expect(lines.filter((l) => "err" in l).map((l) => l["err"])).toEqual(
+      lines
+        .filter((l) => "err" in l)
+        .map(() => expect.objectContaining({ type: expect.any(String), message: expect.any(String) })),
+    );
+    expect(lines.find((l) => String(l["msg"]).startsWith("cycle done"))).toMatchObject({
+      duration_ms: expect.any(Number),
+    });
   }, 60_000);
 });
