@@ -1,6 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
-import { compileNote, compileTemplates, TemplateError } from "./templates.js";
+import { checkTemplate, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { AcceptanceConfig, GroupingConfig, Recurrence, SlaConfig } from "./workflow.js";
 import { SEVERITIES } from "../shared/severity.js";
@@ -282,7 +282,7 @@ const Verdict = z
     // Only a custom template is parsed here, so that the usual config never loads liquidjs.
     if (v.status_note === undefined || !isCustomTemplate(v.status_note)) return;
     try {
-      compileNote(v.status_note);
+      checkTemplate("verdict_note", v.status_note);
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       ctx.addIssue({ code: "custom", path: ["status_note"], message: `invalid template: ${error.message}` });
@@ -313,12 +313,20 @@ const TemplatesConfig = z
       .describe("Liquid template of the issue body (the marker is always added)"),
   })
   .superRefine((templates, ctx) => {
-    // A template that does not compile is a config error (exit 2 with its line), not a failed sync.
-    try {
-      compileTemplates(templates);
-    } catch (error) {
-      if (!(error instanceof TemplateError)) throw error;
-      ctx.addIssue({ code: "custom", path: [error.part], message: `invalid template: ${error.message}` });
+    // A template that does not compile, or reads what its scope does not offer, is a config error
+    // (exit 2 with its line), not a failed sync.
+    for (const [part, kind] of [
+      ["title", "issue_title"],
+      ["body", "issue_body"],
+    ] as const) {
+      const source = templates[part];
+      if (source === undefined) continue;
+      try {
+        checkTemplate(kind, source);
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        ctx.addIssue({ code: "custom", path: [part], message: `invalid template: ${error.message}` });
+      }
     }
   });
 

@@ -1,6 +1,8 @@
 import { createRequire } from "node:module";
 import type * as LiquidJs from "liquidjs";
 import type { Context, Liquid } from "liquidjs";
+import { filterHint, unknownVariable } from "./template-check.js";
+import { TEMPLATE_ALIASES, TEMPLATE_SAMPLES, type TemplateKind } from "./template-scopes.js";
 
 /**
  * liquidjs is loaded when a template is first compiled, not with the config module: a config
@@ -163,4 +165,35 @@ export function compileNote(source: string): (values: Readonly<Record<string, st
  */
 export function compileGroupTitle(source: string): (scope: object) => string {
   return compileOne(createEngine(), "title", source, "grouping.title");
+}
+
+const PART_OF: Readonly<Record<TemplateKind, TemplatePart>> = {
+  issue_title: "title",
+  issue_body: "body",
+  verdict_note: "status_note",
+  acceptance_note: "status_note",
+  group_title: "title",
+};
+
+/**
+ * Checks a template of the config before anything runs (contract: "a variable or filter that
+ * does not exist for that template is a config error"): it must parse in the sandbox, use only
+ * filters the sandbox has, and read only variables its kind's scope offers (template-scopes.ts),
+ * each with a "did you mean" where one fits. Throws `TemplateError`.
+ */
+export function checkTemplate(kind: TemplateKind, source: string): void {
+  const engine = createEngine();
+  const part = PART_OF[kind];
+  let parsed: ReturnType<Liquid["parse"]>;
+  try {
+    parsed = engine.parse(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TemplateError(part, `${reason}${filterHint(reason, Object.keys(engine.filters))}`, {
+      cause: error,
+    });
+  }
+  const globals = engine.analyzeSync(parsed, { partials: false }).globals;
+  const problem = unknownVariable(globals, TEMPLATE_SAMPLES[kind], TEMPLATE_ALIASES);
+  if (problem !== undefined) throw new TemplateError(part, problem);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseDuration } from "../shared/duration.js";
-import { compileGroupTitle, compileNote, TemplateError } from "./templates.js";
+import { checkTemplate, TemplateError } from "./templates.js";
+import type { TemplateKind } from "./template-scopes.js";
 
 /**
  * The workflow settings (contract, "Workflow: groups, SLAs, expiring acceptance, recurrence"): all
@@ -31,16 +32,18 @@ export const Duration = z.preprocess(
 );
 
 /** A Liquid template checked when the config is read: a bad one is exit 2 with its line. */
-function template(compile: (source: string) => unknown) {
+function template(kind: TemplateKind) {
   return z
     .string()
     .min(1)
     .superRefine((source, ctx) => {
       try {
-        compile(source);
+        checkTemplate(kind, source);
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
-        ctx.addIssue({ code: "custom", message: `invalid template: ${error.message}` });
+        // Not echoed after the message (`got "..."`): the template is on the line named, and the
+        // message already quotes the variable or filter at fault.
+        ctx.addIssue({ code: "custom", message: `invalid template: ${error.message}`, input: undefined });
       }
     });
 }
@@ -69,7 +72,7 @@ export const GroupingConfig = z
       .describe(
         `parent mode: a group gets its parent issue from this many open members (default ${DEFAULT_MIN_MEMBERS})`,
       ),
-    title: template(compileGroupTitle)
+    title: template("group_title")
       .optional()
       .describe(
         `Liquid template of the group issue's title (default "${DEFAULT_GROUP_TITLE}"); group.key, group.name (an asset group's asset name), group.by, group.open, group.total`,
@@ -122,7 +125,7 @@ export const AcceptanceConfig = z
       "The longest acceptance; a later (or past, or unreadable) date falls back to default",
     ),
     warn_before: Duration.default("7d").describe("One comment this long before an acceptance expires"),
-    status_note: template(compileNote)
+    status_note: template("acceptance_note")
       .default(DEFAULT_ACCEPTANCE_NOTE)
       .describe("Liquid status_note of the accepted PATCH: issue, url, login, until"),
   })

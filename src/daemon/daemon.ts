@@ -143,7 +143,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       logged = report.error !== undefined;
       if (ok) {
         logger.info(
-          { durationMs: clock.now() - started, queued: report.queue.total, counts: report.counters },
+          { duration_ms: clock.now() - started, queued: report.queue.total, counts: report.counters },
           "cycle done; draining the queue until the next one",
         );
       }
@@ -187,7 +187,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       if (result.done + result.failed > 0) return 0;
       return Math.min(maxIdleMs, Math.max(0, nextWorkAt(ctx, clock.now()) - clock.now()));
     } catch (e) {
-      logger.error({ err: message(e) }, "draining the queue failed; it goes on shortly");
+      logger.error({ err: e }, "draining the queue failed; it goes on shortly");
       return errorPauseMs;
     } finally {
       interrupt = null;
@@ -217,7 +217,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         await engine.absorbIssueNow(ctx, repo, number);
       } catch (e) {
         // The next cycle's poll reads the issue anyway: a failed read only loses the head start.
-        logger.warn({ repo, number, err: message(e) }, "reading an issue a webhook named failed");
+        logger.warn({ issue: `${repo}#${number}`, err: e }, "reading an issue a webhook named failed");
       }
     }
   }
@@ -277,7 +277,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         try {
           await persist(ctx);
         } catch (e) {
-          logger.error({ err: message(e) }, "saving the state at shutdown failed; the next start recovers");
+          logger.error({ err: e }, "saving the state at shutdown failed; the next start recovers");
         }
         status.phase = "stopped";
       }

@@ -233,7 +233,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     logger.warn(
       {
         kind: event.kind,
-        retryAfterSeconds: event.retryAfterSeconds,
+        retry_after_seconds: event.retryAfterSeconds,
         method: event.method,
         url: redactUrl(event.url),
         retry,
@@ -288,7 +288,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     managedLabel,
     onMalformed: (repo, number, reason) =>
       logger.warn(
-        { repo, number, reason },
+        { issue: `${repo}#${number}`, reason },
         "GitHub sent an issue that does not parse; it is read again next cycle",
       ),
   };
@@ -297,7 +297,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     appAuth: "appId" in opts.auth,
     isSelf,
     onError: (repo, number, error) =>
-      logger.warn({ repo, number, err: String(error) }, "could not read who changed the issue"),
+      logger.warn({ issue: `${repo}#${number}`, err: error }, "could not read who changed the issue"),
   };
   const writeDeps: writes.WriteDeps = {
     forRepo: readDeps.forRepo,

@@ -61,12 +61,12 @@ export function createIssueTypePolicy(opts: { wanted: string | undefined; reads:
     if (offer.offer === "offered") return offer.name;
     if (offer.offer === "not_offered")
       opts.logger.warn(
-        { repo, issueType: wanted, offered: offer.offered },
+        { repo, issue_type: wanted, offered: offer.offered },
         "the repository does not offer the configured issue type (github.issue_type): its issues are created without a type",
       );
     else
       opts.logger.warn(
-        { repo, issueType: wanted, status: offer.status },
+        { repo, issue_type: wanted, status: offer.status },
         "GitHub does not offer issue types for this repository (GET …/issue-types was refused): its issues are created without a type",
       );
     return null;
@@ -96,7 +96,7 @@ export function createIssueTypePolicy(opts: { wanted: string | undefined; reads:
       opts.logger.warn(
         {
           repo,
-          issueType: opts.wanted,
+          issue_type: opts.wanted,
           status: error.status,
           message: error.request?.message ?? error.message,
         },

@@ -2,6 +2,7 @@ import { pino, type Logger as PinoLogger, type DestinationStream } from "pino";
 import { createRequire } from "node:module";
 import type * as PinoPrettyModule from "pino-pretty";
 import type { SecretRegistry } from "./secrets.js";
+import { serializeError } from "./error-serializer.js";
 
 export type Logger = PinoLogger;
 
@@ -59,6 +60,8 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     level: opts.level ?? "info",
     base: { name: "threatbridge" },
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    // `err` is pino's error object (type, message, stack) without what may carry credentials.
+    serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   // Scrubbing sees the JSON line pino serialized, before any pretty-printing: one place for both.

@@ -123,7 +123,7 @@ export function drainProgress(opts: DrainProgressOptions): (written: number, que
     if (now - lastAt < every) return;
     const eta = etaSeconds(queued, opts.budget);
     opts.logger.info(
-      { queued, writtenSinceLast: written - writtenAtLast, etaSeconds: eta },
+      { queued, written_since_last: written - writtenAtLast, eta_seconds: eta },
       `progress: ${queued} queued, ${written - writtenAtLast} written in the last minute; ETA ${formatEta(queued, opts.budget)}`,
     );
     lastAt = now;

@@ -93,7 +93,10 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
         if (res.status === 401 && !reauthenticated) {
           reauthenticated = true;
           opts.tokens.invalidate(token);
-          opts.logger.debug({ ...info, requestId }, "platform answered 401, renewing the token once");
+          opts.logger.debug(
+            { ...info, request_id: requestId },
+            "platform answered 401, renewing the token once",
+          );
           return "again";
         }
         if (res.status < 200 || res.status >= 300) return undefined;

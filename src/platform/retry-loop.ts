@@ -104,7 +104,7 @@ export async function sendWithRetries<T>(opts: RetryLoopOptions, ex: Exchange<T>
         : opts.scrub(describeTransportError(err));
       if (!ex.replaySafe || attempt >= opts.maxRetries) throw ex.unreachable(err, kind, reason);
       const wait = backoffMs(attempt++, opts.random);
-      retrying({ error: reason, kind, waitMs: wait });
+      retrying({ err: reason, kind, wait_ms: wait });
       await pause(wait);
       continue;
     } finally {
@@ -133,8 +133,8 @@ export async function sendWithRetries<T>(opts: RetryLoopOptions, ex: Exchange<T>
       attempt++;
       retrying({
         status: res.status,
-        requestId: headerValue(res.headers, "x-request-id"),
-        waitMs: asked ?? wait,
+        request_id: headerValue(res.headers, "x-request-id"),
+        wait_ms: asked ?? wait,
       });
       if (wait > 0) await pause(wait);
       continue;

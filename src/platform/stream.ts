@@ -147,7 +147,7 @@ export async function* walkStream<S extends z.ZodType>(
       emptyInARow++;
       if (emptyInARow >= opts.maxEmptyPages) {
         opts.logger.debug(
-          { ...info, emptyPages: emptyInARow },
+          { ...info, empty_pages: emptyInARow },
           "stream withholds recent changes; resuming next cycle",
         );
         return;
@@ -158,5 +158,8 @@ export async function* walkStream<S extends z.ZodType>(
     }
     cursor = nextCursor;
   }
-  opts.logger.warn({ maxPages: opts.maxPages }, "stream walk stopped at its page bound; resuming next cycle");
+  opts.logger.warn(
+    { max_pages: opts.maxPages },
+    "stream walk stopped at its page bound; resuming next cycle",
+  );
 }

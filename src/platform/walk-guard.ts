@@ -25,7 +25,7 @@ export async function* guardWalk<T>(pages: () => AsyncIterable<T>, opts: WalkGua
   const openAt = opts.gate.openAt();
   if (openAt - opts.clock.now() > opts.maxRetryAfterMs) {
     opts.logger.warn(
-      { path: opts.path, notBefore: new Date(openAt).toISOString() },
+      { path: opts.path, not_before: new Date(openAt).toISOString() },
       `the platform asked not to be called before ${new Date(openAt).toISOString()} (Retry-After); ${opts.path} is not read until then`,
     );
     return;

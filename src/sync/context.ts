@@ -121,7 +121,7 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
     commits: 0,
     lastPersistMs: 0,
     ...eventBus([auditObserver(deps.logger), ...(deps.observers ?? [])], (error, event) =>
-      deps.logger.warn({ err: String(error), event: event.type }, "an observer of engine events failed"),
+      deps.logger.warn({ err: error, event: event.type }, "an observer of engine events failed"),
     ),
     ...(related ? { related } : {}),
   };

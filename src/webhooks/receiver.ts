@@ -207,7 +207,7 @@ export function createWebhookReceiver(opts: WebhookReceiverOptions): RouteHandle
     }
     outcome("accepted");
     logger.debug(
-      { delivery, repo: notice.repo, number: notice.number, action },
+      { delivery, issue: `${notice.repo}#${notice.number}`, action },
       "webhook delivery accepted; reading the issue",
     );
     answer(res, 202, { accepted: delivery });

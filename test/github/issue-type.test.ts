@@ -80,7 +80,7 @@ describe("GitHub gateway: github.issue_type on created issues", () => {
     expect(s.issues(ORG_REPO).map((i) => i.type)).toEqual(["Vulnerability"]);
     const said = lines.filter((l) => String(l["msg"]).includes("issue type"));
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatchObject({ repo: USER_REPO, issueType: "Vulnerability" });
+    expect(said[0]).toMatchObject({ repo: USER_REPO, issue_type: "Vulnerability" });
   });
 
   it("a server without issue types (404 on …/issue-types): created without a type, said once", async () => {

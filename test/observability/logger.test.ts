@@ -18,9 +18,9 @@ describe('logs (contract, "Logs go to stderr")', () => {
   it("JSON lines carry level names, not pino's numbers", () => {
     const out = capture();
     const logger = createLogger({ destination: out.stream });
-    logger.warn({ threatId: "t-1" }, "work failed; it is retried later");
+    logger.warn({ threat_id: "t-1" }, "work failed; it is retried later");
     const line: unknown = JSON.parse(out.text().trim());
-    expect(line).toMatchObject({ level: "warn", threatId: "t-1", msg: "work failed; it is retried later" });
+    expect(line).toMatchObject({ level: "warn", threat_id: "t-1", msg: "work failed; it is retried later" });
   });
 
   it("log.format pretty writes readable text, not JSON", () => {

@@ -135,7 +135,7 @@ describe("run: one progress line a minute while a backlog drains", () => {
     report(100, 0);
     now = 400_000;
     report(100, 0);
-    expect(lines.map((l) => [l["level"], l["queued"], l["writtenSinceLast"]])).toEqual([
+    expect(lines.map((l) => [l["level"], l["queued"], l["written_since_last"]])).toEqual([
       ["info", 60, 40],
       ["info", 20, 40],
     ]);
@@ -187,7 +187,7 @@ describe("run: one progress line a minute while a backlog drains", () => {
     const progress = lines.filter((l) => String(l["msg"]).startsWith("progress:"));
     // 10 slices of 20 s: the backlog is seen at 20 s, lines at 80 s and 140 s (queued 6 and 3),
     // each after 3 entries of 2 writes.
-    expect(progress.map((l) => [l["level"], l["queued"], l["writtenSinceLast"]])).toEqual([
+    expect(progress.map((l) => [l["level"], l["queued"], l["written_since_last"]])).toEqual([
       ["info", 6, 6],
       ["info", 3, 6],
     ]);

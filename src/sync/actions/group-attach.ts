@@ -64,7 +64,7 @@ function attachSettlement(action: ActionOf<"attach">, { result, parentGone }: At
       notice: {
         level: "warn",
         once: `full:${action.groupId}:${action.repo}`,
-        fields: { group: action.groupId, parent: `${action.repo}#${action.parentNumber}` },
+        fields: { group: action.groupId, issue: `${action.repo}#${action.parentNumber}` },
         message: "a parent holds GitHub's 100 sub-issues; further members are in its checklist only",
       },
       events: [],
@@ -81,6 +81,7 @@ function attachSettlement(action: ActionOf<"attach">, { result, parentGone }: At
             level: "info" as const,
             fields: {
               group: action.groupId,
+              threat_id: action.threatId,
               issue: `${action.repo}#${action.childNumber}`,
               message: result.message,
             },

@@ -102,7 +102,7 @@ export const groupFullAction: ActionModule<ActionOf<"group_full">, null> = {
     notice: {
       level: "warn",
       once: `full:${action.groupId}:${action.repo}`,
-      fields: { group: action.groupId, parent: `${action.repo}#${action.number}`, beyond: action.beyond },
+      fields: { group: action.groupId, issue: `${action.repo}#${action.number}`, beyond: action.beyond },
       message: "a group has more members than a parent may hold (100); the rest are in its checklist only",
     },
     events: [],

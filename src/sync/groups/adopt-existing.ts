@@ -82,7 +82,7 @@ export async function adoptExisting(ctx: SyncContext, creates: readonly GroupCre
       } catch (error) {
         result.unlisted.add(repo);
         ctx.logger.warn(
-          { repo, err: error instanceof Error ? error.message : String(error) },
+          { repo, err: error },
           "the repository's group issues could not be listed; its groups' issues are made next pass",
         );
         continue;

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { groupTitleScope } from "../../config/template-scopes.js";
 import { groupMarkerFor, GROUP_LABEL, type SettableStatus } from "../../shared/index.js";
 import type { GroupIssue, PersonChange } from "../../state/index.js";
 import { severityName } from "../intake/normalize.js";
@@ -87,15 +88,15 @@ export function renderSingle(
   const key = escapePlainText(input.key);
   const title =
     neutralizeMarkers(
-      input.title({
-        group: {
+      input.title(
+        groupTitleScope({
           key,
           name: escapePlainText(input.name ?? input.key),
           by: input.by,
           open,
           total: sorted.length,
-        },
-      }),
+        }),
+      ),
     )
       .replace(/\s+/g, " ")
       .trim()

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { groupTitleScope } from "../../config/template-scopes.js";
 import { groupMarkerFor, GROUP_LABEL } from "../../shared/index.js";
 import { severityName } from "../intake/normalize.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
@@ -81,15 +82,15 @@ export function renderParent(
   );
   const key = escapePlainText(group.key);
   const title = neutralizeMarkers(
-    opts.title({
-      group: {
+    opts.title(
+      groupTitleScope({
         key,
         name: escapePlainText(group.name ?? group.key),
         by: group.by,
         open: open.length,
         total: members.length,
-      },
-    }),
+      }),
+    ),
   )
     .replace(/\s+/g, " ")
     .trim()

@@ -125,7 +125,7 @@ async function runAll(
       if (isPermanentRefusal(error) && "number" in action && action.kind !== "member_id") {
         changeParent(ctx, action.groupId, action.repo, (p) => ({ ...p, refused: refusalOf(error) }));
         ctx.logger.warn(
-          { group: action.groupId, parent: `${action.repo}#${action.number}`, err: String(error) },
+          { group: action.groupId, issue: `${action.repo}#${action.number}`, err: error },
           "GitHub refused a group's parent issue for good; it is written no more",
         );
       } else {
@@ -133,7 +133,7 @@ async function runAll(
           {
             group: action.groupId,
             action: action.kind,
-            err: error instanceof Error ? error.message : String(error),
+            err: error,
           },
           "a group's write failed; it is planned again next cycle",
         );

@@ -61,7 +61,7 @@ export async function syncSingles(ctx: SyncContext, stop: () => boolean): Promis
         const refused = (error instanceof Error ? error.message : String(error)).slice(0, 200);
         setIssue(ctx, action.groupId, action.repo, (i) => ({ ...(i as GroupIssue), refused }));
         ctx.logger.warn(
-          { group: action.groupId, issue: `${action.repo}#${action.number}`, err: refused },
+          { group: action.groupId, issue: `${action.repo}#${action.number}`, err: error },
           "GitHub refused a group's issue for good; it is written no more",
         );
         await checkpoint(ctx);
@@ -71,7 +71,7 @@ export async function syncSingles(ctx: SyncContext, stop: () => boolean): Promis
         {
           group: action.groupId,
           action: action.kind,
-          err: error instanceof Error ? error.message : String(error),
+          err: error,
         },
         "a group issue's step failed; it is planned again next cycle",
       );

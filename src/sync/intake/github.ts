@@ -76,12 +76,12 @@ function absorbIssue(
     ctx.emit({ type: "duplicate_marker", threatId, issue: { repo: issue.repo, number: issue.number } });
     if (result.by === "link") {
       ctx.logger.warn(
-        { threatId, linked: result.mapped, other },
+        { threat_id: threatId, issue: other, linked: result.mapped },
         "an issue carries the marker of a threat the platform links elsewhere; it is left alone",
       );
     } else {
       ctx.logger.warn(
-        { threatId, mapped: result.mapped, other },
+        { threat_id: threatId, issue: other, mapped: result.mapped },
         "a second issue carries this threat's marker; it is left alone (see `threatbridge reconcile`)",
       );
     }
@@ -149,7 +149,7 @@ async function notePersonChanges(
       notBefore,
     )
     .catch((error: unknown) => {
-      ctx.logger.warn({ err: String(error) }, "could not read who changed the issues");
+      ctx.logger.warn({ err: error }, "could not read who changed the issues");
       return [];
     });
   let people = 0;

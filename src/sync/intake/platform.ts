@@ -37,7 +37,7 @@ function noteMalformed(
   ctx.emit({ type: "item_malformed", stream: kind, id: item.id });
   if (item.id === null) {
     // Without an id the item cannot be read again by itself: it is logged for the operator.
-    ctx.logger.error({ kind, error: item.error }, "malformed item without an id skipped");
+    ctx.logger.error({ kind, err: item.error }, "malformed item without an id skipped");
     return;
   }
   const previous = ctx.state.retry[kind][item.id];
@@ -46,7 +46,10 @@ function noteMalformed(
     lastError: item.error.slice(0, 500),
     since: previous?.since ?? nowIso(ctx),
   });
-  ctx.logger.warn({ kind, id: item.id, error: item.error }, "malformed item; it is read again next cycle");
+  ctx.logger.warn(
+    { kind, [kind === "threats" ? "threat_id" : "asset_id"]: item.id, err: item.error },
+    "malformed item; it is read again next cycle",
+  );
 }
 
 export function absorbAsset(ctx: SyncContext, asset: Asset): void {
@@ -211,10 +214,7 @@ export async function retryMalformed(ctx: SyncContext): Promise<void> {
           lastError: error instanceof Error ? error.message.slice(0, 500) : "unknown error",
         });
       }
-      ctx.logger.warn(
-        { id, err: error instanceof Error ? error.message : String(error) },
-        "threat still unreadable",
-      );
+      ctx.logger.warn({ threat_id: id, err: error }, "threat still unreadable");
     }
   }
   for (const id of Object.keys(ctx.state.retry.assets)) {
@@ -225,10 +225,7 @@ export async function retryMalformed(ctx: SyncContext): Promise<void> {
     } catch (error) {
       const entry = ctx.state.retry.assets[id];
       if (entry) putRetry(ctx, "assets", id, { ...entry, attempts: entry.attempts + 1 });
-      ctx.logger.warn(
-        { id, err: error instanceof Error ? error.message : String(error) },
-        "asset still unreadable",
-      );
+      ctx.logger.warn({ asset_id: id, err: error }, "asset still unreadable");
     }
   }
 }

@@ -68,7 +68,7 @@ function noteUnreadable(ctx: SyncContext, threatId: string): (value: unknown) =>
     if (ctx.slaDetectedAtWarned) return;
     ctx.slaDetectedAtWarned = true;
     ctx.logger.warn(
-      { threatId, path: ctx.config.fields.threat.detected_at, value: String(value).slice(0, 100) },
+      { threat_id: threatId, path: ctx.config.fields.threat.detected_at, value: String(value).slice(0, 100) },
       "fields.threat.detected_at is not a time (ISO, or Unix seconds or milliseconds) on this threat; its SLA starts when the connector first sees it unsolved (said once)",
     );
   };
@@ -102,7 +102,7 @@ export function noteBreachLabel(ctx: SyncContext, threatId: string, issue: Issue
   if (issue.labels.some((l) => l.toLowerCase() === wanted)) return;
   updateThreat(ctx, threatId, slaBreachRemoved);
   ctx.logger.warn(
-    { threatId, issue: `${issue.repo}#${issue.number}`, label },
+    { threat_id: threatId, issue: `${issue.repo}#${issue.number}`, label },
     "a person removed the SLA breach label; the connector leaves it off",
   );
 }

@@ -1,5 +1,6 @@
 // The compiler alone, not config/index.js: the planner must not build the config's schemas.
 import { compileNote } from "../../config/templates.js";
+import { acceptanceNoteScope } from "../../config/template-scopes.js";
 import type { Config } from "../../config/index.js";
 import { parseDuration } from "../../shared/duration.js";
 import type { PersonChange } from "../../state/index.js";
@@ -28,13 +29,7 @@ export function acceptancePolicy(config: Config["acceptance"]): AcceptancePolicy
     note(person, until) {
       try {
         render ??= compileNote(template);
-        return render({
-          issue: `${person.repo}#${person.number}`,
-          url: person.url,
-          login: person.login,
-          until,
-          reason: person.reason ?? "not_planned",
-        });
+        return render(acceptanceNoteScope(person, until));
       } catch {
         // Checked at config load: a render that still fails (a limit) must not hold back the verdict.
         return template;

@@ -1,5 +1,6 @@
 // The compiler alone, not config/index.js: the planner must not build the config's schemas.
 import { compileNote } from "../../config/templates.js";
+import { verdictNoteScope } from "../../config/template-scopes.js";
 import type { PersonChange } from "../../state/index.js";
 
 /** A verdict's status note for a person's change, from its Liquid template (`verdicts.*.status_note`). */
@@ -26,12 +27,7 @@ export function noteRenderer(): NoteRenderer {
         render = compileNote(template);
         compiled.set(template, render);
       }
-      return render({
-        issue: `${person.repo}#${person.number}`,
-        url: person.url,
-        login: person.login,
-        reason: person.reason ?? "completed",
-      });
+      return render(verdictNoteScope(person));
     } catch {
       return template;
     }

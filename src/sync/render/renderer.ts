@@ -123,7 +123,7 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
             const list = related && threat.assetId !== null ? related.peek(threat.assetId) : null;
             const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels, related: list });
             for (const w of outcome.warnings)
-              logger?.warn({ threatId: threat.id, ...w }, "issue template failed; default used");
+              logger?.warn({ threat_id: threat.id, ...w }, "issue template failed; default used");
             issue = { title: outcome.title, body: outcome.body, labels: outcome.labels };
           }
           return issue;

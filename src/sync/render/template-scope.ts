@@ -1,3 +1,4 @@
+import type { IssueTemplateScope } from "../../config/template-scopes.js";
 import { isRecord } from "../../shared/json.js";
 import { platformLink } from "./default-body.js";
 import { escapeMarkdownBlock, escapeMarkdownInline, escapePlainText } from "./escape.js";
@@ -7,7 +8,8 @@ import { relatedScope } from "./related-section.js";
 import type { AssetView, RelatedView, ThreatView } from "./types.js";
 
 /**
- * The variables user templates see. Every platform string is already escaped for where the
+ * The variables user templates see (typed by the config's `IssueTemplateScope`, against whose
+ * sample `config validate` checks every template's variables). Every platform string is already escaped for where the
  * template's output goes (plain text for the title, Markdown for the body), and raw values are
  * never exposed, so a template cannot undo the inert rendering by accident.
  */
@@ -46,7 +48,7 @@ function buildScope(
   block: Escape,
   withTable: boolean,
   related: RelatedView | null | undefined,
-): object {
+): IssueTemplateScope {
   const rows = withTable ? moduleDataRows(threat.moduleData) : [];
   return {
     threat: {

@@ -11,6 +11,7 @@ import { prepareRelated } from "../related/index.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { orderedQueue } from "../records/queue.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { threatLogFields } from "./log-fields.js";
 import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
 import { attemptFailed, backedOff } from "../transitions/due-work.js";
 import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
@@ -196,7 +197,7 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         const entry = ctx.state.queue[threatId];
         if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
         ctx.logger.warn(
-          { threatId, err: describe(error), at: nowIso(ctx) },
+          { ...threatLogFields(ctx, threatId), err: error, at: nowIso(ctx) },
           "work failed; it is retried later",
         );
         await checkpoint(ctx);

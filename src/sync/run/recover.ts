@@ -4,6 +4,7 @@ import { persist, type SyncContext } from "../context.js";
 import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { threatLogFields } from "./log-fields.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
@@ -99,8 +100,8 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
         ctx.logger.warn(
           {
             intent: intent.id,
-            threatId: intent.threatId,
-            err: error instanceof Error ? error.message : String(error),
+            ...threatLogFields(ctx, intent.threatId),
+            err: error,
           },
           "an unfinished write could not be resolved yet; its threat waits, the rest goes on",
         );

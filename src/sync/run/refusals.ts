@@ -1,6 +1,7 @@
 import { nowIso, type SyncContext } from "../context.js";
 import { dropIntent, dropQueue, updateThreat } from "../records/state-updates.js";
 import { issueDeleted, refused } from "../transitions/outcome.js";
+import { threatLogFields } from "./log-fields.js";
 
 /**
  * Steps GitHub refuses for good. Such a step is resolved, not retried: it
@@ -23,11 +24,13 @@ function reasonOf(error: unknown): string {
 
 export function recordRefusal(ctx: SyncContext, threatId: string, action: string, error: unknown): void {
   const reason = reasonOf(error);
+  // Named before the refusal is recorded: the record may keep no issue after it.
+  const named = threatLogFields(ctx, threatId);
   updateThreat(ctx, threatId, (record) => refused(record, { action, reason, at: nowIso(ctx) }));
   dropWork(ctx, threatId);
   ctx.emit({ type: "refused", threatId, detail: action });
   ctx.logger.warn(
-    { threatId, action, err: reason },
+    { ...named, action, err: error },
     "GitHub refused this step for good; it is recorded and not retried (see `threatbridge status`)",
   );
 }
@@ -41,7 +44,7 @@ export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: strin
   dropWork(ctx, threatId);
   ctx.emit({ type: "deleted_issue", threatId, issue: { repo, number } });
   ctx.logger.warn(
-    { threatId, issue: `${repo}#${number}` },
+    { threat_id: threatId, issue: `${repo}#${number}` },
     "the threat's issue was deleted on GitHub; the threat is no longer managed (`reconcile --recreate` gives it a new issue)",
   );
 }

@@ -61,7 +61,11 @@ function sendIo(ctx: SyncContext): SendIo {
 function repoint(ctx: SyncContext, threatId: string, known: IssueRecord, current: IssueSnapshot): void {
   if (known.repo === current.repo && known.number === current.number) return;
   ctx.logger.info(
-    { from: `${known.repo}#${known.number}`, to: `${current.repo}#${current.number}` },
+    {
+      threat_id: threatId,
+      issue: `${current.repo}#${current.number}`,
+      from: `${known.repo}#${known.number}`,
+    },
     "the issue was transferred; the connector follows it and re-points the platform's link",
   );
   updateThreat(ctx, threatId, (r) => issueTransferred(r, known, current));
