@@ -13,7 +13,8 @@ import type { Config } from "../config/index.js";
 import { progressTally, startTerminalProgress } from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
-import { CONFIG_OPTION, intOption, parse } from "./usage.js";
+import { RECONCILE, SYNC } from "./command-specs.js";
+import { intOption, parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 import { cliLogger, secretsOf } from "./wiring.js";
 import { openEngine } from "./open-engine.js";
@@ -69,15 +70,9 @@ function startSyncProgress(io: Io, config: Config, ctx: SyncContext): { stop(): 
 
 /** `sync` and `reconcile`: exactly one cycle, then exit (0 ok, 1 failed, 2 config/usage). */
 export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconcile"): Promise<number> {
-  const opts = parse(args, {
-    ...CONFIG_OPTION,
-    "dry-run": { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-    ...(mode === "sync" ? { "max-duration": { type: "string" } } : {}),
-    ...(mode === "reconcile" ? { recreate: { type: "boolean", default: false } } : {}),
-  });
+  const opts = mode === "sync" ? parseCommand(SYNC, args) : parseCommand(RECONCILE, args);
   const maxDuration = intOption(
-    typeof opts["max-duration"] === "string" ? opts["max-duration"] : undefined,
+    "max-duration" in opts ? opts["max-duration"] : undefined,
     "max-duration",
     1,
     7 * 86_400,
@@ -85,7 +80,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   const { config } = await configFromArgs(opts.config, io.env);
   const secrets = secretsOf(config);
   const logger = cliLogger(config, io.env, secrets);
-  const json = opts.json === true;
+  const json = opts.json;
   const reconcile = mode === "reconcile";
   // A stop ends the cycle between steps and abandons the platform request in flight, so that a
   // hung or trickling platform cannot hold a SIGTERM past a container's grace period.
@@ -98,7 +93,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   // `reconcile --recreate`: threats whose issue a person deleted get a new one.
-  const recreate = reconcile && opts["recreate"] === true;
+  const recreate = "recreate" in opts && opts.recreate;
   try {
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
