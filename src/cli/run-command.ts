@@ -99,6 +99,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       ctx,
       scheduler: opts.scheduler ?? cronScheduler(config.schedule),
       logger,
+      rateLimit: built.rateLimitSeen,
     });
     daemon = running;
     if (stopRequested) running.stop();
