@@ -27,7 +27,7 @@ function stateWith(queued: number, github?: NonNullable<State["lastCycle"]>["git
 
 function eta(state: State): { seconds: number | null; text: string } {
   const report = summarize({ state: engineState(state), nowMs: NOW, budget: BUDGET, lock: { held: false } });
-  const line = formatStatus({ statePath: "s", stateFile: true, ...report }, NOW)
+  const line = formatStatus(report, NOW)
     .split("\n")
     .find((l) => l.startsWith("backlog:"));
   return { seconds: report.backlog.etaSeconds, text: line ?? "" };
