@@ -117,12 +117,13 @@ export function formatDuration(seconds: number): string {
   return `${d} d${h % 24 ? ` ${h % 24} h` : ""}`;
 }
 
-/** An ETA as an operator reads it, from `drainSeconds`. */
+/** An ETA as an operator reads it, from `drainSeconds`; to the second under 10 min ("1 min 22 s"). */
 export function formatEta(writes: number, seconds: number | null): string {
   if (writes === 0) return "nothing queued";
-  return seconds === null
-    ? "no write budget set: as fast as GitHub answers"
-    : `about ${formatDuration(seconds)}`;
+  if (seconds === null) return "no write budget set: as fast as GitHub answers";
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 60 && s < 600) return `about ${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  return `about ${formatDuration(s)}`;
 }
 
 /** "2026-11-23T04:10:00.000Z (3 min ago)": ISO for logs and scripts, the age for a person. */

@@ -149,6 +149,8 @@ describe("backlog ETA against a drain through the write budget (fake clock)", ()
     expect(eta).toBeNull();
     expect(formatEta(40, eta)).toBe("no write budget set: as fast as GitHub answers");
     expect(formatEta(0, 0)).toBe("nothing queued");
-    expect(formatEta(100, 99)).toBe("about 2 min");
+    expect(formatEta(100, 99)).toBe("about 1 min 39 s");
+    expect(formatEta(100, 120)).toBe("about 2 min");
+    expect(formatEta(1000, 4099)).toBe("about 1 h 8 min");
   });
 });

@@ -72,7 +72,7 @@ describe("sync progress line (terminal)", () => {
     expect(sample).toEqual({ read: 150, planned: 120, written: 80, queued: 80 });
     // One a second binds (80 fit in the minute's and the hour's windows): the 80th goes at 79 s.
     expect(progressLine(sample, eta)).toBe(
-      "read 150 threats, planned 120, written 80, queued 80; ETA about 1 min",
+      "read 150 threats, planned 120, written 80, queued 80; ETA about 1 min 19 s",
     );
   });
 

@@ -37,7 +37,7 @@ describe("status: the backlog's ETA under every limit that binds", () => {
   it("nothing spent: 100 writes one a second take 99 s, not the 12 min 500/h alone gives", () => {
     expect(eta(stateWith(100))).toEqual({
       seconds: 99,
-      text: "backlog:    100 due (0 failing); about 2 min at the write budget",
+      text: "backlog:    100 due (0 failing); about 1 min 39 s at the write budget",
     });
   });
 
