@@ -3,7 +3,8 @@ import { createPlatformClient } from "../platform/index.js";
 import { runChecks } from "./check/checks.js";
 import { checksJson, formatChecks } from "./check/report.js";
 import { configFromArgs, type Io } from "./io.js";
-import { CONFIG_OPTION, parse } from "./usage.js";
+import { CHECK } from "./command-specs.js";
+import { parseCommand } from "./usage.js";
 import { cliLogger, githubAuth, platformEndpoint, secretsOf } from "./wiring.js";
 
 /** A preflight answers in seconds: no long retries, short timeouts, one small page per stream. */
@@ -14,7 +15,7 @@ const CHECK_TIMEOUT_MS = 15_000;
  * one JSON document); exit 0 when all pass, 1 when any fails, 2 on a config error. It only reads.
  */
 export async function checkCommand(args: string[], io: Io): Promise<number> {
-  const opts = parse(args, { ...CONFIG_OPTION, json: { type: "boolean", default: false } });
+  const opts = parseCommand(CHECK, args);
   const { config } = await configFromArgs(opts.config, io.env);
   const secrets = secretsOf(config);
   const logger = cliLogger(config, io.env, secrets);

@@ -15,11 +15,14 @@ export function noteGitHubSide(
   // Only on the cycle's own record: an idle cycle kept the last one and writes nothing.
   if (!last || (startedAt !== undefined && last.startedAt !== startedAt)) return;
   const seen = connector.rateLimitSeen();
+  const budget = connector.github.budget.snapshot();
   setMeta(ctx, "lastCycle", {
     ...last,
     github: {
       writes: connector.github.stats().writes,
-      usedLastHour: connector.github.budget.snapshot().usedLastHour,
+      usedLastHour: budget.usedLastHour,
+      recentWrites: budget.recent,
+      ...(budget.pausedUntil !== null ? { pausedUntil: new Date(budget.pausedUntil).toISOString() } : {}),
       ...(seen !== null ? { rateLimit: seen } : {}),
     },
   });

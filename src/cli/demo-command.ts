@@ -2,12 +2,13 @@ import { runDemo, runWorkflowDemo, type OpenDemoEngine } from "../demo/index.js"
 import { createLogger } from "../observability/index.js";
 import { pino } from "pino";
 import type { Io } from "./io.js";
-import { parse } from "./usage.js";
+import { DEMO } from "./command-specs.js";
+import { parseCommand } from "./usage.js";
 import { openEngine } from "./open-engine.js";
 
 /** `demo` (contract): simulator + GitHub stand-in + connector in one process, narrated; exit 0, 1 on failure. */
 export async function demoCommand(args: string[], io: Io): Promise<number> {
-  const workflow = parse(args, { workflow: { type: "boolean" } }).workflow === true;
+  const workflow = parseCommand(DEMO, args).workflow;
   // The narration is the output; logs (stderr) only say something when something goes wrong.
   const logger = createLogger({
     level: io.env["THREATBRIDGE_LOG_LEVEL"] ?? "error",

@@ -1,7 +1,8 @@
 import { ConfigError } from "../config/index.js";
 import { LockHeldError, StateError } from "../state/index.js";
 import type { Io } from "./io.js";
-import { COMMAND_USAGE, USAGE, UsageError } from "./usage.js";
+import { findCommand, findGroup, USAGE } from "./commands.js";
+import { commandUsage, UsageError } from "./usage.js";
 import { version } from "./version.js";
 
 export { version } from "./version.js";
@@ -12,26 +13,8 @@ const defaultIo: Io = {
   env: process.env,
 };
 
-// Commands load their modules on demand: `status` or `config validate` never load Octokit.
-async function dispatch(command: string | undefined, rest: string[], io: Io): Promise<number> {
+function topLevel(command: string | undefined, io: Io): number {
   switch (command) {
-    case "sync":
-    case "reconcile":
-      return (await import("./sync-command.js")).syncCommand(rest, io, command);
-    case "status":
-      return (await import("./status-command.js")).statusCommand(rest, io);
-    case "retry":
-      return (await import("./retry-command.js")).retryCommand(rest, io);
-    case "check":
-      return (await import("./check-command.js")).checkCommand(rest, io);
-    case "config":
-      return (await import("./config-command.js")).configCommand(rest, io);
-    case "simulate":
-      return (await import("./simulate-command.js")).simulateCommand(rest, io);
-    case "run":
-      return (await import("./run-command.js")).runCommand(rest, io);
-    case "demo":
-      return (await import("./demo-command.js")).demoCommand(rest, io);
     case "--version":
     case "-v":
     case "version":
@@ -49,19 +32,28 @@ async function dispatch(command: string | undefined, rest: string[], io: Io): Pr
 
 /** Parses argv, runs one command, and answers its exit code (the contract's table). */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
-  const [command, ...rest] = argv;
+  const found = findCommand(argv);
+  const group = found === undefined ? findGroup(argv[0]) : undefined;
+  // A usage error shows the usage of the command it was for; the command list only when none was named.
+  const usage = found !== undefined ? commandUsage(found.command.spec) : (group?.usage ?? USAGE);
   // `threatbridge <command> --help` (or -h) anywhere after the command: that command's usage, exit 0.
-  const usage =
-    command !== undefined && Object.hasOwn(COMMAND_USAGE, command) ? COMMAND_USAGE[command] : undefined;
-  if (usage !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
+  const rest = found?.rest ?? argv.slice(1);
+  if ((found !== undefined || group !== undefined) && (rest.includes("--help") || rest.includes("-h"))) {
     io.out(usage);
     return 0;
   }
   try {
-    return await dispatch(command, rest, io);
+    if (found !== undefined) return await found.command.run(found.rest, io);
+    if (group !== undefined) {
+      const word = argv[1];
+      throw new UsageError(
+        `${argv[0]} takes ${group.takes}, got ${word === undefined ? "nothing" : `"${word}"`}`,
+      );
+    }
+    return topLevel(argv[0], io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`threatbridge: ${error.message}\n\n${USAGE}`);
+      io.err(`threatbridge: ${error.message}\n\n${usage}`);
       return 2;
     }
     if (error instanceof ConfigError) {

@@ -2,7 +2,8 @@ import { acquireLock } from "../state/index.js";
 import { applyRetry, planRetry, type RetryPlan, type RetrySelection } from "../sync/index.js";
 import { configFromArgs, type Io } from "./io.js";
 import { freezeFromEnv, openEngineState } from "./state-open.js";
-import { CONFIG_OPTION, parse, UsageError } from "./usage.js";
+import { RETRY } from "./command-specs.js";
+import { parseCommand, UsageError } from "./usage.js";
 import { cliLogger } from "./wiring.js";
 
 /**
@@ -45,12 +46,7 @@ function report(plan: RetryPlan, selection: RetrySelection, dryRun: boolean, io:
 }
 
 export async function retryCommand(args: string[], io: Io, now: () => number = Date.now): Promise<number> {
-  const opts = parse(args, {
-    ...CONFIG_OPTION,
-    threat: { type: "string", multiple: true },
-    all: { type: "boolean", default: false },
-    "dry-run": { type: "boolean", default: false },
-  });
+  const opts = parseCommand(RETRY, args);
   const selection = selectionOf(opts.threat, opts.all === true);
   // Only the state is touched: secrets the config names may be unset or empty (as for `status`).
   const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });

@@ -14,7 +14,8 @@ import { managesIssue } from "../sync/index.js";
 import { createWebhookReceiver } from "../webhooks/index.js";
 import { openEngine, type OpenedEngine } from "./open-engine.js";
 import { configFromArgs, type Io } from "./io.js";
-import { CONFIG_OPTION, parse } from "./usage.js";
+import { RUN } from "./command-specs.js";
+import { parseCommand } from "./usage.js";
 import { cliLogger, secretsOf } from "./wiring.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { version } from "./version.js";
@@ -32,7 +33,7 @@ export interface RunCommandOptions {
  * config error (both through `main`).
  */
 export async function runCommand(args: string[], io: Io, opts: RunCommandOptions = {}): Promise<number> {
-  const values = parse(args, { ...CONFIG_OPTION });
+  const values = parseCommand(RUN, args);
   const { config } = await configFromArgs(values.config, io.env);
   const secrets = secretsOf(config);
   const logger = cliLogger(config, io.env, secrets);
@@ -103,6 +104,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       ctx,
       scheduler: opts.scheduler ?? cronScheduler(config.schedule),
       logger,
+      rateLimit: built.rateLimitSeen,
     });
     daemon = running;
     if (stopRequested) running.stop();

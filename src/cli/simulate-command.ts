@@ -1,13 +1,10 @@
 import { startGitHubStandIn, type RunningStandIn } from "../github-stand-in/index.js";
 import { startSimulator } from "../simulator/index.js";
 import type { Io } from "./io.js";
-import { intOption, parse } from "./usage.js";
+import { SIMULATE, SIMULATOR_PORT, STAND_IN_PORT } from "./command-specs.js";
+import { intOption, parseCommand } from "./usage.js";
 
-/** Where `simulate --with-github` serves the stand-in, and the token it accepts: config/threatbridge.yaml's defaults. */
-export const STAND_IN_PORT = 8081;
-/** The simulator's default port: config/threatbridge.yaml's default base_url. */
-export const SIMULATOR_PORT = 8080;
-export const STAND_IN_TOKEN = "ghp_standin";
+export { SIMULATOR_PORT, STAND_IN_PORT, STAND_IN_TOKEN } from "./command-specs.js";
 
 /** Resolves on the first SIGINT or SIGTERM. */
 export function untilSignal(): Promise<NodeJS.Signals> {
@@ -24,21 +21,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 
 /** `simulate`: serve the platform simulator (and with --with-github the GitHub stand-in) until stopped (exit 0 on a signal). */
 export async function simulateCommand(args: string[], io: Io): Promise<number> {
-  const o = parse(args, {
-    host: { type: "string", default: "127.0.0.1" },
-    port: { type: "string", default: String(SIMULATOR_PORT) },
-    seed: { type: "string" },
-    assets: { type: "string" },
-    threats: { type: "string" },
-    "client-id": { type: "string" },
-    "client-secret": { type: "string" },
-    "read-only-client-id": { type: "string" },
-    "read-only-client-secret": { type: "string" },
-    "token-ttl": { type: "string" },
-    "with-github": { type: "boolean", default: false },
-    "github-port": { type: "string", default: String(STAND_IN_PORT) },
-    "github-token": { type: "string", default: STAND_IN_TOKEN },
-  });
+  const o = parseCommand(SIMULATE, args);
   // The simulator takes `undefined` as "the default" for every option.
   const running = await startSimulator({
     host: o.host,

@@ -4,7 +4,8 @@ import { openEngineState } from "./state-open.js";
 import { formatStatus, summarize } from "../sync/status.js";
 import { engineState, type EngineState } from "../sync/records/threat-records.js";
 import { inspectLockFile } from "./status-lock.js";
-import { CONFIG_OPTION, parse } from "./usage.js";
+import { STATUS } from "./command-specs.js";
+import { parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 
 /**
@@ -14,7 +15,7 @@ import { configFromArgs, type Io } from "./io.js";
  * state file is a finding to print, not a failure.
  */
 export async function statusCommand(args: string[], io: Io, now: () => number = Date.now): Promise<number> {
-  const opts = parse(args, { ...CONFIG_OPTION, json: { type: "boolean", default: false } });
+  const opts = parseCommand(STATUS, args);
   const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
   let state: EngineState | null;
   let problem: string | undefined;

@@ -9,13 +9,14 @@ import {
   type SyncContext,
 } from "../sync/index.js";
 import type { Threat } from "../platform/index.js";
-import type { Config } from "../config/index.js";
-import { progressTally, startTerminalProgress } from "../observability/index.js";
+import { drainSeconds, drainView, progressTally, startTerminalProgress } from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
-import { CONFIG_OPTION, intOption, parse } from "./usage.js";
+import { RECONCILE, SYNC } from "./command-specs.js";
+import { intOption, parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
-import { cliLogger, secretsOf } from "./wiring.js";
+import { cliLogger, secretsOf, type Connector } from "./wiring.js";
+import { terminalWriter, type TerminalWriter } from "./terminal-writer.js";
 import { openEngine } from "./open-engine.js";
 
 /** The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`). */
@@ -52,40 +53,45 @@ function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
   );
 }
 
-/** On a terminal (or with THREATBRIDGE_PROGRESS=1, for tests), a progress line on stderr. */
-function startSyncProgress(io: Io, config: Config, ctx: SyncContext): { stop(): void } | null {
-  const terminal = process.stderr.isTTY;
-  if (!terminal && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
-  const b = config.github.write_budget;
+/**
+ * On a terminal (or with THREATBRIDGE_PROGRESS=1, for tests: one line per refresh), a progress line
+ * on stderr, below the log records, with the ETA under every limit that binds now.
+ */
+function startSyncProgress(
+  io: Io,
+  ctx: SyncContext,
+  connector: Pick<Connector, "rateLimitSeen">,
+  terminal: TerminalWriter | null,
+): { stop(): void } | null {
+  if (terminal === null && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
   const tally = progressTally();
   ctx.subscribe(tally.observe);
+  const budget = ctx.github.budget;
   return startTerminalProgress({
     sample: () => tally.sample(Object.keys(ctx.state.queue).length),
-    budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
-    write: terminal ? (text) => process.stderr.write(text) : (text) => io.err(text.trimEnd()),
-    inPlace: terminal,
+    eta: (writes) =>
+      drainSeconds(writes, drainView(budget.snapshot(), connector.rateLimitSeen()), ctx.clock.now()),
+    display: terminal ?? { progress: (line) => line !== "" && io.err(line) },
   });
 }
 
 /** `sync` and `reconcile`: exactly one cycle, then exit (0 ok, 1 failed, 2 config/usage). */
 export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconcile"): Promise<number> {
-  const opts = parse(args, {
-    ...CONFIG_OPTION,
-    "dry-run": { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-    ...(mode === "sync" ? { "max-duration": { type: "string" } } : {}),
-    ...(mode === "reconcile" ? { recreate: { type: "boolean", default: false } } : {}),
-  });
+  const opts = mode === "sync" ? parseCommand(SYNC, args) : parseCommand(RECONCILE, args);
   const maxDuration = intOption(
-    typeof opts["max-duration"] === "string" ? opts["max-duration"] : undefined,
+    "max-duration" in opts ? opts["max-duration"] : undefined,
     "max-duration",
     1,
     7 * 86_400,
   );
   const { config } = await configFromArgs(opts.config, io.env);
   const secrets = secretsOf(config);
-  const logger = cliLogger(config, io.env, secrets);
-  const json = opts.json === true;
+  // On a terminal, records and the progress line share one writer, so they never share a line.
+  const terminal = process.stderr.isTTY
+    ? terminalWriter(process.stderr, { columns: () => process.stderr.columns })
+    : null;
+  const logger = cliLogger(config, io.env, secrets, process.stderr.isTTY, terminal?.records);
+  const json = opts.json;
   const reconcile = mode === "reconcile";
   // A stop ends the cycle between steps and abandons the platform request in flight, so that a
   // hung or trickling platform cannot hold a SIGTERM past a container's grace period.
@@ -98,7 +104,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   // `reconcile --recreate`: threats whose issue a person deleted get a new one.
-  const recreate = reconcile && opts["recreate"] === true;
+  const recreate = "recreate" in opts && opts.recreate;
   try {
     if (opts["dry-run"] === true) {
       // Dry run: no lock, no state write — the file stays byte-for-byte as it was (contract).
@@ -147,7 +153,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
     try {
       const { ctx, connector } = engine;
       const deadline = maxDuration !== undefined ? Date.now() + maxDuration * 1000 : undefined;
-      const progress = startSyncProgress(io, config, ctx);
+      const progress = startSyncProgress(io, ctx, connector, terminal);
       let report: CycleReport;
       try {
         report = await runCycle(ctx, {

@@ -1,97 +1,131 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { suggest } from "../config/suggest.js";
 
-/** A wrong command line: exit 2 with the usage text. */
+/**
+ * A command declares its options once, with their help; the same declaration is what its parser
+ * takes and what its `--help` lists, so the two cannot drift apart.
+ */
+
+/** A wrong command line: exit 2 with the usage of the command it was for (main prints it). */
 export class UsageError extends Error {
   readonly code = "usage";
 }
 
-/** Each command's usage: `threatbridge <command> --help` prints it (exit 0). */
-export const COMMAND_USAGE: Readonly<Record<string, string>> = {
-  run: `usage: threatbridge run [-c FILE]
-
-The daemon: a cycle at start, then one per \`schedule\`; serves /healthz, /readyz and /metrics
-on health.port. SIGTERM or SIGINT finish the write in flight, save the state and exit 0.`,
-  sync: `usage: threatbridge sync [-c FILE] [--dry-run] [--json] [--max-duration S]
-
-Exactly one cycle, then exit (0 ok, 1 failed, 2 config or usage error).
-  --dry-run         print what it would do; write nothing anywhere
-  --json            with --dry-run: one JSON object per action
-  --max-duration S  stop writing after S seconds; the rest stays queued`,
-  status: `usage: threatbridge status [-c FILE] [--json]
-
-What the state file holds: cursors, mapped threats, issues, the last cycle, the queue.
-Reads the file only: no lock, no network.`,
-  retry: `usage: threatbridge retry [-c FILE] (--threat ID ... | --all) [--dry-run]
-
-Put work that GitHub refused for good (what \`status\` lists under "refused") back in the queue,
-once its cause is removed (repository unarchived, conversation unlocked, ...); the next cycle
-(\`sync\`, or the next of \`run\`) reads those threats afresh and does what is due. Touches the
-state file only: no network, no secret needed. Takes the state lock like \`sync\`: while \`run\`
-or \`sync\` works on the state it exits 1 naming the holder (stop \`run\` first).
-  --threat ID  a threat whose refused work to re-queue; repeat it for more
-  --all        every threat with refused work
-  --dry-run    say what it would re-queue; the state stays byte-for-byte as it was
-One line per threat re-queued, then the total. Exit 0 when everything asked for was re-queued
-(also when --all finds nothing refused); 1 when an id named has no refused work (it is named;
-the others are still re-queued) or the lock is held; 2 config or usage error.`,
-  config: `usage: threatbridge config validate [-c FILE]   validate the config, no network (0 / 2)
-       threatbridge config schema                print the config's JSON Schema`,
-  check: `usage: threatbridge check [-c FILE] [--json]
-
-Online preflight: a platform token, one page of each stream, the GitHub credentials, and for
-every configured repository that it can be read, has issues enabled, is not archived and that
-the credentials may write issues. One line per check, with a hint for each failure.
-Exit 0 all pass, 1 any fails, 2 config error.`,
-  reconcile: `usage: threatbridge reconcile [-c FILE] [--dry-run]
-
-Rebuild or repair the threat-issue mapping from the threats' github references and the issue markers.`,
-  simulate: `usage: threatbridge simulate [--host H] [--port N] [--seed N] [--assets N] [--threats N]
-         [--client-id ID] [--client-secret S] [--read-only-client-id ID]
-         [--read-only-client-secret S] [--token-ttl S]
-         [--with-github] [--github-port N] [--github-token T]
-
-Serve the platform simulator (default http://127.0.0.1:8080) until stopped. --with-github also
-serves the local GitHub stand-in (default http://127.0.0.1:8081, token ghp_standin), so that
-config/threatbridge.yaml works against both as it stands.`,
-  demo: `usage: threatbridge demo [--workflow]
-
-The simulator, a GitHub stand-in and the connector in one process, narrated; exits 0.
---workflow narrates the workflow features instead: a group's parent issue with its sub-issues,
-SLA due dates and a breach, a risk acceptance, its warning and its expiry (days pass on the
-connector's clock, not yours).`,
+export type OptionSpec = ParseArgsOptionsConfig[string] & {
+  /** The value's placeholder in the usage ("FILE", "S"); absent for a flag. */
+  arg?: string;
+  help: string;
 };
 
-export const USAGE = `usage: threatbridge <command> [options]
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-commands:
-  run        [-c FILE]                                       the daemon: a cycle now, then one per schedule
-  sync       [-c FILE] [--dry-run] [--json] [--max-duration S] exactly one cycle, then exit
-  status     [-c FILE] [--json]                              what the state file holds
-  retry      [-c FILE] (--threat ID ... | --all) [--dry-run] re-queue work GitHub refused for good
-  check      [-c FILE] [--json]                              online preflight of platform and GitHub
-  config validate [-c FILE]                                  validate the config, no network
-  config schema                                              print the config's JSON Schema
-  reconcile  [-c FILE] [--dry-run] [--recreate]              rebuild the threat-issue mapping
-  simulate   [--host H] [--port N] [--seed N] [--assets N] [--threats N] [--client-id ID]
-             [--client-secret S] [--read-only-client-id ID] [--read-only-client-secret S] [--token-ttl S]
-             [--with-github] [--github-port N] [--github-token T]
-  demo       [--workflow]                                    simulator + GitHub stand-in + connector, narrated
+export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
+  /** As typed after `threatbridge`: "sync", "config validate". */
+  name: string;
+  /** One line for the list of commands. */
+  summary: string;
+  /** What follows the name in the synopsis, where the options alone do not say it (alternatives). */
+  synopsis?: string;
+  /** What the command does, for its `--help`. */
+  description: string;
+  options: O;
+}
 
-\`threatbridge <command> --help\` shows one command's options.
--c defaults to $THREATBRIDGE_CONFIG, then config/threatbridge.yaml.
-exit codes: 0 ok, 1 failed, 2 config or usage error.`;
+export function defineCommand<const O extends OptionSpecs>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
+export const CONFIG_OPTION = {
+  config: {
+    type: "string",
+    short: "c",
+    arg: "FILE",
+    help: "the config file (default $THREATBRIDGE_CONFIG, then config/threatbridge.yaml)",
+  },
+} as const satisfies OptionSpecs;
 
-export function parse<T extends Options>(
-  args: string[],
-  options: T,
-): ReturnType<
-  typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: false }>
->["values"] {
+/** `-h`/`--help` is answered by main before any parser runs; it is listed and suggested like the rest. */
+const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", help: "this text" };
+
+function flag(name: string, o: OptionSpec, preferShort: boolean): string {
+  const spelled = preferShort && o.short !== undefined ? `-${o.short}` : `--${name}`;
+  return `${spelled}${o.arg !== undefined ? ` ${o.arg}` : ""}${o.multiple === true ? " ..." : ""}`;
+}
+
+/** "[-c FILE] [--dry-run] [--threat ID ...]": the synopsis the options alone give. */
+export function synopsisOf(spec: CommandSpec): string {
+  if (spec.synopsis !== undefined) return spec.synopsis;
+  return Object.entries(spec.options)
+    .map(([name, o]) => `[${flag(name, o, true)}]`)
+    .join(" ");
+}
+
+const WIDTH = 100;
+
+/** Words of `text` in lines of at most `width` characters (a longer word gets a line of its own). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
+/** The command's `--help`: synopsis, description, one line per option. */
+export function commandUsage(spec: CommandSpec): string {
+  const rows = [...Object.entries(spec.options), ["help", HELP_OPTION] as const].map(
+    ([name, o]): [string, string] => [
+      (o.short !== undefined ? `-${o.short}, ` : "") + flag(name, o, false),
+      o.help,
+    ],
+  );
+  const width = Math.max(...rows.map(([left]) => left.length)) + 4;
+  const lines = rows.map(
+    ([left, help]) =>
+      `  ${left.padEnd(width - 2)}${wrap(help, WIDTH - width).join(`\n${" ".repeat(width)}`)}`,
+  );
+  const synopsis = synopsisOf(spec);
+  return `usage: threatbridge ${spec.name}${synopsis === "" ? "" : ` ${synopsis}`}\n\n${spec.description}\n\noptions:\n${lines.join("\n")}`;
+}
+
+type Parsed<O extends OptionSpecs> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>
+>["values"];
+
+/** The first option `args` names that `spec` does not take, with a did-you-mean where one fits. */
+function unknownOption(spec: CommandSpec, args: string[]): string | undefined {
+  const { tokens } = parseArgs({
+    args,
+    options: spec.options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === "positional") return `${spec.name} takes no argument "${token.value}"`;
+    if (token.kind !== "option" || Object.hasOwn(spec.options, token.name)) continue;
+    const long = token.rawName.startsWith("--");
+    const match = long ? suggest(token.name, [...Object.keys(spec.options), "help"]) : undefined;
+    return (
+      `unknown option ${token.rawName} for ${spec.name}` +
+      (match !== undefined ? `; did you mean --${match}?` : "")
+    );
+  }
+  return undefined;
+}
+
+/** Parses a command's arguments with its declared options; a wrong line is a UsageError. */
+export function parseCommand<O extends OptionSpecs>(spec: CommandSpec<O>, args: string[]): Parsed<O> {
+  const unknown = unknownOption(spec, args);
+  if (unknown !== undefined) throw new UsageError(unknown);
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args, options: spec.options, strict: true, allowPositionals: false }).values;
   } catch (error) {
+    // What is left: a value missing, or given to a flag ("Option '--threat <value>' argument missing").
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
@@ -108,5 +142,3 @@ export function intOption(
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}`);
   return n;
 }
-
-export const CONFIG_OPTION = { config: { type: "string", short: "c" } } as const;

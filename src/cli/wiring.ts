@@ -1,4 +1,4 @@
-import { pino } from "pino";
+import { pino, type DestinationStream } from "pino";
 import type { Config } from "../config/index.js";
 import { createGitHub, type GitHubGateway, type GitHubWorkflow } from "../github/index.js";
 import {
@@ -27,17 +27,23 @@ export function secretsOf(config: Config | null): SecretRegistry {
   ]);
 }
 
+/**
+ * The command's logger, on stderr (stdout carries dry-run lines and --json output), or on
+ * `destination`: the terminal writer that keeps records off `sync`'s progress line.
+ */
 export function cliLogger(
   config: Config | null,
   env: Env,
   secrets: SecretRegistry = secretsOf(config),
   isTerminal = process.stderr.isTTY,
+  destination?: DestinationStream,
 ): Logger {
   const level = env["THREATBRIDGE_LOG_LEVEL"] ?? config?.log.level ?? "info";
   const format = chooseLogFormat(config?.log.format, isTerminal);
-  // Logs go to stderr: stdout carries dry-run lines and --json output.
-  if (format === "pretty") return createLogger({ level, format, colorize: isTerminal, secrets });
-  return createLogger({ level, destination: pino.destination({ fd: 2, sync: true }), secrets });
+  const out = destination ?? pino.destination({ fd: 2, sync: true });
+  if (format === "pretty")
+    return createLogger({ level, format, colorize: isTerminal, secrets, destination: out });
+  return createLogger({ level, destination: out, secrets });
 }
 
 export interface Connector {

@@ -1,4 +1,10 @@
-import { drainProgress, type Logger } from "../observability/index.js";
+import {
+  drainProgress,
+  drainSeconds,
+  drainView,
+  type Logger,
+  type RateLimitSeen,
+} from "../observability/index.js";
 import { realSleep, systemClock, type Clock, type Sleep } from "../shared/clock.js";
 import {
   absorbIssueNow,
@@ -43,6 +49,8 @@ export interface DaemonOptions {
   maxIdleMs?: number;
   /** Wait after a drain that threw (default 5 s), so that a broken disk does not spin the loop. */
   errorPauseMs?: number;
+  /** GitHub's rate limit as its last answer showed it: the progress log's ETA counts it. */
+  rateLimit?: () => RateLimitSeen | null;
 }
 
 export type DaemonPhase = "starting" | "running" | "stopping" | "stopped";
@@ -89,12 +97,16 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     absorbIssueNow: opts.engine?.absorbIssueNow ?? absorbIssueNow,
   };
   const sliceMs = opts.drainSliceMs ?? 10_000;
-  const budget = ctx.config.github.write_budget;
   // One info line a minute while a backlog drains, so a long drain is not silent.
   const progress = drainProgress({
     logger,
     now: () => clock.now(),
-    budget: { perMinute: budget.per_minute, perHour: budget.per_hour, minIntervalMs: budget.min_interval_ms },
+    eta: (writes) =>
+      drainSeconds(
+        writes,
+        drainView(ctx.github.budget.snapshot(), opts.rateLimit?.() ?? null),
+        ctx.clock.now(),
+      ),
   });
   /** Writes done to either side while running, as the engine's events tell (the progress log's count). */
   let written = 0;

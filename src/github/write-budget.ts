@@ -25,6 +25,8 @@ export interface WriteBudgetSnapshot {
   acquired: number;
   pausedUntil: number | null;
   nextSlotAt: number;
+  /** Times (epoch ms) of the writes of the last hour the windows still hold, oldest first: for an ETA. */
+  recent: number[];
 }
 
 export interface WriteBudget {
@@ -73,6 +75,16 @@ class TimestampRing {
   recent(k: number): number | null {
     if (k < 1 || k > this.size) return null;
     return this.times[(this.start + this.size - k) % this.capacity] ?? null;
+  }
+
+  /** The recorded times at or after `since`, oldest first. */
+  since(since: number): number[] {
+    const times: number[] = [];
+    for (let k = this.size; k >= 1; k--) {
+      const t = this.recent(k);
+      if (t !== null && t >= since) times.push(t);
+    }
+    return times;
   }
 
   /** How many recorded times are at or after `since` (times are recorded in order). */
@@ -158,6 +170,7 @@ export function createWriteBudget(opts: WriteBudgetOptions): WriteBudget {
         acquired,
         pausedUntil: pausedUntil > now ? pausedUntil : null,
         nextSlotAt: nextSlotAt(),
+        recent: ring.since(now - HOUR_MS + 1),
       };
     },
   };

@@ -1,7 +1,11 @@
 /**
- * How long a backlog of GitHub writes takes at the configured write budget (contract,
- * `github.write_budget`): the steadiest of the three limits decides. Pure arithmetic for `status`,
- * the `sync` progress line and the daemon's progress log.
+ * How long a backlog of GitHub writes takes (contract, `github.write_budget`): for `status`, the
+ * `sync` progress line, the daemon's progress log and `threatbridge_backlog_eta_seconds`. Every limit
+ * that binds is counted, as the write budget (src/github/write-budget.ts) applies them: per_minute
+ * and per_hour over sliding windows that already hold the writes just sent, min_interval_ms after
+ * the last write, a secondary limit's Retry-After pause, and GitHub's primary rate limit when its
+ * last answer showed it nearly spent. The steady rate alone is wrong for a short backlog: 100 writes
+ * at the defaults (80/min, 500/h, 1 s apart) take 99 s, not the 12 min that 500/h gives.
  */
 
 export interface BudgetLimits {
@@ -9,6 +13,21 @@ export interface BudgetLimits {
   perHour: number;
   minIntervalMs: number;
 }
+
+/** What binds the next writes now: the budget's limits and what is already spent of them. */
+export interface DrainView extends BudgetLimits {
+  /** Times (epoch ms) of the writes sent in the last hour, oldest first. */
+  recent: readonly number[];
+  /** No write before this (epoch ms): a secondary limit's Retry-After in force. */
+  pausedUntil: number | null;
+  /** GitHub's primary rate limit as last seen: `remaining` writes before `resetAtMs`, `limit` an hour after. */
+  rateLimit: { remaining: number; limit: number | null; resetAtMs: number } | null;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+/** Writes simulated one by one; a larger backlog's rest is added at the steady rate (an error under one window). */
+const EXACT_WRITES = 50_000;
 
 /** Writes per minute the budget allows in the long run; Infinity when nothing limits them. */
 export function writesPerMinute(b: BudgetLimits): number {
@@ -20,11 +39,70 @@ export function writesPerMinute(b: BudgetLimits): number {
   return Math.min(...limits);
 }
 
-/** Seconds to carry out `writes` writes at the budget; null when the budget sets no limit. */
-export function etaSeconds(writes: number, b: BudgetLimits): number | null {
-  const rate = writesPerMinute(b);
-  if (!Number.isFinite(rate)) return null;
-  return Math.ceil((writes / rate) * 60);
+/** The view with nothing spent and nothing paused: the configured limits alone. */
+export function limitsOnly(b: BudgetLimits): DrainView {
+  return { ...b, recent: [], pausedUntil: null, rateLimit: null };
+}
+
+/**
+ * Milliseconds from `nowMs` until the last of `writes` writes may be sent, taking the slots the
+ * write budget would give them in turn; null when no limit binds (they go as fast as GitHub answers).
+ */
+export function drainMs(writes: number, view: DrainView, nowMs: number): number | null {
+  if (writes <= 0) return 0;
+  // A reset already past: the window refilled (to a limit above any write budget GitHub grants).
+  const rl = view.rateLimit !== null && view.rateLimit.resetAtMs > nowMs ? view.rateLimit : null;
+  const paused = view.pausedUntil !== null && view.pausedUntil > nowMs;
+  if (writesPerMinute(view) === Infinity && !paused && (rl === null || rl.remaining >= writes)) return null;
+  const times = view.recent.filter((t) => t > nowMs - HOUR_MS);
+  const start = Math.max(nowMs, paused && view.pausedUntil !== null ? view.pausedUntil : nowMs);
+  const exact = Math.min(writes, EXACT_WRITES);
+  let last = start;
+  for (let k = 0; k < exact; k++) {
+    const g = times.length;
+    let slot = start;
+    if (view.minIntervalMs > 0 && g > 0) slot = Math.max(slot, (times[g - 1] ?? 0) + view.minIntervalMs);
+    if (view.perMinute > 0 && g >= view.perMinute)
+      slot = Math.max(slot, (times[g - view.perMinute] ?? 0) + MINUTE_MS);
+    if (view.perHour > 0 && g >= view.perHour)
+      slot = Math.max(slot, (times[g - view.perHour] ?? 0) + HOUR_MS);
+    // Past the remaining points, a write waits for the reset (src/github/failed-attempt.ts), then for
+    // the next hour's once a whole `limit` is spent.
+    if (rl !== null && k >= rl.remaining) {
+      const windows = rl.limit !== null && rl.limit > 0 ? Math.floor((k - rl.remaining) / rl.limit) : 0;
+      slot = Math.max(slot, rl.resetAtMs + windows * HOUR_MS);
+    }
+    times.push(slot);
+    last = slot;
+  }
+  const perMinute = Math.min(writesPerMinute(view), rl?.limit ? rl.limit / 60 : Infinity);
+  const rest = writes - exact;
+  return last - nowMs + (rest > 0 && Number.isFinite(perMinute) ? (rest / perMinute) * MINUTE_MS : 0);
+}
+
+/** Seconds to carry out `writes` writes from `nowMs` (whole seconds, up); null when no limit binds. */
+export function drainSeconds(writes: number, view: DrainView, nowMs: number): number | null {
+  const ms = drainMs(writes, view, nowMs);
+  return ms === null ? null : Math.ceil(ms / 1000);
+}
+
+/** The view from the write budget's snapshot and GitHub's rate limit as last seen. */
+export function drainView(
+  budget: BudgetLimits & { recent: readonly number[]; pausedUntil: number | null },
+  rateLimit: { remaining: number; limit: number | null; resetAt: string | null } | null,
+): DrainView {
+  const resetAtMs = rateLimit?.resetAt == null ? NaN : Date.parse(rateLimit.resetAt);
+  return {
+    perMinute: budget.perMinute,
+    perHour: budget.perHour,
+    minIntervalMs: budget.minIntervalMs,
+    recent: budget.recent,
+    pausedUntil: budget.pausedUntil,
+    rateLimit:
+      rateLimit === null || Number.isNaN(resetAtMs)
+        ? null
+        : { remaining: rateLimit.remaining, limit: rateLimit.limit, resetAtMs },
+  };
 }
 
 /** "45 s", "12 min", "3 h 20 min", "2 d 4 h". */
@@ -39,11 +117,13 @@ export function formatDuration(seconds: number): string {
   return `${d} d${h % 24 ? ` ${h % 24} h` : ""}`;
 }
 
-/** An ETA as an operator reads it. */
-export function formatEta(writes: number, b: BudgetLimits): string {
+/** An ETA as an operator reads it, from `drainSeconds`; to the second under 10 min ("1 min 22 s"). */
+export function formatEta(writes: number, seconds: number | null): string {
   if (writes === 0) return "nothing queued";
-  const eta = etaSeconds(writes, b);
-  return eta === null ? "no write budget set: as fast as GitHub answers" : `about ${formatDuration(eta)}`;
+  if (seconds === null) return "no write budget set: as fast as GitHub answers";
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 60 && s < 600) return `about ${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  return `about ${formatDuration(s)}`;
 }
 
 /** "2026-11-23T04:10:00.000Z (3 min ago)": ISO for logs and scripts, the age for a person. */

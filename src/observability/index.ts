@@ -20,12 +20,16 @@ export {
 } from "./health-server.js";
 export { createSecretRegistry, REDACTED, type SecretRegistry } from "./secrets.js";
 export {
-  etaSeconds,
+  drainMs,
+  drainSeconds,
+  drainView,
   formatDuration,
   formatEta,
   formatWhen,
+  limitsOnly,
   writesPerMinute,
   type BudgetLimits,
+  type DrainView,
 } from "./eta.js";
 export { rateLimitRecorder, type RateLimitSeen } from "./rate-limit-seen.js";
 export {

@@ -39,7 +39,10 @@ export interface LoggerOptions {
    * error text echoing a token): the last step before a line leaves the process.
    */
   secrets?: SecretRegistry;
-  /** Default json. `pretty` renders each line as text into `destination` (stderr when absent). */
+  /**
+   * Default json. `pretty` renders each line as text into `destination` (stderr when absent), one
+   * write per record: a terminal writer in between keeps records off the progress line.
+   */
   format?: LogFormat;
   /** Colours in pretty text (a terminal); off for files and tests. */
   colorize?: boolean;
@@ -69,16 +72,16 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     opts.secrets === undefined ? destination : scrubbing(destination, opts.secrets);
   if (opts.format === "pretty") {
     // pino-pretty reads pino's numeric levels, so the label formatter is for JSON only. It is
-    // loaded only here: JSON logs (every container) do not pay for it.
-    const { PinoPretty } = createRequire(import.meta.url)("pino-pretty") as typeof PinoPrettyModule;
-    const pretty = PinoPretty({
-      destination: opts.destination ?? 2,
-      sync: true,
+    // loaded only here: JSON logs (every container) do not pay for it. Its formatter, not its
+    // transport: a record is rendered and written in the same call, whole.
+    const { prettyFactory } = createRequire(import.meta.url)("pino-pretty") as typeof PinoPrettyModule;
+    const render = prettyFactory({
       colorize: opts.colorize ?? false,
       ignore: "pid,hostname,name",
       translateTime: "SYS:HH:MM:ss",
     });
-    return pino(base, guard(pretty));
+    const out = opts.destination ?? pino.destination({ fd: 2, sync: true });
+    return pino(base, guard({ write: (line: string) => out.write(render(line)) }));
   }
   // Level names, not numbers: `"level":"info"` is what an operator greps for.
   const json = { ...base, formatters: { level: (label: string) => ({ level: label }) } };

@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Clock } from "../shared/clock.js";
-import { etaSeconds } from "./eta.js";
+import { drainSeconds, drainView } from "./eta.js";
 import type { MetricsSources } from "./metrics-sources.js";
 
 /**
@@ -31,13 +31,12 @@ export function registerOperationsMetrics(
 
   const eta: Gauge = new Gauge({
     name: "threatbridge_backlog_eta_seconds",
-    help: "Seconds the queued work takes at the write budget (0 when nothing is queued or no write budget is set)",
+    help: "Seconds the queued work takes under every limit that binds: the write budget with what its windows hold, a Retry-After pause, GitHub's rate limit (0 when nothing is queued or nothing limits the writes)",
     registers,
     collect() {
       const total = sources.queue().total;
-      const b = sources.writeBudget();
-      const limits = { perMinute: b.perMinute, perHour: b.perHour, minIntervalMs: b.minIntervalMs };
-      eta.set(total === 0 ? 0 : (etaSeconds(total, limits) ?? 0));
+      const view = drainView(sources.writeBudget(), sources.rateLimit?.() ?? null);
+      eta.set(total === 0 ? 0 : (drainSeconds(total, view, clock.now()) ?? 0));
     },
   });
 

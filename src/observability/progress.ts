@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { isWrite, type EngineObserver } from "../shared/index.js";
-import { formatEta, etaSeconds, type BudgetLimits } from "./eta.js";
+import { formatEta } from "./eta.js";
 
 /**
  * Progress while working: a line on the terminal during `sync`, refreshed at most
@@ -48,8 +48,11 @@ export function progressTally(): ProgressTally {
   };
 }
 
-export function progressLine(s: ProgressSample, budget: BudgetLimits): string {
-  return `read ${s.read} threats, planned ${s.planned}, written ${s.written}, queued ${s.queued}; ETA ${formatEta(s.queued, budget)}`;
+/** Seconds the given number of queued writes takes now (observability/eta.ts `drainSeconds`); null: no limit binds. */
+export type EtaOf = (writes: number) => number | null;
+
+export function progressLine(s: ProgressSample, eta: EtaOf): string {
+  return `read ${s.read} threats, planned ${s.planned}, written ${s.written}, queued ${s.queued}; ETA ${formatEta(s.queued, eta(s.queued))}`;
 }
 
 /** Timers as parameters, so that tests drive the refresh without real waits. */
@@ -66,10 +69,13 @@ export const realTicker: Ticker = {
 
 export interface TerminalProgressOptions {
   sample: () => ProgressSample;
-  budget: BudgetLimits;
-  write: (text: string) => void;
-  /** A terminal: the line is redrawn in place. Otherwise (forced for tests) one line per refresh. */
-  inPlace: boolean;
+  eta: EtaOf;
+  /**
+   * Where the line goes: on a terminal, the writer it shares with the log records (redrawn in place,
+   * below them; src/cli/terminal-writer.ts); otherwise (forced for tests) one line per refresh.
+   * "" takes the line away.
+   */
+  display: { progress(line: string): void };
   ticker?: Ticker;
 }
 
@@ -78,16 +84,16 @@ export function startTerminalProgress(opts: TerminalProgressOptions): { stop(): 
   const ticker = opts.ticker ?? realTicker;
   let last = "";
   const draw = (): void => {
-    const line = progressLine(opts.sample(), opts.budget);
+    const line = progressLine(opts.sample(), opts.eta);
     if (line === last) return;
     last = line;
-    opts.write(opts.inPlace ? `\r\u001b[2K${line}` : `${line}\n`);
+    opts.display.progress(line);
   };
   const timer = ticker.every(1000, draw);
   return {
     stop() {
       timer.cancel();
-      if (opts.inPlace && last !== "") opts.write("\r\u001b[2K");
+      if (last !== "") opts.display.progress("");
     },
   };
 }
@@ -95,7 +101,7 @@ export function startTerminalProgress(opts: TerminalProgressOptions): { stop(): 
 export interface DrainProgressOptions {
   logger: Pick<Logger, "info">;
   now: () => number;
-  budget: BudgetLimits;
+  eta: EtaOf;
   /** Default one minute: a long drain shows a line every minute, never goes silent. */
   everyMs?: number;
 }
@@ -121,10 +127,10 @@ export function drainProgress(opts: DrainProgressOptions): (written: number, que
       return;
     }
     if (now - lastAt < every) return;
-    const eta = etaSeconds(queued, opts.budget);
+    const eta = opts.eta(queued);
     opts.logger.info(
       { queued, written_since_last: written - writtenAtLast, eta_seconds: eta },
-      `progress: ${queued} queued, ${written - writtenAtLast} written in the last minute; ETA ${formatEta(queued, opts.budget)}`,
+      `progress: ${queued} queued, ${written - writtenAtLast} written in the last minute; ETA ${formatEta(queued, eta)}`,
     );
     lastAt = now;
     writtenAtLast = written;

@@ -304,6 +304,12 @@ export const LastCycle = z.object({
       writes: z.number(),
       /** Of them, in the hour before the cycle ended (counted by the write budget when it has a per_hour). */
       usedLastHour: z.number(),
+      /**
+       * When those writes were sent (epoch ms, oldest first), and a Retry-After pause in force: for
+       * `status`'s ETA, which counts what the budget's windows still hold (optional: older files lack it).
+       */
+      recentWrites: z.array(z.number()).optional(),
+      pausedUntil: z.string().optional(),
       /** GitHub's primary rate limit as its last answer showed it. */
       rateLimit: z
         .object({

@@ -1,4 +1,11 @@
-import { etaSeconds, formatEta, formatWhen, type BudgetLimits } from "../observability/eta.js";
+import {
+  drainSeconds,
+  drainView,
+  formatEta,
+  formatWhen,
+  type BudgetLimits,
+  type DrainView,
+} from "../observability/eta.js";
 import type { EngineState } from "./records/threat-records.js";
 import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.js";
 import { SEVERITIES } from "../shared/severity.js";
@@ -75,6 +82,19 @@ function lastError(state: EngineState): StatusReport["lastError"] {
   return latest === null ? null : { message: latest.message, threatId: latest.threatId };
 }
 
+/**
+ * What binds the backlog's writes, as the last cycle left it: the writes its budget's windows still
+ * hold, a Retry-After pause, GitHub's rate limit; a file from before these were kept has the limits only.
+ */
+function backlogView(input: StatusInput): DrainView {
+  const gh = input.state.lastCycle?.github;
+  const paused = gh?.pausedUntil === undefined ? NaN : Date.parse(gh.pausedUntil);
+  return drainView(
+    { ...input.budget, recent: gh?.recentWrites ?? [], pausedUntil: Number.isNaN(paused) ? null : paused },
+    gh?.rateLimit ?? null,
+  );
+}
+
 export function summarize(input: StatusInput): StatusReport {
   const { state } = input;
   const queue = queueSummary(state);
@@ -98,7 +118,7 @@ export function summarize(input: StatusInput): StatusReport {
       total: queue.total,
       byAction: ordered(queue.byAction, PRIORITY_NAMES),
       bySeverity: ordered(queue.bySeverity, SEVERITY_ORDER),
-      etaSeconds: queue.total === 0 ? 0 : etaSeconds(queue.total, input.budget),
+      etaSeconds: queue.total === 0 ? 0 : drainSeconds(queue.total, backlogView(input), input.nowMs),
       budget: input.budget,
     },
     retry: {
@@ -187,7 +207,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
             `\n            ${i.id} ${i.kind} threat ${i.threatId} in ${i.repo} since ${formatWhen(i.startedAt, nowMs)}`,
         )
         .join(""),
-    `backlog:    ${report.backlog.total} due (${report.queue.failing} failing); ${formatEta(report.backlog.total, report.backlog.budget)} at the write budget` +
+    `backlog:    ${report.backlog.total} due (${report.queue.failing} failing); ${formatEta(report.backlog.total, report.backlog.etaSeconds)} at the write budget` +
       `\n            by action:   ${formatCounts(report.backlog.byAction)}` +
       `\n            by severity: ${formatCounts(report.backlog.bySeverity)}`,
     `github:     ${formatGitHub(report, nowMs)}`,

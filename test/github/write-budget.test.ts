@@ -102,7 +102,11 @@ describe("WriteBudget", () => {
       usedLastHour: 2,
       acquired: 2,
       nextSlotAt: t0 + MINUTE,
+      recent: [t0, t0 + 500],
     });
+    // Writes older than an hour are no longer in any window: an ETA does not count them.
+    time.advance(HOUR - 250);
+    expect(budget.snapshot().recent).toEqual([t0 + 500]);
   });
 
   it("an aborted acquire rejects and takes no slot", async () => {

@@ -106,6 +106,7 @@ describe("run: /readyz and /metrics over the real engine", () => {
         acquired: 9,
         pausedUntil: null,
         nextSlotAt: 0,
+        recent: [],
       }),
       github: () => ({
         requests: 5,
@@ -213,6 +214,7 @@ const idleSources = {
     acquired: 0,
     pausedUntil: null,
     nextSlotAt: 0,
+    recent: [],
   }),
   github: () => ({
     requests: 0,

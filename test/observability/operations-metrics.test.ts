@@ -23,6 +23,7 @@ function sources(over: Partial<MetricsSources> = {}): MetricsSources {
       acquired: 0,
       pausedUntil: null,
       nextSlotAt: 0,
+      recent: [],
     }),
     github: () => ({
       requests: 9,
@@ -57,7 +58,7 @@ async function scrape(s: MetricsSources): Promise<string> {
 }
 
 describe("/metrics: the series the dashboard and the alert rules read", () => {
-  it("backlog ETA: the queued work at the steadiest write-budget limit (contract, github.write_budget)", async () => {
+  it("backlog ETA: the queued work under every limit that binds (contract, github.write_budget)", async () => {
     const budget = {
       perMinute: 80,
       perHour: 500,
@@ -65,15 +66,37 @@ describe("/metrics: the series the dashboard and the alert rules read", () => {
       usedLastMinute: 0,
       usedLastHour: 0,
       acquired: 0,
-      pausedUntil: null,
+      pausedUntil: null as number | null,
       nextSlotAt: 0,
+      recent: [] as number[],
     };
-    const queued = sources({
-      queue: () => ({ total: 1000, byAction: { create: 1000 }, bySeverity: { high: 1000 }, failing: 0 }),
-      writeBudget: () => budget,
+    const queued = (total: number, over: Partial<MetricsSources> = {}): MetricsSources =>
+      sources({
+        queue: () => ({ total, byAction: { create: total }, bySeverity: { high: total }, failing: 0 }),
+        writeBudget: () => budget,
+        ...over,
+      });
+    // One a second binds for the hour's first 500 (0..499 s); the other 500 wait for the hour's
+    // window to give their slots back, one a second from 3600 s: the last goes at 4099 s.
+    expect(sample(await scrape(queued(1000)), "threatbridge_backlog_eta_seconds")).toBe(4099);
+    // 100 writes take 99 s at one a second, not the 12 min that 500/h alone gives.
+    expect(sample(await scrape(queued(100)), "threatbridge_backlog_eta_seconds")).toBe(99);
+    // 450 already sent in the last hour (from 30 min ago): 50 go now, the next wait for those to age out.
+    budget.recent = Array.from({ length: 450 }, (_, i) => NOW - 1_800_000 + i * 1000);
+    expect(sample(await scrape(queued(100)), "threatbridge_backlog_eta_seconds")).toBe(1800 + 49);
+    // A Retry-After in force for 2 minutes: nothing before it ends.
+    budget.recent = [];
+    budget.pausedUntil = NOW + 120_000;
+    expect(sample(await scrape(queued(10)), "threatbridge_backlog_eta_seconds")).toBe(129);
+    // GitHub's rate limit: 5 points left until its reset in 10 minutes.
+    budget.pausedUntil = null;
+    const rateLimit = () => ({
+      remaining: 5,
+      limit: 5000,
+      resetAt: new Date(NOW + 600_000).toISOString(),
+      seenAt: new Date(NOW).toISOString(),
     });
-    // 500 an hour is the tightest of 80/min, 500/h and one a second: 1000 writes take two hours.
-    expect(sample(await scrape(queued), "threatbridge_backlog_eta_seconds")).toBe(7200);
+    expect(sample(await scrape(queued(10, { rateLimit })), "threatbridge_backlog_eta_seconds")).toBe(604);
     // Nothing queued, or no budget set: the budget makes no wait.
     expect(
       sample(await scrape(sources({ writeBudget: () => budget })), "threatbridge_backlog_eta_seconds"),

@@ -3,17 +3,22 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   createLogger,
   drainProgress,
+  drainSeconds,
+  limitsOnly,
   progressLine,
   progressTally,
   startTerminalProgress,
   type Ticker,
 } from "../../src/observability/index.js";
+import { terminalWriter } from "../../src/cli/terminal-writer.js";
 import type { EngineEvent } from "../../src/sync/index.js";
 import { startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
 
 /** Issue 8, item 2: progress while working, from observers of the engine's events and the queue. */
 
 const BUDGET = { perMinute: 80, perHour: 500, minIntervalMs: 1000 };
+/** The ETA at the budget's limits with nothing spent yet. */
+const eta = (writes: number): number | null => drainSeconds(writes, limitsOnly(BUDGET), 0);
 
 /** A ticker the test fires by hand; it records the period asked for. */
 function manualTicker(): Ticker & { fire(): void; periods: number[]; cancelled: boolean } {
@@ -65,9 +70,9 @@ describe("sync progress line (terminal)", () => {
     }
     const sample = tally.sample(80);
     expect(sample).toEqual({ read: 150, planned: 120, written: 80, queued: 80 });
-    // 500 an hour is the tightest limit: 80 writes take 9.6 minutes.
-    expect(progressLine(sample, BUDGET)).toBe(
-      "read 150 threats, planned 120, written 80, queued 80; ETA about 10 min",
+    // One a second binds (80 fit in the minute's and the hour's windows): the 80th goes at 79 s.
+    expect(progressLine(sample, eta)).toBe(
+      "read 150 threats, planned 120, written 80, queued 80; ETA about 1 min 19 s",
     );
   });
 
@@ -91,9 +96,8 @@ describe("sync progress line (terminal)", () => {
     let queued = 10;
     const progress = startTerminalProgress({
       sample: () => ({ read: 10, planned: 10, written: 10 - queued, queued }),
-      budget: BUDGET,
-      write: (text) => written.push(text),
-      inPlace: true,
+      eta,
+      display: terminalWriter({ write: (text: string) => written.push(text) }),
       ticker,
     });
     expect(ticker.periods).toEqual([1000]);
@@ -105,8 +109,8 @@ describe("sync progress line (terminal)", () => {
     progress.stop();
     expect(ticker.cancelled).toBe(true);
     expect(written).toEqual([
-      "\r\u001b[2Kread 10 threats, planned 10, written 0, queued 10; ETA about 1 min",
-      "\r\u001b[2Kread 10 threats, planned 10, written 6, queued 4; ETA about 29 s",
+      "\r\u001b[2Kread 10 threats, planned 10, written 0, queued 10; ETA about 9 s",
+      "\r\u001b[2Kread 10 threats, planned 10, written 6, queued 4; ETA about 3 s",
       "\r\u001b[2K",
     ]);
   });
@@ -119,7 +123,7 @@ describe("run: one progress line a minute while a backlog drains", () => {
     const report = drainProgress({
       logger: createLogger({ destination: stream }),
       now: () => now,
-      budget: BUDGET,
+      eta,
     });
     report(0, 100); // the backlog is first seen
     now = 30_000;

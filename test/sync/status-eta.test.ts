@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { emptyState, type State } from "../../src/state/index.js";
+import { engineState } from "../../src/sync/records/threat-records.js";
+import { formatStatus, summarize } from "../../src/sync/status.js";
+
+/**
+ * `status` (which makes no request) counts what the last cycle left in the write budget's windows,
+ * a Retry-After in force and GitHub's rate limit in its backlog ETA: the figure `sync`'s progress
+ * line and `threatbridge_backlog_eta_seconds` give.
+ */
+
+const NOW = Date.parse("2026-11-26T12:00:00Z");
+const BUDGET = { perMinute: 80, perHour: 500, minIntervalMs: 1000 };
+
+function stateWith(queued: number, github?: NonNullable<State["lastCycle"]>["github"]): State {
+  const state = emptyState();
+  for (let i = 0; i < queued; i++) state.queue[`t-${i}`] = { seq: i, enqueuedAt: "", attempts: 0 };
+  state.lastCycle = {
+    startedAt: new Date(NOW - 60_000).toISOString(),
+    finishedAt: new Date(NOW - 30_000).toISOString(),
+    ok: true,
+    counts: {},
+    ...(github ? { github } : {}),
+  };
+  return state;
+}
+
+function eta(state: State): { seconds: number | null; text: string } {
+  const report = summarize({ state: engineState(state), nowMs: NOW, budget: BUDGET, lock: { held: false } });
+  const line = formatStatus(report, NOW)
+    .split("\n")
+    .find((l) => l.startsWith("backlog:"));
+  return { seconds: report.backlog.etaSeconds, text: line ?? "" };
+}
+
+describe("status: the backlog's ETA under every limit that binds", () => {
+  it("nothing spent: 100 writes one a second take 99 s, not the 12 min 500/h alone gives", () => {
+    expect(eta(stateWith(100))).toEqual({
+      seconds: 99,
+      text: "backlog:    100 due (0 failing); about 1 min 39 s at the write budget",
+    });
+  });
+
+  it("the hour's 500 spent by the last cycle (the last 40 min ago): the writes wait for them to age out", () => {
+    const recentWrites = Array.from({ length: 500 }, (_, i) => NOW - 50 * 60_000 + i * 1200);
+    const state = stateWith(100, { writes: 500, usedLastHour: 500, recentWrites });
+    // The first of those goes out of the hour 10 min from now; then one every 1.2 s as they age out.
+    expect(eta(state).seconds).toBe(600 + Math.ceil(99 * 1.2));
+  });
+
+  it("a Retry-After in force, and GitHub's rate limit nearly spent, as the last cycle saw them", () => {
+    const paused = stateWith(10, {
+      writes: 1,
+      usedLastHour: 0,
+      pausedUntil: new Date(NOW + 90_000).toISOString(),
+    });
+    expect(eta(paused).seconds).toBe(99);
+    const limited = stateWith(10, {
+      writes: 1,
+      usedLastHour: 0,
+      rateLimit: {
+        remaining: 2,
+        limit: 5000,
+        resetAt: new Date(NOW + 300_000).toISOString(),
+        seenAt: new Date(NOW - 30_000).toISOString(),
+      },
+    });
+    expect(eta(limited).seconds).toBe(300 + 7);
+  });
+});
