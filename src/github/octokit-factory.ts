@@ -90,16 +90,18 @@ export interface TransportStats {
 /**
  * The fetch Octokit uses: bounds each attempt in time and counts it. A 304 answer to a
  * conditional request costs no rate-limit point (REST docs, "Use conditional requests").
+ * `cut` ends every attempt in flight (a stop's grace is over).
  */
 export function instrumentedFetch(
   base: typeof fetch,
   stats: TransportStats,
   timeoutMs: number,
+  cut?: AbortSignal,
 ): typeof fetch {
   return async (input, init) => {
     stats.requests++;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const bounds = [AbortSignal.timeout(timeoutMs), ...(cut === undefined ? [] : [cut])];
+    const signal = AbortSignal.any(init?.signal ? [init.signal, ...bounds] : bounds);
     const response = await base(input, { ...init, signal });
     if (response.status === 304) stats.notModified++;
     else stats.rateLimitPoints++;
