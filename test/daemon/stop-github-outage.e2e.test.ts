@@ -86,6 +86,8 @@ describe("run: SIGTERM exits 0 within 5 s whatever GitHub does (contract, run)",
       const stopped = await stopAndTime(child);
       expect(stopped.code, stopped.stderr).toBe(0);
       expect(stopped.ms, stopped.stderr).toBeLessThan(CONTRACT_MS);
+      // A stop is no fault: nothing at error level for an alert to fire on.
+      expect(stopped.stderr).not.toContain('"level":"error"');
       expect(await readJournaledState(w.statePath)).not.toBeNull();
       await restartDoesItOnce(w, f, firstSeen);
     }, 60_000);

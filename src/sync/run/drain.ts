@@ -158,7 +158,7 @@ function worthRetryingNow(error: unknown): boolean {
  * The process is stopping and the request was not sent, not waited for, or cut (github/stop.ts,
  * PlatformStoppedError): not a failure of the work, which stays queued as it was.
  */
-function isStopped(error: unknown): boolean {
+export function isStopped(error: unknown): boolean {
   return isRecord(error) && (error["code"] === "stopped" || error["code"] === "platform_stopped");
 }
 
