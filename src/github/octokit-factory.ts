@@ -90,7 +90,9 @@ export interface TransportStats {
 /**
  * The fetch Octokit uses: bounds each attempt in time and counts it. A 304 answer to a
  * conditional request costs no rate-limit point (REST docs, "Use conditional requests").
- * `cut` ends every attempt in flight (a stop's grace is over).
+ * `cut` ends every attempt still in flight (a stop's grace is over). Each attempt has its own
+ * controller, kept in a set until its time limit passes (its body may still be read after the
+ * headers came), rather than AbortSignal.any over `cut`, which lives as long as the process.
  */
 export function instrumentedFetch(
   base: typeof fetch,
@@ -98,10 +100,28 @@ export function instrumentedFetch(
   timeoutMs: number,
   cut?: AbortSignal,
 ): typeof fetch {
+  const live = new Set<AbortController>();
+  cut?.addEventListener(
+    "abort",
+    () => {
+      for (const attempt of live) attempt.abort(cut.reason);
+    },
+    { once: true },
+  );
   return async (input, init) => {
     stats.requests++;
-    const bounds = [AbortSignal.timeout(timeoutMs), ...(cut === undefined ? [] : [cut])];
-    const signal = AbortSignal.any(init?.signal ? [init.signal, ...bounds] : bounds);
+    const attempt = new AbortController();
+    if (cut?.aborted) attempt.abort(cut.reason);
+    live.add(attempt);
+    const timer = setTimeout(() => {
+      live.delete(attempt);
+      const error = new Error(`no complete answer within ${timeoutMs} ms`);
+      error.name = "TimeoutError";
+      attempt.abort(error);
+    }, timeoutMs);
+    // The timer alone must not keep a finished process alive.
+    timer.unref();
+    const signal = init?.signal ? AbortSignal.any([init.signal, attempt.signal]) : attempt.signal;
     const response = await base(input, { ...init, signal });
     if (response.status === 304) stats.notModified++;
     else stats.rateLimitPoints++;

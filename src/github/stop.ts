@@ -17,16 +17,29 @@ export function stoppedError(method: string): GitHubError {
   return new GitHubError("stopped", `GitHub ${method} request not sent: stopping (it stays queued)`);
 }
 
-/** A sleep that a stop ends early with `stopped`; other aborts pass through unchanged. */
+/**
+ * A sleep that a stop ends early with `stopped`; other aborts pass through unchanged. Listeners
+ * added and removed per wait rather than AbortSignal.any: the stop lives as long as the process
+ * and must not collect one dependent signal per wait.
+ */
 export function stoppableSleep(sleep: Sleep, stop: AbortSignal | undefined, method = "write"): Sleep {
   if (stop === undefined) return sleep;
   return async (ms, signal) => {
     if (stop.aborted) throw stoppedError(method);
+    const wait = new AbortController();
+    const onStop = (): void => wait.abort(stop.reason);
+    const onSignal = (): void => wait.abort(signal?.reason);
+    stop.addEventListener("abort", onStop, { once: true });
+    if (signal?.aborted) onSignal();
+    else signal?.addEventListener("abort", onSignal, { once: true });
     try {
-      await sleep(ms, signal === undefined ? stop : AbortSignal.any([signal, stop]));
+      await sleep(ms, wait.signal);
     } catch (error) {
       if (stop.aborted) throw stoppedError(method);
       throw error;
+    } finally {
+      stop.removeEventListener("abort", onStop);
+      signal?.removeEventListener("abort", onSignal);
     }
   };
 }
