@@ -6,12 +6,14 @@
 // stays as tsc wrote it: the tests, the bench and the demo import its modules.
 //
 // Left out of the bundle, loaded from node_modules as before: pino and its kin (its transports
-// start worker threads that load its files by path) and prom-client (`run` only).
+// start worker threads that load its files by path), prom-client (`run` only) and undici (the
+// platform transport imports it on its first request, so that `status`, `config` and `retry`
+// never load it).
 // Usage: node scripts/bundle-cli.mjs (after tsc; `npm run build` runs both).
 import { rmSync } from "node:fs";
 import { build } from "rolldown";
 
-const EXTERNAL = [/^node:/, /^pino(-.*)?$/, "thread-stream", "sonic-boom", "prom-client"];
+const EXTERNAL = [/^node:/, /^pino(-.*)?$/, "thread-stream", "sonic-boom", "prom-client", "undici"];
 
 rmSync("dist/chunks", { recursive: true, force: true });
 await build({

@@ -28,7 +28,10 @@ export interface OpenEngineOptions {
    * planned writes go to the sink instead of GitHub or the platform.
    */
   dryRun?: DryRunSink;
-  /** Stopping (SIGTERM/SIGINT, a lost lock) abandons the platform request in flight. */
+  /**
+   * Stopping (SIGTERM/SIGINT, a lost lock) abandons the platform request in flight, ends both
+   * sides' waits and bounds GitHub's request in flight (github/stop.ts).
+   */
   stop?: AbortSignal;
   /**
    * Another process took the lock's lease over (this one stalled past it): the caller stops

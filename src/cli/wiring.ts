@@ -59,7 +59,10 @@ export interface Connector {
 export interface ConnectorOptions {
   clock?: Clock;
   secrets?: SecretRegistry;
-  /** Stopping (SIGTERM/SIGINT) abandons the platform request in flight. */
+  /**
+   * Stopping (SIGTERM/SIGINT): abandons the platform request in flight, ends both sides' waits, and
+   * bounds GitHub's request in flight.
+   */
   stop?: AbortSignal;
   /** The state's `platformNotBefore`: the platform client honours it. */
   notBefore?: number;
@@ -122,6 +125,7 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     issueType: config.github.issue_type,
     logger,
     clock,
+    stop: opts.stop,
     ...(opts.sleep === undefined ? {} : { sleep: opts.sleep }),
   });
   return { platform, github, workflow: github, rateLimitSeen: seen.seen, close: () => platform.close() };

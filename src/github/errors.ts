@@ -13,6 +13,8 @@ export type GitHubErrorCode =
   | "http"
   | "response_invalid"
   | "budget_deadline"
+  /** Not sent, or not waited for: the process is stopping (github/stop.ts); the work stays queued. */
+  | "stopped"
   | "internal";
 
 /** What is kept of a failed request: method, URL, status and GitHub's message, nothing else. */

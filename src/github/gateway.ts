@@ -13,6 +13,7 @@ import {
   type TransportStats,
 } from "./octokit-factory.js";
 import { createRequestPolicy, type LimitEvent } from "./request-policy.js";
+import { afterGrace, IN_FLIGHT_GRACE_MS, stoppableSleep } from "./stop.js";
 import { GitHubIssueList, GitHubRepository, type IssueSnapshot } from "./schemas.js";
 import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
@@ -48,6 +49,11 @@ export interface GitHubOptions {
   request?: { fetch?: typeof fetch };
   /** Time limit of one HTTP attempt (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Stopping (SIGTERM/SIGINT, a lost lock): waits end and no request starts; one in flight is cut
+   * after a grace (github/stop.ts).
+   */
+  stop?: AbortSignal | undefined;
   /** ms per second of retry-after and of retry back-off (default 1000; tests make it small). */
   retryAfterBaseValue?: number;
 }
@@ -210,7 +216,11 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
   const baseUrl = opts.apiUrl.replace(/\/+$/, "");
   const managedLabel = opts.managedLabel ?? DEFAULT_MANAGED_LABEL;
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;
-  const budget = createWriteBudget({ ...opts.writeBudget, clock, sleep: opts.sleep ?? realSleep });
+  const budget = createWriteBudget({
+    ...opts.writeBudget,
+    clock,
+    sleep: stoppableSleep(opts.sleep ?? realSleep, opts.stop),
+  });
   const transport: TransportStats = { requests: 0, rateLimitPoints: 0, notModified: 0 };
   const counters = { writes: 0, secondaryLimitHits: 0, retries: 0 };
   const tally = createRequestTally();
@@ -219,6 +229,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     transport,
     opts.timeoutMs ?? 30_000,
     tally,
+    opts.stop === undefined ? undefined : afterGrace(opts.stop, IN_FLIGHT_GRACE_MS),
   );
   const etags = createEtagCache();
 
@@ -248,6 +259,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
     clock,
     sleep: opts.sleep ?? realSleep,
     onLimit,
+    stop: opts.stop,
     onRetry: () => {
       counters.retries++;
     },

@@ -92,18 +92,40 @@ export interface TransportStats {
  * The fetch Octokit uses: bounds each attempt in time and counts it, by method and by what came
  * of it (`/metrics`). A 304 answer to a conditional request costs no rate-limit point (REST docs,
  * "Use conditional requests").
+ * `cut` ends every attempt still in flight (a stop's grace is over). Each attempt has its own
+ * controller, kept in a set until its time limit passes (its body may still be read after the
+ * headers came), rather than AbortSignal.any over `cut`, which lives as long as the process.
  */
 export function instrumentedFetch(
   base: typeof fetch,
   stats: TransportStats,
   timeoutMs: number,
   tally: RequestTally = createRequestTally(),
+  cut?: AbortSignal,
 ): typeof fetch {
+  const live = new Set<AbortController>();
+  cut?.addEventListener(
+    "abort",
+    () => {
+      for (const attempt of live) attempt.abort(cut.reason);
+    },
+    { once: true },
+  );
   return async (input, init) => {
     stats.requests++;
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const attempt = new AbortController();
+    if (cut?.aborted) attempt.abort(cut.reason);
+    live.add(attempt);
+    const timer = setTimeout(() => {
+      live.delete(attempt);
+      const error = new Error(`no complete answer within ${timeoutMs} ms`);
+      error.name = "TimeoutError";
+      attempt.abort(error);
+    }, timeoutMs);
+    // The timer alone must not keep a finished process alive.
+    timer.unref();
+    const signal = init?.signal ? AbortSignal.any([init.signal, attempt.signal]) : attempt.signal;
     let response: Response;
     try {
       response = await base(input, { ...init, signal });

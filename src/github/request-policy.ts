@@ -1,5 +1,6 @@
 import type { Clock, Sleep } from "../shared/clock.js";
 import { classifyFailure } from "./failed-attempt.js";
+import { stoppableSleep, stoppedError } from "./stop.js";
 
 /**
  * How every GitHub request is sent: at most MAX_IN_FLIGHT at once, writes one at a time, rate
@@ -32,6 +33,8 @@ export interface RequestPolicyOptions {
   onLimit(event: LimitEvent): boolean;
   /** Told each time a request is about to be sent again (after a limit or a transient failure). */
   onRetry?: () => void;
+  /** Stopping: no attempt starts and every wait ends at once, as `stopped` (github/stop.ts). */
+  stop?: AbortSignal | undefined;
 }
 
 /** What the policy needs to know of a request. */
@@ -103,11 +106,17 @@ export function createRequestPolicy(opts: RequestPolicyOptions): RequestPolicy {
     const { pathname } = new URL(request.url, "http://github.test");
     const isWrite = method !== "GET" && method !== "HEAD" && !isAuthRequest(method, pathname);
     const retries = request.retries ?? (IDEMPOTENT_METHODS.has(method) ? TRANSIENT_RETRIES : 0);
+    const sleep = stoppableSleep(opts.sleep, opts.stop, method);
     let limitRetries = 0;
     let transientRetries = 0;
     // Bounded: limit retries stop at the handler's no (or MAX_LIMIT_RETRIES), transient ones at `retries`.
     for (;;) {
-      const send = () => inFlight.run(attempt);
+      // Checked again once a slot is free: a request that queued behind others is not sent late.
+      const send = () =>
+        inFlight.run(() => {
+          if (opts.stop?.aborted) throw stoppedError(method);
+          return attempt();
+        });
       try {
         return await (isWrite ? writes.run(send) : send());
       } catch (error) {
@@ -122,12 +131,12 @@ export function createRequestPolicy(opts: RequestPolicyOptions): RequestPolicy {
           });
           if (!again || limitRetries >= MAX_LIMIT_RETRIES) throw error;
           limitRetries++;
-          await opts.sleep(verdict.retryAfterSeconds * opts.retryAfterBaseValue);
+          await sleep(verdict.retryAfterSeconds * opts.retryAfterBaseValue);
           opts.onRetry?.();
         } else if (verdict.kind === "transient" && transientRetries < retries) {
           transientRetries++;
           // Quadratic back-off, as the retry plugin: 1, 4, 9 units.
-          await opts.sleep(transientRetries ** 2 * opts.retryAfterBaseValue);
+          await sleep(transientRetries ** 2 * opts.retryAfterBaseValue);
           opts.onRetry?.();
         } else {
           throw error;

@@ -178,3 +178,20 @@ describe("GitHub gateway: writes", () => {
     expect(h.gh.stats().writes).toBe(3);
   });
 });
+
+describe("GitHub gateway: a stop (contract, run: exit within 5 s whatever GitHub is doing)", () => {
+  it("a write waiting on the write budget ends at once as `stopped` when the process stops, and is not sent", async () => {
+    const stop = new AbortController();
+    h = await startHarness({
+      writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 60_000 },
+      stop: stop.signal,
+    });
+    await h.gh.createIssue(REPO, newIssue);
+    // The next slot is a minute away: the create waits for it.
+    const waiting = h.gh.createIssue(REPO, newIssue).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort(new Error("stopping"));
+    expect(await waiting).toMatchObject({ name: "GitHubError", code: "stopped" });
+    expect(posts()).toBe(1);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { markerFor } from "../../src/shared/index.js";
+import type { Sleep } from "../../src/shared/clock.js";
 import { createRequestPolicy, type LimitEvent, type RequestPolicy } from "../../src/github/request-policy.js";
 import { fakeTime, type FakeTime } from "./fake-time.js";
 import { REPO, startHarness, type Harness } from "./harness.js";
@@ -205,5 +206,60 @@ describe("request policy: no timer when there is nothing to wait for", () => {
       assignees: [],
     });
     expect(await h.gh.getIssue(REPO, issue.number)).toMatchObject({ number: issue.number });
+  });
+});
+
+describe("request policy: a stop (contract, run: exit within 5 s whatever GitHub is doing)", () => {
+  /** A sleep that ends only when aborted, and says when a wait began. */
+  function parkedSleep(): { sleep: Sleep; waiting: Promise<number> } {
+    let began: (ms: number) => void = () => undefined;
+    const waiting = new Promise<number>((resolve) => (began = resolve));
+    const sleep: Sleep = (ms, signal) =>
+      new Promise((_, reject) => {
+        began(ms);
+        signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+      });
+    return { sleep, waiting };
+  }
+
+  function stoppable(sleep: Sleep, stop: AbortSignal): RequestPolicy {
+    return createRequestPolicy({
+      retryAfterBaseValue: 1000,
+      clock: { now: () => Date.parse("2026-03-01T00:00:00Z") },
+      sleep,
+      onLimit: () => true,
+      stop,
+    });
+  }
+
+  it("ends a back-off wait at once as `stopped` (not a refusal, not GitHub's 5xx), and sends nothing more", async () => {
+    const stop = new AbortController();
+    const parked = parkedSleep();
+    const s = scripted([requestError(502, "Bad Gateway"), "ok"]);
+    const sent = stoppable(parked.sleep, stop.signal)(GET, s.attempt);
+    expect(await parked.waiting).toBe(1000);
+    stop.abort(new Error("stopping"));
+    await expect(sent).rejects.toMatchObject({ name: "GitHubError", code: "stopped", status: null });
+    expect(s.attempts()).toBe(1);
+  });
+
+  it("ends a rate limit's wait the same way, and starts no request once stopped", async () => {
+    const stop = new AbortController();
+    const parked = parkedSleep();
+    const limited = scripted([
+      requestError(403, "You have exceeded a secondary rate limit", { "retry-after": "60" }),
+    ]);
+    const send = stoppable(parked.sleep, stop.signal);
+    const sent = send(GET, limited.attempt);
+    expect(await parked.waiting).toBe(60_000);
+    stop.abort(new Error("stopping"));
+    await expect(sent).rejects.toMatchObject({ code: "stopped" });
+    const later = scripted(["ok"]);
+    await expect(
+      send({ method: "POST", url: "/repos/acme/threats/issues" }, later.attempt),
+    ).rejects.toMatchObject({
+      code: "stopped",
+    });
+    expect(later.attempts()).toBe(0);
   });
 });

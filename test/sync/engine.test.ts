@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { GitHubError } from "../../src/github/index.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "../../src/sync/plan/plan.js";
 import { putThreat } from "../../src/sync/records/state-updates.js";
 import { ASSET, Harness, makeConfig, REPO, threatId } from "./harness.js";
@@ -239,6 +240,22 @@ describe("sync engine: never a duplicate", () => {
     await h.settle();
     expect(h.issueFor(T1)).toHaveLength(1);
     expect(h.platform.threats.get(T1)?.external_references[0]?.external_id).toBe(`${REPO}#1`);
+  });
+
+  it("a create a stop kept from being sent stays queued as it was: no failure, no back-off, done once by the next cycle", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    const stopped = () => new GitHubError("stopped", "GitHub POST request not sent: stopping");
+    h.github.failAt = { call: h.github.calls + 2, after: false, error: stopped }; // listChangedIssues, then the create
+    const report = await h.cycle();
+    expect(report.drained).toMatchObject({ failed: 0, deferred: 1 });
+    expect(h.ctx.state.queue[T1]).toMatchObject({ attempts: 0 });
+    expect(h.ctx.state.queue[T1]?.notBefore).toBeUndefined();
+    expect(h.issueFor(T1)).toHaveLength(0);
+    h.github.failAt = null;
+    await h.cycle();
+    expect(h.issueFor(T1)).toHaveLength(1);
+    expect(h.ctx.state.queue[T1]).toBeUndefined();
   });
 
   it("a create whose response was lost is resolved by the marker, never re-sent", async () => {

@@ -47,7 +47,8 @@ export class CrashError extends Error {
 export abstract class FailingFake {
   calls = 0;
   writes = 0;
-  failAt: { call: number; after: boolean } | null = null;
+  /** `error`: what the failing call throws instead of a crash (default: a CrashError). */
+  failAt: { call: number; after: boolean; error?: () => Error } | null = null;
   /** Set by a test harness: once it answers true every call fails (the process is dead). */
   isDead: () => boolean = () => false;
   /** Called when `failAt` fires. */
@@ -59,10 +60,10 @@ export abstract class FailingFake {
     if (this.isDead()) throw new CrashError(n);
     const fail = this.failAt?.call === n ? this.failAt : null;
     if (fail) this.onFail();
-    if (fail && !fail.after) throw new CrashError(n);
+    if (fail && !fail.after) throw fail.error?.() ?? new CrashError(n);
     const result = fn();
     if (write) this.writes += 1;
-    if (fail) throw new CrashError(n);
+    if (fail) throw fail.error?.() ?? new CrashError(n);
     return result;
   }
 }

@@ -2,7 +2,7 @@ import type { LastCycle } from "../../state/index.js";
 import { isMappingRepair } from "../actions/index.js";
 import { hasChanges, persist, type SyncContext } from "../context.js";
 import { cycleSummary, type CycleCounts } from "../event-observers.js";
-import { drainQueue, type DrainOptions, type DrainResult } from "./drain.js";
+import { drainQueue, isStopped, type DrainOptions, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "../intake/github.js";
 import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
@@ -233,7 +233,10 @@ async function cycleBody(
   } catch (e) {
     error = message(e);
     ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
-    ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+    // A stop is the operator's, not a fault: said once, without an error for the alerting to see.
+    if (isStopped(e))
+      ctx.logger.info({ err: error }, "cycle stopped; it resumes from the saved state next time");
+    else ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
   }
   const finishedAt = new Date(ctx.clock.now()).toISOString();
   const ok = error === undefined && drained.failed === 0;

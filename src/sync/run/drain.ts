@@ -158,20 +158,33 @@ function worthRetryingNow(error: unknown): boolean {
   return isRecord(error) && (error["code"] === "rate_limited" || error["code"] === "outcome_unknown");
 }
 
+/**
+ * The process is stopping and the request was not sent, not waited for, or cut (github/stop.ts,
+ * PlatformStoppedError): not a failure of the work, which stays queued as it was.
+ */
+export function isStopped(error: unknown): boolean {
+  return isRecord(error) && (error["code"] === "stopped" || error["code"] === "platform_stopped");
+}
+
 /** Passes over the queue while entries meet a rate limit (each pass waits on the paused budget). */
 const MAX_PASSES = 5;
 
 export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
   const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
   let limited = new Set<string>();
-  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+  let stopped = false;
+  for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
     const ids =
       pass === 0
         ? orderedQueue(ctx.state, opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now())
         : [...limited];
     limited = new Set();
     for (const threatId of ids) {
-      if (opts.signal?.aborted || (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)) {
+      if (
+        stopped ||
+        opts.signal?.aborted ||
+        (opts.deadline !== undefined && ctx.clock.now() >= opts.deadline)
+      ) {
         result.deferred += 1;
         continue;
       }
@@ -185,6 +198,12 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         const outcome = await processOne(ctx, threatId, opts);
         result[outcome === "done" ? "done" : "deferred"] += 1;
       } catch (error) {
+        if (isStopped(error)) {
+          // No back-off and no attempt counted: the next start does it at once.
+          result.deferred += 1;
+          stopped = true;
+          continue;
+        }
         const failed = ctx.state.queue[threatId];
         if (failed) putQueue(ctx, threatId, attemptFailed(failed, describe(error)));
         if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
