@@ -28,6 +28,10 @@ const WANTED = [
   "installation-token",
   "basic-error",
   "validation-error",
+  "projects-v2",
+  "projects-v2-field",
+  "projects-v2-item-simple",
+  "projects-v2-item-with-content",
 ];
 
 const args = process.argv.slice(2);

@@ -6,6 +6,7 @@ import { StandInError } from "./errors.js";
 import { gone, movedPermanently, notFound } from "./replies.js";
 import type { RepoDirectory } from "./repo-settings.js";
 import type { Features } from "./features.js";
+import type { ProjectStore } from "./project-store.js";
 
 /** What the route handlers share; built once per running stand-in. */
 export interface HandlerDeps {
@@ -17,6 +18,8 @@ export interface HandlerDeps {
   repositories: RepoDirectory;
   /** Sub-issues and issue types, where they exist (features.ts). */
   features: Features;
+  /** Projects (the current kind), per owner (project-store.ts). */
+  projects: ProjectStore;
 }
 
 export function repoOf(deps: HandlerDeps, ctx: RequestContext): RepoRecord {

@@ -8,6 +8,8 @@ export interface FeatureOptions {
   subIssues?: boolean | { unavailableIn: string[] } | undefined;
   /** Names of the issue types per organization (owner login); `"unavailable"`: the routes answer 404. */
   issueTypes?: Record<string, string[]> | "unavailable" | undefined;
+  /** `true` (default): the projects REST API exists; `false`: its routes answer 404 (an older GHES). */
+  projects?: boolean | undefined;
 }
 
 export interface IssueTypeRecord {
@@ -23,6 +25,7 @@ export interface Features {
   hasIssueTypes(owner: string): boolean;
   /** An organization's admin changes its issue types (tests: a type removed between two creates). */
   setIssueTypes(owner: string, names: string[]): void;
+  projectsOn(): boolean;
 }
 
 /** A stable id per owner and type name, so the same type keeps its id across requests. */
@@ -51,6 +54,7 @@ export function createFeatures(opts: FeatureOptions): Features {
       typeof sub === "boolean" ? sub : !without.has(`${owner}/${repo}`.toLowerCase()),
     issueTypesOf: (owner) => (types === "unavailable" ? null : (byOwner.get(owner.toLowerCase()) ?? [])),
     hasIssueTypes: (owner) => byOwner.has(owner.toLowerCase()),
+    projectsOn: () => opts.projects ?? true,
     setIssueTypes(owner, names) {
       byOwner.set(
         owner.toLowerCase(),

@@ -16,7 +16,10 @@
  * delivery, as GitHub's webhooks send it.
  * Also sub-issues (by issue id, one parent, at most 100; off per repository as on a GitHub
  * Enterprise Server without them), milestones (`due_on` kept as a US Pacific date) and issue types
- * (per organization; `type` on issue create and update); see features.ts.
+ * (per organization; `type` on issue create and update); see features.ts. Projects (the current
+ * kind, org and user): the project, its fields (text, number, date, single select), items added by
+ * issue id (a repeated add answers the existing item) and set with one PATCH; tests make projects
+ * and people's board edits through `projects`, and `projects: false` answers every route 404.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";
@@ -33,3 +36,5 @@ export type {
   StandInOptions,
 } from "./types.js";
 export type { StandInDelivery, StandInWebhookOptions } from "./types.js";
+export type { StandInProject, StandInProjectItem, StandInProjects } from "./project-controls.js";
+export type { NewProject, ProjectFieldType } from "./project-store.js";

@@ -1,3 +1,4 @@
+import { StandInError } from "./errors.js";
 import type { Store } from "./store.js";
 import type { PersonActions } from "./types.js";
 import type { WebhookSender } from "./webhooks.js";
@@ -30,6 +31,14 @@ export function createPersonActions(
     comment(repo, number, body, login) {
       const { r, issue } = target(repo, number);
       store.addComment(r, issue, body, as(login));
+    },
+    editComment(repo, commentId, body) {
+      const r = store.repoByFullName(repo);
+      const comment = [...r.comments.values()].flat().find((c) => c.id === commentId);
+      if (!comment) throw new StandInError("no_such_issue", `no comment ${commentId} in ${repo}`);
+      // GitHub moves `updated_at` (not `created_at`): a `since` listing shows the comment again.
+      comment.body = body;
+      comment.updatedAt = store.now();
     },
     relabel(repo, number, labels, login) {
       const { r, issue } = target(repo, number);

@@ -139,7 +139,9 @@ export function createPipeline(deps: PipelineDeps) {
         ]),
       );
     }
-    if (isWrite && deps.isArchived(params["owner"] ?? "", params["repo"] ?? "")) {
+    // Only repository routes can hit an archived repository (a project's routes name no repository).
+    const { owner, repo } = params;
+    if (isWrite && owner !== undefined && repo !== undefined && deps.isArchived(owner, repo)) {
       return answer(forbidden("Repository was archived so is read-only."));
     }
     const body = parseJson(raw);

@@ -17,6 +17,9 @@ import { createPipeline } from "./pipeline.js";
 import { repoActivityRoutes } from "./repo-activity-handlers.js";
 import { repoDirectory } from "./repo-settings.js";
 import { subIssueRoutes } from "./sub-issue-handlers.js";
+import { projectControls } from "./project-controls.js";
+import { projectRoutes } from "./project-handlers.js";
+import { createProjectStore } from "./project-store.js";
 import { compileRoutes } from "./router.js";
 import { commentSnapshot, eventSnapshot, issueSnapshot } from "./snapshots.js";
 import { createStore } from "./store.js";
@@ -45,7 +48,12 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
   };
 
   const repositories = repoDirectory(opts.repositories);
-  const features = createFeatures({ subIssues: opts.subIssues, issueTypes: opts.issueTypes });
+  const features = createFeatures({
+    subIssues: opts.subIssues,
+    issueTypes: opts.issueTypes,
+    projects: opts.projects,
+  });
+  const projects = createProjectStore(clock, store.newId);
   let baseUrl = "";
   let match: ReturnType<typeof compileRoutes> = () => null;
   const handle = createPipeline({
@@ -84,6 +92,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     perPageMax: opts.perPageMax ?? 100,
     repositories,
     features,
+    projects,
     shape: { baseUrl, app: opts.appAuth ? appIntegration(baseUrl, opts.appAuth.appId, botLogin) : null },
   };
   match = compileRoutes([
@@ -95,6 +104,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     ...subIssueRoutes(deps),
     ...milestoneRoutes(deps),
     ...issueTypeRoutes(deps),
+    ...projectRoutes(deps),
     ...miscRoutes(deps, primary, auth),
   ]);
 
@@ -129,5 +139,6 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     person: { ...createPersonActions(store, webhooks), setIssueTypes: features.setIssueTypes },
     webhooks,
     faults: faults.controls,
+    projects: projectControls(projects),
   };
 }

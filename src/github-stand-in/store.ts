@@ -344,6 +344,7 @@ export function createStore(clock: Clock) {
     mustFindIssue,
     issueById: (id: number): { r: RepoRecord; issue: IssueRecord } | undefined => byId.get(id),
     newId,
+    now: (): number => clock.now(),
     ensureLabel,
     findLabel,
     setLabels,

@@ -1,5 +1,6 @@
 import type { FeatureOptions } from "./features.js";
 import type { RepoSettings } from "./repo-settings.js";
+import type { StandInProjects } from "./project-controls.js";
 import type { Clock } from "../shared/clock.js";
 
 /**
@@ -43,6 +44,11 @@ export interface StandInOptions {
    * ignored, as on a GitHub Enterprise Server without issue types. Default: no owner has types.
    */
   issueTypes?: FeatureOptions["issueTypes"];
+  /**
+   * Whether GitHub's REST API for projects exists (default true). `false`: its routes answer 404,
+   * as a GitHub Enterprise Server without it does. Tests make projects with `projects.create`.
+   */
+  projects?: FeatureOptions["projects"];
 }
 
 /** A snapshot of one stored issue or pull request (plain data, safe to keep). */
@@ -111,6 +117,8 @@ export interface PersonActions {
   close(repo: string, number: number, opts: { reason: "completed" | "not_planned"; login: string }): void;
   reopen(repo: string, number: number, login: string): void;
   comment(repo: string, number: number, body: string, login: string): void;
+  /** Edits a comment's text (its author's edit): `updated_at` moves on, `created_at` stays. */
+  editComment(repo: string, commentId: number, body: string): void;
   relabel(repo: string, number: number, labels: string[], login: string): void;
   editTitle(repo: string, number: number, title: string, login: string): void;
   openPullRequest(repo: string, title: string, labels: string[], login: string): number;
@@ -154,6 +162,8 @@ export interface RunningStandIn {
   counters(): StandInCounters;
   person: PersonActions;
   faults: FaultControls;
+  /** Projects (the current kind): made by tests, edited by people on the board. */
+  projects: StandInProjects;
   /** The webhook deliveries sent (none without the `webhook` option), and a redelivery. */
   webhooks: StandInWebhooks;
 }

@@ -20,6 +20,7 @@ import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 import * as who from "./who-changed.js";
 import * as milestones from "./milestones.js";
 import * as subIssues from "./sub-issues.js";
+import { createConversation, type GitHubConversation } from "./conversation.js";
 import { DEFAULT_MANAGED_LABEL, GROUP_LABEL } from "../shared/labels.js";
 import {
   createIssueTypePolicy,
@@ -210,7 +211,9 @@ export interface RepositoryReader {
   subIssuesOffer?(repo: string): Promise<{ available: true } | subIssues.SubIssueList | null>;
 }
 
-export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflow & RepositoryReader {
+export function createGitHub(
+  opts: GitHubOptions,
+): GitHubGateway & GitHubWorkflow & GitHubConversation & RepositoryReader {
   const clock = opts.clock ?? systemClock;
   const logger = (opts.logger ?? silentLogger).child({ component: "github" });
   const baseUrl = opts.apiUrl.replace(/\/+$/, "");
@@ -346,6 +349,7 @@ export function createGitHub(opts: GitHubOptions): GitHubGateway & GitHubWorkflo
   }
 
   return {
+    ...createConversation(readDeps, writeDeps),
     listChangedIssues: (repo, since) => reads.listChangedIssues(readDeps, repo, since),
     findIssueByMarker: (repo, threatId, createdSince, occurrence) =>
       reads.findIssueByMarker(readDeps, repo, threatId, createdSince, occurrence),

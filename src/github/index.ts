@@ -60,6 +60,19 @@ export type {
   NewMilestone,
 } from "./milestones.js";
 export type { AttachResult, DetachResult, SubIssueList } from "./sub-issues.js";
+export type { GitHubConversation } from "./conversation.js";
+export type {
+  Project,
+  ProjectFieldChange,
+  ProjectFields,
+  ProjectItemAdded,
+  ProjectItemFound,
+  ProjectItemUpdated,
+  ProjectLookup,
+  ProjectRef,
+} from "./projects.js";
+export type { ProjectField, ProjectFieldValue, ProjectItem } from "./project-schemas.js";
+export type { RepoCommentSnapshot } from "./repo-comments.js";
 export type { Unavailable } from "./unavailable.js";
 export { hasMarker, parseMarker } from "../shared/hidden-lines.js";
 export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
