@@ -14,6 +14,7 @@ import {
   type SyncContext,
 } from "../sync/index.js";
 import { nextWorkAt } from "./next-work.js";
+import { createPollPace, type PollStats } from "./poll-pace.js";
 import type { ScheduleHandle, Scheduler } from "./scheduler.js";
 
 /**
@@ -56,6 +57,8 @@ export interface DaemonStatus {
   lastOkAt: number | null;
   /** The schedule's period, for readiness. */
   periodMs: number;
+  /** The pace the polls actually kept, and the ticks that started none (/metrics). */
+  poll: PollStats;
 }
 
 export interface Daemon {
@@ -103,7 +106,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   };
   const maxIdleMs = opts.maxIdleMs ?? 60_000;
   const errorPauseMs = opts.errorPauseMs ?? 5_000;
-  const status: DaemonStatus = {
+  const status: Omit<DaemonStatus, "poll"> = {
     phase: "starting",
     cycles: { ok: 0, failed: 0 },
     cycleRunning: false,
@@ -111,6 +114,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     lastOkAt: null,
     periodMs: 0,
   };
+  // The platform client's Retry-After gate (restored from the state at start) holds polls back too.
+  const pace = createPollPace({ notBefore: () => ctx.platform.stats().notBefore, logger });
   let cycleDue = true;
   let stopping = false;
   let handle: ScheduleHandle | null = null;
@@ -131,6 +136,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     cycleDue = false;
     status.cycleRunning = true;
     const started = clock.now();
+    pace.started(started);
     let ok = false;
     let error: string | undefined;
     // A failure the cycle reports was logged by the cycle itself; logged again it reads as two.
@@ -224,6 +230,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
 
   async function loop(): Promise<void> {
     while (!stopping) {
+      // A poll inside the platform's Retry-After window is dropped: the next tick after it polls.
+      if (cycleDue && !pace.mayStart(clock.now())) cycleDue = false;
       if (cycleDue) await cycle();
       if (stopping) break;
       if (named.size > 0) await absorbNamed();
@@ -235,7 +243,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   }
 
   return {
-    status: () => ({ ...status, cycles: { ...status.cycles } }),
+    status: () => ({ ...status, cycles: { ...status.cycles }, poll: pace.stats() }),
     issueChanged(repo, number) {
       if (stopping) return;
       const key = `${repo.toLowerCase()}#${number}`;
@@ -263,6 +271,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     async run() {
       const unsubscribe = ctx.subscribe(countWrites);
       handle = opts.scheduler.start(() => {
+        pace.ticked(cycleDue);
         cycleDue = true;
         poke();
       });
