@@ -28,6 +28,9 @@ for (const args of [
 ]) {
   execFileSync(process.execPath, args, { stdio: "inherit" });
 }
+// The default schedule, black box (about 5 minutes, mostly waiting on the 15 s polls): time to
+// ticket of six new critical threats, and what an idle minute of `run` costs each side.
+execFileSync(process.execPath, ["bench/poll-latency.mjs"], { stdio: "inherit" });
 // The scale figures at small sizes (a few minutes); the full sizes are
 // `node bench/engine-scale.mjs` (see BENCHMARKS.md).
 execFileSync(process.execPath, ["bench/engine-scale.mjs", "--quick"], { stdio: "inherit" });

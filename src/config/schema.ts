@@ -359,8 +359,12 @@ export const ConfigSchema = z.strictObject({
           message: "not a valid cron expression (5 fields, or 6 with seconds)",
         });
     })
-    .default("*/5 * * * *")
-    .describe('When `run` starts a cycle: cron, e.g. "*/5 * * * *"; a sixth leading field means seconds'),
+    // Every 15 s: a new threat's issue within seconds, while an idle poll costs two platform reads
+    // and conditional GitHub reads (304s, no rate-limit point), and writes no state.
+    .default("*/15 * * * * *")
+    .describe(
+      'When `run` starts a cycle: cron, e.g. "*/5 * * * *"; a sixth leading field means seconds. Default every 15 s',
+    ),
   health: HealthConfig.prefault({}).describe("Health and metrics server of `run`"),
   log: LogConfig.prefault({}).describe("Logging"),
   filters: FiltersConfig.prefault({}).describe("Which threats get an issue"),

@@ -20,6 +20,7 @@ import {
   type SyncContext,
 } from "../sync/index.js";
 import { nextWorkAt } from "./next-work.js";
+import { createPollPace, type PollStats } from "./poll-pace.js";
 import type { ScheduleHandle, Scheduler } from "./scheduler.js";
 
 /**
@@ -64,6 +65,8 @@ export interface DaemonStatus {
   lastOkAt: number | null;
   /** The schedule's period, for readiness. */
   periodMs: number;
+  /** The pace the polls actually kept, and the ticks that started none (/metrics). */
+  poll: PollStats;
 }
 
 export interface Daemon {
@@ -115,7 +118,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   };
   const maxIdleMs = opts.maxIdleMs ?? 60_000;
   const errorPauseMs = opts.errorPauseMs ?? 5_000;
-  const status: DaemonStatus = {
+  const status: Omit<DaemonStatus, "poll"> = {
     phase: "starting",
     cycles: { ok: 0, failed: 0 },
     cycleRunning: false,
@@ -123,6 +126,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     lastOkAt: null,
     periodMs: 0,
   };
+  // The platform client's Retry-After gate (restored from the state at start) holds polls back too.
+  const pace = createPollPace({ notBefore: () => ctx.platform.stats().notBefore, logger });
   let cycleDue = true;
   let stopping = false;
   let handle: ScheduleHandle | null = null;
@@ -143,6 +148,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     cycleDue = false;
     status.cycleRunning = true;
     const started = clock.now();
+    pace.started(started);
     let ok = false;
     let error: string | undefined;
     // A failure the cycle reports was logged by the cycle itself; logged again it reads as two.
@@ -236,6 +242,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
 
   async function loop(): Promise<void> {
     while (!stopping) {
+      // A poll inside the platform's Retry-After window is dropped: the next tick after it polls.
+      if (cycleDue && !pace.mayStart(clock.now())) cycleDue = false;
       if (cycleDue) await cycle();
       if (stopping) break;
       if (named.size > 0) await absorbNamed();
@@ -247,7 +255,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   }
 
   return {
-    status: () => ({ ...status, cycles: { ...status.cycles } }),
+    status: () => ({ ...status, cycles: { ...status.cycles }, poll: pace.stats() }),
     issueChanged(repo, number) {
       if (stopping) return;
       const key = `${repo.toLowerCase()}#${number}`;
@@ -275,6 +283,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     async run() {
       const unsubscribe = ctx.subscribe(countWrites);
       handle = opts.scheduler.start(() => {
+        pace.ticked(cycleDue);
         cycleDue = true;
         poke();
       });

@@ -7,6 +7,7 @@ export {
   type DaemonStatus,
 } from "./daemon.js";
 export { liveness, readiness, type Probe } from "./probes.js";
+export type { PollStats } from "./poll-pace.js";
 export {
   cronScheduler,
   manualScheduler,

@@ -55,6 +55,8 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     platform: () => ctx.platform.stats(),
     rateLimit: () => opts.rateLimit?.() ?? null,
     schedulePeriodMs: () => status()?.periodMs ?? 0,
+    pollIntervalMs: () => status()?.poll.intervalMs ?? null,
+    pollTicksSkipped: () => status()?.poll.skipped ?? { retry_after: 0, busy: 0 },
     sla: () => (ctx.config.sla ? slaCounts(ctx.index.slaOpen.values(), ctx.clock.now()) : null),
     acceptances: () =>
       ctx.config.acceptance ? acceptanceCounts(ctx.index.acceptances.values(), ctx.clock.now()) : null,

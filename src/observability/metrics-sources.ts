@@ -27,6 +27,10 @@ export interface MetricsSources {
   rateLimit?(): RateLimitSeen | null;
   /** The schedule's period in ms (0 until the schedule has started). */
   schedulePeriodMs?(): number;
+  /** Ms between the starts of the last two polls (the interval actually kept); null until two started. */
+  pollIntervalMs?(): number | null;
+  /** Scheduled ticks that started no poll: inside the platform's Retry-After window, or merged into a due one. */
+  pollTicksSkipped?(): { retry_after: number; busy: number };
   /** Whether `/readyz` answers ready. */
   ready?(): boolean;
   /** With `sla` configured: open issues past their due date, and due within 7 days; null when off. */

@@ -77,6 +77,26 @@ export function registerOperationsMetrics(
       period.set((sources.schedulePeriodMs?.() ?? 0) / 1000);
     },
   });
+  // The pace actually kept (a slow platform, a Retry-After, a long cycle stretch it past the period).
+  const interval: Gauge = new Gauge({
+    name: "threatbridge_poll_interval_seconds",
+    help: "Seconds between the starts of the last two polls (cycles): the interval actually kept (0 until two have started)",
+    registers,
+    collect() {
+      interval.set((sources.pollIntervalMs?.() ?? 0) / 1000);
+    },
+  });
+  const skippedTicks: Counter = new Counter({
+    name: "threatbridge_poll_ticks_skipped_total",
+    help: "Scheduled ticks that started no poll, by reason: retry_after (inside the platform's Retry-After window), busy (a poll was already due)",
+    labelNames: ["reason"],
+    registers,
+    collect() {
+      const skipped = sources.pollTicksSkipped?.() ?? { retry_after: 0, busy: 0 };
+      skippedTicks.reset();
+      for (const [reason, count] of Object.entries(skipped)) skippedTicks.inc({ reason }, count);
+    },
+  });
   const ready: Gauge = new Gauge({
     name: "threatbridge_ready",
     help: "1 while /readyz answers ready (a recent successful cycle), 0 otherwise",

@@ -184,6 +184,17 @@ function formatGitHub(report: StatusReport, now: number): string {
   return `${limits}; ${used}\n            ${rate}`;
 }
 
+/**
+ * An idle poll writes nothing (not even its time), so the state's last cycle is the last one that
+ * changed something: said beside it while a process polls, so that an old time does not read as a
+ * stalled daemon.
+ */
+const IDLE_NOTE = "\n            (idle polls since write nothing; the daemon's /metrics shows its latest)";
+
+function isRunning(lock: LockStatus): boolean {
+  return lock.held && !("damaged" in lock) && lock.alive === true;
+}
+
 export function formatStatus(report: StatusReport, nowMs: number): string {
   const last = report.lastCycle;
   const lines = [
@@ -198,7 +209,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
       last
         ? `${last.ok ? "ok" : "failed"}, finished ${formatWhen(last.finishedAt, nowMs)}, took ${Math.max(0, Math.round((Date.parse(last.finishedAt) - Date.parse(last.startedAt)) / 1000))} s`
         : "never"
-    }`,
+    }${last && isRunning(report.lock) ? IDLE_NOTE : ""}`,
     `last error: ${report.lastError ? `${report.lastError.message}${report.lastError.threatId ? ` (threat ${report.lastError.threatId})` : ""}` : "none"}`,
     `intents:    ${report.intents.length} unfinished` +
       report.intents

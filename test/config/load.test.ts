@@ -26,7 +26,7 @@ describe("the contract's example YAML", () => {
       write_budget: { per_minute: 80, per_hour: 500, min_interval_ms: 1000 },
     });
     expect(config.state.path).toBe("./data/state.json");
-    expect(config.schedule).toBe("*/5 * * * *");
+    expect(config.schedule).toBe("*/15 * * * * *");
     expect(config.health.port).toBe(9464);
     expect(config.filters.min_severity).toBe("informational");
     expect(config.routes).toEqual([
@@ -79,7 +79,8 @@ describe("defaults", () => {
         write_budget: { per_minute: 80, per_hour: 500, min_interval_ms: 1000 },
       },
       state: { path: "./data/state.json" },
-      schedule: "*/5 * * * *",
+      // Contract: the default polls every 15 s.
+      schedule: "*/15 * * * * *",
       health: { port: 9464, host: "0.0.0.0" },
       log: { level: "info" },
       filters: { min_severity: "informational", create_for_statuses: ["unsolved", "pending"] },

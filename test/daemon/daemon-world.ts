@@ -12,7 +12,7 @@ import {
 } from "../../src/daemon/index.js";
 import { startGitHubStandIn, type RunningStandIn } from "../../src/github-stand-in/index.js";
 import { silentLogger } from "../../src/observability/index.js";
-import { systemClock, type Sleep } from "../../src/shared/clock.js";
+import { systemClock, type Clock, type Sleep } from "../../src/shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
 import { openEngineState } from "../../src/cli/state-open.js";
 import { createContext, type SyncContext } from "../../src/sync/index.js";
@@ -41,6 +41,8 @@ export interface DaemonWorld {
 export interface DaemonWorldOptions {
   /** The connector's waits (platform retries, GitHub pacing); default real timers. */
   sleep?: Sleep;
+  /** The connector's clock (the platform's Retry-After gate, token expiry); default the system's. */
+  clock?: Clock;
 }
 
 export async function startDaemonWorld(
@@ -62,11 +64,10 @@ export async function startDaemonWorld(
     state: { path: statePath },
     health: { port: 0, host: "127.0.0.1" },
   });
-  const connector = buildConnector(
-    config,
-    silentLogger,
-    options.sleep === undefined ? {} : { sleep: options.sleep },
-  );
+  const connector = buildConnector(config, silentLogger, {
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
   // The engine's own store, as `run` opens it (journaled, threats written through).
   const opened = await openEngineState(statePath);
   const ctx = createContext(

@@ -1,3 +1,5 @@
+import { readdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEngine } from "../../src/daemon/index.js";
 import { readJournaledState } from "../../src/sync/records/journaled-state.js";
@@ -74,6 +76,8 @@ describe("threatbridge run: the daemon loop", () => {
     await running;
     expect(engine.cycles).toBe(2);
     expect(engine.maxConcurrent).toBe(1);
+    // The first tick made the poll due; the four after it merged into it, and /metrics counts them.
+    expect(daemon.status().poll.skipped).toEqual({ retry_after: 0, busy: 4 });
     expect(world.gh.issues(REPO)).toHaveLength(world.eligible.length);
     expect(daemon.status().phase).toBe("stopped");
   });
@@ -149,6 +153,49 @@ describe("threatbridge run: the daemon loop", () => {
     daemon.stop();
     await running;
     expect(daemon.status().cycles).toEqual({ ok: 1, failed: 1 });
+  });
+
+  it("an idle poll costs two platform reads and no GitHub rate-limit point (304s: the validators outlive the cycle), and writes no state", async () => {
+    world = await startDaemonWorld();
+    const w = world;
+    const daemon = w.daemon();
+    const running = daemon.run();
+    await until(
+      () => w.gh.issues(REPO).length === w.eligible.length && Object.keys(w.ctx.state.queue).length === 0,
+      "the first cycle and its work",
+    );
+    // The next poll reads back the echo of the connector's own links; the ones after it are idle.
+    w.sim.sim.settle();
+    w.scheduler.tick();
+    await until(() => daemon.status().cycles.ok === 2, "the poll that reads the echo");
+    const files = async (): Promise<string[]> => {
+      const dir = dirname(w.statePath);
+      const names = (await readdir(dir)).filter((n) => !n.includes(".lock")).sort();
+      return Promise.all(
+        names.map(async (n) => {
+          const s = await stat(join(dir, n));
+          return `${n} ${s.size} ${s.mtimeMs}`;
+        }),
+      );
+    };
+    const before = { files: await files(), gh: w.gh.counters(), platform: w.sim.sim.stats() };
+    for (const n of [3, 4, 5]) {
+      w.scheduler.tick();
+      await until(() => daemon.status().cycles.ok === n, `idle poll ${n}`);
+    }
+    const gh = w.gh.counters();
+    const platform = w.sim.sim.stats();
+    expect(gh.rateLimitPoints - before.gh.rateLimitPoints).toBe(0);
+    expect(gh.notModified - before.gh.notModified).toBe(3);
+    expect(gh.writes).toBe(before.gh.writes);
+    expect(platform.requests - before.platform.requests).toBe(6);
+    const reads = (stats: typeof platform, route: string): number => stats.byRoute[route] ?? 0;
+    for (const route of ["GET /v1/threats", "GET /v1/assets"]) {
+      expect(reads(platform, route) - reads(before.platform, route), route).toBe(3);
+    }
+    expect(await files()).toEqual(before.files);
+    daemon.stop();
+    await running;
   });
 
   it("stops at once when asked before the first cycle, and stops its schedule", async () => {

@@ -12,6 +12,7 @@ function status(over: Partial<DaemonStatus> = {}): DaemonStatus {
     lastCycle: null,
     lastOkAt: null,
     periodMs: 5 * MINUTE,
+    poll: { intervalMs: null, skipped: { retry_after: 0, busy: 0 } },
     ...over,
   };
 }

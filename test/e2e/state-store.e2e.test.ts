@@ -32,9 +32,13 @@ describe("the journaled state (end to end)", () => {
     world.sim.sim.settle();
     const before = await world.stateFiles();
     expect(before.size).toBeGreaterThan(0);
+    const github = world.gh.counters();
     const idle = await world.run(["sync", "-c", world.configPath]);
     expect(idle.code).toBe(0);
     expect(await world.stateFiles()).toEqual(before);
+    // A new process's GitHub reads are conditional too: the ETags kept in the state get 304s, free.
+    expect(world.gh.counters().rateLimitPoints).toBe(github.rateLimitPoints);
+    expect(world.gh.counters().notModified).toBeGreaterThan(github.notModified);
   }, 120_000);
 
   it("a version-1 state file is converted on the first sync (a .v1.bak copy is kept) and no issue is duplicated", async () => {

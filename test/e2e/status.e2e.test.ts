@@ -149,6 +149,8 @@ describe("status", () => {
     expect(text.stdout).toMatch(
       /last cycle: failed, finished 2026-01-01T00:02:00\.000Z \(\d+ d( \d+ h)? ago\), took 120 s/,
     );
+    // A process holds the lock: the last cycle written may be old while it polls (idle polls write nothing).
+    expect(text.stdout).toContain("(idle polls since write nothing; the daemon's /metrics shows its latest)");
     expect(text.stdout).toContain("threats eyJwb3NpdGlv…");
     expect(text.stdout).not.toContain("eyJwb3NpdGlvbiI6MTIzNDU2Nzg5MCwic2VlZCI6N30");
 
