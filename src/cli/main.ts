@@ -30,6 +30,8 @@ async function dispatch(command: string | undefined, rest: string[], io: Io): Pr
       return (await import("./status-command.js")).statusCommand(rest, io);
     case "retry":
       return (await import("./retry-command.js")).retryCommand(rest, io);
+    case "rewind":
+      return (await import("./rewind-command.js")).rewindCommand(rest, io);
     case "check":
       return (await import("./check-command.js")).checkCommand(rest, io);
     case "config":

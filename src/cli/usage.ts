@@ -34,6 +34,20 @@ or \`sync\` works on the state it exits 1 naming the holder (stop \`run\` first)
 One line per threat re-queued, then the total. Exit 0 when everything asked for was re-queued
 (also when --all finds nothing refused); 1 when an id named has no refused work (it is named;
 the others are still re-queued) or the lock is held; 2 config or usage error.`,
+  rewind: `usage: threatbridge rewind [-c FILE] (--threats | --assets | --all) [--dry-run]
+
+Forget a stream's saved cursor, so that the next cycle (\`sync\`, or the next of \`run\`) reads
+that stream from its beginning; what the state already holds is re-delivered and costs no GitHub
+writes. The way out of a cursor the platform refuses (request/invalid-cursor: a state restored
+from another installation, a platform-side reset), which stops that stream until then
+(\`status\` says so). Touches the state file only: no network, no secret needed. Takes the
+state lock like \`sync\`: while \`run\` or \`sync\` works on the state it exits 1 naming the
+holder (stop \`run\` first).
+  --threats    forget the threat stream's cursor
+  --assets     forget the asset stream's cursor
+  --all        both
+  --dry-run    say what it would forget; the state stays byte-for-byte as it was
+Exit 0 done (also when there was nothing to forget); 1 the lock is held; 2 config or usage error.`,
   config: `usage: threatbridge config validate [-c FILE]   validate the config, no network (0 / 2)
        threatbridge config schema                print the config's JSON Schema`,
   check: `usage: threatbridge check [-c FILE] [--json]
@@ -68,6 +82,8 @@ commands:
   sync       [-c FILE] [--dry-run] [--json] [--max-duration S] exactly one cycle, then exit
   status     [-c FILE] [--json]                              what the state file holds
   retry      [-c FILE] (--threat ID ... | --all) [--dry-run] re-queue work GitHub refused for good
+  rewind     [-c FILE] (--threats | --assets | --all) [--dry-run]
+                                                             forget a stream's cursor: read it from the start
   check      [-c FILE] [--json]                              online preflight of platform and GitHub
   config validate [-c FILE]                                  validate the config, no network
   config schema                                              print the config's JSON Schema

@@ -6,11 +6,13 @@ import {
   isWrite,
   persist,
   runCycle,
+  stoppedStreams,
   type CycleOptions,
   type CycleReport,
   type DrainOptions,
   type DrainResult,
   type EngineEvent,
+  type StreamKind,
   type SyncContext,
 } from "../sync/index.js";
 import { nextWorkAt } from "./next-work.js";
@@ -56,6 +58,8 @@ export interface DaemonStatus {
   lastOkAt: number | null;
   /** The schedule's period, for readiness. */
   periodMs: number;
+  /** Streams stopped because the platform refused their saved cursor (read from the state). */
+  streamsStopped: Array<{ stream: StreamKind; at: string; detail: string }>;
 }
 
 export interface Daemon {
@@ -110,6 +114,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     lastCycle: null,
     lastOkAt: null,
     periodMs: 0,
+    streamsStopped: [],
   };
   let cycleDue = true;
   let stopping = false;
@@ -235,7 +240,11 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   }
 
   return {
-    status: () => ({ ...status, cycles: { ...status.cycles } }),
+    status: () => ({
+      ...status,
+      cycles: { ...status.cycles },
+      streamsStopped: stoppedStreams(ctx.state.cursorRefused),
+    }),
     issueChanged(repo, number) {
       if (stopping) return;
       const key = `${repo.toLowerCase()}#${number}`;

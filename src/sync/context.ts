@@ -84,6 +84,8 @@ export interface SyncContext extends SyncDeps {
   groupMembers?: Map<string, string>;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
   milestones?: MilestoneBook;
+  /** When this process last said in the log that a stream is stopped (intake/stream-stops.ts). */
+  streamStopsSaid?: Map<string, number>;
   /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
   slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */

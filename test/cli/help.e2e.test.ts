@@ -30,7 +30,18 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-const COMMANDS = ["run", "sync", "status", "retry", "check", "config", "reconcile", "simulate", "demo"];
+const COMMANDS = [
+  "run",
+  "sync",
+  "status",
+  "retry",
+  "rewind",
+  "check",
+  "config",
+  "reconcile",
+  "simulate",
+  "demo",
+];
 
 describe("<command> --help", () => {
   it("every command has its usage", () => {
