@@ -13,10 +13,17 @@ import type { MetricsSources } from "./metrics-sources.js";
 
 /** How a webhook delivery ended; `reason` is set on rejected ones only. */
 export type WebhookOutcome = "accepted" | "duplicate" | "ignored" | "rejected";
-export type WebhookRejection = "signature" | "size" | "method" | "payload";
+export type WebhookRejection = "signature" | "size" | "method" | "payload" | "content_type" | "timeout";
 const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ["accepted", "duplicate", "ignored"];
 const STREAMS = ["assets", "threats"] as const;
-const WEBHOOK_REJECTIONS: readonly WebhookRejection[] = ["signature", "size", "method", "payload"];
+const WEBHOOK_REJECTIONS: readonly WebhookRejection[] = [
+  "signature",
+  "size",
+  "method",
+  "payload",
+  "content_type",
+  "timeout",
+];
 
 export interface OperationsMetrics {
   /** Counts one GitHub webhook delivery under `threatbridge_webhook_deliveries_total`. */
