@@ -97,6 +97,31 @@ the others are still re-queued) or the lock is held; 2 config or usage error.`,
   },
 });
 
+export const REWIND = defineCommand({
+  name: "rewind",
+  summary: "forget a stream's cursor: read it from the start",
+  synopsis: "[-c FILE] (--threats | --assets | --all) [--dry-run]",
+  description: `Forget a stream's saved cursor, so that the next cycle (\`sync\`, or the next of \`run\`) reads
+that stream from its beginning; what the state already holds is re-delivered and costs no GitHub
+writes. The way out of a cursor the platform refuses (request/invalid-cursor: a state restored
+from another installation, a platform-side reset), which stops that stream until then
+(\`status\` says so). Touches the state file only: no network, no secret needed. Takes the
+state lock like \`sync\`: while \`run\` or \`sync\` works on the state it exits 1 naming the
+holder (stop \`run\` first).
+Exit 0 done (also when there was nothing to forget); 1 the lock is held; 2 config or usage error.`,
+  options: {
+    ...CONFIG_OPTION,
+    threats: { type: "boolean", default: false, help: "forget the threat stream's cursor" },
+    assets: { type: "boolean", default: false, help: "forget the asset stream's cursor" },
+    all: { type: "boolean", default: false, help: "both" },
+    "dry-run": {
+      type: "boolean",
+      default: false,
+      help: "say what it would forget; the state stays byte-for-byte as it was",
+    },
+  },
+});
+
 export const CHECK = defineCommand({
   name: "check",
   summary: "online preflight of platform and GitHub",

@@ -24,6 +24,10 @@ export const COMMANDS: readonly Command[] = [
     run: async (args, io) => (await import("./status-command.js")).statusCommand(args, io),
   },
   { spec: specs.RETRY, run: async (args, io) => (await import("./retry-command.js")).retryCommand(args, io) },
+  {
+    spec: specs.REWIND,
+    run: async (args, io) => (await import("./rewind-command.js")).rewindCommand(args, io),
+  },
   { spec: specs.CHECK, run: async (args, io) => (await import("./check-command.js")).checkCommand(args, io) },
   {
     spec: specs.CONFIG_VALIDATE,

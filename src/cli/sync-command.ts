@@ -2,6 +2,7 @@ import {
   dryRunReads,
   persist,
   runCycle,
+  stoppedText,
   summarizeDryRun,
   threatsWithIssue,
   type CounterName,
@@ -191,9 +192,11 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         : reportText(report, reconcile) +
           (waiting === undefined
             ? ""
-            : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`);
+            : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`) +
+          (report.streamsStopped ?? []).map((s) => `\nstopped: ${stoppedText(s.stream, s)}`).join("");
       io.out(secrets.scrub(text));
-      return report.ok ? 0 : 1;
+      // A stream left unread is not "one cycle done", however well the rest went.
+      return report.ok && report.streamsStopped === undefined ? 0 : 1;
     } finally {
       await engine.close();
     }

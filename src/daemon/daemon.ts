@@ -12,11 +12,13 @@ import {
   isWrite,
   persist,
   runCycle,
+  stoppedStreams,
   type CycleOptions,
   type CycleReport,
   type DrainOptions,
   type DrainResult,
   type EngineEvent,
+  type StreamKind,
   type SyncContext,
 } from "../sync/index.js";
 import { nextWorkAt } from "./next-work.js";
@@ -67,6 +69,8 @@ export interface DaemonStatus {
   periodMs: number;
   /** The pace the polls actually kept, and the ticks that started none (/metrics). */
   poll: PollStats;
+  /** Streams stopped because the platform refused their saved cursor (read from the state). */
+  streamsStopped: Array<{ stream: StreamKind; at: string; detail: string }>;
 }
 
 export interface Daemon {
@@ -125,6 +129,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     lastCycle: null,
     lastOkAt: null,
     periodMs: 0,
+    streamsStopped: [],
   };
   // The platform client's Retry-After gate (restored from the state at start) holds polls back too.
   const pace = createPollPace({ notBefore: () => ctx.platform.stats().notBefore, logger });
@@ -255,7 +260,12 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   }
 
   return {
-    status: () => ({ ...status, cycles: { ...status.cycles }, poll: pace.stats() }),
+    status: () => ({
+      ...status,
+      cycles: { ...status.cycles },
+      poll: pace.stats(),
+      streamsStopped: stoppedStreams(ctx.state.cursorRefused),
+    }),
     issueChanged(repo, number) {
       if (stopping) return;
       const key = `${repo.toLowerCase()}#${number}`;

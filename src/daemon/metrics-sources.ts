@@ -1,5 +1,11 @@
 import type { MetricsSources, QueueView, RateLimitSeen } from "../observability/index.js";
-import { acceptanceCounts, queueSummary, slaCounts, type SyncContext } from "../sync/index.js";
+import {
+  acceptanceCounts,
+  queueSummary,
+  slaCounts,
+  stoppedStreams,
+  type SyncContext,
+} from "../sync/index.js";
 import type { DaemonStatus } from "./daemon.js";
 import { readiness } from "./probes.js";
 
@@ -60,6 +66,7 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     sla: () => (ctx.config.sla ? slaCounts(ctx.index.slaOpen.values(), ctx.clock.now()) : null),
     acceptances: () =>
       ctx.config.acceptance ? acceptanceCounts(ctx.index.acceptances.values(), ctx.clock.now()) : null,
+    streamsStopped: () => stoppedStreams(ctx.state.cursorRefused).map((s) => s.stream),
     ready: () => {
       const current = status();
       return current !== null && readiness(current, ctx.clock.now()).ok;

@@ -1,4 +1,5 @@
 import type { ProbeResult } from "../observability/index.js";
+import { stoppedText } from "../sync/index.js";
 import type { DaemonStatus } from "./daemon.js";
 
 /** What `/healthz` and `/readyz` answer: a verdict and a small JSON body saying why. */
@@ -16,7 +17,7 @@ export function liveness(status: DaemonStatus): Probe {
 }
 
 /**
- * Ready once a cycle has completed successfully and the last successful one is recent (within
+ * Not ready while a stream is stopped by a refused cursor. Otherwise ready once a cycle has completed successfully and the last successful one is recent (within
  * about three schedule periods): a connector that keeps failing to read either side goes unready.
  */
 export function readiness(status: DaemonStatus, now: number): Probe {
@@ -28,6 +29,20 @@ export function readiness(status: DaemonStatus, now: number): Probe {
   };
   if (status.phase !== "running") {
     return { ok: false, body: { status: "not ready", reason: `the daemon is ${status.phase}`, ...base } };
+  }
+  // A stream the platform refused the cursor of stays unread until an operator rewinds it: the
+  // connector is not doing its job, however well its cycles go otherwise.
+  const stopped = status.streamsStopped[0];
+  if (stopped !== undefined) {
+    return {
+      ok: false,
+      body: {
+        status: "not ready",
+        reason: stoppedText(stopped.stream, stopped),
+        streams_stopped: status.streamsStopped.map((s) => s.stream),
+        ...base,
+      },
+    };
   }
   if (status.lastOkAt === null) {
     const reason = status.lastCycle

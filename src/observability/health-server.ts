@@ -26,7 +26,28 @@ export interface HealthServerOptions {
   /** More paths, each with its handler (e.g. `github.webhook.path`). */
   routes?: Readonly<Record<string, RouteHandler>>;
   logger?: Logger;
+  /**
+   * A connection whose request (headers and body) has not fully arrived this long after it began,
+   * or that has sent nothing this long after it opened, is answered 408 and closed (contract: 10 s).
+   */
+  requestTimeoutMs?: number;
+  /** Connections held at once; one more is closed as it comes (default MAX_CONNECTIONS). */
+  maxConnections?: number;
 }
+
+/** Contract: the health port closes a connection whose request has not fully arrived within 10 s. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Connections the health port holds at once (contract: "a bounded number"). Its clients are a
+ * kubelet's probes, a Prometheus scrape or two and GitHub's webhook deliveries, a few at a time;
+ * 128 leaves room for a burst of deliveries (a person closing issues in bulk) while slow or idle
+ * clients, each cut off after REQUEST_TIMEOUT_MS, cannot exhaust the process's file descriptors.
+ */
+export const MAX_CONNECTIONS = 128;
+
+/** Idle keep-alive between two requests of one client (probes come every few seconds). */
+const KEEP_ALIVE_MS = 2_000;
 
 export interface RunningHealthServer {
   /** e.g. http://127.0.0.1:9464 */
@@ -84,18 +105,34 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: HealthSer
 }
 
 export async function startHealthServer(opts: HealthServerOptions): Promise<RunningHealthServer> {
-  const server = createServer((req, res) => {
-    handle(req, res, opts).catch((error: unknown) => {
-      opts.logger?.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        "health server request failed",
-      );
-      if (!res.headersSent) sendJson(res, 500, { error: "internal error" }, false);
-      else res.destroy();
-    });
-  });
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  if (!(requestTimeout > 0))
+    throw new RangeError("requestTimeoutMs must be positive (0 would never time out)");
+  // Node's defaults let a request take 300 s and check only every 30 s: 30 clients dripping a
+  // webhook body at one byte a second were all still connected after 100 s. Headers and body both
+  // count against the one deadline, which also closes a connection that sends nothing at all; the
+  // check runs often enough to keep each within a quarter of a second of it.
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(250, Math.max(25, Math.floor(requestTimeout / 10))),
+    },
+    (req, res) => {
+      handle(req, res, opts).catch((error: unknown) => {
+        opts.logger?.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          "health server request failed",
+        );
+        if (!res.headersSent) sendJson(res, 500, { error: "internal error" }, false);
+        else res.destroy();
+      });
+    },
+  );
   // Probes come every few seconds from one client: short keep-alive, so close() is never held up.
-  server.keepAliveTimeout = 2_000;
+  server.keepAliveTimeout = Math.min(KEEP_ALIVE_MS, requestTimeout);
+  // Beyond the cap Node closes a new connection at once (the kernel's backlog is not an unbounded queue either).
+  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     const onError = (cause: unknown): void => {
       const detail = cause instanceof Error ? cause.message : String(cause);

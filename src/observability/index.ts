@@ -13,6 +13,8 @@ export type { OperationsMetrics, WebhookOutcome, WebhookRejection } from "./oper
 export {
   startHealthServer,
   HealthServerError,
+  MAX_CONNECTIONS,
+  REQUEST_TIMEOUT_MS,
   type HealthServerOptions,
   type ProbeResult,
   type RouteHandler,

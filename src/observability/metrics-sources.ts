@@ -33,6 +33,8 @@ export interface MetricsSources {
   pollTicksSkipped?(): { retry_after: number; busy: number };
   /** Whether `/readyz` answers ready. */
   ready?(): boolean;
+  /** The streams (`assets`, `threats`) stopped because the platform refused their saved cursor. */
+  streamsStopped?(): readonly string[];
   /** With `sla` configured: open issues past their due date, and due within 7 days; null when off. */
   sla?(): { breached: number; dueWithin7Days: number } | null;
   /** With `acceptance` configured: risk acceptances held, and those ending within 7 days; null when off. */

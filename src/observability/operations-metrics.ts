@@ -13,9 +13,17 @@ import type { MetricsSources } from "./metrics-sources.js";
 
 /** How a webhook delivery ended; `reason` is set on rejected ones only. */
 export type WebhookOutcome = "accepted" | "duplicate" | "ignored" | "rejected";
-export type WebhookRejection = "signature" | "size" | "method" | "payload";
+export type WebhookRejection = "signature" | "size" | "method" | "payload" | "content_type" | "timeout";
 const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ["accepted", "duplicate", "ignored"];
-const WEBHOOK_REJECTIONS: readonly WebhookRejection[] = ["signature", "size", "method", "payload"];
+const STREAMS = ["assets", "threats"] as const;
+const WEBHOOK_REJECTIONS: readonly WebhookRejection[] = [
+  "signature",
+  "size",
+  "method",
+  "payload",
+  "content_type",
+  "timeout",
+];
 
 export interface OperationsMetrics {
   /** Counts one GitHub webhook delivery under `threatbridge_webhook_deliveries_total`. */
@@ -103,6 +111,17 @@ export function registerOperationsMetrics(
     registers,
     collect() {
       ready.set(sources.ready?.() === true ? 1 : 0);
+    },
+  });
+  // One series per stream from the start, so that an alert sees the 0 → 1 and the way back.
+  const cursorRefused: Gauge = new Gauge({
+    name: "threatbridge_stream_cursor_refused",
+    help: "1 while the stream is stopped because the platform refused its saved cursor (request/invalid-cursor; `threatbridge rewind` clears it), 0 otherwise",
+    labelNames: ["stream"],
+    registers,
+    collect() {
+      const stopped = new Set(sources.streamsStopped?.() ?? []);
+      for (const stream of STREAMS) cursorRefused.set({ stream }, stopped.has(stream) ? 1 : 0);
     },
   });
   const oldestIntent: Gauge = new Gauge({

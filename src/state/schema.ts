@@ -324,9 +324,26 @@ export const LastCycle = z.object({
 });
 export type LastCycle = z.infer<typeof LastCycle>;
 
+/**
+ * The platform refused a stream's saved cursor (400 `request/invalid-cursor`, spec "Common list
+ * behaviour" rule 5: a state restored from another installation, a platform-side reset): when,
+ * and the platform's words. Sending it again gets the same answer, so the stream is stopped until
+ * `threatbridge rewind` forgets the cursor; the other stream and GitHub's side go on.
+ */
+export const CursorRefusal = z.object({ at: z.string(), detail: z.string() });
+export type CursorRefusal = z.infer<typeof CursorRefusal>;
+
+export const CursorRefusals = z.object({
+  assets: CursorRefusal.optional(),
+  threats: CursorRefusal.optional(),
+});
+export type CursorRefusals = z.infer<typeof CursorRefusals>;
+
 export const State = z.object({
   version: z.literal(STATE_VERSION),
   cursors: z.object({ assets: z.string().nullable(), threats: z.string().nullable() }),
+  /** Streams stopped because the platform refused their cursor; absent when none is. */
+  cursorRefused: CursorRefusals.optional(),
   /** Per repository: the `since` watermark of the last read of people's changes, and ETags. */
   github: z.object({
     since: z.record(z.string(), z.string()),

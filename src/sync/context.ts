@@ -87,6 +87,8 @@ export interface SyncContext extends SyncDeps {
   milestones?: MilestoneBook;
   /** The related assets of assets whose issues are written (config `render.related_assets`). */
   related?: RelatedAssets;
+  /** When this process last said in the log that a stream is stopped (intake/stream-stops.ts). */
+  streamStopsSaid?: Map<string, number>;
   /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
   slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */

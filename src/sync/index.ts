@@ -33,4 +33,12 @@ export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./plan/known.js";
 export { engineState, type EngineState, type ThreatRecords } from "./records/threat-records.js";
 export { applyRetry, planRetry, type RefusedWork, type RetryPlan, type RetrySelection } from "./retry.js";
+export { applyRewind, planRewind, type RewindStep } from "./rewind.js";
+export {
+  rewindCommand,
+  stoppedStreams,
+  stoppedText,
+  STREAM_KINDS,
+  type StreamKind,
+} from "./stopped-streams.js";
 export { absorbIssueNow, managesIssue } from "./intake/webhook.js";

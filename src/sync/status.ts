@@ -11,6 +11,7 @@ import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
+import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.js";
 
 /**
  * What `threatbridge status` shows (contract): a pure summary of the state file, the lock
@@ -38,6 +39,11 @@ export interface StatusReport {
   generatedAt: string;
   lock: LockStatus;
   cursors: { assets: string | null; threats: string | null };
+  /**
+   * Streams stopped because the platform refused their saved cursor (`request/invalid-cursor`):
+   * not read until `threatbridge rewind` forgets the cursor.
+   */
+  streamsStopped: Array<{ stream: StreamKind; at: string; detail: string }>;
   threats: { known: number; mapped: number; gone: number };
   issues: { open: number; closed: number; byRepository: Record<string, number> };
   lastCycle: EngineState["lastCycle"];
@@ -102,6 +108,7 @@ export function summarize(input: StatusInput): StatusReport {
     generatedAt: new Date(input.nowMs).toISOString(),
     lock: input.lock,
     cursors: { ...state.cursors },
+    streamsStopped: stoppedStreams(state.cursorRefused),
     threats: { known: 0, mapped: 0, gone: 0 },
     issues: { open: 0, closed: 0, byRepository: {} },
     lastCycle: state.lastCycle,
@@ -200,6 +207,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
   const lines = [
     `lock:       ${formatLock(report.lock, nowMs)}`,
     `cursors:    assets ${short(report.cursors.assets)}  threats ${short(report.cursors.threats)}`,
+    ...report.streamsStopped.map((s) => `stopped:    ${stoppedText(s.stream, s)}`),
     `threats:    ${report.threats.known} known, ${report.threats.mapped} with an issue, ${report.threats.gone} of removed assets`,
     `issues:     ${report.issues.open} open, ${report.issues.closed} closed` +
       Object.entries(report.issues.byRepository)

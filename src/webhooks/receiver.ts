@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { verify } from "@octokit/webhooks-methods";
 import { parseMarker } from "../github/index.js";
-import type { Logger, RouteHandler, WebhookOutcome, WebhookRejection } from "../observability/index.js";
+import {
+  REQUEST_TIMEOUT_MS,
+  type Logger,
+  type RouteHandler,
+  type WebhookOutcome,
+  type WebhookRejection,
+} from "../observability/index.js";
 import { deliveryIds } from "./delivery-ids.js";
 import { IssuesDelivery, VERDICT_ACTIONS } from "./payload.js";
 
@@ -16,6 +22,12 @@ import { IssuesDelivery, VERDICT_ACTIONS } from "./payload.js";
 
 /** GitHub caps a delivery's payload at 25 MB, but an `issues` delivery is a few kilobytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The body's own deadline, so that the read is bounded whatever server runs the receiver: on the
+ * health port it is a backstop, a second after the port's own (REQUEST_TIMEOUT_MS from the
+ * request's start), whose 408 comes first.
+ */
+export const READ_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 1_000;
 /** Delivery ids remembered against replays (about 1 MB of memory). */
 const REMEMBERED_DELIVERIES = 10_000;
 /** GitHub's delivery ids are GUIDs; a longer one is not GitHub's. */
@@ -48,6 +60,11 @@ export interface WebhookReceiverOptions {
   maxBodyBytes?: number;
   /** How many delivery ids are remembered against replays; default 10,000. */
   rememberDeliveries?: number;
+  /**
+   * How long the body may take to arrive once the headers have (default READ_TIMEOUT_MS): a client
+   * that drips it is answered 408 and its connection closed, whatever server runs this.
+   */
+  readTimeoutMs?: number;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -67,12 +84,25 @@ function answer(res: ServerResponse, status: number, body: Record<string, unknow
   res.end(text);
 }
 
-/** The raw body, or null as soon as it passes `max` bytes (the rest is never read). */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+/**
+ * The raw body; "size" as soon as it passes `max` bytes, "timeout" when it has not all arrived
+ * within `timeoutMs` (the rest is never read either way).
+ */
+function readBody(
+  req: IncomingMessage,
+  max: number,
+  timeoutMs: number,
+): Promise<Buffer | "size" | "timeout"> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = setTimeout(() => {
+      cleanup();
+      req.pause();
+      resolve("timeout");
+    }, timeoutMs);
     const cleanup = (): void => {
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
@@ -82,7 +112,7 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
       if (size > max) {
         cleanup();
         req.pause();
-        resolve(null);
+        resolve("size");
         return;
       }
       chunks.push(chunk);
@@ -107,6 +137,12 @@ async function verified(secrets: readonly string[], payload: string, signature: 
     if (await verify(secret, payload, signature).catch(() => false)) return true;
   }
   return false;
+}
+
+/** `application/json` (parameters such as a charset allowed); a delivery without the header is read as JSON. */
+function isJson(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  return contentType.split(";")[0]?.trim().toLowerCase() === "application/json";
 }
 
 function parseJson(text: string): unknown {
@@ -151,9 +187,13 @@ export function createWebhookReceiver(opts: WebhookReceiverOptions): RouteHandle
       reject(413, "size", `the body is over ${maxBytes} bytes`, true);
       return;
     }
-    const raw = await readBody(req, maxBytes);
-    if (raw === null) {
+    const raw = await readBody(req, maxBytes, opts.readTimeoutMs ?? READ_TIMEOUT_MS);
+    if (raw === "size") {
       reject(413, "size", `the body is over ${maxBytes} bytes`, true);
+      return;
+    }
+    if (raw === "timeout") {
+      reject(408, "timeout", "the body did not arrive in time", true);
       return;
     }
     const payload = raw.toString("utf8");
@@ -163,6 +203,16 @@ export function createWebhookReceiver(opts: WebhookReceiverOptions): RouteHandle
         401,
         "signature",
         signature === undefined ? "no X-Hub-Signature-256" : "X-Hub-Signature-256 does not match",
+      );
+      return;
+    }
+    // GitHub offers form encoding too (`payload=<JSON>`): its ping would pass and every issues
+    // delivery fail as "not JSON", so every delivery, the ping included, says what to choose.
+    if (!isJson(header(req, "content-type"))) {
+      reject(
+        400,
+        "content_type",
+        "the webhook's content type must be \"application/json\" (GitHub: the webhook's settings, Content type)",
       );
       return;
     }

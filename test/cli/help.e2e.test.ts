@@ -35,7 +35,16 @@ const ENV = { PATH: process.env["PATH"] ?? "" };
 
 describe("<command> --help", () => {
   it("every command of the contract has its usage", () => {
-    for (const name of ["run", "sync", "status", "retry", "check", "config validate", "config schema"])
+    for (const name of [
+      "run",
+      "sync",
+      "status",
+      "retry",
+      "rewind",
+      "check",
+      "config validate",
+      "config schema",
+    ])
       expect(NAMES).toContain(name);
     for (const name of ["reconcile", "simulate", "demo"]) expect(NAMES).toContain(name);
   });

@@ -13,6 +13,7 @@ function status(over: Partial<DaemonStatus> = {}): DaemonStatus {
     lastOkAt: null,
     periodMs: 5 * MINUTE,
     poll: { intervalMs: null, skipped: { retry_after: 0, busy: 0 } },
+    streamsStopped: [],
     ...over,
   };
 }
@@ -62,5 +63,24 @@ describe("health probes of run", () => {
     const ok = status({ periodMs: 5_000, cycles: { ok: 1, failed: 0 }, lastOkAt: T0 });
     expect(readiness(ok, T0 + 59_000).ok).toBe(true);
     expect(readiness(ok, T0 + 61_000).ok).toBe(false);
+  });
+
+  it("/readyz is not ready while a stream is stopped by a refused cursor, however well the cycles go, and says what to run", () => {
+    const good = {
+      cycles: { ok: 3, failed: 0 },
+      lastCycle: { ok: true, finishedAt: T0, durationMs: 5 },
+      lastOkAt: T0,
+    };
+    expect(readiness(status(good), T0 + MINUTE).ok).toBe(true);
+    const refused = { at: "2026-01-01T00:00:00.000Z", detail: "400 request/invalid-cursor: bad signature" };
+    const probe = readiness(
+      status({ ...good, streamsStopped: [{ stream: "threats", ...refused }] }),
+      T0 + MINUTE,
+    );
+    expect(probe.ok).toBe(false);
+    expect(probe.body["streams_stopped"]).toEqual(["threats"]);
+    expect(String(probe.body["reason"])).toContain("the threats stream is stopped");
+    expect(String(probe.body["reason"])).toContain("bad signature");
+    expect(String(probe.body["reason"])).toContain("`threatbridge rewind --threats`");
   });
 });

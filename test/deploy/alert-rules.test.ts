@@ -93,6 +93,8 @@ describe("deploy/prometheus: the alert rules", () => {
       // Older than an hour: an age, which a count of intents cannot tell.
       ThreatbridgeIntentsUnfinished: "threatbridge_oldest_unfinished_intent_age_seconds",
       ThreatbridgeNotReady: "threatbridge_ready",
+      // A stopped stream does not pass by itself: the series says which stream, until `rewind`.
+      ThreatbridgeStreamCursorRefused: "threatbridge_stream_cursor_refused",
     };
     for (const [alert, series] of Object.entries(wanted)) {
       expect(byName.get(alert) ?? "", alert).toContain(series);

@@ -176,4 +176,13 @@ describe("/metrics: the series the dashboard and the alert rules read", () => {
     expect(sample(after, 'threatbridge_webhook_deliveries_total{outcome="rejected",reason="size"}')).toBe(1);
     expect(sample(after, 'threatbridge_webhook_deliveries_total{outcome="ignored"}')).toBe(0);
   });
+
+  it("threatbridge_stream_cursor_refused{stream}: 1 while the platform's refusal of the stream's cursor stops it, 0 for the other, both from the start", async () => {
+    const quiet = await scrape(sources());
+    expect(sample(quiet, 'threatbridge_stream_cursor_refused{stream="assets"}')).toBe(0);
+    expect(sample(quiet, 'threatbridge_stream_cursor_refused{stream="threats"}')).toBe(0);
+    const stopped = await scrape(sources({ streamsStopped: () => ["threats"] }));
+    expect(sample(stopped, 'threatbridge_stream_cursor_refused{stream="assets"}')).toBe(0);
+    expect(sample(stopped, 'threatbridge_stream_cursor_refused{stream="threats"}')).toBe(1);
+  });
 });

@@ -1,6 +1,7 @@
 import type { RequestCount } from "../../src/shared/index.js";
 import {
   Asset,
+  PlatformProblem,
   Threat,
   type ParsedItem,
   type PlatformClient,
@@ -77,6 +78,8 @@ export class FakePlatform extends FailingFake implements PlatformClient {
   /** Call number to fail, and whether the write lands before the failure (a lost response). */
   autoVerify: (threat: Threat) => boolean = (t) => t["module"] === "vulnerability";
   pageSize = 3;
+  /** Walks of each stream begun (each begins with one request carrying the saved cursor). */
+  readonly streamRequests = { threats: 0, assets: 0 };
   /** Called after each page a walk yields (a test can stop the engine there). */
   afterPage: (kind: "threats" | "assets") => void = () => {};
 
@@ -157,6 +160,19 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     keep: (item: T) => boolean,
     unchanged?: UnchangedTest,
   ): AsyncIterable<StreamPage<T>> {
+    this.streamRequests[kind] += 1;
+    // Spec list rule 5: a cursor this platform did not issue answers 400 request/invalid-cursor.
+    if (cursor !== null && !(/^\d+$/.test(cursor) && Number(cursor) <= log.length)) {
+      await this.call(() => {
+        throw new PlatformProblem({
+          method: "GET",
+          path: `/v1/${kind}`,
+          status: 400,
+          problem: { type: "request/invalid-cursor", status: 400, detail: "the cursor is not valid" },
+          requestId: `req-${this.calls}`,
+        });
+      });
+    }
     let index = cursor === null ? 0 : Number(cursor);
     let resume = cursor;
     for (let guard = 0; guard < 100_000; guard += 1) {

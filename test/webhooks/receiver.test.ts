@@ -38,7 +38,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(opts: { manages?: (n: IssueDeliveryNotice) => boolean } = {}): Promise<Harness> {
+async function start(
+  opts: { manages?: (n: IssueDeliveryNotice) => boolean; readTimeoutMs?: number } = {},
+): Promise<Harness> {
   let logText = "";
   const logger = createLogger({
     level: "debug",
@@ -61,6 +63,7 @@ async function start(opts: { manages?: (n: IssueDeliveryNotice) => boolean } = {
     },
     onOutcome: (outcome: WebhookOutcome, reason?: WebhookRejection) =>
       outcomes.push(reason === undefined ? outcome : `${outcome}:${reason}`),
+    ...(opts.readTimeoutMs !== undefined ? { readTimeoutMs: opts.readTimeoutMs } : {}),
   });
   server = await startHealthServer({
     host: "127.0.0.1",
@@ -262,5 +265,55 @@ describe("GitHub webhook receiver (contract: GitHub webhooks)", () => {
     expect(ids.size()).toBe(3);
     expect(ids.add("d")).toBe(false);
     expect(ids.add("a")).toBe(true); // forgotten: the oldest left when "d" came
+  });
+
+  it("GitHub's form encoding (application/x-www-form-urlencoded): the ping and every delivery are 400, and the answer names application/json", async () => {
+    const h = await start();
+    const form = async (event: string, json: string) => {
+      const body = `payload=${encodeURIComponent(json)}`;
+      const delivery = await signed(body, { event });
+      delivery.headers["content-type"] = "application/x-www-form-urlencoded";
+      return send(h.url, delivery);
+    };
+    // Before, the ping passed (200) and every issues delivery after it failed as "not JSON".
+    const ping = await form("ping", JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1 }));
+    expect(ping.status).toBe(400);
+    expect(JSON.parse(ping.body)).toEqual({
+      error:
+        "the webhook's content type must be \"application/json\" (GitHub: the webhook's settings, Content type)",
+    });
+    const closed = await form("issues", issuesPayload("closed"));
+    expect(closed.status).toBe(400);
+    expect(JSON.parse(closed.body)).toEqual(JSON.parse(ping.body));
+    expect(h.notices).toEqual([]);
+    expect(h.outcomes).toEqual(["rejected:content_type", "rejected:content_type"]);
+    // JSON with a charset is JSON.
+    const charset = await signed(issuesPayload("closed"));
+    charset.headers["content-type"] = "application/json; charset=utf-8";
+    expect((await send(h.url, charset)).status).toBe(202);
+  });
+
+  it("a body that has not all arrived within the read deadline is 408 and its connection closed; never handed on", async () => {
+    const h = await start({ readTimeoutMs: 200 });
+    const payload = issuesPayload("closed");
+    const delivery = await signed(payload);
+    const answer = await new Promise<{ status: number; closed: boolean }>((resolve, reject) => {
+      const req = request(
+        h.url,
+        { method: "POST", headers: { ...delivery.headers, "content-length": String(payload.length) } },
+        (res) => {
+          res.resume();
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, closed: res.headers.connection === "close" }),
+          );
+        },
+      );
+      req.on("error", reject);
+      // One byte, then nothing: a client that drips (or stalls) its body.
+      req.write(payload.slice(0, 1));
+    });
+    expect(answer).toEqual({ status: 408, closed: true });
+    expect(h.notices).toEqual([]);
+    expect(h.outcomes).toEqual(["rejected:timeout"]);
   });
 });

@@ -13,6 +13,7 @@ import { planFor } from "../plan/plan-for.js";
 import { noteGroupMember } from "../groups/membership.js";
 import { enqueue } from "../records/queue.js";
 import { slaOnVersion } from "./sla.js";
+import { isCursorRefusal, noteCursorRefused, streamStopped } from "./stream-stops.js";
 import {
   applyAssetVersion,
   applyThreatVersion,
@@ -184,8 +185,30 @@ async function walk<T>(
   return items;
 }
 
+/**
+ * A stream stopped by a refused cursor is not read (stream-stops.ts); a walk the platform answers
+ * with `request/invalid-cursor` keeps what its earlier pages recorded and stops the stream, and the
+ * cycle goes on with the other stream and GitHub's side.
+ */
+async function readStream(
+  ctx: SyncContext,
+  kind: "threats" | "assets",
+  read: () => Promise<number>,
+): Promise<number> {
+  if (streamStopped(ctx, kind)) return 0;
+  try {
+    return await read();
+  } catch (error) {
+    if (!isCursorRefusal(error)) throw error;
+    noteCursorRefused(ctx, kind, error);
+    return 0;
+  }
+}
+
 export async function readAssets(ctx: SyncContext, signal?: AbortSignal): Promise<number> {
-  return walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset, signal);
+  return readStream(ctx, "assets", () =>
+    walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset, signal),
+  );
 }
 
 /** `afterPage` runs between pages with the page's item count, its work recorded (cycle.ts drains there). */
@@ -194,8 +217,10 @@ export async function readThreats(
   signal?: AbortSignal,
   afterPage?: (items: number) => Promise<void>,
 ): Promise<number> {
-  const pages = ctx.platform.streamThreats(ctx.state.cursors.threats, (raw) => unchangedThreat(ctx, raw));
-  return walk(ctx, "threats", pages, absorbThreat, signal, afterPage);
+  return readStream(ctx, "threats", () => {
+    const pages = ctx.platform.streamThreats(ctx.state.cursors.threats, (raw) => unchangedThreat(ctx, raw));
+    return walk(ctx, "threats", pages, absorbThreat, signal, afterPage);
+  });
 }
 
 /** Items that failed to parse are read again one by one (GET) on later cycles. */

@@ -25,6 +25,7 @@ const Meta = z.object({
   lastCycle: LastCycle.nullable().default(null),
   renderKey: z.string().nullish(),
   platformNotBefore: z.number().nullish(),
+  cursorRefused: State.shape.cursorRefused.nullish(),
 });
 
 function metaOf(store: JournaledStore): Record<string, Json> {
@@ -36,6 +37,7 @@ function metaOf(store: JournaledStore): Record<string, Json> {
     "lastCycle",
     "renderKey",
     "platformNotBefore",
+    "cursorRefused",
   ];
   const meta: Record<string, Json> = {};
   for (const key of keys) {
@@ -97,6 +99,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
     lastCycle: meta.lastCycle,
     ...(meta.renderKey != null ? { renderKey: meta.renderKey } : {}),
     ...(meta.platformNotBefore != null ? { platformNotBefore: meta.platformNotBefore } : {}),
+    ...(meta.cursorRefused != null ? { cursorRefused: meta.cursorRefused } : {}),
     threats: {},
     assets: records.assets,
     queue: records.queue,

@@ -12,7 +12,14 @@ export type Collection =
 
 /** The single values of the state, named as the journaled store's meta names them. */
 export type MetaKey =
-  "cursors" | "githubSince" | "etags" | "seq" | "lastCycle" | "renderKey" | "platformNotBefore";
+  | "cursors"
+  | "cursorRefused"
+  | "githubSince"
+  | "etags"
+  | "seq"
+  | "lastCycle"
+  | "renderKey"
+  | "platformNotBefore";
 
 export const COLLECTIONS: readonly Collection[] = [
   "threats",

@@ -52,6 +52,7 @@ export function createStateGuard(enabled: boolean): StateGuard {
       return guard({
         ...state,
         cursors: deepFreeze(state.cursors),
+        ...(state.cursorRefused ? { cursorRefused: deepFreeze(state.cursorRefused) } : {}),
         github: deepFreeze(state.github),
         lastCycle: deepFreeze(state.lastCycle),
         assets: frozenValues(state.assets),

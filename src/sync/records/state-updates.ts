@@ -63,6 +63,7 @@ type Values = {
 
 type MetaValues = {
   cursors: State["cursors"];
+  cursorRefused: State["cursorRefused"];
   githubSince: State["github"]["since"];
   etags: State["github"]["etags"];
   seq: number;

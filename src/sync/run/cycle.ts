@@ -14,6 +14,8 @@ import { sweepAcceptances } from "./acceptance-sweep.js";
 import { sweepSla } from "./sla-sweep.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
+import { rewindStream } from "../intake/stream-stops.js";
+import { stoppedStreams, type StreamKind } from "../stopped-streams.js";
 
 /** What `reconcile` may do (adopt issues, write links): each action kind's module says. */
 export { isMappingRepair };
@@ -49,6 +51,11 @@ export interface CycleReport {
   /** The cycle summary observer's tally; the same keys as `lastCycle.counts` (contract, `sync --json`). */
   counters: CycleCounts;
   dryRunActions?: number;
+  /**
+   * Streams not read because the platform refused their saved cursor (intake/stream-stops.ts):
+   * the rest of the cycle ran, and `ok` speaks for it; `sync` exits 1 while one is listed.
+   */
+  streamsStopped?: Array<{ stream: StreamKind; at: string; detail: string }>;
 }
 
 function message(error: unknown): string {
@@ -182,7 +189,7 @@ async function cycleBody(
     if (!ctx.dryRun) await recoverIntents(ctx);
     if (opts.reconcile) {
       // Everything is read and planned again, also threats whose version the state already holds.
-      setMeta(ctx, "cursors", { ...ctx.state.cursors, threats: null });
+      rewindStream(ctx, "threats");
       setMeta(ctx, "githubSince", {});
       ctx.github.importEtags([]);
       forgetVersions(ctx);
@@ -192,7 +199,7 @@ async function cycleBody(
       // each issue whose content differs is updated (paced by the write budget like any write).
       if (ctx.state.renderKey !== undefined) {
         ctx.logger.info("the config changes what issues show; threats are read again from the start");
-        setMeta(ctx, "cursors", { ...ctx.state.cursors, threats: null });
+        rewindStream(ctx, "threats");
         forgetVersions(ctx);
       }
       setMeta(ctx, "renderKey", ctx.renderer.key);
@@ -263,6 +270,8 @@ async function cycleBody(
   };
   if (error !== undefined) report.error = error;
   if (dryRunActions !== undefined) report.dryRunActions = dryRunActions;
+  const stopped = stoppedStreams(ctx.state.cursorRefused);
+  if (stopped.length > 0) report.streamsStopped = stopped;
   return report;
 }
 

@@ -1,0 +1,73 @@
+import { PlatformProblem } from "../../platform/errors.js";
+import type { CursorRefusal, CursorRefusals } from "../../state/index.js";
+import type { SyncContext } from "../context.js";
+import { setMeta } from "../records/state-updates.js";
+import { stoppedStreams, stoppedText, type StreamKind } from "../stopped-streams.js";
+
+/**
+ * A stream whose saved cursor the platform refuses (400 `request/invalid-cursor`, spec "Common list
+ * behaviour" rule 5) is stopped, not retried: a cursor "does not expire", so the same cursor gets
+ * the same answer on every cycle, and a one-second schedule would send it every second while
+ * nothing told the operator what to do. The refusal is kept in the state (shown by `status`,
+ * `/readyz` and `/metrics`) until `threatbridge rewind` forgets the cursor; the other stream and
+ * GitHub's side (verdicts, the queue) go on meanwhile.
+ */
+
+/** A reminder of a stopped stream, in the log, at most this often (the first skip of a process is said at once). */
+export const STOPPED_REMINDER_MS = 60 * 60 * 1000;
+
+/** The platform's answer to a cursor it cannot read (corrupted, truncated, hand-built, another installation's). */
+export function isCursorRefusal(error: unknown): error is PlatformProblem {
+  return error instanceof PlatformProblem && error.status === 400 && error.type === "request/invalid-cursor";
+}
+
+/** The platform's words on a refused cursor, one line, without the cursor itself (it can be long). */
+function detailOf(ctx: SyncContext, error: PlatformProblem): string {
+  const said = error.detail ?? error.title ?? "no detail given";
+  const id = error.requestId === undefined ? "" : `, request id ${error.requestId}`;
+  return ctx.scrub(`400 request/invalid-cursor: ${said}${id}`.replace(/\s+/g, " ").slice(0, 500));
+}
+
+/** Records the refusal (durable with the cycle's next commit) and says so once, at `error`. */
+export function noteCursorRefused(ctx: SyncContext, kind: StreamKind, error: PlatformProblem): void {
+  const refusal: CursorRefusal = {
+    at: new Date(ctx.clock.now()).toISOString(),
+    detail: detailOf(ctx, error),
+  };
+  setMeta(ctx, "cursorRefused", { ...ctx.state.cursorRefused, [kind]: refusal });
+  (ctx.streamStopsSaid ??= new Map()).set(kind, ctx.clock.now());
+  ctx.logger.error({ stream: kind, detail: refusal.detail }, stoppedText(kind, refusal));
+}
+
+/**
+ * Whether the stream is stopped: then it is not read at all. The first skip of a process says so
+ * at `error` (a restarted daemon's log shows why one stream is idle), later ones at most once an
+ * hour at `warn`, so that a one-second schedule does not fill the log.
+ */
+export function streamStopped(ctx: SyncContext, kind: StreamKind): boolean {
+  const refusal = ctx.state.cursorRefused?.[kind];
+  if (refusal === undefined) return false;
+  const said = (ctx.streamStopsSaid ??= new Map());
+  const last = said.get(kind);
+  const now = ctx.clock.now();
+  if (last === undefined || now - last >= STOPPED_REMINDER_MS) {
+    said.set(kind, now);
+    const line = { stream: kind, detail: refusal.detail };
+    if (last === undefined) ctx.logger.error(line, stoppedText(kind, refusal));
+    else ctx.logger.warn(line, `reminder: ${stoppedText(kind, refusal)}`);
+  }
+  return true;
+}
+
+/**
+ * Forgets a stream's cursor and its refusal, so that the next read starts from the beginning: what
+ * `rewind` does, and what `reconcile` and a config change that re-reads the threats do too.
+ */
+export function rewindStream(ctx: Parameters<typeof setMeta>[0], kind: StreamKind): void {
+  if (ctx.state.cursors[kind] !== null) setMeta(ctx, "cursors", { ...ctx.state.cursors, [kind]: null });
+  const refused = ctx.state.cursorRefused;
+  if (refused?.[kind] === undefined) return;
+  const rest: CursorRefusals = { ...refused };
+  delete rest[kind];
+  setMeta(ctx, "cursorRefused", stoppedStreams(rest).length === 0 ? undefined : rest);
+}
