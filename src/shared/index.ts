@@ -42,6 +42,7 @@ export {
   slaSinceLine,
   type MarkerFound,
   parseRevision,
+  retiredGroupBody,
   REVISION_LINE_RESERVE,
   withRevision,
 } from "./hidden-lines.js";

@@ -10,6 +10,8 @@ export function buildMemberIndex(
 ): Map<string, string> {
   const byThreat = new Map<string, string>();
   for (const [groupId, group] of Object.entries(groups ?? {})) {
+    // A group of a setting the config no longer has (groups/supersede.ts) files no member.
+    if (group.superseded !== undefined) continue;
     for (const threatId of Object.keys(group.members)) byThreat.set(threatId, groupId);
   }
   return byThreat;
