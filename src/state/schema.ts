@@ -187,6 +187,11 @@ export const GroupMember = z.object({
   status: z.string().optional(),
   assetId: z.string().nullable().optional(),
   repo: z.string().optional(),
+  /**
+   * The `updated_at` the platform answered to this member's verdict from a person's change of its
+   * group's issue: a version read later but older than it (a walk from the start) is stale.
+   */
+  verdictAt: z.string().optional(),
 });
 export type GroupMember = z.infer<typeof GroupMember>;
 

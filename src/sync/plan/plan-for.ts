@@ -9,6 +9,7 @@ import { gone, notRead, present } from "./known.js";
 import {
   buildMemberIndex,
   isGroupIssueRef,
+  memberVerdict,
   singleMembership,
   type SingleMembership,
 } from "../records/group-members.js";
@@ -43,19 +44,23 @@ function ownLink(
  * A threat that was a single-mode member (its link names a group's issue) and is no longer one
  * (grouping changed or its group left it): it gets an issue of its own only while it is open on
  * the platform. One a person's close of its group issue solved, or whose fix the platform still
- * verifies (`pending`), stays with the closed group issue (contract, "Changing grouping").
+ * verifies (`pending`), stays with the closed group issue (contract, "Changing grouping"); so does
+ * a version older than that verdict's answer, read again by a walk from the start.
  */
 function formerMemberAtRest(
   ctx: SyncContext,
   threatId: string,
   link: { externalId: string } | null,
-  status: string,
+  version: { status: string; updatedAt: string },
 ): boolean {
-  if (link === null || ctx.state.groups === undefined || desiredIssueState(status)?.state === "open")
-    return false;
+  if (link === null || ctx.state.groups === undefined) return false;
   const named = parseExternalId(link.externalId);
   if (named === null || !isGroupIssueRef(ctx.state.groups, named.repo, named.number)) return false;
-  return singleOf(ctx, threatId).single === undefined;
+  if (singleOf(ctx, threatId).single !== undefined) return false;
+  const open = (status: string) => desiredIssueState(status)?.state === "open";
+  if (!open(version.status)) return true;
+  const verdict = memberVerdict(ctx.state.groups, named.repo, named.number, threatId);
+  return verdict !== undefined && !open(verdict.status) && version.updatedAt <= verdict.at;
 }
 
 import { forOccurrence } from "../render/occurrence.js";
@@ -121,7 +126,7 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     eligible:
       view !== null &&
       isEligible(view, asset, ctx.policy) &&
-      !formerMemberAtRest(ctx, threatId, cached?.link ?? null, view.status),
+      !formerMemberAtRest(ctx, threatId, cached?.link ?? null, view),
     route,
     rendered,
     policy: ctx.policy,

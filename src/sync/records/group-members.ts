@@ -55,3 +55,23 @@ export function isGroupIssueRef(
   }
   return false;
 }
+
+/**
+ * A former single-mode member's status as its verdict's answer gave it, when `repo#number` (its
+ * link) is its group's issue: the verdict sent for a person's change of that issue.
+ */
+export function memberVerdict(
+  groups: Readonly<Record<string, GroupRecord>> | undefined,
+  repo: string,
+  number: number,
+  threatId: string,
+): { status: string; at: string } | undefined {
+  for (const group of Object.values(groups ?? {})) {
+    if (group.single?.[repo]?.number !== number) continue;
+    const member = group.members[threatId];
+    if (member?.verdictAt !== undefined && member.status !== undefined) {
+      return { status: member.status, at: member.verdictAt };
+    }
+  }
+  return undefined;
+}
