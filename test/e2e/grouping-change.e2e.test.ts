@@ -194,6 +194,14 @@ describe("changing grouping loses nothing (contract, Workflow: Changing grouping
     const oldNumbers = new Set(groupIssues(world).map((i) => i.number));
     world.gh.person.close(REPO, closed.number, { reason: "completed", login: "alice" });
     await world.writeConfig(PARENT);
+    // The dry run shows the change first and writes nothing (contract, "sync --dry-run").
+    const files = await world.stateFiles();
+    const writesBefore = world.gh.counters().writes;
+    const plan = await world.run(["sync", "--dry-run", "-c", world.configPath]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain("close (not planned): grouping changed");
+    expect(await world.stateFiles()).toEqual(files);
+    expect(world.gh.counters().writes).toBe(writesBefore);
     const before = verdicts(world);
     await sync(world);
     await sync(world);
