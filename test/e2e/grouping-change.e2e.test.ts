@@ -90,11 +90,12 @@ function expectConsistent(w: World): void {
   const markers = openGroups.map((i) => GROUP_MARKER.exec(i.body ?? "")?.[1]);
   expect(new Set(markers).size).toBe(markers.length);
   for (const group of openGroups) {
-    const key = GROUP_MARKER.exec(group.body ?? "")?.[1] ?? "";
-    const asset = decodeURIComponent(key.replace(/^asset:/, ""));
-    const open = w.sim.sim
-      .threatIds()
-      .filter((id) => threat(w, id).asset === asset && threat(w, id).status === "unsolved");
+    const [by = "", encoded = ""] = (GROUP_MARKER.exec(group.body ?? "")?.[1] ?? "").split(":");
+    const key = decodeURIComponent(encoded);
+    const open = w.sim.sim.threatIds().filter((id) => {
+      const t = w.sim.sim.getThreat(id);
+      return t?.status === "unsolved" && String(by === "asset" ? t["asset_id"] : t["module"]) === key;
+    });
     expect(open.length, `open group issue #${group.number}`).toBeGreaterThan(0);
   }
   // A threat whose link names a group issue has no open issue of its own.
@@ -271,5 +272,38 @@ describe("changing grouping loses nothing (contract, Workflow: Changing grouping
     expect(verdicts(world) - before).toBe(open.length);
     expect(groupIssues(world).filter((i) => i.state === "open")).toHaveLength(0);
     expectConsistent(world);
+  });
+
+  it("parent by asset → parent by module, a person's close of a parent pending: the old parents retired naming their members' issues, new parents by module, each marker on one open issue", async () => {
+    world = await start(PARENT);
+    await sync(world);
+    await sync(world);
+    const { parent } = busiestParent(world);
+    const parentsBefore = groupIssues(world).map((p) => ({
+      number: p.number,
+      children: issues(world as World)
+        .filter((i) => i.parentId === p.id)
+        .map((i) => i.number),
+    }));
+    world.gh.person.close(REPO, parent.number, { reason: "completed", login: "alice" });
+    await world.writeConfig("grouping:\n  by: module\n  mode: parent\n");
+    const before = verdicts(world);
+    await sync(world);
+    await sync(world);
+    expect(verdicts(world) - before).toBe(0);
+    for (const p of parentsBefore) {
+      const open = p.children.filter((n) => issueByNumber(world as World, n).state === "open");
+      expectRetired(world, p.number, open);
+    }
+    const byModule = groupIssues(world).filter((i) => i.body?.includes("<!-- threatbridge:group=module:"));
+    expect(byModule.length).toBeGreaterThan(0);
+    for (const p of byModule) {
+      const children = issues(world).filter((i) => i.parentId === p.id);
+      expect(children.length, `parent #${p.number}`).toBeGreaterThan(0);
+    }
+    expectConsistent(world);
+    const writes = world.gh.counters().writes;
+    await sync(world);
+    expect(world.gh.counters().writes).toBe(writes);
   });
 });

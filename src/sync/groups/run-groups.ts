@@ -11,7 +11,7 @@ import { dueDateOf } from "./sla-hook.js";
 import { printGroupAction, printSingleAction } from "./dry-run-groups.js";
 import { planSingles, syncSingles } from "./run-single.js";
 import { runAction } from "../run/run-action.js";
-import { currentGroups } from "./supersede.js";
+import { attachedToOldParents, currentGroups } from "./supersede.js";
 import { markerHeld } from "./change-grouping.js";
 import { hasOldWork, syncOld } from "./run-retire.js";
 
@@ -61,6 +61,7 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
   const runtime = groupRuntime(ctx);
   const actions: GroupAction[] = [];
   const noSubIssues = reposWithoutSubIssues(ctx);
+  const underOldParent = attachedToOldParents(ctx);
   for (const [groupId, group] of currentGroups(ctx)) {
     const byRepo = membersByRepo(ctx, group);
     const repos = new Set([...byRepo.keys(), ...Object.keys(group.parents)]);
@@ -78,6 +79,7 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
           managedLabel: ctx.policy.managedLabel,
           title: runtime.title,
           subIssues: ctx.workflow !== undefined && !noSubIssues.has(repo),
+          underOldParent,
         }),
       );
     }

@@ -93,3 +93,16 @@ export function retireNoted(ctx: SyncContext, groupId: string, repo: string, num
   if (kind === "single" && group.single?.[repo]?.number !== number) return;
   putGroup(ctx, groupId, groupRetired(group, kind, repo, "noted"));
 }
+
+/**
+ * The members attached as sub-issues to a parent of a superseded group: a new setting's parent
+ * moves them to itself (GitHub's `replace_parent`) rather than leaving them where a person would
+ * have put them.
+ */
+export function attachedToOldParents(ctx: SyncContext): Set<string> {
+  const ids = new Set<string>();
+  for (const [, group] of supersededGroups(ctx)) {
+    for (const parent of Object.values(group.parents)) for (const id of parent.attached) ids.add(id);
+  }
+  return ids;
+}
