@@ -79,4 +79,28 @@ describe("changing grouping, through the engine", () => {
       }
     }
   });
+
+  it("single → off with a person's reopen not absorbed yet: the members that close closed get unsolved, then issues of their own, which the retired issue names", async () => {
+    const { h, number } = await closedThenSwitchedOff();
+    // Back to single mode before any cycle: the close is absorbed as usual. Then a person reopens
+    // the issue, and the operator switches grouping off before the next cycle.
+    Object.defineProperty(h, "config", { value: makeConfig({ grouping: { by: "asset", mode: "single" } }) });
+    h.restart();
+    await h.settle();
+    for (const n of [1, 2, 3]) expect(statusOf(h, n)).toBe("solved");
+    h.github.personSets(REPO, number, "open", "bob");
+    Object.defineProperty(h, "config", { value: makeConfig() });
+    h.restart();
+    await h.settle();
+    await h.settle();
+    for (const n of [1, 2, 3]) expect(statusOf(h, n)).toBe("unsolved");
+    const own = h.issues(REPO).filter((i) => i.threatId !== null);
+    expect(own.map((i) => i.state)).toEqual(["open", "open", "open"]);
+    const retired = h.issues(REPO).find((i) => i.number === number);
+    expect(retired?.state).toBe("closed");
+    expect(retired?.stateReason).toBe("not_planned");
+    const said = (await h.github.listComments(REPO, number)).filter((c) => c.body.includes(SAID));
+    expect(said).toHaveLength(1);
+    for (const i of own) expect(said[0]?.body).toContain(`${REPO}#${i.number}`);
+  });
 });
