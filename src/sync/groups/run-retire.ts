@@ -22,6 +22,11 @@ import { supersededGroups } from "./supersede.js";
 
 type OldAction = SingleAction | RetireAction;
 
+/** An issue of a superseded group: a parent, or single mode's one issue, in one repository. */
+type OldIssue =
+  | { issueKind: "parent"; repo: string; issue: GroupParent }
+  | { issueKind: "single"; repo: string; issue: GroupIssue };
+
 function setting(by: string, mode: string): string {
   return `\`by: ${by}, mode: ${mode}\``;
 }
@@ -82,14 +87,23 @@ export function planOld(ctx: SyncContext, opts: { personOnly?: boolean; eager?: 
   const runtime = groupRuntime(ctx);
   for (const [groupId, group] of supersededGroups(ctx)) {
     const was = setting(group.by, group.mode ?? "parent");
-    const issues: Array<["parent" | "single", string, GroupParent | GroupIssue]> = [
-      ...Object.entries(group.parents).map(([r, p]): ["parent", string, GroupParent] => ["parent", r, p]),
-      ...Object.entries(group.single ?? {}).map(([r, i]): ["single", string, GroupIssue] => ["single", r, i]),
+    const issues: OldIssue[] = [
+      ...Object.entries(group.parents).map(([repo, issue]) => ({
+        issueKind: "parent" as const,
+        repo,
+        issue,
+      })),
+      ...Object.entries(group.single ?? {}).map(([repo, issue]) => ({
+        issueKind: "single" as const,
+        repo,
+        issue,
+      })),
     ];
-    for (const [issueKind, repo, issue] of issues) {
+    for (const old of issues) {
+      const { issueKind, repo, issue } = old;
+      // Written no more: retired and commented, or refused by GitHub for good.
       if (issue.retired === "noted" || issue.refused !== undefined) continue;
-      const person = issueKind === "single" && "person" in issue ? issue.person : undefined;
-      if (person && issue.retired === undefined) {
+      if (old.issueKind === "single" && old.issue.person && old.issue.retired === undefined) {
         actions.push(
           ...planPerson(
             {
@@ -98,12 +112,12 @@ export function planOld(ctx: SyncContext, opts: { personOnly?: boolean; eager?: 
               by: group.by,
               key: group.key,
               members: membersOf(ctx, group).get(repo) ?? [],
-              issue: issue as GroupIssue,
+              issue: old.issue,
               managedLabel: ctx.policy.managedLabel,
               title: runtime.title,
               policy: ctx.policy,
             },
-            issue as GroupIssue,
+            old.issue,
           ),
         );
         continue;
@@ -117,8 +131,8 @@ export function planOld(ctx: SyncContext, opts: { personOnly?: boolean; eager?: 
           number: issue.number,
           issueKind,
           retired: issue.retired,
-          refused: false,
-          personPending: false,
+          refused: issue.refused !== undefined,
+          personPending: old.issueKind === "single" && old.issue.person !== undefined,
           carriers: found === null && opts.eager ? [] : found,
           was,
           now: nowSetting(ctx),
