@@ -8,15 +8,16 @@ import { supersedeAndCommit, supersededGroups } from "./supersede.js";
  * the old setting's groups are superseded, and a person's close or reopen of an old single-mode
  * issue that the connector had not absorbed yet is read (`readGitHub`, the change poll) and its
  * verdicts sent under the old setting, before the new setting plans any member's issue: a member
- * that close solved then gets none. Nothing is written in a dry run.
+ * that close solved then gets none. Nothing is written in a dry run; with no `readGitHub`
+ * (`reconcile`) the groups are only superseded.
  */
 export async function beginGroupingChange(
   ctx: SyncContext,
-  readGitHub: () => Promise<void>,
+  readGitHub: (() => Promise<void>) | null,
   stop: () => boolean,
 ): Promise<void> {
   await supersedeAndCommit(ctx);
-  if (ctx.dryRun || !hasOldSingles(ctx)) return;
+  if (readGitHub === null || ctx.dryRun || !hasOldSingles(ctx)) return;
   await readGitHub();
   await syncOld(ctx, stop, { personOnly: true });
 }

@@ -204,14 +204,13 @@ async function cycleBody(
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
     };
-    // A changed `grouping`: what a person did under the old setting is absorbed first.
-    if (!opts.reconcile) {
-      await beginGroupingChange(
-        ctx,
-        () => readGitHub(ctx),
-        () => opts.signal?.aborted === true,
-      );
-    }
+    // A changed `grouping`: what a person did under the old setting is absorbed first (not by
+    // `reconcile`, which only repairs the mapping, but its groups are superseded all the same).
+    await beginGroupingChange(
+      ctx,
+      opts.reconcile ? null : () => readGitHub(ctx),
+      () => opts.signal?.aborted === true,
+    );
     await readAssets(ctx, opts.signal);
     const interleave =
       ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
