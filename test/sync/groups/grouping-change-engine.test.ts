@@ -103,4 +103,68 @@ describe("changing grouping, through the engine", () => {
     expect(said).toHaveLength(1);
     for (const i of own) expect(said[0]?.body).toContain(`${REPO}#${i.number}`);
   });
+
+  it("single → parent, a crash or a failed call at every call of either side: the old issue retired once, then one parent with its marker, never the old issue taken over as the parent", async () => {
+    async function switchedToParent(): Promise<{ h: Harness; number: number }> {
+      const h = new Harness(
+        makeConfig({ grouping: { by: "asset", mode: "single" } }),
+        new FakeWorkflowGitHub(),
+      );
+      for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n), name: `Member ${n}`, severity: "low" });
+      await h.settle();
+      await h.settle();
+      const issue = gh(h).parents(REPO)[0];
+      if (!issue) throw new Error("no group issue");
+      Object.defineProperty(h, "config", {
+        value: makeConfig({ grouping: { by: "asset", mode: "parent" } }),
+      });
+      h.restart();
+      return { h, number: issue.number };
+    }
+    const clean = await switchedToParent();
+    const before = { github: clean.h.github.calls, platform: clean.h.platform.calls };
+    await clean.h.cycle();
+    const points = {
+      github: clean.h.github.calls - before.github,
+      platform: clean.h.platform.calls - before.platform,
+    };
+    for (const [side, call] of (["github", "platform"] as const).flatMap((side) =>
+      Array.from({ length: points[side] }, (_, i) => [side, i + 1] as const),
+    )) {
+      for (const [after, crash] of [
+        [false, true],
+        [true, true],
+        [false, false],
+        [true, false],
+      ] as const) {
+        const { h, number } = await switchedToParent();
+        if (crash) h.crashAt(side, call, after);
+        // Without a crash the call fails once (a lost answer, a 5xx) and the cycle goes on.
+        else if (side === "github") h.github.failAt = { call: h.github.calls + call, after };
+        else h.platform.failAt = { call: h.platform.calls + call, after };
+        await h.cycle().catch(() => undefined);
+        // No group marker on two open issues, also between cycles.
+        const markers = h
+          .issues(REPO)
+          .filter((i) => i.state === "open")
+          .flatMap((i) => /<!-- threatbridge:group=[^ ]+ -->/.exec(i.body ?? "") ?? []);
+        expect(new Set(markers).size).toBe(markers.length);
+        if (crash) h.restart();
+        await h.settle();
+        await h.settle();
+        const own = h.issues(REPO).filter((i) => i.threatId !== null);
+        expect(own.map((i) => i.threatId).sort()).toEqual([1, 2, 3].map(threatId));
+        expect(own.every((i) => i.state === "open")).toBe(true);
+        const old = h.issues(REPO).find((i) => i.number === number);
+        expect(old?.state).toBe("closed");
+        expect(old?.body).not.toContain("<!-- threatbridge:group=");
+        const said = (await h.github.listComments(REPO, number)).filter((c) => c.body.includes(SAID));
+        expect(said).toHaveLength(1);
+        const parents = gh(h).parents(REPO);
+        expect(parents).toHaveLength(1);
+        expect(parents[0]?.number).not.toBe(number);
+        expect(parents[0]?.state).toBe("open");
+      }
+    }
+  });
 });
