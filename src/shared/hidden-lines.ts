@@ -93,6 +93,16 @@ export function parseGroupMarker(body: string | null | undefined): { by: string;
   }
 }
 
+/**
+ * A retired group issue's body (contract, "Changing grouping": no group marker is reused by a
+ * second issue): its marker line becomes `<!-- threatbridge:retired-group=<by>:<key> -->`, which no
+ * marker search, label listing or change poll takes for a group's, so the new setting's issue of
+ * the same group is the only one that carries the marker.
+ */
+export function retiredGroupBody(body: string): string {
+  return body.replaceAll("<!-- threatbridge:group=", "<!-- threatbridge:retired-group=");
+}
+
 /** Whether a body carries a group marker: the issue is a group's, not a threat's. */
 export function isGroupIssue(body: string | null | undefined): boolean {
   return body?.includes("<!-- threatbridge:group=") === true;

@@ -48,6 +48,7 @@ export {
   slaSinceLine,
   type MarkerFound,
   parseRevision,
+  retiredGroupBody,
   REVISION_LINE_RESERVE,
   withRevision,
 } from "./hidden-lines.js";

@@ -187,6 +187,11 @@ export const GroupMember = z.object({
   status: z.string().optional(),
   assetId: z.string().nullable().optional(),
   repo: z.string().optional(),
+  /**
+   * The `updated_at` the platform answered to this member's verdict from a person's change of its
+   * group's issue: a version read later but older than it (a walk from the start) is stale.
+   */
+  verdictAt: z.string().optional(),
 });
 export type GroupMember = z.infer<typeof GroupMember>;
 
@@ -215,6 +220,8 @@ export const GroupParent = z.object({
    * it is written no more, and the group gets no second parent.
    */
   refused: z.string().optional(),
+  /** Retired after a change of `grouping` (groups/retire-plan.ts): closed, then the comment naming its members' issues. */
+  retired: z.enum(["closed", "noted"]).optional(),
 });
 export type GroupParent = z.infer<typeof GroupParent>;
 
@@ -244,6 +251,8 @@ export const GroupIssue = z.object({
   /** The members the last person's close sent a closing verdict to (a reopen sends them `unsolved`). */
   closedByPerson: z.array(z.string()).optional(),
   refused: z.string().optional(),
+  /** Retired after a change of `grouping` (groups/retire-plan.ts): closed, then the comment naming its members' issues. */
+  retired: z.enum(["closed", "noted"]).optional(),
 });
 export type GroupIssue = z.infer<typeof GroupIssue>;
 
@@ -259,6 +268,14 @@ export const GroupRecord = z.object({
   parents: z.record(z.string(), GroupParent),
   /** Single mode: the group's one issue per repository. */
   single: z.record(z.string(), GroupIssue).optional(),
+  /** The grouping mode it was made under (absent in states written before it was kept: inferred). */
+  mode: z.enum(["parent", "single"]).optional(),
+  /**
+   * When `grouping` changed so that this record's setting (`by`, `mode`) is no longer the
+   * configured one: the record was moved to a key of its own (groups/supersede.ts), a person's
+   * change of its issues is still absorbed under its setting, and its issues are retired.
+   */
+  superseded: z.string().optional(),
 });
 export type GroupRecord = z.infer<typeof GroupRecord>;
 

@@ -113,7 +113,12 @@ export const attachAction: ActionModule<ActionOf<"attach">, AttachOutcome> = {
   // A repeated attach is answered "already attached": no intent.
   async send(action, io) {
     if (!io.workflow) throw new Error("sub-issues need the workflow client");
-    const result = await io.workflow.addSubIssue(action.repo, action.parentNumber, action.childId);
+    const result = await io.workflow.addSubIssue(
+      action.repo,
+      action.parentNumber,
+      action.childId,
+      action.replaceParent ? { replaceParent: true } : {},
+    );
     const parentGone =
       !result.available && (await io.github.getIssue(action.repo, action.parentNumber)) === null;
     return { result, parentGone };

@@ -1,7 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import type { Threat } from "../../platform/index.js";
 import { withRevision } from "../../shared/index.js";
-import type { GroupIssue } from "../../state/index.js";
+import type { GroupIssue, GroupRecord } from "../../state/index.js";
 import { singleChanged, singleMade } from "../transitions/group.js";
 import {
   describeGroupState,
@@ -83,6 +83,14 @@ export const singleStateAction: ActionModule<ActionOf<"single_state">, null> = {
   }),
 };
 
+/** The member's status as the platform answered its verdict, and when (a later, older version is stale). */
+function withVerdict(group: GroupRecord, threatId: string, threat: Threat | null): GroupRecord {
+  const member = group.members[threatId];
+  if (!member || threat === null) return group;
+  const answered = { ...member, status: threat.status, verdictAt: threat.updated_at };
+  return { ...group, members: { ...group.members, [threatId]: answered } };
+}
+
 /** One member's verdict of a person's close or reopen of the group's issue (a repeat finds the platform agreeing). */
 export const singleVerdictAction: ActionModule<ActionOf<"single_verdict">, Threat | null> = {
   kind: "single_verdict",
@@ -94,12 +102,19 @@ export const singleVerdictAction: ActionModule<ActionOf<"single_verdict">, Threa
     action.status === null
       ? Promise.resolve(null)
       : io.platform.setStatus(action.threatId, action.status, action.note),
-  settle: (action) => ({
-    group: changed(action, (i) =>
-      i.person
-        ? { ...i, person: { ...i.person, pending: i.person.pending.filter((id) => id !== action.threatId) } }
-        : i,
-    ),
+  settle: (action, threat) => ({
+    group: {
+      id: action.groupId,
+      change: (g) =>
+        singleChanged(withVerdict(g, action.threatId, threat), action.repo, (i) =>
+          i?.person
+            ? {
+                ...i,
+                person: { ...i.person, pending: i.person.pending.filter((id) => id !== action.threatId) },
+              }
+            : i,
+        ),
+    },
     events:
       action.status === null
         ? []

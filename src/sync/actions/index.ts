@@ -24,6 +24,8 @@ import {
 import type { ActionDescription, ActionModule, ActionOf, EngineAction } from "./types.js";
 import type { GroupAction } from "../groups/plan-groups.js";
 import type { SingleAction } from "../groups/plan-single.js";
+import type { RetireAction } from "../groups/retire-plan.js";
+import { groupRetireAction, groupRetireNoteAction } from "./group-retire.js";
 
 /**
  * The registry: kind → module. Its type makes it exhaustive: a kind added to the `Action` union
@@ -55,7 +57,7 @@ export const actionModules: ActionRegistry = {
  * runner; exhaustive as the planner's registry is.
  */
 export type GroupActionRegistry = {
-  [K in (GroupAction | SingleAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
+  [K in (GroupAction | SingleAction | RetireAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
 };
 
 export const groupActionModules: GroupActionRegistry = {
@@ -70,6 +72,8 @@ export const groupActionModules: GroupActionRegistry = {
   single_state: singleStateAction,
   single_verdict: singleVerdictAction,
   single_person_done: singlePersonDoneAction,
+  group_retire: groupRetireAction,
+  group_retire_note: groupRetireNoteAction,
 };
 
 /** Every kind of the planner's actions, from the registry (so a list of kinds cannot miss one). */
@@ -80,7 +84,7 @@ export function moduleOf<A extends EngineAction>(action: A): ActionModule<A, unk
   // Sound: each registry's type pairs each kind with the module for exactly that action.
   const module = Object.hasOwn(actionModules, action.kind)
     ? actionModules[action.kind as Action["kind"]]
-    : groupActionModules[action.kind as (GroupAction | SingleAction)["kind"]];
+    : groupActionModules[action.kind as (GroupAction | SingleAction | RetireAction)["kind"]];
   return module as unknown as ActionModule<A, unknown>;
 }
 

@@ -4,6 +4,7 @@ import type { EngineEvent } from "../../shared/index.js";
 import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
 import type { GroupAction } from "../groups/plan-groups.js";
 import type { SingleAction } from "../groups/plan-single.js";
+import type { RetireAction } from "../groups/retire-plan.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../run/dry-run-record.js";
@@ -15,7 +16,7 @@ export { QueueClass } from "../plan/queue-class.js";
  * Every action the one runner carries out: the planner's, per threat, and the group pass's, per
  * group (groups/plan-groups.ts, groups/plan-single.ts), whose subject is the group's key.
  */
-export type EngineAction = Action | GroupAction | SingleAction;
+export type EngineAction = Action | GroupAction | SingleAction | RetireAction;
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
 export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail">;

@@ -5,6 +5,7 @@ import { parentMade } from "../transitions/group.js";
 import { groupRuntime } from "./membership.js";
 import { setParent } from "./parent-state.js";
 import { recordCreated } from "./single-members.js";
+import { supersededGroups } from "./supersede.js";
 
 /**
  * At most one issue per group and repository, ever (contract, "Workflow" → "Groups"), also when
@@ -22,6 +23,18 @@ export interface GroupCreate {
   repo: string;
 }
 
+/** The numbers of the issues in `repo` that superseded records hold (groups/supersede.ts). */
+function supersededIssues(ctx: SyncContext, repo: string): Set<number> {
+  const numbers = new Set<number>();
+  for (const [, group] of supersededGroups(ctx)) {
+    const parent = group.parents[repo];
+    const single = group.single?.[repo];
+    if (parent) numbers.add(parent.number);
+    if (single) numbers.add(single.number);
+  }
+  return numbers;
+}
+
 function stateHoldsAnIssueIn(ctx: SyncContext, repo: string): boolean {
   return Object.values(ctx.state.groups ?? {}).some(
     (g) => g.parents[repo] !== undefined || g.single?.[repo] !== undefined,
@@ -33,9 +46,11 @@ async function listFound(ctx: SyncContext, repo: string): Promise<Map<string, Is
   const found = new Map<string, IssueSnapshot>();
   if (!ctx.workflow) return found;
   const issues = await ctx.workflow.listGroupIssues(repo);
+  const old = supersededIssues(ctx, repo);
   for (const issue of [...issues].sort((a, b) => a.number - b.number)) {
     const marker = parseGroupMarker(issue.body);
-    if (marker === null || issue.repo !== repo) continue;
+    // An issue of a setting since changed is retired, never taken over by the new setting's group.
+    if (marker === null || issue.repo !== repo || old.has(issue.number)) continue;
     const groupId = `group:${marker.by}:${marker.key}`;
     if (!found.has(groupId)) found.set(groupId, issue);
   }

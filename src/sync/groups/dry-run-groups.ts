@@ -1,6 +1,7 @@
 import type { DryRunSink } from "../run/dry-run-record.js";
 import type { GroupAction } from "./plan-groups.js";
 import type { SingleAction } from "./plan-single.js";
+import type { RetireAction } from "./retire-plan.js";
 
 /**
  * How a dry run lists a group action (`sync --dry-run`): `group` for a parent's create, update
@@ -104,4 +105,18 @@ export function printSingleAction(sink: DryRunSink, a: SingleAction): void {
     case "single_person_done":
       return;
   }
+}
+
+/** A retirement of a group's issue after `grouping` changed (groups/retire-plan.ts). */
+export function printRetireAction(sink: DryRunSink, a: RetireAction): void {
+  sink.print({
+    action: a.kind === "group_retire" ? "group" : "comment",
+    threat_id: a.groupId,
+    repository: a.repo,
+    issue: a.number,
+    detail:
+      a.kind === "group_retire"
+        ? "close (not planned): grouping changed"
+        : "comment: grouping changed, names the issues carrying its threats",
+  });
 }

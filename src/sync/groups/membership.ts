@@ -87,6 +87,7 @@ export function noteGroupMember(ctx: SyncContext, threatId: string, view: Threat
     key,
     members: {},
     parents: {},
+    mode: single ? "single" : "parent",
   };
   const known = group.members[threatId];
   byThreat.set(threatId, groupId);

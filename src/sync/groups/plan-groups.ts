@@ -29,6 +29,8 @@ export type GroupAction =
       threatId: string;
       childNumber: number;
       childId: number;
+      /** The child is under a retired parent of an old grouping setting: it is moved here. */
+      replaceParent?: true;
     })
   /** More members than a parent may hold: the rest are in the checklist only (said once). */
   | (GroupRef & { kind: "group_full"; number: number; beyond: number });
@@ -49,6 +51,8 @@ export interface GroupPlanInput extends GroupScope {
   title: (scope: object) => string;
   /** Whether sub-issues can be used at all (false where the engine has no workflow client). */
   subIssues: boolean;
+  /** Members attached to a parent of an old grouping setting (groups/supersede.ts): moved, not left. */
+  underOldParent?: ReadonlySet<string>;
 }
 
 export function planGroup(input: GroupPlanInput): GroupAction[] {
@@ -92,6 +96,7 @@ function attachments(input: GroupPlanInput, parent: GroupParent): GroupAction[] 
           threatId: m.threatId,
           childNumber: m.number,
           childId: m.id,
+          ...(input.underOldParent?.has(m.threatId) ? { replaceParent: true as const } : {}),
         },
   );
   if (waiting.length > room) {

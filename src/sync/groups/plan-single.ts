@@ -117,7 +117,11 @@ export function renderSingle(
   return { title, body, labels, hash };
 }
 
-function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAction[] {
+/**
+ * A person's close or reopen of the issue: its verdicts, one per member still to send, then done.
+ * Also for a group of a setting since changed, under that setting (groups/run-retire.ts).
+ */
+export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAction[] {
   const person = issue.person;
   if (!person) return [];
   const { groupId, repo } = input;

@@ -4,6 +4,7 @@ import type { SyncContext } from "../context.js";
 import { parentMade } from "../transitions/group.js";
 import { markerOf, parentOf, setParent } from "./parent-state.js";
 import { recordCreated } from "./single-members.js";
+import { modeOf } from "./supersede.js";
 
 /**
  * A group issue's create whose answer was lost (or a crash after it was sent), in either mode:
@@ -14,7 +15,9 @@ import { recordCreated } from "./single-members.js";
 const MARGIN_MS = 5 * 60_000;
 
 export async function resolveGroupCreate(ctx: SyncContext, intent: Intent): Promise<boolean> {
-  if (ctx.config.grouping?.mode === "single") return resolveSingleCreate(ctx, intent);
+  // The mode the group was made under: its record may have been superseded since (supersede.ts).
+  const made = ctx.state.groups?.[intent.threatId];
+  if (made && modeOf(made) === "single") return resolveSingleCreate(ctx, intent);
   const marker = markerOf(ctx, intent.threatId);
   if (marker === null || !ctx.workflow) return false;
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();

@@ -11,6 +11,9 @@ import { dueDateOf } from "./sla-hook.js";
 import { printGroupAction, printSingleAction } from "./dry-run-groups.js";
 import { planSingles, syncSingles } from "./run-single.js";
 import { runAction } from "../run/run-action.js";
+import { attachedToOldParents, currentGroups } from "./supersede.js";
+import { markerHeld } from "./change-grouping.js";
+import { hasOldWork, syncOld } from "./run-retire.js";
 
 /**
  * The per-cycle group pass (grouping `parent` mode): every group's plan is made from the state
@@ -58,7 +61,8 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
   const runtime = groupRuntime(ctx);
   const actions: GroupAction[] = [];
   const noSubIssues = reposWithoutSubIssues(ctx);
-  for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
+  const underOldParent = attachedToOldParents(ctx);
+  for (const [groupId, group] of currentGroups(ctx)) {
     const byRepo = membersByRepo(ctx, group);
     const repos = new Set([...byRepo.keys(), ...Object.keys(group.parents)]);
     for (const repo of repos) {
@@ -75,6 +79,7 @@ export function planGroups(ctx: SyncContext): GroupAction[] {
           managedLabel: ctx.policy.managedLabel,
           title: runtime.title,
           subIssues: ctx.workflow !== undefined && !noSubIssues.has(repo),
+          underOldParent,
         }),
       );
     }
@@ -102,6 +107,11 @@ function stillAttaching(ctx: SyncContext, action: GroupAction): boolean {
   const parent = parentOf(ctx, action.groupId, action.repo);
   if (!parent || parent.refused !== undefined || parent.checklistOnly !== undefined) return false;
   return !groupRuntime(ctx).said.has(`unavailable:${action.repo}`);
+}
+
+/** A group's new issue waits while an old setting's issue of the same marker is not retired. */
+function waitsForRetirement(ctx: SyncContext, action: GroupAction): boolean {
+  return action.kind === "group_create" && markerHeld(ctx, action.groupId, action.repo);
 }
 
 /** Whether the pass must stop: a stop, or the deadline before the next write could go out. */
@@ -152,6 +162,13 @@ function refusalOf(error: unknown): string {
 
 /** The group pass of one cycle; answers how many actions it planned. */
 export async function syncGroups(ctx: SyncContext, opts: GroupPassOptions = {}): Promise<number> {
+  // The old setting's groups first (a changed `grouping`): their issues retired before a new
+  // group issue of the same marker is made.
+  const old = hasOldWork(ctx) ? await syncOld(ctx, () => mustStop(ctx, opts)) : 0;
+  return old + (await syncCurrent(ctx, opts));
+}
+
+async function syncCurrent(ctx: SyncContext, opts: GroupPassOptions): Promise<number> {
   if (ctx.config.grouping?.mode === "single") {
     if (ctx.dryRun) {
       const actions = planSingles(ctx);
@@ -185,13 +202,14 @@ export async function syncGroups(ctx: SyncContext, opts: GroupPassOptions = {}):
     }
     return printed;
   }
-  let first = planGroups(ctx).filter((a) => !isAttachWork(a));
+  let first = planGroups(ctx).filter((a) => !isAttachWork(a) && !waitsForRetirement(ctx, a));
   // A parent found on GitHub is taken over before any create goes out (a lost state).
   const adoption = await adoptExisting(
     ctx,
     first.filter((a) => a.kind === "group_create"),
   );
-  if (adoption.adopted > 0) first = planGroups(ctx).filter((a) => !isAttachWork(a));
+  if (adoption.adopted > 0)
+    first = planGroups(ctx).filter((a) => !isAttachWork(a) && !waitsForRetirement(ctx, a));
   first = first.filter((a) => allowedAfter(adoption, a));
   let planned = first.length;
   if (await runAll(ctx, first, opts)) {

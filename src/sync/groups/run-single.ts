@@ -6,6 +6,8 @@ import { adoptExisting, allowedAfter } from "./adopt-existing.js";
 import { groupRuntime } from "./membership.js";
 import { planSingle, type SingleAction } from "./plan-single.js";
 import { membersOf, setIssue } from "./single-members.js";
+import { currentGroups } from "./supersede.js";
+import { markerHeld } from "./change-grouping.js";
 
 /**
  * The group pass of grouping `single` mode: each group's one issue per repository made (under a
@@ -19,7 +21,7 @@ import { membersOf, setIssue } from "./single-members.js";
 export function planSingles(ctx: SyncContext): SingleAction[] {
   const runtime = groupRuntime(ctx);
   const actions: SingleAction[] = [];
-  for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
+  for (const [groupId, group] of currentGroups(ctx)) {
     const byRepo = membersOf(ctx, group);
     for (const repo of new Set([...byRepo.keys(), ...Object.keys(group.single ?? {})])) {
       actions.push(
@@ -43,14 +45,19 @@ export function planSingles(ctx: SyncContext): SingleAction[] {
 
 /** The single-mode pass of one cycle; answers how many actions it planned. */
 export async function syncSingles(ctx: SyncContext, stop: () => boolean): Promise<number> {
-  let actions = planSingles(ctx);
+  let actions = planSingles(ctx).filter(
+    (a) => !(a.kind === "single_create" && markerHeld(ctx, a.groupId, a.repo)),
+  );
   // A group's issue found on GitHub is taken over before any create goes out (a lost state).
   const adoption = await adoptExisting(
     ctx,
     actions.filter((a) => a.kind === "single_create"),
   );
   if (adoption.adopted > 0) actions = planSingles(ctx);
-  actions = actions.filter((a) => allowedAfter(adoption, a));
+  // A group's new issue waits while an old setting's issue of the same marker is not retired.
+  actions = actions.filter(
+    (a) => allowedAfter(adoption, a) && !(a.kind === "single_create" && markerHeld(ctx, a.groupId, a.repo)),
+  );
   for (const action of actions) {
     if (stop()) break;
     try {

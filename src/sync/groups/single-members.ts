@@ -77,32 +77,44 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
  * members open on the platform; a reopen: those that close closed). Answers whether it was one.
  */
 export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boolean {
-  if (ctx.config.grouping?.mode !== "single") return false;
+  // Whatever is configured now: a group issue of a setting since changed is absorbed under the
+  // setting it was made under (contract, "Changing grouping"), until it is retired.
+  const groupId = singleIssueGroup(ctx, issue.repo, issue.number);
+  const group = groupId === null ? undefined : ctx.state.groups?.[groupId];
+  const known = group?.single?.[issue.repo];
+  if (groupId === null || !group || !known) return false;
+  if (known.person || known.state === issue.state) return false;
+  const event = issue.state === "closed" ? "closed" : "reopened";
+  const members = membersOf(ctx, group).get(issue.repo) ?? [];
+  const targets = personTargets(event, members, known.closedByPerson);
+  setIssue(ctx, groupId, issue.repo, (i) => ({
+    ...(i as GroupIssue),
+    person: {
+      event,
+      reason: issue.stateReason === "reopened" ? null : issue.stateReason,
+      login: issue.closedBy ?? "a person",
+      seenAt: nowIso(ctx),
+      pending: targets,
+      targets,
+    },
+  }));
+  ctx.emit({
+    type: "person_changed",
+    threatId: groupId,
+    issue: { repo: issue.repo, number: issue.number },
+    state: issue.state,
+  });
+  return true;
+}
+
+/**
+ * The group whose single-mode issue `repo#number` is, under any setting, while it is not retired:
+ * a person's close or reopen of it is its members' verdicts. Null when it is none.
+ */
+export function singleIssueGroup(ctx: SyncContext, repo: string, number: number): string | null {
   for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
-    const known = group.single?.[issue.repo];
-    if (!known || known.number !== issue.number) continue;
-    if (known.person || known.state === issue.state) return false;
-    const event = issue.state === "closed" ? "closed" : "reopened";
-    const members = membersOf(ctx, group).get(issue.repo) ?? [];
-    const targets = personTargets(event, members, known.closedByPerson);
-    setIssue(ctx, groupId, issue.repo, (i) => ({
-      ...(i as GroupIssue),
-      person: {
-        event,
-        reason: issue.stateReason === "reopened" ? null : issue.stateReason,
-        login: issue.closedBy ?? "a person",
-        seenAt: nowIso(ctx),
-        pending: targets,
-        targets,
-      },
-    }));
-    ctx.emit({
-      type: "person_changed",
-      threatId: groupId,
-      issue: { repo: issue.repo, number: issue.number },
-      state: issue.state,
-    });
-    return true;
+    const known = group.single?.[repo];
+    if (known?.number === number && known.retired === undefined) return groupId;
   }
-  return false;
+  return null;
 }

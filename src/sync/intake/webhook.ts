@@ -1,6 +1,7 @@
 import type { SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { syncGroups } from "../groups/run-groups.js";
+import { singleIssueGroup } from "../groups/single-members.js";
 import { absorbIssueNow as absorbWatchedIssue, mappedIssues, reposToWatch } from "./github.js";
 
 /**
@@ -22,8 +23,8 @@ function watchedRepo(ctx: SyncContext, repo: string): string | null {
  * it is its members' verdicts.
  */
 function isSingleGroupIssue(ctx: SyncContext, repo: string, number: number): boolean {
-  if (ctx.config.grouping?.mode !== "single") return false;
-  return Object.values(ctx.state.groups ?? {}).some((group) => group.single?.[repo]?.number === number);
+  // Under any setting: one made under a grouping since changed is absorbed under its own.
+  return singleIssueGroup(ctx, repo, number) !== null;
 }
 
 /**

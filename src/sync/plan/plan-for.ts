@@ -1,6 +1,6 @@
 import type { SyncContext } from "../context.js";
 import { plan, type Action } from "./plan.js";
-import { isEligible, routeFor } from "./policy.js";
+import { desiredIssueState, isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
@@ -9,6 +9,7 @@ import { gone, notRead, present } from "./known.js";
 import {
   buildMemberIndex,
   isGroupIssueRef,
+  memberVerdict,
   singleMembership,
   type SingleMembership,
 } from "../records/group-members.js";
@@ -37,6 +38,29 @@ function ownLink(
   const named = parseExternalId(link.externalId);
   if (named === null || !isGroupIssueRef(ctx.state.groups, named.repo, named.number)) return link;
   return singleOf(ctx, threatId).single ? link : null;
+}
+
+/**
+ * A threat that was a single-mode member (its link names a group's issue) and is no longer one
+ * (grouping changed or its group left it): it gets an issue of its own only while it is open on
+ * the platform. One a person's close of its group issue solved, or whose fix the platform still
+ * verifies (`pending`), stays with the closed group issue (contract, "Changing grouping"); so does
+ * a version older than that verdict's answer, read again by a walk from the start.
+ */
+function formerMemberAtRest(
+  ctx: SyncContext,
+  threatId: string,
+  link: { externalId: string } | null,
+  version: { status: string; updatedAt: string },
+): boolean {
+  if (link === null || ctx.state.groups === undefined) return false;
+  const named = parseExternalId(link.externalId);
+  if (named === null || !isGroupIssueRef(ctx.state.groups, named.repo, named.number)) return false;
+  if (singleOf(ctx, threatId).single !== undefined) return false;
+  const open = (status: string) => desiredIssueState(status)?.state === "open";
+  if (!open(version.status)) return true;
+  const verdict = memberVerdict(ctx.state.groups, named.repo, named.number, threatId);
+  return verdict !== undefined && !open(verdict.status) && version.updatedAt <= verdict.at;
 }
 
 import { forOccurrence } from "../render/occurrence.js";
@@ -99,7 +123,10 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
     link: ownLink(ctx, threatId, cached?.link ?? null, record?.issue !== undefined),
     record: ctx.state.threats.get(threatId),
     person,
-    eligible: view ? isEligible(view, asset, ctx.policy) : false,
+    eligible:
+      view !== null &&
+      isEligible(view, asset, ctx.policy) &&
+      !formerMemberAtRest(ctx, threatId, cached?.link ?? null, view),
     route,
     rendered,
     policy: ctx.policy,

@@ -10,6 +10,8 @@ export function buildMemberIndex(
 ): Map<string, string> {
   const byThreat = new Map<string, string>();
   for (const [groupId, group] of Object.entries(groups ?? {})) {
+    // A group of a setting the config no longer has (groups/supersede.ts) files no member.
+    if (group.superseded !== undefined) continue;
     for (const threatId of Object.keys(group.members)) byThreat.set(threatId, groupId);
   }
   return byThreat;
@@ -52,4 +54,24 @@ export function isGroupIssueRef(
     if (group.single?.[repo]?.number === number || group.parents[repo]?.number === number) return true;
   }
   return false;
+}
+
+/**
+ * A former single-mode member's status as its verdict's answer gave it, when `repo#number` (its
+ * link) is its group's issue: the verdict sent for a person's change of that issue.
+ */
+export function memberVerdict(
+  groups: Readonly<Record<string, GroupRecord>> | undefined,
+  repo: string,
+  number: number,
+  threatId: string,
+): { status: string; at: string } | undefined {
+  for (const group of Object.values(groups ?? {})) {
+    if (group.single?.[repo]?.number !== number) continue;
+    const member = group.members[threatId];
+    if (member?.verdictAt !== undefined && member.status !== undefined) {
+      return { status: member.status, at: member.verdictAt };
+    }
+  }
+  return undefined;
 }

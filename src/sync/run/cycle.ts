@@ -10,6 +10,8 @@ import { queueSummary, type QueueSummary } from "../records/queue.js";
 import type { Action } from "../plan/plan.js";
 import { recoverIntents } from "./recover.js";
 import { syncGroups } from "../groups/run-groups.js";
+import { beginGroupingChange } from "../groups/change-grouping.js";
+import { hasOldWork } from "../groups/run-retire.js";
 import { sweepAcceptances } from "./acceptance-sweep.js";
 import { sweepSla } from "./sla-sweep.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
@@ -204,12 +206,19 @@ async function cycleBody(
       }
       setMeta(ctx, "renderKey", ctx.renderer.key);
     }
-    await readAssets(ctx, opts.signal);
     const drainOpts = {
       ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
     };
+    // A changed `grouping`: what a person did under the old setting is absorbed first (not by
+    // `reconcile`, which only repairs the mapping, but its groups are superseded all the same).
+    await beginGroupingChange(
+      ctx,
+      opts.reconcile ? null : () => readGitHub(ctx),
+      () => opts.signal?.aborted === true,
+    );
+    await readAssets(ctx, opts.signal);
     const interleave =
       ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
     if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
@@ -232,8 +241,9 @@ async function cycleBody(
     else if (!opts.skipDrain) {
       add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
     }
-    // Groups' parents follow their members once the members' own work is done (grouping on).
-    if (!opts.reconcile && ctx.config.grouping !== undefined) {
+    // Groups' parents follow their members once the members' own work is done (grouping on), and
+    // the old setting's issues are retired once their members' new issues exist (grouping changed).
+    if (!opts.reconcile && (ctx.config.grouping !== undefined || hasOldWork(ctx))) {
       const planned = await syncGroups(ctx, drainOpts);
       if (dryRunActions !== undefined) dryRunActions += planned;
     }

@@ -6,6 +6,7 @@ import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
+import { retireNoted } from "../groups/supersede.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
 import { recurred, stepCommented } from "../transitions/acceptance.js";
@@ -71,6 +72,8 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
     // now, found by its key or posted under it: the step is done, and is not planned again.
     const step = intent.step;
     if (step !== undefined) updateThreat(ctx, intent.threatId, (record) => stepCommented(record, step));
+    // A retired group issue's comment (groups/retire-plan.ts): that step is done too.
+    else if (intent.number !== undefined) retireNoted(ctx, intent.threatId, intent.repo, intent.number);
   }
 }
 

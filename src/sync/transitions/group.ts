@@ -58,3 +58,22 @@ export function singleMade(
     hash,
   };
 }
+
+/**
+ * An issue of a superseded group (groups/supersede.ts) retired a step further: `closed` (closed as
+ * not planned, its marker retired), then `noted` (the comment naming its members' issues posted).
+ * Once every issue of the group is noted its members are let go: nothing reads them any more.
+ */
+export function groupRetired(
+  group: GroupRecord,
+  issueKind: "parent" | "single",
+  repo: string,
+  step: "closed" | "noted",
+): GroupRecord {
+  const next: GroupRecord =
+    issueKind === "parent"
+      ? parentChanged(group, repo, (p) => ({ ...p, state: "closed", retired: step }))
+      : singleChanged(group, repo, (i) => (i === undefined ? i : { ...i, state: "closed", retired: step }));
+  const issues = [...Object.values(next.parents), ...Object.values(next.single ?? {})];
+  return issues.every((i) => i.retired === "noted") ? { ...next, members: {} } : next;
+}

@@ -167,6 +167,8 @@ describe("the group pass's action modules settle as plain data", () => {
     expect(spending).toEqual([
       "attach",
       "group_create",
+      "group_retire",
+      "group_retire_note",
       "group_state",
       "group_update",
       "single_create",

@@ -179,4 +179,15 @@ describe("a group's parent (contract, Groups: parent mode)", () => {
     const members = [member(1), member(2), member(3)];
     expect(planGroup(input(members, parentFor([member(1)], { refused: "deleted" })))).toEqual([]);
   });
+
+  it("changing grouping: a member under a parent of the old setting is moved to its new parent (replace_parent), any other attached as before", () => {
+    const members = [member(1), member(2)];
+    const attaches = planGroup(
+      input(members, parentFor(members), { underOldParent: new Set(["t1"]) }),
+    ).filter((a) => a.kind === "attach");
+    expect(attaches.map((a) => [a.threatId, "replaceParent" in a ? a.replaceParent : undefined])).toEqual([
+      ["t1", true],
+      ["t2", undefined],
+    ]);
+  });
 });

@@ -94,7 +94,7 @@ describe("groups in single mode, through the engine", () => {
     expect(gh(h).parents(REPO)[0]?.body).not.toContain("Threat 00000000");
   });
 
-  it("switching grouping off: members get issues of their own and their links move there; the group's issue is never adopted", async () => {
+  it("switching grouping off: members get issues of their own and their links move there; the group's issue is never adopted, and is retired (contract, Changing grouping)", async () => {
     const h = await threeMembers();
     const groupIssue = gh(h).parents(REPO)[0];
     Object.defineProperty(h, "config", { value: makeConfig() });
@@ -107,7 +107,12 @@ describe("groups in single mode, through the engine", () => {
       const issue = own.find((i) => i.threatId === threatId(n));
       expect(linkOf(h, n)).toBe(`${REPO}#${issue?.number}`);
     }
-    expect(gh(h).parents(REPO)[0]?.body).toBe(groupIssue?.body);
+    const retired = h.issues(REPO).find((i) => i.number === groupIssue?.number);
+    expect(retired?.threatId).toBeNull();
+    expect(retired?.state).toBe("closed");
+    expect(retired?.stateReason).toBe("not_planned");
+    expect(retired?.body).toContain("<!-- threatbridge:retired-group=");
+    expect(retired?.body).not.toContain("<!-- threatbridge:group=");
   });
 
   it("a lost state file: the group's issue is found again by its label and marker and taken over, never a second one; every link still names it", async () => {

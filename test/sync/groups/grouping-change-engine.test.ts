@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import { Harness, makeConfig, REPO, threatId } from "../harness.js";
+import { FakeWorkflowGitHub } from "../fake-workflow.js";
+
+/**
+ * Contract, "Workflow" → "Changing grouping", through the engine over in-memory fakes: a person
+ * closes a single-mode group issue, the operator switches grouping off before the next cycle, and
+ * the process may crash at any call of either side. Nothing is lost and nothing is doubled.
+ */
+
+const SAID = "grouping setting changed";
+const statusOf = (h: Harness, n: number) => h.platform.threats.get(threatId(n))?.status;
+
+function gh(h: Harness): FakeWorkflowGitHub {
+  if (!(h.github instanceof FakeWorkflowGitHub)) throw new Error("no workflow fake");
+  return h.github;
+}
+
+/** Three open members in one single-mode group issue, which a person then closes; grouping then off. */
+async function closedThenSwitchedOff(): Promise<{ h: Harness; number: number }> {
+  const h = new Harness(makeConfig({ grouping: { by: "asset", mode: "single" } }), new FakeWorkflowGitHub());
+  for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n), name: `Member ${n}`, severity: "low" });
+  await h.settle();
+  await h.settle();
+  const issue = gh(h).parents(REPO)[0];
+  if (!issue) throw new Error("no group issue");
+  h.github.personSets(REPO, issue.number, "closed", "alice", "completed");
+  Object.defineProperty(h, "config", { value: makeConfig() });
+  h.restart();
+  return { h, number: issue.number };
+}
+
+async function expectAbsorbedAndRetired(h: Harness, number: number): Promise<void> {
+  // The person's close reached every member as its verdict, under single mode.
+  for (const n of [1, 2, 3]) expect(statusOf(h, n)).toBe("solved");
+  // Solved members need no issue of their own: the group issue is the only issue, retired.
+  expect(h.issues(REPO)).toHaveLength(1);
+  const retired = h.issues(REPO)[0];
+  expect(retired?.number).toBe(number);
+  expect(retired?.state).toBe("closed");
+  expect(retired?.stateReason).toBe("not_planned");
+  expect(retired?.body).not.toContain("<!-- threatbridge:group=");
+  const comments = await h.github.listComments(REPO, number);
+  expect(comments.filter((c) => c.body.includes(SAID))).toHaveLength(1);
+}
+
+describe("changing grouping, through the engine", () => {
+  it("single → off with a person's close not absorbed yet: its verdicts first, then the issue retired with one comment; later cycles write nothing", async () => {
+    const { h, number } = await closedThenSwitchedOff();
+    await h.settle();
+    await expectAbsorbedAndRetired(h, number);
+    const verdicts = h.events.filter((e) => e.type === "verdict_sent").map((e) => e.threatId);
+    expect(verdicts.sort()).toEqual([1, 2, 3].map(threatId));
+    const writes = h.github.calls;
+    await h.settle();
+    expect(h.github.calls - writes).toBeLessThanOrEqual(1);
+  });
+
+  it("a crash at every call of either side, before or after it lands: every verdict still sent, one retiring comment, no issue for a solved member", async () => {
+    const clean = await closedThenSwitchedOff();
+    const before = { github: clean.h.github.calls, platform: clean.h.platform.calls };
+    await clean.h.cycle();
+    const points = {
+      github: clean.h.github.calls - before.github,
+      platform: clean.h.platform.calls - before.platform,
+    };
+    expect(points.github).toBeGreaterThan(0);
+    for (const [side, call] of (["github", "platform"] as const).flatMap((side) =>
+      Array.from({ length: points[side] }, (_, i) => [side, i + 1] as const),
+    )) {
+      for (const after of [false, true]) {
+        const { h, number } = await closedThenSwitchedOff();
+        h.crashAt(side, call, after);
+        await h.cycle().catch(() => undefined);
+        h.restart();
+        await h.settle();
+        await h.settle();
+        await expectAbsorbedAndRetired(h, number);
+      }
+    }
+  });
+
+  it("single → off with a person's reopen not absorbed yet: the members that close closed get unsolved, then issues of their own, which the retired issue names", async () => {
+    const { h, number } = await closedThenSwitchedOff();
+    // Back to single mode before any cycle: the close is absorbed as usual. Then a person reopens
+    // the issue, and the operator switches grouping off before the next cycle.
+    Object.defineProperty(h, "config", { value: makeConfig({ grouping: { by: "asset", mode: "single" } }) });
+    h.restart();
+    await h.settle();
+    for (const n of [1, 2, 3]) expect(statusOf(h, n)).toBe("solved");
+    h.github.personSets(REPO, number, "open", "bob");
+    Object.defineProperty(h, "config", { value: makeConfig() });
+    h.restart();
+    await h.settle();
+    await h.settle();
+    for (const n of [1, 2, 3]) expect(statusOf(h, n)).toBe("unsolved");
+    const own = h.issues(REPO).filter((i) => i.threatId !== null);
+    expect(own.map((i) => i.state)).toEqual(["open", "open", "open"]);
+    const retired = h.issues(REPO).find((i) => i.number === number);
+    expect(retired?.state).toBe("closed");
+    expect(retired?.stateReason).toBe("not_planned");
+    const said = (await h.github.listComments(REPO, number)).filter((c) => c.body.includes(SAID));
+    expect(said).toHaveLength(1);
+    for (const i of own) expect(said[0]?.body).toContain(`${REPO}#${i.number}`);
+  });
+
+  it("single → parent, a crash or a failed call at every call of either side: the old issue retired once, then one parent with its marker, never the old issue taken over as the parent", async () => {
+    async function switchedToParent(): Promise<{ h: Harness; number: number }> {
+      const h = new Harness(
+        makeConfig({ grouping: { by: "asset", mode: "single" } }),
+        new FakeWorkflowGitHub(),
+      );
+      for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n), name: `Member ${n}`, severity: "low" });
+      await h.settle();
+      await h.settle();
+      const issue = gh(h).parents(REPO)[0];
+      if (!issue) throw new Error("no group issue");
+      Object.defineProperty(h, "config", {
+        value: makeConfig({ grouping: { by: "asset", mode: "parent" } }),
+      });
+      h.restart();
+      return { h, number: issue.number };
+    }
+    const clean = await switchedToParent();
+    const before = { github: clean.h.github.calls, platform: clean.h.platform.calls };
+    await clean.h.cycle();
+    const points = {
+      github: clean.h.github.calls - before.github,
+      platform: clean.h.platform.calls - before.platform,
+    };
+    for (const [side, call] of (["github", "platform"] as const).flatMap((side) =>
+      Array.from({ length: points[side] }, (_, i) => [side, i + 1] as const),
+    )) {
+      for (const [after, crash] of [
+        [false, true],
+        [true, true],
+        [false, false],
+        [true, false],
+      ] as const) {
+        const { h, number } = await switchedToParent();
+        if (crash) h.crashAt(side, call, after);
+        // Without a crash the call fails once (a lost answer, a 5xx) and the cycle goes on.
+        else if (side === "github") h.github.failAt = { call: h.github.calls + call, after };
+        else h.platform.failAt = { call: h.platform.calls + call, after };
+        await h.cycle().catch(() => undefined);
+        // No group marker on two open issues, also between cycles.
+        const markers = h
+          .issues(REPO)
+          .filter((i) => i.state === "open")
+          .flatMap((i) => /<!-- threatbridge:group=[^ ]+ -->/.exec(i.body ?? "") ?? []);
+        expect(new Set(markers).size).toBe(markers.length);
+        if (crash) h.restart();
+        await h.settle();
+        await h.settle();
+        const own = h.issues(REPO).filter((i) => i.threatId !== null);
+        expect(own.map((i) => i.threatId).sort()).toEqual([1, 2, 3].map(threatId));
+        expect(own.every((i) => i.state === "open")).toBe(true);
+        const old = h.issues(REPO).find((i) => i.number === number);
+        expect(old?.state).toBe("closed");
+        expect(old?.body).not.toContain("<!-- threatbridge:group=");
+        const said = (await h.github.listComments(REPO, number)).filter((c) => c.body.includes(SAID));
+        expect(said).toHaveLength(1);
+        const parents = gh(h).parents(REPO);
+        expect(parents).toHaveLength(1);
+        expect(parents[0]?.number).not.toBe(number);
+        expect(parents[0]?.state).toBe("open");
+      }
+    }
+  });
+});
