@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import { loadUndiciParts, type UndiciParts } from "./undici-parts.js";
 
 /**
  * One HTTP exchange with the platform over an undici dispatcher; no retries, no auth, no
@@ -35,34 +36,38 @@ export interface HttpTransport {
  * the headers, the gaps in the body; and, for a caller without a deadline, the whole exchange.
  */
 export function createHttpTransport(timeoutMs: number): HttpTransport {
-  let agent: Promise<Dispatcher> | null = null;
-  const dispatcher = (): Promise<Dispatcher> =>
-    (agent ??= import("undici").then(
-      ({ Agent }) =>
-        new Agent({
-          connections: 8,
-          keepAliveTimeout: 10_000,
-          keepAliveMaxTimeout: 60_000,
-          connect: { timeout: Math.min(timeoutMs, 10_000) },
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        }),
-    ));
+  let agent: Promise<{ parts: UndiciParts; pool: Dispatcher }> | null = null;
+  const dispatcher = (): Promise<{ parts: UndiciParts; pool: Dispatcher }> =>
+    (agent ??= loadUndiciParts().then((parts) => ({
+      parts,
+      pool: new parts.Agent({
+        connections: 8,
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+        connect: { timeout: Math.min(timeoutMs, 10_000) },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      }),
+    })));
   return {
     send: async (req) => sendOnce(await dispatcher(), req, timeoutMs),
     close: async () => {
       const open = agent;
       agent = null;
       // destroy, not close: a request still in flight at exit is abandoned, not waited for.
-      if (open !== null) await (await open).destroy();
+      if (open !== null) await (await open).pool.destroy();
     },
   };
 }
 
 /** Sends one request and reads the whole body; transport failures (reset, refused, timeouts) throw. */
-async function sendOnce(dispatcher: Dispatcher, req: RawRequest, totalMs: number): Promise<RawResponse> {
+async function sendOnce(
+  { parts, pool }: { parts: UndiciParts; pool: Dispatcher },
+  req: RawRequest,
+  totalMs: number,
+): Promise<RawResponse> {
   const total = AbortSignal.timeout(totalMs);
-  const res = await dispatcher.request({
+  const res = await parts.request(pool, {
     origin: req.url.origin,
     path: req.url.pathname + req.url.search,
     method: req.method,
