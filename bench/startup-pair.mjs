@@ -30,12 +30,23 @@ function run(build, dir, args) {
   const started = performance.now();
   const r = spawnSync(
     "/usr/bin/time",
-    ["-f", "%U %S %M", "-o", out, process.execPath, join(builds[build], "dist/cli.js"), ...args, "-c", join(dir, "threatbridge.yaml")],
+    [
+      "-f",
+      "%U %S %M",
+      "-o",
+      out,
+      process.execPath,
+      join(builds[build], "dist/cli.js"),
+      ...args,
+      "-c",
+      join(dir, "threatbridge.yaml"),
+    ],
     { encoding: "utf8", env: { ...process.env, THREATBRIDGE_LOG_LEVEL: "warn" } },
   );
   const wall = (performance.now() - started) / 1000;
   const [u, s, m] = readFileSync(out, "utf8").trim().split("\n").pop().split(" ").map(Number);
-  if (r.status !== 0) throw new Error(`${build} ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-500)}`);
+  if (r.status !== 0)
+    throw new Error(`${build} ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-500)}`);
   return { cpu: u + s, wall, rssMb: m / 1024 };
 }
 
@@ -53,7 +64,10 @@ try {
   }
   const results = { sync: { A: [], B: [], ratio: [] }, status: { A: [], B: [], ratio: [] } };
   for (let i = 0; i < Number(values.pairs); i += 1) {
-    for (const [name, args] of [["sync", ["sync", "--json"]], ["status", ["status", "--json"]]]) {
+    for (const [name, args] of [
+      ["sync", ["sync", "--json"]],
+      ["status", ["status", "--json"]],
+    ]) {
       const a = run("A", dirs.A, args);
       const b = run("B", dirs.B, args);
       results[name].A.push(a);
@@ -63,7 +77,9 @@ try {
   }
   const summary = (list, key) => median(list.map((r) => r[key]));
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-  console.log(`threats ${values.threats}, ${values.pairs} pairs, node ${process.version}, load after: ${load}`);
+  console.log(
+    `threats ${values.threats}, ${values.pairs} pairs, node ${process.version}, load after: ${load}`,
+  );
   for (const name of ["sync", "status"]) {
     const r = results[name];
     const line = (b) =>
