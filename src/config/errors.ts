@@ -26,7 +26,7 @@ export class ConfigError extends Error {
 }
 
 /** `file:line: key.path: message`; the line and the key path are left out when there is none. */
-export function formatProblem(file: string, problem: ConfigProblem): string {
+function formatProblem(file: string, problem: ConfigProblem): string {
   const where = problem.line === null ? file : `${file}:${problem.line}`;
   return problem.path === ""
     ? `${where}: ${problem.message}`

@@ -13,6 +13,5 @@ export {
   DEFAULT_ACCEPTANCE_NOTE,
   DEFAULT_GROUP_TITLE,
   DEFAULT_MIN_MEMBERS,
-  GROUP_KEYS,
   type GroupBy,
 } from "./workflow.js";

@@ -12,7 +12,7 @@ import { schemaAt } from "./schema-walk.js";
  *   UPDATE_CONFIG_SCHEMA=1 npx vitest run test/config/json-schema.test.ts
  */
 
-export const CONFIG_SCHEMA_ID = "https://threatbridge.dev/schemas/threatbridge.schema.json";
+const CONFIG_SCHEMA_ID = "https://threatbridge.dev/schemas/threatbridge.schema.json";
 
 /** A value that still holds a `${VAR}` reference: an editor sees the file before interpolation. */
 const ENV_REFERENCE = {

@@ -14,7 +14,7 @@ import { lineOfPath } from "./yaml-lines.js";
  * written for operators already. Values of secret keys never appear (see `describeGiven`).
  */
 
-export interface IssueContext {
+interface IssueContext {
   doc: Document;
   lines: LineCounter;
   schema: z.core.$ZodType;

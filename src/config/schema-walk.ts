@@ -57,7 +57,7 @@ export function knownKeys(root: Schema, path: readonly PropertyKey[]): string[] 
   return schema instanceof z.core.$ZodObject ? Object.keys(schema._zod.def.shape) : [];
 }
 
-export type ScalarKind = "string" | "number" | "boolean";
+type ScalarKind = "string" | "number" | "boolean";
 
 /** Whether a value at `path` may be of this scalar kind (enums count as strings). */
 export function accepts(root: Schema, path: readonly PropertyKey[], kind: ScalarKind): boolean {

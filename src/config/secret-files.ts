@@ -19,9 +19,9 @@ import { keyText, lineOfPath } from "./yaml-lines.js";
 /** Reads a secret file; tests pass their own. */
 export type ReadSecretFile = (path: string) => string;
 
-export const readSecretFileSync: ReadSecretFile = (path) => readFileSync(path, "utf8");
+const readSecretFileSync: ReadSecretFile = (path) => readFileSync(path, "utf8");
 
-export const FILE_SUFFIX = "_file";
+const FILE_SUFFIX = "_file";
 
 /**
  * Where each secret key lives (its parent's key path) and whether it holds one secret or a list

@@ -10,7 +10,7 @@ import { ANY_JSON } from "./template-scopes.js";
  */
 
 /** One variable path as liquidjs's analysis gives it: names, indexes, and nested variables. */
-export interface UsedVariable {
+interface UsedVariable {
   segments: ReadonlyArray<string | number | object>;
   location: { row: number; col: number };
 }

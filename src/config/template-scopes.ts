@@ -61,7 +61,7 @@ const ISSUE_SAMPLE: IssueTemplateScope = {
 };
 
 /** The facts of a person's close or reopen that a status note shows. */
-export interface NoteFacts {
+interface NoteFacts {
   repo: string;
   number: number;
   url: string;
@@ -85,7 +85,7 @@ export function acceptanceNoteScope(person: NoteFacts, until: string): Readonly<
 }
 
 /** What a group issue's title shows of its group (values escaped by the caller). */
-export interface GroupTitleFacts {
+interface GroupTitleFacts {
   key: string;
   name: string;
   by: string;

@@ -36,7 +36,7 @@ export interface CompiledTemplates {
  */
 
 /** Where a template comes from: the issue's title or body, or a verdict's status note. */
-export type TemplatePart = "title" | "body" | "status_note";
+type TemplatePart = "title" | "body" | "status_note";
 
 export class TemplateError extends Error {
   readonly code = "template_invalid";
@@ -49,7 +49,7 @@ export class TemplateError extends Error {
 }
 
 /** Bounds on what a template may cost. `workLimit` and `memoryLimit` count work, not time. */
-export const TEMPLATE_LIMITS = {
+const TEMPLATE_LIMITS = {
   parseLimit: 100_000,
   /** Tags and outputs rendered in one render, loop iterations included. */
   workLimit: 10_000,

@@ -10,7 +10,7 @@ import type { TemplateKind } from "./template-scopes.js";
  */
 
 /** A duration with its unit (`90d`, `36h`, `10s`); a bare number is an error that says so. */
-export const Duration = z.preprocess(
+const Duration = z.preprocess(
   // A YAML number (`critical: 7`) reaches the check below as text, to be told it lacks its unit.
   (value) => (typeof value === "number" ? String(value) : value),
   z
@@ -48,7 +48,7 @@ function template(kind: TemplateKind) {
     });
 }
 
-export const GROUP_KEYS = ["asset", "title", "module", "cve"] as const;
+const GROUP_KEYS = ["asset", "title", "module", "cve"] as const;
 export type GroupBy = (typeof GROUP_KEYS)[number];
 
 export const DEFAULT_GROUP_TITLE = "{{ group.key }}: {{ group.open }} open of {{ group.total }}";

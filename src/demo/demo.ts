@@ -21,7 +21,7 @@ export const CLOSING_HINT =
  * the connector did and why, with numbers from its events (tally.ts) and from both sides.
  */
 
-export interface DemoOptions {
+interface DemoOptions {
   say: Say;
   openEngine: OpenDemoEngine;
   logger: Logger;

@@ -1,4 +1,4 @@
-export { CLOSING_HINT, runDemo, type DemoOptions } from "./demo.js";
+export { CLOSING_HINT, runDemo } from "./demo.js";
 export { DemoError } from "./narrate.js";
-export type { DemoEngine, OpenDemoEngine } from "./setup.js";
-export { runWorkflowDemo, WORKFLOW_DEMO_CONFIG, type WorkflowDemoOptions } from "./workflow.js";
+export type { OpenDemoEngine } from "./setup.js";
+export { runWorkflowDemo } from "./workflow.js";

@@ -19,7 +19,7 @@ const CLIENT_ID = "threatbridge-demo";
 const CLIENT_SECRET = "threatbridge-demo-secret";
 
 /** An engine opened over a config, and how to release it (its clients, its state, its lock). */
-export interface DemoEngine {
+interface DemoEngine {
   ctx: SyncContext;
   close(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export interface DemoWorld {
   close(): Promise<void>;
 }
 
-export interface DemoWorldOptions {
+interface DemoWorldOptions {
   openEngine: OpenDemoEngine;
   logger: Logger;
   seed: number;

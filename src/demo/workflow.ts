@@ -12,7 +12,7 @@ import { DEMO_REPO, startDemoWorld, type DemoWorld, type OpenDemoEngine } from "
  * GitHub stand-in and the simulator, not from the connector's own account.
  */
 
-export interface WorkflowDemoOptions {
+interface WorkflowDemoOptions {
   say: Say;
   openEngine: OpenDemoEngine;
   logger: Logger;
@@ -26,7 +26,7 @@ const BREACH_LABEL = "sla:breached";
 const ACCEPT_LABEL = "risk-accepted";
 
 /** The workflow settings the demo runs with (the contract's keys; short SLAs so one shows a breach). */
-export const WORKFLOW_DEMO_CONFIG = {
+const WORKFLOW_DEMO_CONFIG = {
   grouping: {
     by: "asset",
     mode: "parent",

@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { Clock } from "../shared/clock.js";
 import type { Actor } from "./store.js";
 
-export type AuthResult = { kind: "token"; actor: Actor } | { kind: "app" } | null;
+type AuthResult = { kind: "token"; actor: Actor } | { kind: "app" } | null;
 
-export interface AuthOptions {
+interface AuthOptions {
   tokens: readonly string[];
   appAuth: { appId: string; publicKeyPem: string; installationId: number } | undefined;
   botLogin: string;

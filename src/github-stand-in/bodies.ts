@@ -3,8 +3,8 @@ import { isRecord } from "../shared/json.js";
 import type { ValidationEntry } from "./replies.js";
 
 /** GitHub's published limits on issue and comment text. */
-export const MAX_BODY_CHARS = 65_536;
-export const MAX_TITLE_CHARS = 256;
+const MAX_BODY_CHARS = 65_536;
+const MAX_TITLE_CHARS = 256;
 
 /** GitHub takes a milestone number as a number or a numeric string. */
 const MilestoneNumber = z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]);
@@ -69,7 +69,7 @@ export const AddSubIssueBody = z.object({
 
 export const RemoveSubIssueBody = z.object({ sub_issue_id: z.number().int().positive() });
 
-export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; errors: ValidationEntry[] };
+type ParseOutcome<T> = { ok: true; value: T } | { ok: false; errors: ValidationEntry[] };
 
 /** Parses a request body, turning zod's issues into GitHub's 422 `errors` entries. */
 export function parseBody<S extends z.ZodType>(

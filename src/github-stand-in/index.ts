@@ -23,7 +23,7 @@
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";
-export type { RepoPermissions, RepoSettings } from "./repo-settings.js";
+export type { RepoSettings } from "./repo-settings.js";
 export type {
   FaultControls,
   PersonActions,

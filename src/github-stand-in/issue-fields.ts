@@ -2,12 +2,12 @@ import type { HandlerDeps } from "./deps.js";
 import type { ValidationEntry } from "./replies.js";
 import type { RepoRecord } from "./store.js";
 
-export interface WorkflowFields {
+interface WorkflowFields {
   milestone?: number | null | undefined;
   type?: string | null | undefined;
 }
 
-export interface ResolvedFields {
+interface ResolvedFields {
   /** undefined: not given; null: remove. */
   milestone?: number | null;
   type?: string | null;

@@ -4,7 +4,7 @@ import type { StandInOptions } from "./types.js";
 const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 
-export interface PrimarySnapshot {
+interface PrimarySnapshot {
   limit: number;
   used: number;
   remaining: number;

@@ -21,7 +21,7 @@ import {
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 const WRITE_METHODS = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
-export interface PipelineDeps {
+interface PipelineDeps {
   baseUrl: () => string;
   match: (method: string, path: string) => RouteMatch | null;
   auth: Auth;

@@ -14,7 +14,7 @@ export interface RepoSettings {
   permissions?: RepoPermissions | undefined;
 }
 
-export interface RepoPermissions {
+interface RepoPermissions {
   admin: boolean;
   maintain: boolean;
   push: boolean;

@@ -2,11 +2,11 @@ import type { components } from "@octokit/openapi-types";
 import type { CommentRecord, EventRecord, IssueRecord, LabelRecord, RepoRecord } from "./store.js";
 
 export type ApiIssue = components["schemas"]["issue"];
-export type ApiComment = components["schemas"]["issue-comment"];
-export type ApiEvent = components["schemas"]["issue-event"];
-export type ApiLabel = components["schemas"]["label"];
-export type ApiUser = components["schemas"]["simple-user"];
-export type ApiIntegration = NonNullable<components["schemas"]["nullable-integration"]>;
+type ApiComment = components["schemas"]["issue-comment"];
+type ApiEvent = components["schemas"]["issue-event"];
+type ApiLabel = components["schemas"]["label"];
+type ApiUser = components["schemas"]["simple-user"];
+type ApiIntegration = NonNullable<components["schemas"]["nullable-integration"]>;
 export type ApiRateLimit = components["schemas"]["rate-limit"];
 
 /** What every rendered object needs: the stand-in's base URL and the app (when in app mode). */

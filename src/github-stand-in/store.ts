@@ -102,7 +102,7 @@ export interface RepoRecord {
   milestones?: MilestoneRecord[];
 }
 
-export interface IssueChange {
+interface IssueChange {
   title?: string;
   body?: string | null;
   state?: "open" | "closed";

@@ -9,7 +9,7 @@ import { notFound, validationFailed } from "./replies.js";
 
 const DOCS_ADD = "https://docs.github.com/rest/issues/sub-issues#add-sub-issue";
 /** GitHub's limit on the sub-issues of one parent. */
-export const MAX_SUB_ISSUES = 100;
+const MAX_SUB_ISSUES = 100;
 
 const refused = (message: string): Reply =>
   validationFailed([{ resource: "Issue", code: "custom", field: "sub_issue_id", message }], DOCS_ADD);

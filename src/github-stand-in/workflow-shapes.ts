@@ -4,7 +4,7 @@ import type { MilestoneRecord, RepoRecord } from "./store.js";
 import { isoSeconds, user, type ShapeContext } from "./shapes.js";
 
 export type ApiMilestone = components["schemas"]["milestone"];
-export type ApiIssueType = NonNullable<components["schemas"]["issue-type"]>;
+type ApiIssueType = NonNullable<components["schemas"]["issue-type"]>;
 
 const PACIFIC = new Intl.DateTimeFormat("en-CA", {
   timeZone: "America/Los_Angeles",
@@ -30,7 +30,7 @@ export function pacificDateOf(ms: number): string {
 }
 
 /** Midnight US Pacific time of a calendar date, as GitHub answers `due_on` (07:00Z or 08:00Z). */
-export function pacificMidnight(date: string): string {
+function pacificMidnight(date: string): string {
   const utcMidnight = Date.parse(`${date}T00:00:00Z`);
   // PST is UTC-8, PDT UTC-7: 08:00Z is midnight in winter and 01:00 in summer.
   const candidate = utcMidnight + 8 * 3_600_000;

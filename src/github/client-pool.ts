@@ -4,7 +4,7 @@ import { getPage, type RestContext } from "./rest-calls.js";
 import { GitHubApp, GitHubInstallation, GitHubUser } from "./schemas.js";
 
 /** Who the connector acts as: a user's login, or an App's bot login and slug. */
-export interface SelfIdentity {
+interface SelfIdentity {
   login: string;
   appSlug: string | null;
 }
@@ -14,12 +14,12 @@ export interface SelfIdentity {
  * acts through an installation, found with `GET /repos/{owner}/{repo}/installation` (once per
  * owner) when the configuration does not name one.
  */
-export interface ClientPool {
+interface ClientPool {
   forRepo(repo: string): Promise<RestContext>;
   whoAmI(): Promise<SelfIdentity>;
 }
 
-export interface ClientPoolOptions {
+interface ClientPoolOptions {
   auth: OctokitAuth;
   makeContext(auth: OctokitAuth): RestContext;
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
  * Stable codes of the GitHub side. `outcome_unknown` is the one that matters most: a create
  * whose fate is unknown is resolved by looking for its marker, never by sending it again.
  */
-export type GitHubErrorCode =
+type GitHubErrorCode =
   | "outcome_unknown"
   | "rate_limited"
   | "not_found"
@@ -18,7 +18,7 @@ export type GitHubErrorCode =
   | "internal";
 
 /** What is kept of a failed request: method, URL, status and GitHub's message, nothing else. */
-export interface StrippedRequestError {
+interface StrippedRequestError {
   method: string;
   url: string;
   status: number | null;
@@ -28,14 +28,14 @@ export interface StrippedRequestError {
   errors?: ValidationDetail[];
 }
 
-export interface ValidationDetail {
+interface ValidationDetail {
   resource?: string;
   field?: string;
   code?: string;
   message?: string;
 }
 
-export interface GitHubErrorDetails {
+interface GitHubErrorDetails {
   status?: number | null;
   retryAfterMs?: number | null;
   request?: StrippedRequestError;
@@ -101,7 +101,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-export interface ClassifyContext {
+interface ClassifyContext {
   method: string;
   url: string;
   /** A create (POST) whose failure leaves GitHub's state unknown: 5xx, network, timeout. */
@@ -115,7 +115,7 @@ function headerString(headers: Record<string, unknown> | undefined, name: string
 }
 
 /** Retry-after in ms from `retry-after` (seconds) or `x-ratelimit-reset` (epoch seconds). */
-export function retryAfterMsOf(headers: Record<string, unknown> | undefined, now: number): number | null {
+function retryAfterMsOf(headers: Record<string, unknown> | undefined, now: number): number | null {
   const retryAfter = Number(headerString(headers, "retry-after"));
   if (headerString(headers, "retry-after") !== null && Number.isFinite(retryAfter)) {
     return Math.max(0, retryAfter * 1000);
@@ -131,7 +131,7 @@ export function retryAfterMsOf(headers: Record<string, unknown> | undefined, now
  * Whether a 403/429 is GitHub's rate limiting rather than a permission problem (REST docs,
  * "Rate limits": primary = x-ratelimit-remaining 0; secondary = message or retry-after).
  */
-export function isRateLimitAnswer(
+function isRateLimitAnswer(
   status: number,
   headers: Record<string, unknown> | undefined,
   message: string,
@@ -210,7 +210,7 @@ const REPOSITORY_ROUTE =
  * not end in a bare 404. GitHub answers 404, not 403, to credentials that may not see a private
  * repository, so both causes are named; 410 on the issue routes means issues are disabled.
  */
-export function missingRepositoryHint(url: string, status: number): string {
+function missingRepositoryHint(url: string, status: number): string {
   const repo = REPOSITORY_ROUTE.exec(url)?.[1];
   if (repo === undefined) return "";
   if (status === 410)

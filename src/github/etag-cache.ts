@@ -12,7 +12,7 @@ export const EtagEntry = z.object({
   etag: z.string(),
 });
 export type EtagEntry = z.infer<typeof EtagEntry>;
-export const EtagEntries = z.array(EtagEntry);
+const EtagEntries = z.array(EtagEntry);
 
 export interface EtagCache {
   get(repo: string, kind: string, query: string): string | null;

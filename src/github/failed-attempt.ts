@@ -5,7 +5,7 @@ import { z } from "zod";
  * to come back), a transient failure that an idempotent request may repeat, or the end. Pure: the
  * request policy (request-policy.ts) does the waiting.
  */
-export type AttemptVerdict =
+type AttemptVerdict =
   | { kind: "limit"; limit: "secondary" | "primary"; retryAfterSeconds: number }
   | { kind: "transient" }
   | { kind: "final" };

@@ -41,13 +41,7 @@ export {
   type LastStateChange,
   type RepositoryReader,
 } from "./gateway.js";
-export {
-  GitHubError,
-  isGone,
-  isPermanentRefusal,
-  type GitHubErrorCode,
-  type StrippedRequestError,
-} from "./errors.js";
+export { GitHubError, isGone, isPermanentRefusal } from "./errors.js";
 export type { EtagEntry } from "./etag-cache.js";
 export type { IssuePatch, NewIssue, WriteOptions } from "./issue-writes.js";
 export type { IssueTypeOffer } from "./issue-types.js";
@@ -76,9 +70,4 @@ export type { RepoCommentSnapshot } from "./repo-comments.js";
 export type { Unavailable } from "./unavailable.js";
 export { hasMarker, parseMarker } from "../shared/hidden-lines.js";
 export type { GitHubRepository, IssueSnapshot, StateReason } from "./schemas.js";
-export {
-  createWriteBudget,
-  type WriteBudget,
-  type WriteBudgetOptions,
-  type WriteBudgetSnapshot,
-} from "./write-budget.js";
+export { createWriteBudget, type WriteBudget, type WriteBudgetSnapshot } from "./write-budget.js";

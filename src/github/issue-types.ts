@@ -5,7 +5,7 @@ import type { ReadDeps } from "./issue-reads.js";
 import { getPage } from "./rest-calls.js";
 import { unlessUnavailable, type Unavailable } from "./unavailable.js";
 
-export type IssueTypeList = { available: true; types: string[] } | Unavailable;
+type IssueTypeList = { available: true; types: string[] } | Unavailable;
 
 /** Whether a repository offers the configured issue type, as `check` reports it. */
 export type IssueTypeOffer =

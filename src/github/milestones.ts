@@ -53,7 +53,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * a calendar date in US Pacific time, so midnight UTC would show as the day before (contract,
  * "Workflow"); noon UTC is the same date in every US time zone.
  */
-export function dueOnFor(date: string): string {
+function dueOnFor(date: string): string {
   if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T12:00:00Z`)))
     throw new GitHubError("validation", `"${date}" is not a date in YYYY-MM-DD form`);
   return `${date}T12:00:00Z`;

@@ -11,13 +11,13 @@ import type { RequestPolicy } from "./request-policy.js";
 export type GitHubOctokit = Octokit;
 
 /** The REST API version the connector is written against (sent on every request). */
-export const API_VERSION = "2022-11-28";
+const API_VERSION = "2022-11-28";
 
 export type OctokitAuth =
   | { kind: "token"; token: string }
   | { kind: "app"; appId: string | number; privateKey: string; installationId?: number };
 
-export interface OctokitFactoryOptions {
+interface OctokitFactoryOptions {
   baseUrl: string;
   userAgent: string;
   auth: OctokitAuth;

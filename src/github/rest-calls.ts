@@ -10,7 +10,7 @@ export interface RestContext {
   clock: Clock;
 }
 
-export type PageLinks = Partial<Record<"next" | "prev" | "first" | "last", string>>;
+type PageLinks = Partial<Record<"next" | "prev" | "first" | "last", string>>;
 
 export interface PageResult {
   notModified: boolean;
@@ -45,7 +45,7 @@ async function bodyJson(data: unknown): Promise<unknown> {
 }
 
 /** `<url>; rel="next", <url>; rel="last"` → { next, last } (RFC 8288, as GitHub sends it). */
-export function parseLinks(header: unknown): PageLinks {
+function parseLinks(header: unknown): PageLinks {
   const links: PageLinks = {};
   if (typeof header !== "string") return links;
   for (const part of header.split(",")) {

@@ -32,7 +32,7 @@ export type GitHubIssue = z.infer<typeof GitHubIssue>;
 
 export const GitHubIssueList = z.array(GitHubIssue);
 
-export const GitHubComment = z.looseObject({ id: z.number().int(), body: z.string().nullable().optional() });
+const GitHubComment = z.looseObject({ id: z.number().int(), body: z.string().nullable().optional() });
 export const GitHubCommentList = z.array(GitHubComment);
 
 export const GitHubIssueEvent = z.looseObject({

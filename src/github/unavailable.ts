@@ -26,7 +26,7 @@ export function validationText(error: GitHubError): string {
  * a 403 that is not a rate limit (the credentials may not use it), or a 422 that says the feature
  * is off. Everything else (rate limits, 5xx, network, other 422s) is not: it is thrown as before.
  */
-export function asUnavailable(error: unknown): Unavailable | null {
+function asUnavailable(error: unknown): Unavailable | null {
   if (!(error instanceof GitHubError) || error.code === "rate_limited" || error.status === null) return null;
   const message = validationText(error);
   const off =

@@ -17,7 +17,7 @@ export interface LastStateChange {
   stateReason: string | null;
 }
 
-export type StateEvent = GitHubIssueEvent & { event: "closed" | "reopened" };
+type StateEvent = GitHubIssueEvent & { event: "closed" | "reopened" };
 
 type App = { id?: number | undefined; client_id?: string | null | undefined } | null;
 
@@ -51,11 +51,7 @@ function lastStateEventIn(page: PageResult): StateEvent | null {
  * The latest `closed` or `reopened` event of one issue. Events come oldest first, so a long history
  * is read from its last page backwards (`rel="last"`, then `rel="prev"`) rather than from the start.
  */
-export async function lastStateEvent(
-  deps: ReadDeps,
-  repo: string,
-  number: number,
-): Promise<StateEvent | null> {
+async function lastStateEvent(deps: ReadDeps, repo: string, number: number): Promise<StateEvent | null> {
   const ctx = await deps.forRepo(repo);
   const first = await getPage(ctx, `/repos/${repo}/issues/${number}/events`, { per_page: PER_PAGE });
   let url = first.links.last;
@@ -77,7 +73,7 @@ export async function lastStateEvent(
  * events older than `notBefore` — the poll's previous watermark: a change first seen by this poll
  * was made after it. Issues not found are left to their own event list.
  */
-export async function repoStateEvents(
+async function repoStateEvents(
   deps: ReadDeps,
   repo: string,
   wanted: ReadonlySet<number>,

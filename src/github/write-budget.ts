@@ -7,7 +7,7 @@ import { GitHubError } from "./errors.js";
  * the connector keeps its steady state under both, waits `minIntervalMs` between writes, and
  * stops all writes while a secondary limit's retry-after runs. 0 turns a knob off.
  */
-export interface WriteBudgetOptions {
+interface WriteBudgetOptions {
   perMinute: number;
   perHour: number;
   minIntervalMs: number;

@@ -15,7 +15,7 @@ import { pino } from "pino";
 const UNSAFE_KEYS = new Set(["headers", "request", "response", "config", "options", "raw"]);
 
 /** `retryAfterMs` → `retry_after_ms`: log keys are snake_case throughout (contract). */
-export function snakeCase(key: string): string {
+function snakeCase(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 }
 

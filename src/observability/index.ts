@@ -1,14 +1,7 @@
-export {
-  chooseLogFormat,
-  createLogger,
-  silentLogger,
-  type LogFormat,
-  type Logger,
-  type LoggerOptions,
-} from "./logger.js";
+export { chooseLogFormat, createLogger, silentLogger, type Logger } from "./logger.js";
 // The metrics (prom-client) are only `run`'s: they are imported from ./metrics.js, so that `sync`,
 // `status` and the other commands do not load prom-client (about 13 MB of the process).
-export type { ConnectorMetrics, MetricsOptions, MetricsSources, QueueView } from "./metrics.js";
+export type { MetricsSources, QueueView } from "./metrics.js";
 export type { OperationsMetrics, WebhookOutcome, WebhookRejection } from "./operations-metrics.js";
 export {
   startHealthServer,
@@ -20,7 +13,7 @@ export {
   type RouteHandler,
   type RunningHealthServer,
 } from "./health-server.js";
-export { createSecretRegistry, REDACTED, type SecretRegistry } from "./secrets.js";
+export { createSecretRegistry, type SecretRegistry } from "./secrets.js";
 export {
   drainMs,
   drainSeconds,

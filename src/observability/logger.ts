@@ -29,9 +29,9 @@ const REDACT_PATHS = [
 ];
 
 /** Contract, "Logs go to stderr": JSON lines, or readable text for a person at a terminal. */
-export type LogFormat = "json" | "pretty";
+type LogFormat = "json" | "pretty";
 
-export interface LoggerOptions {
+interface LoggerOptions {
   level?: string;
   destination?: DestinationStream;
   /**

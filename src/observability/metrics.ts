@@ -6,7 +6,7 @@ import { registerOperationsMetrics, type OperationsMetrics } from "./operations-
 import type { MetricsSources } from "./metrics-sources.js";
 
 export type { MetricsSources, QueueView } from "./metrics-sources.js";
-export { buildInfo, type BuildInfo } from "./build-metrics.js";
+export { buildInfo } from "./build-metrics.js";
 
 /**
  * Prometheus metrics of `run`, in a registry of their own (no global default registry: two
@@ -16,14 +16,14 @@ export { buildInfo, type BuildInfo } from "./build-metrics.js";
  * and never double counted.
  */
 
-export interface ConnectorMetrics extends OperationsMetrics {
+interface ConnectorMetrics extends OperationsMetrics {
   readonly registry: Registry;
   /** The observer of engine events to subscribe (`ctx.subscribe(metrics.observe)`). */
   observe: EngineObserver;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-export interface MetricsOptions {
+interface MetricsOptions {
   sources: MetricsSources;
   clock?: Clock;
   /** Node's process metrics (CPU, memory, event loop lag); default on. */

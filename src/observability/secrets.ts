@@ -9,7 +9,7 @@
  * values, GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`) and PEM private keys.
  */
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Shorter values are not secrets worth a global replace (and would mangle ordinary words). */
 const MIN_SECRET_LENGTH = 6;

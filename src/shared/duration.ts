@@ -6,7 +6,7 @@
  */
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-export type DurationUnit = keyof typeof UNIT_MS;
+type DurationUnit = keyof typeof UNIT_MS;
 
 export const DAY_MS = UNIT_MS.d;
 

@@ -13,7 +13,7 @@ export interface IssueRef {
   number: number;
 }
 
-export type Stream = "threats" | "assets";
+type Stream = "threats" | "assets";
 
 /** Writes the connector made to either side: each is one audit line (contract, "Logs"). */
 export type WriteEvent =
@@ -48,7 +48,7 @@ export type WriteEvent =
   | { type: "milestone_set"; threatId: string; issue: IssueRef; detail: string };
 
 /** What the connector learnt or decided about a threat's work. */
-export type OutcomeEvent =
+type OutcomeEvent =
   /** A create whose full body GitHub refused (422) was sent with a minimal body instead. */
   | { type: "created_minimal"; threatId: string; detail: string }
   | { type: "adopted"; threatId: string; issue: IssueRef }
@@ -64,7 +64,7 @@ export type OutcomeEvent =
   | { type: "acceptance_date_ignored"; threatId: string; issue: IssueRef; detail: string };
 
 /** What intake read from both sides (contract, "A cycle means: read ..."). */
-export type ReadEvent =
+type ReadEvent =
   /** A walk of one stream ended; `items` is every item it read, malformed ones included. */
   | { type: "stream_read"; stream: Stream; items: number }
   /** An item that failed to parse; read again (GET) next cycle when it has an id. */
@@ -92,7 +92,7 @@ export type ReadEvent =
   | { type: "person_changed"; threatId: string; issue: IssueRef; state: "open" | "closed" };
 
 /** Unfinished intents of an earlier run, resolved by reading GitHub (recover.ts). */
-export type RecoveryEvent =
+type RecoveryEvent =
   /** A create whose response was lost: the issue was found by its marker. */
   | { type: "intent_found"; threatId: string; intentId: string }
   /** Could not be resolved now: its threat waits, the rest goes on. */
@@ -100,7 +100,7 @@ export type RecoveryEvent =
   | { type: "intent_recovered"; threatId: string; intentId: string };
 
 /** A cycle's bounds: observers that keep a per-cycle tally start afresh at `cycle_started`. */
-export type CycleEvent =
+type CycleEvent =
   | { type: "cycle_started"; at: number }
   /** The cycle caught an error; it resumes from the saved cursors next time. */
   | { type: "cycle_failed"; error: string }
@@ -280,7 +280,7 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
   }
 }
 
-export interface EventBus {
+interface EventBus {
   emit: EngineObserver;
   /** Adds an observer for every event from now on; answers a function that removes it. */
   subscribe(observer: EngineObserver): () => void;

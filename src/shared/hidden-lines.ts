@@ -114,7 +114,7 @@ export function hasGroupMarker(body: string | null | undefined, by: string, key:
 }
 
 /** A marker as read: the threat it names and which occurrence of it the issue is (1 when unnumbered). */
-export interface MarkerFound {
+interface MarkerFound {
   threatId: string;
   occurrence: number;
 }
@@ -162,7 +162,7 @@ export function hasMarker(body: string | null | undefined, threatId: string, occ
 const REVISION = /<!-- threatbridge:rev=([0-9a-f]{8,64}) -->/g;
 
 /** The longest hash a revision line carries. */
-export const MAX_REVISION_HASH_LENGTH = 64;
+const MAX_REVISION_HASH_LENGTH = 64;
 
 /** A body with its revision line appended (after everything else, so it is the last one). */
 export function withRevision(body: string, hash: string): string {

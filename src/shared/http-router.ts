@@ -6,14 +6,14 @@
  * (`/issues/comments` before `/issues/{issue_number}`).
  */
 
-export interface RouterOptions {
+interface RouterOptions {
   /** Also match the path with one trailing slash (GitHub answers `/user/` as `/user`). */
   trailingSlash?: boolean;
   /** Parameters that may be an empty segment (the platform's `external-references/{system}`). */
   mayBeEmpty?: readonly string[];
 }
 
-export interface RouteFound<R> {
+interface RouteFound<R> {
   route: R;
   /** By name, decoded. */
   params: Record<string, string>;

@@ -1,12 +1,7 @@
 export { realSleep, systemClock, type Clock, type Sleep } from "./clock.js";
 export { deepFreeze } from "./deep-freeze.js";
 export { isRecord } from "./json.js";
-export {
-  createRequestTally,
-  type RequestCount,
-  type RequestOutcome,
-  type RequestTally,
-} from "./request-tally.js";
+export { createRequestTally, type RequestCount, type RequestTally } from "./request-tally.js";
 export { rankOfSeverity, SEVERITIES, type SeverityName } from "./severity.js";
 export {
   countedAs,
@@ -16,9 +11,7 @@ export {
   type EngineEvent,
   type EngineEventType,
   type EngineObserver,
-  type EventBus,
   type IssueRef,
-  type Stream,
   type WriteEvent,
 } from "./engine-events.js";
 export {
@@ -38,7 +31,6 @@ export {
   isGroupIssue,
   hasMarker,
   markerFor,
-  MAX_REVISION_HASH_LENGTH,
   OWN_LINES,
   parseCommentKeys,
   parseGroupMarker,
@@ -46,21 +38,11 @@ export {
   parseMarkerFound,
   parseSlaSince,
   slaSinceLine,
-  type MarkerFound,
   parseRevision,
   retiredGroupBody,
   REVISION_LINE_RESERVE,
   withRevision,
 } from "./hidden-lines.js";
-export {
-  DEFAULT_MANAGED_LABEL,
-  GROUP_LABEL,
-  isOwnLabel,
-  MODULE_LABEL_PREFIX,
-  moduleLabel,
-  RETIRED_LABELS,
-  SEVERITY_LABEL_PREFIX,
-  severityLabel,
-} from "./labels.js";
+export { DEFAULT_MANAGED_LABEL, GROUP_LABEL, isOwnLabel, moduleLabel, severityLabel } from "./labels.js";
 export { everyKeyOf } from "./every-key.js";
-export { DAY_MS, endOfTypedDay, parseDuration, utcDay, type DurationUnit } from "./duration.js";
+export { DAY_MS, endOfTypedDay, parseDuration, utcDay } from "./duration.js";

@@ -9,14 +9,14 @@ export const DEFAULT_MANAGED_LABEL = "threatbridge";
 /** The label of a group's parent issue (contract, "Groups"), beside the managed label. */
 export const GROUP_LABEL = "threatbridge:group";
 
-export const SEVERITY_LABEL_PREFIX = "severity:";
-export const MODULE_LABEL_PREFIX = "module:";
+const SEVERITY_LABEL_PREFIX = "severity:";
+const MODULE_LABEL_PREFIX = "module:";
 
 /**
  * Labels the connector once wrote and writes no more: the first versions labelled an issue
  * `pending` while its threat was; an update still removes it, as its own.
  */
-export const RETIRED_LABELS: readonly string[] = ["pending"];
+const RETIRED_LABELS: readonly string[] = ["pending"];
 
 export function severityLabel(severity: string): string {
   return `${SEVERITY_LABEL_PREFIX}${severity}`;

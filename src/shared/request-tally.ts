@@ -6,10 +6,10 @@
  * network failure, a timeout, a stop), and `other` for anything else.
  */
 
-export const COUNTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+const COUNTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** What came of one attempt: the answer's status code, or "error" when none came. */
-export type RequestOutcome = number | "error";
+type RequestOutcome = number | "error";
 
 export interface RequestCount {
   readonly method: string;
@@ -23,12 +23,12 @@ export interface RequestTally {
   counts(): RequestCount[];
 }
 
-export function methodLabel(method: string): string {
+function methodLabel(method: string): string {
   const upper = method.toUpperCase();
   return (COUNTED_METHODS as readonly string[]).includes(upper) ? upper : "other";
 }
 
-export function statusLabel(outcome: RequestOutcome): string {
+function statusLabel(outcome: RequestOutcome): string {
   if (outcome === "error") return "error";
   return Number.isInteger(outcome) && outcome >= 100 && outcome <= 599 ? String(outcome) : "other";
 }

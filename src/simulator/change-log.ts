@@ -21,7 +21,7 @@ export interface LogEntry<R extends Logged> {
   live: boolean;
 }
 
-export interface PageScan<T> {
+interface PageScan<T> {
   items: T[];
   /** Index to continue from. */
   next: number;
@@ -29,7 +29,7 @@ export interface PageScan<T> {
   atEnd: boolean;
 }
 
-export interface ScanOptions<R extends Logged, T> {
+interface ScanOptions<R extends Logged, T> {
   limit: number;
   nowMs: number;
   /** Changes processed less than this long ago are not delivered yet (spec, list rule 4). */

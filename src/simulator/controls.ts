@@ -56,14 +56,14 @@ export type ThreatChangesInput = z.input<typeof ThreatChangesInput>;
 
 export const ScanInput = z.strictObject({ outcome: z.enum(["solved", "unsolved", "random"]).optional() });
 
-export interface SimulatorStats {
+interface SimulatorStats {
   tokenRequests: number;
   requests: number;
   /** Requests per route, keyed like "GET /v1/threats" or "PATCH /v1/threats/{id}". */
   byRoute: Record<string, number>;
 }
 
-export interface SimulatorState {
+interface SimulatorState {
   assets: number;
   removedAssets: number;
   threats: number;

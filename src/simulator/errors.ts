@@ -1,5 +1,5 @@
 /** Errors of the simulator's own API (options, in-process controls); HTTP errors are problems. */
-export type SimulatorErrorCode = "invalid_options" | "not_found" | "invalid_input";
+type SimulatorErrorCode = "invalid_options" | "not_found" | "invalid_input";
 
 export class SimulatorError extends Error {
   readonly code: SimulatorErrorCode;

@@ -19,7 +19,7 @@ export const FaultSettings = z.strictObject({
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 
-export type FaultDecision = "none" | "rate-limit" | "error-before" | "error-after";
+type FaultDecision = "none" | "rate-limit" | "error-before" | "error-after";
 
 export interface Faults {
   set(settings: FaultSettings): FaultSettings;

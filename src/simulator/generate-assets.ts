@@ -11,7 +11,7 @@ import {
 
 export const DAY_MS = 86_400_000;
 /** Initial data was processed in daily batches: many rows share one `stream_position` (spec, Asset). */
-export const BATCH_MS = DAY_MS;
+const BATCH_MS = DAY_MS;
 
 /** The repeating mix of asset types; every twentieth asset is a repository without relations. */
 const TYPE_PATTERN: readonly AssetType[] = [
@@ -47,12 +47,12 @@ const MODULES_BY_TYPE: Record<AssetType, readonly string[]> = {
   repository: ["leaked_credentials"],
 };
 
-export interface GeneratedAsset {
+interface GeneratedAsset {
   record: AssetRecord;
   processedMs: number;
 }
 
-export interface GeneratedAssets {
+interface GeneratedAssets {
   assets: GeneratedAsset[];
   relations: Array<readonly [string, string]>;
 }

@@ -58,12 +58,12 @@ const FIXED: ReadonlyArray<{ module: string; severity: Severity; status: ThreatS
   { module: "lcm", severity: "medium", status: "unsolved", lcmData: false },
 ];
 
-export interface GeneratedThreat {
+interface GeneratedThreat {
   record: ThreatRecord;
   processedMs: number;
 }
 
-export interface ThreatDraft {
+interface ThreatDraft {
   module: string;
   severity: Severity;
   status: ThreatStatus;

@@ -32,7 +32,7 @@ export interface SimulatorOptions {
   publicUrl?: string | undefined;
 }
 
-export interface ResolvedOptions {
+interface ResolvedOptions {
   host: string;
   port: number;
   seed: number;

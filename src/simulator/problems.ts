@@ -19,9 +19,9 @@ const PROBLEMS = {
   "server/internal-error": { status: 500, title: "Internal server error" },
 } as const;
 
-export type ProblemSuffix = keyof typeof PROBLEMS;
+type ProblemSuffix = keyof typeof PROBLEMS;
 
-export interface ProblemBody {
+interface ProblemBody {
   type: string;
   title: string;
   status: number;

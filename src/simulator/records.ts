@@ -11,8 +11,6 @@ import { SEVERITIES, type SeverityName } from "../shared/severity.js";
 export { SEVERITIES };
 export type Severity = SeverityName;
 
-export const MODULES = ["lcm", "vulnerability", "dns", "leaked_credentials", "web", "cloud"] as const;
-
 export const ASSET_TYPES = [
   "domain",
   "ip",
@@ -44,7 +42,7 @@ export interface AssetRecord {
   logIndex: number;
 }
 
-export interface ExternalReferenceRecord {
+interface ExternalReferenceRecord {
   system: string;
   externalId: string;
   url: string;
@@ -86,7 +84,7 @@ export interface ApiAsset {
   deleted_at: string | null;
 }
 
-export interface ApiExternalReference {
+interface ApiExternalReference {
   system: string;
   external_id: string;
   url: string;

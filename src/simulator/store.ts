@@ -17,7 +17,7 @@ import type {
 import { statusAfterScan, statusAfterVerdict, type ScanOutcome, type Verdict } from "./threat-status.js";
 
 /** Fields of a threat added through the controls; anything left out is generated. */
-export interface NewThreat {
+interface NewThreat {
   assetId?: string | undefined;
   severity?: Severity | undefined;
   module?: string | undefined;
@@ -30,7 +30,7 @@ export interface NewThreat {
 }
 
 /** Fields of an asset added through the controls; anything left out is generated. */
-export interface NewAsset {
+interface NewAsset {
   type?: AssetType | undefined;
   name?: string | undefined;
   businessValue?: BusinessValue | undefined;
@@ -40,7 +40,7 @@ export interface NewAsset {
 }
 
 /** A change made by the platform itself (a re-projection), not by the caller. */
-export type ThreatChanges = Omit<NewThreat, "assetId" | "module" | "note">;
+type ThreatChanges = Omit<NewThreat, "assetId" | "module" | "note">;
 
 export interface ScanResult {
   pending: number;

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../shared/clock.js";
 
 /** The simulator's two roles: `writer` may call every endpoint, `reader` only the reads. */
-export type Role = "writer" | "reader";
+type Role = "writer" | "reader";
 
 export interface Client {
   id: string;
@@ -10,13 +10,12 @@ export interface Client {
   role: Role;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   accessToken: string;
   expiresIn: number;
 }
 
-export type TokenCheck =
-  { ok: true; role: Role; clientId: string } | { ok: false; reason: "unknown" | "expired" };
+type TokenCheck = { ok: true; role: Role; clientId: string } | { ok: false; reason: "unknown" | "expired" };
 
 export interface TokenRegistry {
   /** The client whose credentials these are, or null. */

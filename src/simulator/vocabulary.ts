@@ -55,7 +55,7 @@ export const TENANT_NAMES = [
   "Initech (AWS staging)",
 ] as const;
 
-export interface LcmProduct {
+interface LcmProduct {
   product: string;
   version: string;
   latest: string;

@@ -3,7 +3,7 @@
  * original `cause`; messages name the file and tell the operator what to do next.
  */
 
-export type StateErrorCode =
+type StateErrorCode =
   | "state_corrupt"
   | "state_too_new"
   | "state_unreadable"
@@ -25,7 +25,7 @@ export class StateError extends Error {
   }
 }
 
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   hostname: string;
   startedAt: string;

@@ -55,7 +55,7 @@ export function encodeLine(entry: JournalEntry): string {
 }
 
 /** A parsed line, or null when it is torn or corrupt (checksum, JSON or shape wrong). */
-export function decodeLine(line: string): JournalEntry | null {
+function decodeLine(line: string): JournalEntry | null {
   if (line.length < 10 || line[8] !== " ") return null;
   const json = line.slice(9);
   if (checksum(json) !== line.slice(0, 8)) return null;
@@ -69,7 +69,7 @@ export function decodeLine(line: string): JournalEntry | null {
   return parsed.success ? parsed.data : null;
 }
 
-export interface ReadJournal {
+interface ReadJournal {
   entries: JournalEntry[];
   /** Bytes of the complete, valid lines: everything after this is a torn tail. */
   validBytes: number;

@@ -11,7 +11,7 @@ export function journalPath(path: string, gen: number): string {
 }
 
 /** The generations of the journal files present beside `path`, ascending. */
-export async function listGenerations(fs: StoreFs, path: string): Promise<number[]> {
+async function listGenerations(fs: StoreFs, path: string): Promise<number[]> {
   const prefix = `${basename(path)}.journal.`;
   const gens: number[] = [];
   for (const name of await fs.list(dirname(path))) {
@@ -22,7 +22,7 @@ export async function listGenerations(fs: StoreFs, path: string): Promise<number
   return gens.sort((a, b) => a - b);
 }
 
-export function applyEntry(view: StoreView, entry: JournalEntry): void {
+function applyEntry(view: StoreView, entry: JournalEntry): void {
   for (const change of entry.c) {
     const [op, collection, key] = change;
     let rows = view.collections.get(collection);

@@ -51,7 +51,7 @@ export interface StoreStats {
   lastCompactionError: string | null;
 }
 
-export type CompactionPhase = "start" | "snapshot-written" | "done";
+type CompactionPhase = "start" | "snapshot-written" | "done";
 
 export interface JournaledStoreOptions {
   fs?: StoreFs;

@@ -11,7 +11,7 @@ import { pidExists, readProcStat } from "./proc-stat.js";
 export const RENEW_EVERY_MS = 10_000;
 export const LEASE_MS = 45_000;
 /** A lock file that cannot be parsed is treated as stale once it is this old (it might be mid-write). */
-export const DAMAGED_GRACE_MS = 10_000;
+const DAMAGED_GRACE_MS = 10_000;
 
 /** Who is looking: a process on a host. Tests give each simulated starter its own. */
 export interface LockIdentity {
@@ -25,7 +25,7 @@ export type Verdict =
   | { kind: "stale"; info: LockInfo | null };
 
 /** The holder's last sign of life, in ms since the epoch (NaN when the lock names none readable). */
-export function lastRenewal(info: LockInfo): number {
+function lastRenewal(info: LockInfo): number {
   return Date.parse(info.renewedAt ?? info.startedAt);
 }
 

@@ -33,7 +33,7 @@ export const systemLockTimer: LockTimer = {
  */
 export type RenewResult = "renewed" | "busy" | "lost" | "released";
 
-export interface HeldLockInit {
+interface HeldLockInit {
   path: string;
   info: LockInfo;
   text: string;

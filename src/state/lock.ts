@@ -37,7 +37,7 @@ export interface Lock {
   release(): Promise<void>;
 }
 
-export interface AcquireLockOptions {
+interface AcquireLockOptions {
   now?: () => number;
   /** Waits while another starter is taking over a stale lock (default: real timers). */
   sleep?: Sleep;
@@ -62,7 +62,7 @@ const GUARD_WAIT_MS = 20;
  * a fresh lock that another starter created (or a renewal its holder wrote) meanwhile — holders
  * renew under the same guard. "busy": another process holds the guard.
  */
-export async function removeStale(
+async function removeStale(
   lockPath: string,
   staleText: string,
   guardText: string,

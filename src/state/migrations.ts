@@ -11,7 +11,7 @@ export type Migration = (state: Record<string, unknown>) => Record<string, unkno
  */
 const MIGRATIONS: ReadonlyMap<number, Migration> = new Map();
 
-export interface MigrationSet {
+interface MigrationSet {
   current: number;
   migrations: ReadonlyMap<number, Migration>;
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { errnoCode } from "./errors.js";
 
 /** What /proc/<pid>/stat says about a process that is needed to tell it from a reused pid. */
-export interface ProcStat {
+interface ProcStat {
   /** Field 3: R, S, D, Z (zombie), X (dead), … */
   state: string;
   /** Field 22: start time in clock ticks since boot; with the pid, it names one process. */
@@ -29,7 +29,7 @@ export function parseProcStat(text: string): ProcStat | null {
 }
 
 /** "gone": no such process; "unknown": no procfs or not readable (cannot tell). */
-export type ProcLookup = ProcStat | "gone" | "unknown";
+type ProcLookup = ProcStat | "gone" | "unknown";
 
 export async function readProcStat(pid: number): Promise<ProcLookup> {
   try {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
-import { copyRows, newRows, type Rows } from "./rows.js";
+import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumns } from "./snapshot-threat-codec.js";
 import { ThreatTable } from "./threat-table.js";
 
@@ -26,7 +26,7 @@ export function emptyView(): StoreView {
 
 const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
 
-export const SnapshotDoc = z.object({
+const SnapshotDoc = z.object({
   format: z.literal(STORE_FORMAT),
   // 2 wrote the threats' asset ids as strings (codec threat-3); both are read.
   version: z.union([z.literal(2), z.literal(STORE_FORMAT_VERSION)]),
@@ -35,13 +35,6 @@ export const SnapshotDoc = z.object({
   meta: z.record(z.string(), ParsedJson),
   collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, ThreatColumns])),
 });
-
-/** A view whose collections later changes to `view` do not affect. */
-export function copyView(view: StoreView): StoreView {
-  const collections = new Map<string, Rows>();
-  for (const [name, rows] of view.collections) collections.set(name, copyRows(rows));
-  return { gen: view.gen, seq: view.seq, meta: new Map(view.meta), collections };
-}
 
 /** Rows are encoded this many at a time between yields to the event loop. */
 const CHUNK = 2_000;

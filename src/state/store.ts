@@ -6,7 +6,7 @@ import { emptyState, type State } from "./schema.js";
 import { readStateFile } from "./state-file.js";
 
 /** The connector's state, held in memory and saved atomically on `write()`. */
-export interface StateStore {
+interface StateStore {
   readonly path: string;
   /** Mutable in memory; nothing reaches the disk before `write()`. */
   data: State;
@@ -18,7 +18,7 @@ export interface StateStore {
   write(): Promise<void>;
 }
 
-export interface StateStoreOptions {
+interface StateStoreOptions {
   logger?: Logger;
 }
 

@@ -38,7 +38,7 @@ export function formatAcceptances(lines: readonly AcceptanceLine[]): string {
 
 const WEEK_MS = 7 * 86_400_000;
 
-export interface AcceptanceCounts {
+interface AcceptanceCounts {
   /** Acceptances the platform holds (every step before the end's `unsolved` was sent). */
   held: number;
   /** Of them, those that end within 7 days (or are past their end, with the expiry still to send). */

@@ -22,7 +22,7 @@ import { RelatedAssets } from "./related/index.js";
 export type { CachedThreat } from "./records/threat-cache.js";
 export type { DryRunSink } from "./run/dry-run-record.js";
 
-export interface SyncDeps {
+interface SyncDeps {
   config: Config;
   platform: PlatformClient;
   github: GitHubGateway;

@@ -16,7 +16,7 @@ import {
 /** What one cycle did, by counter name; only the names the cycle's events touched are present. */
 export type CycleCounts = { [K in CounterName]?: number };
 
-export interface CycleSummary {
+interface CycleSummary {
   observe: EngineObserver;
   /** A copy of the tally so far, its keys in the order their events first came. */
   counts(): CycleCounts;

@@ -1,13 +1,13 @@
-export { createContext, persist, type SyncContext, type SyncDeps, type DryRunSink } from "./context.js";
+export { createContext, persist, type SyncContext, type DryRunSink } from "./context.js";
 export { setMeta, updateThreat, type StateCtx } from "./records/state-updates.js";
 export type { StateCommit } from "./records/state-changes.js";
 export { stateFromStore, persistTo } from "./records/journaled-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./run/cycle.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
-export { summarize, formatStatus, type LockStatus, type StatusReport } from "./status.js";
+export { summarize, formatStatus, type LockStatus } from "./status.js";
 export { queueSummary, type QueueSummary } from "./records/queue.js";
 export { slaCounts, type SlaCounts } from "./sla-status.js";
-export { acceptanceCounts, type AcceptanceCounts } from "./acceptance-status.js";
+export { acceptanceCounts } from "./acceptance-status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
 export { ACTION_KINDS } from "./actions/index.js";
 export type { Policy } from "./plan/policy.js";
@@ -15,7 +15,6 @@ export {
   dryRunReads,
   summarizeDryRun,
   threatsWithIssue,
-  type DryRunReads,
   type DryRunRecord,
   type DryRunSummary,
 } from "./run/dry-run.js";
@@ -32,7 +31,7 @@ export {
 export { cycleSummary, type CycleCounts } from "./event-observers.js";
 export type { Known } from "./plan/known.js";
 export { engineState, type EngineState, type ThreatRecords } from "./records/threat-records.js";
-export { applyRetry, planRetry, type RefusedWork, type RetryPlan, type RetrySelection } from "./retry.js";
+export { applyRetry, planRetry, type RetryPlan, type RetrySelection } from "./retry.js";
 export { applyRewind, planRewind, type RewindStep } from "./rewind.js";
 export {
   rewindCommand,

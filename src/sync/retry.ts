@@ -18,7 +18,7 @@ import { refusalCleared } from "./transitions/outcome.js";
 export type RetrySelection = { all: true } | { threatIds: readonly string[] };
 
 /** One threat's refused step, as `status` lists it under `refused`. */
-export interface RefusedWork {
+interface RefusedWork {
   threatId: string;
   action: string;
   reason: string;

@@ -26,7 +26,7 @@ export type LockStatus =
   | { held: true; pid: number; hostname: string; since: string; lastSeen: string; alive: boolean | null }
   | { held: true; damaged: true; lastSeen: string };
 
-export interface StatusInput {
+interface StatusInput {
   state: EngineState;
   nowMs: number;
   budget: BudgetLimits;
@@ -35,7 +35,7 @@ export interface StatusInput {
   sla?: boolean;
 }
 
-export interface StatusReport {
+interface StatusReport {
   generatedAt: string;
   lock: LockStatus;
   cursors: { assets: string | null; threats: string | null };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diagnose, diagnosisHint } from "../../src/cli/check/diagnose.js";
 
-/** Issue 8: network errors are told apart from credential errors — which of DNS, network, TLS, timeout or credentials failed. */
+/** Network errors are told apart from credential errors — which of DNS, network, TLS, timeout or credentials failed. */
 
 const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
 

@@ -9,7 +9,7 @@ import { CLOSING_HINT } from "../../src/demo/index.js";
 import { assertBuilt, CLI } from "../e2e/world.js";
 
 /**
- * Issue 8: the demo's closing hint is a command that works as written. The hint's two commands
+ * The demo's closing hint is a command that works as written. The hint's two commands
  * are taken from the demo's text and run: `simulate --with-github` serves the simulator and the
  * GitHub stand-in, and the shipped config/threatbridge.yaml, with the environment the hint sets,
  * syncs against both. The one liberty taken: the servers bind free ports (port 0) instead of

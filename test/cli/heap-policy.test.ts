@@ -5,7 +5,7 @@ import {
   heapGrowingPercent,
 } from "../../src/cli/heap-policy.js";
 
-describe("heap policy: the CLI keeps V8's heap near what is live (issue 7, peak RSS)", () => {
+describe("heap policy: the CLI keeps V8's heap near what is live (to bound peak RSS)", () => {
   it("sets --heap-growing-percent once at start, to the default unless THREATBRIDGE_HEAP_GROWING_PERCENT says otherwise", () => {
     const flags: string[] = [];
     const set = (f: string) => void flags.push(f);

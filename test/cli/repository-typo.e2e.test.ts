@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GH_TOKEN, REPO, startWorld, type World } from "../e2e/world.js";
 
 /**
- * Issue 8, "misleading hints": a repository typo answers GitHub's bare 404; `sync` must say to
+ * No misleading hints: a repository typo answers GitHub's bare 404; `sync` must say to
  * check `github.repository` (or the route's `repository`) and the token's access to it.
  */
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fit, terminalText } from "../../src/cli/terminal-text.js";
 import { escapeMarkdownInline, escapePlainText } from "../../src/sync/render/index.js";
 
-/** Issue 8: "Terminal text free of zero-width characters: escaping is for GitHub, not for the terminal." */
+/** Terminal text is free of zero-width characters: escaping is for GitHub, not for the terminal. */
 
 describe("terminal text", () => {
   it("undoes the inert escaping made for GitHub: a hostname copied from the terminal is the platform's", () => {

@@ -125,7 +125,8 @@ describe("config/threatbridge.yaml (the shipped example)", () => {
     expect(config.platform.token_url).toBe("http://127.0.0.1:8080/oauth/token");
     expect(config.platform.client_secret).toBe(ENV.PLATFORM_CLIENT_SECRET);
     expect(config.github.token).toBe(ENV.GITHUB_TOKEN);
-    // The GitHub stand-in of `simulate --with-github` (issue 8: the example points at both fakes).
+    // The GitHub stand-in of `simulate --with-github`: the example points at both fakes, so the
+    // demo's hint works as written.
     expect(config.github.api_url).toBe("http://127.0.0.1:8081");
     expect(config.routes).toEqual([]);
     // Its explicit values are the defaults, so it behaves like the smallest file.

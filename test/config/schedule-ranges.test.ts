@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, minimalPlus, parse } from "./helpers.js";
 
-/** Contract, "Configuration": errors name the file, line and key; a cron field out of range is one (issue 8). */
+/** Contract, "Configuration": errors name the file, line and key; a cron field out of range is one. */
 describe("schedule: cron fields out of range are config errors on their line", () => {
   it.each([
     ["*/61 * * * *", 'minute field "*/61": step 61 is out of range (1-59)'],

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { lowerBounds, satisfies } from "./node-range.js";
 
 /**
- * The supported Node range is true (issue 8): `engines` claims only versions that every locked
+ * The supported Node range is true: `engines` claims only versions that every locked
  * dependency supports (so `npm ci` warns EBADENGINE on none of them), no end-of-life line, and CI
  * installs and tests on each major it claims.
  */

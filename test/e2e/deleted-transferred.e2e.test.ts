@@ -14,7 +14,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe("deleted and transferred issues (issue 6, item 3)", () => {
+describe("deleted and transferred issues", () => {
   it("a deleted issue: the threat is no longer managed, no second issue, until reconcile --recreate", async () => {
     world = await startWorld({ threats: 8 });
     expect(await sync(world)).toBe(0);
@@ -61,7 +61,7 @@ describe("deleted and transferred issues (issue 6, item 3)", () => {
   });
 });
 
-describe("deleted and transferred issues: recovery and reconcile (issue 6, item 3)", () => {
+describe("deleted and transferred issues: recovery and reconcile", () => {
   it("reconcile after a lost state file converges when a linked issue was deleted, and creates no second issue", async () => {
     world = await startWorld({ threats: 8 });
     expect(await sync(world)).toBe(0);

@@ -13,7 +13,8 @@ import {
 import { startWorld, type World } from "./world.js";
 
 /**
- * Issue 6 items 5 and 6, issue 8's "an unreachable platform is blamed on credentials": the built
+ * A total deadline per request, Retry-After honoured, an unreachable platform not blamed on
+ * credentials: the built
  * CLI against a platform that hangs, trickles, rate-limits or is not there at all.
  */
 
@@ -77,7 +78,7 @@ async function stopWhileStalled(
   }
 }
 
-describe("a platform read has a total deadline and a stop cuts it short (issue 6, item 5)", () => {
+describe("a platform read has a total deadline and a stop cuts it short", () => {
   for (const mode of ["hang", "trickle"] as const) {
     it(`sync exits after SIGTERM while the platform ${mode === "hang" ? "never answers" : "trickles a byte every 1.5 s"}, with the state saved`, async () => {
       world = await startWorld();
@@ -107,7 +108,7 @@ describe("a platform read has a total deadline and a stop cuts it short (issue 6
   }
 });
 
-describe("a long Retry-After is honoured across processes (spec Errors rule 1; issue 6, item 6)", () => {
+describe("a long Retry-After is honoured across processes (spec Errors rule 1)", () => {
   it("after a 429 with Retry-After: 600, the second sync sends no request to the platform and says until when", async () => {
     world = await startWorld();
     platform = await startTinyPlatform((req, res) => {
@@ -136,7 +137,7 @@ describe("a long Retry-After is honoured across processes (spec Errors rule 1; i
   });
 });
 
-describe("an unreachable platform is not blamed on credentials (issue 8)", () => {
+describe("an unreachable platform is not blamed on credentials", () => {
   it("a refused connection to the token endpoint says network, refused, and not credentials", async () => {
     world = await startWorld();
     const port = await freePort();

@@ -40,7 +40,7 @@ async function everythingShown(w: World): Promise<string> {
   return [sync.stdout, sync.stderr, status.stdout, status.stderr, statusJson.stdout, state].join("\n");
 }
 
-describe("secrets echoed by servers never reach logs, errors, status or the state (issue 6, item 7)", () => {
+describe("secrets echoed by servers never reach logs, errors, status or the state", () => {
   it("a token endpoint echoing the Authorization header and the client secret", async () => {
     world = await startWorld({}, "", {
       env: { PLATFORM_CLIENT_SECRET: SECRET, THREATBRIDGE_LOG_LEVEL: "debug" },
@@ -85,7 +85,7 @@ describe("secrets echoed by servers never reach logs, errors, status or the stat
   });
 });
 
-describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => {
+describe("GitHub's body limit applies to what is sent", () => {
   it("a threat with the longest description gets an issue whose body, revision line included, is within 65,536", async () => {
     world = await startWorld();
     const threat = world.sim.sim.addThreat({ description: "x".repeat(120_000), severity: "critical" });
@@ -98,7 +98,7 @@ describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => 
   });
 });
 
-describe("text that spoofs is inert (issue 6, item 8)", () => {
+describe("text that spoofs is inert", () => {
   it("bidi controls in a threat's title and description never reach the issue", async () => {
     world = await startWorld();
     const bidi = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
@@ -118,7 +118,7 @@ describe("text that spoofs is inert (issue 6, item 8)", () => {
   });
 });
 
-describe("status on a damaged state file (issue 6, item 10; contract: status exits 0)", () => {
+describe("status on a damaged state file (contract: status exits 0)", () => {
   it("prints the problem and exits 0", async () => {
     world = await startWorld();
     await mkdir(dirname(world.statePath), { recursive: true });

@@ -14,7 +14,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe("the conflict rule: a person's change wins (issue 6, item 1)", () => {
+describe("the conflict rule: a person's change wins", () => {
   it("a person's close that lands between queued content updates becomes a verdict and is never reopened", async () => {
     world = await startWorld({ threats: 20 });
     expect(await sync(world)).toBe(0);
@@ -76,7 +76,7 @@ describe("the conflict rule: a person's change wins (issue 6, item 1)", () => {
   });
 });
 
-describe("permanent refusals never stop the connector (issue 6, item 2)", () => {
+describe("permanent refusals never stop the connector", () => {
   it("a reopen whose comment a locked conversation refuses is recorded as refused and later cycles go on", async () => {
     world = await startWorld({ threats: 8 });
     expect(await sync(world)).toBe(0);
@@ -144,7 +144,7 @@ describe("permanent refusals never stop the connector (issue 6, item 2)", () => 
   });
 });
 
-describe("unlabelled issues (issue 6, item 4)", () => {
+describe("unlabelled issues (a person may remove the managed label)", () => {
   it("a person who removes the managed label and closes the issue still gives a verdict", async () => {
     world = await startWorld({ threats: 8 });
     expect(await sync(world)).toBe(0);
@@ -165,7 +165,7 @@ describe("unlabelled issues (issue 6, item 4)", () => {
   });
 });
 
-describe("a create refused as invalid (issue 6, item 9's fallback)", () => {
+describe("a create refused as invalid (the minimal-body fallback)", () => {
   it("a 422 on a create falls back once to a minimal body that keeps the marker and revision", async () => {
     world = await startWorld({ threats: 8 });
     world.gh.faults.refuseBodyNext("POST", "/repos/{owner}/{repo}/issues");
@@ -180,7 +180,7 @@ describe("a create refused as invalid (issue 6, item 9's fallback)", () => {
   });
 });
 
-describe("removed assets (issue 6, item 10)", () => {
+describe("removed assets", () => {
   it("a person who reopens an issue closed for asset removal wins: it stays open, with one comment", async () => {
     world = await startWorld({ threats: 8 });
     expect(await sync(world)).toBe(0);

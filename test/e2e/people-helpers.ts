@@ -1,6 +1,6 @@
 import { REPO, type World } from "./world.js";
 
-/** Helpers of the end-to-end tests of issue 6 (people on GitHub, refusals, deleted issues). */
+/** Helpers of the end-to-end tests of people on GitHub, refusals and deleted issues. */
 
 export const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
 export const OTHER_REPO = "acme/elsewhere";

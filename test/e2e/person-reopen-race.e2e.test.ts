@@ -14,7 +14,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe("the conflict rule with no read before a reopen (issue 6, item 1; issue 7, item 4)", () => {
+describe("the conflict rule with no read before a reopen", () => {
   it("a person's reopen between the connector's writes stands: reopened once, by the person, and the platform stays unsolved", async () => {
     world = await startWorld({ threats: 8 });
     expect(await sync(world)).toBe(0);

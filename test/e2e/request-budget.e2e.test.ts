@@ -10,7 +10,7 @@ import { createContext, runCycle, type SyncContext } from "../../src/sync/index.
 
 /**
  * Requests per unit of work over HTTP against the simulator and the GitHub stand-in, counted per
- * route by both servers (issue 7, item 4; bench/sync-costs.mjs measures the same batch). Counts,
+ * route by both servers (bench/sync-costs.mjs measures the same batch). Counts,
  * never timings.
  */
 
@@ -88,7 +88,7 @@ async function world() {
   return { sim, gh, ctx, cycle, withIssue };
 }
 
-describe("GitHub requests at the minimum (issue 7, item 4)", () => {
+describe("GitHub requests at the minimum", () => {
   it("writes per new threat 1, per status change 1, per echo 0; a verdict's echo costs no write", async () => {
     const w = await world();
     const backfill = await w.cycle();
@@ -143,7 +143,7 @@ describe("GitHub requests at the minimum (issue 7, item 4)", () => {
     expect(echo.writes).toBe(0);
     expect(batch.github["PATCH /repos/{owner}/{repo}/issues/{issue_number}"]).toBe(40);
     expect(batch.github["POST /repos/{owner}/{repo}/issues/{issue_number}/labels"]).toBeUndefined();
-    // Reads (issue 7's target: at most 30 for the batch and its echo). A GET of an issue goes only
+    // Reads (the target: at most 30 for the batch and its echo). A GET of an issue goes only
     // before a close (the person wins), never before a reopen or an edit; who made the 20 people's
     // closes is one read of the repository's event list, not one per issue.
     expect(batch.github["GET /repos/{owner}/{repo}/issues/{issue_number}"] ?? 0).toBeLessThanOrEqual(20);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { emptyState, type State } from "../../src/state/index.js";
 import { assertBuilt, CLI, REPO, startWorld, type RunResult, type World } from "./world.js";
 
-/** `threatbridge status` answers an operator's questions (contract; issue 8, item 5). */
+/** `threatbridge status` answers an operator's questions (contract, "Command line": `status`). */
 
 let dir: string | undefined;
 let world: World | undefined;
@@ -70,7 +70,7 @@ function stateWithBacklog(): State {
     [1, 3],
     [0, 1],
   ];
-  // The order is derived from each threat's record (issue 7, item 3): 0 a person's change on a
+  // The order is derived from each threat's record, never stored: 0 a person's change on a
   // mapped issue, 1 an open issue of a solved threat, 2 a threat with no issue yet.
   entries.forEach(([priority, severity], i) => {
     const issue = {

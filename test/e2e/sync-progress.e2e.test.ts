@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import { startWorld, type World } from "./world.js";
 
-/** `sync` on a terminal shows progress, and an interrupted sync says so (issue 8, items 2 and 8). */
+/** `sync` on a terminal shows progress, and an interrupted sync says so. */
 
 let world: World | undefined;
 afterEach(async () => {

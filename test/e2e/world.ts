@@ -108,7 +108,8 @@ export async function startWorld(
     PLATFORM_CLIENT_SECRET: simOptions.clientSecret ?? "threatbridge-secret",
     GITHUB_TOKEN: GH_TOKEN,
     THREATBRIDGE_LOG_LEVEL: "warn",
-    // Any in-place mutation of the engine's state throws in every e2e run (issue 7, item 1).
+    // Any in-place mutation of the engine's state throws in every e2e run: every change must go
+    // through a commit.
     THREATBRIDGE_FREEZE_STATE: "1",
     ...options.env,
   };

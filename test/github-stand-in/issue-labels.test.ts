@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { FULL, REPO, client, statusOf, useStandIn } from "./helpers.js";
 
 /**
- * The label endpoints the connector moves its own labels with (issue 7, item 4): GitHub's "Add
- * labels to an issue" and "Remove a label from an issue" change only the labels named, never the
- * others (people's).
+ * The label endpoints the connector moves its own labels with, so a verdict's echo costs no write:
+ * GitHub's "Add labels to an issue" and "Remove a label from an issue" change only the labels
+ * named, never the others (people's).
  */
 describe("GitHub stand-in: an issue's labels", () => {
   const start = useStandIn();

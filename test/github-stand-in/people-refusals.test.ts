@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FULL, REPO, client, statusOf, useStandIn } from "./helpers.js";
 
-describe("GitHub stand-in: people who lock, archive, delete and transfer (issue 6)", () => {
+describe("GitHub stand-in: people who lock, archive, delete and transfer", () => {
   const start = useStandIn();
 
   it("a locked conversation refuses the connector's comment with 403, and the issue is still readable", async () => {

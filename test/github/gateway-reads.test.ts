@@ -24,7 +24,7 @@ describe("GitHub gateway: reads", () => {
     }
   });
 
-  it("lists issues changed since a time whatever their labels (issue 6, item 4), oldest change first, all pages, without pull requests", async () => {
+  it("lists issues changed since a time whatever their labels (a person may remove the managed label), oldest change first, all pages, without pull requests", async () => {
     h = await startHarness();
     for (let i = 0; i < 150; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], title: `t${i}` });
     h.fake.addIssue(REPO, { labels: ["other"] });
@@ -123,7 +123,7 @@ describe("GitHub gateway: reads", () => {
     expect(h.gh.exportEtags()).toEqual([]); // read in full again next cycle, not a 304
   });
 
-  it("a poll whose changes fit on page 1 is one request: the walk ends at the page that reached the watermark (issue 7, item 4)", async () => {
+  it("a poll whose changes fit on page 1 is one request: the walk ends at the page that reached the watermark", async () => {
     h = await startHarness();
     for (let i = 0; i < 150; i++) h.fake.addIssue(REPO, { labels: ["threatbridge"], title: `t${i}` });
     await h.gh.listChangedIssues(REPO, null);

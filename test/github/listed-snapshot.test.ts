@@ -19,7 +19,7 @@ const issue = GitHubIssue.parse({
   ].join("\n"),
 });
 
-describe("issues of the change list keep only what the intake reads (issue 7: bounded memory)", () => {
+describe("issues of the change list keep only what the intake reads (bounded memory)", () => {
   it("keeps the marker, the revision line, state and labels; drops the rest of the body and the assignees", () => {
     const full = toSnapshot(issue, "acme/sec");
     const listed = toListedSnapshot(issue, "acme/sec");

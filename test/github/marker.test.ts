@@ -31,7 +31,7 @@ describe("issue marker (contract: every issue carries <!-- threatbridge:threat=<
     }
   });
 
-  it("is one grammar: what the renderer writes, the GitHub side reads, odd ids included (issue 7, item 5)", () => {
+  it("is one grammar: what the renderer writes, the GitHub side reads, odd ids included", () => {
     for (const id of [ID, "not-a-uuid", "x --> <!-- threatbridge:threat=evil", "a b/c%"]) {
       expect(parseMarker(markerFor(id))).toBe(id);
       expect(findMarkerIds(markerFor(id))).toEqual([id]);

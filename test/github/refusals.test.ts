@@ -15,7 +15,7 @@ function answered(status: number, message: string, headers: Record<string, strin
   );
 }
 
-describe("permanent refusals are told from transient errors (issue 6, item 2)", () => {
+describe("permanent refusals are told from transient errors", () => {
   it("a locked conversation, an archived repository, 404, 410 and 422 are permanent", () => {
     expect(isPermanentRefusal(answered(403, "Unable to create comment because issue is locked."))).toBe(true);
     expect(isPermanentRefusal(answered(403, "Repository was archived so is read-only."))).toBe(true);

@@ -6,8 +6,8 @@ import { fakeTime, type FakeTime } from "./fake-time.js";
 import { REPO, startHarness, type Harness } from "./harness.js";
 
 /**
- * The request policy that replaced @octokit/plugin-throttling and @octokit/plugin-retry (issue 7,
- * "time per new issue"): it must keep what they gave (GitHub's rate limits, retries of idempotent
+ * The request policy that replaced @octokit/plugin-throttling and @octokit/plugin-retry (to cut
+ * the time per new issue): it must keep what they gave (GitHub's rate limits, retries of idempotent
  * requests, creates sent once, writes one at a time) and add no timer when there is nothing to
  * wait for.
  */

@@ -6,7 +6,7 @@ import { fakeTime } from "./fake-time.js";
 
 /**
  * Who made an issue's latest close or reopen, at most one read per person's change and one for all
- * the changes a poll found (issue 7, item 4), through the gateway against the GitHub stand-in.
+ * the changes a poll found, through the gateway against the GitHub stand-in.
  */
 
 const REPO = "acme/threats";
@@ -55,7 +55,7 @@ async function readsOf(fn: () => Promise<unknown>): Promise<Record<string, numbe
   return out;
 }
 
-describe("who changed an issue's state (issue 7, item 4: one read for a poll's people's changes)", () => {
+describe("who changed an issue's state (one read for a poll's people's changes)", () => {
   it("the people's changes one poll found share one read of the repository's event list", async () => {
     await createIssues(6);
     const since = (await gh.listChangedIssues(REPO, null)).issues.at(-1)?.updatedAt ?? null;

@@ -9,7 +9,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe("run: a failure is logged once (issue 8, item 2)", () => {
+describe("run: a failure is logged once, not once per layer it passes", () => {
   it("a cycle that fails on the platform writes one error line, not one from the cycle and one from the daemon", async () => {
     // The platform client's back-off between its retries is not what is checked: it waits for no time.
     world = await startDaemonWorld(undefined, { sleep: () => Promise.resolve() });

@@ -14,7 +14,7 @@ import { terminalWriter } from "../../src/cli/terminal-writer.js";
 import type { EngineEvent } from "../../src/sync/index.js";
 import { startDaemonWorld, until, type DaemonWorld } from "../daemon/daemon-world.js";
 
-/** Issue 8, item 2: progress while working, from observers of the engine's events and the queue. */
+/** Progress while working, from observers of the engine's events and the queue. */
 
 const BUDGET = { perMinute: 80, perHour: 500, minIntervalMs: 1000 };
 /** The ETA at the budget's limits with nothing spent yet. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLogger, createSecretRegistry } from "../../src/observability/index.js";
 
-/** Issue 6, item 7: no credential the process holds reaches a log line, whoever echoes it. */
+/** No credential the process holds reaches a log line, whoever echoes it. */
 
 function capture(): { lines: string[]; write(line: string): void } {
   const lines: string[] = [];

@@ -12,8 +12,8 @@ import {
 import { rejection, THREAT_ID } from "./client-harness.js";
 
 /**
- * Issue 6 item 5 (a total deadline; a stop abandons the request in flight), item 7 (server text
- * echoing credentials), issue 8 (network failures are told apart from credentials).
+ * A total deadline per request, and a stop abandons the request in flight; server text echoing
+ * credentials never reaches an error; network failures are told apart from credentials.
  */
 
 const TOKEN = "issued-token-7c1e55a0b9";
@@ -75,7 +75,7 @@ function connect(
   return client;
 }
 
-describe("every platform request has a total deadline (issue 6, item 5)", () => {
+describe("every platform request has a total deadline", () => {
   it("a body trickled a byte at a time ends at timeoutMs as network_timeout, whatever the gaps between bytes", async () => {
     const p = await platform((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
@@ -112,7 +112,7 @@ describe("every platform request has a total deadline (issue 6, item 5)", () => 
   });
 });
 
-describe("server text echoing credentials never reaches an error (issue 6, item 7)", () => {
+describe("server text echoing credentials never reaches an error", () => {
   it("a problem detail repeating the bearer token, the Authorization header and a GitHub token is scrubbed", async () => {
     const p = await platform((req, res) => {
       res.writeHead(403, { "content-type": "application/problem+json" });
@@ -138,7 +138,7 @@ describe("server text echoing credentials never reaches an error (issue 6, item 
   });
 });
 
-describe("classifyNetworkError tells the network's failures from credentials (issue 8)", () => {
+describe("classifyNetworkError tells the network's failures from credentials", () => {
   const withCode = (code: string): Error => Object.assign(new Error(code), { code });
   it.each([
     ["ENOTFOUND", "network_dns", "DNS"],

@@ -8,7 +8,7 @@ import {
 import { startFakePlatform, type FakePlatform } from "./fake-platform.js";
 import { THREAT_ID, harness, rejection, threat, type Harness } from "./client-harness.js";
 
-/** Issue 6, item 6: never ask before the platform said you may (spec "Errors" rule 1). Fake clock. */
+/** Never ask before the platform said you may (spec "Errors" rule 1). Fake clock. */
 
 let fake: FakePlatform | undefined;
 const harnesses: Harness[] = [];

@@ -65,7 +65,7 @@ describe("compact snapshot encoding", () => {
     );
   });
 
-  it("a mapped threat, with the updated_at kept to tell re-deliveries, takes at most 150 bytes in the snapshot (issue 7: ≤ 15 MB at 100k)", async () => {
+  it("a mapped threat, with the updated_at kept to tell re-deliveries, takes at most 150 bytes in the snapshot (a state file of at most 15 MB at 100k threats)", async () => {
     const fs = new MemFs();
     const store = await openJournaledStore(PATH, { fs });
     const count = 2_000;

@@ -5,8 +5,8 @@ import type { Json } from "../../src/state/journal-line.js";
 import { MemFs } from "./journal-mem-fs.js";
 
 /**
- * Issue 7, item 1: "a SIGKILL at any instant, including mid-compaction and mid-journal-append
- * (a torn last line), loses nothing and duplicates nothing". Modelled here over every step of
+ * A SIGKILL at any instant, including mid-compaction and mid-journal-append
+ * (a torn last line), loses nothing and duplicates nothing. Modelled here over every step of
  * the file system (MemFs): after a crash at any operation, recovery gives the state of the last
  * resolved commit, or of one that was in flight.
  */
@@ -128,7 +128,7 @@ async function runUntilCrash(fs: MemFs, plan: readonly Batch[]) {
 }
 
 describe("journaled store: crash at any file-system step", () => {
-  it("recovery equals the last resolved commit, or one in flight; nothing lost, nothing applied twice (issue 7, item 1)", async () => {
+  it("recovery equals the last resolved commit, or one in flight; nothing lost, nothing applied twice", async () => {
     await fc.assert(
       fc.asyncProperty(batches, fc.nat({ max: 120 }), fc.integer(), async (plan, crashAt, seed) => {
         const fs = new MemFs(crashAt + 1);

@@ -58,7 +58,7 @@ describe("migration from today's version-1 state file", () => {
     const original = await readFile(path, "utf8");
 
     const store = await openJournaledStore(path);
-    // Everything but `gone: false`, which is kept only while true (issue 7, item 2).
+    // Everything but `gone: false`, which is kept only while true (only what must be remembered is stored).
     const { gone: _notGone, ...t1 } = JSON.parse(JSON.stringify(v1.data.threats["t1"])) as Record<
       string,
       unknown

@@ -5,8 +5,8 @@ import { openJournaledStore, type Json } from "../../src/state/index.js";
 import { withTempDir } from "./helpers.js";
 import { BULK, buildStoreWriter, keysOf, startStoreWriter, type StoreWriter } from "./journal-child.js";
 
-/** Issue 7, item 1: "a SIGKILL at any instant, including mid-compaction and mid-journal-append
- * (a torn last line), loses nothing and duplicates nothing", with real processes and files. */
+/** A SIGKILL at any instant, including mid-compaction and mid-journal-append
+ * (a torn last line), loses nothing and duplicates nothing, with real processes and files. */
 
 const hasProcfs = existsSync("/proc/self/stat");
 

@@ -78,7 +78,7 @@ async function roundTrip(table: ThreatTable): Promise<ThreatTable> {
   return back;
 }
 
-describe("the threats' column table (issue 7: the state held once, compactly)", () => {
+describe("the threats' column table (the state held once, compactly)", () => {
   it("behaves as a Map of JSON values under any sequence of sets and deletes, and survives a snapshot", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 60 }), async (ops) => {

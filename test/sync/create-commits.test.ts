@@ -3,7 +3,7 @@ import { drainQueue, runCycle } from "../../src/sync/index.js";
 import { Harness, threatId } from "./harness.js";
 
 /**
- * Issue 7, "time per new issue ≤ 2× the bare round trips (a POST, a PUT, one fsync)": a new issue
+ * Time per new issue within 2× the bare round trips (a POST, a PUT, one fsync): a new issue
  * costs one durable commit, its intent's. Its outcome is committed with the next commit, and a
  * crash before that is resolved by reading GitHub (the marker), never by creating again.
  */

@@ -14,7 +14,7 @@ function writes(events: EngineEvent[]): EngineEvent[] {
   return events.filter(isWrite);
 }
 
-describe("engine events (issue 7, item 3: one typed union; logs, summary, metrics are observers)", () => {
+describe("engine events (one typed union; logs, summary, metrics are observers)", () => {
   it("a new threat emits `created` then `linked`, both naming its issue", async () => {
     const h = new Harness();
     h.platform.put({ id: T1, name: "Open admin panel", severity: "critical" });

@@ -89,7 +89,7 @@ export class Harness {
           this.disk = JSON.stringify(ctx.state);
           this.commits.push(commit);
         },
-        // Any in-place mutation of the state throws (issue 7, item 1).
+        // Any in-place mutation of the state throws: every change must go through a commit.
         freezeState: true,
         observers: [(event) => this.events.push(event)],
       },

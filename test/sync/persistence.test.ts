@@ -5,7 +5,7 @@ import { createStateContext, putQueue } from "../../src/sync/records/state-updat
 import { drainQueue, runCycle } from "../../src/sync/index.js";
 import { Harness, REPO, threatId } from "./harness.js";
 
-/** Issue 7, item 1: a write costs the size of the change, and nothing is written when nothing changed. */
+/** A write costs the size of the change, and nothing is written when nothing changed. */
 
 const T1 = threatId(1);
 const T2 = threatId(2);
@@ -69,7 +69,7 @@ describe("persistence: commits of what changed", () => {
   });
 });
 
-describe("keep only what must be remembered (issue 7, item 2)", () => {
+describe("keep only what must be remembered (a state file that grows with the work, not the stream)", () => {
   it("a threat with no issue and no pending work is not stored, and is judged afresh when it changes", async () => {
     const h = new Harness();
     h.platform.put({ id: T1, status: "solved" });
@@ -83,7 +83,7 @@ describe("keep only what must be remembered (issue 7, item 2)", () => {
   });
 });
 
-describe("pending creates keep their view (issue 7, item 4)", () => {
+describe("pending creates keep their view (a create needs no second read of the threat)", () => {
   it("a create queued by an earlier run is rendered from the state, without reading the threat again; the view goes once created", async () => {
     const h = new Harness();
     h.platform.put({ id: T1 });
@@ -139,7 +139,7 @@ describe("state guard: values are replaced, never mutated in place", () => {
   });
 });
 
-describe("a long threat walk drains as it goes (issue 7: a 1,000,000-threat stream in bounded memory)", () => {
+describe("a long threat walk drains as it goes (a 1,000,000-threat stream in bounded memory)", () => {
   it("with no write budget to wait for, due work never piles up past the threshold and a page; every threat gets its issue", async () => {
     const h = new Harness();
     h.ctx.interleaveDue = 4;

@@ -225,7 +225,7 @@ describe("plan (pure)", () => {
     ).toBe(3);
   });
 
-  it("a threat not read (unknown) is never planned on: no close as if gone, no verdict, no create (issue 7, item 3)", () => {
+  it("a threat not read (unknown) is never planned on: no close as if gone, no verdict, no create", () => {
     // With the threat gone, the same input closes the issue for the asset's removal.
     expect(plan(input({ threat: gone, rendered: null, record: record({ issue }) }))).toHaveLength(1);
     expect(plan(input({ threat: notRead, rendered: null, record: record({ issue }) }))).toEqual([]);

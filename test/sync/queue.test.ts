@@ -21,7 +21,7 @@ import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import { makeConfig, REPO } from "./harness.js";
 
 /**
- * The queue derived from the state (issue 7, item 3): the state stores per threat only what cannot
+ * The queue derived from the state: the state stores per threat only what cannot
  * be derived; "what is due, in what order" is a function of the entries and the threats' records.
  */
 

@@ -20,7 +20,7 @@ function threat(id: string, descriptionChars: number): CachedThreat {
   };
 }
 
-describe("the run's cache of threats read (issue 6, item 10: bounded by bytes, not count)", () => {
+describe("the run's cache of threats read (bounded by bytes, not count)", () => {
   it("holds far fewer long threats than short ones, and never more bytes than its bound", () => {
     const maxBytes = 2 * 1024 * 1024;
     const long = new ThreatCache(maxBytes, 5000);

@@ -15,7 +15,7 @@ const record = (assetId: string | null, number?: number, repo = "acme/Sec"): Thr
     : {}),
 });
 
-describe("the engine's lookups by asset and by issue (issue 7: no cycle scans every threat)", () => {
+describe("the engine's lookups by asset and by issue (no cycle scans every threat)", () => {
   it("is built from the stored records and kept current by updates, the issue lookup on first use", () => {
     const threats = ThreatRecordsView.of({
       t1: record("a1", 1),

@@ -9,7 +9,7 @@ import { unlessGone } from "./write-helpers.js";
 type AcceptRisk = ActionOf<"acceptRisk">;
 
 /** What the acceptance got: its end (from people's comments, read once) and the platform's answer. */
-export interface AcceptRiskAnswer {
+interface AcceptRiskAnswer {
   end: AcceptanceEnd;
   outcome: { gone: false; answer: Threat } | { gone: true };
 }

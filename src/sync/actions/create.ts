@@ -14,7 +14,7 @@ const TITLE_MAX = 256;
  * What a create falls back to when GitHub refuses the full body as invalid (422): the marker and
  * the revision line are kept, so the issue stays findable and is not rewritten.
  */
-export const MINIMAL_BODY_NOTE =
+const MINIMAL_BODY_NOTE =
   "GitHub refused the full description of this threat; the platform holds it. This issue is still managed by threatbridge.";
 
 function minimalBody(threatId: string): string {

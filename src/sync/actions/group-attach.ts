@@ -31,7 +31,7 @@ export const memberIdAction: ActionModule<ActionOf<"member_id">, number | null> 
 };
 
 /** GitHub's answer to an attach, and where it was "unavailable" whether the parent is still there. */
-export interface AttachOutcome {
+interface AttachOutcome {
   result: AttachResult;
   /** Read only after an "unavailable" answer: GitHub answers 404 alike for no sub-issues and no parent. */
   parentGone: boolean;

@@ -31,7 +31,7 @@ import { groupRetireAction, groupRetireNoteAction } from "./group-retire.js";
  * The registry: kind → module. Its type makes it exhaustive: a kind added to the `Action` union
  * without a module here does not compile.
  */
-export type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown> };
+type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown> };
 
 // In the order a dry run lists the plan (people's verdicts first, then changes to issues, new
 // issues, mapping repairs): `ACTION_KINDS` is this order.
@@ -56,7 +56,7 @@ export const actionModules: ActionRegistry = {
  * The group pass's kinds (groups/plan-groups.ts, groups/plan-single.ts), carried out by the same
  * runner; exhaustive as the planner's registry is.
  */
-export type GroupActionRegistry = {
+type GroupActionRegistry = {
   [K in (GroupAction | SingleAction | RetireAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
 };
 

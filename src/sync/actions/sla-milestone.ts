@@ -4,7 +4,7 @@ import { slaMilestoneSet } from "../transitions/sla.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 
 /** What putting an issue into its milestone answered; `issue` null where the repository has none. */
-export interface MilestoneAnswer {
+interface MilestoneAnswer {
   issue: IssueSnapshot | null;
   created: boolean;
 }

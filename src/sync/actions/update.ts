@@ -11,7 +11,7 @@ import { syncLabels } from "./write-helpers.js";
 type Update = ActionOf<"update">;
 
 /** What GitHub answered to one PATCH, and what followed it. */
-export interface UpdateAnswer {
+interface UpdateAnswer {
   issue: IssueSnapshot;
   /** The comment of a state change was posted (or found already posted by its key). */
   commented: boolean;

@@ -154,7 +154,7 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
 }
 
 /** A state change the plan makes to an existing issue (its PATCH's state, reason and comment). */
-export interface IssueStateStep {
+interface IssueStateStep {
   state: IssueState;
   reason: CloseReason | "reopened";
   comment?: string;

@@ -61,7 +61,7 @@ function passes(
  * Why a threat that has no issue yet gets none, or null when it should get one (contract: filters,
  * first-seen statuses). The dry-run's plan counts these reasons; eligibility is their absence.
  */
-export type NoIssueReason = "status" | "min_severity" | "module" | "asset_type";
+type NoIssueReason = "status" | "min_severity" | "module" | "asset_type";
 
 export function noIssueReason(
   threat: ThreatView,

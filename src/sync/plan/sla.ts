@@ -28,7 +28,7 @@ export type SlaAction =
       dueOn: string;
     };
 
-export interface SlaPlanInput {
+interface SlaPlanInput {
   threatId: string;
   record: ThreatRecord | undefined;
   sla?: SlaPolicy | undefined;

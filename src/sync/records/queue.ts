@@ -17,7 +17,7 @@ import { nextSeq, putQueue, type StateCtx } from "./state-updates.js";
 export { backoffMs } from "../transitions/due-work.js";
 
 /** The part of the state the queue's order is derived from. */
-export type QueueState = Pick<EngineState, "queue" | "threats">;
+type QueueState = Pick<EngineState, "queue" | "threats">;
 
 /** Records new work for a threat (the shell of `withWork`: it numbers a new entry). */
 export function enqueue(ctx: StateCtx, threatId: string, work: NewWork, nowIso: string): void {
@@ -34,7 +34,7 @@ export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): Qu
   return planClass(record, entry.person !== undefined);
 }
 
-export interface DueItem {
+interface DueItem {
   threatId: string;
   entry: QueueEntry;
   priority: QueueClass;
@@ -48,7 +48,7 @@ function dueItem(state: QueueState, threatId: string, entry: QueueEntry): DueIte
   return { threatId, entry, priority: dueClass(record, entry), severity: record?.severity ?? 0 };
 }
 
-export function compareDue(a: DueItem, b: DueItem): number {
+function compareDue(a: DueItem, b: DueItem): number {
   return a.priority - b.priority || b.severity - a.severity || a.entry.seq - b.entry.seq;
 }
 

@@ -99,7 +99,7 @@ export function putThreat(ctx: ThreatCtx, id: string, record: ThreatRecord): voi
   ctx.index.update(id, before, record);
 }
 
-export function dropThreat(ctx: ThreatCtx, id: string): void {
+function dropThreat(ctx: ThreatCtx, id: string): void {
   const before = ctx.state.threats.get(id);
   if (before === undefined) return;
   ctx.threatRows.delete(id);

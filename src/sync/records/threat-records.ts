@@ -51,7 +51,7 @@ export interface ThreatRecords {
   uncommon(): IterableIterator<[string, ThreatRecord]>;
 }
 
-export interface ThreatTally {
+interface ThreatTally {
   known: number;
   gone: number;
   mapped: number;

@@ -1,4 +1,4 @@
 export { prepareRelated, writesBody } from "./prepare.js";
-export { RelatedAssets, type RelatedStoreDeps } from "./related-store.js";
-export { absorbRelatedPage, relatedView, walkRelated, type RelatedWalk } from "./related-walk.js";
+export { RelatedAssets } from "./related-store.js";
+export { walkRelated } from "./related-walk.js";
 export { relatedRecord } from "./dry-run-lines.js";

@@ -13,7 +13,7 @@ import { walkRelated } from "./related-walk.js";
  * without the list (logged once per asset), and a later write of one of its issues tries again.
  */
 
-export interface RelatedStoreDeps {
+interface RelatedStoreDeps {
   platform: Pick<PlatformClient, "relatedAssets">;
   limit: number;
   fields: Config["fields"]["asset"];

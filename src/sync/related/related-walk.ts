@@ -12,8 +12,7 @@ import type { AssetView, RelatedView } from "../render/index.js";
  * platform that sent one anyway is not believed), and an item that does not parse is left out.
  */
 
-export type RelatedWalk =
-  { outcome: "listed" | "none"; view: RelatedView } | { outcome: "failed"; error: unknown };
+type RelatedWalk = { outcome: "listed" | "none"; view: RelatedView } | { outcome: "failed"; error: unknown };
 
 /** 404 `resource/not-found`: the asset is not in the organization (any more): it lists none (rule 5). */
 function notFound(error: unknown): boolean {
@@ -21,7 +20,7 @@ function notFound(error: unknown): boolean {
 }
 
 /** Takes in one page of the walk (`seen`: id → its view, null for a tombstone), in order. */
-export function absorbRelatedPage(
+function absorbRelatedPage(
   seen: Map<string, AssetView | null>,
   assetId: string,
   page: StreamPage<Asset>,
@@ -35,7 +34,7 @@ export function absorbRelatedPage(
 }
 
 /** The first `limit` live assets, and how many more there were. */
-export function relatedView(seen: ReadonlyMap<string, AssetView | null>, limit: number): RelatedView {
+function relatedView(seen: ReadonlyMap<string, AssetView | null>, limit: number): RelatedView {
   const live = [...seen.values()].filter((asset): asset is AssetView => asset !== null);
   return { assets: live.slice(0, limit), more: Math.max(0, live.length - limit) };
 }

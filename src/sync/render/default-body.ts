@@ -23,7 +23,7 @@ export const FOOTER =
 const CAP = { title: 1_000, short: 100, name: 500, id: 200 } as const;
 
 /** An escaped table cell within `cap` raw characters (twice that escaped), or a dash if missing. */
-export function tableCell(raw: string | null, cap: number): string {
+function tableCell(raw: string | null, cap: number): string {
   if (raw === null || raw.trim() === "") return MISSING;
   const { text, cut } = precut(raw, cap);
   const escaped = escapeMarkdownInline(text);
@@ -41,7 +41,7 @@ function ageText(days: number | null): string {
  * No status row: the issue's open/closed state shows the platform status, so a verdict's echo (the
  * platform answering `pending` or `solved`) costs no GitHub write.
  */
-export function summaryTable(threat: ThreatView, asset: AssetView | null): string {
+function summaryTable(threat: ThreatView, asset: AssetView | null): string {
   const rows: [string, string][] = [
     ["Title", tableCell(threat.title, CAP.title)],
     ["Severity", tableCell(threat.severity, CAP.short)],

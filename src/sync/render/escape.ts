@@ -19,7 +19,7 @@ const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
  * the marks (U+200E, U+200F, U+061C). An override makes `Invoice \u202Egnp.exe` show as
  * "Invoice exe.png"; removed, the text shows in its stored order.
  */
-export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
 /** Text without bidirectional controls, so that it shows the characters in the order they are stored. */
 export function stripBidi(text: string): string {

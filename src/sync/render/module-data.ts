@@ -8,7 +8,7 @@ import { precut, safePrefix } from "./truncate.js";
  * of plain values are joined, arrays of objects are indexed, null values are left out.
  */
 
-export interface FlatEntry {
+interface FlatEntry {
   key: string;
   value: string;
 }
@@ -28,7 +28,7 @@ function scalar(value: unknown): string | null {
 }
 
 /** Flattened raw (unescaped) entries; callers escape. */
-export function flattenModuleData(data: Record<string, unknown>): FlatEntry[] {
+function flattenModuleData(data: Record<string, unknown>): FlatEntry[] {
   const out: FlatEntry[] = [];
   const visit = (value: unknown, path: string, depth: number): void => {
     if (out.length >= MAX_ENTRIES || value === null || value === undefined) return;

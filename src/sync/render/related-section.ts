@@ -9,7 +9,7 @@ import type { AssetView, RelatedView } from "./types.js";
  */
 
 export const RELATED_HEADING = "### Related assets";
-export const NO_RELATED = "_No related assets._";
+const NO_RELATED = "_No related assets._";
 
 /**
  * The section stays a small, bounded part of the body (at most 100 lines of capped cells): lines

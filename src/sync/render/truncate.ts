@@ -2,7 +2,7 @@
  * Cutting escaped text to a length without breaking what the escaping built: a surrogate pair,
  * a named entity (`&amp;`), a backslash escape, or a `@`/`#` whose zero-width space was cut off.
  */
-export const ELLIPSIS = "…";
+const ELLIPSIS = "…";
 /** The visible note after a cut Markdown block. */
 export const TRUNCATED_NOTE = "\n\n_(truncated)_";
 

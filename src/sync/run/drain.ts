@@ -71,7 +71,7 @@ async function ensureAsset(ctx: SyncContext, assetId: string | null): Promise<vo
 }
 
 /** A person's change on a mapped, live threat: the planner needs only the status the state holds. */
-export function awaitsVerdict(ctx: SyncContext, threatId: string): boolean {
+function awaitsVerdict(ctx: SyncContext, threatId: string): boolean {
   const record = ctx.state.threats.get(threatId);
   return Boolean(ctx.state.queue[threatId]?.person && record?.issue && !record.gone);
 }

@@ -69,7 +69,7 @@ export function threatsWithIssue(ctx: SyncContext): Set<string> {
 }
 
 /** What a dry run read from both sides: the plan's header. */
-export interface DryRunReads {
+interface DryRunReads {
   assets: number;
   threats: number;
   githubIssues: number;

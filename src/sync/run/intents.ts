@@ -17,7 +17,7 @@ function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">)
 }
 
 /** What becomes of an intent whose `send` failed. */
-export interface IntentOutcome {
+interface IntentOutcome {
   /**
    * Reads GitHub to learn whether the write landed all the same (a lost response): true counts
    * as success. Without it, every failure is a failure.

@@ -92,7 +92,7 @@ export function riskExpired(
 }
 
 /** The acceptance is over (its issue reopened or recurred, or a person changed the issue): forgotten. */
-export function acceptanceEnded(record: ThreatRecord): ThreatRecord {
+function acceptanceEnded(record: ThreatRecord): ThreatRecord {
   if (!record.acceptance) return record;
   const { acceptance: _over, ...rest } = record;
   return rest;
@@ -149,12 +149,6 @@ export function acceptanceDue(acceptance: Acceptance, now: number, warnMs: numbe
     case "warned":
       return now >= until;
   }
-}
-
-/** When the acceptance next needs a step (epoch ms), for `status` and the sweep. */
-export function acceptanceNextAt(acceptance: Acceptance, warnMs: number): number {
-  const until = Date.parse(acceptance.until);
-  return acceptance.step === "announced" ? until - warnMs : until;
 }
 
 /**

@@ -24,7 +24,7 @@ export interface IssueSeen {
   milestone?: string | null;
 }
 
-export type IssueSeenResult =
+type IssueSeenResult =
   /** A copy carrying the marker of a threat whose issue a person deleted: left alone. */
   | { kind: "ignored" }
   /** The state maps no issue for the threat: this one is adopted (a lost state file; never a second issue). */
@@ -39,11 +39,7 @@ export type IssueSeenResult =
  * issue's marker says which occurrence of the threat it is (`recurrence: new_issue`): the next
  * recurrence then gets the occurrence after it, also after a lost state file.
  */
-export function adoptedRecord(
-  record: ThreatRecord | undefined,
-  issue: IssueRecord,
-  occurrence = 1,
-): ThreatRecord {
+function adoptedRecord(record: ThreatRecord | undefined, issue: IssueRecord, occurrence = 1): ThreatRecord {
   const which = occurrence > 1 ? { occurrence } : {};
   if (record) {
     // Everything the state knows of the threat stays (its SLA, its link...): only the issue is new.
@@ -85,7 +81,7 @@ export function applyIssueSeen(
   };
 }
 
-export type PersonCandidate =
+type PersonCandidate =
   /** The issue shows what the connector wrote (or there is no issue): nothing to do. */
   | { kind: "none" }
   /** A person undid their own change before the connector acted on it: it is forgotten. */
@@ -116,13 +112,13 @@ export function personChangeSeen(
 }
 
 /** Who changed an issue's state, as far as GitHub can say (null: it cannot). */
-export interface ChangedBy {
+interface ChangedBy {
   login: string;
   viaApp: boolean;
   bySelf: boolean;
 }
 
-export type PersonChangeResult =
+type PersonChangeResult =
   /** Our GitHub App did it (a write whose outcome was not recorded): the record follows, no verdict. */
   | { kind: "by_app"; record: ThreatRecord }
   /** A person's close or reopen: queued as verdict work (README, "Conflicts": the person wins). */

@@ -77,7 +77,7 @@ export function dueMs(sla: SlaRecord): number {
   return Date.parse(sla.due);
 }
 
-export function isBreached(sla: SlaRecord, nowMs: number): boolean {
+function isBreached(sla: SlaRecord, nowMs: number): boolean {
   return nowMs >= dueMs(sla);
 }
 

@@ -18,7 +18,7 @@ export interface ThreatVersion {
   link: string | null;
 }
 
-export type ThreatVersionResult =
+type ThreatVersionResult =
   /** The version already processed: nothing changes and nothing becomes due (spec, "Events"). */
   { kind: "redelivery" } | { kind: "changed"; record: ThreatRecord };
 
@@ -26,7 +26,7 @@ export type ThreatVersionResult =
  * Unchanged `updated_at` (and status) with a later stream_position is a re-delivery, not a change
  * (spec, "Events"). A gone threat back on the stream is a change even at the same version.
  */
-export function isRedelivery(before: ThreatRecord | undefined, version: ThreatVersion): boolean {
+function isRedelivery(before: ThreatRecord | undefined, version: ThreatVersion): boolean {
   return (
     before !== undefined &&
     !before.gone &&
@@ -57,14 +57,14 @@ export function applyThreatVersion(
 }
 
 /** An asset as the stream shows it (the mapped fields the state keeps). */
-export interface AssetVersion {
+interface AssetVersion {
   deleted: boolean;
   updatedAt: string;
   name: string | null;
   type: string | null;
 }
 
-export type AssetVersionResult =
+type AssetVersionResult =
   /** A tombstone for an asset never seen: ignored (spec, "Asset lifecycle"). */
   { kind: "ignored" } | { kind: "recorded"; asset: AssetRecord; change: "removed" | "restored" | null };
 

@@ -17,7 +17,7 @@ describe("labels", () => {
     ]);
   });
 
-  test("no label follows the platform status, so a verdict's echo costs no write (issue 7, item 4)", () => {
+  test("no label follows the platform status, so a verdict's echo costs no write", () => {
     expect(labels({ status: "pending" })).toEqual(labels({ status: "unsolved" }));
     expect(labels({ status: "pending" })).not.toContain("pending");
   });

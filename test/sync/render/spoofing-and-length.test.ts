@@ -9,7 +9,7 @@ import {
 import { withRevision } from "../../../src/shared/index.js";
 import { ASSET, OPTIONS, threat } from "./fixtures.js";
 
-// Issue 6, item 8: embeddings/overrides, isolates and the three marks.
+// The bidi controls text could spoof with: embeddings/overrides, isolates and the three marks.
 const BIDI = [
   "\u202A",
   "\u202B",
@@ -43,7 +43,7 @@ const TEMPLATED: RenderOptions = {
   }),
 };
 
-describe("text that spoofs is inert (issue 6, item 8)", () => {
+describe("text that spoofs is inert", () => {
   test("bidi controls U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C never reach a title, body or label", () => {
     fc.assert(
       fc.property(
@@ -73,7 +73,7 @@ describe("text that spoofs is inert (issue 6, item 8)", () => {
   });
 });
 
-describe("GitHub's body limit applies to what is sent (issue 6, item 9)", () => {
+describe("GitHub's body limit applies to what is sent", () => {
   test("the longest description, revision line included, is within 65,536 code units", () => {
     for (const description of [
       "a".repeat(200_000),

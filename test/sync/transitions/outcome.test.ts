@@ -52,7 +52,7 @@ describe("outcome transitions (an outcome → the new record)", () => {
     });
   });
 
-  it("a close for the asset's removal is remembered, so a person's reopen wins (issue 6, item 10)", () => {
+  it("a close for the asset's removal is remembered, so a person's reopen wins", () => {
     expect(issueStateWritten(mapped, { state: "closed", removal: true })).toEqual({
       ...mapped,
       issue: { ...ISSUE, state: "closed" },
@@ -80,7 +80,7 @@ describe("outcome transitions (an outcome → the new record)", () => {
     expect(issueAdopted(unmapped, ISSUE)).toEqual({ ...mapped, link: "acme/sec#3" });
   });
 
-  it("issue 6, items 2-3: a refusal is recorded and cleared once the plan settles; a deleted issue unmaps the threat", () => {
+  it("a refusal is recorded and cleared once the plan settles; a deleted issue unmaps the threat", () => {
     const r = refused(mapped, { action: "update", reason: "locked", at: "t" });
     expect(r.refused).toEqual({ action: "update", reason: "locked", at: "t" });
     expect(refusalCleared(r)).toEqual(mapped);
@@ -96,7 +96,7 @@ describe("outcome transitions: the issue moves", () => {
     expect(moved.issue).toEqual({ ...ISSUE, repo: "acme/other", number: 9, url: "u9" });
   });
 
-  it("issue 6, item 10: the threat back on the stream may be closed for a later removal again", () => {
+  it("removed assets: the threat back on the stream may be closed for a later removal again", () => {
     expect(removalCloseCleared({ ...mapped, closedForRemoval: true })).toEqual(mapped);
     expect(removalCloseCleared(mapped)).toBe(mapped);
   });

@@ -6,7 +6,7 @@ import { personChange } from "../../../src/sync/transitions/issue-seen.js";
 import { applyThreatVersion, type ThreatVersion } from "../../../src/sync/transitions/threat-version.js";
 
 /**
- * Properties of the pure transitions (issue 7, item 3), over any record and any delivery order of
+ * Properties of the pure transitions (the engine's pure core), over any record and any delivery order of
  * stream versions, duplicates included. The crash properties through the engine's shell are in
  * test/sync/properties.test.ts.
  */
