@@ -1,10 +1,8 @@
-import { acquireLock } from "../state/index.js";
 import { applyRetry, planRetry, type RetryPlan, type RetrySelection } from "../sync/index.js";
 import { configFromArgs, type Io } from "./io.js";
-import { freezeFromEnv, openEngineState } from "./state-open.js";
+import { editState } from "./state-edit.js";
 import { RETRY } from "./command-specs.js";
 import { parseCommand, UsageError } from "./usage.js";
-import { cliLogger } from "./wiring.js";
 
 /**
  * `threatbridge retry`: puts work that GitHub refused for good (what `status` lists under
@@ -50,44 +48,10 @@ export async function retryCommand(args: string[], io: Io, now: () => number = D
   const selection = selectionOf(opts.threat, opts.all === true);
   // Only the state is touched: secrets the config names may be unset or empty (as for `status`).
   const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
-  const statePath = config.state.path;
-
-  if (opts["dry-run"] === true) {
-    // No lock and nothing written: the state's files stay byte-for-byte as they were (contract).
-    const opened = await openEngineState(statePath, { readOnly: true, env: io.env });
-    try {
-      return report(planRetry(opened.state, selection), selection, true, io);
-    } finally {
-      await opened.close();
-    }
-  }
-
-  const logger = cliLogger(config, io.env);
-  let lockLost = false;
-  const lock = await acquireLock(statePath, {
-    onLost: () => {
-      lockLost = true;
-    },
+  return editState(config, io, opts["dry-run"] === true, {
+    plan: (state) => planRetry(state, selection),
+    apply: (state, plan, freeze) => applyRetry(state, plan, { now: new Date(now()).toISOString(), freeze }),
+    report: (plan, dryRun) => report(plan, selection, dryRun, io),
+    undone: "nothing was re-queued",
   });
-  try {
-    const opened = await openEngineState(statePath, { logger, env: io.env });
-    try {
-      const plan = planRetry(opened.state, selection);
-      const commit = applyRetry(opened.state, plan, {
-        now: new Date(now()).toISOString(),
-        freeze: freezeFromEnv(io.env),
-      });
-      // Another host took the lease over (this process stalled past it): its state wins.
-      if (lockLost) {
-        io.err("threatbridge: another process took the state lock over; nothing was re-queued");
-        return 1;
-      }
-      if (commit !== null) await opened.persist(commit);
-      return report(plan, selection, false, io);
-    } finally {
-      await opened.close();
-    }
-  } finally {
-    await lock.release();
-  }
 }

@@ -1,10 +1,8 @@
-import { acquireLock } from "../state/index.js";
 import { applyRewind, planRewind, type RewindStep, type StreamKind } from "../sync/index.js";
 import { configFromArgs, type Io } from "./io.js";
-import { freezeFromEnv, openEngineState } from "./state-open.js";
+import { editState } from "./state-edit.js";
 import { REWIND } from "./command-specs.js";
 import { parseCommand, UsageError } from "./usage.js";
-import { cliLogger } from "./wiring.js";
 
 /**
  * `threatbridge rewind`: forgets a stream's saved cursor, so that the next cycle reads that stream
@@ -58,41 +56,10 @@ export async function rewindCommand(args: string[], io: Io): Promise<number> {
   });
   // Only the state is touched: secrets the config names may be unset or empty (as for `status`).
   const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
-  const statePath = config.state.path;
-
-  if (opts["dry-run"] === true) {
-    // No lock and nothing written: the state's files stay byte-for-byte as they were (contract).
-    const opened = await openEngineState(statePath, { readOnly: true, env: io.env });
-    try {
-      return report(planRewind(opened.state, streams), true, io);
-    } finally {
-      await opened.close();
-    }
-  }
-
-  const logger = cliLogger(config, io.env);
-  let lockLost = false;
-  const lock = await acquireLock(statePath, {
-    onLost: () => {
-      lockLost = true;
-    },
+  return editState(config, io, opts["dry-run"] === true, {
+    plan: (state) => planRewind(state, streams),
+    apply: (state, plan, freeze) => applyRewind(state, plan, { freeze }),
+    report: (plan, dryRun) => report(plan, dryRun, io),
+    undone: "nothing was forgotten",
   });
-  try {
-    const opened = await openEngineState(statePath, { logger, env: io.env });
-    try {
-      const plan = planRewind(opened.state, streams);
-      const commit = applyRewind(opened.state, plan, { freeze: freezeFromEnv(io.env) });
-      // Another host took the lease over (this process stalled past it): its state wins.
-      if (lockLost) {
-        io.err("threatbridge: another process took the state lock over; nothing was forgotten");
-        return 1;
-      }
-      if (commit !== null) await opened.persist(commit);
-      return report(plan, false, io);
-    } finally {
-      await opened.close();
-    }
-  } finally {
-    await lock.release();
-  }
 }
