@@ -29,14 +29,18 @@ export class ThreatIndex {
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
   /**
-   * The index of `threats`. Its one pass at start counts the repositories, notes the SLAs of the
-   * records kept whole (an SLA is never packed) and checks those records.
+   * The index of `threats`. Its passes at start count the repositories (checking the records kept
+   * whole) and note the SLAs, both read from the stored columns where the store packs them.
    */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
-    threats.scan((id, _assetId, issue, loose) => {
+    threats.scan((_id, _assetId, issue) => {
       if (issue) index.countRepo(issue.repo, 1);
-      if (loose) index.noteSla(id, loose);
+    });
+    threats.scanSla((id, due, open, breach) => {
+      if (!open) return;
+      index.slaOpen.set(id, due);
+      if (!breach) index.slaDue.set(id, due);
     });
     return index;
   }
