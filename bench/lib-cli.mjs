@@ -86,9 +86,9 @@ function vmHwmKb(pid) {
  * Runs `node dist/cli.js ...args`; returns wall ms, peak RSS MB, exit code, stdout and stderr
  * (stderr kept only as lines matching `keep`, so that a million log lines do not pile up here).
  */
-export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null } = {}) {
+export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null, cli = "dist/cli.js" } = {}) {
   const rssFile = join(cwd, `.rss-${process.pid}-${Date.now()}`);
-  const node = [process.execPath, "dist/cli.js", ...args];
+  const node = [process.execPath, cli, ...args];
   const argv = existsSync(TIME) ? [TIME, "-f", "%M", "-o", rssFile, ...node] : node;
   const started = performance.now();
   // Its own process group, so that a timeout stops node and not only /usr/bin/time.

@@ -8,6 +8,7 @@ import {
   WORKFLOW_COLUMNS,
   WORKFLOW_KEYS,
   WorkflowColumns,
+  cellsFit,
   readWorkflowCells,
   workflowFits,
   workflowJson,
@@ -500,7 +501,7 @@ export class ThreatTable {
     repoOf: number[],
     baseOf: number[],
     assetOf: number[] | null,
-    milestones: readonly string[],
+    milestoneOf: readonly number[],
   ): boolean {
     const status = statusOf[block.status[i] as number];
     const sev = block.severity[i];
@@ -538,8 +539,7 @@ export class ThreatTable {
     // Snapshots written before the column have none: every id is then unknown (0).
     const issueId = block.issueId?.[i] ?? 0;
     if (!(issueId === 0 || (repoIndex >= 0 && isIssueId(issueId)))) return false;
-    const workflow = readWorkflowCells(block, i, milestones);
-    if (workflow === null) return false;
+    if (!cellsFit(block, i, milestoneOf.length)) return false;
     const row = this.allocate();
     const before = this.index.size;
     this.index.set(id, row);
@@ -557,7 +557,7 @@ export class ThreatTable {
     this.linked[row] = link;
     this.updated[row] = updated;
     this.issueId[row] = issueId;
-    this.workflow.writeCells(row, workflow, this.tables.milestones);
+    this.workflow.copyCells(row, block, i, milestoneOf);
     return true;
   }
 
@@ -588,20 +588,21 @@ export class ThreatTable {
       if (column !== undefined && column.length !== count)
         throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
     }
-    const milestones = block.milestones ?? [];
+
     const rest = new Map<number, JsonObject>(block.rest);
     table.grow(Math.max(INITIAL_CAPACITY, count));
     const t = table.tables;
     const statusOf = block.statuses.map((s) => t.statuses.of(s));
     const repoOf = block.repos.map((s) => t.repos.of(s));
     const baseOf = block.bases.map((s) => t.bases.of(s));
+    const milestoneOf = (block.milestones ?? []).map((s) => t.milestones.of(s));
     // threat-4 and -5 name assets by index into its table; threat-3 (version 2) by the id itself.
     const assetOf = block.codec !== "threat-3" ? (block.assets ?? []).map((s) => t.assets.of(s)) : null;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
       if (typeof id !== "string") throw new RowError(`id ${i} is not a string`);
       // The common row goes straight into the columns; any other is decoded whole and set.
-      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf, assetOf, milestones))
+      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf, assetOf, milestoneOf))
         continue;
       const value = decodeRow(block, i, id);
       const more = rest.get(i);
