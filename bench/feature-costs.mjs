@@ -1,7 +1,7 @@
 // What the workflow features cost when on (every feature on should cost about what it costs off):
 // the same world of N mapped threats, features off and on (an SLA for every severity with weekly
 // milestones, risk acceptance, `recurrence: new_issue`), the built CLI black-box. Per mode: the
-// state on disk after the runs, an idle `sync`'s wall time and peak RSS, `status --json`'s peak
+// state on disk after the runs, an idle `sync`'s wall time, CPU time and peak RSS, `status --json`'s peak
 // RSS; medians of --runs runs, and the ratios on/off. With --before DIR, the same for the CLI
 // built in DIR (e.g. main's checkout), run interleaved with this one on the same state and world.
 // Usage: npm run build && node bench/feature-costs.mjs [--threats 30000] [--runs 5] [--before /work/main]
@@ -75,7 +75,9 @@ for (const mode of ["off", "on"]) {
           `${name} warm-up`,
         );
     }
-    const samples = Object.fromEntries(Object.keys(clis).map((n) => [n, { wall: [], rss: [], status: [] }]));
+    const samples = Object.fromEntries(
+      Object.keys(clis).map((n) => [n, { wall: [], cpu: [], rss: [], status: [] }]),
+    );
     for (let r = 0; r < RUNS; r++) {
       for (const [name, { dir, config }] of Object.entries(dirs)) {
         const sync = check(
@@ -86,6 +88,7 @@ for (const mode of ["off", "on"]) {
         const writes = JSON.stringify(summary).match(/"(created|updated|closed|reopened)":\s*[1-9]/);
         if (writes) throw new Error(`${name} ${mode}: the idle sync wrote: ${writes[0]}`);
         samples[name].wall.push(sync.wallMs);
+        samples[name].cpu.push(sync.cpuMs);
         samples[name].rss.push(sync.peakRssMb);
         const status = check(
           await runCli(["status", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
@@ -101,6 +104,7 @@ for (const mode of ["off", "on"]) {
         mapped: fx.mapped,
         stateBytes: storeBytes(dir),
         idleSyncWallMs: range(s.wall),
+        idleSyncCpuMs: range(s.cpu),
         idleSyncRssMb: range(s.rss),
         statusRssMb: range(s.status),
       };
@@ -118,6 +122,7 @@ for (const name of Object.keys(clis)) {
   results[`${name}/ratio on:off`] = {
     state: ratio(on.stateBytes, off.stateBytes),
     idleSyncWall: ratio(on.idleSyncWallMs[1], off.idleSyncWallMs[1]),
+    idleSyncCpu: ratio(on.idleSyncCpuMs[1], off.idleSyncCpuMs[1]),
     idleSyncRss: ratio(on.idleSyncRssMb[1], off.idleSyncRssMb[1]),
     statusRss: ratio(on.statusRssMb[1], off.statusRssMb[1]),
   };

@@ -4,8 +4,8 @@ import type { ThreatRecords } from "./threat-records.js";
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
  * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The repositories and the SLAs are read once per process, from the stored columns and
- * the records kept whole. The lookup by asset is built the first time an asset is read (an idle
+ * size). The repositories and the SLAs are read once per process, from the stored columns
+ * (the SLA's too: workflow-columns.ts) and the records kept whole. The lookup by asset is built the first time an asset is read (an idle
  * `sync` reads none: at 50,000 threats its sets were a twentieth of the start), and the lookup by
  * issue, needed only for an issue a person stripped of its marker, the first time it is asked for
  * (it holds a string per mapped threat). Until a lookup is built, updates are not applied to it:
