@@ -122,6 +122,9 @@ function fits(value: Json): value is JsonObject {
 
 const INITIAL_CAPACITY = 64;
 
+/** The codec of a block with the workflow columns (snapshot-threat-codec.ts). */
+export const WORKFLOW_CODEC = "threat-5";
+
 export class ThreatTable {
   private readonly index: Map<string, number>;
   private readonly extra: Map<string, Json>;
@@ -463,7 +466,7 @@ export class ThreatTable {
     // `threat-4` refuses the file rather than dropping every SLA.
     const workflow = this.workflow.any(rows);
     if (workflow) Object.assign(cell, this.workflow.cells());
-    const parts = [`"codec":"${workflow ? "threat-5" : "threat-4"}"`];
+    const parts = [`"codec":"${workflow ? WORKFLOW_CODEC : "threat-4"}"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);
       for (let start = 0; start < rows.length; start += chunk) {

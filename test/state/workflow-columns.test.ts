@@ -179,6 +179,7 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     });
     const { text } = await roundTrip(table);
     expect(text).toContain(`"codec":"threat-4"`);
+    expect(text).toMatch(/^\{"format":"threatbridge-store","version":3,/);
     expect(text).not.toMatch(/slaSince|milestones|occurrence/);
     table.set("t2", {
       status: "unsolved",
@@ -192,8 +193,11 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
       },
     });
     const after = (await roundTrip(table)).text;
-    // Written under a codec of its own: a reader that knows only threat-4 refuses, not drops, SLAs.
+    // Written under a codec and a store version of their own: a threatbridge that knows only
+    // version 3 says it is too old (state_too_new) rather than drop every SLA or call the file corrupt.
     expect(after).toContain(`"codec":"threat-5"`);
+    expect(after).toMatch(/^\{"format":"threatbridge-store","version":4,/);
+    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 5 })).toThrow(/newer than 4/);
     expect(after.length - text.length).toBeLessThan(250);
   });
 
