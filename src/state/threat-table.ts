@@ -302,9 +302,9 @@ export class ThreatTable {
    */
   scanPackedSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
     for (const [id, row] of this.index) {
-      const sla = this.workflow.slaDue(row);
-      if (sla === undefined) continue;
-      visit(id, sla.due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, sla.breach);
+      const due = this.workflow.dueMs(row);
+      if (Number.isNaN(due)) continue;
+      visit(id, due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, this.workflow.breached(row));
     }
   }
 

@@ -165,10 +165,13 @@ export class WorkflowColumns {
     if (occurrence > 0) value["occurrence"] = occurrence;
   }
 
-  /** The row's SLA due time (epoch ms), its breach noted: undefined when it has no SLA. */
-  slaDue(row: number): { due: number; breach: boolean } | undefined {
-    if (!this.hasSla(row)) return undefined;
-    return { due: this.due[row] ?? 0, breach: (this.breach[row] ?? 0) !== 0 };
+  /** The row's SLA due time (epoch ms; NaN: no SLA): read once per row at start, so no object is made. */
+  dueMs(row: number): number {
+    return this.hasSla(row) ? (this.due[row] ?? 0) : Number.NaN;
+  }
+
+  breached(row: number): boolean {
+    return (this.breach[row] ?? 0) !== 0;
   }
 
   /** The snapshot's cells of each column, read from row r. */
