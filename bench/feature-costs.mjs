@@ -50,71 +50,77 @@ function check(run, what) {
   return run;
 }
 
-const results = {};
-for (const mode of ["off", "on"]) {
-  const base = mkdtempSync(join(tmpdir(), `feature-costs-${mode}-`));
-  const fx = await startFixture([
-    "--threats",
-    values.threats,
-    "--state",
-    join(base, "state.json"),
-    ...(mode === "on" ? ["--workflow"] : []),
-  ]);
-  try {
-    const dirs = {};
+const MODES = ["off", "on"];
+const base = mkdtempSync(join(tmpdir(), "feature-costs-"));
+const fixtures = {};
+const dirs = {};
+const samples = {};
+try {
+  // Both worlds served at once, so that every round runs off and on back to back (this shared
+  // machine's load drifts between minutes: one mode after the other measured the drift).
+  for (const mode of MODES) {
+    fixtures[mode] = await startFixture([
+      "--threats",
+      values.threats,
+      "--state",
+      join(base, `${mode}.json`),
+      ...(mode === "on" ? ["--workflow"] : []),
+    ]);
     for (const name of Object.keys(clis)) {
-      const dir = mkdtempSync(join(base, `${name}-`));
-      copyFileSync(join(base, "state.json"), join(dir, "state.json"));
-      const config = writeConfig(dir, fx);
+      const key = `${name}/${mode}`;
+      const dir = mkdtempSync(join(base, `${name}-${mode}-`));
+      copyFileSync(join(base, `${mode}.json`), join(dir, "state.json"));
+      const config = writeConfig(dir, fixtures[mode]);
       if (mode === "on") writeFileSync(config, readFileSync(config, "utf8") + WORKFLOW);
-      dirs[name] = { dir, config };
+      dirs[key] = { name, mode, dir, config };
+      samples[key] = { wall: [], cpu: [], rss: [], status: [] };
       // The first run converts the fixture's version-1 file; the second settles what it left.
       for (let i = 0; i < 2; i++)
         check(
           await runCli(["sync", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
-          `${name} warm-up`,
+          `${key} warm-up`,
         );
     }
-    const samples = Object.fromEntries(
-      Object.keys(clis).map((n) => [n, { wall: [], cpu: [], rss: [], status: [] }]),
-    );
-    for (let r = 0; r < RUNS; r++) {
-      for (const [name, { dir, config }] of Object.entries(dirs)) {
-        const sync = check(
-          await runCli(["sync", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
-          "sync",
-        );
-        const summary = JSON.parse(sync.stdout.trim().split("\n").pop());
-        const writes = JSON.stringify(summary).match(/"(created|updated|closed|reopened)":\s*[1-9]/);
-        if (writes) throw new Error(`${name} ${mode}: the idle sync wrote: ${writes[0]}`);
-        samples[name].wall.push(sync.wallMs);
-        samples[name].cpu.push(sync.cpuMs);
-        samples[name].rss.push(sync.peakRssMb);
-        const status = check(
-          await runCli(["status", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
-          "status",
-        );
-        samples[name].status.push(status.peakRssMb);
-      }
-    }
-    for (const [name, { dir }] of Object.entries(dirs)) {
-      const s = samples[name];
-      const range = (xs) => [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => Math.round(x));
-      results[`${name}/${mode}`] = {
-        mapped: fx.mapped,
-        stateBytes: storeBytes(dir),
-        idleSyncWallMs: range(s.wall),
-        idleSyncCpuMs: range(s.cpu),
-        idleSyncRssMb: range(s.rss),
-        statusRssMb: range(s.status),
-      };
-    }
-  } finally {
-    await fx.stop();
-    rmSync(base, { recursive: true, force: true });
   }
+  for (let r = 0; r < RUNS; r++) {
+    for (const [key, { name, dir, config }] of Object.entries(dirs)) {
+      const sync = check(
+        await runCli(["sync", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
+        "sync",
+      );
+      const summary = JSON.parse(sync.stdout.trim().split("\n").pop());
+      const writes = JSON.stringify(summary).match(/"(created|updated|closed|reopened)":\s*[1-9]/);
+      if (writes) throw new Error(`${key}: the idle sync wrote: ${writes[0]}`);
+      samples[key].wall.push(sync.wallMs);
+      samples[key].cpu.push(sync.cpuMs);
+      samples[key].rss.push(sync.peakRssMb);
+      const status = check(
+        await runCli(["status", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
+        "status",
+      );
+      samples[key].status.push(status.peakRssMb);
+    }
+  }
+} finally {
+  await Promise.allSettled(Object.values(fixtures).map((fx) => fx.stop()));
 }
 
+const results = {};
+const range = (xs) => [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => Math.round(x));
+for (const [key, { mode, dir }] of Object.entries(dirs)) {
+  const s = samples[key];
+  results[key] = {
+    mapped: fixtures[mode].mapped,
+    stateBytes: storeBytes(dir),
+    idleSyncWallMs: range(s.wall),
+    idleSyncCpuMs: range(s.cpu),
+    idleSyncRssMb: range(s.rss),
+    statusRssMb: range(s.status),
+  };
+}
+rmSync(base, { recursive: true, force: true });
+
+const paired = (name, what) => samples[`${name}/on`][what].map((v, i) => v / samples[`${name}/off`][what][i]);
 for (const name of Object.keys(clis)) {
   const off = results[`${name}/off`];
   const on = results[`${name}/on`];
@@ -123,6 +129,9 @@ for (const name of Object.keys(clis)) {
     state: ratio(on.stateBytes, off.stateBytes),
     idleSyncWall: ratio(on.idleSyncWallMs[1], off.idleSyncWallMs[1]),
     idleSyncCpu: ratio(on.idleSyncCpuMs[1], off.idleSyncCpuMs[1]),
+    // The median of each round's on/off (the two runs next to each other): drift cancels out.
+    idleSyncWallPaired: ratio(median(paired(name, "wall")), 1),
+    idleSyncCpuPaired: ratio(median(paired(name, "cpu")), 1),
     idleSyncRss: ratio(on.idleSyncRssMb[1], off.idleSyncRssMb[1]),
     statusRss: ratio(on.statusRssMb[1], off.statusRssMb[1]),
   };
