@@ -148,7 +148,8 @@ export class ThreatTable {
   private updated: Float64Array;
   /** GitHub's id of the issue (sub-issues name a child by it); 0: not known. */
   private issueId: Float64Array;
-  private workflow: WorkflowColumns;
+  /** Made when the first row with an SLA or a later occurrence comes: a state without any pays nothing. */
+  private workflow: WorkflowColumns | null;
 
   constructor(from?: ThreatTable) {
     if (from) {
@@ -169,7 +170,7 @@ export class ThreatTable {
       this.linked = from.linked.slice();
       this.updated = from.updated.slice();
       this.issueId = from.issueId.slice();
-      this.workflow = from.workflow.copy();
+      this.workflow = from.workflow?.copy() ?? null;
       return;
     }
     this.index = new Map();
@@ -196,7 +197,7 @@ export class ThreatTable {
     this.linked = new Uint8Array(n);
     this.updated = new Float64Array(n);
     this.issueId = new Float64Array(n);
-    this.workflow = new WorkflowColumns(n);
+    this.workflow = null;
   }
 
   copy(): ThreatTable {
@@ -301,10 +302,12 @@ export class ThreatTable {
    * never gone) and whether the breach label was noted: the SLA index and `status` read this.
    */
   scanPackedSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
+    const workflow = this.workflow;
+    if (workflow === null) return;
     for (const [id, row] of this.index) {
-      const due = this.workflow.dueMs(row);
+      const due = workflow.dueMs(row);
       if (Number.isNaN(due)) continue;
-      visit(id, due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, this.workflow.breached(row));
+      visit(id, due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, workflow.breached(row));
     }
   }
 
@@ -337,6 +340,11 @@ export class ThreatTable {
 
   [Symbol.iterator](): IterableIterator<[string, Json]> {
     return this.entries();
+  }
+
+  private workflowColumns(): WorkflowColumns {
+    this.workflow ??= new WorkflowColumns(this.status.length);
+    return this.workflow;
   }
 
   private dropRow(id: string): boolean {
@@ -375,7 +383,7 @@ export class ThreatTable {
     this.linked = grown(this.linked, (n) => new Uint8Array(n));
     this.updated = grown(this.updated, (n) => new Float64Array(n));
     this.issueId = grown(this.issueId, (n) => new Float64Array(n));
-    this.workflow.grow(capacity);
+    this.workflow?.grow(capacity);
   }
 
   /** `value` fits (checked by the caller). */
@@ -408,7 +416,8 @@ export class ThreatTable {
       this.issueId[row] = 0;
     }
     this.linked[row] = value["link"] === undefined ? 0 : 1;
-    this.workflow.write(row, value, t.milestones);
+    if (this.workflow === null && WORKFLOW_KEYS.every((key) => value[key] === undefined)) return;
+    this.workflowColumns().write(row, value, t.milestones);
   }
 
   private materialize(row: number): JsonObject {
@@ -436,7 +445,7 @@ export class ThreatTable {
     }
     const updated = this.updated[row] ?? 0;
     if (updated > 0) value["updatedAt"] = new Date(updated).toISOString();
-    this.workflow.read(row, value, t.milestones.list);
+    this.workflow?.read(row, value, t.milestones.list);
     return value;
   }
 
@@ -464,8 +473,9 @@ export class ThreatTable {
     if (rows.some((r) => (this.issueId[r] ?? 0) > 0)) cell["issueId"] = (r) => this.issueId[r] ?? 0;
     // Likewise the workflow columns, under a codec of their own: a reader that knows only
     // `threat-4` refuses the file rather than dropping every SLA.
-    const workflow = this.workflow.any(rows);
-    if (workflow) Object.assign(cell, this.workflow.cells());
+    const columns = this.workflow;
+    const workflow = columns !== null && columns.any(rows);
+    if (workflow) Object.assign(cell, columns.cells());
     const parts = [`"codec":"${workflow ? WORKFLOW_CODEC : "threat-4"}"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);
@@ -560,7 +570,8 @@ export class ThreatTable {
     this.linked[row] = link;
     this.updated[row] = updated;
     this.issueId[row] = issueId;
-    this.workflow.copyCells(row, block, i, milestoneOf);
+    if (block.codec === WORKFLOW_CODEC || this.workflow !== null)
+      this.workflowColumns().copyCells(row, block, i, milestoneOf);
     return true;
   }
 

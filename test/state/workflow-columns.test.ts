@@ -132,6 +132,19 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     );
   });
 
+  it("gives a reused row no SLA from the threat that held it before", () => {
+    const table = new ThreatTable();
+    const plain = { status: "unsolved", severity: 2, assetId: null, updatedAt: "2026-01-02T03:04:05.678Z" };
+    const sla = { since: "2026-01-02T03:04:05.678Z", due: "2026-02-01T03:04:05.678Z", breach: "added" };
+    table.set("t1", { ...plain, sla, occurrence: 3 });
+    table.delete("t1");
+    table.set("t2", plain);
+    expect(table.get("t2")).toEqual(plain);
+    const seen: string[] = [];
+    table.scanPackedSla((id) => seen.push(id));
+    expect(seen).toEqual([]);
+  });
+
   it("reads each SLA's due time, open issue and breach from the columns (the SLA index and `status` count from these)", () => {
     fc.assert(
       fc.property(fc.array(record, { maxLength: 30 }), (values) => {
