@@ -86,10 +86,10 @@ function vmHwmKb(pid) {
  * Runs `node dist/cli.js ...args`; returns wall ms, peak RSS MB, exit code, stdout and stderr
  * (stderr kept only as lines matching `keep`, so that a million log lines do not pile up here).
  */
-export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null } = {}) {
+export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null, cli = "dist/cli.js" } = {}) {
   const rssFile = join(cwd, `.rss-${process.pid}-${Date.now()}`);
-  const node = [process.execPath, "dist/cli.js", ...args];
-  const argv = existsSync(TIME) ? [TIME, "-f", "%M", "-o", rssFile, ...node] : node;
+  const node = [process.execPath, cli, ...args];
+  const argv = existsSync(TIME) ? [TIME, "-f", "%U %S %M", "-o", rssFile, ...node] : node;
   const started = performance.now();
   // Its own process group, so that a timeout stops node and not only /usr/bin/time.
   const child = spawn(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -117,11 +117,15 @@ export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null } = {}) {
       if (sampler) clearInterval(sampler);
       const wallMs = performance.now() - started;
       let rssKb = sampled;
+      // User + system CPU seconds of the child (null without /usr/bin/time).
+      let cpuMs = null;
       if (existsSync(rssFile)) {
         const lines = readFileSync(rssFile, "utf8").trim().split("\n");
-        rssKb = Number(lines[lines.length - 1]);
+        const [user, sys, rss] = (lines[lines.length - 1] ?? "").split(" ").map(Number);
+        rssKb = rss;
+        cpuMs = (user + sys) * 1000;
       }
-      resolve({ code, timedOut, wallMs, peakRssMb: rssKb / 1024, stdout, stderrKept: kept });
+      resolve({ code, timedOut, wallMs, cpuMs, peakRssMb: rssKb / 1024, stdout, stderrKept: kept });
     });
   });
 }

@@ -4,13 +4,16 @@
 // very simulator's threats, so that updated_at, status and stream_position match what the stream
 // delivers (the simulator's data depends on its clock, so another process could not rebuild them).
 // Prints one JSON line {platformUrl, githubUrl, threats, mapped, stateBytes} and serves until SIGTERM.
-// Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name]
+// With --workflow, each unsolved threat's record holds the SLA a connector with `sla` on every
+// severity and `milestones: weekly` gives it (started now, so none is due during the bench).
+// Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow]
 import { Buffer } from "node:buffer";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { toAssetView } from "../dist/sync/intake/normalize.js";
+import { weeklyMilestone } from "../dist/sync/transitions/sla.js";
 import { platformClient } from "./lib.mjs";
 
 const { values } = parseArgs({
@@ -20,11 +23,15 @@ const { values } = parseArgs({
     state: { type: "string" },
     repo: { type: "string", default: "acme/security-threats" },
     token: { type: "string", default: "ghp_bench" },
+    workflow: { type: "boolean", default: false },
   },
 });
 const threats = Number(values.threats);
 const SEVERITY_RANK = { informational: 0, low: 1, medium: 2, high: 3, critical: 4 };
 const CLOSED = new Set(["solved", "false_positive", "accepted"]);
+/** The SLA durations of bench/feature-costs.mjs's config, by severity rank, in days. */
+const SLA_DAYS = [365, 180, 90, 30, 7];
+const SLA_START = Date.now();
 
 const sim = await startSimulator({
   seed: Number(values.seed),
@@ -86,6 +93,14 @@ async function v1State() {
       },
       link: `${repo}#${number}`,
     };
+    if (values.workflow && t.status === "unsolved") {
+      const days = SLA_DAYS[records[t.id].severity];
+      const sla = {
+        since: new Date(SLA_START).toISOString(),
+        due: new Date(SLA_START + days * 86_400_000).toISOString(),
+      };
+      records[t.id].sla = { ...sla, milestone: weeklyMilestone(sla).title };
+    }
   }
   return {
     version: 1,

@@ -2,10 +2,16 @@ import { z } from "zod";
 import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumns } from "./snapshot-threat-codec.js";
-import { ThreatTable } from "./threat-table.js";
+import { ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
-/** The version of the journaled store's files (snapshot and journal lines). */
-export const STORE_FORMAT_VERSION = 3;
+/**
+ * The newest version of the journaled store's files (snapshot and journal lines) this code reads.
+ * A snapshot is written as 3 unless a threat has an SLA or a later occurrence (codec `threat-5`):
+ * then 4, so that a threatbridge that knows only 3 says it is too old instead of calling the
+ * file corrupt (or dropping every SLA).
+ */
+export const STORE_FORMAT_VERSION = 4;
+const BASE_FORMAT_VERSION = 3;
 
 export const STORE_FORMAT = "threatbridge-store";
 
@@ -29,7 +35,7 @@ const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
 const SnapshotDoc = z.object({
   format: z.literal(STORE_FORMAT),
   // 2 wrote the threats' asset ids as strings (codec threat-3); both are read.
-  version: z.union([z.literal(2), z.literal(STORE_FORMAT_VERSION)]),
+  version: z.union([z.literal(2), z.literal(BASE_FORMAT_VERSION), z.literal(STORE_FORMAT_VERSION)]),
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),
@@ -44,8 +50,10 @@ const CHUNK = 2_000;
  * that a large snapshot does not hold the event loop for its whole serialization.
  */
 export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>): Promise<string[]> {
+  const header = (version: number): string =>
+    `{"format":${JSON.stringify(STORE_FORMAT)},"version":${version},"gen":${view.gen},"seq":${view.seq},`;
   const parts: string[] = [
-    `{"format":${JSON.stringify(STORE_FORMAT)},"version":${STORE_FORMAT_VERSION},"gen":${view.gen},"seq":${view.seq},`,
+    header(BASE_FORMAT_VERSION),
     `"meta":${JSON.stringify(Object.fromEntries(view.meta))},"collections":{`,
   ];
   let firstCollection = true;
@@ -54,7 +62,9 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     firstCollection = false;
     let count = 0;
     if (rows instanceof ThreatTable) {
-      parts.push(...(await rows.members(CHUNK * 5, pause)), "}");
+      const members = await rows.members(CHUNK * 5, pause);
+      if (members[0] === `"codec":"${WORKFLOW_CODEC}"`) parts[0] = header(STORE_FORMAT_VERSION);
+      parts.push(...members, "}");
       continue;
     }
     parts.push(`"codec":"raw","rows":[`);

@@ -4,7 +4,8 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
 /**
  * The snapshot encoding of the `threats` collection (≤ 15 MB at 100k mapped threats,
  * against 43 MB as plain JSON: BENCHMARKS.md), documented in README-store.md ("Compact encoding"): the block's
- * schema. The column table (threat-table.ts) writes codec `threat-4` and reads it and `threat-3`,
+ * schema. The column table (threat-table.ts) writes codec `threat-4`, or `threat-5` when a threat
+ * has an SLA or a later occurrence (`threat-4` plus those columns), and reads them and `threat-3`,
  * the codec of store version 2 (asset ids in the column, extra fields in `rest`).
  */
 
@@ -15,7 +16,7 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
 const Column = z.custom<unknown[]>((value) => Array.isArray(value), "expected an array");
 export const ThreatColumns = z.object({
   /** threat-3: `asset` cells are the ids; threat-4: indexes into `assets` (-1: none). */
-  codec: z.enum(["threat-3", "threat-4"]),
+  codec: z.enum(["threat-3", "threat-4", "threat-5"]),
   ids: Column,
   status: Column,
   severity: Column,
@@ -29,12 +30,23 @@ export const ThreatColumns = z.object({
   updated: Column,
   /** GitHub's issue ids (0: not known); absent in snapshots written before it existed. */
   issueId: Column.optional(),
+  /**
+   * threat-5: the workflow fields (workflow-columns.ts). SLA since and due as epoch ms (null: no
+   * SLA), breach 0 | 1 added | 2 removed, milestone an index into `milestones` (-1: none),
+   * occurrence (0: the first).
+   */
+  slaSince: Column.optional(),
+  slaDue: Column.optional(),
+  slaBreach: Column.optional(),
+  slaMilestone: Column.optional(),
+  occurrence: Column.optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),
   statuses: z.array(z.string()),
   bases: z.array(z.string()),
   assets: z.array(z.string()).optional(),
+  milestones: z.array(z.string()).optional(),
 });
 export type ThreatColumns = z.infer<typeof ThreatColumns>;
 

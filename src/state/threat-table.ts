@@ -1,15 +1,26 @@
 import { everyKeyOf } from "../shared/every-key.js";
+import { Interner } from "./interner.js";
 import { isoCanonicalMs } from "./iso-ms.js";
 import type { IssueRecord, ThreatRecord } from "./schema.js";
 import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
+import {
+  WORKFLOW_COLUMNS,
+  WORKFLOW_KEYS,
+  WorkflowColumns,
+  cellsFit,
+  readWorkflowCells,
+  workflowFits,
+  workflowJson,
+} from "./workflow-columns.js";
 
 /**
  * The `threats` collection in memory as columns: the state is held once, and compactly.
  * A mapped threat {status, severity, assetId, updatedAt, issue: {repo, number, url, state, hash},
  * link} is one row of typed arrays plus its id and hash strings (~180 bytes, against ~600 for the
- * same record as JS objects). Repeated strings (statuses, asset ids, repositories, URL bases) are
- * interned. A value of any other shape (a refused step, a deleted issue, a URL GitHub did not
+ * same record as JS objects); its SLA and occurrence, when the workflow features give it one, are
+ * columns too (workflow-columns.ts). Repeated strings (statuses, asset ids, repositories, URL
+ * bases, milestone titles) are interned. A value of any other shape (a refused step, a deleted issue, a URL GitHub did not
  * derive from the repository...) is kept whole in `extra`: the table is lossless for any JSON.
  *
  * Reads materialize a fresh object per call (callers never see, or mutate, shared storage);
@@ -29,26 +40,13 @@ export type ThreatBrief = Pick<ThreatRecord, "status" | "severity" | "gone" | "c
 const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-class Interner {
-  readonly list: string[] = [];
-  private readonly index = new Map<string, number>();
-  of(value: string): number {
-    let i = this.index.get(value);
-    if (i === undefined) {
-      i = this.list.length;
-      this.list.push(value);
-      this.index.set(value, i);
-    }
-    return i;
-  }
-}
-
 /** Shared by a table and its copies: interning only ever appends, so old indexes stay valid. */
 interface Tables {
   statuses: Interner;
   assets: Interner;
   repos: Interner;
   bases: Interner;
+  milestones: Interner;
 }
 
 // Field names checked against the record's schema by the compiler (no cost at run time).
@@ -59,6 +57,7 @@ const PACKED_KEYS: ReadonlySet<string> = new Set([
   "issue",
   "link",
   "updatedAt",
+  ...WORKFLOW_KEYS,
 ] satisfies (keyof ThreatRecord)[]);
 const ISSUE_KEYS: ReadonlySet<string> = new Set(
   everyKeyOf<IssueRecord>()(["repo", "number", "url", "state", "hash", "id"]),
@@ -118,10 +117,13 @@ function fits(value: Json): value is JsonObject {
   if (link !== undefined) {
     if (!isObject(issue) || link !== `${String(issue["repo"])}#${String(issue["number"])}`) return false;
   }
-  return true;
+  return workflowFits(value);
 }
 
 const INITIAL_CAPACITY = 64;
+
+/** The codec of a block with the workflow columns (snapshot-threat-codec.ts). */
+export const WORKFLOW_CODEC = "threat-5";
 
 export class ThreatTable {
   private readonly index: Map<string, number>;
@@ -146,6 +148,8 @@ export class ThreatTable {
   private updated: Float64Array;
   /** GitHub's id of the issue (sub-issues name a child by it); 0: not known. */
   private issueId: Float64Array;
+  /** Made when the first row with an SLA or a later occurrence comes: a state without any pays nothing. */
+  private workflow: WorkflowColumns | null;
 
   constructor(from?: ThreatTable) {
     if (from) {
@@ -166,6 +170,7 @@ export class ThreatTable {
       this.linked = from.linked.slice();
       this.updated = from.updated.slice();
       this.issueId = from.issueId.slice();
+      this.workflow = from.workflow?.copy() ?? null;
       return;
     }
     this.index = new Map();
@@ -176,6 +181,7 @@ export class ThreatTable {
       assets: new Interner(),
       repos: new Interner(),
       bases: new Interner(),
+      milestones: new Interner(),
     };
     this.end = 0;
     this.ids = [];
@@ -191,6 +197,7 @@ export class ThreatTable {
     this.linked = new Uint8Array(n);
     this.updated = new Float64Array(n);
     this.issueId = new Float64Array(n);
+    this.workflow = null;
   }
 
   copy(): ThreatTable {
@@ -290,6 +297,20 @@ export class ThreatTable {
     }
   }
 
+  /**
+   * Each packed row with an SLA: its due time (epoch ms), whether its issue is open (a packed row is
+   * never gone) and whether the breach label was noted: the SLA index and `status` read this.
+   */
+  scanPackedSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
+    const workflow = this.workflow;
+    if (workflow === null) return;
+    for (const [id, row] of this.index) {
+      const due = workflow.dueMs(row);
+      if (Number.isNaN(due)) continue;
+      visit(id, due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, workflow.breached(row));
+    }
+  }
+
   /** Counts over the packed rows, read from the columns (no record is built): `status` at 300k. */
   packedTally(): { rows: number; open: number; closed: number; byRepo: Map<string, number> } {
     const byIndex = new Map<number, number>();
@@ -319,6 +340,11 @@ export class ThreatTable {
 
   [Symbol.iterator](): IterableIterator<[string, Json]> {
     return this.entries();
+  }
+
+  private workflowColumns(): WorkflowColumns {
+    this.workflow ??= new WorkflowColumns(this.status.length);
+    return this.workflow;
   }
 
   private dropRow(id: string): boolean {
@@ -357,6 +383,7 @@ export class ThreatTable {
     this.linked = grown(this.linked, (n) => new Uint8Array(n));
     this.updated = grown(this.updated, (n) => new Float64Array(n));
     this.issueId = grown(this.issueId, (n) => new Float64Array(n));
+    this.workflow?.grow(capacity);
   }
 
   /** `value` fits (checked by the caller). */
@@ -389,6 +416,8 @@ export class ThreatTable {
       this.issueId[row] = 0;
     }
     this.linked[row] = value["link"] === undefined ? 0 : 1;
+    if (this.workflow === null && WORKFLOW_KEYS.every((key) => value[key] === undefined)) return;
+    this.workflowColumns().write(row, value, t.milestones);
   }
 
   private materialize(row: number): JsonObject {
@@ -416,6 +445,7 @@ export class ThreatTable {
     }
     const updated = this.updated[row] ?? 0;
     if (updated > 0) value["updatedAt"] = new Date(updated).toISOString();
+    this.workflow?.read(row, value, t.milestones.list);
     return value;
   }
 
@@ -441,7 +471,12 @@ export class ThreatTable {
     };
     // Written only when some issue's id is known: a state without any stays byte for byte as before.
     if (rows.some((r) => (this.issueId[r] ?? 0) > 0)) cell["issueId"] = (r) => this.issueId[r] ?? 0;
-    const parts = [`"codec":"threat-4"`];
+    // Likewise the workflow columns, under a codec of their own: a reader that knows only
+    // `threat-4` refuses the file rather than dropping every SLA.
+    const columns = this.workflow;
+    const workflow = columns !== null && columns.any(rows);
+    if (workflow) Object.assign(cell, columns.cells());
+    const parts = [`"codec":"${workflow ? WORKFLOW_CODEC : "threat-4"}"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);
       for (let start = 0; start < rows.length; start += chunk) {
@@ -464,6 +499,7 @@ export class ThreatTable {
       statuses: t.statuses.list,
       bases: t.bases.list,
       assets: t.assets.list,
+      ...(workflow ? { milestones: t.milestones.list } : {}),
     };
     parts.push(`,${JSON.stringify(lists).slice(1, -1)}`);
     return parts;
@@ -478,6 +514,7 @@ export class ThreatTable {
     repoOf: number[],
     baseOf: number[],
     assetOf: number[] | null,
+    milestoneOf: readonly number[],
   ): boolean {
     const status = statusOf[block.status[i] as number];
     const sev = block.severity[i];
@@ -515,6 +552,7 @@ export class ThreatTable {
     // Snapshots written before the column have none: every id is then unknown (0).
     const issueId = block.issueId?.[i] ?? 0;
     if (!(issueId === 0 || (repoIndex >= 0 && isIssueId(issueId)))) return false;
+    if (!cellsFit(block, i, milestoneOf.length)) return false;
     const row = this.allocate();
     const before = this.index.size;
     this.index.set(id, row);
@@ -532,6 +570,8 @@ export class ThreatTable {
     this.linked[row] = link;
     this.updated[row] = updated;
     this.issueId[row] = issueId;
+    if (block.codec === WORKFLOW_CODEC || this.workflow !== null)
+      this.workflowColumns().copyCells(row, block, i, milestoneOf);
     return true;
   }
 
@@ -557,19 +597,27 @@ export class ThreatTable {
     }))
       if (column.length !== count)
         throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
+    for (const name of WORKFLOW_COLUMNS) {
+      const column = block[name];
+      if (column !== undefined && column.length !== count)
+        throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
+    }
+
     const rest = new Map<number, JsonObject>(block.rest);
     table.grow(Math.max(INITIAL_CAPACITY, count));
     const t = table.tables;
     const statusOf = block.statuses.map((s) => t.statuses.of(s));
     const repoOf = block.repos.map((s) => t.repos.of(s));
     const baseOf = block.bases.map((s) => t.bases.of(s));
-    // threat-4 names assets by index into its table; threat-3 (version 2) by the id itself.
-    const assetOf = block.codec === "threat-4" ? (block.assets ?? []).map((s) => t.assets.of(s)) : null;
+    const milestoneOf = (block.milestones ?? []).map((s) => t.milestones.of(s));
+    // threat-4 and -5 name assets by index into its table; threat-3 (version 2) by the id itself.
+    const assetOf = block.codec !== "threat-3" ? (block.assets ?? []).map((s) => t.assets.of(s)) : null;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
       if (typeof id !== "string") throw new RowError(`id ${i} is not a string`);
       // The common row goes straight into the columns; any other is decoded whole and set.
-      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf, assetOf)) continue;
+      if (!rest.has(i) && table.writeCells(i, id, block, statusOf, repoOf, baseOf, assetOf, milestoneOf))
+        continue;
       const value = decodeRow(block, i, id);
       const more = rest.get(i);
       table.set(id, more === undefined ? value : { ...value, ...more });
@@ -595,7 +643,7 @@ function decodeRow(block: ThreatColumns, i: number, id: string): JsonObject {
   const sev = block.severity[i];
   const cell = block.asset[i];
   let assetId: string | null;
-  if (block.codec === "threat-4") {
+  if (block.codec !== "threat-3") {
     if (cell === -1) assetId = null;
     else if (isIndex(cell)) assetId = at(block.assets ?? [], cell, "asset");
     else throw malformed("assetId");
@@ -636,5 +684,7 @@ function decodeRow(block: ThreatColumns, i: number, id: string): JsonObject {
   if (typeof t === "number" && Number.isInteger(t) && t > 0) value["updatedAt"] = new Date(t).toISOString();
   else if (typeof t === "string") value["updatedAt"] = t;
   else if (t !== 0) throw malformed("updatedAt");
-  return value;
+  const workflow = readWorkflowCells(block, i, block.milestones ?? []);
+  if (workflow === null) throw malformed("sla or occurrence");
+  return { ...value, ...workflowJson(workflow) };
 }

@@ -24,13 +24,12 @@ export function slaCounts(dues: Iterable<number>, nowMs: number): SlaCounts {
 
 /**
  * The due times of the open issues with an SLA, from the stored records (`status`: no engine, no
- * index). Records with an SLA are of the uncommon shape the scan gives whole; the packed rest is
- * passed over without being built.
+ * index), read from the columns where the store packs the SLA (no record is built).
  */
 export function openSlaDues(threats: ThreatRecords): number[] {
   const dues: number[] = [];
-  threats.scan((_id, _asset, _issue, loose) => {
-    if (loose?.sla && loose.issue?.state === "open" && !loose.gone) dues.push(Date.parse(loose.sla.due));
+  threats.scanSla((_id, due, open) => {
+    if (open) dues.push(due);
   });
   return dues;
 }

@@ -20,6 +20,8 @@ const STORE_SOURCES = [
   "src/state/state-file.ts",
   "src/state/rows.ts",
   "src/state/threat-table.ts",
+  "src/state/interner.ts",
+  "src/state/workflow-columns.ts",
   "src/state/iso-ms.ts",
   "src/state/migrations.ts",
   "src/state/schema.ts",

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
@@ -47,5 +48,45 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
     threats.delete("t2");
     index.update("t2", record("a2", 2), undefined);
     expect(index.repositories()).toEqual(["acme/other"]);
+  });
+
+  it("notes the SLA due times of open issues from the SLA columns as it would from the records (the sweep and status read these)", () => {
+    const sla = fc.record(
+      {
+        since: fc.constant("2026-11-01T00:00:00.000Z"),
+        due: fc.constantFrom("2026-11-08T00:00:00.000Z", "2026-12-01T00:00:00Z", "2027-05-01T12:00:00.000Z"),
+        breach: fc.constantFrom("added" as const, "removed" as const),
+        milestone: fc.constantFrom("SLA 2026-11-08", "SLA 2026-12-06"),
+      },
+      { requiredKeys: ["since", "due"] },
+    );
+    const shape = fc.record({
+      sla: fc.option(sla, { nil: undefined }),
+      mapped: fc.boolean(),
+      closed: fc.boolean(),
+      gone: fc.boolean(),
+      accepted: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(shape, { maxLength: 20 }), (shapes) => {
+        const records: Record<string, ThreatRecord> = {};
+        shapes.forEach((s, i) => {
+          const r: ThreatRecord = record("a1", s.mapped ? i + 1 : undefined);
+          if (r.issue && s.closed) r.issue.state = "closed";
+          if (s.sla) r.sla = s.sla;
+          if (s.gone) r.gone = true;
+          if (s.accepted)
+            r.acceptance = { until: "2027-01-01", since: "2026-11-01", by: "octocat", step: "accepted" };
+          records[`t${i}`] = r;
+        });
+        const built = ThreatIndex.build(ThreatRecordsView.of(records));
+        // The model: each record noted one by one, as updates note them.
+        const noted = new ThreatIndex();
+        for (const [id, r] of Object.entries(records)) noted.update(id, undefined, r);
+        expect(built.slaDue).toEqual(noted.slaDue);
+        expect(built.slaOpen).toEqual(noted.slaOpen);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

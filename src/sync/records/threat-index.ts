@@ -4,8 +4,8 @@ import type { ThreatRecords } from "./threat-records.js";
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
  * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The repositories and the SLAs are read once per process, from the stored columns and
- * the records kept whole. The lookup by asset is built the first time an asset is read (an idle
+ * size). The repositories and the SLAs are read once per process, from the stored columns
+ * (the SLA's too: workflow-columns.ts) and the records kept whole. The lookup by asset is built the first time an asset is read (an idle
  * `sync` reads none: at 50,000 threats its sets were a twentieth of the start), and the lookup by
  * issue, needed only for an issue a person stripped of its marker, the first time it is asked for
  * (it holds a string per mapped threat). Until a lookup is built, updates are not applied to it:
@@ -29,14 +29,18 @@ export class ThreatIndex {
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
   /**
-   * The index of `threats`. Its one pass at start counts the repositories, notes the SLAs of the
-   * records kept whole (an SLA is never packed) and checks those records.
+   * The index of `threats`. Its passes at start count the repositories (checking the records kept
+   * whole) and note the SLAs, both read from the stored columns where the store packs them.
    */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
-    threats.scan((id, _assetId, issue, loose) => {
+    threats.scan((_id, _assetId, issue) => {
       if (issue) index.countRepo(issue.repo, 1);
-      if (loose) index.noteSla(id, loose);
+    });
+    threats.scanSla((id, due, open, breach) => {
+      if (!open) return;
+      index.slaOpen.set(id, due);
+      if (!breach) index.slaDue.set(id, due);
     });
     return index;
   }

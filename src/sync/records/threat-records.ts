@@ -34,7 +34,7 @@ export interface ThreatRecords {
   sameVersion(id: string, updatedAt: string, status: string): boolean;
   /**
    * Every threat's asset and issue (the engine's indexes are built from this, once per process);
-   * a record of an uncommon shape (kept whole: an SLA, a refusal...) is given whole as `loose`.
+   * a record of an uncommon shape (kept whole: a refusal, an acceptance...) is given whole as `loose`.
    */
   scan(
     visit: (
@@ -44,6 +44,12 @@ export interface ThreatRecords {
       loose?: ThreatRecord,
     ) => void,
   ): void;
+  /**
+   * Every threat with an SLA: its due time (epoch ms), whether it counts as open (an open issue,
+   * not gone) and whether its breach label was noted. Read from the columns where the store packs
+   * the SLA (threat-table.ts), from the record otherwise.
+   */
+  scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
   /**
    * The records of an uncommon shape (a refusal, a risk acceptance...), without building the
    * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
@@ -158,6 +164,22 @@ export class ThreatRecordsView implements ThreatRecords {
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
       const record = this.record(value);
       visit(id, record.assetId, record.issue ?? null, record);
+    }
+  }
+
+  scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
+    const table = this.rows.table;
+    if (table) table.scanPackedSla(visit);
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+      const record = this.record(value);
+      const sla = record.sla;
+      if (!sla) continue;
+      visit(
+        id,
+        Date.parse(sla.due),
+        record.issue?.state === "open" && !record.gone,
+        sla.breach !== undefined,
+      );
     }
   }
 

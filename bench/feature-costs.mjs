@@ -1,0 +1,141 @@
+// What the workflow features cost when on (every feature on should cost about what it costs off):
+// the same world of N mapped threats, features off and on (an SLA for every severity with weekly
+// milestones, risk acceptance, `recurrence: new_issue`), the built CLI black-box. Per mode: the
+// state on disk after the runs, an idle `sync`'s wall time, CPU time and peak RSS, `status --json`'s peak
+// RSS; medians of --runs runs, and the ratios on/off. With --before DIR, the same for the CLI
+// built in DIR (e.g. main's checkout), run interleaved with this one on the same state and world.
+// Usage: npm run build && node bench/feature-costs.mjs [--threats 30000] [--runs 5] [--before /work/main]
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { median, runCli, startFixture, stateFiles, writeConfig } from "./lib-cli.mjs";
+
+/** The store's files (snapshot and journals), not the copy of the version-1 file it was converted from. */
+function storeBytes(dir) {
+  const names = stateFiles(dir).names.filter((n) => !n.endsWith(".v1.bak"));
+  return names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
+}
+
+const { values } = parseArgs({
+  options: {
+    threats: { type: "string", default: "30000" },
+    runs: { type: "string", default: "5" },
+    before: { type: "string" },
+  },
+});
+const RUNS = Number(values.runs);
+const here = resolve(import.meta.dirname, "..");
+const clis = { after: join(here, "dist/cli.js") };
+if (values.before) clis.before = join(resolve(values.before), "dist/cli.js");
+
+const WORKFLOW = [
+  "sla:",
+  "  critical: 7d",
+  "  high: 30d",
+  "  medium: 90d",
+  "  low: 180d",
+  "  informational: 365d",
+  "  milestones: weekly",
+  "acceptance:",
+  "  label: risk-accepted",
+  "  default: 90d",
+  "recurrence: new_issue",
+  "",
+].join("\n");
+
+function check(run, what) {
+  if (run.code !== 0 || run.timedOut)
+    throw new Error(`${what} exited ${run.code}: ${run.stdout.slice(0, 500)}`);
+  return run;
+}
+
+const MODES = ["off", "on"];
+const base = mkdtempSync(join(tmpdir(), "feature-costs-"));
+const fixtures = {};
+const dirs = {};
+const samples = {};
+try {
+  // Both worlds served at once, so that every round runs off and on back to back (this shared
+  // machine's load drifts between minutes: one mode after the other measured the drift).
+  for (const mode of MODES) {
+    fixtures[mode] = await startFixture([
+      "--threats",
+      values.threats,
+      "--state",
+      join(base, `${mode}.json`),
+      ...(mode === "on" ? ["--workflow"] : []),
+    ]);
+    for (const name of Object.keys(clis)) {
+      const key = `${name}/${mode}`;
+      const dir = mkdtempSync(join(base, `${name}-${mode}-`));
+      copyFileSync(join(base, `${mode}.json`), join(dir, "state.json"));
+      const config = writeConfig(dir, fixtures[mode]);
+      if (mode === "on") writeFileSync(config, readFileSync(config, "utf8") + WORKFLOW);
+      dirs[key] = { name, mode, dir, config };
+      samples[key] = { wall: [], cpu: [], rss: [], status: [] };
+      // The first run converts the fixture's version-1 file; the second settles what it left.
+      for (let i = 0; i < 2; i++)
+        check(
+          await runCli(["sync", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
+          `${key} warm-up`,
+        );
+    }
+  }
+  for (let r = 0; r < RUNS; r++) {
+    for (const [key, { name, dir, config }] of Object.entries(dirs)) {
+      const sync = check(
+        await runCli(["sync", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
+        "sync",
+      );
+      const summary = JSON.parse(sync.stdout.trim().split("\n").pop());
+      const writes = JSON.stringify(summary).match(/"(created|updated|closed|reopened)":\s*[1-9]/);
+      if (writes) throw new Error(`${key}: the idle sync wrote: ${writes[0]}`);
+      samples[key].wall.push(sync.wallMs);
+      samples[key].cpu.push(sync.cpuMs);
+      samples[key].rss.push(sync.peakRssMb);
+      const status = check(
+        await runCli(["status", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
+        "status",
+      );
+      samples[key].status.push(status.peakRssMb);
+    }
+  }
+} finally {
+  await Promise.allSettled(Object.values(fixtures).map((fx) => fx.stop()));
+}
+
+const results = {};
+const range = (xs) => [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => Math.round(x));
+for (const [key, { mode, dir }] of Object.entries(dirs)) {
+  const s = samples[key];
+  results[key] = {
+    mapped: fixtures[mode].mapped,
+    stateBytes: storeBytes(dir),
+    idleSyncWallMs: range(s.wall),
+    idleSyncCpuMs: range(s.cpu),
+    idleSyncRssMb: range(s.rss),
+    statusRssMb: range(s.status),
+  };
+}
+rmSync(base, { recursive: true, force: true });
+
+const paired = (name, what) => samples[`${name}/on`][what].map((v, i) => v / samples[`${name}/off`][what][i]);
+for (const name of Object.keys(clis)) {
+  const off = results[`${name}/off`];
+  const on = results[`${name}/on`];
+  const ratio = (a, b) => Number((a / b).toFixed(2));
+  results[`${name}/ratio on:off`] = {
+    state: ratio(on.stateBytes, off.stateBytes),
+    idleSyncWall: ratio(on.idleSyncWallMs[1], off.idleSyncWallMs[1]),
+    idleSyncCpu: ratio(on.idleSyncCpuMs[1], off.idleSyncCpuMs[1]),
+    // The median of each round's on/off (the two runs next to each other): drift cancels out.
+    idleSyncWallPaired: ratio(median(paired(name, "wall")), 1),
+    idleSyncCpuPaired: ratio(median(paired(name, "cpu")), 1),
+    idleSyncRss: ratio(on.idleSyncRssMb[1], off.idleSyncRssMb[1]),
+    statusRss: ratio(on.statusRssMb[1], off.statusRssMb[1]),
+  };
+}
+process.stdout.write(`${JSON.stringify({ threats: Number(values.threats), runs: RUNS })}\n`);
+for (const [key, value] of Object.entries(results))
+  process.stdout.write(`${key}: ${JSON.stringify(value)}\n`);
