@@ -7,7 +7,7 @@ import {
   type DrainView,
 } from "../observability/eta.js";
 import type { EngineState } from "./records/threat-records.js";
-import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.js";
+import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./features/sla/counts.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";

@@ -12,7 +12,6 @@ import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { planFor } from "../plan/plan-for.js";
 import { noteGroupMember } from "../groups/membership.js";
 import { enqueue } from "../records/queue.js";
-import { slaOnVersion } from "./sla.js";
 import { isCursorRefusal, noteCursorRefused, streamStopped } from "./stream-stops.js";
 import {
   applyAssetVersion,
@@ -128,7 +127,10 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
-  putThreat(ctx, threat.id, slaOnVersion(ctx, before, result.record, threat, view.severityRank));
+  let record = result.record;
+  for (const feature of ctx.features)
+    record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
+  putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });
   // Grouping files the version under its group first: in single mode the planner asks for it.
   noteGroupMember(ctx, threat.id, view);

@@ -14,7 +14,7 @@ import type { ThreatRecords } from "./threat-records.js";
 export class ThreatIndex {
   /**
    * Threat id → due time (epoch ms) of an open issue whose SLA breach label is not added yet: the
-   * per-cycle sweep (run/sla-sweep.ts) reads only these, never every record.
+   * per-cycle sweep (features/sla/sweep.ts) reads only these, never every record.
    */
   readonly slaDue = new Map<string, number>();
   /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */

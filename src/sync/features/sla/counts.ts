@@ -1,5 +1,5 @@
-import { DAY_MS } from "../shared/duration.js";
-import type { ThreatRecords } from "./records/threat-records.js";
+import { DAY_MS } from "../../../shared/duration.js";
+import type { ThreatRecords } from "../../records/threat-records.js";
 
 /**
  * What `status` and `/metrics` say of the SLA (contract, "Workflow": SLA): open issues past their

@@ -1,0 +1,11 @@
+import type { Config } from "../../config/index.js";
+import { sla } from "./sla/index.js";
+import type { Feature } from "./types.js";
+
+/** Every feature the connector has, in the order the core calls them. */
+const FEATURES: readonly Feature[] = [sla];
+
+/** The features the config switches on (its section present), built once per process. */
+export function featuresFor(config: Config): readonly Feature[] {
+  return FEATURES.filter((feature) => config[feature.configKey] !== undefined);
+}
