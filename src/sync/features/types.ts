@@ -3,6 +3,10 @@ import type { IssueSnapshot } from "../../github/index.js";
 import type { Threat } from "../../platform/index.js";
 import type { ThreatRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
+import type { ThreatRecords } from "../records/threat-records.js";
+
+/** What a feature counts of its slices for `status` and `/metrics`, by name. */
+export type FeatureCounts = Readonly<Record<string, number>>;
 
 /**
  * A feature the core loops over without naming it (the registry holds the configured ones):
@@ -25,4 +29,8 @@ export interface Feature {
   onIssueChange(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
   /** Queues the threats whose time-driven work is due by now; answers how many it queued. */
   wakeDue(ctx: SyncContext): number;
+  /** Its counts from the stored records (`status`, under the feature's name). */
+  counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
+  /** The `status` line of those counts. */
+  countsLine(counts: FeatureCounts): string;
 }

@@ -1,6 +1,7 @@
 import type { Feature } from "../types.js";
 import { noteBreachLabel, slaOnVersion } from "./intake.js";
 import { sweepSla } from "./sweep.js";
+import { formatSla, storedSlaCounts } from "./counts.js";
 
 /**
  * The SLA (contract, "Workflow": SLA) as a plug-in: a due date noted on each threat version, a
@@ -12,4 +13,6 @@ export const sla: Feature = {
   onThreatVersion: slaOnVersion,
   onIssueChange: noteBreachLabel,
   wakeDue: sweepSla,
+  counts: storedSlaCounts,
+  countsLine: formatSla,
 };
