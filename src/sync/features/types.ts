@@ -8,6 +8,16 @@ import type { ThreatRecords } from "../records/threat-records.js";
 /** What a feature counts of its slices for `status` and `/metrics`, by name. */
 export type FeatureCounts = Readonly<Record<string, number>>;
 
+/** When a feature's work waits on the clock (a reconcile's `RequeueAfter`). */
+export interface FeatureClock {
+  /** The threats that may be due by `nowMs`, from an index the engine keeps (never every record). */
+  waiting(ctx: SyncContext, nowMs: number): Iterable<string>;
+  /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
+  nextDueAt(record: ThreatRecord): number | null;
+  /** Its work is planned from the record alone: the drain does not read the threat for it. */
+  readonly fromRecord: boolean;
+}
+
 /**
  * A feature the core loops over without naming it (the registry holds the configured ones):
  * intake tells it of each threat version and each person's change to an issue, and each cycle asks
@@ -27,8 +37,8 @@ export interface Feature {
   ): ThreatRecord;
   /** What it notes when a person's change to a mapped threat's issue is seen. */
   onIssueChange(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
-  /** Queues the threats whose time-driven work is due by now; answers how many it queued. */
-  wakeDue(ctx: SyncContext): number;
+  /** Its time-driven work, when it has some: the queue wakes a threat when it is due (run/wake-due.ts). */
+  readonly clock?: FeatureClock;
   /** Its counts from the stored records (`status`, under the feature's name). */
   counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
   /** The `status` line of those counts. */

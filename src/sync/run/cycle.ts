@@ -13,6 +13,7 @@ import { syncGroups } from "../groups/run-groups.js";
 import { beginGroupingChange } from "../groups/change-grouping.js";
 import { hasOldWork } from "../groups/run-retire.js";
 import { sweepAcceptances } from "./acceptance-sweep.js";
+import { wakeDue } from "./wake-due.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
 import { rewindStream } from "../intake/stream-stops.js";
@@ -226,7 +227,7 @@ async function cycleBody(
     // Risk acceptances whose warning or end is due, from the state (people's changes read first:
     // a person who reopened the issue ended the acceptance).
     sweepAcceptances(ctx);
-    for (const feature of ctx.features) feature.wakeDue(ctx);
+    wakeDue(ctx);
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.
     const recreating = (action: Action): boolean =>

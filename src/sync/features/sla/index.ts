@@ -1,6 +1,6 @@
 import type { Feature } from "../types.js";
 import { noteBreachLabel, slaOnVersion } from "./intake.js";
-import { sweepSla } from "./sweep.js";
+import { slaClock } from "./clock.js";
 import { formatSla, storedSlaCounts } from "./counts.js";
 
 /**
@@ -12,7 +12,7 @@ export const sla: Feature = {
   configKey: "sla",
   onThreatVersion: slaOnVersion,
   onIssueChange: noteBreachLabel,
-  wakeDue: sweepSla,
+  clock: slaClock,
   counts: storedSlaCounts,
   countsLine: formatSla,
 };
