@@ -17,8 +17,6 @@ import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
 import type { GroupRuntime } from "./groups/runtime.js";
 import type { MilestoneBook } from "./features/sla/milestone-book.js";
-import { featuresFor } from "./features/registry.js";
-import type { Feature } from "./features/types.js";
 import { RelatedAssets } from "./related/index.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
@@ -93,8 +91,6 @@ export interface SyncContext extends SyncDeps {
   streamStopsSaid?: Map<string, number>;
   /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
   slaDetectedAtWarned?: boolean;
-  /** The features the config switches on (features/registry.ts): the core loops over them. */
-  features: readonly Feature[];
   /** Tells every observer what the engine did (events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
   /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */
@@ -117,7 +113,6 @@ export function createContext(deps: SyncDeps, loaded: State | EngineState): Sync
     state,
     threatRows: held.threatRows,
     policy: policyFromConfig(deps.config),
-    features: featuresFor(deps.config),
     renderer: createRenderer(deps.config, deps.logger, related),
     cache: new ThreatCache(CACHE_MAX_BYTES, CACHE_MAX, deps.dryRun !== undefined),
     index,

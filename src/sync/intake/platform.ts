@@ -1,4 +1,5 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../../platform/index.js";
+import { featuresFor } from "../features/registry.js";
 import { nowIso, persist, remember, type SyncContext } from "../context.js";
 import {
   dropPending,
@@ -128,7 +129,7 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     return;
   }
   let record = result.record;
-  for (const feature of ctx.features)
+  for (const feature of featuresFor(ctx.config))
     record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
   putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });

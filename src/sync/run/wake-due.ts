@@ -1,4 +1,5 @@
 import type { SyncContext } from "../context.js";
+import { featuresFor } from "../features/registry.js";
 import { enqueue } from "../records/queue.js";
 
 /**
@@ -13,7 +14,7 @@ export function wakeDue(ctx: SyncContext): number {
   const now = ctx.clock.now();
   const at = new Date(now).toISOString();
   let queued = 0;
-  for (const feature of ctx.features) {
+  for (const feature of featuresFor(ctx.config)) {
     const clock = feature.clock;
     if (!clock) continue;
     for (const threatId of clock.waiting(ctx, now)) {

@@ -7,7 +7,7 @@ import type { SyncContext } from "../../context.js";
 import { slaBreachRemoved, withSla } from "./transitions.js";
 import { updateThreat } from "../../records/state-updates.js";
 import type { IssueSnapshot } from "../../../github/index.js";
-import { getPath } from "../../intake/normalize.js";
+import { getPath } from "../../../shared/json.js";
 
 /**
  * The shell of the SLA's start (features/sla/transitions.ts): the severity's duration from the config, the
