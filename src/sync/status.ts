@@ -161,14 +161,16 @@ export function featureCounts(
   state: EngineState,
   nowMs: number,
 ): Record<string, FeatureCounts> {
-  return Object.fromEntries(features.map((f) => [f.name, f.counts(state.threats, nowMs)]));
+  return Object.fromEntries(
+    features.flatMap((f) => (f.status ? [[f.name, f.status.counts(state.threats, nowMs)]] : [])),
+  );
 }
 
 /** The status lines of the features' counts, in the registry's order. */
 export function featureLines(features: readonly Feature[], counts: Record<string, FeatureCounts>): string[] {
   return features.flatMap((f) => {
     const counted = counts[f.name];
-    return counted ? [f.countsLine(counted)] : [];
+    return counted && f.status ? [f.status.line(counted)] : [];
   });
 }
 

@@ -8,12 +8,19 @@ import type { ThreatRecords } from "../records/threat-records.js";
 /** What a feature counts of its slices for `status` and `/metrics`, by name. */
 export type FeatureCounts = Readonly<Record<string, number>>;
 
+/** A feature's counts in `status`: under its name in the JSON report, and one line of text. */
+export interface FeatureStatus {
+  /** From the stored records (no engine, no index). */
+  counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
+  line(counts: FeatureCounts): string;
+}
+
 /** When a feature's work waits on the clock (a reconcile's `RequeueAfter`). */
 export interface FeatureClock {
   /** The threats that may be due by `nowMs`, from an index the engine keeps (never every record). */
   waiting(ctx: SyncContext, nowMs: number): Iterable<string>;
   /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
-  nextDueAt(record: ThreatRecord): number | null;
+  nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
   /** Its work is planned from the record alone: the drain does not read the threat for it. */
   readonly fromRecord: boolean;
 }
@@ -28,7 +35,7 @@ export interface Feature {
   /** The config section that switches it on: without it, the registry leaves the feature out. */
   readonly configKey: keyof Config;
   /** The record as a new version of its threat leaves it, with this feature's slice noted. */
-  onThreatVersion(
+  onThreatVersion?(
     ctx: SyncContext,
     before: ThreatRecord | undefined,
     after: ThreatRecord,
@@ -36,11 +43,9 @@ export interface Feature {
     severityRank: number | null,
   ): ThreatRecord;
   /** What it notes when a person's change to a mapped threat's issue is seen. */
-  onIssueChange(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
+  onIssueChange?(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
   /** Its time-driven work, when it has some: the queue wakes a threat when it is due (run/wake-due.ts). */
   readonly clock?: FeatureClock;
-  /** Its counts from the stored records (`status`, under the feature's name). */
-  counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
-  /** The `status` line of those counts. */
-  countsLine(counts: FeatureCounts): string;
+  /** What `status` shows of its slices, when it shows something. */
+  readonly status?: FeatureStatus;
 }

@@ -66,7 +66,7 @@ function absorbIssue(
   if (threatId === null) return null;
   const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
   if (result.kind === "ignored") return null;
-  for (const feature of featuresFor(ctx.config)) feature.onIssueChange(ctx, threatId, issue);
+  for (const feature of featuresFor(ctx.config)) feature.onIssueChange?.(ctx, threatId, issue);
   if (result.kind === "adopt") {
     adopt(ctx, threatId, result.record, issue);
     return ADOPTED;

@@ -130,7 +130,8 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
   }
   let record = result.record;
   for (const feature of featuresFor(ctx.config))
-    record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
+    if (feature.onThreatVersion)
+      record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
   putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });
   // Grouping files the version under its group first: in single mode the planner asks for it.

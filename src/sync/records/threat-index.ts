@@ -65,7 +65,7 @@ export class ThreatIndex {
 
   /**
    * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
-   * warnings and ends reads only these (acceptance-sweep.ts). Built the first time it is asked for,
+   * warnings and ends reads only these (features/acceptance/clock.ts). Built the first time it is asked for,
    * from the records of an uncommon shape only, and kept current from then on.
    */
   get acceptances(): ReadonlyMap<string, Acceptance> {

@@ -20,8 +20,9 @@ export function wakeDue(ctx: SyncContext): number {
     for (const threatId of clock.waiting(ctx, now)) {
       const record = ctx.state.threats.get(threatId);
       if (!record || record.refused) continue;
-      const due = clock.nextDueAt(record);
-      if (due === null || due > now) continue;
+      const due = clock.nextDueAt(record, ctx);
+      // Not `due > now`: a time that did not parse (NaN) is never due.
+      if (due === null || !(due <= now)) continue;
       enqueue(ctx, threatId, clock.fromRecord ? { timed: true } : {}, at);
       queued += 1;
     }

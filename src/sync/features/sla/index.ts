@@ -13,6 +13,5 @@ export const sla: Feature = {
   onThreatVersion: slaOnVersion,
   onIssueChange: noteBreachLabel,
   clock: slaClock,
-  counts: storedSlaCounts,
-  countsLine: formatSla,
+  status: { counts: storedSlaCounts, line: formatSla },
 };
