@@ -1,7 +1,8 @@
 import { emptyState, StateError } from "../state/index.js";
 import { ZodError } from "zod";
 import { openEngineState } from "./state-open.js";
-import { formatStatus, summarize } from "../sync/status.js";
+import { featureCounts, featureLines, formatStatus, summarize } from "../sync/status.js";
+import { featuresFor } from "../sync/features/registry.js";
 import { engineState, type EngineState } from "../sync/records/threat-records.js";
 import { inspectLockFile } from "./status-lock.js";
 import { STATUS } from "./command-specs.js";
@@ -32,24 +33,27 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   // A caller in the same process may pass the engine's clock (tests that let days pass).
   const nowMs = io.clock ? io.clock.now() : now();
   const b = config.github.write_budget;
+  const features = featuresFor(config);
+  const held = state ?? engineState(emptyState());
+  const counted = featureCounts(features, held, nowMs);
   const report = {
     statePath: config.state.path,
     stateFile: state !== null,
     ...(problem !== undefined ? { stateProblem: problem } : {}),
     ...summarize({
-      state: state ?? engineState(emptyState()),
+      state: held,
       nowMs,
       budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
       lock: await inspectLockFile(config.state.path),
-      sla: config.sla !== undefined,
     }),
+    ...counted,
   };
   if (opts.json === true) io.out(JSON.stringify(report));
   else if (problem !== undefined)
     io.out(`state:      ${config.state.path} (unreadable)\nproblem:    ${problem}`);
   else
     io.out(
-      `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report, nowMs)}`,
+      `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report, nowMs, featureLines(features, counted))}`,
     );
   return 0;
 }

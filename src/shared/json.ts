@@ -2,3 +2,13 @@
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Reads a dotted path (`meta.title`) from a JSON value; undefined when any step is missing. */
+export function getPath(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const key of path.split(".")) {
+    if (!isRecord(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}

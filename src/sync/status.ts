@@ -7,7 +7,7 @@ import {
   type DrainView,
 } from "../observability/eta.js";
 import type { EngineState } from "./records/threat-records.js";
-import { formatSla, openSlaDues, slaCounts, type SlaCounts } from "./sla-status.js";
+import type { Feature, FeatureCounts } from "./features/types.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
@@ -31,8 +31,6 @@ interface StatusInput {
   nowMs: number;
   budget: BudgetLimits;
   lock: LockStatus;
-  /** `sla` is configured: the report counts breached and soon-due open issues. */
-  sla?: boolean;
 }
 
 interface StatusReport {
@@ -66,8 +64,6 @@ interface StatusReport {
   deletedIssues: Array<{ threatId: string; issue: string }>;
   /** Risk acceptances and their ends, soonest first. */
   acceptances: AcceptanceLine[];
-  /** With `sla` configured: open issues past their due date, and due within 7 days. */
-  sla?: SlaCounts;
 }
 
 /** Severities from the most to the least severe ("severities in order"). */
@@ -153,8 +149,29 @@ export function summarize(input: StatusInput): StatusReport {
   report.issues.closed += tally.closed;
   for (const [repo, n] of Object.entries(tally.byRepository))
     report.issues.byRepository[repo] = (report.issues.byRepository[repo] ?? 0) + n;
-  if (input.sla === true) report.sla = slaCounts(openSlaDues(state.threats), input.nowMs);
   return report;
+}
+
+/**
+ * Each configured feature's counts from the stored records, under the feature's name (the JSON
+ * report's key beside the core's); no engine and no index.
+ */
+export function featureCounts(
+  features: readonly Feature[],
+  state: EngineState,
+  nowMs: number,
+): Record<string, FeatureCounts> {
+  return Object.fromEntries(
+    features.flatMap((f) => (f.status ? [[f.name, f.status.counts(state.threats, nowMs)]] : [])),
+  );
+}
+
+/** The status lines of the features' counts, in the registry's order. */
+export function featureLines(features: readonly Feature[], counts: Record<string, FeatureCounts>): string[] {
+  return features.flatMap((f) => {
+    const counted = counts[f.name];
+    return counted && f.status ? [f.status.line(counted)] : [];
+  });
 }
 
 const short = (cursor: string | null): string =>
@@ -202,7 +219,7 @@ function isRunning(lock: LockStatus): boolean {
   return lock.held && !("damaged" in lock) && lock.alive === true;
 }
 
-export function formatStatus(report: StatusReport, nowMs: number): string {
+export function formatStatus(report: StatusReport, nowMs: number, features: readonly string[] = []): string {
   const last = report.lastCycle;
   const lines = [
     `lock:       ${formatLock(report.lock, nowMs)}`,
@@ -240,7 +257,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
     `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
       report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
     ...(report.acceptances.length > 0 ? [formatAcceptances(report.acceptances)] : []),
-    ...(report.sla ? [formatSla(report.sla)] : []),
+    ...features,
   ];
   return lines.join("\n");
 }

@@ -3,7 +3,7 @@ import { DAY_MS } from "../../src/shared/duration.js";
 import type { ThreatRecord } from "../../src/state/index.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
-import { openSlaDues, slaCounts } from "../../src/sync/sla-status.js";
+import { openSlaDues, slaCounts } from "../../src/sync/features/sla/counts.js";
 
 /**
  * Contract, "Workflow" → "SLA": `status` and `/metrics` give the number of open issues breached

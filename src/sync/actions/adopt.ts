@@ -1,6 +1,6 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
-import { slaSinceRecovered } from "../transitions/sla.js";
+import { slaSinceRecovered } from "../features/sla/transitions.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueAdopted } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";

@@ -4,7 +4,7 @@ import { markerFor } from "../render/index.js";
 import { withRevision } from "../../shared/index.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueCreated } from "../transitions/outcome.js";
-import { slaMilestoneSet } from "../transitions/sla.js";
+import { slaMilestoneSet } from "../features/sla/transitions.js";
 import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
 /** GitHub's limit on a title (characters). */

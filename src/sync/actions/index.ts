@@ -10,8 +10,8 @@ import { createAction } from "./create.js";
 import { linkAction } from "./link.js";
 import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
-import { slaBreachAction } from "./sla-breach.js";
-import { slaMilestoneAction } from "./sla-milestone.js";
+import { slaBreachAction } from "../features/sla/breach-action.js";
+import { slaMilestoneAction } from "../features/sla/milestone-action.js";
 import { attachAction, memberIdAction } from "./group-attach.js";
 import { groupCreateAction, groupFullAction, groupStateAction, groupUpdateAction } from "./group-parent.js";
 import {
@@ -119,4 +119,4 @@ export {
   type Settlement,
 } from "./types.js";
 export { surelyRefused } from "./write-helpers.js";
-export { MilestoneBook } from "./milestone-book.js";
+export { MilestoneBook } from "../features/sla/milestone-book.js";

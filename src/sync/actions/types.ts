@@ -8,7 +8,7 @@ import type { RetireAction } from "../groups/retire-plan.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../run/dry-run-record.js";
-import type { MilestoneBook } from "./milestone-book.js";
+import type { MilestoneBook } from "../features/sla/milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
@@ -27,7 +27,7 @@ export interface SendIo {
   /** Sub-issues and milestones; null where the engine runs without them. */
   workflow: GitHubWorkflow | null;
   platform: PlatformClient;
-  /** The weekly SLA milestones' numbers, per repository and process (actions/milestone-book.ts). */
+  /** The weekly SLA milestones' numbers, per repository and process (features/sla/milestone-book.ts). */
   milestones?: MilestoneBook;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
   isManagedLabel(label: string): boolean;

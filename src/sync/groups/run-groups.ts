@@ -7,7 +7,7 @@ import { changeParent, parentOf } from "./parent-state.js";
 import { groupRuntime } from "./membership.js";
 import { isAttachWork, planGroup, SUB_ISSUES_MAX, type GroupAction } from "./plan-groups.js";
 import type { MemberView } from "./render-parent.js";
-import { dueDateOf } from "./sla-hook.js";
+import { dueDateOf } from "../features/sla/due-date.js";
 import { printGroupAction, printSingleAction } from "./dry-run-groups.js";
 import { planSingles, syncSingles } from "./run-single.js";
 import { runAction } from "../run/run-action.js";

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/index.js";
 import type { Asset, Threat } from "../../platform/index.js";
-import { isRecord } from "../../shared/json.js";
+import { getPath, isRecord } from "../../shared/json.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { SEVERITIES } from "../../shared/severity.js";
 
@@ -9,16 +9,6 @@ import { SEVERITIES } from "../../shared/severity.js";
  * threat's title, severity, module or asset id, nor an asset's name or type: the YAML's `fields`
  * block says where they are. A missing field degrades the rendering, never the sync (the contract).
  */
-
-/** Reads a dotted path (`meta.title`) from a JSON value; undefined when any step is missing. */
-export function getPath(value: unknown, path: string): unknown {
-  let current: unknown = value;
-  for (const key of path.split(".")) {
-    if (!isRecord(current)) return undefined;
-    current = current[key];
-  }
-  return current;
-}
 
 function text(value: unknown): string | null {
   if (typeof value === "string") return value.trim() === "" ? null : value;

@@ -1,4 +1,5 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../../platform/index.js";
+import { featuresFor } from "../features/registry.js";
 import { nowIso, persist, remember, type SyncContext } from "../context.js";
 import {
   dropPending,
@@ -12,7 +13,6 @@ import { githubLink, toAssetView, toThreatView } from "./normalize.js";
 import { planFor } from "../plan/plan-for.js";
 import { noteGroupMember } from "../groups/membership.js";
 import { enqueue } from "../records/queue.js";
-import { slaOnVersion } from "./sla.js";
 import { isCursorRefusal, noteCursorRefused, streamStopped } from "./stream-stops.js";
 import {
   applyAssetVersion,
@@ -128,7 +128,11 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
-  putThreat(ctx, threat.id, slaOnVersion(ctx, before, result.record, threat, view.severityRank));
+  let record = result.record;
+  for (const feature of featuresFor(ctx.config))
+    if (feature.onThreatVersion)
+      record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
+  putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });
   // Grouping files the version under its group first: in single mode the planner asks for it.
   noteGroupMember(ctx, threat.id, view);

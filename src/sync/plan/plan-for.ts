@@ -65,8 +65,8 @@ function formerMemberAtRest(
 
 import { forOccurrence } from "../render/occurrence.js";
 import { acceptanceWaits } from "./acceptance-input.js";
-import { slaView } from "../transitions/sla.js";
-import type { SlaPolicy } from "./sla.js";
+import { slaView } from "../features/sla/transitions.js";
+import type { SlaPolicy } from "../features/sla/plan.js";
 
 function slaPolicy(ctx: SyncContext, nowMs: number): SlaPolicy {
   const sla = ctx.config.sla;

@@ -21,7 +21,7 @@ import {
   planRiskAcceptance,
 } from "./plan-acceptance.js";
 import type { AcceptanceAction } from "./acceptance-actions.js";
-import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "./sla.js";
+import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "../features/sla/plan.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -72,7 +72,7 @@ export interface PlanInput {
     occurrence: number,
     previous: { repo: string; number: number },
   ) => { issue: RenderedIssue; hash: string };
-  /** The SLA's settings and `now`, when `sla` is on (plan/sla.ts). */
+  /** The SLA's settings and `now`, when `sla` is on (features/sla/plan.ts). */
   sla?: SlaPolicy | undefined;
 }
 
@@ -89,7 +89,7 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
-      /** The weekly SLA milestone the issue is created in (plan/sla.ts). */
+      /** The weekly SLA milestone the issue is created in (features/sla/plan.ts). */
       milestone?: { title: string; dueOn: string };
     }
   | {

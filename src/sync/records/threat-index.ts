@@ -14,7 +14,7 @@ import type { ThreatRecords } from "./threat-records.js";
 export class ThreatIndex {
   /**
    * Threat id → due time (epoch ms) of an open issue whose SLA breach label is not added yet: the
-   * per-cycle sweep (run/sla-sweep.ts) reads only these, never every record.
+   * per-cycle sweep (features/sla/sweep.ts) reads only these, never every record.
    */
   readonly slaDue = new Map<string, number>();
   /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */
@@ -69,7 +69,7 @@ export class ThreatIndex {
 
   /**
    * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
-   * warnings and ends reads only these (acceptance-sweep.ts). Built the first time it is asked for,
+   * warnings and ends reads only these (features/acceptance/clock.ts). Built the first time it is asked for,
    * from the records of an uncommon shape only, and kept current from then on.
    */
   get acceptances(): ReadonlyMap<string, Acceptance> {

@@ -12,8 +12,7 @@ import { recoverIntents } from "./recover.js";
 import { syncGroups } from "../groups/run-groups.js";
 import { beginGroupingChange } from "../groups/change-grouping.js";
 import { hasOldWork } from "../groups/run-retire.js";
-import { sweepAcceptances } from "./acceptance-sweep.js";
-import { sweepSla } from "./sla-sweep.js";
+import { wakeDue } from "./wake-due.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
 import { rewindStream } from "../intake/stream-stops.js";
@@ -224,10 +223,9 @@ async function cycleBody(
     if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
     await retryMalformed(ctx);
     await readGitHub(ctx);
-    // Risk acceptances whose warning or end is due, from the state (people's changes read first:
-    // a person who reopened the issue ended the acceptance).
-    sweepAcceptances(ctx);
-    sweepSla(ctx);
+    // Work the clock made due (an acceptance's warning or end, an SLA's breach), from the state;
+    // people's changes are read first (a person who reopened the issue ended the acceptance).
+    wakeDue(ctx);
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.
     const recreating = (action: Action): boolean =>

@@ -139,15 +139,20 @@ export function acceptanceAfterStatus(
 
 /** Whether a due step waits on the acceptance at `now`: its comment, its warning, or its end. */
 export function acceptanceDue(acceptance: Acceptance, now: number, warnMs: number): boolean {
+  return now >= acceptanceNextAt(acceptance, warnMs);
+}
+
+/** When the acceptance's next step is due (epoch ms): its comment and its end at once. */
+export function acceptanceNextAt(acceptance: Acceptance, warnMs: number): number {
   const until = Date.parse(acceptance.until);
   switch (acceptance.step) {
     case "accepted":
     case "expired":
-      return true;
+      return Number.NEGATIVE_INFINITY;
     case "announced":
-      return now >= until - warnMs;
+      return until - warnMs;
     case "warned":
-      return now >= until;
+      return until;
   }
 }
 

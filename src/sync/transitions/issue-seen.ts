@@ -1,6 +1,6 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
 import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
-import { slaSinceRecovered } from "./sla.js";
+import { slaSinceRecovered } from "../features/sla/transitions.js";
 import { parseExternalId } from "../intake/normalize.js";
 
 /**

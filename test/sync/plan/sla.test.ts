@@ -4,7 +4,7 @@ import type { ThreatRecord } from "../../../src/state/index.js";
 import { plan, type PlanInput } from "../../../src/sync/plan/plan.js";
 import { notRead, present } from "../../../src/sync/plan/known.js";
 import { policyFromConfig } from "../../../src/sync/plan/policy.js";
-import type { SlaPolicy } from "../../../src/sync/plan/sla.js";
+import type { SlaPolicy } from "../../../src/sync/features/sla/plan.js";
 import { makeConfig, REPO } from "../harness.js";
 
 /**

@@ -12,7 +12,7 @@ import {
   weeklyMilestone,
   withSla,
   type SlaInput,
-} from "../../../src/sync/transitions/sla.js";
+} from "../../../src/sync/features/sla/transitions.js";
 
 /** Contract, "Workflow" → "SLA": the due date's transitions, pure. */
 

@@ -1,6 +1,6 @@
-import { DAY_MS, utcDay } from "../../shared/duration.js";
-import type { SlaRecord, ThreatRecord } from "../../state/index.js";
-import type { SlaView } from "../render/types.js";
+import { DAY_MS, utcDay } from "../../../shared/duration.js";
+import type { SlaRecord, ThreatRecord } from "../../../state/index.js";
+import type { SlaView } from "../../render/types.js";
 
 /**
  * The SLA of a threat, pure (contract, "Workflow": SLA). A threat whose severity has a duration

@@ -1,5 +1,5 @@
-import type { ThreatRecord } from "../../state/index.js";
-import { breachDue, weeklyMilestone } from "../transitions/sla.js";
+import type { ThreatRecord } from "../../../state/index.js";
+import { breachDue, weeklyMilestone } from "./transitions.js";
 
 /**
  * The planner's SLA clause (contract, "Workflow": SLA), pure: decided from the threat's record and

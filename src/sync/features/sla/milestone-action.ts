@@ -1,7 +1,7 @@
-import type { IssueSnapshot } from "../../github/index.js";
-import type { EngineEvent } from "../../shared/index.js";
-import { slaMilestoneSet } from "../transitions/sla.js";
-import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import type { IssueSnapshot } from "../../../github/index.js";
+import type { EngineEvent } from "../../../shared/index.js";
+import { slaMilestoneSet } from "./transitions.js";
+import { QueueClass, type ActionModule, type ActionOf } from "../../actions/types.js";
 
 /** What putting an issue into its milestone answered; `issue` null where the repository has none. */
 interface MilestoneAnswer {
@@ -11,7 +11,7 @@ interface MilestoneAnswer {
 
 /**
  * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>", due that Sunday),
- * made on demand (actions/milestone-book.ts: listed once per repository and process). A repository
+ * made on demand (features/sla/milestone-book.ts: listed once per repository and process). A repository
  * without milestones is recorded as done for that title, so that it is not asked again every cycle.
  */
 export const slaMilestoneAction: ActionModule<ActionOf<"sla_milestone">, MilestoneAnswer> = {

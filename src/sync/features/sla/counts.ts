@@ -1,14 +1,15 @@
-import { DAY_MS } from "../shared/duration.js";
-import type { ThreatRecords } from "./records/threat-records.js";
+import { DAY_MS } from "../../../shared/duration.js";
+import type { ThreatRecords } from "../../records/threat-records.js";
+import type { FeatureCounts } from "../types.js";
 
 /**
  * What `status` and `/metrics` say of the SLA (contract, "Workflow": SLA): open issues past their
  * due date, and open issues due within 7 days (not yet past it).
  */
-export interface SlaCounts {
+export type SlaCounts = {
   breached: number;
   dueWithin7Days: number;
-}
+};
 
 const SOON_MS = 7 * DAY_MS;
 
@@ -34,6 +35,12 @@ export function openSlaDues(threats: ThreatRecords): number[] {
   return dues;
 }
 
-export function formatSla(counts: SlaCounts): string {
-  return `sla:        ${counts.breached} open issues past their due date, ${counts.dueWithin7Days} due within 7 days`;
+/** The counts of `status` (stored records, no index). */
+export function storedSlaCounts(threats: ThreatRecords, nowMs: number): SlaCounts {
+  return slaCounts(openSlaDues(threats), nowMs);
+}
+
+export function formatSla(counts: FeatureCounts): string {
+  const { breached = 0, dueWithin7Days = 0 } = counts;
+  return `sla:        ${breached} open issues past their due date, ${dueWithin7Days} due within 7 days`;
 }

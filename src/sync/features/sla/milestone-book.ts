@@ -1,4 +1,4 @@
-import type { GitHubWorkflow } from "../../github/index.js";
+import type { GitHubWorkflow } from "../../../github/index.js";
 
 /**
  * The numbers of the weekly SLA milestones, per repository, for one process: each repository's

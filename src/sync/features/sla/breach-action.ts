@@ -1,11 +1,11 @@
-import { slaBreachAdded } from "../transitions/sla.js";
-import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { slaBreachAdded } from "./transitions.js";
+import { QueueClass, type ActionModule, type ActionOf } from "../../actions/types.js";
 
 /**
  * The SLA's breach label on an open issue past its due date (contract, "Workflow": SLA): one
  * write (`POST /issues/{n}/labels`, which keeps every other label), decided from the record with
  * no read of the issue. Once added for a due date it is never added again: a person who removes it
- * is not fought over (intake/sla.ts notes the removal once). The label is not of the connector's
+ * is not fought over (features/sla/intake.ts notes the removal once). The label is not of the connector's
  * managed vocabulary, so the content updates that follow (syncLabels) neither drop nor re-add it.
  */
 export const slaBreachAction: ActionModule<ActionOf<"sla_breach">, null> = {

@@ -1,16 +1,16 @@
-import type { Config } from "../../config/index.js";
-import type { Threat } from "../../platform/index.js";
-import { parseDuration } from "../../shared/duration.js";
-import { SEVERITIES } from "../../shared/severity.js";
-import type { ThreatRecord } from "../../state/index.js";
-import type { SyncContext } from "../context.js";
-import { slaBreachRemoved, withSla } from "../transitions/sla.js";
-import { updateThreat } from "../records/state-updates.js";
-import type { IssueSnapshot } from "../../github/index.js";
-import { getPath } from "./normalize.js";
+import type { Config } from "../../../config/index.js";
+import type { Threat } from "../../../platform/index.js";
+import { parseDuration } from "../../../shared/duration.js";
+import { SEVERITIES } from "../../../shared/severity.js";
+import type { ThreatRecord } from "../../../state/index.js";
+import type { SyncContext } from "../../context.js";
+import { slaBreachRemoved, withSla } from "./transitions.js";
+import { updateThreat } from "../../records/state-updates.js";
+import type { IssueSnapshot } from "../../../github/index.js";
+import { getPath } from "../../../shared/json.js";
 
 /**
- * The shell of the SLA's start (transitions/sla.ts): the severity's duration from the config, the
+ * The shell of the SLA's start (features/sla/transitions.ts): the severity's duration from the config, the
  * detection time from the threat, the clock. Off (the record unchanged) without `sla` in the config.
  */
 

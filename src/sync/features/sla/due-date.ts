@@ -1,5 +1,5 @@
-import { utcDay } from "../../shared/index.js";
-import type { ThreatRecord } from "../../state/index.js";
+import { utcDay } from "../../../shared/index.js";
+import type { ThreatRecord } from "../../../state/index.js";
 
 /**
  * The SLA due date of a member (the record's `sla.due`, config `sla`), as the day a group's

@@ -1,0 +1,51 @@
+import type { Config } from "../../config/index.js";
+import type { IssueSnapshot } from "../../github/index.js";
+import type { Threat } from "../../platform/index.js";
+import type { ThreatRecord } from "../../state/index.js";
+import type { SyncContext } from "../context.js";
+import type { ThreatRecords } from "../records/threat-records.js";
+
+/** What a feature counts of its slices for `status` and `/metrics`, by name. */
+export type FeatureCounts = Readonly<Record<string, number>>;
+
+/** A feature's counts in `status`: under its name in the JSON report, and one line of text. */
+export interface FeatureStatus {
+  /** From the stored records (no engine, no index). */
+  counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
+  line(counts: FeatureCounts): string;
+}
+
+/** When a feature's work waits on the clock (a reconcile's `RequeueAfter`). */
+export interface FeatureClock {
+  /** The threats that may be due by `nowMs`, from an index the engine keeps (never every record). */
+  waiting(ctx: SyncContext, nowMs: number): Iterable<string>;
+  /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
+  nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
+  /** Its work is planned from the record alone: the drain does not read the threat for it. */
+  readonly fromRecord: boolean;
+}
+
+/**
+ * A feature the core loops over without naming it (the registry holds the configured ones):
+ * intake tells it of each threat version and each person's change to an issue, and each cycle asks
+ * it which subjects its clock made due. Its slice of the record stays in the state's column table.
+ */
+export interface Feature {
+  readonly name: string;
+  /** The config section that switches it on: without it, the registry leaves the feature out. */
+  readonly configKey: keyof Config;
+  /** The record as a new version of its threat leaves it, with this feature's slice noted. */
+  onThreatVersion?(
+    ctx: SyncContext,
+    before: ThreatRecord | undefined,
+    after: ThreatRecord,
+    threat: Threat,
+    severityRank: number | null,
+  ): ThreatRecord;
+  /** What it notes when a person's change to a mapped threat's issue is seen. */
+  onIssueChange?(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
+  /** Its time-driven work, when it has some: the queue wakes a threat when it is due (run/wake-due.ts). */
+  readonly clock?: FeatureClock;
+  /** What `status` shows of its slices, when it shows something. */
+  readonly status?: FeatureStatus;
+}
