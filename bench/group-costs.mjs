@@ -6,13 +6,10 @@
 // Single mode (4th argument `single`): one issue per group, none per threat.
 // Usage: npm run build && node bench/group-costs.mjs [threats] [assets] [joiners per group] [parent|single]
 import { ConfigSchema } from "../dist/config/index.js";
-import { createGitHub } from "../dist/github/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
-import { silentLogger } from "../dist/observability/index.js";
-import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { createContext, runCycle } from "../dist/sync/index.js";
-import { platformClient, costsConfig } from "./lib.mjs";
+import { runCycle } from "../dist/sync/index.js";
+import { costsConfig, costsEngine } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 10_000);
 const ASSETS = Number(process.argv[3] ?? 500);
@@ -41,24 +38,7 @@ const config = ConfigSchema.parse(
     },
   ),
 );
-const github = createGitHub({
-  apiUrl: gh.url,
-  auth: { token: "ghp_bench" },
-  writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
-  managedLabel: "threatbridge",
-});
-const ctx = createContext(
-  {
-    config,
-    platform: platformClient(sim.url),
-    github,
-    workflow: github,
-    logger: silentLogger,
-    clock: { now: () => Date.now() },
-    persist: null,
-  },
-  emptyState(),
-);
+const { ctx } = costsEngine({ config, simUrl: sim.url, ghUrl: gh.url });
 
 /** Writes by route during `fn`, and the parent updates per group. */
 async function measured(label, fn) {

@@ -1,7 +1,11 @@
 // What the benchmarks share: the simulator in a process of its own (so that its memory and CPU do
-// not count), and a platform client for it.
+// not count), a platform client for it, and the engine of the cost benchmarks.
 import { spawn } from "node:child_process";
+import { createGitHub } from "../dist/github/index.js";
+import { silentLogger } from "../dist/observability/index.js";
 import { createPlatformClient } from "../dist/platform/index.js";
+import { emptyState } from "../dist/state/index.js";
+import { createContext } from "../dist/sync/index.js";
 
 export async function startSimulatorProcess(args) {
   const child = spawn(process.execPath, ["dist/cli.js", "simulate", "--port", "0", ...args], {
@@ -83,4 +87,31 @@ export function costsConfig({ simUrl, ghUrl, repository, token = "ghp_bench" }, 
     },
     ...extra,
   };
+}
+
+/**
+ * The engine of a cost benchmark, in this process: GitHub with the write budget off (its writes
+ * are counted, not paced), sub-issues and milestones on, no state file (nothing persisted).
+ */
+export function costsEngine({ config, simUrl, ghUrl, token = "ghp_bench" }) {
+  const clock = { now: () => Date.now() };
+  const github = createGitHub({
+    apiUrl: ghUrl,
+    auth: { token },
+    writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
+    managedLabel: "threatbridge",
+  });
+  const ctx = createContext(
+    {
+      config,
+      platform: platformClient(simUrl),
+      github,
+      workflow: github,
+      logger: silentLogger,
+      clock,
+      persist: null,
+    },
+    emptyState(),
+  );
+  return { github, ctx };
 }

@@ -7,13 +7,10 @@
 // one walk per asset per cycle, only for assets whose issues are written; 0 when idle.
 // Usage: npm run build && node bench/related-costs.mjs [threats] [assets]
 import { ConfigSchema } from "../dist/config/index.js";
-import { createGitHub } from "../dist/github/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
-import { silentLogger } from "../dist/observability/index.js";
-import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { createContext, runCycle } from "../dist/sync/index.js";
-import { platformClient, costsConfig } from "./lib.mjs";
+import { runCycle } from "../dist/sync/index.js";
+import { costsConfig, costsEngine } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 10_000);
 const ASSETS = Number(process.argv[3] ?? 500);
@@ -37,24 +34,7 @@ const gh = await startGitHubStandIn({ tokens: ["ghp_bench"], primaryLimit: { per
 const config = ConfigSchema.parse(
   costsConfig({ simUrl: sim.url, ghUrl: gh.url, repository: REPO }, { render: { related_assets: 10 } }),
 );
-const github = createGitHub({
-  apiUrl: gh.url,
-  auth: { token: "ghp_bench" },
-  writeBudget: { perMinute: 0, perHour: 0, minIntervalMs: 0 },
-  managedLabel: "threatbridge",
-});
-const ctx = createContext(
-  {
-    config,
-    platform: platformClient(sim.url),
-    github,
-    workflow: github,
-    logger: silentLogger,
-    clock: { now: () => Date.now() },
-    persist: null,
-  },
-  emptyState(),
-);
+const { ctx } = costsEngine({ config, simUrl: sim.url, ghUrl: gh.url });
 
 async function measured(label, fn) {
   sim.sim.settle();
