@@ -83,6 +83,13 @@ function ownOpenIssues(w: World): Map<string, StandInIssue[]> {
  * open issues (its own, or its own and an open group issue standing for it), no group marker on two
  * open issues, no open parent or group issue without an open member.
  */
+/** Settled: one more cycle writes nothing to GitHub. */
+async function expectSettled(w: World): Promise<void> {
+  const writes = w.gh.counters().writes;
+  await sync(w);
+  expect(w.gh.counters().writes).toBe(writes);
+}
+
 function expectConsistent(w: World): void {
   const own = ownOpenIssues(w);
   for (const [id, list] of own) expect(list, `threat ${id}`).toHaveLength(1);
@@ -178,10 +185,7 @@ describe("changing grouping loses nothing (contract, Workflow: Changing grouping
     expect(others.some((o) => ownIssuesOfAsset(world as World, o.asset).length > 0)).toBe(true);
     expect(groupIssues(world).filter((i) => i.state === "open")).toHaveLength(0);
     expectConsistent(world);
-    // Settled: the next cycle writes nothing.
-    const writes = world.gh.counters().writes;
-    await sync(world);
-    expect(world.gh.counters().writes).toBe(writes);
+    await expectSettled(world);
   });
 
   it("single → parent with a person's close not absorbed yet: verdicts once, under single mode; the old group issues retired before any parent takes their marker", async () => {
@@ -217,9 +221,7 @@ describe("changing grouping loses nothing (contract, Workflow: Changing grouping
     expect(parents.length).toBeGreaterThan(0);
     expect(parents.some((p) => others.some((o) => p.body?.includes(`group=asset:${o.asset} `)))).toBe(true);
     expectConsistent(world);
-    const writes = world.gh.counters().writes;
-    await sync(world);
-    expect(world.gh.counters().writes).toBe(writes);
+    await expectSettled(world);
   });
 
   it("parent → single with a person's close of a parent not absorbed yet: no verdict (a parent carries none), the parents retired naming their members' own issues, no group issue for threats that have their own", async () => {
@@ -247,9 +249,7 @@ describe("changing grouping loses nothing (contract, Workflow: Changing grouping
     // Switching single on leaves threats that already have an issue as they are.
     expect(groupIssues(world).filter((i) => i.state === "open")).toHaveLength(0);
     expectConsistent(world);
-    const writes = world.gh.counters().writes;
-    await sync(world);
-    expect(world.gh.counters().writes).toBe(writes);
+    await expectSettled(world);
   });
 
   it("parent → off: every parent retired, naming its members' issues; a group all solved afterwards leaves no parent open", async () => {
@@ -302,8 +302,6 @@ describe("changing grouping loses nothing (contract, Workflow: Changing grouping
       expect(children.length, `parent #${p.number}`).toBeGreaterThan(0);
     }
     expectConsistent(world);
-    const writes = world.gh.counters().writes;
-    await sync(world);
-    expect(world.gh.counters().writes).toBe(writes);
+    await expectSettled(world);
   });
 });
