@@ -1,6 +1,11 @@
 import { pino, type DestinationStream } from "pino";
 import type { Config } from "../config/index.js";
-import { createGitHub, type GitHubGateway, type GitHubWorkflow } from "../github/index.js";
+import {
+  createGitHub,
+  type GitHubConversation,
+  type GitHubGateway,
+  type GitHubWorkflow,
+} from "../github/index.js";
 import {
   chooseLogFormat,
   createLogger,
@@ -51,6 +56,8 @@ export interface Connector {
   github: GitHubGateway;
   /** GitHub's sub-issues and milestones (groups, SLA milestones): the same client as `github`. */
   workflow: GitHubWorkflow;
+  /** Projects and people's comments (the conversation back's features): the same client again. */
+  conversation: GitHubConversation;
   /** GitHub's rate limit as its last answer showed it (for `status`). */
   rateLimitSeen(): RateLimitSeen | null;
   close(): Promise<void>;
@@ -128,5 +135,12 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     stop: opts.stop,
     ...(opts.sleep === undefined ? {} : { sleep: opts.sleep }),
   });
-  return { platform, github, workflow: github, rateLimitSeen: seen.seen, close: () => platform.close() };
+  return {
+    platform,
+    github,
+    workflow: github,
+    conversation: github,
+    rateLimitSeen: seen.seen,
+    close: () => platform.close(),
+  };
 }

@@ -45,7 +45,9 @@ export type WriteEvent =
   /** A weekly SLA milestone was made on demand (`detail`: its title) for this issue. */
   | { type: "milestone_created"; threatId: string; issue: IssueRef; detail: string }
   /** The issue was put into its weekly SLA milestone (`detail`: its title). */
-  | { type: "milestone_set"; threatId: string; issue: IssueRef; detail: string };
+  | { type: "milestone_set"; threatId: string; issue: IssueRef; detail: string }
+  /** A plug-in feature's write (src/sync/features/): `action` is its audit name (`note`, `project`). */
+  | { type: "feature_written"; threatId: string; issue: IssueRef; action: string; detail: string };
 
 /** What the connector learnt or decided about a threat's work. */
 type OutcomeEvent =
@@ -131,6 +133,7 @@ const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   sla_breach_labeled: true,
   milestone_created: true,
   milestone_set: true,
+  feature_written: true,
 };
 const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
 
@@ -184,7 +187,8 @@ export type CounterName =
   | "cycle_errors"
   | "sla_breach_labels"
   | "milestones_created"
-  | "issues_milestoned";
+  | "issues_milestoned"
+  | "feature_writes";
 
 /**
  * What an event adds to which counter: one, or the number of items it reports (which may be 0: a
@@ -226,6 +230,8 @@ export function countedAs(event: EngineEvent): { name: CounterName; by: number }
       return one("milestones_created");
     case "milestone_set":
       return one("issues_milestoned");
+    case "feature_written":
+      return one("feature_writes");
     case "created_minimal":
       return one("issues_created_minimal");
     case "adopted":

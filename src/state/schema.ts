@@ -101,6 +101,11 @@ export const ThreatRecord = z.object({
    * connector put the issue in. A reopen keeps all of it unless `sla.restart_on_reopen`.
    */
   sla: SlaRecord.optional(),
+  /**
+   * The plug-in features' own slices of the record (src/sync/features/), by feature name, each an
+   * opaque string only its feature reads and writes: a new feature adds nothing to this schema.
+   */
+  slices: z.record(z.string(), z.string()).optional(),
 });
 export type ThreatRecord = z.infer<typeof ThreatRecord>;
 
@@ -285,7 +290,8 @@ export const Intent = z.object({
   // A comment that follows a state change is part of that change's intent; `comment` is a comment
   // that is its own step (a risk acceptance's end, its warning, a recurrence's note).
   // `group_create`: a group's parent issue; its `threatId` is the group's key (`group:<by>:<key>`).
-  kind: z.enum(["create", "issue_state", "group_create", "comment"]),
+  // `feature`: a plug-in feature's write (src/sync/features/); its feature resolves it (`feature`, `data`).
+  kind: z.enum(["create", "issue_state", "group_create", "comment", "feature"]),
   threatId: z.string(),
   repo: z.string(),
   number: z.int().positive().optional(),
@@ -297,6 +303,9 @@ export const Intent = z.object({
   step: z.enum(["accept", "warn", "recur"]).optional(),
   /** For create: the occurrence whose issue it makes (`recurrence: new_issue`); absent means the first. */
   occurrence: z.int().positive().optional(),
+  /** For feature: the feature whose write it is, and what that feature needs to resolve it. */
+  feature: z.string().optional(),
+  data: z.string().optional(),
   startedAt: z.string(),
 });
 export type Intent = z.infer<typeof Intent>;
@@ -387,6 +396,11 @@ export const State = z.object({
    * rule 1): a later cycle or process sends nothing to it before then.
    */
   platformNotBefore: z.number().optional(),
+  /**
+   * What plug-in features keep beyond one threat's record (a watermark per repository, say), by
+   * feature name; each feature checks its own value when it reads it.
+   */
+  features: z.record(z.string(), z.unknown()).optional(),
 });
 export type State = z.infer<typeof State>;
 

@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import type { GitHubGateway, GitHubWorkflow } from "../github/index.js";
+import type { GitHubConversation, GitHubGateway, GitHubWorkflow } from "../github/index.js";
 import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -31,6 +31,8 @@ interface SyncDeps {
    * fakes), and then the workflow writes that need them are not planned.
    */
   workflow?: GitHubWorkflow;
+  /** Projects and people's comments (github/conversation.ts); absent in the engine's own fakes. */
+  conversation?: GitHubConversation;
   logger: Logger;
   clock: Clock;
   /**
@@ -85,6 +87,8 @@ export interface SyncContext extends SyncDeps {
   groupMembers?: Map<string, string>;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
   milestones?: MilestoneBook;
+  /** What each plug-in feature made for its modules, by name, on first use (run/run-action.ts). */
+  featureRuntimes?: Map<string, unknown>;
   /** The related assets of assets whose issues are written (config `render.related_assets`). */
   related?: RelatedAssets;
   /** When this process last said in the log that a stream is stopped (intake/stream-stops.ts). */

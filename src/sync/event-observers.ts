@@ -63,6 +63,8 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   milestone_created: "milestone",
   // Setting an issue's milestone is a PATCH of the issue.
   milestone_set: "update",
+  // Named by the event itself (the feature's audit action).
+  feature_written: "feature",
 };
 
 /** Which update an `update` line was, where it was not the issue's content. */
@@ -89,7 +91,7 @@ export function auditObserver(logger: Logger): EngineObserver {
       return;
     }
     if (!isWrite(event)) return;
-    const action = AUDIT_ACTION[event.type];
+    const action = event.type === "feature_written" ? event.action : AUDIT_ACTION[event.type];
     const issue = `${event.issue.repo}#${event.issue.number}`;
     const what = AUDIT_WHAT[event.type];
     logger.info(

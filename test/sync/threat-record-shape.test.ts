@@ -36,6 +36,7 @@ const FULL = {
     breach: "added",
     milestone: "SLA 2026-02-01",
   },
+  slices: { notes: '{"h":"ab"}', project: "item=9" },
 } satisfies ThreatRecord;
 
 describe("the threat record's shape is the state schema's (src/state/schema.ts)", () => {

@@ -10,6 +10,7 @@ import { createAction } from "./create.js";
 import { linkAction } from "./link.js";
 import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
+import { featureAction } from "./feature.js";
 import { slaBreachAction } from "../features/sla/breach-action.js";
 import { slaMilestoneAction } from "../features/sla/milestone-action.js";
 import { attachAction, memberIdAction } from "./group-attach.js";
@@ -50,6 +51,7 @@ export const actionModules: ActionRegistry = {
   accept: acceptAction,
   sla_breach: slaBreachAction,
   sla_milestone: slaMilestoneAction,
+  feature: featureAction,
 };
 
 /**

@@ -19,7 +19,10 @@ export { QueueClass } from "../plan/queue-class.js";
 export type EngineAction = Action | GroupAction | SingleAction | RetireAction;
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
-export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail">;
+export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail"> & {
+  /** The dry-run line's name for it, where it is not the kind (a feature's write: `note`, `project`). */
+  action?: string;
+};
 
 /** What an action module may use to send: the two sides, and nothing of the engine's state. */
 export interface SendIo {
@@ -29,6 +32,8 @@ export interface SendIo {
   platform: PlatformClient;
   /** The weekly SLA milestones' numbers, per repository and process (features/sla/milestone-book.ts). */
   milestones?: MilestoneBook;
+  /** What a plug-in feature made for its modules once per process (features/types.ts `runtime`). */
+  runtimeOf(feature: string): unknown;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
   isManagedLabel(label: string): boolean;
 }
@@ -39,8 +44,9 @@ export interface IntentSpec {
   /**
    * `find-by-marker`: a failure is resolved by looking for the issue by its marker (a lost answer
    * to a create); `find-group-by-marker` likewise for a group's issue, by the group's marker. `keep-unless-refused`: the intent stays for recovery unless GitHub surely refused.
+   * `feature-recover`: the intent's feature resolves it (features/types.ts `recover`) at once.
    */
-  onFailure: "find-by-marker" | "find-group-by-marker" | "keep-unless-refused";
+  onFailure: "find-by-marker" | "find-group-by-marker" | "keep-unless-refused" | "feature-recover";
   /** Whether the success may be committed with the next checkpoint (recovery resolves a crash). */
   settleLazily: boolean;
 }

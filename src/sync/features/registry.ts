@@ -2,6 +2,8 @@ import type { Config } from "../../config/index.js";
 import { acceptance } from "./acceptance/index.js";
 import { sla } from "./sla/index.js";
 import type { Feature } from "./types.js";
+import type { ActionModule } from "../actions/types.js";
+import type { FeatureAction } from "../plan/plan.js";
 
 /** Every feature the connector has, in the order the core calls them. */
 // Risk acceptance first: its steps were queued before the SLA's, and ties in the queue go by age.
@@ -10,4 +12,16 @@ const FEATURES: readonly Feature[] = [acceptance, sla];
 /** The features the config switches on (its section present), built once per process. */
 export function featuresFor(config: Config): readonly Feature[] {
   return FEATURES.filter((feature) => config[feature.configKey] !== undefined);
+}
+
+/** The feature of that name, whether configured or not (an intent outlives a config change). */
+export function featureNamed(name: string): Feature | undefined {
+  return FEATURES.find((feature) => feature.name === name);
+}
+
+/** The module a feature registered for an action's step; a step no feature has is a bug. */
+export function featureModule(action: FeatureAction): ActionModule<FeatureAction, unknown> {
+  const module = featureNamed(action.feature)?.actions?.[action.step];
+  if (!module) throw new Error(`no feature module for ${action.feature}.${action.step}`);
+  return module;
 }

@@ -1,7 +1,9 @@
 import type { Config } from "../../config/index.js";
 import type { IssueSnapshot } from "../../github/index.js";
 import type { Threat } from "../../platform/index.js";
-import type { ThreatRecord } from "../../state/index.js";
+import type { Intent, ThreatRecord } from "../../state/index.js";
+import type { ActionModule } from "../actions/types.js";
+import type { FeatureAction } from "../plan/plan.js";
 import type { SyncContext } from "../context.js";
 import type { ThreatRecords } from "../records/threat-records.js";
 
@@ -48,4 +50,38 @@ export interface Feature {
   readonly clock?: FeatureClock;
   /** What `status` shows of its slices, when it shows something. */
   readonly status?: FeatureStatus;
+  /**
+   * Its kinds of write, by step (`FeatureAction.step`): the one runner carries them out like the
+   * core's (their priority, budget, intent, dry-run line and settlement are the module's).
+   */
+  readonly actions?: Readonly<Record<string, ActionModule<FeatureAction, unknown>>>;
+  /**
+   * The writes it plans for a threat, beside the core's: asked when the core's plan leaves the
+   * issue's state alone (a close may make them moot; the next round asks again), from the record and
+   * what the run has read. Nothing to do: an empty list (the plan has settled for this feature).
+   */
+  plan?(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[];
+  /** Reads it makes once per cycle after intake and before the drain (one listing per repository, say). */
+  beforeDrain?(ctx: SyncContext): Promise<void>;
+  /**
+   * Resolves an intent of its own (kind `feature`) whose write failed or that a crash left: answers
+   * true when the write is found to have landed (and records what it means), false when it did not
+   * (the threat's work stays queued and is planned again). Without it, a failed write is sent again.
+   */
+  recover?(ctx: SyncContext, intent: Intent): Promise<boolean>;
+  /** What its action modules use at send time (a client, a looked-up id), made once per process. */
+  runtime?(ctx: SyncContext): unknown;
+}
+
+/** A feature's slice of a record: the string it stored there, or undefined. */
+export function sliceOf(record: ThreatRecord | undefined, feature: string): string | undefined {
+  return record?.slices?.[feature];
+}
+
+/** The record with the feature's slice set (undefined removes it; no slice left removes `slices`). */
+export function withSlice(record: ThreatRecord, feature: string, value: string | undefined): ThreatRecord {
+  const { [feature]: _old, ...others } = record.slices ?? {};
+  const slices = value === undefined ? others : { ...others, [feature]: value };
+  const { slices: _all, ...rest } = record;
+  return Object.keys(slices).length === 0 ? rest : { ...rest, slices };
 }

@@ -1,5 +1,6 @@
 import type { SyncContext } from "../context.js";
-import { plan, type Action } from "./plan.js";
+import { leavesStateAlone, plan, type Action } from "./plan.js";
+import { featuresFor } from "../features/registry.js";
 import { desiredIssueState, isEligible, routeFor } from "./policy.js";
 import type { AssetView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
@@ -78,8 +79,21 @@ function slaPolicy(ctx: SyncContext, nowMs: number): SlaPolicy {
   };
 }
 
-/** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
+/**
+ * The plan for one threat: the core's, then, where it leaves the issue's state alone, each
+ * configured feature's (features/registry.ts), in the registry's order.
+ */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
+  const actions = planCore(ctx, threatId);
+  if (!actions.every(leavesStateAlone)) return actions;
+  const record = ctx.state.threats.get(threatId);
+  if (!record || record.gone) return actions;
+  const features = featuresFor(ctx.config).flatMap((feature) => feature.plan?.(ctx, threatId, record) ?? []);
+  return features.length === 0 ? actions : [...actions, ...features];
+}
+
+/** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
+function planCore(ctx: SyncContext, threatId: string): Action[] {
   const record = ctx.state.threats.get(threatId);
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const nowMs = ctx.clock.now();

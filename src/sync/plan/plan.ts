@@ -106,7 +106,22 @@ export type Action =
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
   | AcceptanceAction
-  | SlaAction;
+  | SlaAction
+  | FeatureAction;
+
+/**
+ * A plug-in feature's write (src/sync/features/): one kind for all of them, so that the core never
+ * names one; `feature` and `step` find its module in the registry, the rest is the feature's own.
+ */
+export interface FeatureAction {
+  kind: "feature";
+  feature: string;
+  step: string;
+  threatId: string;
+  /** The issue it concerns, where there is one (the dry-run line and the refusal name it). */
+  repo?: string;
+  number?: number;
+}
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
 function threatOf(input: PlanInput): { status: string } | null {
@@ -251,8 +266,13 @@ export function plan(input: PlanInput): Action[] {
   return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
 }
 
-function leavesStateAlone(action: Action): boolean {
-  return action.kind === "link" || (action.kind === "update" && action.state === undefined);
+/** Whether the action leaves the issue's state as it is (the features plan beside such a plan). */
+export function leavesStateAlone(action: Action): boolean {
+  return (
+    action.kind === "link" ||
+    action.kind === "feature" ||
+    (action.kind === "update" && action.state === undefined)
+  );
 }
 
 function planThreat(input: PlanInput): Action[] {

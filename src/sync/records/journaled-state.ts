@@ -26,6 +26,7 @@ const Meta = z.object({
   renderKey: z.string().nullish(),
   platformNotBefore: z.number().nullish(),
   cursorRefused: State.shape.cursorRefused.nullish(),
+  features: State.shape.features.nullish(),
 });
 
 function metaOf(store: JournaledStore): Record<string, Json> {
@@ -38,6 +39,7 @@ function metaOf(store: JournaledStore): Record<string, Json> {
     "renderKey",
     "platformNotBefore",
     "cursorRefused",
+    "features",
   ];
   const meta: Record<string, Json> = {};
   for (const key of keys) {
@@ -100,6 +102,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
     ...(meta.renderKey != null ? { renderKey: meta.renderKey } : {}),
     ...(meta.platformNotBefore != null ? { platformNotBefore: meta.platformNotBefore } : {}),
     ...(meta.cursorRefused != null ? { cursorRefused: meta.cursorRefused } : {}),
+    ...(meta.features != null ? { features: meta.features } : {}),
     threats: {},
     assets: records.assets,
     queue: records.queue,

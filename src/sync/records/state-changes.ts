@@ -19,7 +19,8 @@ export type MetaKey =
   | "seq"
   | "lastCycle"
   | "renderKey"
-  | "platformNotBefore";
+  | "platformNotBefore"
+  | "features";
 
 export const COLLECTIONS: readonly Collection[] = [
   "threats",

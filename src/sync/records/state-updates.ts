@@ -70,6 +70,7 @@ type MetaValues = {
   lastCycle: LastCycle | null;
   renderKey: string | undefined;
   platformNotBefore: number | undefined;
+  features: State["features"];
 };
 
 /** The writable view behind the engine's threats (createStateContext made it). */

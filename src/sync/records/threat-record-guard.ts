@@ -46,6 +46,11 @@ function isSla(v: unknown): v is SlaRecord {
   );
 }
 
+/** The features' slices: strings by feature name (each feature checks its own when it reads it). */
+function isSlices(v: unknown): v is Record<string, string> {
+  return isObject(v) && Object.values(v).every(isString);
+}
+
 /** Every field of the schema's record: the compiler fails here when one is added to the schema only. */
 export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "status",
@@ -63,6 +68,7 @@ export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "occurrence",
   "recurredFrom",
   "sla",
+  "slices",
 ]);
 const KNOWN: ReadonlySet<string> = new Set(THREAT_RECORD_FIELDS);
 
@@ -90,6 +96,7 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["recurredFrom"] === undefined &&
     optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
     optional(v["sla"], isSla) &&
+    optional(v["slices"], isSlices) &&
     Object.keys(v).every((k) => KNOWN.has(k))
   );
 }

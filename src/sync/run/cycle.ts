@@ -13,6 +13,7 @@ import { syncGroups } from "../groups/run-groups.js";
 import { beginGroupingChange } from "../groups/change-grouping.js";
 import { hasOldWork } from "../groups/run-retire.js";
 import { wakeDue } from "./wake-due.js";
+import { featuresFor } from "../features/registry.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
 import { rewindStream } from "../intake/stream-stops.js";
@@ -223,6 +224,8 @@ async function cycleBody(
     if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
     await retryMalformed(ctx);
     await readGitHub(ctx);
+    // What the features read once per cycle (people's comments, say), after both sides' changes.
+    for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
     // Work the clock made due (an acceptance's warning or end, an SLA's breach), from the state;
     // people's changes are read first (a person who reopened the issue ended the acceptance).
     wakeDue(ctx);

@@ -5,6 +5,7 @@ import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
+import { featureNamed } from "../features/registry.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { retireNoted } from "../groups/supersede.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
@@ -61,7 +62,21 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
 
+/**
+ * A feature's intent (kind `feature`): its feature says whether the write landed; one no longer in
+ * the code, or without a `recover`, is dropped (the work is planned again, and its writes are safe
+ * to send twice).
+ */
+export async function resolveFeatureIntent(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  const feature = intent.feature === undefined ? undefined : featureNamed(intent.feature);
+  return feature?.recover ? feature.recover(ctx, intent) : false;
+}
+
 async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
+  if (intent.kind === "feature") {
+    await resolveFeatureIntent(ctx, intent);
+    return;
+  }
   // A group's parent not found by its marker did not land: the next group pass creates it.
   if (intent.kind === "group_create") await resolveGroupCreate(ctx, intent);
   else if (intent.kind === "create") await resolveCreate(ctx, intent);

@@ -19,7 +19,8 @@ import { queueMembers } from "../groups/single-members.js";
 import { dropPending, dropPerson, putGroup, updateThreat } from "../records/state-updates.js";
 import { issueTransferred } from "../transitions/outcome.js";
 import { withIntent } from "./intents.js";
-import { resolveCreate } from "./recover.js";
+import { resolveCreate, resolveFeatureIntent } from "./recover.js";
+import { featureNamed } from "../features/registry.js";
 import { markIssueDeleted } from "./refusals.js";
 
 /**
@@ -42,6 +43,13 @@ function managedLabel(ctx: SyncContext): (label: string) => boolean {
   return (label) => isOwnLabel(label, ctx.policy.managedLabel, routeLabels);
 }
 
+/** What a feature made for its modules, once per process (features/types.ts `runtime`). */
+function featureRuntime(ctx: SyncContext, name: string): unknown {
+  const runtimes = (ctx.featureRuntimes ??= new Map());
+  if (!runtimes.has(name)) runtimes.set(name, featureNamed(name)?.runtime?.(ctx));
+  return runtimes.get(name);
+}
+
 function sendIo(ctx: SyncContext): SendIo {
   return {
     github: ctx.github,
@@ -54,6 +62,7 @@ function sendIo(ctx: SyncContext): SendIo {
       ),
     )),
     isManagedLabel: managedLabel(ctx),
+    runtimeOf: (feature) => featureRuntime(ctx, feature),
   };
 }
 
@@ -84,10 +93,11 @@ function follow(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void 
  * null when a person's change came first.
  */
 async function readFirst<A extends EngineAction>(ctx: SyncContext, action: A): Promise<A | null> {
-  if (!("number" in action) || isFresh(ctx, action.repo)) return action;
-  const current = await ctx.github.getIssue(action.repo, action.number);
+  const { repo, number } = action as { repo?: unknown; number?: unknown };
+  if (typeof repo !== "string" || typeof number !== "number" || isFresh(ctx, repo)) return action;
+  const current = await ctx.github.getIssue(repo, number);
   if (current === null) {
-    throw new GitHubError("not_found", `${action.repo}#${action.number} was deleted`, { status: 410 });
+    throw new GitHubError("not_found", `${repo}#${number} was deleted`, { status: 410 });
   }
   const threatId = subjectOf(action);
   follow(ctx, threatId, current);
@@ -158,7 +168,9 @@ export async function runAction(ctx: SyncContext, planned: EngineAction): Promis
       ? { resolve: (intent: Intent) => resolveCreate(ctx, intent) }
       : spec.onFailure === "find-group-by-marker"
         ? { resolve: (intent: Intent) => resolveGroupCreate(ctx, intent) }
-        : { keepOnFailure: (error: unknown) => landed || !surelyRefused(error) }),
+        : spec.onFailure === "feature-recover"
+          ? { resolve: (intent: Intent) => resolveFeatureIntent(ctx, intent) }
+          : { keepOnFailure: (error: unknown) => landed || !surelyRefused(error) }),
     settleLazily: spec.settleLazily,
   });
 }

@@ -1,0 +1,21 @@
+import { featureModule } from "../features/registry.js";
+import type { FeatureAction } from "../plan/plan.js";
+import type { ActionModule } from "./types.js";
+
+/**
+ * The one core kind behind every plug-in feature's writes: each call goes to the module the
+ * feature registered for the action's step (features/registry.ts), so that the runner, the drain,
+ * the dry run and `reconcile` treat a feature's write as any other without naming the feature.
+ */
+export const featureAction: ActionModule<FeatureAction, unknown> = {
+  kind: "feature",
+  priority: (action) => featureModule(action).priority(action),
+  spendsGitHubBudget: (action) => featureModule(action).spendsGitHubBudget(action),
+  // Never a mapping repair: `reconcile` repairs the threat↔issue mapping only.
+  mappingRepair: false,
+  describe: (action) => featureModule(action).describe(action),
+  readFirst: (action) => featureModule(action).readFirst?.(action) ?? false,
+  intent: (action) => featureModule(action).intent?.(action) ?? null,
+  send: (action, io, intent) => featureModule(action).send(action, io, intent),
+  settle: (action, outcome) => featureModule(action).settle(action, outcome),
+};
