@@ -42,7 +42,7 @@ export async function checkCommand(args: string[], io: Io): Promise<number> {
     retryAfterBaseValue: 50,
   });
   try {
-    const results = await runChecks(config, { platform, github });
+    const results = await runChecks(config, { platform, github, conversation: github });
     io.out(secrets.scrub(opts.json === true ? checksJson(results) : formatChecks(results)));
     return results.some((r) => r.status === "fail") ? 1 : 0;
   } finally {

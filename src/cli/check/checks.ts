@@ -1,5 +1,11 @@
 import type { Config } from "../../config/index.js";
-import { GitHubError, type GitHubGateway, type RepositoryReader } from "../../github/index.js";
+import {
+  GitHubError,
+  type GitHubConversation,
+  type GitHubGateway,
+  type RepositoryReader,
+} from "../../github/index.js";
+import { featuresFor } from "../../sync/features/registry.js";
 import { PlatformError, PlatformTokenError, type PlatformClient } from "../../platform/index.js";
 import { diagnose, diagnosisHint, type Diagnosis } from "./diagnose.js";
 import { subIssuesCheck, subIssuesCheckName, wantsSubIssues } from "./sub-issues-check.js";
@@ -27,6 +33,8 @@ export interface CheckResult {
 export interface CheckDeps {
   platform: Pick<PlatformClient, "streamThreats" | "streamAssets">;
   github: Pick<GitHubGateway, "whoAmI"> & RepositoryReader;
+  /** Projects and comments, for the features that use them; absent in tests that need none. */
+  conversation?: GitHubConversation;
 }
 
 /** Every repository the config names, with where it is named (`github.repository`, `routes[N].repository`). */
@@ -239,6 +247,19 @@ export async function runChecks(config: Config, deps: CheckDeps): Promise<CheckR
         status: "skip",
         detail: "skipped: the repository check failed",
       });
+  }
+  // Each configured plug-in feature's own checks (a project's fields, a note's field on reads).
+  for (const feature of featuresFor(config)) {
+    if (!feature.check) continue;
+    if (!githubOk) {
+      results.push({ check: feature.name, status: "skip", detail: "skipped: the GitHub credentials failed" });
+      continue;
+    }
+    try {
+      results.push(...(await feature.check(config, deps)));
+    } catch (error) {
+      results.push(failure(feature.name, error, config.github.api_url, GITHUB_CREDENTIALS));
+    }
   }
   return results;
 }

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/index.js";
-import type { IssueSnapshot } from "../../github/index.js";
-import type { Threat } from "../../platform/index.js";
+import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
+import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
 import type { FeatureAction } from "../plan/plan.js";
@@ -69,8 +69,28 @@ export interface Feature {
    * (the threat's work stays queued and is planned again). Without it, a failed write is sent again.
    */
   recover?(ctx: SyncContext, intent: Intent): Promise<boolean>;
+  /**
+   * What `threatbridge check` says of it (each result one line; `warn` where it works with
+   * something left out): a project's fields it cannot find, reads that carry no note, say.
+   */
+  check?(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]>;
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */
   runtime?(ctx: SyncContext): unknown;
+}
+
+/** What a feature's check may read (cli/check/checks.ts gives it; it never writes). */
+export interface FeatureCheckDeps {
+  platform: Pick<PlatformClient, "streamThreats">;
+  conversation?: GitHubConversation;
+}
+
+/** One line of `check` (cli/check/checks.ts `CheckResult`, repeated here so features need not import the CLI). */
+export interface FeatureCheckResult {
+  check: string;
+  status: "pass" | "fail" | "skip" | "warn";
+  detail: string;
+  /** What to do next; set on every failure. */
+  hint?: string;
 }
 
 /** A feature's slice of a record: the string it stored there, or undefined. */
