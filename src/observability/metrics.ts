@@ -81,6 +81,13 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     registers,
   });
   for (const outcome of ["listed", "none", "failed"]) relatedWalks.inc({ outcome }, 0);
+  // Labelled by each plug-in feature's audit action (`note`, `project`): as many series as features.
+  const featureWrites = new Counter({
+    name: "threatbridge_feature_writes_total",
+    help: "Writes of the plug-in features (notes, project items), by their audit action",
+    labelNames: ["action"],
+    registers,
+  });
   const duration = new Histogram({
     name: "threatbridge_cycle_duration_seconds",
     help: "How long cycles took (reading both sides and recording the due work)",
@@ -239,6 +246,7 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
       // A walk that read nothing adds nothing: no series appears at 0 for it.
       if (counted && counted.by > 0) events.inc({ event: counted.name }, counted.by);
       if (event.type === "related_assets_read") relatedWalks.inc({ outcome: event.outcome });
+      if (event.type === "feature_written") featureWrites.inc({ action: event.action });
       if (event.type !== "cycle_finished") return;
       cycles.inc({ outcome: event.ok ? "ok" : "failed" });
       duration.observe(event.durationMs / 1000);

@@ -200,6 +200,21 @@ describe("run: /readyz and /metrics over the real engine", () => {
     expect(sample(text, 'threatbridge_related_asset_walks_total{outcome="failed"}')).toBe(1);
     expect(sample(text, 'threatbridge_events_total{event="related_asset_walks"}')).toBe(4);
   });
+
+  it("counts the plug-in features' writes by their audit action, and in the events' feature_writes", async () => {
+    const m = createMetrics({ sources: idleSources, processMetrics: false });
+    const issue = { repo: "acme/sec", number: 7 };
+    const events: EngineEvent[] = [
+      { type: "feature_written", threatId: "t1", issue, action: "note", detail: "section" },
+      { type: "feature_written", threatId: "t2", issue, action: "note", detail: "section" },
+      { type: "feature_written", threatId: "t1", issue, action: "project", detail: "added" },
+    ];
+    for (const e of events) m.observe(e);
+    const text = (await m.render()).body;
+    expect(sample(text, 'threatbridge_feature_writes_total{action="note"}')).toBe(2);
+    expect(sample(text, 'threatbridge_feature_writes_total{action="project"}')).toBe(1);
+    expect(sample(text, 'threatbridge_events_total{event="feature_writes"}')).toBe(3);
+  });
 });
 
 const idleSources = {
