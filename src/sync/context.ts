@@ -8,7 +8,7 @@ import { engineState, type EngineState, type ThreatRecordsView } from "./records
 import { policyFromConfig, type Policy } from "./plan/policy.js";
 import { createRenderer, type Renderer } from "./render/renderer.js";
 import { ThreatCache, type CachedThreat } from "./records/threat-cache.js";
-import type { DryRunSink } from "./run/dry-run-record.js";
+import type { DryRunSink } from "../shared/dry-run-record.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./records/state-changes.js";
 import type { StateGuard } from "./records/state-guard.js";
 import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index.js";
@@ -20,7 +20,7 @@ import type { MilestoneBook } from "./features/sla/milestone-book.js";
 import { RelatedAssets } from "./related/index.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
-export type { DryRunSink } from "./run/dry-run-record.js";
+export type { DryRunSink } from "../shared/dry-run-record.js";
 
 interface SyncDeps {
   config: Config;

@@ -1,4 +1,4 @@
-import type { DryRunSink } from "../run/dry-run-record.js";
+import type { DryRunSink } from "../../shared/dry-run-record.js";
 import type { GroupAction } from "./plan-groups.js";
 import type { SingleAction } from "./plan-single.js";
 import type { RetireAction } from "./retire-plan.js";

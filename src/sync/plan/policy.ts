@@ -1,5 +1,5 @@
 import type { Config, RouteRule, VerdictRule } from "../../config/index.js";
-import { severityName } from "../intake/normalize.js";
+import { severityName } from "../render/normalize.js";
 import { noteRenderer, type NoteRenderer } from "./verdict-note.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { rankOfSeverity } from "../../shared/severity.js";

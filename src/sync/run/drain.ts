@@ -4,7 +4,7 @@ import { checkpoint, nowIso, persist, remember, type SyncContext } from "../cont
 import { isGitHubWrite } from "../actions/index.js";
 import { runAction } from "./run-action.js";
 import { absorbAsset } from "../intake/platform.js";
-import { githubLink, toThreatView } from "../intake/normalize.js";
+import { githubLink, toThreatView } from "../render/normalize.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated } from "../related/index.js";

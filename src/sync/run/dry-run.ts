@@ -1,11 +1,11 @@
 import type { Threat } from "../../platform/index.js";
 import type { SyncContext } from "../context.js";
-import type { DryRunRecord } from "./dry-run-record.js";
+import type { DryRunRecord } from "../../shared/dry-run-record.js";
 
-export type { DryRunRecord } from "./dry-run-record.js";
+export type { DryRunRecord } from "../../shared/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
-import { severityName, toThreatView } from "../intake/normalize.js";
+import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
