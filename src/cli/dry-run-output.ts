@@ -35,6 +35,11 @@ export function tapThreats(platform: PlatformClient, seen: Map<string, Threat>):
 
 // A group's parent and its attachments (grouping) come after the threats' own actions.
 const ORDER: readonly string[] = [...ACTION_KINDS, "group", "attach", "error"];
+/** A plug-in feature's write (`note`, `sla_milestone`) ranks where the one core kind `feature` does. */
+const rank = (action: string): number => {
+  const at = ORDER.indexOf(action);
+  return at >= 0 ? at : ORDER.indexOf("feature");
+};
 const STATUS_WORDS: Record<string, string> = { false_positive: "false positive" };
 
 function where(r: DryRunRecord): string {
@@ -79,7 +84,7 @@ export function formatPlan(records: DryRunRecord[], summary: DryRunSummary, erro
   }
   const totals = new Map<string, number>();
   for (const x of all) totals.set(x.action, (totals.get(x.action) ?? 0) + 1);
-  const ordered = [...totals].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
+  const ordered = [...totals].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   lines.push(
     "",
     `totals: ${ordered.length === 0 ? "none" : ordered.map(([a, n]) => `${a} ${n}`).join(", ")}`,

@@ -16,7 +16,7 @@ import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
 import type { GroupRuntime } from "./groups/runtime.js";
-import type { MilestoneBook } from "./features/sla/milestone-book.js";
+import type { MilestoneBook } from "../github/milestone-book.js";
 import { RelatedAssets } from "./related/index.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";

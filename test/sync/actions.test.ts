@@ -79,15 +79,6 @@ const samples: { [K in Exclude<Action["kind"], "feature">]: Extract<Action, { ki
     assignees: [],
     hash: "h2",
   },
-  sla_breach: { kind: "sla_breach", threatId: ID, repo: REPO, number: 7, label: "sla:breached" },
-  sla_milestone: {
-    kind: "sla_milestone",
-    threatId: ID,
-    repo: REPO,
-    number: 7,
-    title: "SLA 2026-12-06",
-    dueOn: "2026-12-06",
-  },
 };
 const contentUpdate: Extract<Action, { kind: "update" }> = {
   kind: "update",
@@ -120,15 +111,15 @@ describe("action modules (one module per action kind)", () => {
     const spending = Object.values(samples)
       .filter(isGitHubWrite)
       .map((a) => a.kind);
-    expect(spending.sort()).toEqual([
-      "create",
-      "recur",
-      "sla_breach",
-      "sla_milestone",
-      "stepComment",
-      "update",
-      "warnExpiry",
-    ]);
+    expect(spending.sort()).toEqual(["create", "recur", "stepComment", "update", "warnExpiry"]);
+    // The SLA's steps, through the one core kind of the features: GitHub writes, never repairs.
+    const at = { kind: "feature" as const, feature: "sla", threatId: ID, repo: REPO, number: 7 };
+    const steps = [
+      { ...at, step: "breach", label: "sla:breached" },
+      { ...at, step: "milestone", title: "SLA 2026-12-06", dueOn: "2026-12-06" },
+    ] as unknown as Action[];
+    expect(steps.map(isGitHubWrite)).toEqual([true, true]);
+    expect(steps.map(isMappingRepair)).toEqual([false, false]);
     const repairs = Object.values(samples)
       .filter(isMappingRepair)
       .map((a) => a.kind);
@@ -140,8 +131,18 @@ describe("action modules (one module per action kind)", () => {
     expect(describeAction(samples.verdict)).toEqual({ detail: "status=solved" });
     expect(describeAction(samples.update)).toEqual({ detail: "state=closed" });
     expect(describeAction(contentUpdate)).toEqual({ detail: "content changed" });
-    expect(describeAction(samples.sla_breach)).toEqual({ labels: ["sla:breached"], detail: "SLA breached" });
-    expect(describeAction(samples.sla_milestone)).toEqual({ detail: 'milestone "SLA 2026-12-06"' });
+    // A feature's step is described by its own module, under its own name for the dry-run line.
+    const breach = { kind: "feature" as const, feature: "sla", step: "breach", threatId: ID };
+    expect(describeAction({ ...breach, repo: REPO, number: 7, label: "sla:breached" } as Action)).toEqual({
+      action: "sla_breach",
+      labels: ["sla:breached"],
+      detail: "SLA breached",
+    });
+    const milestone = { ...breach, step: "milestone", repo: REPO, number: 7, title: "SLA 2026-12-06" };
+    expect(describeAction({ ...milestone, dueOn: "2026-12-06" } as Action)).toEqual({
+      action: "sla_milestone",
+      detail: 'milestone "SLA 2026-12-06"',
+    });
   });
 });
 

@@ -1,6 +1,5 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
-import { slaSinceRecovered } from "../features/sla/transitions.js";
+import { parseMarkerFound } from "../../shared/index.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueAdopted } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
@@ -18,12 +17,8 @@ export const adoptAction: ActionModule<ActionOf<"adopt">, IssueSnapshot | null> 
     if (!issue)
       return { deleted: { repo: action.repo, number: action.number }, events: [], commit: "checkpoint" };
     return {
-      record: (r) =>
-        slaSinceRecovered(
-          issueAdopted(r, issueRecord(issue), parseMarkerFound(issue.body)?.occurrence ?? 1),
-          parseSlaSince(issue.body),
-          issue.milestone ?? null,
-        ),
+      record: (r) => issueAdopted(r, issueRecord(issue), parseMarkerFound(issue.body)?.occurrence ?? 1),
+      found: issue,
       events: [
         { type: "adopted", threatId: action.threatId, issue: { repo: issue.repo, number: issue.number } },
       ],

@@ -4,7 +4,6 @@ import { markerFor } from "../render/index.js";
 import { withRevision } from "../../shared/index.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueCreated } from "../transitions/outcome.js";
-import { slaMilestoneSet } from "../features/sla/transitions.js";
 import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
 /** GitHub's limit on a title (characters). */
@@ -86,13 +85,12 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     if (milestone?.created && action.milestone)
       events.push({ type: "milestone_created", threatId: id, issue: at, detail: action.milestone.title });
     events.push({ type: "created", threatId: id, issue: at });
-    // In its SLA milestone from the start (or in a repository without milestones: not tried again).
+    // In the milestone a feature asked for from the start (or, in a repository without milestones,
+    // taken as placed: not tried again).
     const title = action.milestone?.title;
     return {
-      record: (r) => {
-        const created = issueCreated(r, issueRecord(issue, action.hash));
-        return title === undefined ? created : slaMilestoneSet(created, title);
-      },
+      record: (r) => issueCreated(r, issueRecord(issue, action.hash)),
+      found: title === undefined ? issue : { ...issue, milestone: title },
       events,
       finished: "pending",
       commit: "none",

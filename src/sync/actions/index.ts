@@ -11,8 +11,6 @@ import { linkAction } from "./link.js";
 import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
 import { featureAction } from "./feature.js";
-import { slaBreachAction } from "../features/sla/breach-action.js";
-import { slaMilestoneAction } from "../features/sla/milestone-action.js";
 import { attachAction, memberIdAction } from "./group-attach.js";
 import { groupCreateAction, groupFullAction, groupStateAction, groupUpdateAction } from "./group-parent.js";
 import {
@@ -49,8 +47,6 @@ export const actionModules: ActionRegistry = {
   adopt: adoptAction,
   link: linkAction,
   accept: acceptAction,
-  sla_breach: slaBreachAction,
-  sla_milestone: slaMilestoneAction,
   feature: featureAction,
 };
 
@@ -121,4 +117,4 @@ export {
   type Settlement,
 } from "./types.js";
 export { surelyRefused } from "./write-helpers.js";
-export { MilestoneBook } from "../features/sla/milestone-book.js";
+export { MilestoneBook } from "../../github/milestone-book.js";

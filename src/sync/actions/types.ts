@@ -8,7 +8,7 @@ import type { RetireAction } from "../groups/retire-plan.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../../shared/dry-run-record.js";
-import type { MilestoneBook } from "../features/sla/milestone-book.js";
+import type { MilestoneBook } from "../../github/milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
@@ -68,6 +68,8 @@ export interface Settlement {
   finished?: "person" | "pending";
   /** What the run's cache of threats learns: the threat as the platform answered, a new link, or that it left. */
   cache?: { threat: Threat } | { link: { externalId: string; url: string } } | "forget";
+  /** The threat's issue was made or taken over: each feature notes what it shows (features/types.ts `onIssueFound`). */
+  found?: IssueSnapshot;
   /** A person deleted the issue (GitHub answered 404 or 410): the threat is no longer managed. */
   deleted?: { repo: string; number: number };
   /** The write landed but a follow-up failed (a comment): its intent stays for recovery. */

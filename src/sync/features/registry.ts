@@ -1,4 +1,6 @@
 import type { Config } from "../../config/index.js";
+import type { IssueSnapshot } from "../../github/index.js";
+import type { ThreatRecord } from "../../state/index.js";
 import { acceptance } from "./acceptance/index.js";
 import { sla } from "./sla/index.js";
 import type { Feature } from "./types.js";
@@ -24,4 +26,11 @@ export function featureModule(action: FeatureAction): ActionModule<FeatureAction
   const module = featureNamed(action.feature)?.actions?.[action.step];
   if (!module) throw new Error(`no feature module for ${action.feature}.${action.step}`);
   return module;
+}
+
+/** The record as each configured feature notes an issue made or taken over (features/types.ts). */
+export function issueFound(config: Config, record: ThreatRecord, issue: IssueSnapshot): ThreatRecord {
+  let out = record;
+  for (const feature of featuresFor(config)) if (feature.onIssueFound) out = feature.onIssueFound(out, issue);
+  return out;
 }

@@ -3,7 +3,8 @@ import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
-import type { FeatureAction } from "../plan/plan.js";
+import type { CreateAttributes, FeatureAction } from "../plan/plan.js";
+import type { ThreatView } from "../render/index.js";
 import type { SyncContext } from "../context.js";
 import type { ThreatRecords } from "../records/threat-records.js";
 
@@ -74,6 +75,15 @@ export interface Feature {
    * something left out): a project's fields it cannot find, reads that carry no note, say.
    */
   check?(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]>;
+  /**
+   * The record as an issue the connector made or took over (by its link or marker) leaves it: what
+   * the issue shows that the feature keeps (the SLA's hidden start line, its milestone).
+   */
+  onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
+  /** What it adds to the threat's view for the issue and its templates (the SLA's due day). */
+  viewOf?(record: ThreatRecord, nowMs: number): Partial<ThreatView>;
+  /** What a new issue is created with at its asking (the SLA's weekly milestone). */
+  createWith?(ctx: SyncContext, record: ThreatRecord): CreateAttributes;
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */
   runtime?(ctx: SyncContext): unknown;
 }

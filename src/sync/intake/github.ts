@@ -1,5 +1,5 @@
 import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
-import { featuresFor } from "../features/registry.js";
+import { featuresFor, issueFound } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
@@ -27,7 +27,7 @@ export function reposToWatch(ctx: SyncContext): string[] {
 }
 
 function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: IssueSnapshot): void {
-  putThreat(ctx, threatId, record);
+  putThreat(ctx, threatId, issueFound(ctx.config, record, issue));
   ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
 }
 

@@ -2,7 +2,7 @@ import type { SyncContext } from "../context.js";
 import { leavesStateAlone, plan, type Action } from "./plan.js";
 import { featuresFor } from "../features/registry.js";
 import { desiredIssueState, isEligible, routeFor } from "./policy.js";
-import type { AssetView } from "../render/index.js";
+import type { AssetView, ThreatView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
 import { acceptanceAfterStatus } from "../transitions/acceptance.js";
@@ -66,17 +66,31 @@ function formerMemberAtRest(
 
 import { forOccurrence } from "../render/occurrence.js";
 import { acceptanceWaits } from "./acceptance-input.js";
-import { slaView } from "../features/sla/transitions.js";
-import type { SlaPolicy } from "../features/sla/plan.js";
+import type { CreateAttributes } from "./plan.js";
 
-function slaPolicy(ctx: SyncContext, nowMs: number): SlaPolicy {
-  const sla = ctx.config.sla;
-  return {
-    nowMs,
-    breachLabel: sla?.breach_label ?? "",
-    // Without the milestones API (the engine's own test fakes) the milestones are not planned.
-    weekly: sla?.milestones === "weekly" && ctx.workflow !== undefined,
-  };
+/** The features' additions to the threat's view (the SLA's due day, for the body and templates). */
+function withFeatures(
+  ctx: SyncContext,
+  view: ThreatView | null,
+  threatId: string,
+  nowMs: number,
+): ThreatView | null {
+  const record = ctx.state.threats.get(threatId);
+  if (!view || !record) return view;
+  let out = view;
+  for (const feature of featuresFor(ctx.config))
+    if (feature.viewOf) out = { ...out, ...feature.viewOf(record, nowMs) };
+  return out;
+}
+
+/** What the features ask a new issue to be created with (the SLA's weekly milestone). */
+function createWith(ctx: SyncContext, threatId: string): CreateAttributes {
+  const record = ctx.state.threats.get(threatId);
+  let out: CreateAttributes = {};
+  if (!record) return out;
+  for (const feature of featuresFor(ctx.config))
+    if (feature.createWith) out = { ...out, ...feature.createWith(ctx, record) };
+  return out;
 }
 
 /**
@@ -98,8 +112,8 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const nowMs = ctx.clock.now();
   const read = cached?.view ?? null;
-  // The SLA the record holds is shown on the issue (its due day) and given to templates.
-  const view = read && record?.sla ? { ...read, sla: slaView(record.sla, nowMs) } : read;
+  // What the features hold of the threat is shown on the issue (the SLA's due day) and given to templates.
+  const view = withFeatures(ctx, read, threatId, nowMs);
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
     updateThreat(ctx, threatId, removalCloseCleared);
@@ -153,6 +167,6 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
             forOccurrence(base, threatId, n, previous),
         }
       : {}),
-    ...(ctx.config.sla ? { sla: slaPolicy(ctx, nowMs) } : {}),
+    createWith: createWith(ctx, threatId),
   });
 }

@@ -21,7 +21,6 @@ import {
   planRiskAcceptance,
 } from "./plan-acceptance.js";
 import type { AcceptanceAction } from "./acceptance-actions.js";
-import { milestoneOnCreate, planSla, type SlaAction, type SlaPolicy } from "../features/sla/plan.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -72,8 +71,13 @@ export interface PlanInput {
     occurrence: number,
     previous: { repo: string; number: number },
   ) => { issue: RenderedIssue; hash: string };
-  /** The SLA's settings and `now`, when `sla` is on (features/sla/plan.ts). */
-  sla?: SlaPolicy | undefined;
+  /** What the features ask a new issue to be created with (its milestone), from plan-for.ts. */
+  createWith?: CreateAttributes;
+}
+
+/** What a new issue is created with beyond its rendering, when a feature asks (features/types.ts `createWith`). */
+export interface CreateAttributes {
+  milestone?: { title: string; dueOn: string };
 }
 
 export type Action =
@@ -89,7 +93,7 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
-      /** The weekly SLA milestone the issue is created in (features/sla/plan.ts). */
+      /** The milestone the issue is created in (a feature asked for it: the SLA's weekly one). */
       milestone?: { title: string; dueOn: string };
     }
   | {
@@ -106,7 +110,6 @@ export type Action =
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
   | AcceptanceAction
-  | SlaAction
   | FeatureAction;
 
 /**
@@ -258,14 +261,6 @@ function planSingleMember(input: PlanInput, single: SingleMembership): Action[] 
   return [{ kind: "link", threatId: input.threatId, ...issue, externalId }];
 }
 
-export function plan(input: PlanInput): Action[] {
-  const actions = planThreat(input);
-  // The SLA's steps are planned from the record and `now` alone (so also for a threat not read: a
-  // breach needs no read), beside a content update or a link, and after any change of the
-  // issue's state (a close may make them moot; the next round plans them again).
-  return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
-}
-
 /** Whether the action leaves the issue's state as it is (the features plan beside such a plan). */
 export function leavesStateAlone(action: Action): boolean {
   return (
@@ -275,7 +270,7 @@ export function leavesStateAlone(action: Action): boolean {
   );
 }
 
-function planThreat(input: PlanInput): Action[] {
+export function plan(input: PlanInput): Action[] {
   // Not read: "gone" would close a live threat's issue, "present" would guess its status.
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
@@ -318,7 +313,7 @@ function planThreat(input: PlanInput): Action[] {
       },
       assignees: input.route.assignees,
       hash: rendered.hash,
-      ...milestoneOnCreate(input),
+      ...input.createWith,
     },
   ];
 }

@@ -20,7 +20,7 @@ import { dropPending, dropPerson, putGroup, updateThreat } from "../records/stat
 import { issueTransferred } from "../transitions/outcome.js";
 import { withIntent } from "./intents.js";
 import { resolveCreate, resolveFeatureIntent } from "./recover.js";
-import { featureNamed } from "../features/registry.js";
+import { featureNamed, issueFound } from "../features/registry.js";
 import { markIssueDeleted } from "./refusals.js";
 
 /**
@@ -116,6 +116,8 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
   if (s.answered) follow(ctx, threatId, s.answered.issue);
   if (s.deleted) markIssueDeleted(ctx, threatId, s.deleted.repo, s.deleted.number);
   if (s.record) updateThreat(ctx, threatId, s.record);
+  const found = s.found;
+  if (found) updateThreat(ctx, threatId, (record) => issueFound(ctx.config, record, found));
   if (s.cache === "forget") ctx.cache.delete(threatId);
   else if (s.cache && "threat" in s.cache) {
     const threat = s.cache.threat;

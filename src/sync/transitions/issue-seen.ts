@@ -1,6 +1,5 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
-import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
-import { slaSinceRecovered } from "../features/sla/transitions.js";
+import { parseMarkerFound } from "../../shared/index.js";
 import { parseExternalId } from "../render/normalize.js";
 
 /**
@@ -75,10 +74,8 @@ export function applyIssueSeen(
     return { kind: "duplicate", by: "link", mapped: record.link };
   }
   const adopted = adoptedRecord(record, asRecord, parseMarkerFound(issue.body)?.occurrence ?? 1);
-  return {
-    kind: "adopt",
-    record: slaSinceRecovered(adopted, parseSlaSince(issue.body), issue.milestone ?? null),
-  };
+  // What the features keep of the issue (the SLA's hidden start line) is noted by intake's adopt.
+  return { kind: "adopt", record: adopted };
 }
 
 type PersonCandidate =

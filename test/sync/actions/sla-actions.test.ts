@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { GitHubWorkflow, Milestone } from "../../../src/github/index.js";
 import type { ThreatRecord } from "../../../src/state/index.js";
-import { actionModules, MilestoneBook } from "../../../src/sync/actions/index.js";
+import { MilestoneBook } from "../../../src/sync/actions/index.js";
+import { sla } from "../../../src/sync/features/sla/index.js";
+import type { SlaBreach, SlaMilestone } from "../../../src/sync/features/sla/plan.js";
 import { REPO } from "../harness.js";
 
 /** Contract, "Workflow" → "SLA": what the breach label's and the milestone's answers mean. */
@@ -19,14 +21,16 @@ const before: ThreatRecord = {
 
 describe("the SLA's action modules settle as plain data", () => {
   it("sla_breach: the record remembers the label was added (never added again for this due date); one audit event", () => {
-    const action = {
-      kind: "sla_breach" as const,
+    const action: SlaBreach = {
+      kind: "feature",
+      feature: "sla",
+      step: "breach",
       threatId: ID,
       repo: REPO,
       number: 7,
       label: "sla:breached",
     };
-    const settled = actionModules.sla_breach.settle(action, null);
+    const settled = sla.actions!["breach"]!.settle(action, null);
     expect(settled.record?.(before).sla?.breach).toBe("added");
     expect(settled.events).toEqual([
       { type: "sla_breach_labeled", threatId: ID, issue: { repo: REPO, number: 7 } },
@@ -35,8 +39,10 @@ describe("the SLA's action modules settle as plain data", () => {
   });
 
   it("sla_milestone: set (and made) → both told; a repository without milestones → recorded, nothing told, not asked again", () => {
-    const action = {
-      kind: "sla_milestone" as const,
+    const action: SlaMilestone = {
+      kind: "feature",
+      feature: "sla",
+      step: "milestone",
       threatId: ID,
       repo: REPO,
       number: 7,
@@ -57,10 +63,10 @@ describe("the SLA's action modules settle as plain data", () => {
       updatedAt: "2026-11-01T00:00:00Z",
       threatId: ID,
     };
-    const set = actionModules.sla_milestone.settle(action, { issue: snapshot, created: true });
+    const set = sla.actions!["milestone"]!.settle(action, { issue: snapshot, created: true });
     expect(set.events.map((e) => e.type)).toEqual(["milestone_created", "milestone_set"]);
     expect(set.record?.(before).sla?.milestone).toBe("SLA 2026-11-08");
-    const none = actionModules.sla_milestone.settle(action, { issue: null, created: false });
+    const none = sla.actions!["milestone"]!.settle(action, { issue: null, created: false });
     expect(none.events).toEqual([]);
     expect(none.record?.(before).sla?.milestone).toBe("SLA 2026-11-08");
   });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../../src/shared/duration.js";
 import type { ThreatRecord } from "../../../src/state/index.js";
-import { plan, type PlanInput } from "../../../src/sync/plan/plan.js";
+import { leavesStateAlone, plan, type Action, type PlanInput } from "../../../src/sync/plan/plan.js";
 import { notRead, present } from "../../../src/sync/plan/known.js";
 import { policyFromConfig } from "../../../src/sync/plan/policy.js";
-import type { SlaPolicy } from "../../../src/sync/features/sla/plan.js";
+import { planSla, type SlaPolicy } from "../../../src/sync/features/sla/plan.js";
+import { weeklyMilestone } from "../../../src/sync/features/sla/transitions.js";
 import { makeConfig, REPO } from "../harness.js";
 
 /**
@@ -39,7 +40,21 @@ function record(extra: Partial<ThreatRecord> = {}): ThreatRecord {
     ...extra,
   };
 }
-function input(extra: Partial<PlanInput>): PlanInput {
+type SlaInput = PlanInput & { sla?: SlaPolicy | undefined };
+
+/**
+ * The core's plan, then the SLA feature's beside it where the core leaves the issue's state alone,
+ * as plan-for.ts composes them (a close may make the SLA's steps moot; the next round asks again);
+ * a new issue is created in the weekly milestone the feature asks for (`createWith`).
+ */
+function planWithSla(input: SlaInput): Action[] {
+  const weekly = input.sla?.weekly === true && input.record?.sla !== undefined;
+  const createWith = weekly && input.record?.sla ? { milestone: weeklyMilestone(input.record.sla) } : {};
+  const actions = plan({ ...input, createWith });
+  return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
+}
+
+function input(extra: Partial<SlaInput>): SlaInput {
   return {
     threatId: ID,
     threat: present({ status: "unsolved" }),
@@ -54,38 +69,57 @@ function input(extra: Partial<PlanInput>): PlanInput {
     ...extra,
   };
 }
-const breach = { kind: "sla_breach", threatId: ID, repo: REPO, number: 7, label: "sla:breached" };
+const breach = {
+  kind: "feature",
+  feature: "sla",
+  step: "breach",
+  threatId: ID,
+  repo: REPO,
+  number: 7,
+  label: "sla:breached",
+};
 
 describe("plan: the SLA clause", () => {
   it("an open issue past its due date → the breach label, also for a threat not read (no read needed)", () => {
-    expect(plan(input({ record: record({ sla: past }) }))).toEqual([breach]);
-    expect(plan(input({ threat: notRead, link: null, record: record({ sla: past }) }))).toEqual([breach]);
+    expect(planWithSla(input({ record: record({ sla: past }) }))).toEqual([breach]);
+    expect(planWithSla(input({ threat: notRead, link: null, record: record({ sla: past }) }))).toEqual([
+      breach,
+    ]);
   });
 
   it("nothing before the due date, nor once the label was added or a person removed it, nor without `sla`", () => {
-    expect(plan(input({ record: record({ sla: ahead }) }))).toEqual([]);
-    expect(plan(input({ record: record({ sla: { ...past, breach: "added" } }) }))).toEqual([]);
-    expect(plan(input({ record: record({ sla: { ...past, breach: "removed" } }) }))).toEqual([]);
-    expect(plan(input({ record: record({ sla: past }), sla: undefined }))).toEqual([]);
+    expect(planWithSla(input({ record: record({ sla: ahead }) }))).toEqual([]);
+    expect(planWithSla(input({ record: record({ sla: { ...past, breach: "added" } }) }))).toEqual([]);
+    expect(planWithSla(input({ record: record({ sla: { ...past, breach: "removed" } }) }))).toEqual([]);
+    expect(planWithSla(input({ record: record({ sla: past }), sla: undefined }))).toEqual([]);
   });
 
   it("a closed issue gets no label; a close that is due goes first, without the label", () => {
     const closed = record({ issue: { ...issue, state: "closed" }, status: "solved", sla: past });
-    expect(plan(input({ threat: present({ status: "solved" }), record: closed }))).toEqual([]);
-    const closing = plan(input({ threat: present({ status: "solved" }), record: record({ sla: past }) }));
+    expect(planWithSla(input({ threat: present({ status: "solved" }), record: closed }))).toEqual([]);
+    const closing = planWithSla(
+      input({ threat: present({ status: "solved" }), record: record({ sla: past }) }),
+    );
     expect(closing.map((a) => a.kind)).toEqual(["update"]);
   });
 
   it("beside a content update the label is planned in the same step (one round, one write each)", () => {
-    const changed = plan(input({ rendered: { ...rendered, hash: "h2" }, record: record({ sla: past }) }));
-    expect(changed.map((a) => a.kind)).toEqual(["update", "sla_breach"]);
+    const changed = planWithSla(
+      input({ rendered: { ...rendered, hash: "h2" }, record: record({ sla: past }) }),
+    );
+    expect(changed.map((a) => (a.kind === "feature" ? `${a.feature}.${a.step}` : a.kind))).toEqual([
+      "update",
+      "sla.breach",
+    ]);
   });
 
   it("weekly milestones: an open issue not in its due week's milestone gets it; a new issue is created in it", () => {
     const weekly = { ...sla, weekly: true };
-    expect(plan(input({ sla: weekly, record: record({ sla: ahead }) }))).toEqual([
+    expect(planWithSla(input({ sla: weekly, record: record({ sla: ahead }) }))).toEqual([
       {
-        kind: "sla_milestone",
+        kind: "feature",
+        feature: "sla",
+        step: "milestone",
         threatId: ID,
         repo: REPO,
         number: 7,
@@ -94,9 +128,9 @@ describe("plan: the SLA clause", () => {
       },
     ]);
     expect(
-      plan(input({ sla: weekly, record: record({ sla: { ...ahead, milestone: "SLA 2026-12-06" } }) })),
+      planWithSla(input({ sla: weekly, record: record({ sla: { ...ahead, milestone: "SLA 2026-12-06" } }) })),
     ).toEqual([]);
-    const fresh = plan(
+    const fresh = planWithSla(
       input({
         sla: weekly,
         link: null,

@@ -1,5 +1,7 @@
 import { slaBreachAdded } from "./transitions.js";
-import { QueueClass, type ActionModule, type ActionOf } from "../../actions/types.js";
+import { QueueClass, type ActionModule } from "../../actions/types.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import type { SlaBreach } from "./plan.js";
 
 /**
  * The SLA's breach label on an open issue past its due date (contract, "Workflow": SLA): one
@@ -8,12 +10,12 @@ import { QueueClass, type ActionModule, type ActionOf } from "../../actions/type
  * is not fought over (features/sla/intake.ts notes the removal once). The label is not of the connector's
  * managed vocabulary, so the content updates that follow (syncLabels) neither drop nor re-add it.
  */
-export const slaBreachAction: ActionModule<ActionOf<"sla_breach">, null> = {
-  kind: "sla_breach",
+const breach: ActionModule<SlaBreach, null> = {
+  kind: "feature",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ labels: [action.label], detail: "SLA breached" }),
+  describe: (action) => ({ action: "sla_breach", labels: [action.label], detail: "SLA breached" }),
   // Adding a label twice gives the same issue: no intent, and no read first.
   async send(action, io) {
     await io.github.addLabels(action.repo, action.number, [action.label]);
@@ -31,3 +33,6 @@ export const slaBreachAction: ActionModule<ActionOf<"sla_breach">, null> = {
     commit: "checkpoint",
   }),
 };
+
+// Sound: the registry hands this module only the SLA's `breach` steps (features/registry.ts).
+export const slaBreachAction = breach as unknown as ActionModule<FeatureAction, unknown>;

@@ -2,6 +2,11 @@ import type { Feature } from "../types.js";
 import { noteBreachLabel, slaOnVersion } from "./intake.js";
 import { slaClock } from "./clock.js";
 import { formatSla, storedSlaCounts } from "./counts.js";
+import { milestoneOnCreate, planSla, slaPolicy } from "./plan.js";
+import { slaSinceRecovered, slaView } from "./transitions.js";
+import { parseSlaSince } from "../../../shared/index.js";
+import { slaBreachAction } from "./breach-action.js";
+import { slaMilestoneAction } from "./milestone-action.js";
 
 /**
  * The SLA (contract, "Workflow": SLA) as a plug-in: a due date noted on each threat version, a
@@ -14,4 +19,11 @@ export const sla: Feature = {
   onIssueChange: noteBreachLabel,
   clock: slaClock,
   status: { counts: storedSlaCounts, line: formatSla },
+  plan: (ctx, threatId, record) => planSla({ threatId, record, sla: slaPolicy(ctx) }),
+  actions: { breach: slaBreachAction, milestone: slaMilestoneAction },
+  viewOf: (record, nowMs) => (record.sla ? { sla: slaView(record.sla, nowMs) } : {}),
+  createWith: milestoneOnCreate,
+  // The issue's hidden start line and its milestone: what a lost state or an older due date left.
+  onIssueFound: (record, issue) =>
+    slaSinceRecovered(record, parseSlaSince(issue.body), issue.milestone ?? null),
 };

@@ -1,7 +1,9 @@
 import type { IssueSnapshot } from "../../../github/index.js";
 import type { EngineEvent } from "../../../shared/index.js";
 import { slaMilestoneSet } from "./transitions.js";
-import { QueueClass, type ActionModule, type ActionOf } from "../../actions/types.js";
+import { QueueClass, type ActionModule } from "../../actions/types.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import type { SlaMilestone } from "./plan.js";
 
 /** What putting an issue into its milestone answered; `issue` null where the repository has none. */
 interface MilestoneAnswer {
@@ -14,12 +16,12 @@ interface MilestoneAnswer {
  * made on demand (features/sla/milestone-book.ts: listed once per repository and process). A repository
  * without milestones is recorded as done for that title, so that it is not asked again every cycle.
  */
-export const slaMilestoneAction: ActionModule<ActionOf<"sla_milestone">, MilestoneAnswer> = {
-  kind: "sla_milestone",
+const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
+  kind: "feature",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ detail: `milestone "${action.title}"` }),
+  describe: (action) => ({ action: "sla_milestone", detail: `milestone "${action.title}"` }),
   // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.
   async send(action, io) {
     const found =
@@ -46,3 +48,6 @@ export const slaMilestoneAction: ActionModule<ActionOf<"sla_milestone">, Milesto
     };
   },
 };
+
+// Sound: the registry hands this module only the SLA's `milestone` steps (features/registry.ts).
+export const slaMilestoneAction = milestone as unknown as ActionModule<FeatureAction, unknown>;

@@ -1,4 +1,6 @@
 import type { ThreatRecord } from "../../../state/index.js";
+import type { SyncContext } from "../../context.js";
+import type { CreateAttributes, FeatureAction } from "../../plan/plan.js";
 import { breachDue, weeklyMilestone } from "./transitions.js";
 
 /**
@@ -7,7 +9,7 @@ import { breachDue, weeklyMilestone } from "./transitions.js";
  * a content update or a link, never with a change of the issue's state (plan.ts).
  */
 
-/** What the clause needs of the config and the clock (plan-for.ts fills it when `sla` is on). */
+/** What the clause needs of the config and the clock (`slaPolicy` fills it when `sla` is on). */
 export interface SlaPolicy {
   nowMs: number;
   breachLabel: string;
@@ -15,18 +17,36 @@ export interface SlaPolicy {
   weekly: boolean;
 }
 
-export type SlaAction =
-  /** Adds the breach label to an open issue past its due date: one write, once per due date. */
-  | { kind: "sla_breach"; threatId: string; repo: string; number: number; label: string }
-  /** Puts an issue into the weekly milestone of its due date, made on demand. */
-  | {
-      kind: "sla_milestone";
-      threatId: string;
-      repo: string;
-      number: number;
-      title: string;
-      dueOn: string;
-    };
+/** Adds the breach label to an open issue past its due date: one write, once per due date. */
+export interface SlaBreach extends FeatureAction {
+  feature: "sla";
+  step: "breach";
+  repo: string;
+  number: number;
+  label: string;
+}
+
+/** Puts an issue into the weekly milestone of its due date, made on demand. */
+export interface SlaMilestone extends FeatureAction {
+  feature: "sla";
+  step: "milestone";
+  repo: string;
+  number: number;
+  title: string;
+  dueOn: string;
+}
+
+export type SlaAction = SlaBreach | SlaMilestone;
+
+export function slaPolicy(ctx: SyncContext): SlaPolicy {
+  const sla = ctx.config.sla;
+  return {
+    nowMs: ctx.clock.now(),
+    breachLabel: sla?.breach_label ?? "",
+    // Without the milestones API (the engine's own test fakes) the milestones are not planned.
+    weekly: sla?.milestones === "weekly" && ctx.workflow !== undefined,
+  };
+}
 
 interface SlaPlanInput {
   threatId: string;
@@ -38,13 +58,15 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
   const { record, sla: policy } = input;
   const issue = record?.issue;
   if (!policy || !record?.sla || !issue || record.gone || issue.state !== "open") return [];
-  const at = { threatId: input.threatId, repo: issue.repo, number: issue.number };
+  const at = { kind: "feature" as const, feature: "sla" as const, threatId: input.threatId };
+  const where = { repo: issue.repo, number: issue.number };
   const actions: SlaAction[] = [];
-  if (breachDue(record, policy.nowMs)) actions.push({ kind: "sla_breach", ...at, label: policy.breachLabel });
+  if (breachDue(record, policy.nowMs))
+    actions.push({ ...at, step: "breach", ...where, label: policy.breachLabel });
   if (policy.weekly) {
     const milestone = weeklyMilestone(record.sla);
     if (record.sla.milestone !== milestone.title)
-      actions.push({ kind: "sla_milestone", ...at, ...milestone });
+      actions.push({ ...at, step: "milestone", ...where, ...milestone });
   }
   return actions;
 }
@@ -53,7 +75,7 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
  * The weekly milestone a new issue is created in (the create's `milestone`: no second write), when
  * the threat has a due date and milestones are on.
  */
-export function milestoneOnCreate(input: SlaPlanInput): { milestone?: { title: string; dueOn: string } } {
-  const sla = input.record?.sla;
-  return input.sla?.weekly && sla ? { milestone: weeklyMilestone(sla) } : {};
+export function milestoneOnCreate(ctx: SyncContext, record: ThreatRecord): CreateAttributes {
+  const sla = record.sla;
+  return slaPolicy(ctx).weekly && sla ? { milestone: weeklyMilestone(sla) } : {};
 }

@@ -1,7 +1,7 @@
-import type { GitHubWorkflow } from "../../../github/index.js";
+import type { GitHubWorkflow } from "./gateway.js";
 
 /**
- * The numbers of the weekly SLA milestones, per repository, for one process: each repository's
+ * The numbers of the milestones by title, per repository, for one process (the SLA's weekly ones): each repository's
  * milestones are listed once, and one that is missing is made on demand (GitHub's create is
  * idempotent by title: a lost answer or a person's milestone of the same title is found, not
  * doubled). A repository without milestones (404, 403, 410) is said once, through `onUnavailable`,
