@@ -17,6 +17,12 @@ import type { Json } from "./journal-line.js";
 
 type JsonObject = { [key: string]: Json };
 
+/**
+ * At most this many feature names get a column (each costs a slot per row, 8 bytes at 100,000
+ * rows: 0.8 MB): features are the registry's few, and a record naming others beyond it stays whole.
+ */
+export const MAX_SLICE_COLUMNS = 64;
+
 const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -64,6 +70,13 @@ export class SliceColumns {
       column.fill(undefined, old);
     }
     this.capacity = capacity;
+  }
+
+  /** Whether the columns can hold these names (at most MAX_SLICE_COLUMNS names in all). */
+  room(names: Iterable<string>): boolean {
+    let added = 0;
+    for (const name of names) if (!this.byName.has(name)) added++;
+    return added === 0 || this.names.length + added <= MAX_SLICE_COLUMNS;
   }
 
   /** Whether any of `rows` holds a slice (else the snapshot writes no slice column). */
@@ -142,6 +155,15 @@ export function checkSliceBlock(block: SliceBlock, count: number): string | null
     if (columns[k]?.length !== count)
       return `slice column ${JSON.stringify(names[k])} has ${columns[k]?.length} cells, not ${count}`;
   return null;
+}
+
+/** The names of row `i`'s slices in a block (its cells well formed: sliceCellsFit). */
+export function sliceNamesAt(block: SliceBlock, i: number): string[] {
+  const names: string[] = [];
+  block.slices?.forEach((cells, k) => {
+    if (typeof cells[i] === "string") names.push(block.sliceNames?.[k] ?? "");
+  });
+  return names;
 }
 
 /** Whether row `i`'s slice cells are well formed: each a string or null. */

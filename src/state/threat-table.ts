@@ -4,7 +4,14 @@ import { isoCanonicalMs } from "./iso-ms.js";
 import type { IssueRecord, ThreatRecord } from "./schema.js";
 import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
-import { SliceColumns, checkSliceBlock, readSliceCells, sliceCellsFit, slicesFit } from "./slice-columns.js";
+import {
+  SliceColumns,
+  checkSliceBlock,
+  readSliceCells,
+  sliceCellsFit,
+  sliceNamesAt,
+  slicesFit,
+} from "./slice-columns.js";
 import {
   WORKFLOW_COLUMNS,
   WORKFLOW_KEYS,
@@ -227,7 +234,7 @@ export class ThreatTable {
   }
 
   set(id: string, value: Json): this {
-    if (!fits(value) || this.tables.statuses.list.length >= 0xffff) {
+    if (!fits(value) || this.tables.statuses.list.length >= 0xffff || !this.sliceRoom(value)) {
       this.dropRow(id);
       this.extra.set(id, value);
       return this;
@@ -354,6 +361,12 @@ export class ThreatTable {
   private workflowColumns(): WorkflowColumns {
     this.workflow ??= new WorkflowColumns(this.status.length);
     return this.workflow;
+  }
+
+  /** Whether the slice columns can take the names of `value`'s slices (MAX_SLICE_COLUMNS). */
+  private sliceRoom(value: JsonObject): boolean {
+    const slices = value["slices"];
+    return !isObject(slices) || this.sliceColumns().room(Object.keys(slices));
   }
 
   private sliceColumns(): SliceColumns {
@@ -590,6 +603,7 @@ export class ThreatTable {
     const issueId = block.issueId?.[i] ?? 0;
     if (!(issueId === 0 || (repoIndex >= 0 && isIssueId(issueId)))) return false;
     if (!cellsFit(block, i, milestoneOf.length) || !sliceCellsFit(block, i)) return false;
+    if (block.slices !== undefined && !this.sliceColumns().room(sliceNamesAt(block, i))) return false;
     const row = this.allocate();
     const before = this.index.size;
     this.index.set(id, row);

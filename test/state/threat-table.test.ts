@@ -337,6 +337,29 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect([...table.looseEntries()]).toEqual([]);
   });
 
+  it("gives at most 64 feature names a column: a record naming more is kept whole, equal, in memory and in a snapshot", async () => {
+    const names = (from: number, count: number): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: count }, (_, k) => [`f${from + k}`, `v${from + k}`]));
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, names(0, 64)));
+    table.set("t2", mapped(2, names(60, 5)));
+    table.set("t3", mapped(3, names(0, 3)));
+    expect([...table.looseEntries()].map(([id]) => id)).toEqual(["t2"]);
+    expect(table.get("t2")).toEqual(mapped(2, names(60, 5)));
+    // A snapshot naming more than 64 (not one this table writes) loads too: the row beyond goes whole.
+    const doc = JSON.parse(await snapshotText(table)) as { collections: { threats: Record<string, Json> } };
+    const block = doc.collections.threats;
+    block["sliceNames"] = [...(block["sliceNames"] as string[]), "extra"];
+    block["slices"] = [...(block["slices"] as Json[][]), ["late", null]];
+    const back = decodeSnapshot(doc).collections.get("threats");
+    if (!(back instanceof ThreatTable)) throw new Error("threats did not decode to a table");
+    expect(back.get("t1")).toEqual(mapped(1, { ...names(0, 64), extra: "late" }));
+    expect(back.get("t2")).toEqual(mapped(2, names(60, 5)));
+    expect(back.get("t3")).toEqual(mapped(3, names(0, 3)));
+    // t1 no longer fits, so its 64 names took no column: t2's five fit beside t3's three.
+    expect([...back.looseEntries()].map(([id]) => id)).toEqual(["t1"]);
+  });
+
   it("refuses a snapshot whose slice cells or columns are malformed, naming what", async () => {
     const table = new ThreatTable();
     table.set("t1", mapped(1, { notes: "n" }));
