@@ -4,7 +4,9 @@
 // state on disk after the runs, an idle `sync`'s wall time, CPU time and peak RSS, `status --json`'s peak
 // RSS; medians of --runs runs, and the ratios on/off. With --before DIR, the same for the CLI
 // built in DIR (e.g. main's checkout), run interleaved with this one on the same state and world.
-// Usage: npm run build && node bench/feature-costs.mjs [--threats 30000] [--runs 5] [--before /work/main]
+// With --slices, every mapped threat of both worlds also carries two plug-in features' slices of
+// about 40 characters (ThreatRecord.slices: what notes and project items leave on each threat).
+// Usage: npm run build && node bench/feature-costs.mjs [--threats 30000] [--runs 5] [--before /work/main] [--slices]
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     threats: { type: "string", default: "30000" },
     runs: { type: "string", default: "5" },
     before: { type: "string" },
+    slices: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -65,6 +68,7 @@ try {
       "--state",
       join(base, `${mode}.json`),
       ...(mode === "on" ? ["--workflow"] : []),
+      ...(values.slices ? ["--slices"] : []),
     ]);
     for (const name of Object.keys(clis)) {
       const key = `${name}/${mode}`;
@@ -136,6 +140,8 @@ for (const name of Object.keys(clis)) {
     statusRss: ratio(on.statusRssMb[1], off.statusRssMb[1]),
   };
 }
-process.stdout.write(`${JSON.stringify({ threats: Number(values.threats), runs: RUNS })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ threats: Number(values.threats), runs: RUNS, slices: values.slices })}\n`,
+);
 for (const [key, value] of Object.entries(results))
   process.stdout.write(`${key}: ${JSON.stringify(value)}\n`);

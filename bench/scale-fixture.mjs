@@ -6,7 +6,9 @@
 // Prints one JSON line {platformUrl, githubUrl, threats, mapped, stateBytes} and serves until SIGTERM.
 // With --workflow, each unsolved threat's record holds the SLA a connector with `sla` on every
 // severity and `milestones: weekly` gives it (started now, so none is due during the bench).
-// Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow]
+// With --slices, every mapped threat's record also carries two plug-in features' slices of about 40
+// characters each (ThreatRecord.slices, as notes and project items would leave them).
+// Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow] [--slices]
 import { Buffer } from "node:buffer";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     repo: { type: "string", default: "acme/security-threats" },
     token: { type: "string", default: "ghp_bench" },
     workflow: { type: "boolean", default: false },
+    slices: { type: "boolean", default: false },
   },
 });
 const threats = Number(values.threats);
@@ -100,6 +103,13 @@ async function v1State() {
         due: new Date(SLA_START + days * 86_400_000).toISOString(),
       };
       records[t.id].sla = { ...sla, milestone: weeklyMilestone(sla).title };
+    }
+    if (values.slices) {
+      const n = number.toString(16).padStart(8, "0");
+      records[t.id].slices = {
+        notes: `h=${n}${n};c=IC_kwDOBench${n}`,
+        project: `i=PVTI_lADOBench${n};f=PVTF_lADO${n}`,
+      };
     }
   }
   return {

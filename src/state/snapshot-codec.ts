@@ -2,16 +2,23 @@ import { z } from "zod";
 import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumns } from "./snapshot-threat-codec.js";
-import { ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
+import { SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
 /**
  * The newest version of the journaled store's files (snapshot and journal lines) this code reads.
  * A snapshot is written as 3 unless a threat has an SLA or a later occurrence (codec `threat-5`):
- * then 4, so that a threatbridge that knows only 3 says it is too old instead of calling the
- * file corrupt (or dropping every SLA).
+ * then 4; or a plug-in feature's slice (codec `threat-6`): then 5. So a threatbridge that knows
+ * only an older version says it is too old instead of calling the file corrupt (or dropping every
+ * SLA or slice).
  */
-export const STORE_FORMAT_VERSION = 4;
+export const STORE_FORMAT_VERSION = 5;
 const BASE_FORMAT_VERSION = 3;
+const WORKFLOW_FORMAT_VERSION = 4;
+/** The version a snapshot is written as, by its threats' codec (the base when not listed). */
+const VERSION_OF_CODEC: Readonly<Record<string, number>> = {
+  [WORKFLOW_CODEC]: WORKFLOW_FORMAT_VERSION,
+  [SLICES_CODEC]: STORE_FORMAT_VERSION,
+};
 
 export const STORE_FORMAT = "threatbridge-store";
 
@@ -35,7 +42,12 @@ const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
 const SnapshotDoc = z.object({
   format: z.literal(STORE_FORMAT),
   // 2 wrote the threats' asset ids as strings (codec threat-3); both are read.
-  version: z.union([z.literal(2), z.literal(BASE_FORMAT_VERSION), z.literal(STORE_FORMAT_VERSION)]),
+  version: z.union([
+    z.literal(2),
+    z.literal(BASE_FORMAT_VERSION),
+    z.literal(WORKFLOW_FORMAT_VERSION),
+    z.literal(STORE_FORMAT_VERSION),
+  ]),
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),
@@ -57,13 +69,16 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     `"meta":${JSON.stringify(Object.fromEntries(view.meta))},"collections":{`,
   ];
   let firstCollection = true;
+  let version = BASE_FORMAT_VERSION;
   for (const [name, rows] of view.collections) {
     parts.push(`${firstCollection ? "" : ","}${JSON.stringify(name)}:{`);
     firstCollection = false;
     let count = 0;
     if (rows instanceof ThreatTable) {
       const members = await rows.members(CHUNK * 5, pause);
-      if (members[0] === `"codec":"${WORKFLOW_CODEC}"`) parts[0] = header(STORE_FORMAT_VERSION);
+      const codec = /^"codec":"(.*)"$/.exec(members[0] ?? "")?.[1] ?? "";
+      version = Math.max(version, VERSION_OF_CODEC[codec] ?? BASE_FORMAT_VERSION);
+      parts[0] = header(version);
       parts.push(...members, "}");
       continue;
     }

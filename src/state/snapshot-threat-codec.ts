@@ -5,8 +5,9 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
  * The snapshot encoding of the `threats` collection (≤ 15 MB at 100k mapped threats,
  * against 43 MB as plain JSON: BENCHMARKS.md), documented in README-store.md ("Compact encoding"): the block's
  * schema. The column table (threat-table.ts) writes codec `threat-4`, or `threat-5` when a threat
- * has an SLA or a later occurrence (`threat-4` plus those columns), and reads them and `threat-3`,
- * the codec of store version 2 (asset ids in the column, extra fields in `rest`).
+ * has an SLA or a later occurrence (`threat-4` plus those columns), or `threat-6` when a threat has
+ * a plug-in feature's slice (`threat-5` plus `sliceNames` and `slices`), and reads them and
+ * `threat-3`, the codec of store version 2 (asset ids in the column, extra fields in `rest`).
  */
 
 /**
@@ -16,7 +17,7 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
 const Column = z.custom<unknown[]>((value) => Array.isArray(value), "expected an array");
 export const ThreatColumns = z.object({
   /** threat-3: `asset` cells are the ids; threat-4: indexes into `assets` (-1: none). */
-  codec: z.enum(["threat-3", "threat-4", "threat-5"]),
+  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6"]),
   ids: Column,
   status: Column,
   severity: Column,
@@ -40,6 +41,13 @@ export const ThreatColumns = z.object({
   slaBreach: Column.optional(),
   slaMilestone: Column.optional(),
   occurrence: Column.optional(),
+  /**
+   * threat-6: the features' slices (slice-columns.ts). `sliceNames` lists each feature name once;
+   * `slices[k]` is its column: the row's string, null when the row has none. Written only when a
+   * row has a slice (threat-5 and older have none).
+   */
+  sliceNames: z.array(z.string()).optional(),
+  slices: z.array(Column).optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),

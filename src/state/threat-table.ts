@@ -5,6 +5,14 @@ import type { IssueRecord, ThreatRecord } from "./schema.js";
 import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
 import {
+  SliceColumns,
+  checkSliceBlock,
+  readSliceCells,
+  sliceCellsFit,
+  sliceNamesAt,
+  slicesFit,
+} from "./slice-columns.js";
+import {
   WORKFLOW_COLUMNS,
   WORKFLOW_KEYS,
   WorkflowColumns,
@@ -19,7 +27,8 @@ import {
  * A mapped threat {status, severity, assetId, updatedAt, issue: {repo, number, url, state, hash},
  * link} is one row of typed arrays plus its id and hash strings (~180 bytes, against ~600 for the
  * same record as JS objects); its SLA and occurrence, when the workflow features give it one, are
- * columns too (workflow-columns.ts). Repeated strings (statuses, asset ids, repositories, URL
+ * columns too (workflow-columns.ts), and so are the plug-in features' slices, a string column per
+ * feature name (slice-columns.ts). Repeated strings (statuses, asset ids, repositories, URL
  * bases, milestone titles) are interned. A value of any other shape (a refused step, a deleted issue, a URL GitHub did not
  * derive from the repository...) is kept whole in `extra`: the table is lossless for any JSON.
  *
@@ -58,6 +67,7 @@ const PACKED_KEYS: ReadonlySet<string> = new Set([
   "link",
   "updatedAt",
   ...WORKFLOW_KEYS,
+  "slices",
 ] satisfies (keyof ThreatRecord)[]);
 const ISSUE_KEYS: ReadonlySet<string> = new Set(
   everyKeyOf<IssueRecord>()(["repo", "number", "url", "state", "hash", "id"]),
@@ -117,13 +127,15 @@ function fits(value: Json): value is JsonObject {
   if (link !== undefined) {
     if (!isObject(issue) || link !== `${String(issue["repo"])}#${String(issue["number"])}`) return false;
   }
-  return workflowFits(value);
+  return workflowFits(value) && slicesFit(value["slices"]);
 }
 
 const INITIAL_CAPACITY = 64;
 
 /** The codec of a block with the workflow columns (snapshot-threat-codec.ts). */
 export const WORKFLOW_CODEC = "threat-5";
+/** The codec of a block with slice columns (`threat-5` plus `sliceNames` and `slices`). */
+export const SLICES_CODEC = "threat-6";
 
 export class ThreatTable {
   private readonly index: Map<string, number>;
@@ -150,6 +162,8 @@ export class ThreatTable {
   private issueId: Float64Array;
   /** Made when the first row with an SLA or a later occurrence comes: a state without any pays nothing. */
   private workflow: WorkflowColumns | null;
+  /** Made when the first row with a feature's slice comes, likewise. */
+  private slices: SliceColumns | null;
 
   constructor(from?: ThreatTable) {
     if (from) {
@@ -171,6 +185,7 @@ export class ThreatTable {
       this.updated = from.updated.slice();
       this.issueId = from.issueId.slice();
       this.workflow = from.workflow?.copy() ?? null;
+      this.slices = from.slices?.copy() ?? null;
       return;
     }
     this.index = new Map();
@@ -198,6 +213,7 @@ export class ThreatTable {
     this.updated = new Float64Array(n);
     this.issueId = new Float64Array(n);
     this.workflow = null;
+    this.slices = null;
   }
 
   copy(): ThreatTable {
@@ -218,7 +234,7 @@ export class ThreatTable {
   }
 
   set(id: string, value: Json): this {
-    if (!fits(value) || this.tables.statuses.list.length >= 0xffff) {
+    if (!fits(value) || this.tables.statuses.list.length >= 0xffff || !this.sliceRoom(value)) {
       this.dropRow(id);
       this.extra.set(id, value);
       return this;
@@ -347,12 +363,25 @@ export class ThreatTable {
     return this.workflow;
   }
 
+  /** Whether the slice columns can take the names of `value`'s slices (MAX_SLICE_COLUMNS). */
+  private sliceRoom(value: JsonObject): boolean {
+    const slices = value["slices"];
+    return !isObject(slices) || this.sliceColumns().room(Object.keys(slices));
+  }
+
+  private sliceColumns(): SliceColumns {
+    this.slices ??= new SliceColumns(this.status.length);
+    return this.slices;
+  }
+
   private dropRow(id: string): boolean {
     const row = this.index.get(id);
     if (row === undefined) return false;
     this.index.delete(id);
     this.ids[row] = undefined;
     this.hash[row] = "";
+    // The strings are let go now, not when the row is reused.
+    this.slices?.clear(row);
     this.free.push(row);
     return true;
   }
@@ -384,6 +413,7 @@ export class ThreatTable {
     this.updated = grown(this.updated, (n) => new Float64Array(n));
     this.issueId = grown(this.issueId, (n) => new Float64Array(n));
     this.workflow?.grow(capacity);
+    this.slices?.grow(capacity);
   }
 
   /** `value` fits (checked by the caller). */
@@ -416,6 +446,8 @@ export class ThreatTable {
       this.issueId[row] = 0;
     }
     this.linked[row] = value["link"] === undefined ? 0 : 1;
+    const slices = value["slices"];
+    if (this.slices !== null || slices !== undefined) this.sliceColumns().write(row, slices);
     if (this.workflow === null && WORKFLOW_KEYS.every((key) => value[key] === undefined)) return;
     this.workflowColumns().write(row, value, t.milestones);
   }
@@ -446,6 +478,7 @@ export class ThreatTable {
     const updated = this.updated[row] ?? 0;
     if (updated > 0) value["updatedAt"] = new Date(updated).toISOString();
     this.workflow?.read(row, value, t.milestones.list);
+    this.slices?.read(row, value);
     return value;
   }
 
@@ -476,7 +509,10 @@ export class ThreatTable {
     const columns = this.workflow;
     const workflow = columns !== null && columns.any(rows);
     if (workflow) Object.assign(cell, columns.cells());
-    const parts = [`"codec":"${workflow ? WORKFLOW_CODEC : "threat-4"}"`];
+    // And the slices, under `threat-6`: their names once, then one column per name.
+    const slices = this.slices?.block(rows) ?? null;
+    const codec = slices !== null ? SLICES_CODEC : workflow ? WORKFLOW_CODEC : "threat-4";
+    const parts = [`"codec":"${codec}"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);
       for (let start = 0; start < rows.length; start += chunk) {
@@ -484,6 +520,20 @@ export class ThreatTable {
         for (const row of rows.subarray(start, start + chunk)) cells.push(of(row));
         parts.push((start > 0 ? "," : "") + JSON.stringify(cells).slice(1, -1));
         await pause();
+      }
+      parts.push("]");
+    }
+    if (slices !== null) {
+      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slices":[`);
+      for (const [k, of] of slices.columns.entries()) {
+        parts.push(k > 0 ? ",[" : "[");
+        for (let start = 0; start < rows.length; start += chunk) {
+          const cells: Json[] = [];
+          for (const row of rows.subarray(start, start + chunk)) cells.push(of(row));
+          parts.push((start > 0 ? "," : "") + JSON.stringify(cells).slice(1, -1));
+          await pause();
+        }
+        parts.push("]");
       }
       parts.push("]");
     }
@@ -552,7 +602,8 @@ export class ThreatTable {
     // Snapshots written before the column have none: every id is then unknown (0).
     const issueId = block.issueId?.[i] ?? 0;
     if (!(issueId === 0 || (repoIndex >= 0 && isIssueId(issueId)))) return false;
-    if (!cellsFit(block, i, milestoneOf.length)) return false;
+    if (!cellsFit(block, i, milestoneOf.length) || !sliceCellsFit(block, i)) return false;
+    if (block.slices !== undefined && !this.sliceColumns().room(sliceNamesAt(block, i))) return false;
     const row = this.allocate();
     const before = this.index.size;
     this.index.set(id, row);
@@ -570,8 +621,9 @@ export class ThreatTable {
     this.linked[row] = link;
     this.updated[row] = updated;
     this.issueId[row] = issueId;
-    if (block.codec === WORKFLOW_CODEC || this.workflow !== null)
+    if (this.workflow !== null || WORKFLOW_COLUMNS.some((name) => block[name] !== undefined))
       this.workflowColumns().copyCells(row, block, i, milestoneOf);
+    if (this.slices !== null || block.slices !== undefined) this.sliceColumns().copyCells(row, block, i);
     return true;
   }
 
@@ -602,6 +654,8 @@ export class ThreatTable {
       if (column !== undefined && column.length !== count)
         throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
     }
+    const sliceProblem = checkSliceBlock(block, count);
+    if (sliceProblem !== null) throw new RowError(sliceProblem);
 
     const rest = new Map<number, JsonObject>(block.rest);
     table.grow(Math.max(INITIAL_CAPACITY, count));
@@ -686,5 +740,7 @@ function decodeRow(block: ThreatColumns, i: number, id: string): JsonObject {
   else if (t !== 0) throw malformed("updatedAt");
   const workflow = readWorkflowCells(block, i, block.milestones ?? []);
   if (workflow === null) throw malformed("sla or occurrence");
-  return { ...value, ...workflowJson(workflow) };
+  const slices = readSliceCells(block, i);
+  if (slices === null) throw malformed("slices");
+  return { ...value, ...workflowJson(workflow), ...(slices ? { slices } : {}) };
 }

@@ -22,6 +22,7 @@ const STORE_SOURCES = [
   "src/state/threat-table.ts",
   "src/state/interner.ts",
   "src/state/workflow-columns.ts",
+  "src/state/slice-columns.ts",
   "src/state/iso-ms.ts",
   "src/state/migrations.ts",
   "src/state/schema.ts",

@@ -1,8 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeSnapshot, encodeSnapshot, type StoreView } from "../../src/state/snapshot-codec.js";
+import { readFileSync } from "node:fs";
+import {
+  SnapshotFormatError,
+  decodeSnapshot,
+  encodeSnapshot,
+  type StoreView,
+} from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
 import type { Json } from "../../src/state/journal-line.js";
+import { slicesArbitrary } from "./helpers.js";
 
 const pause = (): Promise<void> => Promise.resolve();
 
@@ -24,6 +31,8 @@ const packed: fc.Arbitrary<Json> = fc
     linked: fc.boolean(),
     // GitHub's issue id (kept for sub-issues): absent on older records, a large integer on new ones.
     issueId: fc.option(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), { nil: undefined }),
+    // The plug-in features' slices (notes, project items...): packed as columns too.
+    slices: fc.option(slicesArbitrary, { nil: undefined }),
   })
   .map((r): Json => {
     const value: { [k: string]: Json } = {
@@ -43,6 +52,7 @@ const packed: fc.Arbitrary<Json> = fc
       };
       if (r.linked) value["link"] = `${r.repo}#${r.number}`;
     }
+    if (r.slices !== undefined) value["slices"] = r.slices;
     return value;
   });
 /** Values outside the packed shape: kept whole. */
@@ -57,6 +67,10 @@ const loose: fc.Arbitrary<Json> = fc.oneof(
       : o;
   }),
   packed.map((v) => ({ ...(v as { [k: string]: Json }), updatedAt: "2025-01-01T00:00:00+00:00" })),
+  // Slices that are not strings by name (or none at all): outside the packed shape.
+  packed.map((v) => ({ ...(v as { [k: string]: Json }), slices: {} })),
+  packed.map((v) => ({ ...(v as { [k: string]: Json }), slices: { notes: "n", project: 7 } })),
+  packed.map((v) => ({ ...(v as { [k: string]: Json }), slices: ["notes"] })),
   packed.map((v) => ({
     ...(v as { [k: string]: Json }),
     refused: { action: "update", reason: "locked", at: "x" },
@@ -207,6 +221,166 @@ describe("the threats' column table (the state held once, compactly)", () => {
     ])
       block[name]?.push(block[name][0]);
     expect(() => decodeSnapshot(doc)).toThrow(/appears twice/);
+  });
+});
+
+/** A mapped threat as the engine stores it, with these slices (none when undefined). */
+function mapped(n: number, slices?: Record<string, string>): { [k: string]: Json } {
+  return {
+    status: "unsolved",
+    severity: 2,
+    assetId: null,
+    updatedAt: "2026-01-02T03:04:05.678Z",
+    issue: {
+      repo: "acme/sec",
+      number: n,
+      url: `https://github.com/acme/sec/issues/${n}`,
+      state: "open",
+      hash: "h",
+    },
+    link: `acme/sec#${n}`,
+    ...(slices === undefined ? {} : { slices }),
+  };
+}
+
+async function snapshotText(table: ThreatTable): Promise<string> {
+  const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
+  return (await encodeSnapshot(view, pause)).join("");
+}
+
+describe("the plug-in features' slices in the table (ThreatRecord.slices: a string per feature name, on up to 100,000 threats)", () => {
+  it("packs every record whose slices are strings by name, and gives each back equal, through a snapshot too", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(slicesArbitrary, { minLength: 1, maxLength: 20 }), async (all) => {
+        const table = new ThreatTable();
+        all.forEach((slices, i) => table.set(`t${i}`, mapped(i + 1, slices)));
+        // None is kept whole: a slice no longer costs a record its packed form.
+        expect([...table.looseEntries()]).toEqual([]);
+        all.forEach((slices, i) => expect(table.get(`t${i}`)).toEqual(mapped(i + 1, slices)));
+        const text = await snapshotText(table);
+        // The snapshot text is parsed as JSON.parse parses it: `__proto__` stays an own key.
+        const back = decodeSnapshot(JSON.parse(text)).collections.get("threats");
+        if (!(back instanceof ThreatTable)) throw new Error("threats did not decode to a table");
+        expect([...back.looseEntries()]).toEqual([]);
+        all.forEach((slices, i) => expect(back.get(`t${i}`)).toEqual(mapped(i + 1, slices)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("gives `__proto__` back as an own key, the record's prototype untouched", () => {
+    const slices = JSON.parse(`{"__proto__":"p","notes":""}`) as Record<string, string>;
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, slices));
+    const back = (table.get("t1") as { slices: Record<string, string> }).slices;
+    expect(Object.hasOwn(back, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.entries(back).sort()).toEqual([
+      ["__proto__", "p"],
+      ["notes", ""],
+    ]);
+  });
+
+  it("clears a row's slices when it is set without them, deleted, or its row reused; a copy keeps its own", () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n1", project: "p1" }));
+    table.set("t2", mapped(2, { project: "p2" }));
+    const copy = table.copy();
+    table.set("t1", mapped(1, { notes: "n1b" }));
+    expect(table.get("t1")).toEqual(mapped(1, { notes: "n1b" }));
+    table.set("t2", mapped(2));
+    expect(table.get("t2")).toEqual(mapped(2));
+    table.delete("t1");
+    // t3 takes the row t1 held: none of t1's slices come with it.
+    table.set("t3", mapped(3));
+    expect(table.get("t3")).toEqual(mapped(3));
+    expect(copy.get("t1")).toEqual(mapped(1, { notes: "n1", project: "p1" }));
+    expect(copy.get("t2")).toEqual(mapped(2, { project: "p2" }));
+  });
+
+  it("writes them as columns under codec threat-6 (store version 5): each name once, a cell per row", async () => {
+    const table = new ThreatTable();
+    for (let i = 1; i <= 3; i++) table.set(`t${i}`, mapped(i));
+    const without = await snapshotText(table);
+    // No slice: the state is written as before (codec threat-4, store version 3).
+    expect(without).toContain(`"codec":"threat-4"`);
+    expect(without).not.toMatch(/slice/);
+    table.set("t1", mapped(1, { notes: "h=1;c=2", project: "i=3;f=4" }));
+    table.set("t2", mapped(2, { project: "i=5;f=6" }));
+    const text = await snapshotText(table);
+    expect(text).toMatch(/^\{"format":"threatbridge-store","version":5,/);
+    expect(text).toContain(`"codec":"threat-6"`);
+    expect(text).toContain(
+      `"sliceNames":["notes","project"],"slices":[["h=1;c=2",null,null],["i=3;f=4","i=5;f=6",null]]`,
+    );
+    expect(text.match(/"notes"/g)).toHaveLength(1);
+    // A reader that knows only version 5 says it is too old for a newer file.
+    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 6 })).toThrow(/newer than 5/);
+    // A name whose every slice went away is not written.
+    table.set("t1", mapped(1, { project: "i=3;f=4" }));
+    expect(await snapshotText(table)).toContain(
+      `"sliceNames":["project"],"slices":[["i=3;f=4","i=5;f=6",null]]`,
+    );
+  });
+
+  it("loads a state written before the slices were packed (codec threat-5, records with slices whole in raw), and packs them", () => {
+    const text = readFileSync(new URL("./fixtures/snapshot-threat-5-slices.json", import.meta.url), "utf8");
+    const old = JSON.parse(text) as {
+      collections: { threats: { codec: string; raw: [string, Json][] } };
+    };
+    expect(old.collections.threats.codec).toBe("threat-5");
+    const table = decodeSnapshot(JSON.parse(text)).collections.get("threats");
+    if (!(table instanceof ThreatTable)) throw new Error("threats did not decode to a table");
+    expect(table.size).toBe(4);
+    expect(old.collections.threats.raw.map(([id]) => id)).toEqual(["noted", "both"]);
+    for (const [id, value] of old.collections.threats.raw) expect(table.get(id)).toEqual(value);
+    expect([...table.looseEntries()]).toEqual([]);
+  });
+
+  it("gives at most 64 feature names a column: a record naming more is kept whole, equal, in memory and in a snapshot", async () => {
+    const names = (from: number, count: number): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: count }, (_, k) => [`f${from + k}`, `v${from + k}`]));
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, names(0, 64)));
+    table.set("t2", mapped(2, names(60, 5)));
+    table.set("t3", mapped(3, names(0, 3)));
+    expect([...table.looseEntries()].map(([id]) => id)).toEqual(["t2"]);
+    expect(table.get("t2")).toEqual(mapped(2, names(60, 5)));
+    // A snapshot naming more than 64 (not one this table writes) loads too: the row beyond goes whole.
+    const doc = JSON.parse(await snapshotText(table)) as { collections: { threats: Record<string, Json> } };
+    const block = doc.collections.threats;
+    block["sliceNames"] = [...(block["sliceNames"] as string[]), "extra"];
+    block["slices"] = [...(block["slices"] as Json[][]), ["late", null]];
+    const back = decodeSnapshot(doc).collections.get("threats");
+    if (!(back instanceof ThreatTable)) throw new Error("threats did not decode to a table");
+    expect(back.get("t1")).toEqual(mapped(1, { ...names(0, 64), extra: "late" }));
+    expect(back.get("t2")).toEqual(mapped(2, names(60, 5)));
+    expect(back.get("t3")).toEqual(mapped(3, names(0, 3)));
+    // t1 no longer fits, so its 64 names took no column: t2's five fit beside t3's three.
+    expect([...back.looseEntries()].map(([id]) => id)).toEqual(["t1"]);
+  });
+
+  it("refuses a snapshot whose slice cells or columns are malformed, naming what", async () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n" }));
+    const good = await snapshotText(table);
+    const damaged: [Json, Json, RegExp][] = [
+      [["notes"], [[5]], /threat t1: slices is malformed/],
+      [["notes"], [[{ a: "b" }]], /threat t1: slices is malformed/],
+      [["notes", "notes"], [["a"], ["b"]], /slice name appears twice/],
+      [["notes"], [["a"], ["b"]], /2 slice columns for 1 names/],
+      [["notes"], [[]], /slice column "notes" has 0 cells, not 1/],
+    ];
+    for (const [names, columns, message] of damaged) {
+      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      doc.collections.threats["sliceNames"] = names;
+      doc.collections.threats["slices"] = columns;
+      expect(() => decodeSnapshot(doc), JSON.stringify(columns)).toThrow(SnapshotFormatError);
+      expect(() => decodeSnapshot(doc), JSON.stringify(columns)).toThrow(message);
+    }
+    const half = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+    delete half.collections.threats["sliceNames"];
+    expect(() => decodeSnapshot(half)).toThrow(/sliceNames and slices come together/);
   });
 });
 

@@ -210,7 +210,7 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     // version 3 says it is too old (state_too_new) rather than drop every SLA or call the file corrupt.
     expect(after).toContain(`"codec":"threat-5"`);
     expect(after).toMatch(/^\{"format":"threatbridge-store","version":4,/);
-    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 5 })).toThrow(/newer than 4/);
+    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 6 })).toThrow(/newer than 5/);
     expect(after.length - text.length).toBeLessThan(250);
   });
 
