@@ -13,7 +13,7 @@ import nodeModule from "node:module";
  */
 export type EnableCompileCache = (dir?: string) => { status: number; directory?: string; message?: string };
 
-export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined | null {
+function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined | null {
   const raw = env["THREATBRIDGE_COMPILE_CACHE"]?.trim();
   if (raw === undefined || raw === "") return undefined;
   if (raw === "off" || raw === "0") return null;

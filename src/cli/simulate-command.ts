@@ -7,7 +7,7 @@ import { intOption, parseCommand } from "./usage.js";
 export { SIMULATOR_PORT, STAND_IN_PORT, STAND_IN_TOKEN } from "./command-specs.js";
 
 /** Resolves on the first SIGINT or SIGTERM. */
-export function untilSignal(): Promise<NodeJS.Signals> {
+function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const done = (signal: NodeJS.Signals): void => {
       process.off("SIGINT", done);

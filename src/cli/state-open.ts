@@ -29,9 +29,7 @@ export interface OpenEngineStateOptions {
  * that many bytes, whatever the snapshot's size (the SIGKILL test kills mid-compaction);
  * THREATBRIDGE_FREEZE_STATE=1 makes any in-place mutation of the state throw.
  */
-export function compactionFromEnv(
-  env: Record<string, string | undefined>,
-): JournaledStoreOptions["compaction"] {
+function compactionFromEnv(env: Record<string, string | undefined>): JournaledStoreOptions["compaction"] {
   const bytes = Number(env["THREATBRIDGE_COMPACT_BYTES"] ?? "");
   return Number.isInteger(bytes) && bytes > 0 ? { minJournalBytes: bytes, ratio: 0 } : undefined;
 }

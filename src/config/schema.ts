@@ -331,7 +331,7 @@ const TemplatesConfig = z
   });
 
 /** The most related assets an issue lists: beyond this the body says "and N more". */
-export const MAX_RELATED_ASSETS = 100;
+const MAX_RELATED_ASSETS = 100;
 
 const RenderConfig = z.strictObject({
   related_assets: z

@@ -10,7 +10,7 @@ export interface BackoffOptions {
 }
 
 // A 500 is usually momentary: the first retry comes after 125–250 ms, not half a second.
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, capMs: 30_000 };
+const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, capMs: 30_000 };
 
 /**
  * Capped exponential backoff with "equal jitter": half of the step is fixed, half random, so

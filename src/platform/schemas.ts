@@ -13,7 +13,7 @@ import {
  */
 
 /** Any 8-4-4-4-12 hex string: the spec says "uuid" but shows no version, so none is enforced. */
-export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
   message: "expected a UUID",
 });
 
@@ -26,7 +26,7 @@ export const SettableStatus = z.enum(SETTABLE_STATUSES);
 export type SettableStatus = z.infer<typeof SettableStatus>;
 
 /** "Format: not shown": a timestamp-like position, kept as the platform sent it. */
-export const StreamPosition = z.union([z.string(), z.number()]).nullable();
+const StreamPosition = z.union([z.string(), z.number()]).nullable();
 
 export const ExternalReference = z.looseObject({
   // The 1..64 length rule binds the PUT path segment; on reads a longer one must not cost the threat.

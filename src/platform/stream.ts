@@ -55,7 +55,7 @@ export interface WalkOptions<S extends z.ZodType> {
  * The array of a list page. The threats page's property name is "not shown" by the spec, so the
  * contract's rule applies: the ONE array-valued property other than `pagination`.
  */
-export function pageArray(body: Record<string, unknown>, preferred: string | undefined): unknown[] | string {
+function pageArray(body: Record<string, unknown>, preferred: string | undefined): unknown[] | string {
   if (preferred !== undefined) {
     const v = body[preferred];
     if (Array.isArray(v)) return v;
@@ -75,7 +75,7 @@ export function pageArray(body: Record<string, unknown>, preferred: string | und
 }
 
 /** Parse one item; a bad item is reported, never thrown, so one broken row cannot stall a stream. */
-export function parseItem<S extends z.ZodType>(schema: S, raw: unknown): ParsedItem<z.output<S>> {
+function parseItem<S extends z.ZodType>(schema: S, raw: unknown): ParsedItem<z.output<S>> {
   const r = schema.safeParse(raw);
   if (r.success) return { ok: true, value: r.data };
   const id = isRecord(raw) && typeof raw["id"] === "string" ? raw["id"] : null;
@@ -87,7 +87,7 @@ export function parseItem<S extends z.ZodType>(schema: S, raw: unknown): ParsedI
 }
 
 /** Checks the envelope of one page and parses its items. A malformed envelope throws. */
-export function readPage<S extends z.ZodType>(
+function readPage<S extends z.ZodType>(
   page: FetchedPage,
   schema: S,
   preferred: string | undefined,

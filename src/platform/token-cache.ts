@@ -54,7 +54,7 @@ const REFUSAL_BACKOFF = { baseMs: 30_000, capMs: 30 * 60_000 };
  * of a lifetime too short for that margin. A 300 s token serves 270 s, so a connector that is busy
  * all the time asks for about 1.1 tokens per lifetime, not 1.25.
  */
-export function renewAfterMs(lifetimeMs: number): number {
+function renewAfterMs(lifetimeMs: number): number {
   return Math.max(lifetimeMs * 0.8, lifetimeMs - RENEW_MARGIN_MS);
 }
 

@@ -27,7 +27,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * health port it is a backstop, a second after the port's own (REQUEST_TIMEOUT_MS from the
  * request's start), whose 408 comes first.
  */
-export const READ_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 1_000;
+const READ_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 1_000;
 /** Delivery ids remembered against replays (about 1 MB of memory). */
 const REMEMBERED_DELIVERIES = 10_000;
 /** GitHub's delivery ids are GUIDs; a longer one is not GitHub's. */

@@ -38,7 +38,7 @@ const CODE_IN_TEXT =
   /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+|CERT_[A-Z_]+|ERR_TLS_[A-Z_]+|UNABLE_TO_[A-Z_]+|(?:DEPTH_ZERO_)?SELF_SIGNED_CERT[A-Z_]*)\b/g;
 
 /** Codes on the error and its causes, then codes named in their messages. */
-export function errorCodes(error: unknown): string[] {
+function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   const texts: string[] = [];
   let current: unknown = error;
