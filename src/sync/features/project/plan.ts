@@ -1,5 +1,4 @@
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { sliceOf } from "../types.js";
 import { decodeSlice, FEATURE, issueKey, valueHash, type ProjectSlice } from "./slice.js";

@@ -49,7 +49,7 @@ export function renderFields(
     try {
       out.set(name, render(scope));
     } catch (error) {
-      // A render that fails (a work limit) leaves the field as it is; said once per field.
+      // A render that fails (a work limit) leaves the field as it is.
       ctx.logger.warn(
         { threat_id: threatId, field: name, err: error },
         "a project field's template failed to render: the field is left as it is",
