@@ -4,6 +4,10 @@ import { FakeGitHub } from "../../fake-github.js";
 import { FakeProjects } from "./fake-projects.js";
 import { runtimeFor } from "../../../../src/sync/features/project/runtime.js";
 import type { Config } from "../../../../src/config/index.js";
+import { queueBackfill } from "../../../../src/sync/features/project/backfill.js";
+import { projectCounts, projectLine } from "../../../../src/sync/features/project/counts.js";
+import { addItemModule, setFieldsModule } from "../../../../src/sync/features/project/actions.js";
+import { enqueue, orderedQueue } from "../../../../src/sync/records/queue.js";
 
 const GITHUB = { token: "t", repository: REPO, api_url: "http://127.0.0.1:2" };
 const PROJECT = {
@@ -137,5 +141,44 @@ describe("project items through the engine", () => {
     await h.settle();
     expect(p.total).toBe(1);
     warn.mockRestore();
+  });
+
+  it("issues made before the project join after new work: their work is the queue's last class", async () => {
+    const { h, p } = harness(makeConfig({ github: GITHUB }));
+    for (let n = 1; n <= 3; n++) h.platform.put({ id: threatId(n), severity: "critical" });
+    await h.settle();
+    h.config = withProject();
+    h.restart();
+    await queueBackfill(h.ctx);
+    const now = new Date().toISOString();
+    // A new low threat, queued after the backfill: it is created first all the same.
+    enqueue(h.ctx, threatId(9), {}, now);
+    const order = orderedQueue(h.ctx.state, Date.now());
+    expect(order[0]).toBe(threatId(9));
+    expect(order.slice(1).sort()).toEqual([threatId(1), threatId(2), threatId(3)]);
+    // Queued once per project: a second call scans and queues nothing more, reads nothing more.
+    const reads = p.total;
+    await queueBackfill(h.ctx);
+    expect(p.total).toBe(reads);
+  });
+
+  it("status counts the items recorded; the dry run names the writes `project`", async () => {
+    const { h } = harness();
+    for (let n = 1; n <= 2; n++) h.platform.put({ id: threatId(n), severity: "low" });
+    await h.settle();
+    const counts = projectCounts(h.ctx.state.threats);
+    expect(counts).toEqual({ items: 2 });
+    expect(projectLine(counts)).toBe("project: 2 items recorded");
+    const base = {
+      kind: "feature" as const,
+      feature: "project" as const,
+      threatId: threatId(1),
+      repo: REPO,
+      number: 1,
+    };
+    expect(addItemModule.describe({ ...base, step: "add", issueId: 1 })).toMatchObject({ action: "project" });
+    expect(
+      setFieldsModule.describe({ ...base, step: "fields", itemId: 1, values: { Severity: "low", Due: "" } }),
+    ).toEqual({ action: "project", detail: "set Severity, Due" });
   });
 });
