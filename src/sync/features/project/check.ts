@@ -1,13 +1,35 @@
 import type { Config } from "../../../config/index.js";
 import type { FeatureCheckDeps, FeatureCheckResult } from "../types.js";
 import { fieldValue, findField } from "./values.js";
+import { compileTemplates } from "../../../config/index.js";
+import { TEMPLATE_SAMPLES, type IssueTemplateScope } from "../../../config/template-scopes.js";
+import { SEVERITIES } from "../../../shared/severity.js";
 
 const CHECK = "github project";
 
 /**
+ * What a single-select field's value can be, as far as `check` can know it without a threat: the
+ * text itself when it holds no Liquid, else its render for each severity (the usual
+ * `{{ threat.severity }}`) over the config's sample scope; other values are said in the log once.
+ */
+function sampleValues(source: string): string[] {
+  if (!source.includes("{{") && !source.includes("{%")) return [source];
+  const render = compileTemplates({ title: source }).renderTitle;
+  if (render === null) return [];
+  const sample = TEMPLATE_SAMPLES.issue_title as IssueTemplateScope;
+  return SEVERITIES.flatMap((severity) => {
+    try {
+      return [render({ ...sample, threat: { ...sample.threat, severity } })];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
  * `threatbridge check` (contract: "`check` reads the project and names every configured field it
  * cannot find"): the project (as an organization's, then a user's), its fields; and a single-select
- * field whose value is fixed text (no Liquid) names the option it lacks. Reads only.
+ * field names the options it lacks (of its fixed text, or of its render for each severity). Reads only.
  */
 export async function checkProject(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]> {
   const project = config.github.project;
@@ -44,14 +66,12 @@ export async function checkProject(config: Config, deps: FeatureCheckDeps): Prom
       missing.push(fieldName);
       continue;
     }
-    const fixed = !source.includes("{{") && !source.includes("{%");
-    if (
-      fixed &&
-      field.type === "single_select" &&
-      fieldValue(field, source).set === false &&
-      source.trim() !== ""
-    )
-      options.push(`${fieldName}: no option "${source.trim()}"`);
+    if (field.type !== "single_select") continue;
+    const lacking = [...new Set(sampleValues(source))].filter(
+      (value) => value.trim() !== "" && !fieldValue(field, value).set,
+    );
+    if (lacking.length > 0)
+      options.push(`${fieldName}: no option ${lacking.map((v) => `"${v.trim()}"`).join(", ")}`);
   }
   const results: FeatureCheckResult[] = [
     {
@@ -71,7 +91,7 @@ export async function checkProject(config: Config, deps: FeatureCheckDeps): Prom
     results.push({
       check: CHECK,
       status: "warn",
-      detail: `project ${name}: ${options.join("; ")} (left unset; a value with no option of its name is left unset and said once in the log)`,
+      detail: `project ${name}: ${options.join("; ")} (such a value leaves the field unset, said once in the log)`,
       hint: "add the option on the board",
     });
   return results;

@@ -51,7 +51,12 @@ export function renderFields(
     } catch (error) {
       // A render that fails (a work limit) leaves the field as it is.
       ctx.logger.warn(
-        { threat_id: threatId, field: name, err: error },
+        {
+          threat_id: threatId,
+          ...(record.issue ? { issue: `${record.issue.repo}#${record.issue.number}` } : {}),
+          field: name,
+          err: error,
+        },
         "a project field's template failed to render: the field is left as it is",
       );
     }

@@ -28,6 +28,8 @@ describe("threatbridge check of github.project", () => {
     expect(lines[1]?.detail).toContain('"Priority"');
     expect(lines[1]?.detail).not.toContain("Severity");
     expect(lines[2]?.detail).toContain('Triage: no option "urgent"');
+    // The severity's render for each severity: the board offers High alone.
+    expect(lines[2]?.detail).toContain('Severity: no option "informational", "low", "medium", "critical"');
     // Reads only.
     expect(p.requests.add + p.requests.patch).toBe(0);
   });
