@@ -107,6 +107,8 @@ export function costsEngine({ config, simUrl, ghUrl, token = "ghp_bench" }) {
       platform: platformClient(simUrl),
       github,
       workflow: github,
+      // Projects and comments (the conversation back's features): the same client again.
+      conversation: github,
       logger: silentLogger,
       clock,
       persist: null,

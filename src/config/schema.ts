@@ -3,6 +3,7 @@ import { z } from "zod";
 import { checkTemplate, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { AcceptanceConfig, GroupingConfig, Recurrence, SlaConfig } from "./workflow.js";
+import { ProjectConfig } from "./project.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
 import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
@@ -154,6 +155,9 @@ const GitHubConfig = z
     ),
     webhook: GitHubWebhookConfig.optional().describe(
       "GitHub webhooks for instant verdicts (optional; polling stays the source of truth)",
+    ),
+    project: ProjectConfig.optional().describe(
+      "A GitHub project the created issues join (off when left out)",
     ),
   })
   .refine((g) => (g.token === undefined) !== (g.app === undefined), {

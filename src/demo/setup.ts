@@ -57,8 +57,10 @@ function demoConfig(
   statePath: string,
   extra: Record<string, unknown> = {},
 ): Config {
+  // The caller's `github` settings (the workflow demo's project) join the stand-in's.
+  const { github: extraGitHub, ...rest } = extra;
   return ConfigSchema.parse({
-    ...extra,
+    ...rest,
     platform: {
       base_url: sim.url,
       token_url: `${sim.url}/oauth/token`,
@@ -71,6 +73,7 @@ function demoConfig(
       repository: DEMO_REPO,
       // A local stand-in has no secondary rate limits to respect: no pacing, so the demo is quick.
       write_budget: { per_minute: 0, per_hour: 0, min_interval_ms: 0 },
+      ...(typeof extraGitHub === "object" && extraGitHub !== null ? extraGitHub : {}),
     },
     state: { path: statePath },
     health: { port: 0, host: "127.0.0.1" },

@@ -24,6 +24,7 @@ interface WorkflowDemoOptions {
 
 const BREACH_LABEL = "sla:breached";
 const ACCEPT_LABEL = "risk-accepted";
+const DEMO_OWNER = DEMO_REPO.split("/")[0] ?? "acme";
 
 /** The workflow settings the demo runs with (the contract's keys; short SLAs so one shows a breach). */
 const WORKFLOW_DEMO_CONFIG = {
@@ -42,6 +43,13 @@ const WORKFLOW_DEMO_CONFIG = {
     milestones: "weekly",
   },
   acceptance: { label: ACCEPT_LABEL, default: "30d", max: "90d", warn_before: "7d" },
+  github: {
+    project: {
+      owner: DEMO_OWNER,
+      number: 1,
+      fields: { Severity: "{{ threat.severity }}", Due: "{{ sla.due }}", Asset: "{{ asset.name }}" },
+    },
+  },
 } as const;
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
@@ -110,6 +118,23 @@ async function firstCycle(run: Run): Promise<void> {
   );
   for (const i of dated.slice(0, 3))
     say(`     #${String(i.number).padEnd(3)} Due: ${dueOf(i)}  ${clip(i.title, 60)}`);
+}
+
+/** The project board the issues joined (github.project), as the stand-in shows it. */
+function board(run: Run): void {
+  const { world, say } = run;
+  const items = world.gh.projects.items(DEMO_OWNER, 1);
+  const byIssueId = new Map(issues(world).map((i) => [i.id, i]));
+  say(
+    `   They joined the project board ${DEMO_OWNER}/1 (${plural(items.length, "item")}, Severity, Due and Asset set in one PATCH each), e.g.:`,
+  );
+  for (const item of items.slice(0, 3)) {
+    const issue = byIssueId.get(item.issueId);
+    const values = Object.entries(item.values)
+      .map(([name, value]) => `${name}: ${String(value)}`)
+      .join(", ");
+    say(`     #${String(issue?.number ?? "?").padEnd(3)} ${values}`);
+  }
 }
 
 async function breach(run: Run): Promise<void> {
@@ -208,6 +233,21 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
     ...(opts.tmpRoot !== undefined ? { tmpRoot: opts.tmpRoot } : {}),
   });
   try {
+    // The board the created issues join (github.project): a single-select Severity, a date, a text.
+    run.world.gh.projects.create({
+      owner: DEMO_OWNER,
+      number: 1,
+      title: "Security threats",
+      fields: [
+        {
+          name: "Severity",
+          type: "single_select",
+          options: ["Critical", "High", "Medium", "Low", "Informational"],
+        },
+        { name: "Due", type: "date" },
+        { name: "Asset", type: "text" },
+      ],
+    });
     opts.say(
       "threatbridge demo --workflow: groups, SLA due dates, risk acceptance; all in this process, on 127.0.0.1.",
     );
@@ -215,9 +255,11 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
       `   platform: a simulator with ${threats} threats on ${assets} assets (seed ${seed}); GitHub: a local stand-in`,
     );
     opts.say("   config:   grouping by asset (parent issues with sub-issues), SLA by severity with weekly");
-    opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label`);
+    opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label,`);
+    opts.say(`             the issues on the project board ${DEMO_OWNER}/1 (github.project)`);
     opts.say("");
     await firstCycle(run);
+    board(run);
     await breach(run);
     const accepted = await accept(run);
     await warnAndExpire(run, accepted);

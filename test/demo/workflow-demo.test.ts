@@ -19,6 +19,9 @@ describe("threatbridge demo --workflow", () => {
     expect(text).toMatch(/[1-9]\d* parent issues? for their groups/);
     expect(text).toMatch(/#\d+ ".*" has [2-9]\d* sub-issues/);
     expect(text).toMatch(/Due: \d{4}-\d{2}-\d{2}/);
+    // The created issues joined the project board, their fields set (github.project).
+    expect(text).toMatch(/joined the project board acme\/1 \([1-9]\d* items?/);
+    expect(text).toMatch(/#\d+ +Severity: (Critical|High|Medium|Low|Informational)/);
     expect(text).toMatch(/[1-9]\d* open issues? passed (its|their) due date: "sla:breached" added/);
     expect(text).toMatch(/status=accepted; the platform now says "accepted"/);
     expect(text).toMatch(/a warning on #\d+/);

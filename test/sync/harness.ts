@@ -12,7 +12,8 @@ import {
 import { putQueue } from "../../src/sync/records/state-updates.js";
 import { FakeGitHub } from "./fake-github.js";
 import { FakeWorkflowGitHub } from "./fake-workflow.js";
-import { FakePlatform } from "./fake-platform.js";
+import { FakePlatform, type FailingFake } from "./fake-platform.js";
+import type { GitHubConversation } from "../../src/github/index.js";
 
 export const REPO = "acme/threats";
 export const ASSET = "00000000-0000-4000-8000-00000000a001";
@@ -52,19 +53,24 @@ export class Harness {
   clockOffsetMs = 0;
 
   constructor(
-    readonly config: Config = makeConfig(),
+    /** A test may change it and restart() (an operator's config change between two runs). */
+    public config: Config = makeConfig(),
     /** A fake with sub-issues (fake-workflow.ts) gives the engine its workflow client too. */
     readonly github: FakeGitHub = new FakeGitHub(),
+    /** Projects and comments (github/conversation.ts), for the features that use them; absent by default. */
+    readonly conversation?: GitHubConversation & FailingFake,
   ) {
     this.platform.putAsset(ASSET, { name: "shop.example.com", type: "domain" });
     this.platform.isDead = () => this.dead;
     this.github.isDead = () => this.dead;
+    if (this.conversation) this.conversation.isDead = () => this.dead;
     this.restart();
   }
 
   /** Kills the process at call `call` of one side, before or after that call takes effect. */
-  crashAt(side: "platform" | "github", call: number, after: boolean): void {
-    const target = side === "platform" ? this.platform : this.github;
+  crashAt(side: "platform" | "github" | "conversation", call: number, after: boolean): void {
+    const target = side === "platform" ? this.platform : side === "github" ? this.github : this.conversation;
+    if (!target) throw new Error("this harness has no conversation fake");
     target.failAt = { call: target.calls + call, after };
     target.onFail = () => {
       this.dead = true;
@@ -75,6 +81,7 @@ export class Harness {
     this.dead = false;
     this.platform.failAt = null;
     this.github.failAt = null;
+    if (this.conversation) this.conversation.failAt = null;
     const state = this.disk === null ? emptyState() : State.parse(JSON.parse(this.disk));
     const ctx = createContext(
       {
@@ -82,6 +89,7 @@ export class Harness {
         platform: this.platform,
         github: this.github,
         ...(this.github instanceof FakeWorkflowGitHub ? { workflow: this.github } : {}),
+        ...(this.conversation ? { conversation: this.conversation } : {}),
         logger: silentLogger,
         clock: { now: () => Date.now() + this.clockOffsetMs },
         persist: async (commit) => {

@@ -37,6 +37,8 @@ export interface Feature {
   readonly name: string;
   /** The config section that switches it on: without it, the registry leaves the feature out. */
   readonly configKey: keyof Config;
+  /** Whether it is on, where its section is nested (`github.project`): then `configKey` alone does not say. */
+  configured?(config: Config): boolean;
   /** The record as a new version of its threat leaves it, with this feature's slice noted. */
   onThreatVersion?(
     ctx: SyncContext,

@@ -16,4 +16,9 @@ describe("the registry of features", () => {
     expect(featuresFor(config).map((f) => f.name)).toEqual(["acceptance", "sla"]);
     expect(featuresFor(makeConfig({ sla: { critical: "2d" } })).map((f) => f.name)).toEqual(["sla"]);
   });
+
+  it("holds the project feature when github.project is set, though its section is nested in github", () => {
+    const github = { token: "t", repository: "acme/threats", project: { owner: "acme", number: 7 } };
+    expect(featuresFor(makeConfig({ github })).map((f) => f.name)).toEqual(["project"]);
+  });
 });

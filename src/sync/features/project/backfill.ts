@@ -1,0 +1,48 @@
+import { z } from "zod";
+import type { SyncContext } from "../../context.js";
+import { enqueue } from "../../records/queue.js";
+import { setMeta } from "../../records/state-updates.js";
+import { sliceOf } from "../types.js";
+import { runtimeFor } from "./runtime.js";
+import { decodeSlice, FEATURE, issueKey } from "./slice.js";
+
+/** What the feature keeps beyond one record: the project whose backfill was queued (`owner/number`). */
+const ProjectMeta = z.object({ backfilled: z.string().optional() });
+
+function projectKey(ctx: SyncContext): string | null {
+  const config = ctx.config.github.project;
+  return config === undefined ? null : `${config.owner}/${config.number}`;
+}
+
+/**
+ * Issues that existed before the project was configured are queued once (contract: "added at the
+ * lowest priority"): their plan is the add and the fields, after new work (a linked issue's work is
+ * the queue's last class, plan/plan-class.ts). The drain reads each threat first (its fields need
+ * it). Done once per project: the state remembers it, so a later cycle scans nothing; an idle
+ * process with the backfill done reads nothing from GitHub (the project is looked up on first need).
+ */
+export async function queueBackfill(ctx: SyncContext): Promise<void> {
+  const key = projectKey(ctx);
+  const runtime = runtimeFor(ctx);
+  if (key === null || runtime === null || runtime.off) return;
+  const meta = ProjectMeta.safeParse(ctx.state.features?.[FEATURE]);
+  if (meta.success && meta.data.backfilled === key) return;
+  // The project is looked up before anything is queued: a missing one queues nothing (said once).
+  if ((await runtime.resolve()) === null) return;
+  const now = new Date(ctx.clock.now()).toISOString();
+  const due: string[] = [];
+  ctx.state.threats.scan((id, _asset, issue, loose) => {
+    if (issue === null || ctx.state.queue[id] !== undefined) return;
+    const slice = decodeSlice(sliceOf(loose, FEATURE));
+    if (slice && slice.k === issueKey(issue)) return;
+    if (loose?.gone === true) return;
+    due.push(id);
+  });
+  for (const id of due) enqueue(ctx, id, {}, now);
+  setMeta(ctx, "features", { ...ctx.state.features, [FEATURE]: { backfilled: key } });
+  if (due.length > 0)
+    ctx.logger.info(
+      { project: key, count: due.length },
+      "issues made before the project was configured are queued to join it, after new work",
+    );
+}

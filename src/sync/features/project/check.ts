@@ -1,0 +1,98 @@
+import type { Config } from "../../../config/index.js";
+import type { FeatureCheckDeps, FeatureCheckResult } from "../types.js";
+import { fieldValue, findField } from "./values.js";
+import { compileTemplates } from "../../../config/index.js";
+import { TEMPLATE_SAMPLES, type IssueTemplateScope } from "../../../config/template-scopes.js";
+import { SEVERITIES } from "../../../shared/severity.js";
+
+const CHECK = "github project";
+
+/**
+ * What a single-select field's value can be, as far as `check` can know it without a threat: the
+ * text itself when it holds no Liquid, else its render for each severity (the usual
+ * `{{ threat.severity }}`) over the config's sample scope; other values are said in the log once.
+ */
+function sampleValues(source: string): string[] {
+  if (!source.includes("{{") && !source.includes("{%")) return [source];
+  const render = compileTemplates({ title: source }).renderTitle;
+  if (render === null) return [];
+  const sample = TEMPLATE_SAMPLES.issue_title as IssueTemplateScope;
+  return SEVERITIES.flatMap((severity) => {
+    try {
+      return [render({ ...sample, threat: { ...sample.threat, severity } })];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * `threatbridge check` (contract: "`check` reads the project and names every configured field it
+ * cannot find"): the project (as an organization's, then a user's), its fields; and a single-select
+ * field names the options it lacks (of its fixed text, or of its render for each severity). Reads only.
+ */
+export async function checkProject(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]> {
+  const project = config.github.project;
+  if (project === undefined) return [];
+  const name = `${project.owner}/${project.number}`;
+  const conversation = deps.conversation;
+  if (conversation === undefined)
+    return [{ check: CHECK, status: "skip", detail: `project ${name}: no GitHub client to read it with` }];
+  const found = await conversation.getProject({ ...project, via: config.github.repository });
+  if (!found.available)
+    return [
+      {
+        check: CHECK,
+        status: "fail",
+        detail: `project ${name} not found (GitHub answered ${found.status}: ${found.message}); project items are off`,
+        hint: "check github.project.owner and number, the token's project scope, or that this GitHub has the projects API",
+      },
+    ];
+  const listed = await conversation.listProjectFields(found.project);
+  if (!listed.available)
+    return [
+      {
+        check: CHECK,
+        status: "fail",
+        detail: `project ${name}: its fields could not be read (${listed.status})`,
+        hint: "check the token's project scope",
+      },
+    ];
+  const missing: string[] = [];
+  const options: string[] = [];
+  for (const [fieldName, source] of Object.entries(project.fields)) {
+    const field = findField(listed.fields, fieldName);
+    if (!field) {
+      missing.push(fieldName);
+      continue;
+    }
+    if (field.type !== "single_select") continue;
+    const lacking = [...new Set(sampleValues(source))].filter(
+      (value) => value.trim() !== "" && !fieldValue(field, value).set,
+    );
+    if (lacking.length > 0)
+      options.push(`${fieldName}: no option ${lacking.map((v) => `"${v.trim()}"`).join(", ")}`);
+  }
+  const results: FeatureCheckResult[] = [
+    {
+      check: CHECK,
+      status: "pass",
+      detail: `project ${name} (${found.project.title}) found, as ${found.project.ownerType === "org" ? "an organization's" : "a user's"}`,
+    },
+  ];
+  if (missing.length > 0)
+    results.push({
+      check: CHECK,
+      status: "warn",
+      detail: `project ${name} has no field ${missing.map((m) => `"${m}"`).join(", ")}: left unset`,
+      hint: "add the field on the board, or fix its name under github.project.fields",
+    });
+  if (options.length > 0)
+    results.push({
+      check: CHECK,
+      status: "warn",
+      detail: `project ${name}: ${options.join("; ")} (such a value leaves the field unset, said once in the log)`,
+      hint: "add the option on the board",
+    });
+  return results;
+}

@@ -1,0 +1,33 @@
+import type { Feature } from "../types.js";
+import { projectModules } from "./actions.js";
+import { queueBackfill } from "./backfill.js";
+import { checkProject } from "./check.js";
+import { projectCounts, projectLine } from "./counts.js";
+import { planProjectWrites } from "./plan.js";
+import { recoverAdd } from "./recover.js";
+import { renderFields } from "./render-fields.js";
+import { runtimeFor } from "./runtime.js";
+import { FEATURE } from "./slice.js";
+
+/**
+ * Project items (contract, "The conversation back": projects) as a plug-in: every issue the
+ * connector makes for a threat joins the configured GitHub project, once whatever crashes, and its
+ * fields show what the threat's templates render, written only when a rendered value changes.
+ */
+export const project: Feature = {
+  name: FEATURE,
+  configKey: "github",
+  configured: (config) => config.github.project !== undefined,
+  actions: projectModules,
+  plan(ctx, threatId, record) {
+    const runtime = runtimeFor(ctx);
+    // No client for projects (the engine's own fakes) or the project missing: nothing is planned.
+    if (runtime === null || runtime.off) return [];
+    return planProjectWrites(threatId, record, renderFields(ctx, threatId, record));
+  },
+  beforeDrain: queueBackfill,
+  recover: recoverAdd,
+  check: checkProject,
+  runtime: (ctx) => runtimeFor(ctx),
+  status: { counts: projectCounts, line: projectLine },
+};
