@@ -95,6 +95,12 @@ export class SliceColumns {
     for (const column of this.columns) column[row] = undefined;
   }
 
+  /** The row's slice of one feature, or undefined. */
+  cell(name: string, row: number): string | undefined {
+    const index = this.byName.get(name);
+    return index === undefined ? undefined : this.columns[index]?.[row];
+  }
+
   /** The row's slices, added to `value` as `slices` when it has any. */
   read(row: number, value: JsonObject): void {
     let entries: [string, string][] | null = null;

@@ -327,6 +327,16 @@ export class ThreatTable {
     }
   }
 
+  /** One feature's slices of the packed rows, read from its column (no record is built). */
+  scanPackedSlices(name: string, visit: (id: string, slice: string) => void): void {
+    const slices = this.slices;
+    if (slices === null) return;
+    for (const [id, row] of this.index) {
+      const slice = slices.cell(name, row);
+      if (slice !== undefined) visit(id, slice);
+    }
+  }
+
   /** Counts over the packed rows, read from the columns (no record is built): `status` at 300k. */
   packedTally(): { rows: number; open: number; closed: number; byRepo: Map<string, number> } {
     const byIndex = new Map<number, number>();

@@ -298,6 +298,22 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(copy.get("t2")).toEqual(mapped(2, { project: "p2" }));
   });
 
+  it("scans one feature's slices from its column, no record built (what a feature's `status` counts read)", () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n1", project: "p1" }));
+    table.set("t2", mapped(2, { project: "p2" }));
+    table.set("t3", mapped(3));
+    const seen: [string, string][] = [];
+    table.scanPackedSlices("project", (id, slice) => seen.push([id, slice]));
+    expect(seen.sort()).toEqual([
+      ["t1", "p1"],
+      ["t2", "p2"],
+    ]);
+    const none: string[] = [];
+    table.scanPackedSlices("absent", (id) => none.push(id));
+    expect(none).toEqual([]);
+  });
+
   it("writes them as columns under codec threat-6 (store version 5): each name once, a cell per row", async () => {
     const table = new ThreatTable();
     for (let i = 1; i <= 3; i++) table.set(`t${i}`, mapped(i));

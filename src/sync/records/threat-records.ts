@@ -50,6 +50,8 @@ export interface ThreatRecords {
    * the SLA (threat-table.ts), from the record otherwise.
    */
   scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
+  /** Every record's slice of one feature (ThreatRecord.slices), from the columns where packed. */
+  scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
   /**
    * The records of an uncommon shape (a refusal, a risk acceptance...), without building the
    * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
@@ -180,6 +182,15 @@ export class ThreatRecordsView implements ThreatRecords {
         record.issue?.state === "open" && !record.gone,
         sla.breach !== undefined,
       );
+    }
+  }
+
+  scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
+    const table = this.rows.table;
+    if (table) table.scanPackedSlices(feature, visit);
+    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+      const slice = this.record(value).slices?.[feature];
+      if (slice !== undefined) visit(id, slice);
     }
   }
 

@@ -1,14 +1,14 @@
 import type { ThreatRecords } from "../../records/threat-records.js";
-import { sliceOf, type FeatureCounts } from "../types.js";
+import type { FeatureCounts } from "../types.js";
 import { decodeSlice, FEATURE } from "./slice.js";
 
-/** `status`: the project items recorded (a record with a slice is kept whole: no packed row is read). */
+/** `status`: the project items recorded, read from the slices' column (no record is built). */
 export function projectCounts(threats: ThreatRecords): FeatureCounts {
   let items = 0;
-  for (const [, record] of threats.uncommon()) {
-    const slice = decodeSlice(sliceOf(record, FEATURE));
+  threats.scanSlices(FEATURE, (_id, text) => {
+    const slice = decodeSlice(text);
     if (slice && slice.i > 0) items += 1;
-  }
+  });
   return { items };
 }
 
