@@ -3,6 +3,7 @@ import type { Threat } from "../../../platform/index.js";
 import { getPath } from "../../../shared/json.js";
 import type { ThreatRecord } from "../../../state/index.js";
 import { nowIso, type SyncContext } from "../../context.js";
+import { allRepos } from "../../plan/policy.js";
 import { enqueue } from "../../records/queue.js";
 import { issueKey } from "../../records/threat-index.js";
 import { updateThreat } from "../../records/state-updates.js";
@@ -153,7 +154,11 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
     sayOnce(ctx, "no-conversation", {}, "this engine has no GitHub comment listing; notes show no comments");
   } else if (config.comments > 0 && conversation !== undefined) {
     const self = await selfLogin(ctx);
-    for (const repo of ctx.index.repositories()) {
+    // The configured repositories (new issues go there) and any other that holds mapped issues.
+    const repos = new Map<string, string>();
+    for (const repo of [...allRepos(ctx.policy), ...ctx.index.repositories()])
+      if (!repos.has(repo.toLowerCase())) repos.set(repo.toLowerCase(), repo);
+    for (const repo of repos.values()) {
       const data = notesData(ctx);
       const since = data.since[repo] ?? null;
       const startedMs = ctx.clock.now();
