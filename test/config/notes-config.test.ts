@@ -23,6 +23,8 @@ describe("notes config", () => {
   it("fields.threat.note is a dotted path", () => {
     const { config } = parse(minimalPlus("fields:", "  threat:", "    note: meta.note"));
     expect(config.fields.threat.note).toBe("meta.note");
-    expect(problemAt(errorOf(minimalPlus("fields:", "  threat:", '    note: "a..b"')), "fields.threat.note").line).toBe(11);
+    expect(
+      problemAt(errorOf(minimalPlus("fields:", "  threat:", '    note: "a..b"')), "fields.threat.note").line,
+    ).toBe(11);
   });
 });

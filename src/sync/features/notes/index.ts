@@ -45,7 +45,13 @@ async function checkNotes(config: Config, deps: FeatureCheckDeps): Promise<Featu
     if (threats.length === 0) continue;
     const carrying = threats.filter((t) => noteOf(t, path) !== undefined).length;
     if (carrying > 0)
-      return [{ check: "notes", status: "pass", detail: `threat reads carry a note at fields.threat.note (${path})` }];
+      return [
+        {
+          check: "notes",
+          status: "pass",
+          detail: `threat reads carry a note at fields.threat.note (${path})`,
+        },
+      ];
     return [
       {
         check: "notes",

@@ -116,7 +116,12 @@ async function selfLogin(ctx: SyncContext): Promise<string | null> {
 }
 
 /** Takes in one repository's listing: each mapped issue's people's comments, kept to the last N. */
-function takeComments(ctx: SyncContext, repo: string, comments: RepoCommentSnapshot[], self: string | null): void {
+function takeComments(
+  ctx: SyncContext,
+  repo: string,
+  comments: RepoCommentSnapshot[],
+  self: string | null,
+): void {
   const config = ctx.config.notes;
   if (!config) return;
   const byThreat = new Map<string, NoteComment[]>();
@@ -167,7 +172,8 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
         takeComments(ctx, repo, listed.comments, self);
         let next = since ?? new Date(startedMs - FIRST_LISTING_MARGIN_MS).toISOString();
         for (const c of listed.comments) if (c.updatedAt > next) next = c.updatedAt;
-        if (next !== since) setNotesData(ctx, { ...notesData(ctx), since: { ...notesData(ctx).since, [repo]: next } });
+        if (next !== since)
+          setNotesData(ctx, { ...notesData(ctx), since: { ...notesData(ctx).since, [repo]: next } });
       } catch (error) {
         ctx.logger.warn({ repo, err: error }, "people's comments could not be listed; notes there wait");
       }

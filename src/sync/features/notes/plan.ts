@@ -78,7 +78,17 @@ export function noteDue(
   if (section === null || !issue) return null;
   const hash = sectionHash(section);
   if (readSlice(record).w === hash) return null;
-  return { kind: "feature", feature: NOTES, step: "write", threatId, repo: issue.repo, number: issue.number, path, section, hash };
+  return {
+    kind: "feature",
+    feature: NOTES,
+    step: "write",
+    threatId,
+    repo: issue.repo,
+    number: issue.number,
+    path,
+    section,
+    hash,
+  };
 }
 
 /**

@@ -44,7 +44,10 @@ export const noteWriteAction: ActionModule<FeatureAction, Answer> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ action: "note", detail: `note section (${asNote(action).section.length} characters)` }),
+  describe: (action) => ({
+    action: "note",
+    detail: `note section (${asNote(action).section.length} characters)`,
+  }),
   intent: (action) => {
     const note = asNote(action);
     return {
@@ -85,7 +88,8 @@ export const noteWriteAction: ActionModule<FeatureAction, Answer> = {
   settle(action, answer): Settlement {
     const note = asNote(action);
     const issue = { repo: note.repo, number: note.number };
-    if (answer.kind === "gone") return { record: threatGone, events: [], cache: "forget", commit: "checkpoint" };
+    if (answer.kind === "gone")
+      return { record: threatGone, events: [], cache: "forget", commit: "checkpoint" };
     if (answer.kind === "absent") {
       return {
         record: (r) => changeSlice(r, (s) => ({ ...s, n: 1 })),

@@ -62,7 +62,14 @@ describe("the notes' plan (contract, notes: written only when the section's text
     const { issue: _none, ...noIssue } = record;
     expect(noteDue(config, "note", ID, noIssue)).toBeNull();
     expect(noteDue(config, "note", ID, { ...record, gone: true })).toBeNull();
-    expect(noteDue(config, "note", ID, changeSlice(record, () => ({ n: 1 })))).toBeNull();
+    expect(
+      noteDue(
+        config,
+        "note",
+        ID,
+        changeSlice(record, () => ({ n: 1 })),
+      ),
+    ).toBeNull();
   });
 
   it("a template replaces the default body, with the same scope", () => {

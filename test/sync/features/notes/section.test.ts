@@ -77,9 +77,9 @@ describe("the note's section (contract, notes: text outside the section is never
       fc.string(),
       fc.constantFrom(BEGIN, END, `${BEGIN}\r`, `${END}\r`, " " + BEGIN, "--- threatbridge: other ---", ""),
     );
-    const note = fc.tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom("\n", "\r\n")).map(([lines, eol]) =>
-      lines.join(eol),
-    );
+    const note = fc
+      .tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom("\n", "\r\n"))
+      .map(([lines, eol]) => lines.join(eol));
     const body = fc.array(fc.oneof(fc.string(), fc.constantFrom(BEGIN, END)), { maxLength: 5 });
     fc.assert(
       fc.property(note, body, (n, b) => {
