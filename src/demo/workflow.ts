@@ -23,6 +23,7 @@ interface WorkflowDemoOptions {
 }
 
 const BREACH_LABEL = "sla:breached";
+const NOTE_BEGIN = "--- threatbridge: GitHub ---";
 const ACCEPT_LABEL = "risk-accepted";
 
 /** The workflow settings the demo runs with (the contract's keys; short SLAs so one shows a breach). */
@@ -42,6 +43,7 @@ const WORKFLOW_DEMO_CONFIG = {
     milestones: "weekly",
   },
   acceptance: { label: ACCEPT_LABEL, default: "30d", max: "90d", warn_before: "7d" },
+  notes: { comments: 3 },
 } as const;
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
@@ -155,6 +157,13 @@ async function accept(run: Run): Promise<{ number: number; threatId: string; unt
   );
   const comment = world.gh.comments(DEMO_REPO, target.number).at(-1);
   if (comment) say(`   The connector comments: "${firstLine(comment.body)}"`);
+  // The threat's note on the platform (notes): the analyst's text kept, the connector's section after it.
+  const note = world.sim.sim.getThreat(threatId)?.note ?? "";
+  const at = note.indexOf(NOTE_BEGIN);
+  if (at >= 0) {
+    say(`   The threat's note on the platform now tells the issue's story (its section of the note):`);
+    for (const line of note.slice(at).split("\n").slice(0, 9)) say(`     ${clip(line, 90)}`);
+  }
   if (status !== "accepted")
     throw new DemoError(`the acceptance of #${target.number} did not reach the platform`);
   return { number: target.number, threatId, until };
@@ -215,7 +224,8 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
       `   platform: a simulator with ${threats} threats on ${assets} assets (seed ${seed}); GitHub: a local stand-in`,
     );
     opts.say("   config:   grouping by asset (parent issues with sub-issues), SLA by severity with weekly");
-    opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label`);
+    opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label,`);
+    opts.say("             notes: the threat's note on the platform tells its issue's story");
     opts.say("");
     await firstCycle(run);
     await breach(run);
