@@ -45,7 +45,11 @@ export function notesOnVersion(
     sayOnce(
       ctx,
       "absent",
-      { threat_id: threat.id, path },
+      {
+        threat_id: threat.id,
+        ...(after.issue ? { issue: `${after.issue.repo}#${after.issue.number}` } : {}),
+        path,
+      },
       "threat reads carry no note at fields.threat.note; no note is written (said once)",
     );
     return changeSlice(after, (s) => ({ ...s, n: 1 }));

@@ -4,7 +4,7 @@ import { utcDay } from "../../../shared/duration.js";
 import type { ThreatRecord } from "../../../state/index.js";
 import type { SyncContext } from "../../context.js";
 import type { FeatureAction } from "../../plan/plan.js";
-import { addPending, notesData, notesRun } from "./runtime.js";
+import { addPending, notesData, notesRun, sayOnce } from "./runtime.js";
 import { defaultBody, renderSection, sectionHash, utcMinute } from "./section.js";
 import { NOTES, readSlice, type NotesSlice } from "./slice.js";
 
@@ -104,7 +104,13 @@ export function planNotes(ctx: SyncContext, threatId: string, record: ThreatReco
     due = noteDue(config, ctx.config.fields.threat.note, threatId, record);
   } catch (error) {
     // A template that fails on this threat's facts: said once, no note for it (the issue goes on).
-    ctx.logger.warn({ threat_id: threatId, err: error }, "the notes template failed; no note written");
+    const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : undefined;
+    sayOnce(
+      ctx,
+      "template",
+      { threat_id: threatId, ...(issue ? { issue } : {}), err: error },
+      "the notes template failed on this threat; no note written for the threats it fails on (said once)",
+    );
     return [];
   }
   if (due === null) return [];
