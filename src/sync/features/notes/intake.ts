@@ -8,7 +8,7 @@ import { enqueue } from "../../records/queue.js";
 import { issueKey } from "../../records/threat-index.js";
 import { updateThreat } from "../../records/state-updates.js";
 import { noteDue } from "./plan.js";
-import { addPending, notesData, notesRun, sayOnce, setNotesData } from "./runtime.js";
+import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } from "./runtime.js";
 import { findSection, plainText, sectionHash } from "./section.js";
 import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
 
@@ -183,8 +183,6 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
       }
     }
   }
-  const data = notesData(ctx);
-  for (const threatId of data.pending) enqueue(ctx, threatId, { timed: true }, nowIso(ctx));
-  if (data.pending.length > 0) setNotesData(ctx, { ...data, pending: [] });
+  for (const threatId of takePending(ctx)) enqueue(ctx, threatId, { timed: true }, nowIso(ctx));
   run.ready = true;
 }

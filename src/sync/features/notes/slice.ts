@@ -16,6 +16,8 @@ export type NoteComment = [id: number, author: string, at: string, text: string]
 const Slice = z.object({
   /** Hash of the section last written (or found in the note): the plan compares against it. */
   w: z.string().optional(),
+  /** 1: its section differs and waits for the next comment listing, which queues it. */
+  p: z.literal(1).optional(),
   /** 1: reads of this threat carry no note at `fields.threat.note` (nothing is written). */
   n: z.literal(1).optional(),
   /** GitHub's close reason, assignees and milestone of the issue, where set. */

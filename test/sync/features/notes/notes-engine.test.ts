@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { GitHubConversation, RepoCommentSnapshot } from "../../../../src/github/index.js";
 import { BEGIN, END, findSection } from "../../../../src/sync/features/notes/section.js";
+import { notesOnIssue } from "../../../../src/sync/features/notes/intake.js";
+import { persist } from "../../../../src/sync/context.js";
+import { takePending } from "../../../../src/sync/features/notes/runtime.js";
+import { readSlice } from "../../../../src/sync/features/notes/slice.js";
 import { Harness, makeConfig, REPO, threatId } from "../../harness.js";
 
 /**
@@ -135,6 +139,31 @@ describe("notes through the engine", () => {
         expect(Object.keys(h.ctx.state.intents)).toHaveLength(0);
       }
     }
+  });
+
+  it("a threat waiting for the next listing survives a crash: its slice's flag is read back", async () => {
+    const { h, number } = await withIssue();
+    // A person assigns bob (the change poll's snapshot); the note waits for the next listing.
+    notesOnIssue(h.ctx, T1, {
+      repo: REPO,
+      number,
+      id: null,
+      url: `https://github.com/${REPO}/issues/${number}`,
+      state: "open",
+      stateReason: null,
+      title: "t",
+      body: "",
+      labels: [],
+      assignees: ["bob"],
+      updatedAt: new Date().toISOString(),
+      threatId: T1,
+    });
+    await persist(h.ctx);
+    h.restart();
+    // The next listing (the first of this process) finds it by its flag and queues it.
+    expect(takePending(h.ctx)).toEqual([T1]);
+    expect(readSlice(h.ctx.state.threats.get(T1)).p).toBeUndefined();
+    expect(readSlice(h.ctx.state.threats.get(T1)).a).toEqual(["bob"]);
   });
 
   it("after a lost state, the section read from the note says what was written: 0 writes when it matches", async () => {
