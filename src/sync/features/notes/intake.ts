@@ -169,7 +169,9 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
       if (!repos.has(repo.toLowerCase())) repos.set(repo.toLowerCase(), repo);
     for (const repo of repos.values()) {
       const data = notesData(ctx);
-      const since = data.since[repo] ?? null;
+      // Keyed by the repository's name lower-cased: GitHub's names are case-insensitive.
+      const key = repo.toLowerCase();
+      const since = data.since[key] ?? null;
       const startedMs = ctx.clock.now();
       try {
         const listed = await conversation.listRepoComments(repo, since);
@@ -177,7 +179,7 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
         let next = since ?? new Date(startedMs - FIRST_LISTING_MARGIN_MS).toISOString();
         for (const c of listed.comments) if (c.updatedAt > next) next = c.updatedAt;
         if (next !== since)
-          setNotesData(ctx, { ...notesData(ctx), since: { ...notesData(ctx).since, [repo]: next } });
+          setNotesData(ctx, { ...notesData(ctx), since: { ...notesData(ctx).since, [key]: next } });
       } catch (error) {
         ctx.logger.warn({ repo, err: error }, "people's comments could not be listed; notes there wait");
       }

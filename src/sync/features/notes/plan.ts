@@ -116,7 +116,8 @@ export function planNotes(ctx: SyncContext, threatId: string, record: ThreatReco
   if (due === null) return [];
   const run = notesRun(ctx);
   // After a lost state, the repository's comments are listed before its sections are compared.
-  const listed = config.comments === 0 || ctx.conversation === undefined || due.repo in notesData(ctx).since;
+  const listed =
+    config.comments === 0 || ctx.conversation === undefined || due.repo.toLowerCase() in notesData(ctx).since;
   if (!run.ready || run.written.has(threatId) || !listed) {
     addPending(ctx, threatId);
     return [];
