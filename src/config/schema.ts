@@ -4,6 +4,7 @@ import { checkTemplate, TemplateError } from "./templates.js";
 import { cronRangeProblem } from "./cron-fields.js";
 import { AcceptanceConfig, GroupingConfig, Recurrence, SlaConfig } from "./workflow.js";
 import { ProjectConfig } from "./project.js";
+import { NotesConfig } from "./notes.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
 import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
@@ -245,6 +246,7 @@ const FieldsConfig = z.strictObject({
         .describe(
           "When the threat was first detected (ISO time or day, or Unix seconds or ms): the start of its SLA, when parseable",
         ),
+      note: dottedPath.default("note").describe("Where threat reads carry the free-form note (notes)"),
     })
     .prefault({})
     .describe(
@@ -395,6 +397,7 @@ export const ConfigSchema = z.strictObject({
   acceptance: AcceptanceConfig.optional().describe("Risk acceptance that expires (off when left out)"),
   recurrence: Recurrence,
   render: RenderConfig.optional().describe("What issue bodies show beyond the threat (off when left out)"),
+  notes: NotesConfig.optional().describe("The threat's note tells its issue's story (off when left out)"),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -167,6 +167,33 @@ export function compileGroupTitle(source: string): (scope: object) => string {
   return compileOne(createEngine(), "title", source, "grouping.title");
 }
 
+/**
+ * A plug-in feature's template (src/sync/features/), in the same sandbox; `where` names its config
+ * key in errors. Throws `TemplateError` when it does not parse.
+ */
+export function compileTemplate(source: string, where: string): (scope: object) => string {
+  return compileOne(createEngine(), "body", source, where);
+}
+
+/**
+ * `checkTemplate` for a plug-in feature's template, against a sample of the scope its feature
+ * renders it with (so that the feature's scope needs no kind here). Throws `TemplateError`.
+ */
+export function checkTemplateWith(sample: object, source: string): void {
+  const engine = createEngine();
+  let parsed: ReturnType<Liquid["parse"]>;
+  try {
+    parsed = engine.parse(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TemplateError("body", `${reason}${filterHint(reason, Object.keys(engine.filters))}`, {
+      cause: error,
+    });
+  }
+  const problem = unknownVariable(engine.analyzeSync(parsed, { partials: false }).globals, sample);
+  if (problem !== undefined) throw new TemplateError("body", problem);
+}
+
 const PART_OF: Readonly<Record<TemplateKind, TemplatePart>> = {
   issue_title: "title",
   issue_body: "body",

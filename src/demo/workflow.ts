@@ -23,6 +23,7 @@ interface WorkflowDemoOptions {
 }
 
 const BREACH_LABEL = "sla:breached";
+const NOTE_BEGIN = "--- threatbridge: GitHub ---";
 const ACCEPT_LABEL = "risk-accepted";
 const DEMO_OWNER = DEMO_REPO.split("/")[0] ?? "acme";
 
@@ -50,6 +51,7 @@ const WORKFLOW_DEMO_CONFIG = {
       fields: { Severity: "{{ threat.severity }}", Due: "{{ sla.due }}", Asset: "{{ asset.name }}" },
     },
   },
+  notes: { comments: 3 },
 } as const;
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
@@ -180,6 +182,13 @@ async function accept(run: Run): Promise<{ number: number; threatId: string; unt
   );
   const comment = world.gh.comments(DEMO_REPO, target.number).at(-1);
   if (comment) say(`   The connector comments: "${firstLine(comment.body)}"`);
+  // The threat's note on the platform (notes): the analyst's text kept, the connector's section after it.
+  const note = world.sim.sim.getThreat(threatId)?.note ?? "";
+  const at = note.indexOf(NOTE_BEGIN);
+  if (at >= 0) {
+    say(`   The threat's note on the platform now tells the issue's story (its section of the note):`);
+    for (const line of note.slice(at).split("\n").slice(0, 9)) say(`     ${clip(line, 90)}`);
+  }
   if (status !== "accepted")
     throw new DemoError(`the acceptance of #${target.number} did not reach the platform`);
   return { number: target.number, threatId, until };
@@ -257,6 +266,7 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
     opts.say("   config:   grouping by asset (parent issues with sub-issues), SLA by severity with weekly");
     opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label,`);
     opts.say(`             the issues on the project board ${DEMO_OWNER}/1 (github.project)`);
+    opts.say("             notes: the threat's note on the platform tells its issue's story");
     opts.say("");
     await firstCycle(run);
     board(run);

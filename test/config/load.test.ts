@@ -94,6 +94,7 @@ describe("defaults", () => {
           asset_id: "asset_id",
           age: "age_days",
           description: "description",
+          note: "note",
         },
         asset: { name: "name", type: "type" },
       },

@@ -25,6 +25,10 @@ describe("threatbridge demo --workflow", () => {
     expect(text).toMatch(/[1-9]\d* open issues? passed (its|their) due date: "sla:breached" added/);
     expect(text).toMatch(/status=accepted; the platform now says "accepted"/);
     expect(text).toMatch(/a warning on #\d+/);
+    // Notes: the section of the accepted threat's note names its issue, closed as not planned, and carol's comment.
+    expect(text).toMatch(/--- threatbridge: GitHub ---\n\s+Issue: acme\/[^#]+#\d+/);
+    expect(text).toMatch(/State: closed \(not_planned\)/);
+    expect(text).toMatch(/carol at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:/);
     expect(text).toMatch(/the acceptance has expired: the platform says "unsolved", #\d+ is open/);
   }, 60_000);
 });

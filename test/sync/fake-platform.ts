@@ -273,8 +273,21 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     }, true);
   }
 
-  updateNote(): Promise<void> {
-    return this.call(() => undefined, true);
+  /** Every note sent (update-note), in order: what a test checks of the notes' writes. */
+  readonly notesSent: Array<{ id: string; note: string }> = [];
+
+  /**
+   * update-note: replaces the note (rule 1), 404 for a threat not there (rule 5); an identical note
+   * changes nothing (rule 4), any other is re-delivered on the stream (rule 3). Applied at once: the
+   * spec's asynchronous apply (rule 2) is the simulator's.
+   */
+  updateNote(id: string, note: string): Promise<void> {
+    return this.call(() => {
+      const t = this.threats.get(id);
+      if (!t || !this.visible(t)) throw new NotFoundProblem();
+      this.notesSent.push({ id, note });
+      if (t["note"] !== note) this.put({ id, note });
+    }, true);
   }
 
   putExternalReference(id: string, system: string, ref: { external_id: string; url: string }): Promise<void> {

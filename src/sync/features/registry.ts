@@ -4,13 +4,14 @@ import type { ThreatRecord } from "../../state/index.js";
 import { acceptance } from "./acceptance/index.js";
 import { sla } from "./sla/index.js";
 import { project } from "./project/index.js";
+import { notes } from "./notes/index.js";
 import type { Feature } from "./types.js";
 import type { ActionModule } from "../actions/types.js";
 import type { FeatureAction } from "../plan/plan.js";
 
 /** Every feature the connector has, in the order the core calls them. */
 // Risk acceptance first: its steps were queued before the SLA's, and ties in the queue go by age.
-const FEATURES: readonly Feature[] = [acceptance, sla, project];
+const FEATURES: readonly Feature[] = [acceptance, sla, notes, project];
 
 /** The features the config switches on (its section present), built once per process. */
 export function featuresFor(config: Config): readonly Feature[] {

@@ -1,0 +1,96 @@
+import type { Config } from "../../../config/index.js";
+import type { Intent } from "../../../state/index.js";
+import type { SyncContext } from "../../context.js";
+import { updateThreat } from "../../records/state-updates.js";
+import type { ThreatRecords } from "../../records/threat-records.js";
+import { threatGone } from "../../transitions/outcome.js";
+import type { Feature, FeatureCheckDeps, FeatureCheckResult, FeatureCounts } from "../types.js";
+import { noteOf, notesBeforeDrain, notesOnIssue, notesOnVersion } from "./intake.js";
+import { planNotes } from "./plan.js";
+import { findSection, sectionHash } from "./section.js";
+import { changeSlice, NOTES, parseSlice } from "./slice.js";
+import { noteWriteAction } from "./write-action.js";
+
+/**
+ * Notes (contract, "The conversation back": notes) as a plug-in: the threat's note on the platform
+ * tells its issue's story in a section the connector owns, written only when that section changes.
+ */
+
+/**
+ * An intent left by a crash or a failed send: the threat is read, and the write landed when its
+ * note holds the section of the intent's hash (recorded then). The platform applies notes
+ * asynchronously, so a write that landed may not show yet: it is then sent once more, the same
+ * text (at most one identical extra note). 404: the threat is gone, nothing to send.
+ */
+async function recoverNote(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  const threat = await ctx.platform.getThreat(intent.threatId);
+  if (threat === null) {
+    updateThreat(ctx, intent.threatId, threatGone);
+    return true;
+  }
+  const note = noteOf(threat, ctx.config.fields.threat.note);
+  const hash = intent.data;
+  if (note === undefined || hash === undefined) return false;
+  const section = findSection(note, hash);
+  if (!section || sectionHash(section.text) !== hash) return false;
+  updateThreat(ctx, intent.threatId, (r) => changeSlice(r, (s) => ({ ...s, w: hash })));
+  return true;
+}
+
+/** `check`: whether the first threats read carry a note at `fields.threat.note`. */
+async function checkNotes(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]> {
+  const path = config.fields.threat.note;
+  for await (const page of deps.platform.streamThreats(null)) {
+    const threats = page.items.flatMap((item) => (item.ok ? [item.value] : []));
+    if (threats.length === 0) continue;
+    const carrying = threats.filter((t) => noteOf(t, path) !== undefined).length;
+    if (carrying > 0)
+      return [
+        {
+          check: "notes",
+          status: "pass",
+          detail: `threat reads carry a note at fields.threat.note (${path})`,
+        },
+      ];
+    return [
+      {
+        check: "notes",
+        status: "warn",
+        detail: `threat reads carry no note at fields.threat.note (${path}): no note will be written`,
+        hint: "set fields.threat.note to where your platform's threat reads carry the note",
+      },
+    ];
+  }
+  return [{ check: "notes", status: "skip", detail: "no threat to read a note from yet" }];
+}
+
+/** `status`: threats whose note holds the connector's section, and those whose reads carry no note. */
+function countNotes(threats: ThreatRecords): FeatureCounts {
+  let written = 0;
+  let absent = 0;
+  // From the slices' column: no record is built.
+  threats.scanSlices(NOTES, (_id, text) => {
+    const slice = parseSlice(text);
+    if (slice.w !== undefined) written += 1;
+    if (slice.n === 1) absent += 1;
+  });
+  return { written, absent };
+}
+
+function notesLine(counts: FeatureCounts): string {
+  const { written = 0, absent = 0 } = counts;
+  return `notes:      ${written} threats' notes hold the GitHub section, ${absent} without a note on reads`;
+}
+
+export const notes: Feature = {
+  name: NOTES,
+  configKey: "notes",
+  onThreatVersion: notesOnVersion,
+  onIssueChange: notesOnIssue,
+  beforeDrain: notesBeforeDrain,
+  plan: planNotes,
+  actions: { write: noteWriteAction },
+  recover: recoverNote,
+  check: checkNotes,
+  status: { counts: countNotes, line: notesLine },
+};

@@ -1,0 +1,190 @@
+import type { IssueSnapshot, RepoCommentSnapshot } from "../../../github/index.js";
+import type { Threat } from "../../../platform/index.js";
+import { getPath } from "../../../shared/json.js";
+import type { ThreatRecord } from "../../../state/index.js";
+import { nowIso, type SyncContext } from "../../context.js";
+import { allRepos } from "../../plan/policy.js";
+import { enqueue } from "../../records/queue.js";
+import { issueKey } from "../../records/threat-index.js";
+import { updateThreat } from "../../records/state-updates.js";
+import { noteDue } from "./plan.js";
+import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } from "./runtime.js";
+import { findSection, plainText, sectionHash } from "./section.js";
+import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
+
+/**
+ * What the notes take in (contract, "The conversation back": notes): each threat version (is there
+ * a note at `fields.threat.note`; after a lost state, which section the note already holds), each
+ * listed issue (its close reason, assignees, milestone) and, once per cycle, each repository's
+ * people's comments in ONE listing (`GET /repos/{o}/{r}/issues/comments?since=`), never one read
+ * per issue. A threat whose section changes waits in `pending` until that listing is done, then is
+ * queued `timed` (planned from the record: no read of the threat for planning).
+ */
+
+/** The note a threat read carries: its text ("" for null), or undefined when the field is absent. */
+export function noteOf(threat: unknown, path: string): string | undefined {
+  const value = getPath(threat, path);
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? value : value === null ? "" : undefined;
+}
+
+/**
+ * A new version of a threat: whether reads carry its note, and, when the slice does not know what
+ * was written (a lost state, or notes just switched on), the section the note holds.
+ */
+export function notesOnVersion(
+  ctx: SyncContext,
+  _before: ThreatRecord | undefined,
+  after: ThreatRecord,
+  threat: Threat,
+): ThreatRecord {
+  if (!ctx.config.notes) return after;
+  const path = ctx.config.fields.threat.note;
+  const note = noteOf(threat, path);
+  if (note === undefined) {
+    sayOnce(
+      ctx,
+      "absent",
+      {
+        threat_id: threat.id,
+        ...(after.issue ? { issue: `${after.issue.repo}#${after.issue.number}` } : {}),
+        path,
+      },
+      "threat reads carry no note at fields.threat.note; no note is written (said once)",
+    );
+    return changeSlice(after, (s) => ({ ...s, n: 1 }));
+  }
+  return changeSlice(after, (s) => {
+    const { n: _absent, ...rest } = s;
+    if (rest.w !== undefined) return rest;
+    const found = findSection(note);
+    return found ? { ...rest, w: sectionHash(found.text) } : rest;
+  });
+}
+
+function sameFacts(a: NotesSlice, b: NotesSlice): boolean {
+  return a.r === b.r && a.m === b.m && (a.a ?? []).join("\n") === (b.a ?? []).join("\n");
+}
+
+/** The threat waits for the next listing when its section now differs from the one written. */
+function noteChange(ctx: SyncContext, threatId: string): void {
+  const config = ctx.config.notes;
+  const record = ctx.state.threats.get(threatId);
+  if (!config || !record) return;
+  try {
+    if (noteDue(config, ctx.config.fields.threat.note, threatId, record) !== null) addPending(ctx, threatId);
+  } catch {
+    // A template that fails on these facts: the plan says so when it is asked.
+  }
+}
+
+/** A listed issue of a mapped threat: its close reason, assignees and milestone, where they changed. */
+export function notesOnIssue(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
+  if (!ctx.config.notes) return;
+  const record = ctx.state.threats.get(threatId);
+  if (!record) return;
+  const slice = readSlice(record);
+  const assignees = [...issue.assignees].sort();
+  const facts: NotesSlice = {
+    ...slice,
+    ...(issue.state === "closed" && issue.stateReason !== null ? { r: issue.stateReason } : { r: undefined }),
+    a: assignees.length > 0 ? assignees : undefined,
+    // An answer that does not say (the engine's fakes) keeps what was known.
+    m: issue.milestone === undefined ? slice.m : (issue.milestone ?? undefined),
+  };
+  if (sameFacts(slice, facts)) return;
+  updateThreat(ctx, threatId, (r) => changeSlice(r, () => facts));
+  noteChange(ctx, threatId);
+}
+
+/** Whether a comment is a person's: bots' and the connector's own (its keys and markers) are left out. */
+export function isPersonComment(comment: RepoCommentSnapshot, self: string | null): boolean {
+  if (comment.author === null || comment.authorType === "Bot") return false;
+  if (self !== null && comment.author.toLowerCase() === self.toLowerCase()) return false;
+  return !/<!-- threatbridge:/.test(comment.body);
+}
+
+/** GitHub's `since` is inclusive and its clock not ours: the first listing looks back this far. */
+const FIRST_LISTING_MARGIN_MS = 5 * 60_000;
+
+async function selfLogin(ctx: SyncContext): Promise<string | null> {
+  const run = notesRun(ctx);
+  if (run.self !== undefined) return run.self;
+  try {
+    run.self = await ctx.github.whoAmI();
+  } catch {
+    // An App installation has no user: its comments are a bot's, left out as such.
+    run.self = null;
+  }
+  return run.self;
+}
+
+/** Takes in one repository's listing: each mapped issue's people's comments, kept to the last N. */
+function takeComments(
+  ctx: SyncContext,
+  repo: string,
+  comments: RepoCommentSnapshot[],
+  self: string | null,
+): void {
+  const config = ctx.config.notes;
+  if (!config) return;
+  const byThreat = new Map<string, NoteComment[]>();
+  for (const c of comments) {
+    if (!isPersonComment(c, self)) continue;
+    const threatId = ctx.index.byIssue.get(issueKey(repo, c.issueNumber));
+    if (threatId === undefined) continue;
+    const text = plainText(c.body).slice(0, config.max_length);
+    const list = byThreat.get(threatId) ?? [];
+    list.push([c.id, c.author ?? "ghost", c.createdAt, text]);
+    byThreat.set(threatId, list);
+  }
+  for (const [threatId, fresh] of byThreat) {
+    const record = ctx.state.threats.get(threatId);
+    if (!record) continue;
+    const known = readSlice(record).c ?? [];
+    const merged = mergeComments(known, fresh, config.comments);
+    if (JSON.stringify(merged) === JSON.stringify(known)) continue;
+    updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, c: merged })));
+    noteChange(ctx, threatId);
+  }
+}
+
+/**
+ * Once per cycle, before the drain: one comment listing per repository that holds mapped issues
+ * (when `notes.comments` > 0), then every threat waiting for it is queued `timed`, and notes may be
+ * written for the rest of the cycle.
+ */
+export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
+  const config = ctx.config.notes;
+  if (!config) return;
+  const run = notesRun(ctx);
+  const conversation = ctx.conversation;
+  if (config.comments > 0 && conversation === undefined) {
+    sayOnce(ctx, "no-conversation", {}, "this engine has no GitHub comment listing; notes show no comments");
+  } else if (config.comments > 0 && conversation !== undefined) {
+    const self = await selfLogin(ctx);
+    // The configured repositories (new issues go there) and any other that holds mapped issues.
+    const repos = new Map<string, string>();
+    for (const repo of [...allRepos(ctx.policy), ...ctx.index.repositories()])
+      if (!repos.has(repo.toLowerCase())) repos.set(repo.toLowerCase(), repo);
+    for (const repo of repos.values()) {
+      const data = notesData(ctx);
+      // Keyed by the repository's name lower-cased: GitHub's names are case-insensitive.
+      const key = repo.toLowerCase();
+      const since = data.since[key] ?? null;
+      const startedMs = ctx.clock.now();
+      try {
+        const listed = await conversation.listRepoComments(repo, since);
+        takeComments(ctx, repo, listed.comments, self);
+        let next = since ?? new Date(startedMs - FIRST_LISTING_MARGIN_MS).toISOString();
+        for (const c of listed.comments) if (c.updatedAt > next) next = c.updatedAt;
+        if (next !== since)
+          setNotesData(ctx, { ...notesData(ctx), since: { ...notesData(ctx).since, [key]: next } });
+      } catch (error) {
+        ctx.logger.warn({ repo, err: error }, "people's comments could not be listed; notes there wait");
+      }
+    }
+  }
+  for (const threatId of takePending(ctx)) enqueue(ctx, threatId, { timed: true }, nowIso(ctx));
+  run.ready = true;
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { SyncContext } from "../../context.js";
+import { setMeta, updateThreat } from "../../records/state-updates.js";
+import { changeSlice, NOTES, parseSlice, readSlice } from "./slice.js";
+
+/**
+ * The notes' per-process part and their feature-level data in the state.
+ *
+ * - In memory, per context: whether this cycle's comment listing is done (`ready`: notes are
+ *   written only after it, in the cycle's last drain, so that one cycle writes a threat's note at
+ *   most once with everything the cycle learnt), and the threats written this cycle.
+ * - In the state (`features.notes`, committed with the next commit): each repository's `since=`
+ *   watermark of the comment listing.
+ * - The threats whose section differs but that could not be written yet (pending: queued by the
+ *   next listing): in memory, and flagged on each one's slice (`p`), so that a crash loses none; the
+ *   flags are read back once per process, at its first listing. Kept per threat, not as one list in
+ *   the state, so that a backfill's thousands of pending threats do not make every commit carry the
+ *   whole list.
+ */
+
+interface NotesRun {
+  ready: boolean;
+  pending: Set<string>;
+  /** The pending flags of the stored slices were read (once per process). */
+  scanned: boolean;
+  written: Set<string>;
+  said: Set<string>;
+  self?: string | null;
+}
+
+const runs = new WeakMap<SyncContext, NotesRun>();
+
+export function notesRun(ctx: SyncContext): NotesRun {
+  let run = runs.get(ctx);
+  if (run === undefined) {
+    const made: NotesRun = {
+      ready: false,
+      pending: new Set(),
+      scanned: false,
+      written: new Set(),
+      said: new Set(),
+    };
+    run = made;
+    runs.set(ctx, made);
+    // A new cycle waits for its own listing before it writes.
+    ctx.subscribe((event) => {
+      if (event.type !== "cycle_started") return;
+      made.ready = false;
+      made.written.clear();
+    });
+  }
+  return run;
+}
+
+/** Said once per process (a field absent on reads, no comment listing in this engine). */
+export function sayOnce(ctx: SyncContext, key: string, fields: object, message: string): void {
+  const run = notesRun(ctx);
+  if (run.said.has(key)) return;
+  run.said.add(key);
+  ctx.logger.warn(fields, message);
+}
+
+const NotesData = z.object({
+  since: z.record(z.string(), z.string()).default({}),
+});
+export type NotesData = z.infer<typeof NotesData>;
+
+export function notesData(ctx: SyncContext): NotesData {
+  const parsed = NotesData.safeParse(ctx.state.features?.[NOTES] ?? {});
+  return parsed.success ? parsed.data : { since: {} };
+}
+
+export function setNotesData(ctx: SyncContext, data: NotesData): void {
+  setMeta(ctx, "features", { ...ctx.state.features, [NOTES]: data });
+}
+
+/** Notes the threat as waiting for the next listing (once), in memory and on its slice. */
+export function addPending(ctx: SyncContext, threatId: string): void {
+  const run = notesRun(ctx);
+  if (run.pending.has(threatId)) return;
+  run.pending.add(threatId);
+  if (readSlice(ctx.state.threats.get(threatId)).p !== 1)
+    updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, p: 1 })));
+}
+
+/**
+ * Takes every pending threat (those flagged in the stored slices too, the first time in a process),
+ * clearing the flags: the caller queues them, and the queue is durable from then on.
+ */
+export function takePending(ctx: SyncContext): string[] {
+  const run = notesRun(ctx);
+  if (!run.scanned) {
+    run.scanned = true;
+    ctx.state.threats.scanSlices(NOTES, (id, text) => {
+      if (parseSlice(text).p === 1) run.pending.add(id);
+    });
+  }
+  const taken = [...run.pending];
+  run.pending.clear();
+  for (const id of taken) {
+    const { p: _flag, ...rest } = readSlice(ctx.state.threats.get(id));
+    if (_flag === 1) updateThreat(ctx, id, (r) => changeSlice(r, () => rest));
+  }
+  return taken;
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import type { GitHubConversation, RepoCommentSnapshot } from "../../../../src/github/index.js";
+import { BEGIN, END, findSection } from "../../../../src/sync/features/notes/section.js";
+import { notesOnIssue } from "../../../../src/sync/features/notes/intake.js";
+import { persist } from "../../../../src/sync/context.js";
+import { takePending } from "../../../../src/sync/features/notes/runtime.js";
+import { readSlice } from "../../../../src/sync/features/notes/slice.js";
+import { Harness, makeConfig, REPO, threatId } from "../../harness.js";
+
+/**
+ * The notes through the engine (contract, "The conversation back": notes), over the engine's
+ * fakes: a person's comment → one note write keeping the analyst's text; the echo → 0 writes; a
+ * crash at any platform call → at most one identical extra note; a lost state → 0 writes where the
+ * note holds the section; a note absent on reads → no write, one log line.
+ */
+
+/** People's comments of each repository, as `listRepoComments` answers them; counts the listings. */
+class FakeConversation {
+  readonly comments: RepoCommentSnapshot[] = [];
+  readonly listings: Array<{ repo: string; since: string | null }> = [];
+  private id = 1000;
+
+  add(number: number, author: string, body: string, authorType = "User"): void {
+    this.id += 1;
+    const at = new Date(Date.now() + this.id).toISOString();
+    this.comments.push({
+      id: this.id,
+      repo: REPO,
+      issueNumber: number,
+      body,
+      author,
+      authorType,
+      viaApp: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+
+  async listRepoComments(repo: string, since: string | null) {
+    this.listings.push({ repo, since });
+    const comments = this.comments.filter((c) => c.repo === repo && (since === null || c.updatedAt >= since));
+    return { notModified: false, comments };
+  }
+}
+
+const ANALYST = "Analyst: asked Bob to patch.\r\nSecond line kept.";
+const T1 = threatId(1);
+
+function setUp(extraConfig: Record<string, unknown> = {}): { h: Harness; conv: FakeConversation } {
+  const h = new Harness(makeConfig({ notes: { comments: 3 }, ...extraConfig }));
+  const conv = new FakeConversation();
+  const attach = (): void => {
+    h.ctx.conversation = conv as unknown as GitHubConversation;
+  };
+  attach();
+  const restart = h.restart.bind(h);
+  h.restart = () => {
+    restart();
+    attach();
+  };
+  return { h, conv };
+}
+
+function noteOf(h: Harness, id = T1): string {
+  return String(h.platform.threats.get(id)?.["note"] ?? "");
+}
+
+async function withIssue(): Promise<{ h: Harness; conv: FakeConversation; number: number }> {
+  const { h, conv } = setUp();
+  h.platform.put({ id: T1, note: ANALYST });
+  await h.settle();
+  const number = h.issueFor(T1)[0]?.number ?? 0;
+  return { h, conv, number };
+}
+
+describe("notes through the engine", () => {
+  it("writes the section once after the issue is made, keeping the analyst's note before it", async () => {
+    const { h } = await withIssue();
+    expect(h.platform.notesSent).toHaveLength(1);
+    const note = noteOf(h);
+    expect(note.startsWith(`${ANALYST}\r\n\r\n${BEGIN}\n`)).toBe(true);
+    expect(note).toContain(`Issue: ${REPO}#`);
+    expect(note.endsWith(END)).toBe(true);
+    expect(h.events.filter((e) => e.type === "feature_written")).toHaveLength(1);
+  });
+
+  it("the echo (the platform re-delivers the threat after the write) costs 0 writes, and so does idle", async () => {
+    const { h } = await withIssue();
+    const writes = h.platform.writes + h.github.writes;
+    await h.cycle();
+    await h.cycle();
+    expect(h.platform.notesSent).toHaveLength(1);
+    expect(h.platform.writes + h.github.writes).toBe(writes);
+  });
+
+  it("a person's comment → one note write with it, bots' and the connector's own left out, the analyst's text kept; one listing per repository per cycle", async () => {
+    const { h, conv, number } = await withIssue();
+    // The analyst edits the note between cycles: the write reads it fresh and keeps the edit.
+    h.platform.put({ id: T1, note: noteOf(h).replace("Second line kept.", "Second line edited.") });
+    conv.add(number, "alice", "Patched on all hosts.");
+    conv.add(number, "dependabot[bot]", "Bump", "Bot");
+    conv.add(number, "threatbridge[bot]", "Closed\n<!-- threatbridge:comment=i7 -->", "User");
+    conv.add(number, "someone", "mine <!-- threatbridge:comment=i9 -->");
+    const listingsBefore = conv.listings.length;
+    await h.cycle();
+    expect(conv.listings.length - listingsBefore).toBe(1);
+    expect(h.platform.notesSent).toHaveLength(2);
+    const note = noteOf(h);
+    expect(note).toContain("Second line edited.");
+    expect(note.startsWith("Analyst: asked Bob to patch.\r\n")).toBe(true);
+    const section = findSection(note)?.text ?? "";
+    expect(section).toContain("alice at ");
+    expect(section).toContain("Patched on all hosts.");
+    expect(section).not.toContain("Bump");
+    expect(section).not.toContain("Closed");
+    expect(section).not.toContain("mine");
+    // The next cycle lists from the watermark and writes nothing.
+    await h.cycle();
+    expect(h.platform.notesSent).toHaveLength(2);
+    expect(conv.listings.at(-1)?.since).not.toBeNull();
+  });
+
+  it("a crash at any platform call of the write's cycle sends at most one identical extra note and never loses the analyst's text", async () => {
+    for (const after of [false, true]) {
+      for (let call = 1; call <= 8; call += 1) {
+        const { h, conv, number } = await withIssue();
+        conv.add(number, "alice", `Fixed (${call}, ${after}).`);
+        const sentBefore = h.platform.notesSent.length;
+        h.crashAt("platform", call, after);
+        await h.cycle().catch(() => undefined);
+        h.restart();
+        await h.settle();
+        const sent = h.platform.notesSent.slice(sentBefore).map((n) => n.note);
+        expect(sent.length, `call ${call}, after ${after}`).toBeGreaterThanOrEqual(1);
+        expect(sent.length, `call ${call}, after ${after}`).toBeLessThanOrEqual(2);
+        expect(new Set(sent).size).toBe(1);
+        expect(noteOf(h)).toContain("Analyst: asked Bob to patch.\r\nSecond line kept.");
+        expect(noteOf(h)).toContain(`Fixed (${call}, ${after}).`);
+        expect(Object.keys(h.ctx.state.intents)).toHaveLength(0);
+      }
+    }
+  });
+
+  it("a threat waiting for the next listing survives a crash: its slice's flag is read back", async () => {
+    const { h, number } = await withIssue();
+    // A person assigns bob (the change poll's snapshot); the note waits for the next listing.
+    notesOnIssue(h.ctx, T1, {
+      repo: REPO,
+      number,
+      id: null,
+      url: `https://github.com/${REPO}/issues/${number}`,
+      state: "open",
+      stateReason: null,
+      title: "t",
+      body: "",
+      labels: [],
+      assignees: ["bob"],
+      updatedAt: new Date().toISOString(),
+      threatId: T1,
+    });
+    await persist(h.ctx);
+    h.restart();
+    // The next listing (the first of this process) finds it by its flag and queues it.
+    expect(takePending(h.ctx)).toEqual([T1]);
+    expect(readSlice(h.ctx.state.threats.get(T1)).p).toBeUndefined();
+    expect(readSlice(h.ctx.state.threats.get(T1)).a).toEqual(["bob"]);
+  });
+
+  it("after a lost state, the section read from the note says what was written: 0 writes when it matches", async () => {
+    const { h, conv, number } = await withIssue();
+    conv.add(number, "alice", "Patched.");
+    await h.cycle();
+    expect(h.platform.notesSent).toHaveLength(2);
+    h.disk = null;
+    h.restart();
+    await h.settle();
+    await h.cycle();
+    expect(h.platform.notesSent).toHaveLength(2);
+  });
+
+  it("fields.threat.note absent on reads: no write, said once in the log", async () => {
+    const h = new Harness(makeConfig({ notes: { comments: 0 }, fields: { threat: { note: "meta.note" } } }));
+    const lines: string[] = [];
+    const logger = h.ctx.logger;
+    h.ctx.logger = new Proxy(logger, {
+      get: (target, key) =>
+        key === "warn"
+          ? (_fields: object, message: string) => lines.push(message)
+          : Reflect.get(target, key, target),
+    });
+    h.platform.put({ id: T1 });
+    h.platform.put({ id: threatId(2) });
+    await h.settle();
+    expect(h.issues()).toHaveLength(2);
+    expect(h.platform.notesSent).toHaveLength(0);
+    expect(lines.filter((l) => l.includes("fields.threat.note"))).toHaveLength(1);
+  });
+});
