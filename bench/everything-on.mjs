@@ -68,10 +68,13 @@ function storeBytes(dir) {
   return names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
 }
 
+/** The CLI's error lines (plain text, as a refused config's, or JSON log lines of level error), for the message of a failed run. */
+const errors = (line) => !line.startsWith("{") || /"level":(50|60)/.test(line);
+
 function check(run, what) {
   if (run.code !== 0 || run.timedOut)
     throw new Error(
-      `${what} exited ${run.code}${run.timedOut ? " (timed out)" : ""}: ${run.stdout.slice(0, 500)}`,
+      `${what} exited ${run.code}${run.timedOut ? " (timed out)" : ""}: ${run.stdout.slice(0, 500)}${run.stderrKept.slice(-5).join("\n")}`,
     );
   return run;
 }
@@ -146,14 +149,17 @@ try {
       dir,
       config,
       fx,
-      samples: { wall: [], cpu: [], rss: [], statusWall: [], statusRss: [] },
+      samples: { wall: [], cpu: [], rss: [], statusWall: [], statusCpu: [], statusRss: [] },
     };
     // The first run converts the fixture's version-1 file and reads both streams from the start
     // (every item a re-delivery); the second settles what it left. Their writes are reported.
     warmups[mode] = [];
     for (let i = 0; i < 2; i++) {
       const before = await farCounters(fx);
-      const run = check(await runCli(["sync", "-c", config, "--json"], { cwd: dir }), `${mode} warm-up`);
+      const run = check(
+        await runCli(["sync", "-c", config, "--json"], { cwd: dir, keep: errors }),
+        `${mode} warm-up`,
+      );
       warmups[mode].push({
         wallMs: Math.round(run.wallMs),
         ...writesBetween(before, await farCounters(fx)),
@@ -179,6 +185,7 @@ try {
       samples.rss.push(sync.peakRssMb);
       const status = check(await runCli(["status", "-c", config, "--json"], { cwd: dir }), `${mode} status`);
       samples.statusWall.push(status.wallMs);
+      samples.statusCpu.push(status.cpuMs);
       samples.statusRss.push(status.peakRssMb);
     }
   }
@@ -195,6 +202,9 @@ try {
       }
     }
   }
+} catch (err) {
+  if (!values.keep) rmSync(base, { recursive: true, force: true });
+  throw err;
 } finally {
   await Promise.allSettled(Object.values(fixtures).map((fx) => fx.stop()));
 }
@@ -231,6 +241,7 @@ const lines = [
   "|---|---|---|---|---|",
   row("state on disk (store files)", state.off, state.on, mb, "≤ 15 MB", "1.3"),
   row("load at start (`status --json` wall)", m("off", "statusWall"), m("on", "statusWall"), s, "≤ 0.4 s"),
+  row("load at start, CPU (user+sys)", m("off", "statusCpu"), m("on", "statusCpu"), s, "—"),
   row("`status --json` peak RSS", m("off", "statusRss"), m("on", "statusRss"), mb, "≤ 200 MB"),
   row("idle `sync` wall", m("off", "wall"), m("on", "wall"), s, "≤ 0.6 s", "1.25"),
   `| idle \`sync\` wall, paired rounds | | | ${paired("wall").toFixed(2)}× (goal ≤ 1.25×) | |`,
@@ -244,7 +255,7 @@ const lines = [
       MODES.map((mode) => [
         mode,
         Object.fromEntries(
-          ["wall", "cpu", "rss", "statusWall", "statusRss"].map((k) => [
+          ["wall", "cpu", "rss", "statusWall", "statusCpu", "statusRss"].map((k) => [
             k,
             worlds[mode].samples[k].map((v) => Math.round(v)),
           ]),
