@@ -8,14 +8,31 @@
 // severity and `milestones: weekly` gives it (started now, so none is due during the bench).
 // With --slices, every mapped threat's record also carries two plug-in features' slices of about 40
 // characters each (ThreatRecord.slices, as notes and project items would leave them).
+// With --groups P, about P % of the mapped threats are in groups (`grouping: {by: asset, mode:
+// parent}`, the default min_members): every mapped threat of the first assets (by id) until P % is
+// reached, each group with its parent issue attached to all its members (at most GitHub's 100)
+// and its hash as the engine renders it, each member's issue with its GitHub id — as the group
+// pass leaves them, so that an idle cycle finds nothing to do.
+// With --accepted P, P % of the mapped threats (taken from those the platform holds `accepted`)
+// carry a risk acceptance recorded and announced (ThreatRecord.acceptance, step `announced`) a
+// month ago, ending in two months (`acceptance.default: 90d`), so none is due during the bench.
+// With --counters, the JSON line also has `countersUrl` (127.0.0.1): GET it for the stand-in's
+// and the simulator's request counters ({github, platform}), to check that a run wrote nothing.
 // Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow] [--slices]
+//          [--groups P] [--accepted P] [--counters]
 import { Buffer } from "node:buffer";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { parseArgs } from "node:util";
+import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../dist/config/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { toAssetView } from "../dist/sync/render/normalize.js";
+import { toAssetView, toThreatView } from "../dist/sync/render/normalize.js";
+import { dueDateOf } from "../dist/sync/features/sla/due-date.js";
 import { weeklyMilestone } from "../dist/sync/features/sla/transitions.js";
+import { groupIdOf } from "../dist/sync/groups/group-key.js";
+import { SUB_ISSUES_MAX } from "../dist/sync/groups/plan-groups.js";
+import { renderParent } from "../dist/sync/groups/render-parent.js";
 import { platformClient } from "./lib.mjs";
 
 const { values } = parseArgs({
@@ -27,6 +44,9 @@ const { values } = parseArgs({
     token: { type: "string", default: "ghp_bench" },
     workflow: { type: "boolean", default: false },
     slices: { type: "boolean", default: false },
+    groups: { type: "string", default: "0" },
+    accepted: { type: "string", default: "0" },
+    counters: { type: "boolean", default: false },
   },
 });
 const threats = Number(values.threats);
@@ -35,6 +55,23 @@ const CLOSED = new Set(["solved", "false_positive", "accepted"]);
 /** The SLA durations of bench/feature-costs.mjs's config, by severity rank, in days. */
 const SLA_DAYS = [365, 180, 90, 30, 7];
 const SLA_START = Date.now();
+const DAY = 86_400_000;
+/** The config's managed label (the default) and a group's default title: what the parent's hash covers. */
+const MANAGED_LABEL = "threatbridge";
+const groupTitle = compileGroupTitle(DEFAULT_GROUP_TITLE);
+/** A default `min_members` (config/workflow.ts): a group with fewer open members gets no parent. */
+const MIN_MEMBERS = 2;
+/** GitHub's id of an issue, as the stand-in would number it (any positive integer the engine keeps). */
+const issueId = (number) => 10_000_000 + number;
+/** config `fields.threat`'s defaults (config/schema.ts). */
+const THREAT_FIELDS = {
+  title: "name",
+  severity: "severity",
+  module: "module",
+  asset_id: "asset_id",
+  age: "age_days",
+  description: "description",
+};
 
 const sim = await startSimulator({
   seed: Number(values.seed),
@@ -112,6 +149,8 @@ async function v1State() {
       };
     }
   }
+  const groups = groupsOf(records, latest, assets, repo, number);
+  acceptancesOf(records);
   return {
     version: 1,
     cursors: { assets: null, threats: null },
@@ -123,9 +162,103 @@ async function v1State() {
     retry: { threats: {}, assets: {} },
     seq: 0,
     lastCycle: null,
+    ...(groups ? { groups } : {}),
   };
 }
 
+/**
+ * Groups by asset over about --groups % of the mapped threats, in parent mode, as the group pass
+ * leaves them (groups/membership.ts, plan-groups.ts, run-groups.ts): every member filed with its
+ * title and severity, its issue's id known, attached to the parent (up to 100; `checklistOnly:
+ * full` past that), and the parent's hash that of renderParent over the members as the state
+ * holds them, so that planGroup finds neither an update, a state change nor an attach.
+ */
+function groupsOf(records, latest, assets, repo, lastNumber) {
+  const pct = Number(values.groups);
+  if (!(pct > 0)) return null;
+  const byAsset = new Map();
+  for (const t of latest.values()) {
+    if (t.asset_id == null || !records[t.id]) continue;
+    const list = byAsset.get(t.asset_id);
+    if (list) list.push(t);
+    else byAsset.set(t.asset_id, [t]);
+  }
+  const target = Math.round((Object.keys(records).length * pct) / 100);
+  const groups = {};
+  let grouped = 0;
+  let number = lastNumber;
+  for (const assetId of [...byAsset.keys()].sort()) {
+    if (grouped >= target) break;
+    const threats = byAsset.get(assetId);
+    grouped += threats.length;
+    const members = {};
+    const views = [];
+    for (const t of threats) {
+      const record = records[t.id];
+      record.issue = { ...record.issue, id: issueId(record.issue.number) };
+      // As groups/membership.ts files it: the view's title (config `fields.threat`, defaults).
+      const title = (toThreatView(t, THREAT_FIELDS).title ?? t.id).slice(0, 200);
+      members[t.id] = { title, severity: record.severity };
+      views.push({
+        threatId: t.id,
+        title,
+        severity: record.severity,
+        repo,
+        number: record.issue.number,
+        id: record.issue.id,
+        state: record.issue.state,
+        due: dueDateOf(record),
+      });
+    }
+    const open = views.filter((v) => v.state === "open").length;
+    const parents = {};
+    if (open >= MIN_MEMBERS) {
+      number += 1;
+      const scope = { by: "asset", key: assetId, name: assets[assetId]?.name ?? null };
+      const { hash } = renderParent(scope, views, { managedLabel: MANAGED_LABEL, title: groupTitle });
+      const attached = [...views].sort((a, b) => a.number - b.number).slice(0, SUB_ISSUES_MAX);
+      parents[repo] = {
+        number,
+        id: issueId(number),
+        url: `${gh.url}/${repo}/issues/${number}`,
+        state: "open",
+        hash,
+        attached: attached.map((v) => v.threatId),
+        ...(views.length > SUB_ISSUES_MAX ? { checklistOnly: "full" } : {}),
+      };
+    }
+    groups[groupIdOf("asset", assetId)] = { by: "asset", key: assetId, members, parents, mode: "parent" };
+  }
+  groupStats = { groups: Object.keys(groups).length, grouped };
+  return groups;
+}
+
+/**
+ * --accepted % of the mapped threats hold a risk acceptance, taken from those the platform holds
+ * `accepted` (their issue closed): recorded and announced (transitions/acceptance.ts `riskAccepted`
+ * then `stepCommented(…, "accept")`) a month ago, ending in two months: no warning or end is due.
+ */
+function acceptancesOf(records) {
+  const pct = Number(values.accepted);
+  if (!(pct > 0)) return;
+  let wanted = Math.round((Object.keys(records).length * pct) / 100);
+  const since = SLA_START - 30 * DAY;
+  for (const record of Object.values(records)) {
+    if (wanted === 0) break;
+    if (record.status !== "accepted") continue;
+    record.acceptance = {
+      until: new Date(since + 90 * DAY).toISOString(),
+      since: new Date(since).toISOString(),
+      by: "bench-person",
+      step: "announced",
+    };
+    acceptedCount += 1;
+    wanted -= 1;
+  }
+}
+
+let groupStats = { groups: 0, grouped: 0 };
+let acceptedCount = 0;
 let mapped = 0;
 let stateBytes = 0;
 if (values.state) {
@@ -135,10 +268,31 @@ if (values.state) {
   writeFileSync(values.state, text);
   stateBytes = Buffer.byteLength(text);
 }
+// The far sides' request counters, for a caller in another process (bench/everything-on.mjs).
+let countersUrl;
+let counters;
+if (values.counters) {
+  counters = createServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ github: gh.counters(), platform: sim.sim.stats() }));
+  });
+  await new Promise((resolve) => counters.listen(0, "127.0.0.1", resolve));
+  countersUrl = `http://127.0.0.1:${counters.address().port}`;
+}
 process.stdout.write(
-  `${JSON.stringify({ platformUrl: sim.url, githubUrl: gh.url, threats, mapped, stateBytes })}\n`,
+  `${JSON.stringify({
+    platformUrl: sim.url,
+    githubUrl: gh.url,
+    threats,
+    mapped,
+    stateBytes,
+    ...(values.groups !== "0" ? groupStats : {}),
+    ...(values.accepted !== "0" ? { accepted: acceptedCount } : {}),
+    ...(countersUrl ? { countersUrl } : {}),
+  })}\n`,
 );
 const stop = async () => {
+  counters?.close();
   await Promise.allSettled([sim.close(), gh.close()]);
   process.exit(0);
 };

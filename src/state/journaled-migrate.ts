@@ -7,9 +7,9 @@ import { parseStateText } from "./state-file.js";
 /**
  * Converts today's version-1 state file (schema.ts, read through its migrations and schema by
  * state-file.ts) into the journaled store's collections and meta, losslessly:
- * - collections `threats`, `assets`, `queue`, `intents`, `retryThreats`, `retryAssets`;
- * - meta `cursors`, `githubSince`, `etags`, `seq`, `lastCycle`, `renderKey` (when set),
- *   and `migratedFrom: 1`.
+ * - collections `threats`, `assets`, `queue`, `intents`, `retryThreats`, `retryAssets`, `groups`;
+ * - meta `cursors`, `githubSince`, `etags`, `seq`, `lastCycle`, `renderKey`, `platformNotBefore`,
+ *   `cursorRefused` and `features` (each when set), and `migratedFrom: 1`.
  * Which of these the reshaped engine keeps is its call.
  */
 const JsonValue = z.json();
@@ -33,6 +33,9 @@ export function migrateV1Text(path: string, text: string): StoreView {
     ["migratedFrom", 1],
   ]);
   if (state.renderKey !== undefined) meta.set("renderKey", state.renderKey);
+  if (state.platformNotBefore !== undefined) meta.set("platformNotBefore", state.platformNotBefore);
+  if (state.cursorRefused !== undefined) meta.set("cursorRefused", json(state.cursorRefused));
+  if (state.features !== undefined) meta.set("features", json(state.features));
   return {
     gen: 0,
     seq: 0,
@@ -51,6 +54,9 @@ export function migrateV1Text(path: string, text: string): StoreView {
       ["intents", collection("intents", state.intents)],
       ["retryThreats", collection("retryThreats", state.retry.threats)],
       ["retryAssets", collection("retryAssets", state.retry.assets)],
+      // A version-1 file written with grouping on holds its groups (their parents' numbers above
+      // all): dropped, the next cycle would plan a second parent for every group.
+      ["groups", collection("groups", state.groups ?? {})],
     ]),
   };
 }

@@ -54,6 +54,27 @@ describe("migration from today's version-1 state file", () => {
     };
     v1.data.intents["i1"] = { id: "i1", kind: "create", threatId: "t1", repo: "acme/sec", startedAt: "s" };
     v1.data.retry.threats["t9"] = { attempts: 2, lastError: "x", since: "s" };
+    // Groups (contract, "Groups": at most one parent per group, ever) and the rest of the meta.
+    v1.data.groups = {
+      "group:asset:a1": {
+        by: "asset",
+        key: "a1",
+        members: { t1: { title: "T1", severity: 4 } },
+        parents: {
+          "acme/sec": {
+            number: 13,
+            url: "https://github.com/acme/sec/issues/13",
+            state: "open",
+            hash: "g",
+            attached: ["t1"],
+          },
+        },
+        mode: "parent",
+      },
+    };
+    v1.data.features = { notes: { "acme/sec": "2026-01-02T00:00:00Z" } };
+    v1.data.platformNotBefore = 1_767_225_600_000;
+    v1.data.cursorRefused = { threats: { at: "a", detail: "d" } };
     await v1.write();
     const original = await readFile(path, "utf8");
 
@@ -78,6 +99,10 @@ describe("migration from today's version-1 state file", () => {
     expect(store.getMeta("seq")).toBe(7);
     expect(store.getMeta("renderKey")).toBe("rk1");
     expect(store.getMeta("lastCycle")).toEqual(v1.data.lastCycle);
+    expect(store.get("groups", "group:asset:a1")).toEqual(v1.data.groups["group:asset:a1"]);
+    expect(store.getMeta("features")).toEqual(v1.data.features);
+    expect(store.getMeta("platformNotBefore")).toBe(1_767_225_600_000);
+    expect(store.getMeta("cursorRefused")).toEqual(v1.data.cursorRefused);
     await store.close();
 
     expect(await readFile(`${path}.v1.bak`, "utf8")).toBe(original);
@@ -88,6 +113,7 @@ describe("migration from today's version-1 state file", () => {
     const again = await openJournaledStore(path);
     expect(again.get("threats", "t1")).toEqual(t1);
     expect(again.getMeta("migratedFrom")).toBe(1);
+    expect(again.get("groups", "group:asset:a1")).toEqual(v1.data.groups["group:asset:a1"]);
     await again.close();
   });
 });
