@@ -142,10 +142,16 @@ async function v1State() {
       records[t.id].sla = { ...sla, milestone: weeklyMilestone(sla).title };
     }
     if (values.slices) {
-      const n = number.toString(16).padStart(8, "0");
+      // The two conversation features' slices as they leave a synced threat (features/notes/slice.ts:
+      // the hash of the section written; features/project/slice.ts: the issue, its item, a field's hash).
+      const n = number.toString(36).padStart(8, "0");
       records[t.id].slices = {
-        notes: `h=${n}${n};c=IC_kwDOBench${n}`,
-        project: `i=PVTI_lADOBench${n};f=PVTF_lADO${n}`,
+        notes: JSON.stringify({ w: `Nb${n}${n}`.slice(0, 16) }),
+        project: JSON.stringify({
+          k: `${repo}#${number}`,
+          i: 1_000_000 + number,
+          v: { Severity: n.slice(0, 6) },
+        }),
       };
     }
   }
@@ -155,6 +161,16 @@ async function v1State() {
     version: 1,
     cursors: { assets: null, threats: null },
     github: { since: { [repo]: new Date().toISOString() }, etags: [] },
+    // The conversation features as a synced connector leaves them: the project's backfill done (the
+    // project of bench/everything-on.mjs's --conversation), the comments read up to now.
+    ...(values.slices
+      ? {
+          features: {
+            project: { backfilled: "acme/1" },
+            notes: { since: { [repo.toLowerCase()]: new Date().toISOString() } },
+          },
+        }
+      : {}),
     assets,
     threats: records,
     queue: {},
