@@ -38,13 +38,13 @@ type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown
 // issues, mapping repairs): `ACTION_KINDS` is this order.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
-  acceptRisk: acceptRiskAction,
+  accept_risk: acceptRiskAction,
   update: updateAction,
-  expireRisk: expireRiskAction,
-  recoverAcceptance: recoverAcceptanceAction,
+  expire_risk: expireRiskAction,
+  recover_acceptance: recoverAcceptanceAction,
   recur: recurAction,
-  warnExpiry: warnExpiryAction,
-  stepComment: stepCommentAction,
+  warn_expiry: warnExpiryAction,
+  step_comment: stepCommentAction,
   create: createAction,
   adopt: adoptAction,
   link: linkAction,
