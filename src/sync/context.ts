@@ -85,6 +85,8 @@ export interface SyncContext extends SyncDeps {
    * stored groups and kept current by the membership updates.
    */
   groupMembers?: Map<string, string>;
+  /** Every group was queued once in this process (run/cycle.ts: controller-runtime's initial list). */
+  groupsListed?: boolean;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
   milestones?: MilestoneBook;
   /** What each plug-in feature made for its modules, by name, on first use (run/run-action.ts). */

@@ -130,7 +130,9 @@ describe("risk acceptance: the steps after it, from the record and now", () => {
       { kind: "warn_expiry" },
     ]);
     expect(plan(input({ record: held("warned"), ...at(until - DAY) }))).toEqual([]);
-    expect(plan(input({ record: held("warned"), ...at(until + 1) }))).toMatchObject([{ kind: "expire_risk" }]);
+    expect(plan(input({ record: held("warned"), ...at(until + 1) }))).toMatchObject([
+      { kind: "expire_risk" },
+    ]);
     // No cycle ran in the window: it ends without a late warning.
     expect(plan(input({ record: held("announced"), ...at(until + 1) }))).toMatchObject([
       { kind: "expire_risk" },

@@ -91,23 +91,23 @@ export function moduleOf<A extends EngineAction>(action: A): ActionModule<A, unk
 }
 
 /** Queue order class of a plan: the most urgent of its actions (contract, "Priorities"). */
-export function priorityOf(actions: readonly Action[]): number {
+export function priorityOf(actions: readonly EngineAction[]): number {
   let best = 9;
   for (const action of actions) best = Math.min(best, moduleOf(action).priority(action));
   return best;
 }
 
 /** Actions that write to GitHub (and so spend the write budget). */
-export function isGitHubWrite(action: Action): boolean {
+export function isGitHubWrite(action: EngineAction): boolean {
   return moduleOf(action).spendsGitHubBudget(action);
 }
 
 /** What `reconcile` may do: adopt issues, write links, accept people's changes. */
-export function isMappingRepair(action: Action): boolean {
+export function isMappingRepair(action: EngineAction): boolean {
   return moduleOf(action).mappingRepair;
 }
 
-export function describeAction(action: Action): ActionDescription {
+export function describeAction(action: EngineAction): ActionDescription {
   return moduleOf(action).describe(action);
 }
 
