@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { toAssetView } from "../dist/sync/intake/normalize.js";
+import { toAssetView } from "../dist/sync/render/normalize.js";
 import { weeklyMilestone } from "../dist/sync/transitions/sla.js";
 import { platformClient } from "./lib.mjs";
 

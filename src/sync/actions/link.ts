@@ -1,4 +1,4 @@
-import { LINK_SYSTEM } from "../intake/normalize.js";
+import { LINK_SYSTEM } from "../render/normalize.js";
 import { linkWritten, threatGone } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { unlessGone } from "./write-helpers.js";

@@ -7,7 +7,7 @@ import type { SingleAction } from "../groups/plan-single.js";
 import type { RetireAction } from "../groups/retire-plan.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
-import type { DryRunRecord } from "../run/dry-run-record.js";
+import type { DryRunRecord } from "../render/dry-run-record.js";
 import type { MilestoneBook } from "../features/sla/milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";

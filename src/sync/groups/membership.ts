@@ -1,13 +1,12 @@
 import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../../config/index.js";
 import type { GroupMember, GroupRecord } from "../../state/index.js";
-import { nowIso, type SyncContext } from "../context.js";
+import { nowIso, type GroupRuntime, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { putGroup } from "../records/state-updates.js";
 import { buildMemberIndex } from "../records/group-members.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { isEligible, routeFor } from "../plan/policy.js";
 import { groupIdOf, groupKeyOf } from "./group-key.js";
-import type { GroupRuntime } from "./runtime.js";
 
 /**
  * Group membership, kept as threats are read: each new version of a threat that has (or gets) an

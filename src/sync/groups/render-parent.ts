@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { groupTitleScope } from "../../config/template-scopes.js";
 import { groupMarkerFor, GROUP_LABEL } from "../../shared/index.js";
-import { severityName } from "../intake/normalize.js";
+import { severityName } from "../render/normalize.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
 
 /**

@@ -9,7 +9,7 @@ import {
   putThreat,
   setMeta,
 } from "../records/state-updates.js";
-import { githubLink, toAssetView, toThreatView } from "./normalize.js";
+import { githubLink, toAssetView, toThreatView } from "../render/normalize.js";
 import { planFor } from "../plan/plan-for.js";
 import { noteGroupMember } from "../groups/membership.js";
 import { enqueue } from "../records/queue.js";

@@ -1,5 +1,5 @@
 import type { ThreatBrief } from "../../state/index.js";
-import { formatExternalId } from "../intake/normalize.js";
+import { formatExternalId } from "../render/normalize.js";
 import { issueStateStep } from "./plan.js";
 import { QueueClass } from "./queue-class.js";
 

@@ -14,7 +14,7 @@ import {
   singleMembership,
   type SingleMembership,
 } from "../records/group-members.js";
-import { parseExternalId } from "../intake/normalize.js";
+import { parseExternalId } from "../render/normalize.js";
 
 /** Grouping `single` mode: the threat's group and its issue, when the threat is a member. */
 function singleOf(ctx: SyncContext, threatId: string): { single?: SingleMembership } {

@@ -1,6 +1,6 @@
 import type { SettableStatus } from "../../shared/index.js";
 import type { IssueRecord, PersonChange, ThreatRecord } from "../../state/index.js";
-import { formatExternalId, parseExternalId } from "../intake/normalize.js";
+import { formatExternalId, parseExternalId } from "../render/normalize.js";
 import {
   desiredIssueState,
   platformAgrees,

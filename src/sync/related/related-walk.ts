@@ -1,7 +1,7 @@
 import type { Config } from "../../config/index.js";
 import { PlatformStoppedError, type Asset, type StreamPage } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
-import { toAssetView } from "../intake/normalize.js";
+import { toAssetView } from "../render/normalize.js";
 import type { AssetView, RelatedView } from "../render/index.js";
 
 /**

@@ -6,7 +6,7 @@ import { drainQueue, isStopped, type DrainOptions, type DrainResult } from "./dr
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "../intake/github.js";
 import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
-import { queueSummary, type QueueSummary } from "../records/queue.js";
+import { queueSummary, type QueueSummary } from "../plan/queue-order.js";
 import { recoverIntents } from "./recover.js";
 import { enqueueAllGroups } from "../groups/plan-subject.js";
 import { hasOldSingles } from "../groups/plan-old.js";

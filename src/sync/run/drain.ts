@@ -4,11 +4,11 @@ import { checkpoint, nowIso, persist, remember, type SyncContext } from "../cont
 import { isGitHubWrite, priorityOf, type EngineAction } from "../actions/index.js";
 import { runAction } from "./run-action.js";
 import { absorbAsset } from "../intake/platform.js";
-import { githubLink, toThreatView } from "../intake/normalize.js";
+import { githubLink, toThreatView } from "../render/normalize.js";
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated } from "../related/index.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
-import { dueWork, type DueItem } from "../records/queue.js";
+import { dueWork, type DueItem } from "../plan/queue-order.js";
 import { subjectOf, type Subject, type SubjectKind } from "../records/subject.js";
 import {
   enqueueOwners,

@@ -1,17 +1,17 @@
 import type { Threat } from "../../platform/index.js";
 import type { SyncContext } from "../context.js";
-import type { DryRunRecord } from "./dry-run-record.js";
+import type { DryRunRecord } from "../render/dry-run-record.js";
 
-export type { DryRunRecord } from "./dry-run-record.js";
+export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
-import { severityName, toThreatView } from "../intake/normalize.js";
+import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated, relatedRecord, writesBody } from "../related/index.js";
 import { countNoIssue, type NoIssueCounts } from "../plan/policy-counts.js";
-import { orderedQueue } from "../records/queue.js";
+import { orderedQueue } from "../plan/queue-order.js";
 import { subjectKind } from "../records/subject.js";
 import { planGroupSubject } from "../groups/plan-subject.js";
 import type { AssetView, ThreatView } from "../render/index.js";

@@ -12,7 +12,7 @@ import {
 import { checkpoint, remember, type SyncContext } from "../context.js";
 import { isFresh } from "../intake/fresh-poll.js";
 import { notePersonChange } from "../intake/github.js";
-import { githubLink, toThreatView } from "../intake/normalize.js";
+import { githubLink, toThreatView } from "../render/normalize.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { sayOnce } from "../groups/parent-state.js";
 import { queueMembers } from "../groups/single-members.js";

@@ -1,7 +1,7 @@
 import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
 import { parseMarkerFound, parseSlaSince } from "../../shared/index.js";
 import { slaSinceRecovered } from "../features/sla/transitions.js";
-import { parseExternalId } from "../intake/normalize.js";
+import { parseExternalId } from "../render/normalize.js";
 
 /**
  * Pure transitions of what GitHub shows: an issue seen (a poll, a GET, the answer

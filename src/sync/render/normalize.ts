@@ -1,7 +1,7 @@
 import type { Config } from "../../config/index.js";
 import type { Asset, Threat } from "../../platform/index.js";
 import { getPath, isRecord } from "../../shared/json.js";
-import type { AssetView, ThreatView } from "../render/index.js";
+import type { AssetView, ThreatView } from "./index.js";
 import { SEVERITIES } from "../../shared/severity.js";
 
 /**
