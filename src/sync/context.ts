@@ -84,6 +84,11 @@ export interface SyncContext extends SyncDeps {
    * stored groups and kept current by the membership updates.
    */
   groupMembers?: Map<string, string>;
+  /**
+   * Member threat id → the superseded groups with an issue still to retire that list it, built on
+   * first use (groups/plan-subject.ts `enqueueOwners`) and dropped when groups are superseded.
+   */
+  oldGroupMembers?: Map<string, string[]>;
   /** Every group was queued once in this process (run/cycle.ts: controller-runtime's initial list). */
   groupsListed?: boolean;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
@@ -219,4 +224,6 @@ export interface GroupRuntime {
    * learn of later in the process.
    */
   found: Map<string, Map<string, IssueSnapshot>>;
+  /** Repositories a stored parent marks as without sub-issues, read once (groups/plan-subject.ts). */
+  noSubIssues?: Set<string>;
 }

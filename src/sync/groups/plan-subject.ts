@@ -61,17 +61,23 @@ function membersByRepo(ctx: SyncContext, group: GroupRecord): Map<string, Member
 }
 
 /**
- * Repositories where GitHub answered that sub-issues are not available (a parent there is marked
- * so): their other parents keep the checklist alone too, without asking again.
+ * Whether GitHub answered that sub-issues are not available in `repo` (a parent there is marked
+ * so, in this process or an earlier one): its other parents keep the checklist alone too, without
+ * asking again. The stored marks are read once per process; a new answer is said once
+ * (actions/group-attach.ts, `unavailable:<repo>`).
  */
-function reposWithoutSubIssues(ctx: SyncContext): Set<string> {
-  const repos = new Set<string>();
-  for (const group of Object.values(ctx.state.groups ?? {})) {
-    for (const [repo, parent] of Object.entries(group.parents)) {
-      if (parent.checklistOnly === "unavailable") repos.add(repo);
+function withoutSubIssues(ctx: SyncContext, repo: string): boolean {
+  const runtime = groupRuntime(ctx);
+  if (runtime.said.has(`unavailable:${repo}`)) return true;
+  if (runtime.noSubIssues === undefined) {
+    runtime.noSubIssues = new Set();
+    for (const group of Object.values(ctx.state.groups ?? {})) {
+      for (const [where, parent] of Object.entries(group.parents)) {
+        if (parent.checklistOnly === "unavailable") runtime.noSubIssues.add(where);
+      }
     }
   }
-  return repos;
+  return runtime.noSubIssues.has(repo);
 }
 
 /**
@@ -103,7 +109,6 @@ function planParents(ctx: SyncContext, groupId: string, group: GroupRecord, prev
   if (grouping === undefined) return [];
   const runtime = groupRuntime(ctx);
   const byRepo = membersByRepo(ctx, group);
-  const noSubIssues = reposWithoutSubIssues(ctx);
   const underOldParent = attachedToOldParents(ctx);
   const actions: GroupAction[] = [];
   for (const repo of new Set([...byRepo.keys(), ...Object.keys(group.parents)])) {
@@ -119,7 +124,7 @@ function planParents(ctx: SyncContext, groupId: string, group: GroupRecord, prev
         minMembers: grouping.min_members ?? DEFAULT_MIN_MEMBERS,
         managedLabel: ctx.policy.managedLabel,
         title: runtime.title,
-        subIssues: ctx.workflow !== undefined && !noSubIssues.has(repo),
+        subIssues: ctx.workflow !== undefined && !withoutSubIssues(ctx, repo),
         underOldParent,
       }),
     );
@@ -232,9 +237,20 @@ export function enqueueOwners(ctx: SyncContext, threatId: string): void {
   if (ctx.state.groups === undefined) return;
   const current = memberIndex(ctx).get(threatId);
   if (current !== undefined) enqueueGroup(ctx, current);
+  for (const groupId of oldOwners(ctx).get(threatId) ?? []) enqueueGroup(ctx, groupId);
+}
+
+/** The superseded groups still retiring an issue, by member (an index: no walk of every group per action). */
+function oldOwners(ctx: SyncContext): Map<string, string[]> {
+  if (ctx.oldGroupMembers) return ctx.oldGroupMembers;
+  const index = new Map<string, string[]>();
   for (const [groupId, group] of supersededGroups(ctx)) {
-    if (group.members[threatId] !== undefined && hasOpenIssue(group)) enqueueGroup(ctx, groupId);
+    if (!hasOpenIssue(group)) continue;
+    for (const threatId of Object.keys(group.members))
+      index.set(threatId, [...(index.get(threatId) ?? []), groupId]);
   }
+  ctx.oldGroupMembers = index;
+  return index;
 }
 
 /** A superseded group was written: a new group of the same marker may have waited for it. */

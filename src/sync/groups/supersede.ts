@@ -75,7 +75,10 @@ export function supersedeChangedGroups(ctx: SyncContext): number {
     }
   }
   // The member index is rebuilt from the records as they are now.
-  if (moved > 0) delete ctx.groupMembers;
+  if (moved > 0) {
+    delete ctx.groupMembers;
+    delete ctx.oldGroupMembers;
+  }
   return moved;
 }
 
