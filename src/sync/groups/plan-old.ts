@@ -141,15 +141,6 @@ export function planOld(
   return actions;
 }
 
-/** Whether a superseded group still has an issue to absorb a person's change of, or to retire. */
-export function hasOldWork(ctx: SyncContext): boolean {
-  return supersededGroups(ctx).some(([, g]) =>
-    [...Object.values(g.parents), ...Object.values(g.single ?? {})].some(
-      (i) => i.retired !== "noted" && i.refused === undefined,
-    ),
-  );
-}
-
 /** Whether an old single-mode issue may still show a person's change to absorb (not retired yet). */
 export function hasOldSingles(ctx: SyncContext): boolean {
   return supersededGroups(ctx).some(([, g]) =>

@@ -170,7 +170,13 @@ async function processOne(
   if (!settled)
     throw new Error(`the plan for ${subject.kind} ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
   if (ctx.state.threats.get(threatId)?.refused) updateThreat(ctx, threatId, refusalCleared);
-  if (waits) return "deferred";
+  if (waits) {
+    // A create held back (its repository's group issues could not be listed): tried again after
+    // a back-off, not at once.
+    const entry = ctx.state.queue[threatId];
+    if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
+    return "deferred";
+  }
   if (!opts.allow) dropQueue(ctx, threatId);
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
