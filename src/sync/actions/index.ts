@@ -55,8 +55,8 @@ export const actionModules: ActionRegistry = {
 };
 
 /**
- * The group pass's kinds (groups/plan-groups.ts, groups/plan-single.ts), carried out by the same
- * runner; exhaustive as the planner's registry is.
+ * A group subject's kinds (groups/plan-groups.ts, plan-single.ts, retire-plan.ts), carried out by
+ * the same drain and runner; exhaustive as the planner's registry is.
  */
 type GroupActionRegistry = {
   [K in (GroupAction | SingleAction | RetireAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
@@ -81,13 +81,20 @@ export const groupActionModules: GroupActionRegistry = {
 /** Every kind of the planner's actions, from the registry (so a list of kinds cannot miss one). */
 export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
+/**
+ * Every kind the one runner carries out, a threat's or a group's, and its module: the one lookup
+ * (`moduleOf`), exhaustive over `EngineAction`. The two lists above are its halves, kept apart
+ * because the planner's kinds are also the dry run's order (`ACTION_KINDS`).
+ */
+const engineModules: { [K in EngineAction["kind"]]: ActionModule<ActionOf<K>, unknown> } = {
+  ...actionModules,
+  ...groupActionModules,
+};
+
 /** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
 export function moduleOf<A extends EngineAction>(action: A): ActionModule<A, unknown> {
-  // Sound: each registry's type pairs each kind with the module for exactly that action.
-  const module = Object.hasOwn(actionModules, action.kind)
-    ? actionModules[action.kind as Action["kind"]]
-    : groupActionModules[action.kind as (GroupAction | SingleAction | RetireAction)["kind"]];
-  return module as unknown as ActionModule<A, unknown>;
+  // Sound: the registry's type pairs each kind with the module for exactly that action.
+  return engineModules[action.kind as EngineAction["kind"]] as unknown as ActionModule<A, unknown>;
 }
 
 /** Queue order class of a plan: the most urgent of its actions (contract, "Priorities"). */
