@@ -13,7 +13,7 @@ import type { MilestoneBook } from "../features/sla/milestone-book.js";
 export { QueueClass } from "../plan/queue-class.js";
 
 /**
- * Every action the one runner carries out: the planner's, per threat, and the group pass's, per
+ * Every action the one runner carries out: the planner's, per threat, and a group subject's, per
  * group (groups/plan-groups.ts, groups/plan-single.ts), whose subject is the group's key.
  */
 export type EngineAction = Action | GroupAction | SingleAction | RetireAction;
