@@ -25,7 +25,10 @@ async function setup(dist) {
   const { emptyState } = await import(at("state/index.js"));
   const { createStateContext, putThreat } = await import(at("sync/records/state-updates.js"));
   const { ThreatIndex } = await import(at("sync/records/threat-index.js"));
-  const queue = await import(at("sync/records/queue.js"));
+  // The order lives in sync/plan/queue-order.js since the queue holds subjects; older builds kept it
+  // beside `enqueue` in sync/records/queue.js.
+  const order = await import(at("sync/plan/queue-order.js")).catch(() => ({}));
+  const queue = { ...(await import(at("sync/records/queue.js"))), ...order };
   const ctx = { ...createStateContext(emptyState()), index: new ThreatIndex() };
   for (let i = 0; i < n; i++) {
     const kind = i % 4;

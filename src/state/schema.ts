@@ -292,6 +292,11 @@ export const Intent = z.object({
   // `group_create`: a group's parent issue; its `threatId` is the group's key (`group:<by>:<key>`).
   // `feature`: a plug-in feature's write (src/sync/features/); its feature resolves it (`feature`, `data`).
   kind: z.enum(["create", "issue_state", "group_create", "comment", "feature"]),
+  /**
+   * Whose write it is: a threat's, or a group's (src/sync/records/subject.ts), whose key is then
+   * `threatId`. Absent in states written before it was kept: the key says (`intentSubject`).
+   */
+  subject: z.enum(["threat", "group"]).optional(),
   threatId: z.string(),
   repo: z.string(),
   number: z.int().positive().optional(),

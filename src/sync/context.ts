@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import type { GitHubConversation, GitHubGateway, GitHubWorkflow } from "../github/index.js";
+import type { GitHubConversation, GitHubGateway, GitHubWorkflow, IssueSnapshot } from "../github/index.js";
 import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -8,19 +8,18 @@ import { engineState, type EngineState, type ThreatRecordsView } from "./records
 import { policyFromConfig, type Policy } from "./plan/policy.js";
 import { createRenderer, type Renderer } from "./render/renderer.js";
 import { ThreatCache, type CachedThreat } from "./records/threat-cache.js";
-import type { DryRunSink } from "../shared/dry-run-record.js";
+import type { DryRunSink } from "./render/dry-run-record.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./records/state-changes.js";
 import type { StateGuard } from "./records/state-guard.js";
 import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index.js";
 import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
-import type { GroupRuntime } from "./groups/runtime.js";
 import type { MilestoneBook } from "../github/milestone-book.js";
 import { RelatedAssets } from "./related/index.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
-export type { DryRunSink } from "../shared/dry-run-record.js";
+export type { DryRunSink } from "./render/dry-run-record.js";
 
 interface SyncDeps {
   config: Config;
@@ -78,13 +77,20 @@ export interface SyncContext extends SyncDeps {
   lastPersistMs: number;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
-  /** Grouping's in-memory part (groups/runtime.ts), built on first use when grouping is on. */
+  /** Grouping's in-memory part (`GroupRuntime`), built on first use when grouping is on. */
   groupRuntime?: GroupRuntime;
   /**
    * Member threat id → its group's key (records/group-members.ts), built on first use from the
    * stored groups and kept current by the membership updates.
    */
   groupMembers?: Map<string, string>;
+  /**
+   * Member threat id → the superseded groups with an issue still to retire that list it, built on
+   * first use (groups/plan-subject.ts `enqueueOwners`) and dropped when groups are superseded.
+   */
+  oldGroupMembers?: Map<string, string[]>;
+  /** Every group was queued once in this process (run/cycle.ts: controller-runtime's initial list). */
+  groupsListed?: boolean;
   /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
   milestones?: MilestoneBook;
   /** What each plug-in feature made for its modules, by name, on first use (run/run-action.ts). */
@@ -202,4 +208,22 @@ export function hasChanges(ctx: SyncContext): boolean {
 
 export function nowIso(ctx: SyncContext): string {
   return new Date(ctx.clock.now()).toISOString();
+}
+
+/**
+ * What the grouping keeps in memory for one process (built on first use, never stored): which
+ * group each member threat is in, the compiled title template, and what was already said once.
+ */
+export interface GroupRuntime {
+  title: (scope: object) => string;
+  /** Things logged once per process (a repository without sub-issues, a full parent). */
+  said: Set<string>;
+  /**
+   * The group issues found on GitHub by their label, per repository listed in this process,
+   * by group id (groups/adopt-existing.ts): those not adopted yet, for groups the state may
+   * learn of later in the process.
+   */
+  found: Map<string, Map<string, IssueSnapshot>>;
+  /** Repositories a stored parent marks as without sub-issues, read once (groups/plan-subject.ts). */
+  noSubIssues?: Set<string>;
 }

@@ -5,7 +5,7 @@ export { stateFromStore, persistTo } from "./records/journaled-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./run/cycle.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
 export { summarize, formatStatus, type LockStatus } from "./status.js";
-export { queueSummary, type QueueSummary } from "./records/queue.js";
+export { queueSummary, type QueueSummary } from "./plan/queue-order.js";
 export { slaCounts, type SlaCounts } from "./features/sla/counts.js";
 export { acceptanceCounts } from "./acceptance-status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";

@@ -9,7 +9,7 @@ import {
 import type { EngineState } from "./records/threat-records.js";
 import type { Feature, FeatureCounts } from "./features/types.js";
 import { SEVERITIES } from "../shared/severity.js";
-import { PRIORITY_NAMES, queueSummary, type QueueSummary } from "./records/queue.js";
+import { BACKLOG_NAMES, queueSummary, type QueueSummary } from "./plan/queue-order.js";
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
 import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.js";
 
@@ -119,7 +119,7 @@ export function summarize(input: StatusInput): StatusReport {
     queue,
     backlog: {
       total: queue.total,
-      byAction: ordered(queue.byAction, PRIORITY_NAMES),
+      byAction: ordered(queue.byAction, BACKLOG_NAMES),
       bySeverity: ordered(queue.bySeverity, SEVERITY_ORDER),
       etaSeconds: queue.total === 0 ? 0 : drainSeconds(queue.total, backlogView(input), input.nowMs),
       budget: input.budget,

@@ -45,8 +45,8 @@ const samples: { [K in Exclude<Action["kind"], "feature">]: Extract<Action, { ki
   },
   update: { kind: "update", threatId: ID, repo: REPO, number: 7, state: "closed", stateReason: "completed" },
   link: { kind: "link", threatId: ID, repo: REPO, number: 7, externalId: `${REPO}#7`, url: "u" },
-  acceptRisk: {
-    kind: "acceptRisk",
+  accept_risk: {
+    kind: "accept_risk",
     threatId: ID,
     repo: REPO,
     number: 7,
@@ -56,11 +56,11 @@ const samples: { [K in Exclude<Action["kind"], "feature">]: Extract<Action, { ki
     maxMs: 365 * 86_400_000,
     note: (until) => `accepted until ${until}`,
   },
-  stepComment: { kind: "stepComment", threatId: ID, repo: REPO, number: 7, step: "accept", body: "until" },
-  warnExpiry: { kind: "warnExpiry", threatId: ID, repo: REPO, number: 7, body: "soon" },
-  expireRisk: { kind: "expireRisk", threatId: ID, repo: REPO, number: 7 },
-  recoverAcceptance: {
-    kind: "recoverAcceptance",
+  step_comment: { kind: "step_comment", threatId: ID, repo: REPO, number: 7, step: "accept", body: "until" },
+  warn_expiry: { kind: "warn_expiry", threatId: ID, repo: REPO, number: 7, body: "soon" },
+  expire_risk: { kind: "expire_risk", threatId: ID, repo: REPO, number: 7 },
+  recover_acceptance: {
+    kind: "recover_acceptance",
     threatId: ID,
     repo: REPO,
     number: 7,
@@ -111,7 +111,7 @@ describe("action modules (one module per action kind)", () => {
     const spending = Object.values(samples)
       .filter(isGitHubWrite)
       .map((a) => a.kind);
-    expect(spending.sort()).toEqual(["create", "recur", "stepComment", "update", "warnExpiry"]);
+    expect(spending.sort()).toEqual(["create", "recur", "step_comment", "update", "warn_expiry"]);
     // The SLA's steps, through the one core kind of the features: GitHub writes, never repairs.
     const at = { kind: "feature" as const, feature: "sla", threatId: ID, repo: REPO, number: 7 };
     const steps = [
@@ -123,7 +123,7 @@ describe("action modules (one module per action kind)", () => {
     const repairs = Object.values(samples)
       .filter(isMappingRepair)
       .map((a) => a.kind);
-    expect(repairs.sort()).toEqual(["accept", "adopt", "link", "recoverAcceptance"]);
+    expect(repairs.sort()).toEqual(["accept", "adopt", "link", "recover_acceptance"]);
   });
 
   it("dry run: each kind describes what it would do (labels of a create, the state of a close)", () => {
@@ -200,7 +200,7 @@ describe("action modules say what an answer means as plain data (the runner appl
 
   it("risk acceptance: the accepted PATCH records the end people typed, a refused date is said once, the person's change is done", () => {
     const threat = { id: ID, status: "accepted", updated_at: "2026-03-01T10:00:01Z" } as const;
-    const settled = actionModules.acceptRisk.settle(samples.acceptRisk, {
+    const settled = actionModules.accept_risk.settle(samples.accept_risk, {
       end: {
         until: Date.parse("2026-05-30T23:59:59.999Z"),
         ignored: "2027-12-31 is later than acceptance.max allows",
@@ -218,12 +218,12 @@ describe("action modules say what an answer means as plain data (the runner appl
   });
 
   it("risk acceptance: its comments go out under a comment intent keyed to the step, and advance it", () => {
-    expect(actionModules.warnExpiry.intent?.(samples.warnExpiry)?.fields).toMatchObject({
+    expect(actionModules.warn_expiry.intent?.(samples.warn_expiry)?.fields).toMatchObject({
       kind: "comment",
       step: "warn",
       body: "soon",
     });
-    const warned = actionModules.warnExpiry.settle(samples.warnExpiry, { posted: true });
+    const warned = actionModules.warn_expiry.settle(samples.warn_expiry, { posted: true });
     expect(warned.events.map((e) => e.type)).toEqual(["expiry_warned"]);
     const before: ThreatRecord = {
       status: "accepted",

@@ -77,7 +77,7 @@ describe("risk acceptance: a person's close", () => {
       }),
     );
     expect(actions).toMatchObject([
-      { kind: "acceptRisk", repo: REPO, number: 7, now: NOW, defaultMs: 30 * DAY, maxMs: 90 * DAY },
+      { kind: "accept_risk", repo: REPO, number: 7, now: NOW, defaultMs: 30 * DAY, maxMs: 90 * DAY },
     ]);
   });
 
@@ -111,7 +111,7 @@ describe("risk acceptance: a person's close", () => {
         person: close(["risk-accepted"]),
       }),
     );
-    if (action?.kind !== "acceptRisk") throw new Error("no acceptRisk");
+    if (action?.kind !== "accept_risk") throw new Error("no accept_risk");
     expect(action.note("2026-04-10")).toBe(`Risk accepted on GitHub (${REPO}#7) by alice until 2026-04-10.`);
   });
 });
@@ -121,19 +121,21 @@ describe("risk acceptance: the steps after it, from the record and now", () => {
   const until = Date.parse(UNTIL);
   it("the comment naming the end first", () => {
     expect(plan(input({ record: held("accepted"), ...at(NOW) }))).toMatchObject([
-      { kind: "stepComment", step: "accept" },
+      { kind: "step_comment", step: "accept" },
     ]);
   });
   it("nothing before the warning's window; the warning in it; the end past it", () => {
     expect(plan(input({ record: held("announced"), ...at(until - 8 * DAY) }))).toEqual([]);
     expect(plan(input({ record: held("announced"), ...at(until - 6 * DAY) }))).toMatchObject([
-      { kind: "warnExpiry" },
+      { kind: "warn_expiry" },
     ]);
     expect(plan(input({ record: held("warned"), ...at(until - DAY) }))).toEqual([]);
-    expect(plan(input({ record: held("warned"), ...at(until + 1) }))).toMatchObject([{ kind: "expireRisk" }]);
+    expect(plan(input({ record: held("warned"), ...at(until + 1) }))).toMatchObject([
+      { kind: "expire_risk" },
+    ]);
     // No cycle ran in the window: it ends without a late warning.
     expect(plan(input({ record: held("announced"), ...at(until + 1) }))).toMatchObject([
-      { kind: "expireRisk" },
+      { kind: "expire_risk" },
     ]);
   });
   it("at the end: reopened with a comment saying why (recurrence: reopen)", () => {
@@ -191,7 +193,7 @@ describe("recurrence (contract: reopen stays today's behaviour; new_issue opens 
     });
     expect(plan(input({ ...unsolvedAgain, record: after, policy: newIssues }))).toMatchObject([
       {
-        kind: "stepComment",
+        kind: "step_comment",
         step: "recur",
         repo: REPO,
         number: 7,
@@ -215,19 +217,19 @@ describe("an acceptance the state lost (a lost state file): read back once from 
   it("an accepted threat's closed issue with no acceptance in the record: one read of its comments, once per version", () => {
     const lost = record({});
     expect(plan(input({ record: lost }))).toEqual([
-      { kind: "recoverAcceptance", threatId: ID, repo: REPO, number: 7, version: "u", now: NOW },
+      { kind: "recover_acceptance", threatId: ID, repo: REPO, number: 7, version: "u", now: NOW },
     ]);
     // Sought for this version: not again until the threat changes.
     expect(plan(input({ record: { ...lost, acceptanceSought: "u" } }))).toEqual([]);
     expect(plan(input({ record: { ...lost, acceptanceSought: "u", updatedAt: "u2" } }))[0]?.kind).toBe(
-      "recoverAcceptance",
+      "recover_acceptance",
     );
   });
 
   it("nothing to seek: the acceptance is known, the issue is open, the threat is not accepted, or acceptance is off", () => {
     expect(plan(input({ record: held("announced") }))).toEqual([]);
     expect(plan(input({ record: record({ issue: { ...closed, state: "open" } }) }))[0]?.kind).not.toBe(
-      "recoverAcceptance",
+      "recover_acceptance",
     );
     expect(plan(input({ record: record({}), threat: present({ status: "solved" }) }))).toEqual([]);
     expect(plan(input({ record: record({}), policy: newIssues }))).toEqual([]);

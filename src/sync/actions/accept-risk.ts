@@ -6,7 +6,7 @@ import { issueStateIs, threatGone } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { unlessGone } from "./write-helpers.js";
 
-type AcceptRisk = ActionOf<"acceptRisk">;
+type AcceptRisk = ActionOf<"accept_risk">;
 
 /** What the acceptance got: its end (from people's comments, read once) and the platform's answer. */
 interface AcceptRiskAnswer {
@@ -23,10 +23,10 @@ function isPeoples(body: string): boolean {
  * A person closed the issue "not planned" with the acceptance label (contract, "Risk acceptance"):
  * the issue's comments are read once for "Accepted until: YYYY-MM-DD", and the platform gets
  * `accepted` with the status note instead of the `not_planned` verdict. The comment naming the end
- * follows as its own step (stepComment), under its intent.
+ * follows as its own step (step_comment), under its intent.
  */
 export const acceptRiskAction: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
-  kind: "acceptRisk",
+  kind: "accept_risk",
   priority: () => QueueClass.verdict,
   // A read of GitHub and a platform write: no GitHub write.
   spendsGitHubBudget: () => false,

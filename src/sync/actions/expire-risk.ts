@@ -10,10 +10,10 @@ import { unlessGone } from "./write-helpers.js";
  * `recurrence: new_issue`, opens a new one). Sending it twice after a crash sets the same status.
  */
 export const expireRiskAction: ActionModule<
-  ActionOf<"expireRisk">,
+  ActionOf<"expire_risk">,
   { gone: false; answer: Threat } | { gone: true }
 > = {
-  kind: "expireRisk",
+  kind: "expire_risk",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: false,

@@ -14,7 +14,7 @@ export const memberIdAction: ActionModule<ActionOf<"member_id">, number | null> 
   // One read (GET), no write.
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ detail: `to ${action.groupId} (after one read of its id)` }),
+  describe: (action) => ({ action: "attach", detail: `to ${action.groupId} (after one read of its id)` }),
   send: async (action, io) => (await io.github.getIssue(action.repo, action.number))?.id ?? null,
   settle: (action, id) => ({
     ...(id === null
@@ -109,7 +109,15 @@ export const attachAction: ActionModule<ActionOf<"attach">, AttachOutcome> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ detail: `to ${action.repo}#${action.parentNumber}` }),
+  // A dry run's attach to a parent it would create has no parent number yet (0).
+  describe: (action) => ({
+    action: "attach",
+    issue: action.childNumber,
+    detail:
+      action.parentNumber === 0
+        ? `to the new parent of ${action.groupId}`
+        : `to ${action.repo}#${action.parentNumber}`,
+  }),
   // A repeated attach is answered "already attached": no intent.
   async send(action, io) {
     if (!io.workflow) throw new Error("sub-issues need the workflow client");

@@ -35,7 +35,7 @@ export async function sendGroupState(action: StateTarget, io: SendIo): Promise<n
 }
 
 export function describeGroupState(action: StateTarget): ActionDescription {
-  return { detail: action.target === "closed" ? "close (completed)" : "reopen" };
+  return { action: "group", detail: action.target === "closed" ? "close (completed)" : "reopen" };
 }
 
 /** The audit detail of a state write. */

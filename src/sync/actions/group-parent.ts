@@ -24,7 +24,12 @@ export const groupCreateAction: ActionModule<ActionOf<"group_create">, IssueSnap
   priority: () => QueueClass.create,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ labels: action.labels, detail: "create parent" }),
+  describe: (action) => ({
+    action: "group",
+    title: action.title,
+    labels: action.labels,
+    detail: "create parent",
+  }),
   intent: groupCreateIntent,
   send: sendGroupCreate,
   settle: (action, issue) => ({
@@ -46,7 +51,7 @@ export const groupUpdateAction: ActionModule<ActionOf<"group_update">, IssueSnap
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ detail: "update checklist" }),
+  describe: (action) => ({ action: "group", title: action.title, detail: "update checklist" }),
   // The same content twice is the same issue: no intent.
   send: (action, io) =>
     io.github.updateIssue(action.repo, action.number, {
@@ -92,7 +97,10 @@ export const groupFullAction: ActionModule<ActionOf<"group_full">, null> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ detail: `${action.beyond} more members than a parent holds: checklist only` }),
+  describe: (action) => ({
+    action: "group",
+    detail: `${action.beyond} more members than a parent holds: checklist only`,
+  }),
   send: () => Promise.resolve(null),
   settle: (action) => ({
     group: {

@@ -35,7 +35,7 @@ export const groupRetireAction: ActionModule<ActionOf<"group_retire">, { gone: b
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ detail: "close (not planned): grouping changed" }),
+  describe: () => ({ action: "group", detail: "close (not planned): grouping changed" }),
   send: close,
   settle: (action, outcome) => ({
     // A deleted issue has nothing left to retire, nor to comment on.
@@ -60,7 +60,10 @@ export const groupRetireNoteAction: ActionModule<ActionOf<"group_retire_note">, 
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ detail: "comment: grouping changed, names the issues carrying its threats" }),
+  describe: () => ({
+    action: "comment",
+    detail: "comment: grouping changed, names the issues carrying its threats",
+  }),
   intent: (action) => ({
     fields: {
       kind: "comment",

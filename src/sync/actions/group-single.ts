@@ -35,7 +35,12 @@ export const singleCreateAction: ActionModule<ActionOf<"single_create">, IssueSn
   priority: () => QueueClass.create,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ labels: action.labels, detail: "create group issue" }),
+  describe: (action) => ({
+    action: "group",
+    title: action.title,
+    labels: action.labels,
+    detail: "create group issue",
+  }),
   intent: groupCreateIntent,
   send: sendGroupCreate,
   settle: (action, issue) => ({
@@ -54,7 +59,7 @@ export const singleUpdateAction: ActionModule<ActionOf<"single_update">, null> =
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ detail: "update checklist" }),
+  describe: (action) => ({ action: "group", title: action.title, detail: "update checklist" }),
   async send(action, io) {
     await io.github.updateIssue(action.repo, action.number, {
       title: action.title,
@@ -97,7 +102,8 @@ export const singleVerdictAction: ActionModule<ActionOf<"single_verdict">, Threa
   priority: () => QueueClass.verdict,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ detail: action.status ?? "" }),
+  describe: (action) =>
+    action.status === null ? { hidden: true } : { action: "verdict", detail: action.status },
   send: (action, io) =>
     action.status === null
       ? Promise.resolve(null)
@@ -136,7 +142,7 @@ export const singlePersonDoneAction: ActionModule<ActionOf<"single_person_done">
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: () => ({}),
+  describe: () => ({ hidden: true }),
   send: () => Promise.resolve(null),
   settle: (action) => ({
     group: changed(action, (current) => {

@@ -36,13 +36,13 @@ type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown
 // issues, mapping repairs): `ACTION_KINDS` is this order.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
-  acceptRisk: acceptRiskAction,
+  accept_risk: acceptRiskAction,
   update: updateAction,
-  expireRisk: expireRiskAction,
-  recoverAcceptance: recoverAcceptanceAction,
+  expire_risk: expireRiskAction,
+  recover_acceptance: recoverAcceptanceAction,
   recur: recurAction,
-  warnExpiry: warnExpiryAction,
-  stepComment: stepCommentAction,
+  warn_expiry: warnExpiryAction,
+  step_comment: stepCommentAction,
   create: createAction,
   adopt: adoptAction,
   link: linkAction,
@@ -51,8 +51,8 @@ export const actionModules: ActionRegistry = {
 };
 
 /**
- * The group pass's kinds (groups/plan-groups.ts, groups/plan-single.ts), carried out by the same
- * runner; exhaustive as the planner's registry is.
+ * A group subject's kinds (groups/plan-groups.ts, plan-single.ts, retire-plan.ts), carried out by
+ * the same drain and runner; exhaustive as the planner's registry is.
  */
 type GroupActionRegistry = {
   [K in (GroupAction | SingleAction | RetireAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
@@ -77,33 +77,40 @@ export const groupActionModules: GroupActionRegistry = {
 /** Every kind of the planner's actions, from the registry (so a list of kinds cannot miss one). */
 export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
+/**
+ * Every kind the one runner carries out, a threat's or a group's, and its module: the one lookup
+ * (`moduleOf`), exhaustive over `EngineAction`. The two lists above are its halves, kept apart
+ * because the planner's kinds are also the dry run's order (`ACTION_KINDS`).
+ */
+const engineModules: { [K in EngineAction["kind"]]: ActionModule<ActionOf<K>, unknown> } = {
+  ...actionModules,
+  ...groupActionModules,
+};
+
 /** The module of an action's kind, typed for that action (the union is narrowed by its kind). */
 export function moduleOf<A extends EngineAction>(action: A): ActionModule<A, unknown> {
-  // Sound: each registry's type pairs each kind with the module for exactly that action.
-  const module = Object.hasOwn(actionModules, action.kind)
-    ? actionModules[action.kind as Action["kind"]]
-    : groupActionModules[action.kind as (GroupAction | SingleAction | RetireAction)["kind"]];
-  return module as unknown as ActionModule<A, unknown>;
+  // Sound: the registry's type pairs each kind with the module for exactly that action.
+  return engineModules[action.kind as EngineAction["kind"]] as unknown as ActionModule<A, unknown>;
 }
 
 /** Queue order class of a plan: the most urgent of its actions (contract, "Priorities"). */
-export function priorityOf(actions: readonly Action[]): number {
+export function priorityOf(actions: readonly EngineAction[]): number {
   let best = 9;
   for (const action of actions) best = Math.min(best, moduleOf(action).priority(action));
   return best;
 }
 
 /** Actions that write to GitHub (and so spend the write budget). */
-export function isGitHubWrite(action: Action): boolean {
+export function isGitHubWrite(action: EngineAction): boolean {
   return moduleOf(action).spendsGitHubBudget(action);
 }
 
 /** What `reconcile` may do: adopt issues, write links, accept people's changes. */
-export function isMappingRepair(action: Action): boolean {
+export function isMappingRepair(action: EngineAction): boolean {
   return moduleOf(action).mappingRepair;
 }
 
-export function describeAction(action: Action): ActionDescription {
+export function describeAction(action: EngineAction): ActionDescription {
   return moduleOf(action).describe(action);
 }
 

@@ -12,8 +12,8 @@ const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 
  * (and whether its warning went out) is taken back into the record, so that the acceptance still
  * ends on time. One read; nothing is written.
  */
-export const recoverAcceptanceAction: ActionModule<ActionOf<"recoverAcceptance">, AcceptanceTold | null> = {
-  kind: "recoverAcceptance",
+export const recoverAcceptanceAction: ActionModule<ActionOf<"recover_acceptance">, AcceptanceTold | null> = {
+  kind: "recover_acceptance",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: true,

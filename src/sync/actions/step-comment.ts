@@ -7,12 +7,12 @@ import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./typ
 
 /**
  * A comment that is a step of its own: the end of a risk acceptance (`accept`), the warning before
- * it (`warnExpiry`), the note on an old issue naming its recurrence (`recur`). Each goes out under
+ * it (`warn_expiry`), the note on an old issue naming its recurrence (`recur`). Each goes out under
  * an intent whose id is the comment's key: after a lost answer or a crash, recovery looks for the
  * key before anything is posted again (run/recover.ts), so each is on the issue once, ever.
  */
 
-type Commenting = ActionOf<"stepComment"> | ActionOf<"warnExpiry">;
+type Commenting = ActionOf<"step_comment"> | ActionOf<"warn_expiry">;
 
 async function post(action: Commenting, io: SendIo, intent: Intent | null): Promise<{ posted: true }> {
   if (intent === null) throw new Error("a step's comment goes out under its intent");
@@ -41,8 +41,8 @@ function intentOf(action: Commenting, step: "accept" | "warn" | "recur") {
   };
 }
 
-export const stepCommentAction: ActionModule<ActionOf<"stepComment">, { posted: true }> = {
-  kind: "stepComment",
+export const stepCommentAction: ActionModule<ActionOf<"step_comment">, { posted: true }> = {
+  kind: "step_comment",
   // A recurrence's note comes between its new issue and that issue's link: the create's class, as
   // the queue derives it from the record (queue.ts `dueClass`: a link not yet written).
   priority: (action) => (action.step === "recur" ? QueueClass.create : QueueClass.other),
@@ -61,8 +61,8 @@ export const stepCommentAction: ActionModule<ActionOf<"stepComment">, { posted: 
   },
 };
 
-export const warnExpiryAction: ActionModule<ActionOf<"warnExpiry">, { posted: true }> = {
-  kind: "warnExpiry",
+export const warnExpiryAction: ActionModule<ActionOf<"warn_expiry">, { posted: true }> = {
+  kind: "warn_expiry",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,

@@ -7,21 +7,23 @@ import type { SingleAction } from "../groups/plan-single.js";
 import type { RetireAction } from "../groups/retire-plan.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
-import type { DryRunRecord } from "../../shared/dry-run-record.js";
+import type { DryRunRecord } from "../render/dry-run-record.js";
 import type { MilestoneBook } from "../../github/milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
 /**
- * Every action the one runner carries out: the planner's, per threat, and the group pass's, per
+ * Every action the one runner carries out: the planner's, per threat, and a group subject's, per
  * group (groups/plan-groups.ts, groups/plan-single.ts), whose subject is the group's key.
  */
 export type EngineAction = Action | GroupAction | SingleAction | RetireAction;
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
-export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail"> & {
+export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail" | "title" | "issue"> & {
   /** The dry-run line's name for it, where it is not the kind (a feature's write: `note`, `project`). */
   action?: string;
+  /** Bookkeeping a dry run does not list (it writes nothing anyone sees). */
+  hidden?: true;
 };
 
 /** What an action module may use to send: the two sides, and nothing of the engine's state. */

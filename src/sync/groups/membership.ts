@@ -1,18 +1,18 @@
 import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../../config/index.js";
 import type { GroupMember, GroupRecord } from "../../state/index.js";
-import type { SyncContext } from "../context.js";
+import { nowIso, type GroupRuntime, type SyncContext } from "../context.js";
+import { enqueue } from "../records/queue.js";
 import { putGroup } from "../records/state-updates.js";
 import { buildMemberIndex } from "../records/group-members.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { isEligible, routeFor } from "../plan/policy.js";
 import { groupIdOf, groupKeyOf } from "./group-key.js";
-import type { GroupRuntime } from "./runtime.js";
 
 /**
  * Group membership, kept as threats are read: each new version of a threat that has (or gets) an
  * issue is filed under its group's key with the title and severity its checklist line shows, so
- * that the per-cycle group pass needs no platform read. A threat whose key changed moves; one
- * with no key, or no issue to come, leaves its group.
+ * that the group's plan needs no platform read. A threat whose key changed moves; one with no key,
+ * or no issue to come, leaves its group. A group whose members changed is queued (its subject).
  */
 
 /** Member titles are kept this long at most (the checklist line is one line). */
@@ -71,6 +71,7 @@ export function noteGroupMember(ctx: SyncContext, threatId: string, view: Threat
   if (before !== undefined && before !== groupId) {
     const old = ctx.state.groups?.[before];
     if (old) putGroup(ctx, before, withoutMember(old, threatId));
+    if (ctx.state.groups?.[before]) enqueue(ctx, before, {}, nowIso(ctx));
     byThreat.delete(threatId);
   }
   if (groupId === null || key === null) return;
@@ -93,4 +94,5 @@ export function noteGroupMember(ctx: SyncContext, threatId: string, view: Threat
   byThreat.set(threatId, groupId);
   if (known !== undefined && JSON.stringify(known) === JSON.stringify(member)) return;
   putGroup(ctx, groupId, { ...group, members: { ...group.members, [threatId]: member } });
+  enqueue(ctx, groupId, {}, nowIso(ctx));
 }

@@ -15,16 +15,6 @@ export function setParent(ctx: SyncContext, groupId: string, repo: string, paren
   if (group) putGroup(ctx, groupId, { ...group, parents: { ...group.parents, [repo]: parent } });
 }
 
-export function changeParent(
-  ctx: SyncContext,
-  groupId: string,
-  repo: string,
-  change: (parent: GroupParent) => GroupParent,
-): void {
-  const parent = parentOf(ctx, groupId, repo);
-  if (parent) setParent(ctx, groupId, repo, change(parent));
-}
-
 /** Logs a fact once per process (a repository without sub-issues, a full parent). */
 export function sayOnce(ctx: SyncContext, key: string, fields: object, message: string): void {
   const runtime = groupRuntime(ctx);

@@ -119,7 +119,7 @@ export function renderSingle(
 
 /**
  * A person's close or reopen of the issue: its verdicts, one per member still to send, then done.
- * Also for a group of a setting since changed, under that setting (groups/run-retire.ts).
+ * Also for a group of a setting since changed, under that setting (groups/plan-old.ts).
  */
 export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAction[] {
   const person = issue.person;

@@ -4,7 +4,7 @@
  * (`not_planned`, its group marker retired so no second issue shares it), then gets one comment
  * that says why and names the issues that carry its members now. It waits until every member that
  * gets an issue under the new setting has it, so the comment can name them; a person's change of
- * it still unabsorbed goes first (its verdicts, under the old setting: groups/run-retire.ts).
+ * it still unabsorbed goes first (its verdicts, under the old setting: groups/plan-old.ts).
  */
 
 interface RetireRef {

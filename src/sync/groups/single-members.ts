@@ -6,7 +6,7 @@ import { putGroup, putThreat } from "../records/state-updates.js";
 import { singleMade } from "../transitions/group.js";
 import { personTargets, type SingleMemberView } from "./plan-single.js";
 
-/** Single mode's members by repository, and its group issues' records (groups/run-single.ts). */
+/** Single mode's members by repository, and its group issues' records (groups/plan-subject.ts). */
 
 export function membersOf(ctx: SyncContext, group: GroupRecord): Map<string, SingleMemberView[]> {
   const byRepo = new Map<string, SingleMemberView[]>();
@@ -98,6 +98,8 @@ export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boo
       targets,
     },
   }));
+  // The group's subject carries the verdicts to its members (run/drain.ts).
+  enqueue(ctx, groupId, {}, nowIso(ctx));
   ctx.emit({
     type: "person_changed",
     threatId: groupId,

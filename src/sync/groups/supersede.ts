@@ -1,6 +1,7 @@
 import type { GroupRecord } from "../../state/index.js";
 import { nowIso, persist, type SyncContext } from "../context.js";
-import { putGroup, putIntent } from "../records/state-updates.js";
+import { enqueue } from "../records/queue.js";
+import { dropQueue, putGroup, putIntent } from "../records/state-updates.js";
 import { groupRetired } from "../transitions/group.js";
 
 /**
@@ -62,16 +63,22 @@ export function supersedeChangedGroups(ctx: SyncContext): number {
   for (const [groupId, group] of currentGroups(ctx)) {
     if (isCurrent(ctx, group)) continue;
     putGroup(ctx, groupId, undefined);
+    dropQueue(ctx, groupId);
     moved += 1;
     if (!hasIssue(group)) continue;
     const key = freeKey(ctx, groupId);
     putGroup(ctx, key, { ...group, mode: modeOf(group), superseded: nowIso(ctx) });
+    // Its subject is queued under its new key: its issues are absorbed and retired.
+    enqueue(ctx, key, {}, nowIso(ctx));
     for (const intent of Object.values(ctx.state.intents)) {
       if (intent.threatId === groupId) putIntent(ctx, { ...intent, threatId: key });
     }
   }
   // The member index is rebuilt from the records as they are now.
-  if (moved > 0) delete ctx.groupMembers;
+  if (moved > 0) {
+    delete ctx.groupMembers;
+    delete ctx.oldGroupMembers;
+  }
   return moved;
 }
 

@@ -55,7 +55,7 @@ function absorbIssue(
   issue: IssueSnapshot,
   mapped: MappedLookup,
 ): SeenIssue | typeof ADOPTED | null {
-  // A group's issue is the group pass's (groups/), never a threat's; in single mode a person's
+  // A group's issue is its group's subject's (groups/), never a threat's; in single mode a person's
   // close or reopen of it is recorded there, to become its members' verdicts.
   if (issue.threatId === null && isGroupIssue(issue.body)) {
     noteSingleIssueSeen(ctx, issue);

@@ -1,6 +1,5 @@
 import type { SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
-import { syncGroups } from "../groups/run-groups.js";
 import { singleIssueGroup } from "../groups/single-members.js";
 import { absorbIssueNow as absorbWatchedIssue, mappedIssues, reposToWatch } from "./github.js";
 
@@ -56,9 +55,7 @@ export async function absorbIssueNow(ctx: SyncContext, repo: string, number: num
   const watched = watchedRepo(ctx, repo);
   if (watched === null) return false;
   const absorbed = await absorbWatchedIssue(ctx, watched, number);
-  // A single-mode group's issue: the person's change was recorded on the group, and the group
-  // pass sends it to the members as their verdicts (the queue's drain does not carry those).
-  if (!isSingleGroupIssue(ctx, watched, number)) return absorbed;
-  await syncGroups(ctx);
-  return true;
+  // A single-mode group's issue: the person's change was recorded on the group and its subject
+  // queued; the drain that follows sends it to the members as their verdicts.
+  return absorbed || isSingleGroupIssue(ctx, watched, number);
 }

@@ -11,7 +11,7 @@ import type { Policy, Route } from "./policy.js";
 
 export type AcceptanceAction =
   | {
-      kind: "acceptRisk";
+      kind: "accept_risk";
       threatId: string;
       repo: string;
       number: number;
@@ -24,18 +24,18 @@ export type AcceptanceAction =
       note: (until: string) => string;
     }
   | {
-      kind: "stepComment";
+      kind: "step_comment";
       threatId: string;
       repo: string;
       number: number;
       step: "accept" | "recur";
       body: string;
     }
-  | { kind: "warnExpiry"; threatId: string; repo: string; number: number; body: string }
-  | { kind: "expireRisk"; threatId: string; repo: string; number: number }
+  | { kind: "warn_expiry"; threatId: string; repo: string; number: number; body: string }
+  | { kind: "expire_risk"; threatId: string; repo: string; number: number }
   /** The connector's own acceptance comments on a closed issue, read to restore an acceptance the state lost. */
   | {
-      kind: "recoverAcceptance";
+      kind: "recover_acceptance";
       threatId: string;
       repo: string;
       number: number;

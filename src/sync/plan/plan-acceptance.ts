@@ -22,7 +22,7 @@ export function planRiskAcceptance(input: AcceptanceInput, person: PersonChange)
   if (now === undefined) return null;
   return [
     {
-      kind: "acceptRisk",
+      kind: "accept_risk",
       threatId: input.threatId,
       repo: person.repo,
       number: person.number,
@@ -48,7 +48,7 @@ export function planAcceptanceRecovery(input: AcceptanceInput, issue: IssueRecor
   if (record.acceptanceSought === record.updatedAt || input.now === undefined) return null;
   return [
     {
-      kind: "recoverAcceptance",
+      kind: "recover_acceptance",
       threatId: input.threatId,
       repo: issue.repo,
       number: issue.number,
@@ -69,13 +69,13 @@ export function planAcceptanceStep(input: AcceptanceInput, issue: IssueRecord): 
   const at = { threatId: input.threatId, repo: issue.repo, number: issue.number };
   switch (acceptance.step) {
     case "accepted":
-      return [{ kind: "stepComment", ...at, step: "accept", body: acceptedComment(until) }];
+      return [{ kind: "step_comment", ...at, step: "accept", body: acceptedComment(until) }];
     case "announced":
       // Past its end already (no cycle ran in the warning's window): it ends without a warning.
-      if (now < until) return [{ kind: "warnExpiry", ...at, body: warnComment(until) }];
-      return [{ kind: "expireRisk", ...at }];
+      if (now < until) return [{ kind: "warn_expiry", ...at, body: warnComment(until) }];
+      return [{ kind: "expire_risk", ...at }];
     case "warned":
-      return [{ kind: "expireRisk", ...at }];
+      return [{ kind: "expire_risk", ...at }];
     case "expired":
       if (issue.state === "open") return null;
       if (input.policy.recurrence === "new_issue") return planRecurrence(input, issue);
@@ -102,7 +102,7 @@ export function planRecurrence(input: AcceptanceInput, issue: IssueRecord): Plan
   if (from && !from.noted) {
     return [
       {
-        kind: "stepComment",
+        kind: "step_comment",
         threatId: input.threatId,
         repo: from.repo,
         number: from.number,

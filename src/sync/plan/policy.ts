@@ -1,7 +1,7 @@
 import type { Config, RouteRule, VerdictRule } from "../../config/index.js";
 import { severityName } from "../render/normalize.js";
 import { noteRenderer, type NoteRenderer } from "./verdict-note.js";
-import type { AssetView, ThreatView } from "../render/index.js";
+import type { AssetView, Route, ThreatView } from "../render/index.js";
 import { rankOfSeverity } from "../../shared/severity.js";
 import { acceptancePolicy, type AcceptancePolicy } from "./acceptance-policy.js";
 
@@ -81,11 +81,7 @@ export function isEligible(threat: ThreatView, asset: AssetView | null, policy: 
   return noIssueReason(threat, asset, policy) === null;
 }
 
-export interface Route {
-  repo: string;
-  labels: string[];
-  assignees: string[];
-}
+export type { Route };
 
 function matches(list: readonly string[] | undefined, value: string | null): boolean {
   if (!list) return true;

@@ -3,7 +3,7 @@ import type { GroupRecord } from "../../state/index.js";
 /**
  * Which group each member threat is in, from the stored groups (grouping): built once per process
  * on first use and kept current by the membership updates (groups/membership.ts), so neither the
- * planner nor the group pass walks every group to find a threat's.
+ * planner nor a group's plan walks every group to find a threat's.
  */
 export function buildMemberIndex(
   groups: Readonly<Record<string, GroupRecord>> | undefined,

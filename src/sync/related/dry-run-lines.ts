@@ -1,5 +1,5 @@
 import type { RelatedView } from "../render/index.js";
-import type { DryRunRecord } from "../../shared/dry-run-record.js";
+import type { DryRunRecord } from "../render/dry-run-record.js";
 
 /** A dry-run line of a body write, with the related assets that body would list. */
 export function relatedRecord(record: DryRunRecord, related: RelatedView | null): DryRunRecord {

@@ -1,4 +1,3 @@
-import type { Action } from "../plan/plan.js";
 import type { RelatedView } from "../render/index.js";
 import type { RelatedAssets } from "./related-store.js";
 
@@ -6,7 +5,7 @@ import type { RelatedAssets } from "./related-store.js";
  * Whether the plan writes the issue's body: a create, a new occurrence's issue, or an update
  * whose content changed (its `content` is there, rendered only when read: `in` does not render).
  */
-export function writesBody(action: Action): boolean {
+export function writesBody(action: { kind: string }): boolean {
   return (
     action.kind === "create" || action.kind === "recur" || (action.kind === "update" && "content" in action)
   );
@@ -20,7 +19,7 @@ export function writesBody(action: Action): boolean {
 export async function prepareRelated(
   related: RelatedAssets | undefined,
   assetId: string | null | undefined,
-  actions: readonly Action[],
+  actions: readonly { kind: string }[],
 ): Promise<RelatedView | null | undefined> {
   if (!related || !assetId || !actions.some(writesBody)) return undefined;
   return related.load(assetId);

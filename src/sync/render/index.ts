@@ -6,6 +6,7 @@ export type {
   RenderOptions,
   RenderOutcome,
   RenderWarning,
+  Route,
   ThreatView,
 } from "./types.js";
 export { renderIssue } from "./render-issue.js";

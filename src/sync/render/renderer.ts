@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../observability/index.js";
-import type { Route } from "../plan/policy.js";
+import type { Route } from "./types.js";
 import { SEVERITIES } from "../../shared/severity.js";
 import {
   compileTemplates,

@@ -16,7 +16,7 @@ export interface SlaView {
   since: string;
 }
 
-/** What the renderer sees: plain data, already normalized by `../normalize.ts`. */
+/** What the renderer sees: plain data, already normalized by `./normalize.ts`. */
 export interface ThreatView {
   id: string;
   /** null when the mapped field is missing: the title then falls back to the id. */
@@ -35,6 +35,13 @@ export interface ThreatView {
   updatedAt: string;
   /** The threat's SLA as of now (config `sla`); absent when it has none. */
   sla?: SlaView | undefined;
+}
+
+/** Where a threat's issue goes and what it carries (plan/policy.ts `routeFor`: the config's routes). */
+export interface Route {
+  repo: string;
+  labels: string[];
+  assignees: string[];
 }
 
 export interface AssetView {

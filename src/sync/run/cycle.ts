@@ -1,17 +1,16 @@
 import type { LastCycle } from "../../state/index.js";
-import { isMappingRepair } from "../actions/index.js";
+import { isMappingRepair, type EngineAction } from "../actions/index.js";
 import { hasChanges, persist, type SyncContext } from "../context.js";
 import { cycleSummary, type CycleCounts } from "../event-observers.js";
 import { drainQueue, isStopped, type DrainOptions, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
 import { readGitHub } from "../intake/github.js";
 import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
-import { queueSummary, type QueueSummary } from "../records/queue.js";
-import type { Action } from "../plan/plan.js";
+import { queueSummary, type QueueSummary } from "../plan/queue-order.js";
 import { recoverIntents } from "./recover.js";
-import { syncGroups } from "../groups/run-groups.js";
-import { beginGroupingChange } from "../groups/change-grouping.js";
-import { hasOldWork } from "../groups/run-retire.js";
+import { enqueueAllGroups } from "../groups/plan-subject.js";
+import { hasOldSingles } from "../groups/plan-old.js";
+import { supersedeAndCommit } from "../groups/supersede.js";
 import { wakeDue } from "./wake-due.js";
 import { featuresFor } from "../features/registry.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
@@ -145,13 +144,31 @@ function interleavedDrain(
       walked = 0;
     }
     await persist(ctx);
-    const part = await drainQueue(ctx, drainOpts);
+    // Threats only: a group follows its members once the walk has filed them all.
+    const part = await drainQueue(ctx, { ...drainOpts, only: "threat" });
     add(drained, part);
     if (part.deferred > 0) deferred = true;
     left = Object.keys(ctx.state.queue).length;
     lastPage = left;
     dueSince = null;
   };
+}
+
+/**
+ * The start of a cycle after `grouping` changed (contract, "Changing grouping": loses nothing):
+ * the old setting's groups are superseded (groups/supersede.ts), and a person's close or reopen of
+ * an old single-mode issue that the connector had not absorbed yet is read (the change poll) and
+ * its verdicts sent under the old setting, before the new setting plans any member's issue: a
+ * member that close solved then gets none. Nothing is written in a dry run; with no drain options
+ * (`reconcile`) the groups are only superseded.
+ */
+async function beginGroupingChange(ctx: SyncContext, drainOpts: DrainOptions | null): Promise<void> {
+  await supersedeAndCommit(ctx);
+  if (drainOpts === null || ctx.dryRun || !hasOldSingles(ctx)) return;
+  await readGitHub(ctx);
+  const personOnly = (action: EngineAction): boolean =>
+    action.kind === "single_verdict" || action.kind === "single_person_done";
+  await drainQueue(ctx, { ...drainOpts, only: "group", allow: personOnly });
 }
 
 export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleReport> {
@@ -205,6 +222,7 @@ async function cycleBody(
         forgetVersions(ctx);
       }
       setMeta(ctx, "renderKey", ctx.renderer.key);
+      enqueueAllGroups(ctx);
     }
     const drainOpts = {
       ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
@@ -213,11 +231,13 @@ async function cycleBody(
     };
     // A changed `grouping`: what a person did under the old setting is absorbed first (not by
     // `reconcile`, which only repairs the mapping, but its groups are superseded all the same).
-    await beginGroupingChange(
-      ctx,
-      opts.reconcile ? null : () => readGitHub(ctx),
-      () => opts.signal?.aborted === true,
-    );
+    await beginGroupingChange(ctx, opts.reconcile ? null : drainOpts);
+    if (!ctx.groupsListed) {
+      // Once per process, every group with something it may still do is queued (a state written by
+      // an older version, or a trigger lost with a crash); after that its members' changes queue it.
+      enqueueAllGroups(ctx);
+      ctx.groupsListed = true;
+    }
     await readAssets(ctx, opts.signal);
     const interleave =
       ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
@@ -231,22 +251,18 @@ async function cycleBody(
     wakeDue(ctx);
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.
-    const recreating = (action: Action): boolean =>
+    const recreating = (action: EngineAction): boolean =>
       action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
     const allow = opts.reconcile
       ? opts.recreate
-        ? (action: Action) => isMappingRepair(action) || recreating(action)
+        ? (action: EngineAction) => isMappingRepair(action) || recreating(action)
         : isMappingRepair
       : undefined;
+    // One drain for every subject: the threats' work first, then their groups' (a parent follows
+    // its members), and the old setting's issues retired once their members' new issues exist.
     if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
     else if (!opts.skipDrain) {
       add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
-    }
-    // Groups' parents follow their members once the members' own work is done (grouping on), and
-    // the old setting's issues are retired once their members' new issues exist (grouping changed).
-    if (!opts.reconcile && (ctx.config.grouping !== undefined || hasOldWork(ctx))) {
-      const planned = await syncGroups(ctx, drainOpts);
-      if (dryRunActions !== undefined) dryRunActions += planned;
     }
   } catch (e) {
     error = message(e);

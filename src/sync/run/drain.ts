@@ -1,26 +1,37 @@
 import { isGone, isPermanentRefusal } from "../../github/index.js";
 import { isRecord } from "../../shared/json.js";
 import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
-import { isGitHubWrite } from "../actions/index.js";
+import { isGitHubWrite, priorityOf, type EngineAction } from "../actions/index.js";
 import { runAction } from "./run-action.js";
 import { absorbAsset } from "../intake/platform.js";
 import { githubLink, toThreatView } from "../render/normalize.js";
-import type { Action } from "../plan/plan.js";
+
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated } from "../related/index.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
-import { orderedQueue } from "../records/queue.js";
-import { markIssueDeleted, recordRefusal } from "./refusals.js";
+import { dueWork, type DueItem } from "../plan/queue-order.js";
+import { subjectOf, type Subject, type SubjectKind } from "../records/subject.js";
+import {
+  enqueueOwners,
+  enqueueSuccessor,
+  membersAtWork,
+  planGroupSubject,
+  planGroupWithAdoption,
+  stillAttaching,
+} from "../groups/plan-subject.js";
+import { markIssueDeleted, recordGroupRefusal, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
 import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
 import { attemptFailed, backedOff } from "../transitions/due-work.js";
 import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
 
 /**
- * Carries out the queue in priority order. For each threat: make sure its current platform version
- * is at hand (a GET when it was queued by an earlier run), plan, execute, and plan again until the
- * planner has nothing left to do. A failure backs the entry off and moves on: one bad item never
- * stops the others.
+ * Carries out the queue in priority order, one subject at a time (records/subject.ts). For a
+ * threat: make sure its current platform version is at hand (a GET when it was queued by an
+ * earlier run), plan (plan/plan-for.ts), execute, and plan again until the planner has nothing
+ * left to do; then the groups that own it are queued. For a group: plan from the state
+ * (groups/plan-subject.ts), execute, plan again, the same way. A failure backs the entry off and
+ * moves on: one bad item never stops the others.
  */
 
 const MAX_ROUNDS = 6;
@@ -29,7 +40,13 @@ export interface DrainOptions {
   /** Epoch ms after which no further entry is started (`sync --max-duration`). */
   deadline?: number;
   /** Restricts the actions carried out (`reconcile` repairs the mapping only). */
-  allow?: (action: Action) => boolean;
+  allow?: (action: EngineAction) => boolean;
+  /**
+   * The kind of subject carried out, when not every kind: `threat` in the middle of the threat
+   * walk (a group follows its members once the walk has filed them all), `group` for the old
+   * setting's people's changes at the start of a cycle after `grouping` changed.
+   */
+  only?: SubjectKind;
   signal?: AbortSignal;
   /** Retry entries still backing off from an earlier failure (`sync`: the operator asked for it now). */
   ignoreBackoff?: boolean;
@@ -80,30 +97,57 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
 }
 
-async function processOne(
+/** A threat's next actions: its platform version at hand first, unless planned from the record. */
+async function planThreat(
   ctx: SyncContext,
   threatId: string,
+  acceptanceStep: boolean,
+): Promise<EngineAction[]> {
+  // A person's change is planned from the status the state holds; the verdict's PATCH answers with
+  // the threat, so no GET goes before it.
+  // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
+  const timed = ctx.state.queue[threatId]?.timed === true;
+  if (!awaitsVerdict(ctx, threatId) && !timed && !acceptanceStep) await ensureLoaded(ctx, threatId);
+  return planFor(ctx, threatId);
+}
+
+/** The one planning entry of the drain: a threat's plan, or a group's. */
+async function planSubject(
+  ctx: SyncContext,
+  subject: Subject,
+  acceptanceStep: boolean,
+  allow: (action: EngineAction) => boolean,
+): Promise<{ actions: EngineAction[]; waits: boolean }> {
+  if (subject.kind === "group") return planGroupWithAdoption(ctx, subject.id, allow);
+  return { actions: (await planThreat(ctx, subject.id, acceptanceStep)).filter(allow), waits: false };
+}
+
+async function processOne(
+  ctx: SyncContext,
+  subject: Subject,
   opts: DrainOptions,
 ): Promise<"done" | "deferred"> {
+  const threatId = subject.id;
+  // A group's parent follows its members' own work (contract, "Groups"): it waits for them.
+  if (subject.kind === "group" && membersAtWork(ctx, threatId, ctx.clock.now())) return "deferred";
   let settled = false;
+  let waits = false;
   // A risk acceptance's comment, warning or end is planned from the record alone, and so is what
   // follows it (the end's PATCH answers with the threat): no read for the step, nor after it.
-  const acceptanceStep = acceptanceWaits(ctx, threatId, ctx.clock.now());
+  const acceptanceStep = subject.kind === "threat" && acceptanceWaits(ctx, threatId, ctx.clock.now());
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
-    // A person's change is planned from the status the state holds; the verdict's PATCH answers with
-    // the threat, so no GET goes before it.
-    // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
-    const timed = ctx.state.queue[threatId]?.timed === true;
-    if (!awaitsVerdict(ctx, threatId) && !timed && !acceptanceStep) await ensureLoaded(ctx, threatId);
-    const all = planFor(ctx, threatId);
-    const actions = opts.allow ? all.filter(opts.allow) : all;
+    const planned = await planSubject(ctx, subject, acceptanceStep, opts.allow ?? (() => true));
+    waits = planned.waits;
+    const actions = planned.actions;
     if (actions.length === 0) {
       settled = true;
       break;
     }
     // A body about to be written lists the asset's related assets: read them first (once per asset).
-    await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
+    if (subject.kind === "threat")
+      await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
     for (const action of actions) {
+      if (subject.kind === "group" && !stillAttaching(ctx, action)) continue;
       if (
         isGitHubWrite(action) &&
         opts.deadline !== undefined &&
@@ -114,13 +158,26 @@ async function processOne(
       try {
         await runAction(ctx, action);
       } catch (error) {
-        if (!(await resolvedRefusal(ctx, threatId, action, error))) throw error;
-        return "done";
+        if (!(await resolvedRefusal(ctx, subject, action, error))) throw error;
+        // A threat's refused step ends its work; a group's other issues go on (planned again).
+        if (subject.kind === "threat") return "done";
+      } finally {
+        // The subject changed: a member's groups follow it, and a new group waits on an old one.
+        if (subject.kind === "threat") enqueueOwners(ctx, threatId);
+        else enqueueSuccessor(ctx, threatId);
       }
     }
   }
-  if (!settled) throw new Error(`the plan for threat ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
+  if (!settled)
+    throw new Error(`the plan for ${subject.kind} ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
   if (ctx.state.threats.get(threatId)?.refused) updateThreat(ctx, threatId, refusalCleared);
+  if (waits) {
+    // A create held back (its repository's group issues could not be listed): tried again after
+    // a back-off, not at once.
+    const entry = ctx.state.queue[threatId];
+    if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
+    return "deferred";
+  }
   if (!opts.allow) dropQueue(ctx, threatId);
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
@@ -134,11 +191,15 @@ async function processOne(
  */
 async function resolvedRefusal(
   ctx: SyncContext,
-  threatId: string,
-  action: Action,
+  subject: Subject,
+  action: EngineAction,
   error: unknown,
 ): Promise<boolean> {
-  if (action.kind === "update" && isGone(error)) {
+  const threatId = subject.id;
+  if (subject.kind === "group") {
+    // A group's issue refused for good is written no more (and never made twice).
+    if (!isPermanentRefusal(error) || !recordGroupRefusal(ctx, action, error)) return false;
+  } else if (action.kind === "update" && isGone(error)) {
     const issue = ctx.state.threats.get(threatId)?.issue;
     markIssueDeleted(ctx, threatId, issue?.repo ?? action.repo, issue?.number ?? action.number);
   } else if (isPermanentRefusal(error)) {
@@ -169,15 +230,61 @@ export function isStopped(error: unknown): boolean {
 /** Passes over the queue while entries meet a rate limit (each pass waits on the paused budget). */
 const MAX_PASSES = 5;
 
+/** Rounds of the drain over the work its own writes queued (a member's group, a group's members' links). */
+const MAX_FOLLOW_UPS = 4;
+
+/**
+ * The groups among the due subjects, in the order of their plans' queue classes (their action
+ * modules' `priority`, as a threat's class is its plan's), after every threat's work.
+ */
+function ordered(ctx: SyncContext, due: DueItem[]): string[] {
+  const groups = due.filter((d) => d.kind === "group");
+  if (groups.length === 0) return due.map((d) => d.threatId);
+  const rank = new Map(groups.map((g) => [g.threatId, priorityOf(planGroupSubject(ctx, g.threatId))]));
+  const byClass = [...groups].sort(
+    (a, b) => (rank.get(a.threatId) ?? 0) - (rank.get(b.threatId) ?? 0) || a.entry.seq - b.entry.seq,
+  );
+  return [
+    ...due.filter((d) => d.kind === "threat").map((d) => d.threatId),
+    ...byClass.map((g) => g.threatId),
+  ];
+}
+
+function dueIds(ctx: SyncContext, opts: DrainOptions, attempted: ReadonlySet<string>): string[] {
+  const nowMs = opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now();
+  const due = dueWork(ctx.state, nowMs).filter(
+    (d) => !attempted.has(d.threatId) && (opts.only === undefined || d.kind === opts.only),
+  );
+  return ordered(ctx, due);
+}
+
 export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
   const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
+  const attempted = new Set<string>();
+  let stopped = false;
+  // The work this drain's own writes queued (a member's group, a group's members' links) is
+  // carried out by the same drain, after what was due when it began.
+  for (let round = 0; round < MAX_FOLLOW_UPS && !stopped; round += 1) {
+    const ids = dueIds(ctx, opts, attempted);
+    if (ids.length === 0) break;
+    for (const id of ids) attempted.add(id);
+    stopped = await drainIds(ctx, opts, ids, result);
+  }
+  await persist(ctx);
+  return result;
+}
+
+/** One round over `ids`, in order; answers whether the process is stopping. */
+async function drainIds(
+  ctx: SyncContext,
+  opts: DrainOptions,
+  first: string[],
+  result: DrainResult,
+): Promise<boolean> {
   let limited = new Set<string>();
   let stopped = false;
   for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
-    const ids =
-      pass === 0
-        ? orderedQueue(ctx.state, opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now())
-        : [...limited];
+    const ids = pass === 0 ? first : [...limited];
     limited = new Set();
     for (const threatId of ids) {
       if (
@@ -188,14 +295,14 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
         result.deferred += 1;
         continue;
       }
-      // An intent recovery could not resolve yet (GitHub unreachable): this threat waits for it,
+      // An intent recovery could not resolve yet (GitHub unreachable): this subject waits for it,
       // the others go on.
       if (Object.values(ctx.state.intents).some((i) => i.threatId === threatId)) {
         result.deferred += 1;
         continue;
       }
       try {
-        const outcome = await processOne(ctx, threatId, opts);
+        const outcome = await processOne(ctx, subjectOf(threatId), opts);
         result[outcome === "done" ? "done" : "deferred"] += 1;
       } catch (error) {
         if (isStopped(error)) {
@@ -224,6 +331,5 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
     }
     if (limited.size === 0) break;
   }
-  await persist(ctx);
-  return result;
+  return stopped;
 }

@@ -1,17 +1,19 @@
 import type { Threat } from "../../platform/index.js";
 import type { SyncContext } from "../context.js";
-import type { DryRunRecord } from "../../shared/dry-run-record.js";
+import type { DryRunRecord } from "../render/dry-run-record.js";
 
-export type { DryRunRecord } from "../../shared/dry-run-record.js";
+export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { severityName, toThreatView } from "../render/normalize.js";
-import { describeAction } from "../actions/index.js";
+import { describeAction, type EngineAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated, relatedRecord, writesBody } from "../related/index.js";
 import { countNoIssue, type NoIssueCounts } from "../plan/policy-counts.js";
-import { orderedQueue } from "../records/queue.js";
+import { orderedQueue } from "../plan/queue-order.js";
+import { subjectKind } from "../records/subject.js";
+import { planGroupSubject } from "../groups/plan-subject.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import type { EngineObserver } from "../../shared/index.js";
 
@@ -24,35 +26,60 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
 }
 
-function recordFor(ctx: SyncContext, threatId: string, action: Action): DryRunRecord {
-  const view = ctx.cache.get(threatId)?.view;
-  const line: DryRunRecord = { action: action.kind, threat_id: threatId };
+/**
+ * One line of the plan: the subject's kind, repository and issue, and what is particular to the
+ * kind (labels of a create, the state of a close, a group's title): its module says. Null for
+ * bookkeeping the module hides.
+ */
+function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): DryRunRecord | null {
+  const { hidden, action: named, ...described } = describeAction(action);
+  if (hidden) return null;
+  const threatId = "threatId" in action ? action.threatId : subjectId;
+  const line: DryRunRecord = { action: named ?? action.kind, threat_id: threatId };
   if ("repo" in action) line.repository = action.repo;
   if ("number" in action) line.issue = action.number;
-  const severity = severityName(view?.severityRank ?? ctx.state.threats.get(threatId)?.severity ?? null);
-  if (severity !== null) line.severity = severity;
-  // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
-  if (view?.title) line.title = view.title;
-  // What is particular to the kind (labels of a create, the state of a close): its module says.
-  return { ...line, ...describeAction(action) };
+  if (subjectKind(subjectId) === "threat") {
+    const view = ctx.cache.get(threatId)?.view;
+    const severity = severityName(view?.severityRank ?? ctx.state.threats.get(threatId)?.severity ?? null);
+    if (severity !== null) line.severity = severity;
+    // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
+    if (view?.title) line.title = view.title;
+  }
+  return { ...line, ...described };
 }
 
-export async function printQueue(ctx: SyncContext, allow?: (action: Action) => boolean): Promise<number> {
+/** What a threat would do next: its version read first unless it is planned from the record. */
+async function threatPlan(ctx: SyncContext, threatId: string): Promise<Action[] | null> {
+  try {
+    // A risk acceptance's warning or end is planned from the record: no read (as in the drain).
+    if (!acceptanceWaits(ctx, threatId, ctx.clock.now())) await ensureLoaded(ctx, threatId);
+  } catch (error) {
+    ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
+    return null;
+  }
+  return planFor(ctx, threatId);
+}
+
+export async function printQueue(
+  ctx: SyncContext,
+  allow?: (action: EngineAction) => boolean,
+): Promise<number> {
   let lines = 0;
-  for (const threatId of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
-    try {
-      // A risk acceptance's warning or end is planned from the record: no read (as in the drain).
-      if (!acceptanceWaits(ctx, threatId, ctx.clock.now())) await ensureLoaded(ctx, threatId);
-    } catch (error) {
-      ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
-      continue;
-    }
-    const actions = planFor(ctx, threatId).filter((action) => !allow || allow(action));
+  // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
+  // what a new parent would get and the retirements to come).
+  for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
+    const group = subjectKind(id) === "group";
+    const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
+    if (planned === null) continue;
+    const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
     // A related walk is a read: the dry run makes it, and shows what the written body would list.
-    const related = await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
+    const related = group
+      ? undefined
+      : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
     for (const action of actions) {
+      const record = recordFor(ctx, id, action);
+      if (record === null) continue;
       lines += 1;
-      const record = recordFor(ctx, threatId, action);
       ctx.dryRun?.print(
         related !== undefined && writesBody(action) ? relatedRecord(record, related) : record,
       );

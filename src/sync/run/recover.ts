@@ -1,6 +1,8 @@
 import { isPermanentRefusal } from "../../github/index.js";
 import type { Intent } from "../../state/index.js";
-import { persist, type SyncContext } from "../context.js";
+import { nowIso, persist, type SyncContext } from "../context.js";
+import { enqueue } from "../records/queue.js";
+import { intentSubject } from "../records/subject.js";
 import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
@@ -77,7 +79,7 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
     await resolveFeatureIntent(ctx, intent);
     return;
   }
-  // A group's parent not found by its marker did not land: the next group pass creates it.
+  // A group's issue not found by its marker did not land: its subject, queued, creates it.
   if (intent.kind === "group_create") await resolveGroupCreate(ctx, intent);
   else if (intent.kind === "create") await resolveCreate(ctx, intent);
   else if (intent.kind === "issue_state") await resolveState(ctx, intent);
@@ -105,7 +107,7 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
       await resolveOne(ctx, intent);
     } catch (error) {
       if (isPermanentRefusal(error) && intent.kind === "group_create") {
-        // The repository refuses the read for good: the next group pass meets that itself.
+        // The repository refuses the read for good: the group's next plan meets that itself.
       } else if (isPermanentRefusal(error)) {
         const issue = ctx.state.threats.get(intent.threatId)?.issue;
         if ((error.status === 404 || error.status === 410) && issue && intent.number === issue.number) {
@@ -127,6 +129,10 @@ export async function recoverIntents(ctx: SyncContext): Promise<number> {
       }
     }
     dropIntent(ctx, intent.id);
+    // A group's work goes on from its record (a threat's entry is still queued).
+    if (intentSubject(intent) === "group" && ctx.state.groups?.[intent.threatId] !== undefined) {
+      enqueue(ctx, intent.threatId, {}, nowIso(ctx));
+    }
     ctx.emit({ type: "intent_recovered", threatId: intent.threatId, intentId: intent.id });
     await persist(ctx);
   }

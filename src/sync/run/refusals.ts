@@ -1,5 +1,7 @@
 import { nowIso, type SyncContext } from "../context.js";
-import { dropIntent, dropQueue, updateThreat } from "../records/state-updates.js";
+import type { EngineAction } from "../actions/index.js";
+import { dropIntent, dropQueue, putGroup, updateThreat } from "../records/state-updates.js";
+import { groupRetired, parentRefused, singleRefused } from "../transitions/group.js";
 import { issueDeleted, refused } from "../transitions/outcome.js";
 import { threatLogFields } from "./log-fields.js";
 
@@ -47,4 +49,40 @@ export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: strin
     { threat_id: threatId, issue: `${repo}#${number}` },
     "the threat's issue was deleted on GitHub; the threat is no longer managed (`reconcile --recreate` gives it a new issue)",
   );
+}
+
+/**
+ * GitHub refused a write to a group's issue for good (deleted: 404, 410; locked or archived: 403;
+ * 422): a parent or a single-mode issue is written no more and the group gets no second one; an
+ * old setting's issue being retired is left as it is. Answers whether the action was one of those
+ * (a read of a member's id, an attach, a verdict: not the group's issue's).
+ */
+export function recordGroupRefusal(ctx: SyncContext, action: EngineAction, error: unknown): boolean {
+  if (!("groupId" in action)) return false;
+  const group = ctx.state.groups?.[action.groupId];
+  if (group === undefined) return false;
+  const reason = reasonOf(error).slice(0, 200);
+  const number = "number" in action ? action.number : undefined;
+  switch (action.kind) {
+    case "group_update":
+    case "group_state":
+    case "group_full":
+      putGroup(ctx, action.groupId, parentRefused(group, action.repo, reason));
+      break;
+    case "single_update":
+    case "single_state":
+      putGroup(ctx, action.groupId, singleRefused(group, action.repo, reason));
+      break;
+    case "group_retire":
+    case "group_retire_note":
+      putGroup(ctx, action.groupId, groupRetired(group, action.issueKind, action.repo, "noted"));
+      break;
+    default:
+      return false;
+  }
+  ctx.logger.warn(
+    { group: action.groupId, issue: `${action.repo}#${number ?? "?"}`, err: error },
+    "GitHub refused a write to a group's issue for good; it is written no more",
+  );
+  return true;
 }

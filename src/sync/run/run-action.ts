@@ -22,14 +22,15 @@ import { withIntent } from "./intents.js";
 import { resolveCreate, resolveFeatureIntent } from "./recover.js";
 import { featureNamed, issueFound } from "../features/registry.js";
 import { markIssueDeleted } from "./refusals.js";
+import { subjectKind } from "../records/subject.js";
 
 /**
  * The one place an action is carried out. Its module sends it and says what the answer means
  * (actions/); this runner makes the intent durable first, sends, applies the settlement through the
  * state updates and the pure transitions, tells the observers and commits. No action module
  * touches the state, the cache, the events or a commit. A threat's action is about its threat; a
- * group's (the group pass) about its group, whose key is then the subject (and its intent's
- * `threatId`), and its settlement changes the group's record.
+ * group's about its group (records/subject.ts), whose key is then the subject (its intent's
+ * `threatId`, with `subject: "group"`), and its settlement changes the group's record.
  */
 
 /** Whose action it is: the threat's id, or for a group's own issue the group's key. */
@@ -165,7 +166,9 @@ export async function runAction(ctx: SyncContext, planned: EngineAction): Promis
     throw unfinished;
   };
   if (spec === null) return sendAndApply(null);
-  await withIntent(ctx, spec.fields, sendAndApply, {
+  // The intent names its subject's kind: a group's key stands where a threat's id does.
+  const fields = { ...spec.fields, subject: subjectKind(spec.fields.threatId) };
+  await withIntent(ctx, fields, sendAndApply, {
     ...(spec.onFailure === "find-by-marker"
       ? { resolve: (intent: Intent) => resolveCreate(ctx, intent) }
       : spec.onFailure === "find-group-by-marker"

@@ -77,3 +77,13 @@ export function groupRetired(
   const issues = [...Object.values(next.parents), ...Object.values(next.single ?? {})];
   return issues.every((i) => i.retired === "noted") ? { ...next, members: {} } : next;
 }
+
+/** GitHub refused a write to the parent in `repo` for good (deleted, locked, archived): written no more. */
+export function parentRefused(group: GroupRecord, repo: string, reason: string): GroupRecord {
+  return parentChanged(group, repo, (p) => ({ ...p, refused: reason }));
+}
+
+/** GitHub refused a write to the single-mode issue in `repo` for good: written no more, never made twice. */
+export function singleRefused(group: GroupRecord, repo: string, reason: string): GroupRecord {
+  return singleChanged(group, repo, (i) => (i === undefined ? i : { ...i, refused: reason }));
+}

@@ -1,0 +1,95 @@
+import type { QueueEntry, ThreatBrief } from "../../state/index.js";
+import { SEVERITIES } from "../../shared/severity.js";
+import { QueueClass } from "./queue-class.js";
+import { planClass } from "./plan-class.js";
+import type { EngineState } from "../records/threat-records.js";
+import { subjectKind, type SubjectKind } from "../records/subject.js";
+
+/**
+ * The queue's order (contract, "Priorities"), derived from the entries (records/queue.ts) and the
+ * threats' records at each drain: each threat's work in the class of the plan its record makes
+ * (plan-class.ts), then severity, then age; every group's subject after every threat's work.
+ */
+
+/** The part of the state the queue's order is derived from. */
+type QueueState = Pick<EngineState, "queue" | "threats">;
+
+/**
+ * The queue class of a threat's work: the class of the plan the planner makes for the threat as
+ * its record holds it (plan/plan-class.ts); a person's change, kept in the entry, comes first.
+ */
+export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): QueueClass {
+  return planClass(record, entry.person !== undefined);
+}
+
+export interface DueItem {
+  /** The subject's key: a threat's id, or a group's key. */
+  threatId: string;
+  kind: SubjectKind;
+  entry: QueueEntry;
+  priority: QueueClass;
+  /** Severity rank 0 (informational) .. 4 (critical), from the threat's record. */
+  severity: number;
+}
+
+function dueItem(state: QueueState, threatId: string, entry: QueueEntry): DueItem {
+  const kind = subjectKind(threatId);
+  if (kind === "group") return { threatId, kind, entry, priority: QueueClass.other, severity: 0 };
+  // The brief, not the record: building 100,000 records was most of a drain's ordering.
+  const record = state.threats.brief(threatId);
+  return { threatId, kind, entry, priority: dueClass(record, entry), severity: record?.severity ?? 0 };
+}
+
+const KIND_ORDER: Record<SubjectKind, number> = { threat: 0, group: 1 };
+
+function compareDue(a: DueItem, b: DueItem): number {
+  return (
+    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    a.priority - b.priority ||
+    b.severity - a.severity ||
+    a.entry.seq - b.entry.seq
+  );
+}
+
+/** What is due at `nowMs`, in the order it is done; entries backing off until later are left out. */
+export function dueWork(state: QueueState, nowMs: number): DueItem[] {
+  const due: DueItem[] = [];
+  for (const [threatId, entry] of Object.entries(state.queue)) {
+    if (entry.notBefore === undefined || entry.notBefore <= nowMs) due.push(dueItem(state, threatId, entry));
+  }
+  return due.sort(compareDue);
+}
+
+/** Threat ids in the order their work is done; entries backing off until later are left out. */
+export function orderedQueue(state: QueueState, nowMs: number): string[] {
+  return dueWork(state, nowMs).map((d) => d.threatId);
+}
+
+export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update"] as const;
+
+/** The backlog's names: the threats' classes, then the groups' subjects. */
+export const BACKLOG_NAMES = [...PRIORITY_NAMES, "group"] as const;
+
+export interface QueueSummary {
+  total: number;
+  byAction: Record<string, number>;
+  bySeverity: Record<string, number>;
+  failing: number;
+}
+
+/** The backlog by action and severity (`status`, /metrics, the sync summary), derived like the order. */
+export function queueSummary(state: QueueState): QueueSummary {
+  const summary: QueueSummary = { total: 0, byAction: {}, bySeverity: {}, failing: 0 };
+  for (const [threatId, entry] of Object.entries(state.queue)) {
+    const item = dueItem(state, threatId, entry);
+    summary.total += 1;
+    const action = item.kind === "group" ? "group" : PRIORITY_NAMES[item.priority];
+    summary.byAction[action] = (summary.byAction[action] ?? 0) + 1;
+    if (item.kind === "threat") {
+      const severity = SEVERITIES[item.severity] ?? "informational";
+      summary.bySeverity[severity] = (summary.bySeverity[severity] ?? 0) + 1;
+    }
+    if (entry.lastError !== undefined) summary.failing += 1;
+  }
+  return summary;
+}
