@@ -406,6 +406,12 @@ export const State = z.object({
    * feature name; each feature checks its own value when it reads it.
    */
   features: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Every group with work left was queued once (the one queue's initial list, run/cycle.ts): after
+   * that a group is queued by its members' changes, in the same commit as the change, so a later
+   * process need not plan every group again. Absent in a state written before the one queue.
+   */
+  groupsListed: z.literal(true).optional(),
 });
 export type State = z.infer<typeof State>;
 

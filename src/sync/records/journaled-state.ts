@@ -27,6 +27,7 @@ const Meta = z.object({
   platformNotBefore: z.number().nullish(),
   cursorRefused: State.shape.cursorRefused.nullish(),
   features: State.shape.features.nullish(),
+  groupsListed: State.shape.groupsListed.nullish(),
 });
 
 function metaOf(store: JournaledStore): Record<string, Json> {
@@ -40,6 +41,7 @@ function metaOf(store: JournaledStore): Record<string, Json> {
     "platformNotBefore",
     "cursorRefused",
     "features",
+    "groupsListed",
   ];
   const meta: Record<string, Json> = {};
   for (const key of keys) {
@@ -103,6 +105,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
     ...(meta.platformNotBefore != null ? { platformNotBefore: meta.platformNotBefore } : {}),
     ...(meta.cursorRefused != null ? { cursorRefused: meta.cursorRefused } : {}),
     ...(meta.features != null ? { features: meta.features } : {}),
+    ...(meta.groupsListed != null ? { groupsListed: meta.groupsListed } : {}),
     threats: {},
     assets: records.assets,
     queue: records.queue,

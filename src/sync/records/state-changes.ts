@@ -20,7 +20,8 @@ export type MetaKey =
   | "lastCycle"
   | "renderKey"
   | "platformNotBefore"
-  | "features";
+  | "features"
+  | "groupsListed";
 
 export const COLLECTIONS: readonly Collection[] = [
   "threats",

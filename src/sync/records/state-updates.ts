@@ -71,6 +71,7 @@ type MetaValues = {
   renderKey: string | undefined;
   platformNotBefore: number | undefined;
   features: State["features"];
+  groupsListed: true | undefined;
 };
 
 /** The writable view behind the engine's threats (createStateContext made it). */

@@ -233,9 +233,13 @@ async function cycleBody(
     // `reconcile`, which only repairs the mapping, but its groups are superseded all the same).
     await beginGroupingChange(ctx, opts.reconcile ? null : drainOpts);
     if (!ctx.groupsListed) {
-      // Once per process, every group with something it may still do is queued (a state written by
-      // an older version, or a trigger lost with a crash); after that its members' changes queue it.
-      enqueueAllGroups(ctx);
+      // Once per state, every group with something it may still do is queued (a state written by a
+      // version before the one queue); after that its members' changes queue it, in the same commit
+      // as the change (a crash loses both or neither), so a later process plans no group it need not.
+      if (ctx.state.groupsListed !== true) {
+        enqueueAllGroups(ctx);
+        setMeta(ctx, "groupsListed", true);
+      }
       ctx.groupsListed = true;
     }
     await readAssets(ctx, opts.signal);

@@ -5,6 +5,7 @@ import { Intent } from "../../../src/state/index.js";
 import { describeAction } from "../../../src/sync/actions/index.js";
 import { enqueueOwners } from "../../../src/sync/groups/plan-subject.js";
 import { drainQueue } from "../../../src/sync/run/drain.js";
+import { runCycle } from "../../../src/sync/run/cycle.js";
 import { enqueue } from "../../../src/sync/records/queue.js";
 import { dueWork, queueSummary } from "../../../src/sync/plan/queue-order.js";
 import { intentSubject, subjectOf } from "../../../src/sync/records/subject.js";
@@ -73,6 +74,29 @@ describe("a group is queued by its members and drained by the one drain", () => 
     expect(result).toEqual({ done: 1, failed: 0, deferred: 0 });
     expect(h.ctx.state.queue[GROUP]).toBeUndefined();
     expect(h.events.slice(writes).filter((e) => e.type === "group_written")).toHaveLength(0);
+  });
+
+  it("every group is listed once per state, not once per process: a restart plans no group it need not", async () => {
+    const h = harness();
+    h.platform.put({ id: threatId(1) });
+    h.platform.put({ id: threatId(2) });
+    await h.cycle();
+    expect(h.ctx.state.groupsListed).toBe(true);
+    const groupsQueued = async (): Promise<string[]> => {
+      await runCycle(h.ctx, { skipDrain: true });
+      return Object.keys(h.ctx.state.queue).filter((key) => subjectOf(key).kind === "group");
+    };
+    // A new process on the same state, nothing changed: no group is queued, so none is planned
+    // (its members' changes queue a group in the same commit as the change).
+    h.restart();
+    expect(await groupsQueued()).toEqual([]);
+    // A state written before the one queue (no marker): every group with work left is listed once.
+    const older = JSON.parse(h.disk ?? "{}") as Record<string, unknown>;
+    delete older["groupsListed"];
+    h.disk = JSON.stringify(older);
+    h.restart();
+    expect(await groupsQueued()).toEqual([GROUP]);
+    expect(h.ctx.state.groupsListed).toBe(true);
   });
 
   it("a group waits while one of its members has due work of its own (requeued, not dropped)", async () => {
