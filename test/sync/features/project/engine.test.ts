@@ -7,7 +7,8 @@ import type { Config } from "../../../../src/config/index.js";
 import { queueBackfill } from "../../../../src/sync/features/project/backfill.js";
 import { projectCounts, projectLine } from "../../../../src/sync/features/project/counts.js";
 import { addItemModule, setFieldsModule } from "../../../../src/sync/features/project/actions.js";
-import { enqueue, orderedQueue } from "../../../../src/sync/records/queue.js";
+import { enqueue } from "../../../../src/sync/records/queue.js";
+import { orderedQueue } from "../../../../src/sync/plan/queue-order.js";
 
 const GITHUB = { token: "t", repository: REPO, api_url: "http://127.0.0.1:2" };
 const PROJECT = {
