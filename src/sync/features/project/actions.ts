@@ -5,7 +5,7 @@ import type { FeatureAction } from "../../plan/plan.js";
 import { subjectKind } from "../../records/subject.js";
 import type { AddItemAction, ProjectAction, SetFieldsAction } from "./plan.js";
 import type { ProjectRuntime } from "./runtime.js";
-import { FEATURE, issueKey, valueHash, type GroupItem } from "./slice.js";
+import { FEATURE, valueHash, type GroupItem } from "./slice.js";
 import { itemChange } from "./item-change.js";
 import { fieldValue } from "./values.js";
 
