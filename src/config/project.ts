@@ -65,7 +65,7 @@ export const ProjectConfig = z
       .record(z.string().min(1).max(100), z.string())
       .default({})
       .describe(
-        'Project field name: Liquid value, e.g. Severity: "{{ threat.severity }}". Text and number fields get the text, date fields YYYY-MM-DD (empty leaves it unset), single-select fields the option of that name (case-insensitive)',
+        "Project field name: Liquid value, e.g. Severity: \"{{ threat.severity }}\". Text and number fields get the text, date fields YYYY-MM-DD (empty leaves it unset), single-select fields the option of that name (case-insensitive). A value reading the group ({{ group.key }}, group.name, group.by) is set on grouping's parent and group issues only; one reading a threat on threats' issues only",
       ),
   })
   .superRefine((project, ctx) => {
