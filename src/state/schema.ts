@@ -281,6 +281,12 @@ export const GroupRecord = z.object({
    * change of its issues is still absorbed under its setting, and its issues are retired.
    */
   superseded: z.string().optional(),
+  /**
+   * Each plug-in feature's data on the group (its issues' project items, say), by feature name: an
+   * opaque string the feature reads and writes (features/types.ts `sliceOf`, `withSlice`), as on a
+   * threat's record. Absent when no feature keeps anything (and in states written before it was kept).
+   */
+  slices: z.record(z.string(), z.string()).optional(),
 });
 export type GroupRecord = z.infer<typeof GroupRecord>;
 

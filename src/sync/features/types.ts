@@ -1,7 +1,7 @@
 import type { Config } from "../../config/index.js";
 import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
-import type { Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
 import type { CreateAttributes, FeatureAction } from "../plan/plan.js";
 import type { ThreatView } from "../render/index.js";
@@ -64,6 +64,15 @@ export interface Feature {
    * what the run has read. Nothing to do: an empty list (the plan has settled for this feature).
    */
   plan?(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[];
+  /**
+   * The writes it plans for a group's own issues (grouping: parent mode's parents, single mode's
+   * group issues), asked by the group's subject (groups/plan-subject.ts) once the group's own plan
+   * is empty (its issues made and written), from the group's record. Its actions name the group's
+   * key as `threatId` (the subject, records/subject.ts): their intents are the group's, and their
+   * settlements change the group's record (`Settlement.group`, its slice by `withSlice`), never a
+   * threat's. Nothing to do: an empty list (the plan has settled for this feature).
+   */
+  planGroup?(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[];
   /** Reads it makes once per cycle after intake and before the drain (one listing per repository, say). */
   beforeDrain?(ctx: SyncContext): Promise<void>;
   /**
@@ -105,15 +114,20 @@ export interface FeatureCheckResult {
   hint?: string;
 }
 
-/** A feature's slice of a record: the string it stored there, or undefined. */
-export function sliceOf(record: ThreatRecord | undefined, feature: string): string | undefined {
+/** What holds features' slices: a threat's record, or a group's (`GroupRecord.slices`). */
+export interface Sliced {
+  slices?: Record<string, string> | undefined;
+}
+
+/** A feature's slice of a record (a threat's or a group's): the string it stored there, or undefined. */
+export function sliceOf(record: Sliced | undefined, feature: string): string | undefined {
   return record?.slices?.[feature];
 }
 
 /** The record with the feature's slice set (undefined removes it; no slice left removes `slices`). */
-export function withSlice(record: ThreatRecord, feature: string, value: string | undefined): ThreatRecord {
+export function withSlice<R extends Sliced>(record: R, feature: string, value: string | undefined): R {
   const { [feature]: _old, ...others } = record.slices ?? {};
   const slices = value === undefined ? others : { ...others, [feature]: value };
   const { slices: _all, ...rest } = record;
-  return Object.keys(slices).length === 0 ? rest : { ...rest, slices };
+  return (Object.keys(slices).length === 0 ? rest : { ...rest, slices }) as R;
 }

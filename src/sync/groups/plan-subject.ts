@@ -3,6 +3,8 @@ import type { GroupRecord } from "../../state/index.js";
 import { nowIso, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { dueDateOf } from "../features/sla/due-date.js";
+import { featuresFor } from "../features/registry.js";
+import type { FeatureAction } from "../plan/plan.js";
 import { adoptExisting, allowedAfter } from "./adopt-existing.js";
 import { markerHeld } from "./change-grouping.js";
 import { groupIdOf } from "./group-key.js";
@@ -24,7 +26,7 @@ import { attachedToOldParents, isCurrent, supersededGroups } from "./supersede.j
  * (controller-runtime's `Owns`: `enqueueOwners`), never swept.
  */
 
-export type GroupSubjectAction = GroupAction | SingleAction | OldAction;
+export type GroupSubjectAction = GroupAction | SingleAction | OldAction | FeatureAction;
 
 export interface GroupPlanOptions {
   /** Only people's changes of a superseded group's issue (the start of a cycle after a change). */
@@ -198,9 +200,21 @@ export function planGroupSubject(
     });
   }
   if (opts.personOnly || !isCurrent(ctx, group)) return [];
-  return ctx.config.grouping?.mode === "single"
-    ? planSingles(ctx, groupId, group)
-    : planParents(ctx, groupId, group, opts.preview === true);
+  const own =
+    ctx.config.grouping?.mode === "single"
+      ? planSingles(ctx, groupId, group)
+      : planParents(ctx, groupId, group, opts.preview === true);
+  return own.length > 0 ? own : planFeatures(ctx, groupId, group);
+}
+
+/**
+ * Each configured feature's writes for the group's issues (features/types.ts `planGroup`), in the
+ * registry's order: asked once the group's own plan is empty, so that its issues are made and
+ * written first and the drain's next round settles on the features' (their plans empty once their
+ * writes are recorded on the group).
+ */
+function planFeatures(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[] {
+  return featuresFor(ctx.config).flatMap((feature) => feature.planGroup?.(ctx, groupId, group) ?? []);
 }
 
 /**
@@ -220,7 +234,7 @@ export async function planGroupWithAdoption(
   if (creates.length === 0) return { actions, waits: false };
   const adoption = await adoptExisting(ctx, creates);
   if (adoption.adopted > 0) actions = planGroupSubject(ctx, groupId).filter(allow);
-  const allowed = actions.filter((a) => allowedAfter(adoption, a));
+  const allowed = actions.filter((a) => a.kind === "feature" || allowedAfter(adoption, a));
   return { actions: allowed, waits: allowed.length < actions.length };
 }
 

@@ -2,10 +2,11 @@ import type { ProjectFieldChange } from "../../../github/projects.js";
 import type { Intent } from "../../../state/index.js";
 import { QueueClass, type ActionModule, type SendIo, type Settlement } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
-import { sliceOf, withSlice } from "../types.js";
+import { subjectKind } from "../../records/subject.js";
 import type { AddItemAction, ProjectAction, SetFieldsAction } from "./plan.js";
 import type { ProjectRuntime } from "./runtime.js";
-import { decodeSlice, encodeSlice, FEATURE, issueKey, valueHash } from "./slice.js";
+import { FEATURE, valueHash, type GroupItem } from "./slice.js";
+import { itemChange } from "./item-change.js";
 import { fieldValue } from "./values.js";
 
 /** What an add answered: the item, the feature off (no such project or API), or the issue gone. */
@@ -70,12 +71,16 @@ export const addItemModule: ActionModule<AddItemAction, AddOutcome> = {
     return { kind: "added", itemId: added.item.id };
   },
   settle(action, outcome): Settlement {
-    if (outcome.kind === "issue_gone")
+    if (outcome.kind === "issue_gone") {
+      // A group's issue gone: the group's own next write meets the refusal; no item is asked for it.
+      if (subjectKind(action.threatId) === "group")
+        return { ...itemChange(action, () => ({ i: 0, v: {} })), events: [], commit: "checkpoint" };
       return { deleted: { repo: action.repo, number: action.number }, events: [], commit: "checkpoint" };
+    }
     if (outcome.kind !== "added") return { events: [], commit: "none" };
-    const slice = encodeSlice({ k: issueKey(action), i: outcome.itemId, v: {} });
+    const itemId = outcome.itemId;
     return {
-      record: (r) => withSlice(r, FEATURE, slice),
+      ...itemChange(action, () => ({ i: itemId, v: {} })),
       events: [written(action, `added as item ${outcome.itemId}`)],
       commit: "checkpoint",
     };
@@ -140,17 +145,16 @@ export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
   },
   settle(action, outcome): Settlement {
     if (outcome.kind === "off") return { events: [], commit: "none" };
-    const update = (r: Parameters<NonNullable<Settlement["record"]>>[0]) => {
-      const slice = decodeSlice(sliceOf(r, FEATURE));
-      if (!slice || slice.i !== action.itemId) return r;
-      if (outcome.kind === "item_gone") return withSlice(r, FEATURE, encodeSlice({ ...slice, i: 0, v: {} }));
-      const v = { ...slice.v };
+    const update = itemChange(action, (item): GroupItem | undefined => {
+      if (item === undefined || item.i !== action.itemId) return undefined;
+      if (outcome.kind === "item_gone") return { i: 0, v: {} };
+      const v = { ...item.v };
       for (const [name, text] of Object.entries(action.values)) v[name] = valueHash(text);
-      return withSlice(r, FEATURE, encodeSlice({ ...slice, v }));
-    };
+      return { ...item, v };
+    });
     if (outcome.kind === "item_gone")
       return {
-        record: update,
+        ...update,
         events: [],
         notice: {
           level: "info",
@@ -161,7 +165,7 @@ export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
       };
     if (outcome.kind === "refused")
       return {
-        record: update,
+        ...update,
         events: [],
         notice: {
           level: "warn",
@@ -177,7 +181,7 @@ export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
         commit: "checkpoint",
       };
     return {
-      record: update,
+      ...update,
       events: outcome.written.length === 0 ? [] : [written(action, `set ${outcome.written.join(", ")}`)],
       commit: "checkpoint",
     };

@@ -4,6 +4,7 @@ import { fieldValue, findField } from "./values.js";
 import { compileTemplates } from "../../../config/index.js";
 import { TEMPLATE_SAMPLES, type IssueTemplateScope } from "../../../config/template-scopes.js";
 import { SEVERITIES } from "../../../shared/severity.js";
+import { fitsThreatIssue, GROUP_FIELD_SAMPLE } from "../../../config/project.js";
 
 const CHECK = "github project";
 
@@ -16,6 +17,14 @@ function sampleValues(source: string): string[] {
   if (!source.includes("{{") && !source.includes("{%")) return [source];
   const render = compileTemplates({ title: source }).renderTitle;
   if (render === null) return [];
+  // A field that reads the group (`group.key`): its render over the group issue's sample.
+  if (!fitsThreatIssue(source)) {
+    try {
+      return [render(GROUP_FIELD_SAMPLE)];
+    } catch {
+      return [];
+    }
+  }
   const sample = TEMPLATE_SAMPLES.issue_title as IssueTemplateScope;
   return SEVERITIES.flatMap((severity) => {
     try {

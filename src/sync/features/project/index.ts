@@ -3,16 +3,17 @@ import { projectModules } from "./actions.js";
 import { queueBackfill } from "./backfill.js";
 import { checkProject } from "./check.js";
 import { projectCounts, projectLine } from "./counts.js";
-import { planProjectWrites } from "./plan.js";
+import { planGroupWrites, planProjectWrites } from "./plan.js";
 import { recoverAdd } from "./recover.js";
-import { renderFields } from "./render-fields.js";
+import { renderFields, renderGroupFields } from "./render-fields.js";
 import { runtimeFor } from "./runtime.js";
 import { FEATURE } from "./slice.js";
 
 /**
  * Project items (contract, "The conversation back": projects) as a plug-in: every issue the
- * connector makes for a threat joins the configured GitHub project, once whatever crashes, and its
- * fields show what the threat's templates render, written only when a rendered value changes.
+ * connector makes (a threat's, a recurrence's, a group's parent or single-mode issue) joins the
+ * configured GitHub project, once whatever crashes, and its fields show what the templates render
+ * over the issue's scope (a threat's, or its group's), written only when a rendered value changes.
  */
 export const project: Feature = {
   name: FEATURE,
@@ -24,6 +25,13 @@ export const project: Feature = {
     // No client for projects (the engine's own fakes) or the project missing: nothing is planned.
     if (runtime === null || runtime.off) return [];
     return planProjectWrites(threatId, record, renderFields(ctx, threatId, record));
+  },
+  planGroup(ctx, groupId, group) {
+    const runtime = runtimeFor(ctx);
+    if (runtime === null || runtime.off) return [];
+    return planGroupWrites(groupId, group, (issue) =>
+      renderGroupFields(ctx, groupId, group, `${issue.repo}#${issue.number}`),
+    );
   },
   beforeDrain: queueBackfill,
   recover: recoverAdd,

@@ -1,7 +1,7 @@
-import type { ThreatRecord } from "../../../state/index.js";
+import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { sliceOf } from "../types.js";
-import { decodeSlice, FEATURE, issueKey, valueHash, type ProjectSlice } from "./slice.js";
+import { decodeGroupSlice, decodeSlice, FEATURE, issueKey, valueHash, type ProjectSlice } from "./slice.js";
 
 /** Adds the threat's issue to the project (its id, when the record holds it). */
 export interface AddItemAction extends FeatureAction {
@@ -65,4 +65,56 @@ export function planProjectWrites(
   if (slice.i === 0 || rendered === null) return [];
   const values = changedFields(slice, rendered);
   return Object.keys(values).length === 0 ? [] : [{ ...base, step: "fields", itemId: slice.i, values }];
+}
+
+/** A group's own issue, as its record holds it: a parent (parent mode) or its one issue (single mode). */
+export interface GroupIssueRef {
+  repo: string;
+  number: number;
+  /** GitHub's id of the issue; absent when not recorded (read once at the add). */
+  id?: number | undefined;
+}
+
+/**
+ * The group's issues that join the project: its parents and single-mode issues, but not one
+ * GitHub refused for good (a person deleted or locked it) nor one retired after a change of
+ * `grouping` (its superseded record is not planned; a retired issue joined before, if ever).
+ */
+export function groupIssues(group: GroupRecord): GroupIssueRef[] {
+  const all = [...Object.entries(group.parents), ...Object.entries(group.single ?? {})];
+  return all.flatMap(([repo, issue]) =>
+    issue.refused !== undefined || issue.retired !== undefined
+      ? []
+      : [{ repo, number: issue.number, ...(issue.id === undefined ? {} : { id: issue.id }) }],
+  );
+}
+
+/**
+ * The project's writes for a group's issues, pure over the group's record and each issue's
+ * rendered fields: for each issue the add while the group's slice names no item for it, then one
+ * PATCH of its fields whose rendered value changed. The actions name the group's key as their
+ * subject (`threatId`), so their intents and settlements are the group's. Nothing when settled.
+ */
+export function planGroupWrites(
+  groupId: string,
+  group: GroupRecord,
+  render: (issue: GroupIssueRef) => ReadonlyMap<string, string>,
+): ProjectAction[] {
+  if (group.superseded !== undefined) return [];
+  const items = decodeGroupSlice(sliceOf(group, FEATURE));
+  return groupIssues(group).flatMap((issue): ProjectAction[] => {
+    const base = {
+      kind: "feature" as const,
+      feature: FEATURE,
+      threatId: groupId,
+      repo: issue.repo,
+      number: issue.number,
+    };
+    const item = items[issueKey(issue)];
+    if (item === undefined)
+      return [{ ...base, step: "add", ...(issue.id === undefined ? {} : { issueId: issue.id }) }];
+    if (item.i === 0) return [];
+    const values = changedFields({ k: issueKey(issue), ...item }, render(issue));
+    return Object.keys(values).length === 0 ? [] : [{ ...base, step: "fields", itemId: item.i, values }];
+  });
 }

@@ -1,14 +1,16 @@
 import type { Intent } from "../../../state/index.js";
 import type { SyncContext } from "../../context.js";
-import { updateThreat } from "../../records/state-updates.js";
-import { withSlice } from "../types.js";
+import { putGroup, updateThreat } from "../../records/state-updates.js";
+import { intentSubject } from "../../records/subject.js";
+import { groupItemChanged, threatItemChanged } from "./item-change.js";
 import { runtimeFor } from "./runtime.js";
-import { encodeSlice, FEATURE, issueKey } from "./slice.js";
+import { issueKey } from "./slice.js";
 
 /**
  * An add whose answer was lost, or that a crash left (intent kind `feature`): the project's items
  * are listed until the issue's is found (`findProjectItem`), and then recorded; not found, it did
- * not land (false: the add is planned again). Reads only: at most one item per issue whatever
+ * not land (false: the add is planned again). A group's issue's add (the intent's subject `group`)
+ * is recorded on the group's record, keyed by the issue. Reads only: at most one item per issue whatever
  * crashes, without relying on what GitHub does with a repeated add.
  */
 export async function recoverAdd(ctx: SyncContext, intent: Intent): Promise<boolean> {
@@ -23,11 +25,19 @@ export async function recoverAdd(ctx: SyncContext, intent: Intent): Promise<bool
   if (issueId === undefined || issueId === null) return false;
   const found = await runtime.conversation.findProjectItem(resolved.project, issueId);
   if (!found.available || found.item === null) return false;
-  const slice = encodeSlice({
-    k: issueKey({ repo: intent.repo, number: intent.number }),
-    i: found.item.id,
-    v: {},
-  });
-  updateThreat(ctx, intent.threatId, (r) => withSlice(r, FEATURE, slice));
+  const key = issueKey({ repo: intent.repo, number: intent.number });
+  const item = { i: found.item.id, v: {} };
+  // A group's issue (its intent's subject): the item is recorded on the group's record.
+  if (intentSubject(intent) === "group") {
+    const group = ctx.state.groups?.[intent.threatId];
+    if (group === undefined) return true;
+    putGroup(
+      ctx,
+      intent.threatId,
+      groupItemChanged(group, key, () => item),
+    );
+  } else {
+    updateThreat(ctx, intent.threatId, (r) => threatItemChanged(r, key, () => item));
+  }
   return true;
 }

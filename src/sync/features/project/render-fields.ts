@@ -1,5 +1,7 @@
 import { compileTemplates } from "../../../config/index.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import { fitsGroupIssue, fitsThreatIssue, groupFieldScope } from "../../../config/project.js";
+import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
+import { escapePlainText } from "../../render/escape.js";
 import type { SyncContext } from "../../context.js";
 import { titleScope } from "../../render/template-scope.js";
 import type { AssetView } from "../../render/index.js";
@@ -7,21 +9,59 @@ import { slaView } from "../sla/transitions.js";
 
 type FieldTemplates = ReadonlyMap<string, (scope: object) => string>;
 
-const COMPILED = new WeakMap<object, FieldTemplates>();
+/** Which kind of issue a field's template is rendered for: a threat's, or a group's. */
+type IssueKind = "threat" | "group";
 
-/** Each configured field's template, parsed once per config (checked when the config was read). */
-function templatesOf(fields: Readonly<Record<string, string>>): FieldTemplates {
-  let compiled = COMPILED.get(fields);
+const COMPILED: Record<IssueKind, WeakMap<object, FieldTemplates>> = {
+  threat: new WeakMap(),
+  group: new WeakMap(),
+};
+
+const FITS: Record<IssueKind, (source: string) => boolean> = {
+  threat: fitsThreatIssue,
+  group: fitsGroupIssue,
+};
+
+/**
+ * Each configured field's template that reads only what the kind's issue offers, parsed once per
+ * config (checked when the config was read): a field reading a threat is left unset on a group's
+ * issue, and one reading the group (`group.key`) on a threat's.
+ */
+function templatesOf(fields: Readonly<Record<string, string>>, kind: IssueKind): FieldTemplates {
+  let compiled = COMPILED[kind].get(fields);
   if (!compiled) {
     const map = new Map<string, (scope: object) => string>();
     for (const [name, source] of Object.entries(fields)) {
+      if (!FITS[kind](source)) continue;
       const render = compileTemplates({ title: source }).renderTitle;
       if (render) map.set(name, render);
     }
     compiled = map;
-    COMPILED.set(fields, compiled);
+    COMPILED[kind].set(fields, compiled);
   }
   return compiled;
+}
+
+/** Each template rendered over the scope, by field name; a render that fails leaves its field out (said). */
+function renderAll(
+  ctx: SyncContext,
+  templates: FieldTemplates,
+  scope: object,
+  fields: { threat_id: string; issue?: string },
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, render] of templates) {
+    try {
+      out.set(name, render(scope));
+    } catch (error) {
+      // A render that fails (a work limit) leaves the field as it is.
+      ctx.logger.warn(
+        { ...fields, field: name, err: error },
+        "a project field's template failed to render: the field is left as it is",
+      );
+    }
+  }
+  return out;
 }
 
 /**
@@ -44,22 +84,31 @@ export function renderFields(
   const asset: AssetView | null =
     view.assetId && assetRecord ? { id: view.assetId, name: assetRecord.name, type: assetRecord.type } : null;
   const scope = titleScope(view, asset, ctx.config.platform.ui_url);
-  const out = new Map<string, string>();
-  for (const [name, render] of templatesOf(config.fields)) {
-    try {
-      out.set(name, render(scope));
-    } catch (error) {
-      // A render that fails (a work limit) leaves the field as it is.
-      ctx.logger.warn(
-        {
-          threat_id: threatId,
-          ...(record.issue ? { issue: `${record.issue.repo}#${record.issue.number}` } : {}),
-          field: name,
-          err: error,
-        },
-        "a project field's template failed to render: the field is left as it is",
-      );
-    }
-  }
-  return out;
+  return renderAll(ctx, templatesOf(config.fields, "threat"), scope, {
+    threat_id: threatId,
+    ...(record.issue ? { issue: `${record.issue.repo}#${record.issue.number}` } : {}),
+  });
+}
+
+/**
+ * Each configured field's text for a group's issues (the same for each of its repositories), by
+ * field name: the fields whose template reads the group (`group.key`, `group.name`, `group.by`) or
+ * nothing; those reading a threat are left out (unset). Platform text is escaped as in the parent's
+ * title (render-parent.ts), so that it cannot mention anyone.
+ */
+export function renderGroupFields(
+  ctx: SyncContext,
+  groupId: string,
+  group: Pick<GroupRecord, "by" | "key">,
+  issue: string,
+): Map<string, string> {
+  const config = ctx.config.github.project;
+  if (config === undefined) return new Map();
+  const name = group.by === "asset" ? (ctx.state.assets[group.key]?.name ?? null) : null;
+  const scope = groupFieldScope({
+    key: escapePlainText(group.key),
+    name: escapePlainText(name ?? group.key),
+    by: group.by,
+  });
+  return renderAll(ctx, templatesOf(config.fields, "group"), scope, { threat_id: groupId, issue });
 }

@@ -49,3 +49,37 @@ export function valueHash(text: string): string {
   }
   return h.toString(36);
 }
+
+/** One group issue's item in a group's slice: the item's id (0: removed by a person) and its field hashes. */
+export interface GroupItem {
+  i: number;
+  v: Record<string, string>;
+}
+
+/**
+ * What a group's record keeps of its issues' items (its slice, `GroupRecord.slices`): by issue
+ * (`owner/name#number`, a parent or single-mode issue per repository), the item and the hashes of
+ * its fields, e.g. `{"acme/threats#7":{"i":4712,"v":{"Group":"1x2y3z"}}}`. A group has a few issues.
+ */
+export type GroupSlice = Record<string, GroupItem>;
+
+export function encodeGroupSlice(slice: GroupSlice): string | undefined {
+  return Object.keys(slice).length === 0 ? undefined : JSON.stringify(slice);
+}
+
+/** The group's items by issue; empty when absent or not one of ours (a hand-edited state: planned again). */
+export function decodeGroupSlice(raw: string | undefined): GroupSlice {
+  if (raw === undefined) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+    const out: GroupSlice = {};
+    for (const [key, entry] of Object.entries(parsed)) {
+      const decoded = decodeSlice(JSON.stringify({ ...(entry as object), k: key }));
+      if (decoded) out[key] = { i: decoded.i, v: decoded.v };
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}

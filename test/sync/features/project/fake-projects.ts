@@ -22,6 +22,8 @@ export class FakeProjects extends FailingFake implements GitHubConversation {
   readonly items: FakeItem[] = [];
   /** Every PATCH's changes, in order. */
   readonly patches: Array<{ itemId: number; changes: ProjectFieldChange[] }> = [];
+  /** Every add, in order, with the call number it was (a crash test aims at one). */
+  readonly adds: Array<{ call: number; issueId: number }> = [];
   private nextItem = 900;
 
   constructor(
@@ -81,6 +83,7 @@ export class FakeProjects extends FailingFake implements GitHubConversation {
   addProjectItem(_project: Project, issueId: number) {
     return this.call(() => {
       this.requests.add += 1;
+      this.adds.push({ call: this.calls, issueId });
       if (this.missing) return this.unavailable();
       this.nextItem += 1;
       const item: FakeItem = { id: this.nextItem, issueId, values: new Map() };
