@@ -30,6 +30,7 @@ import { startSimulator } from "../dist/simulator/index.js";
 import { toAssetView, toThreatView } from "../dist/sync/render/normalize.js";
 import { dueDateOf } from "../dist/sync/features/sla/due-date.js";
 import { weeklyMilestone } from "../dist/sync/features/sla/transitions.js";
+import { encodeSlice as encodeProjectSlice } from "../dist/sync/features/project/slice.js";
 import { groupIdOf } from "../dist/sync/groups/group-key.js";
 import { SUB_ISSUES_MAX } from "../dist/sync/groups/plan-groups.js";
 import { renderParent } from "../dist/sync/groups/render-parent.js";
@@ -146,8 +147,8 @@ async function v1State() {
       // the hash of the section written; features/project/slice.ts: the issue, its item, a field's hash).
       const n = number.toString(36).padStart(8, "0");
       records[t.id].slices = {
-        notes: JSON.stringify({ w: `Nb${n}${n}`.slice(0, 16) }),
-        project: JSON.stringify({
+        notes: `Nb${n}${n}`.slice(0, 16),
+        project: encodeProjectSlice({
           k: `${repo}#${number}`,
           i: 1_000_000 + number,
           v: { Severity: n.slice(0, 6) },

@@ -36,6 +36,8 @@ export function readSlice(record: ThreatRecord | undefined): NotesSlice {
 /** A slice's text as stored (ThreatRecords.scanSlices gives it); one that does not parse counts as none. */
 export function parseSlice(text: string | undefined): NotesSlice {
   if (text === undefined) return {};
+  // The common slice (only the hash of the section written) is stored as that hash alone.
+  if (!text.startsWith("{")) return { w: text };
   try {
     const parsed = Slice.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : {};
@@ -49,7 +51,16 @@ export function writeSlice(record: ThreatRecord, slice: NotesSlice): ThreatRecor
   const kept = Object.fromEntries(
     Object.entries(slice).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
   );
-  return withSlice(record, NOTES, Object.keys(kept).length === 0 ? undefined : JSON.stringify(kept));
+  const keys = Object.keys(kept);
+  // Only the hash (a synced threat's slice, on most of 100,000 of them): the hash alone (a
+  // base64url hash never starts with "{"); else the JSON.
+  const text =
+    keys.length === 0
+      ? undefined
+      : keys.length === 1 && typeof kept["w"] === "string" && !kept["w"].startsWith("{")
+        ? kept["w"]
+        : JSON.stringify(kept);
+  return withSlice(record, NOTES, text);
 }
 
 /** The record with its slice changed by `change`. */

@@ -19,13 +19,35 @@ export function issueKey(issue: { repo: string; number: number }): string {
   return `${issue.repo}#${issue.number}`;
 }
 
+/**
+ * A slice as stored, on up to 100,000 threats: tab-separated (`item`, `issue`, then each field's
+ * name and hash), about half the JSON once the snapshot escapes it; JSON where a name holds a tab
+ * or a newline. `decodeSlice` reads both.
+ */
 export function encodeSlice(slice: ProjectSlice): string {
-  return JSON.stringify(slice);
+  const fields = Object.entries(slice.v);
+  const plain = (text: string): boolean => !/[\t\n]/.test(text);
+  if (!plain(slice.k) || !fields.every(([name, hash]) => plain(name) && plain(hash)))
+    return JSON.stringify(slice);
+  return [String(slice.i), slice.k, ...fields.flat()].join("\t");
 }
 
 /** The slice, or undefined when absent or not one of ours (a hand-edited state: planned again). */
+/** `target[name] = value` as an own key, whatever the name (a field named `__proto__` included). */
+function setOwn(target: Record<string, string>, name: string, value: string): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function decodeSlice(raw: string | undefined): ProjectSlice | undefined {
   if (raw === undefined) return undefined;
+  if (!raw.startsWith("{")) {
+    const [item, k, ...cells] = raw.split("\t");
+    const i = Number(item);
+    if (k === undefined || !Number.isSafeInteger(i) || cells.length % 2 !== 0) return undefined;
+    const v: Record<string, string> = {};
+    for (let n = 0; n < cells.length; n += 2) setOwn(v, cells[n] ?? "", cells[n + 1] ?? "");
+    return { k, i, v };
+  }
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed !== "object" || parsed === null) return undefined;
@@ -33,7 +55,7 @@ export function decodeSlice(raw: string | undefined): ProjectSlice | undefined {
     if (typeof k !== "string" || typeof i !== "number" || typeof v !== "object" || v === null)
       return undefined;
     const values: Record<string, string> = {};
-    for (const [name, hash] of Object.entries(v)) if (typeof hash === "string") values[name] = hash;
+    for (const [name, hash] of Object.entries(v)) if (typeof hash === "string") setOwn(values, name, hash);
     return { k, i, v: values };
   } catch {
     return undefined;
