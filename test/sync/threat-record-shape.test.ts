@@ -80,3 +80,17 @@ describe("the threat record's shape is the state schema's (src/state/schema.ts)"
     expect(back instanceof ThreatTable && back.get("t-packed")).toEqual(packed);
   });
 });
+
+describe("the stored-row guard's fast path for a risk acceptance (1 % of the threats)", () => {
+  const base = { status: "accepted", severity: 3, assetId: null, updatedAt: "u" };
+  const acceptance = { until: "2026-04-01T23:59:59.999Z", since: "s", by: "alice", step: "warned" };
+  it("takes an acceptance as the connector writes it as it is, and sends any other shape to the schema", () => {
+    const record = { ...base, acceptance };
+    expect(toThreatRecord(record)).toBe(record);
+    // An unknown key: the schema's parse drops it (what the fast path must never keep).
+    expect(toThreatRecord({ ...base, acceptance: { ...acceptance, extra: 1 } }).acceptance).toEqual(
+      acceptance,
+    );
+    expect(() => toThreatRecord({ ...base, acceptance: { ...acceptance, step: "later" } })).toThrow();
+  });
+});

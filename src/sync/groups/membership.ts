@@ -26,7 +26,11 @@ export function memberIndex(ctx: SyncContext): Map<string, string> {
 export function groupRuntime(ctx: SyncContext): GroupRuntime {
   if (ctx.groupRuntime) return ctx.groupRuntime;
   const source = ctx.config.grouping?.title ?? DEFAULT_GROUP_TITLE;
-  ctx.groupRuntime = { title: compileGroupTitle(source), said: new Set(), found: new Map() };
+  // Compiled on the first title rendered: a cycle with no group issue to write makes no Liquid
+  // engine (the config's check already parsed it).
+  let compiled: ((scope: object) => string) | undefined;
+  const title = (scope: object): string => (compiled ??= compileGroupTitle(source))(scope);
+  ctx.groupRuntime = { title, said: new Set(), found: new Map() };
   return ctx.groupRuntime;
 }
 

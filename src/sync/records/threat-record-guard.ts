@@ -51,6 +51,21 @@ function isSlices(v: unknown): v is Record<string, string> {
   return isObject(v) && Object.values(v).every(isString);
 }
 
+const ACCEPTANCE_KEYS: ReadonlySet<string> = new Set(["until", "since", "by", "step"]);
+const ACCEPTANCE_STEPS: ReadonlySet<unknown> = new Set(["accepted", "announced", "warned", "expired"]);
+
+/** A risk acceptance as the connector writes it (1 % of 100,000 threats: not a zod parse each). */
+function isAcceptance(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    Object.keys(v).every((k) => ACCEPTANCE_KEYS.has(k)) &&
+    isString(v["until"]) &&
+    isString(v["since"]) &&
+    isString(v["by"]) &&
+    ACCEPTANCE_STEPS.has(v["step"])
+  );
+}
+
 /** Every field of the schema's record: the compiler fails here when one is added to the schema only. */
 export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "status",
@@ -90,9 +105,9 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["refused"] === undefined &&
     v["deletedIssue"] === undefined &&
     optional(v["closedForRemoval"], (x) => typeof x === "boolean") &&
-    // A risk acceptance and a recurrence are rare: the schema checks them.
-    v["acceptance"] === undefined &&
+    optional(v["acceptance"], isAcceptance) &&
     optional(v["acceptanceSought"], isString) &&
+    // A recurrence is rare: the schema checks it.
     v["recurredFrom"] === undefined &&
     optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
     optional(v["sla"], isSla) &&
