@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ThreatRecord } from "../../../src/state/index.js";
 import { readSlice, writeSlice, type NotesSlice } from "../../../src/sync/features/notes/slice.js";
-import { decodeSlice, encodeSlice } from "../../../src/sync/features/project/slice.js";
+import { decodeSlice, encodeSlice, itemOf } from "../../../src/sync/features/project/slice.js";
 
 /**
  * The two conversation features keep a slice on every synced threat (up to 100,000): each stores
@@ -49,5 +49,14 @@ describe("the conversation features' slices, stored compactly", () => {
       }),
     );
     expect(writeSlice(record, { w: "Qm9vZ2xlZ29vZ2xl" }).slices).toEqual({ notes: "Qm9vZ2xlZ29vZ2xl" });
+  });
+});
+
+describe("the project's count reads only a slice's item", () => {
+  it("gives the item of a compact or a JSON slice, and nothing for text that is neither", () => {
+    const slice = { k: "acme/sec#12", i: 4711, v: { Severity: "1abc" } };
+    expect(itemOf(encodeSlice(slice))).toBe(4711);
+    expect(itemOf(JSON.stringify({ ...slice, i: 0 }))).toBe(0);
+    expect(itemOf("not a slice")).toBeUndefined();
   });
 });

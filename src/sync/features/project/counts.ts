@@ -1,13 +1,12 @@
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureCounts } from "../types.js";
-import { decodeSlice, FEATURE } from "./slice.js";
+import { FEATURE, itemOf } from "./slice.js";
 
 /** `status`: the project items recorded, read from the slices' column (no record is built). */
 export function projectCounts(threats: ThreatRecords): FeatureCounts {
   let items = 0;
   threats.scanSlices(FEATURE, (_id, text) => {
-    const slice = decodeSlice(text);
-    if (slice && slice.i > 0) items += 1;
+    if ((itemOf(text) ?? 0) > 0) items += 1;
   });
   return { items };
 }

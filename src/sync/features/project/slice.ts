@@ -35,7 +35,17 @@ export function encodeSlice(slice: ProjectSlice): string {
 /** The slice, or undefined when absent or not one of ours (a hand-edited state: planned again). */
 /** `target[name] = value` as an own key, whatever the name (a field named `__proto__` included). */
 function setOwn(target: Record<string, string>, name: string, value: string): void {
-  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === "__proto__")
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
+}
+
+/** The item id a slice records (0: removed by a person), read without decoding its fields. */
+export function itemOf(raw: string): number | undefined {
+  if (raw.startsWith("{")) return decodeSlice(raw)?.i;
+  const tab = raw.indexOf("\t");
+  const item = Number(tab < 0 ? Number.NaN : raw.slice(0, tab));
+  return Number.isSafeInteger(item) ? item : undefined;
 }
 
 export function decodeSlice(raw: string | undefined): ProjectSlice | undefined {
