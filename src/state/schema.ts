@@ -176,6 +176,11 @@ export const QueueEntry = z.object({
    * threat. Any other work for the threat clears it (transitions/due-work.ts).
    */
   timed: z.literal(true).optional(),
+  /**
+   * Work that waits for all other work (a feature's backfill: issues made before a project was
+   * configured join it at the lowest priority). Any other work for the threat clears it.
+   */
+  later: z.literal(true).optional(),
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 

@@ -1,7 +1,7 @@
 /**
  * Queue order classes (contract, "Priorities"): people's verdicts first, then the connector's
  * closes and reopens, then new issues (ordered by severity within the class, queue.ts), then the
- * rest. Lower runs first.
+ * rest, then work that waits for all other (a feature's backfill). Lower runs first.
  */
-export const QueueClass = { verdict: 0, state: 1, create: 2, other: 3 } as const;
+export const QueueClass = { verdict: 0, state: 1, create: 2, other: 3, later: 4 } as const;
 export type QueueClass = (typeof QueueClass)[keyof typeof QueueClass];

@@ -19,6 +19,8 @@ type QueueState = Pick<EngineState, "queue" | "threats">;
  * its record holds it (plan/plan-class.ts); a person's change, kept in the entry, comes first.
  */
 export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): QueueClass {
+  // A backfill's work (a feature's, for issues made before it was configured) waits for all other.
+  if (entry.later === true && entry.person === undefined) return QueueClass.later;
   return planClass(record, entry.person !== undefined);
 }
 
@@ -65,7 +67,7 @@ export function orderedQueue(state: QueueState, nowMs: number): string[] {
   return dueWork(state, nowMs).map((d) => d.threatId);
 }
 
-export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update"] as const;
+export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update", "backfill"] as const;
 
 /** The backlog's names: the threats' classes, then the groups' subjects. */
 export const BACKLOG_NAMES = [...PRIORITY_NAMES, "group"] as const;

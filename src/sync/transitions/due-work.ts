@@ -11,6 +11,8 @@ export interface NewWork {
   pending?: PendingView;
   /** Work the clock made due (an SLA breach), planned from the record with no read of the threat. */
   timed?: true;
+  /** Work that waits for all other work (a feature's backfill): the queue's last class. */
+  later?: true;
 }
 
 /**
@@ -24,10 +26,12 @@ export function withWork(
   fresh: { seq: number; now: string },
 ): QueueEntry {
   if (current) {
-    // Time-driven work adds nothing to an entry that has work already (nor ends its back-off).
-    if (work.timed) return current;
-    // Any other work needs the threat read: the entry is no longer time-driven only.
-    const { notBefore: _retryNow, pending, timed: _read, ...rest } = current;
+    // Time-driven or backfill work adds nothing to an entry that has work already (nor ends its
+    // back-off).
+    if (work.timed || work.later) return current;
+    // Any other work needs the threat read, and comes in its own class: the entry is no longer
+    // time-driven only, nor a backfill's.
+    const { notBefore: _retryNow, pending, timed: _read, later: _waiting, ...rest } = current;
     // A person's change keeps a create's view; a new version of the threat replaces it.
     const view = work.pending ?? (work.person ? pending : undefined);
     return {
@@ -43,6 +47,7 @@ export function withWork(
     ...(work.person ? { person: work.person } : {}),
     ...(work.pending ? { pending: work.pending } : {}),
     ...(work.timed ? { timed: true as const } : {}),
+    ...(work.later ? { later: true as const } : {}),
   };
 }
 

@@ -130,6 +130,17 @@ describe("due work transitions (the stored part of the queue)", () => {
     expect(withWork(undefined, {}, fresh)).toEqual({ seq: 5, enqueuedAt: "t5", attempts: 0 });
   });
 
+  it("a backfill's work waits in the last class until real work comes: then it is the threat's own class again", () => {
+    const backfill = withWork(undefined, { later: true }, fresh);
+    expect(backfill).toEqual({ seq: 5, enqueuedAt: "t5", attempts: 0, later: true });
+    // Backfill work on an entry with work adds nothing (nor ends its back-off).
+    const busy: QueueEntry = { seq: 1, enqueuedAt: "t1", attempts: 2, notBefore: 99 };
+    expect(withWork(busy, { later: true }, fresh)).toBe(busy);
+    // Any other work clears it.
+    expect(withWork(backfill, {}, fresh).later).toBeUndefined();
+    expect(withWork(backfill, { person }, fresh).later).toBeUndefined();
+  });
+
   it("a later stream version never drops a person's change; it replaces the create's view and ends a back-off", () => {
     const view = { view: VIEW, link: null };
     const entry: QueueEntry = {

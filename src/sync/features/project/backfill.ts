@@ -16,8 +16,8 @@ function projectKey(ctx: SyncContext): string | null {
 
 /**
  * Issues that existed before the project was configured are queued once (contract: "added at the
- * lowest priority"): their plan is the add and the fields, after new work (a linked issue's work is
- * the queue's last class, plan/plan-class.ts). The drain reads each threat first (its fields need
+ * lowest priority"): their plan is the add and the fields, queued `later` (the queue's last class,
+ * after every other threat's work; real work for the threat clears it). The drain reads each threat first (its fields need
  * it). Done once per project: the state remembers it, so a later cycle scans nothing; an idle
  * process with the backfill done reads nothing from GitHub (the project is looked up on first need).
  */
@@ -38,7 +38,8 @@ export async function queueBackfill(ctx: SyncContext): Promise<void> {
     if (loose?.gone === true) return;
     due.push(id);
   });
-  for (const id of due) enqueue(ctx, id, {}, now);
+  // At the lowest priority (contract): the queue's last class, after every other threat's work.
+  for (const id of due) enqueue(ctx, id, { later: true }, now);
   setMeta(ctx, "features", { ...ctx.state.features, [FEATURE]: { backfilled: key } });
   if (due.length > 0)
     ctx.logger.info(

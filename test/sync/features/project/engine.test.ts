@@ -147,6 +147,7 @@ describe("project items through the engine", () => {
   it("issues made before the project join after new work: their work is the queue's last class", async () => {
     const { h, p } = harness(makeConfig({ github: GITHUB }));
     for (let n = 1; n <= 3; n++) h.platform.put({ id: threatId(n), severity: "critical" });
+    h.platform.put({ id: threatId(4), severity: "low" });
     await h.settle();
     h.config = withProject();
     h.restart();
@@ -154,9 +155,14 @@ describe("project items through the engine", () => {
     const now = new Date().toISOString();
     // A new low threat, queued after the backfill: it is created first all the same.
     enqueue(h.ctx, threatId(9), {}, now);
+    // Real work for a low threat the backfill queued too (a content update): its own class, before
+    // the backfill's critical ones ("added at the lowest priority").
+    enqueue(h.ctx, threatId(4), {}, now);
     const order = orderedQueue(h.ctx.state, Date.now());
-    expect(order[0]).toBe(threatId(9));
-    expect(order.slice(1).sort()).toEqual([threatId(1), threatId(2), threatId(3)]);
+    expect(order.slice(0, 2)).toEqual([threatId(9), threatId(4)]);
+    expect(order.slice(2).sort()).toEqual([threatId(1), threatId(2), threatId(3)]);
+    expect(h.ctx.state.queue[threatId(4)]?.later).toBeUndefined();
+    expect(h.ctx.state.queue[threatId(1)]?.later).toBe(true);
     // Queued once per project: a second call scans and queues nothing more, reads nothing more.
     const reads = p.total;
     await queueBackfill(h.ctx);
