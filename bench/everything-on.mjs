@@ -18,7 +18,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, w
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { median, rssMethod, runCli, startFixture, stateFiles, writeConfig } from "./lib-cli.mjs";
+import {
+  median,
+  rssMethod,
+  runCli,
+  startFixture,
+  stateFiles,
+  WORKFLOW_LINES,
+  writeConfig,
+} from "./lib-cli.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -35,23 +43,7 @@ const { values } = parseArgs({
 });
 const RUNS = Number(values.runs);
 
-const WORKFLOW = [
-  "sla:",
-  "  critical: 7d",
-  "  high: 30d",
-  "  medium: 90d",
-  "  low: 180d",
-  "  informational: 365d",
-  "  milestones: weekly",
-  "acceptance:",
-  "  label: risk-accepted",
-  "  default: 90d",
-  "recurrence: new_issue",
-  "grouping:",
-  "  by: asset",
-  "  mode: parent",
-  "",
-];
+const WORKFLOW = [...WORKFLOW_LINES, "grouping:", "  by: asset", "  mode: parent", ""];
 /** The conversation back (contract, "The conversation back"): `notes` at the top, `project` under `github`. */
 const NOTES = ["notes:", "  comments: 3", ""];
 const PROJECT = [

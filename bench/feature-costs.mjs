@@ -11,7 +11,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { median, runCli, startFixture, stateFiles, writeConfig } from "./lib-cli.mjs";
+import { median, runCli, startFixture, stateFiles, WORKFLOW_LINES, writeConfig } from "./lib-cli.mjs";
 
 /** The store's files (snapshot and journals), not the copy of the version-1 file it was converted from. */
 function storeBytes(dir) {
@@ -32,20 +32,7 @@ const here = resolve(import.meta.dirname, "..");
 const clis = { after: join(here, "dist/cli.js") };
 if (values.before) clis.before = join(resolve(values.before), "dist/cli.js");
 
-const WORKFLOW = [
-  "sla:",
-  "  critical: 7d",
-  "  high: 30d",
-  "  medium: 90d",
-  "  low: 180d",
-  "  informational: 365d",
-  "  milestones: weekly",
-  "acceptance:",
-  "  label: risk-accepted",
-  "  default: 90d",
-  "recurrence: new_issue",
-  "",
-].join("\n");
+const WORKFLOW = [...WORKFLOW_LINES, ""].join("\n");
 
 function check(run, what) {
   if (run.code !== 0 || run.timedOut)

@@ -152,3 +152,21 @@ export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
+
+/**
+ * The workflow features of the black-box cost benchmarks (feature-costs, everything-on), as config
+ * lines: an SLA for every severity with weekly milestones, risk acceptance, `recurrence: new_issue`.
+ */
+export const WORKFLOW_LINES = [
+  "sla:",
+  "  critical: 7d",
+  "  high: 30d",
+  "  medium: 90d",
+  "  low: 180d",
+  "  informational: 365d",
+  "  milestones: weekly",
+  "acceptance:",
+  "  label: risk-accepted",
+  "  default: 90d",
+  "recurrence: new_issue",
+];

@@ -117,3 +117,23 @@ export function costsEngine({ config, simUrl, ghUrl, token = "ghp_bench" }) {
   );
   return { github, ctx };
 }
+
+/**
+ * `count` unsolved threats spread over the simulator's assets in turn (`Threat i`), each with
+ * `extra(i)` added: the world of the cost benchmarks. Answers their ids in order.
+ */
+export function addThreats(sim, count, { severity = "high", name = "Threat", extra = () => ({}) } = {}) {
+  const assets = sim.sim.assetIds();
+  const ids = [];
+  for (let i = 0; i < count; i += 1) {
+    const threat = sim.sim.addThreat({
+      status: "unsolved",
+      severity,
+      asset_id: assets[i % assets.length],
+      name: `${name} ${i}`,
+      ...extra(i),
+    });
+    ids.push(threat.id);
+  }
+  return ids;
+}

@@ -10,7 +10,7 @@ import { ConfigSchema } from "../dist/config/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { runCycle } from "../dist/sync/index.js";
-import { costsConfig, costsEngine } from "./lib.mjs";
+import { addThreats, costsConfig, costsEngine } from "./lib.mjs";
 
 const ISSUES = Number(process.argv[2] ?? 10_000);
 const COMMENTS = Number(process.argv[3] ?? 100);
@@ -20,18 +20,9 @@ const WRITE = "POST /v1/threats/{threat_id}/update-note";
 const READ = "GET /v1/threats/{threat_id}";
 
 const sim = await startSimulator({ seed: 13, assets: 200, threats: 0, asyncWriteDelayMs: 0 });
-const assets = sim.sim.assetIds();
-const threatIds = [];
-for (let i = 0; i < ISSUES; i += 1) {
-  const threat = sim.sim.addThreat({
-    status: "unsolved",
-    severity: "high",
-    asset_id: assets[i % assets.length],
-    name: `Threat ${i}`,
-    note: i % 2 === 0 ? `Analyst note ${i}.` : "",
-  });
-  threatIds.push(threat.id);
-}
+const threatIds = addThreats(sim, ISSUES, {
+  extra: (i) => ({ note: i % 2 === 0 ? `Analyst note ${i}.` : "" }),
+});
 
 const gh = await startGitHubStandIn({ tokens: ["ghp_bench"], primaryLimit: { perHour: 10_000_000 } });
 const config = ConfigSchema.parse(

@@ -9,7 +9,7 @@ import { ConfigSchema } from "../dist/config/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { runCycle } from "../dist/sync/index.js";
-import { costsConfig, costsEngine } from "./lib.mjs";
+import { addThreats, costsConfig, costsEngine } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 10_000);
 const REPO = "acme/security-threats";
@@ -24,17 +24,7 @@ const ROUTES = {
 };
 
 const sim = await startSimulator({ seed: 12, assets: 50, threats: 0, asyncWriteDelayMs: 0 });
-const assets = sim.sim.assetIds();
-const threatIds = [];
-for (let i = 0; i < THREATS; i += 1) {
-  const threat = sim.sim.addThreat({
-    status: "unsolved",
-    severity: "high",
-    asset_id: assets[i % assets.length],
-    name: `Threat ${i}`,
-  });
-  threatIds.push(threat.id);
-}
+const threatIds = addThreats(sim, THREATS);
 
 const gh = await startGitHubStandIn({ tokens: ["ghp_bench"], primaryLimit: { perHour: 10_000_000 } });
 gh.projects.create({

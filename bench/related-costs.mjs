@@ -10,7 +10,7 @@ import { ConfigSchema } from "../dist/config/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { runCycle } from "../dist/sync/index.js";
-import { costsConfig, costsEngine } from "./lib.mjs";
+import { addThreats, costsConfig, costsEngine } from "./lib.mjs";
 
 const THREATS = Number(process.argv[2] ?? 10_000);
 const ASSETS = Number(process.argv[3] ?? 500);
@@ -19,16 +19,7 @@ const ROUTE = "GET /v1/assets/{asset_id}/related";
 
 const sim = await startSimulator({ seed: 11, assets: ASSETS, threats: 0, asyncWriteDelayMs: 0 });
 const assets = sim.sim.assetIds();
-const threatIds = [];
-for (let i = 0; i < THREATS; i += 1) {
-  const threat = sim.sim.addThreat({
-    status: "unsolved",
-    severity: "high",
-    asset_id: assets[i % assets.length],
-    name: `Threat ${i}`,
-  });
-  threatIds.push(threat.id);
-}
+const threatIds = addThreats(sim, THREATS);
 
 const gh = await startGitHubStandIn({ tokens: ["ghp_bench"], primaryLimit: { perHour: 10_000_000 } });
 const config = ConfigSchema.parse(
