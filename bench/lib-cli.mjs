@@ -3,7 +3,7 @@
 // its wall time measured here (process start included).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clearInterval, clearTimeout, setInterval } from "node:timers";
 
@@ -124,6 +124,8 @@ export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null, cli = "d
         const [user, sys, rss] = (lines[lines.length - 1] ?? "").split(" ").map(Number);
         rssKb = rss;
         cpuMs = (user + sys) * 1000;
+        // Read once: left behind, it would count in the next state-size figure of the same folder.
+        rmSync(rssFile, { force: true });
       }
       resolve({ code, timedOut, wallMs, cpuMs, peakRssMb: rssKb / 1024, stdout, stderrKept: kept });
     });
