@@ -1,11 +1,7 @@
 import type { MetricsSources, QueueView, RateLimitSeen } from "../observability/index.js";
-import {
-  acceptanceCounts,
-  queueSummary,
-  slaCounts,
-  stoppedStreams,
-  type SyncContext,
-} from "../sync/index.js";
+import { acceptanceCounts, queueSummary, stoppedStreams, type SyncContext } from "../sync/index.js";
+import { featuresFor } from "../sync/features/registry.js";
+import { featureCounts } from "../sync/status.js";
 import type { DaemonStatus } from "./daemon.js";
 import { readiness } from "./probes.js";
 
@@ -24,6 +20,21 @@ interface Summary {
   queue: QueueView;
   intents: number;
   oldestIntentAt: number | null;
+  /** Read from every stored record's SLA column: once a scrape, for both of its gauges. */
+  sla: { breached: number; dueWithin7Days: number } | null;
+}
+
+/**
+ * The SLA's counts for its gauges (contract, "Workflow": SLA), as the feature counts them for
+ * `status` (its `status.counts`, from the stored SLA columns); null when it is not configured.
+ */
+function slaFromFeature(
+  ctx: SyncContext,
+  nowMs: number,
+): { breached: number; dueWithin7Days: number } | null {
+  const sla = featuresFor(ctx.config).filter((f) => f.name === "sla");
+  const counts = featureCounts(sla, ctx.state, nowMs)["sla"];
+  return counts ? { breached: counts["breached"] ?? 0, dueWithin7Days: counts["dueWithin7Days"] ?? 0 } : null;
 }
 
 /** The oldest `startedAt` of the unfinished intents (epoch ms); unparsable dates are skipped. */
@@ -47,6 +58,7 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
         queue: queueSummary(ctx.state),
         intents: Object.keys(ctx.state.intents).length,
         oldestIntentAt: oldestStart(ctx.state.intents),
+        sla: slaFromFeature(ctx, now),
       };
     }
     return cached;
@@ -63,7 +75,7 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     schedulePeriodMs: () => status()?.periodMs ?? 0,
     pollIntervalMs: () => status()?.poll.intervalMs ?? null,
     pollTicksSkipped: () => status()?.poll.skipped ?? { retry_after: 0, busy: 0 },
-    sla: () => (ctx.config.sla ? slaCounts(ctx.index.slaOpen.values(), ctx.clock.now()) : null),
+    sla: () => summary().sla,
     acceptances: () =>
       ctx.config.acceptance ? acceptanceCounts(ctx.index.acceptances.values(), ctx.clock.now()) : null,
     streamsStopped: () => stoppedStreams(ctx.state.cursorRefused).map((s) => s.stream),

@@ -134,7 +134,7 @@ export function registerOperationsMetrics(
     },
   });
 
-  // SLA (contract, "Workflow"): read from the engine's index of open issues' due times when scraped.
+  // SLA (contract, "Workflow"): the SLA's own counts (its status counts, from the stored SLA columns), once a scrape.
   const slaBreached: Gauge = new Gauge({
     name: "threatbridge_sla_breached_issues",
     help: "Open issues past their SLA due date (0 when sla is not configured)",

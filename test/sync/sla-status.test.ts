@@ -4,6 +4,12 @@ import type { ThreatRecord } from "../../src/state/index.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import { openSlaDues, slaCounts } from "../../src/sync/features/sla/counts.js";
+import { slaClock } from "../../src/sync/features/sla/clock.js";
+import { sla } from "../../src/sync/features/sla/index.js";
+import type { SyncContext } from "../../src/sync/context.js";
+
+// The SLA's clock reads the record alone: no context is needed to ask it.
+const ctx = {} as SyncContext;
 
 /**
  * Contract, "Workflow" → "SLA": `status` and `/metrics` give the number of open issues breached
@@ -50,25 +56,29 @@ describe("SLA counts and the index of due times", () => {
     none: record(6, null),
   };
 
-  it("breached: open issues past their due date (labelled or not); due within 7 days: open, not yet past", () => {
+  it("breached: open issues past their due date (labelled or not); due within 7 days: open, not yet past (the feature's counts, which status and /metrics show)", () => {
     const threats = ThreatRecordsView.of(records);
     expect(slaCounts(openSlaDues(threats), NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
-    const index = ThreatIndex.build(threats);
-    expect(slaCounts(index.slaOpen.values(), NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
+    expect(sla.status?.counts(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
   });
 
-  it("the sweep's index holds open issues whose label is not added yet, and follows updates", () => {
+  it("the sweep's index of due times holds open issues whose label is not added yet, built at the first sweep, and follows updates", () => {
     const threats = ThreatRecordsView.of(records);
     const index = ThreatIndex.build(threats);
-    expect([...index.slaDue.keys()].sort()).toEqual(["breached", "later", "soon"]);
+    const source = { dueAt: (r: ThreatRecord) => slaClock.nextDueAt(r, ctx), scan: slaClock.scanDue! };
+    const dues = index.dueTimes("sla", source);
+    expect([...dues.keys()].sort()).toEqual(["breached", "later", "soon"]);
     const labelled = { ...records.breached, sla: { ...records.breached.sla!, breach: "added" as const } };
     threats.set("breached", labelled);
     index.update("breached", records.breached, labelled);
-    expect(index.slaDue.has("breached")).toBe(false);
-    expect(index.slaOpen.has("breached")).toBe(true);
+    expect(dues.has("breached")).toBe(false);
+    // Still open and past its due date: counted as breached.
+    expect(sla.status?.counts(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
     threats.delete("soon");
     index.update("soon", records.soon, undefined);
-    expect(index.slaDue.has("soon")).toBe(false);
-    expect(index.slaOpen.has("soon")).toBe(false);
+    expect(dues.has("soon")).toBe(false);
+    expect(sla.status?.counts(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 0 });
+    // Asked again, the same index (not built twice).
+    expect(index.dueTimes("sla", source)).toBe(dues);
   });
 });

@@ -3,6 +3,11 @@ import { describe, expect, it } from "vitest";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import type { ThreatRecord } from "../../src/state/index.js";
+import type { SyncContext } from "../../src/sync/context.js";
+import { slaClock } from "../../src/sync/features/sla/clock.js";
+
+// The SLA's clock reads the record alone: no context is needed to ask it.
+const ctx = {} as SyncContext;
 
 const record = (assetId: string | null, number?: number, repo = "acme/Sec"): ThreatRecord => ({
   status: "unsolved",
@@ -50,7 +55,7 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
     expect(index.repositories()).toEqual(["acme/other"]);
   });
 
-  it("notes the SLA due times of open issues from the SLA columns as it would from the records (the sweep and status read these)", () => {
+  it("a feature's due times, built at its first sweep from the SLA columns (scanDue), are what nextDueAt of each record says, built or kept by updates (the sweep reads these)", () => {
     const sla = fc.record(
       {
         since: fc.constant("2026-11-01T00:00:00.000Z"),
@@ -79,12 +84,23 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
             r.acceptance = { until: "2027-01-01", since: "2026-11-01", by: "octocat", step: "accepted" };
           records[`t${i}`] = r;
         });
-        const built = ThreatIndex.build(ThreatRecordsView.of(records));
-        // The model: each record noted one by one, as updates note them.
+        const threats = ThreatRecordsView.of(records);
+        const dueAt = (r: ThreatRecord) => slaClock.nextDueAt(r, ctx);
+        // From the columns the store packs the SLA in, as the SLA's clock builds it.
+        const scanned = ThreatIndex.build(threats).dueTimes("sla", { dueAt, scan: slaClock.scanDue! });
+        // From every record, as a clock without `scanDue` builds it.
+        const asked = ThreatIndex.build(threats).dueTimes("sla", { dueAt });
+        // The model: built while empty, then each record noted one by one, as updates note them.
         const noted = new ThreatIndex();
+        const kept = noted.dueTimes("sla", { dueAt });
         for (const [id, r] of Object.entries(records)) noted.update(id, undefined, r);
-        expect(built.slaDue).toEqual(noted.slaDue);
-        expect(built.slaOpen).toEqual(noted.slaOpen);
+        expect(scanned).toEqual(kept);
+        expect(asked).toEqual(kept);
+        // Only open issues whose breach label is not added (nor removed by a person) wait.
+        const waiting = Object.entries(records).filter(
+          ([, r]) => r.sla && r.issue?.state === "open" && !r.gone && r.sla.breach === undefined,
+        );
+        expect([...kept.keys()].sort()).toEqual(waiting.map(([id]) => id).sort());
       }),
       { numRuns: 200 },
     );

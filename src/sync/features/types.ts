@@ -18,12 +18,26 @@ export interface FeatureStatus {
   line(counts: FeatureCounts): string;
 }
 
-/** When a feature's work waits on the clock (a reconcile's `RequeueAfter`). */
+/**
+ * When a feature's work waits on the clock (a reconcile's `RequeueAfter`). Each cycle the core asks
+ * which threats may be due (run/wake-due.ts): by default from the engine's index of due times, one
+ * map per feature (records/threat-index.ts `dueTimes`), built from `nextDueAt` on the first sweep
+ * and kept current by asking it of every changed record; never a scan of every record per cycle.
+ */
 export interface FeatureClock {
-  /** The threats that may be due by `nowMs`, from an index the engine keeps (never every record). */
-  waiting(ctx: SyncContext, nowMs: number): Iterable<string>;
+  /**
+   * The threats that may be due by `nowMs`, for a feature that keeps its own index (never every
+   * record). Without it, those of the engine's index of due times whose time has come.
+   */
+  waiting?(ctx: SyncContext, nowMs: number): Iterable<string>;
   /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
   nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
+  /**
+   * Every stored record's `nextDueAt` that is not null, read where the store packs it (its columns)
+   * without building the records: the index of due times' first build. Without it, that build asks
+   * `nextDueAt` of every record once.
+   */
+  scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
   /** Its work is planned from the record alone: the drain does not read the threat for it. */
   readonly fromRecord: boolean;
 }

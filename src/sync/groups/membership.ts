@@ -1,4 +1,4 @@
-import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../../config/index.js";
+import { compileGroupTitle, DEFAULT_GROUP_TITLE, type Config } from "../../config/index.js";
 import type { GroupMember, GroupRecord } from "../../state/index.js";
 import { nowIso, type GroupRuntime, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
@@ -61,12 +61,16 @@ function isMember(ctx: SyncContext, threatId: string, view: ThreatView, single: 
 }
 
 /**
- * Files a threat's new version under its group (or takes it out); nothing when grouping is off.
- * Called before the threat is planned: in single mode the planner asks whether it is a member.
+ * Files a threat's new version under its group (or takes it out) by the configured `grouping`;
+ * intake calls it only when grouping is on. Called before the threat is planned: in single mode
+ * the planner asks whether it is a member.
  */
-export function noteGroupMember(ctx: SyncContext, threatId: string, view: ThreatView): void {
-  const grouping = ctx.config.grouping;
-  if (grouping === undefined) return;
+export function noteGroupMember(
+  ctx: SyncContext,
+  grouping: NonNullable<Config["grouping"]>,
+  threatId: string,
+  view: ThreatView,
+): void {
   const byThreat = memberIndex(ctx);
   const single = grouping.mode === "single";
   const key = isMember(ctx, threatId, view, single) ? groupKeyOf(grouping.by, view) : null;

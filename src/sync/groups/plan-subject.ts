@@ -246,9 +246,9 @@ export function enqueueGroup(ctx: SyncContext, groupId: string): void {
 /**
  * A member changed (its issue made, closed, reopened, its verdict sent): the groups that own it
  * are queued, its group under the current setting and a superseded one whose issue waits for it.
+ * The drain asks it only when a group is stored (`anyGroupStored`): none, nothing owns a threat.
  */
 export function enqueueOwners(ctx: SyncContext, threatId: string): void {
-  if (ctx.state.groups === undefined) return;
   const current = memberIndex(ctx).get(threatId);
   if (current !== undefined) enqueueGroup(ctx, current);
   for (const groupId of oldOwners(ctx).get(threatId) ?? []) enqueueGroup(ctx, groupId);

@@ -134,8 +134,9 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
       record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
   putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });
-  // Grouping files the version under its group first: in single mode the planner asks for it.
-  noteGroupMember(ctx, threat.id, view);
+  // Grouping, when on, files the version under its group first: in single mode the planner asks for it.
+  const grouping = ctx.config.grouping;
+  if (grouping !== undefined) noteGroupMember(ctx, grouping, threat.id, view);
   const actions = planFor(ctx, threat.id);
   if (actions.length === 0) {
     ctx.cache.delete(threat.id);

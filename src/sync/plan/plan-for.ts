@@ -8,6 +8,7 @@ import { removalCloseCleared } from "../transitions/outcome.js";
 import { acceptanceAfterStatus } from "../transitions/acceptance.js";
 import { gone, notRead, present } from "./known.js";
 import {
+  anyGroupStored,
   buildMemberIndex,
   isGroupIssueRef,
   memberVerdict,
@@ -17,11 +18,43 @@ import {
 import { parseExternalId } from "../render/normalize.js";
 
 /** Grouping `single` mode: the threat's group and its issue, when the threat is a member. */
-function singleOf(ctx: SyncContext, threatId: string): { single?: SingleMembership } {
-  if (ctx.config.grouping?.mode !== "single") return {};
+function singleOf(ctx: SyncContext, threatId: string): SingleMembership | undefined {
+  if (ctx.config.grouping?.mode !== "single") return undefined;
   const byThreat = (ctx.groupMembers ??= buildMemberIndex(ctx.state.groups));
-  const single = singleMembership(ctx.state.groups, byThreat, threatId);
-  return single ? { single } : {};
+  return singleMembership(ctx.state.groups, byThreat, threatId);
+}
+
+/** What grouping says of a threat's plan: the link it may adopt, whether it rests, its group issue. */
+interface GroupedInputs {
+  link: { externalId: string; url: string } | null;
+  /** A former single-mode member that stays with its closed group issue (formerMemberAtRest). */
+  atRest: boolean;
+  single?: SingleMembership;
+}
+
+/**
+ * The planner's grouping inputs for one threat, asked only when a group is stored (planCore). A
+ * group stored under an older setting still counts after grouping is switched off (contract,
+ * "Changing grouping": a former member's link names its issue, which is not the threat's own).
+ */
+function groupedInputs(
+  ctx: SyncContext,
+  threatId: string,
+  link: { externalId: string; url: string } | null,
+  hasIssue: boolean,
+  view: { status: string; updatedAt: string } | null,
+): GroupedInputs {
+  const single = singleOf(ctx, threatId);
+  const named = link === null ? null : parseExternalId(link.externalId);
+  const groupIssue = named !== null && isGroupIssueRef(ctx.state.groups, named.repo, named.number);
+  return {
+    link: ownLink(link, hasIssue, groupIssue, single),
+    atRest:
+      view !== null && named !== null && groupIssue && single === undefined
+        ? formerMemberAtRest(ctx, threatId, named, view)
+        : false,
+    ...(single ? { single } : {}),
+  };
 }
 
 /**
@@ -30,20 +63,18 @@ function singleOf(ctx: SyncContext, threatId: string): { single?: SingleMembersh
  * its own, and its link is moved to it).
  */
 function ownLink(
-  ctx: SyncContext,
-  threatId: string,
   link: { externalId: string; url: string } | null,
   hasIssue: boolean,
+  groupIssue: boolean,
+  single: SingleMembership | undefined,
 ): { externalId: string; url: string } | null {
-  if (link === null || hasIssue || ctx.state.groups === undefined) return link;
-  const named = parseExternalId(link.externalId);
-  if (named === null || !isGroupIssueRef(ctx.state.groups, named.repo, named.number)) return link;
-  return singleOf(ctx, threatId).single ? link : null;
+  if (link === null || hasIssue || !groupIssue) return link;
+  return single ? link : null;
 }
 
 /**
- * A threat that was a single-mode member (its link names a group's issue) and is no longer one
- * (grouping changed or its group left it): it gets an issue of its own only while it is open on
+ * A threat that was a single-mode member (its link names a group's issue, and it is no member now:
+ * grouping changed or its group left it): it gets an issue of its own only while it is open on
  * the platform. One a person's close of its group issue solved, or whose fix the platform still
  * verifies (`pending`), stays with the closed group issue (contract, "Changing grouping"); so does
  * a version older than that verdict's answer, read again by a walk from the start.
@@ -51,13 +82,9 @@ function ownLink(
 function formerMemberAtRest(
   ctx: SyncContext,
   threatId: string,
-  link: { externalId: string } | null,
+  named: { repo: string; number: number },
   version: { status: string; updatedAt: string },
 ): boolean {
-  if (link === null || ctx.state.groups === undefined) return false;
-  const named = parseExternalId(link.externalId);
-  if (named === null || !isGroupIssueRef(ctx.state.groups, named.repo, named.number)) return false;
-  if (singleOf(ctx, threatId).single !== undefined) return false;
   const open = (status: string) => desiredIssueState(status)?.state === "open";
   if (!open(version.status)) return true;
   const verdict = memberVerdict(ctx.state.groups, named.repo, named.number, threatId);
@@ -145,21 +172,24 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   const occurrence = current?.occurrence ?? 1;
   const from = current?.recurredFrom;
   const rendered = base && occurrence > 1 && from ? forOccurrence(base, threatId, occurrence, from) : base;
+  // Nothing grouped (no group stored: the default config, or grouping off since before any group
+  // was made): grouping says nothing of the plan, and the threat's link is its own.
+  const link = cached?.link ?? null;
+  const grouped: GroupedInputs = anyGroupStored(ctx.state.groups)
+    ? groupedInputs(ctx, threatId, link, record?.issue !== undefined, view)
+    : { link, atRest: false };
   return plan({
     threatId,
     threat,
-    link: ownLink(ctx, threatId, cached?.link ?? null, record?.issue !== undefined),
+    link: grouped.link,
     record: ctx.state.threats.get(threatId),
     person,
-    eligible:
-      view !== null &&
-      isEligible(view, asset, ctx.policy) &&
-      !formerMemberAtRest(ctx, threatId, cached?.link ?? null, view),
+    eligible: view !== null && isEligible(view, asset, ctx.policy) && !grouped.atRest,
     route,
     rendered,
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
-    ...singleOf(ctx, threatId),
+    ...(grouped.single ? { single: grouped.single } : {}),
     now,
     ...(base
       ? {

@@ -17,6 +17,17 @@ export function buildMemberIndex(
   return byThreat;
 }
 
+/**
+ * Whether any group is stored: the current setting's, or an older setting's whose issues still
+ * take people's changes or wait to be retired (contract, "Changing grouping"). None stored (the
+ * default config, or grouping off since before any group was made): no threat is a member of one
+ * or links to a group's issue, so a threat's path does not enter the grouping code at all.
+ */
+export function anyGroupStored(groups: Readonly<Record<string, GroupRecord>> | undefined): boolean {
+  for (const _groupId in groups) return true;
+  return false;
+}
+
 /** In single mode, a member's group issue where it is (null: the group has none there yet). */
 export interface SingleMembership {
   groupId: string;

@@ -4,45 +4,75 @@ import type { ThreatRecords } from "./threat-records.js";
 /**
  * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
  * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The repositories and the SLAs are read once per process, from the stored columns
- * (the SLA's too: workflow-columns.ts) and the records kept whole. The lookup by asset is built the first time an asset is read (an idle
+ * size). The repositories are counted once per process, from the stored columns and the records
+ * kept whole. The lookup by asset is built the first time an asset is read (an idle
  * `sync` reads none: at 50,000 threats its sets were a twentieth of the start), and the lookup by
  * issue, needed only for an issue a person stripped of its marker, the first time it is asked for
- * (it holds a string per mapped threat). Until a lookup is built, updates are not applied to it:
- * it is built from the records as they are by then.
+ * (it holds a string per mapped threat); so is each feature's index of due times, the first time
+ * its clock is swept. Until a lookup is built, updates are not applied to it: it is built from the
+ * records as they are by then.
  */
+
+/**
+ * One feature's clock as the index of due times asks it (features/types.ts `FeatureClock`): when a
+ * record is next due (epoch ms; null: nothing waits on the clock), and, where the store can tell it
+ * without building records, every stored record's due time at once.
+ */
+export interface DueSource {
+  dueAt(record: ThreatRecord): number | null;
+  /** Every stored record's due time (no record built); without it each record is built and asked. */
+  scan?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
+}
+
+interface DueTimes {
+  source: DueSource;
+  /** Threat id → due time (epoch ms), only for the records that wait on this feature's clock. */
+  due: Map<string, number>;
+}
+
 export class ThreatIndex {
-  /**
-   * Threat id → due time (epoch ms) of an open issue whose SLA breach label is not added yet: the
-   * per-cycle sweep (features/sla/sweep.ts) reads only these, never every record.
-   */
-  readonly slaDue = new Map<string, number>();
-  /** Threat id → due time (epoch ms) of every open issue with an SLA (`/metrics`: breached, due soon). */
-  readonly slaOpen = new Map<string, number>();
   /** Repository as the records name it → how many mapped issues it holds. */
   private readonly repos = new Map<string, number>();
   /** asset id → ids of its threats. */
   private assets: Map<string, Set<string>> | null = null;
   private issues: Map<string, string> | null = null;
   private accepted: Map<string, Acceptance> | null = null;
+  /** Feature name → its due times, for the features whose clock was swept (run/wake-due.ts). */
+  private readonly dues = new Map<string, DueTimes>();
 
   constructor(private readonly threats: ThreatRecords | null = null) {}
 
   /**
-   * The index of `threats`. Its passes at start count the repositories (checking the records kept
-   * whole) and note the SLAs, both read from the stored columns where the store packs them.
+   * The index of `threats`. Its one pass at start counts the repositories (checking the records kept
+   * whole), read from the stored columns where the store packs them.
    */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
     threats.scan((_id, _assetId, issue) => {
       if (issue) index.countRepo(issue.repo, 1);
     });
-    threats.scanSla((id, due, open, breach) => {
-      if (!open) return;
-      index.slaOpen.set(id, due);
-      if (!breach) index.slaDue.set(id, due);
-    });
     return index;
+  }
+
+  /**
+   * Threat id → due time (epoch ms) of the records waiting on one feature's clock, so that its
+   * per-cycle sweep reads only these, never every record. Built the first time the feature asks
+   * (from its `scan`, or every record's `dueAt`), kept current from then on by asking `dueAt` of
+   * each changed record.
+   */
+  dueTimes(feature: string, source: DueSource): ReadonlyMap<string, number> {
+    const known = this.dues.get(feature);
+    if (known !== undefined) return known.due;
+    const due = new Map<string, number>();
+    if (this.threats && source.scan) source.scan(this.threats, (id, dueMs) => due.set(id, dueMs));
+    else if (this.threats) {
+      for (const [id, record] of this.threats.entries()) {
+        const at = source.dueAt(record);
+        if (at !== null) due.set(id, at);
+      }
+    }
+    this.dues.set(feature, { source, due });
+    return due;
   }
 
   /** asset id → ids of its threats. */
@@ -89,7 +119,7 @@ export class ThreatIndex {
     return [...this.repos.keys()];
   }
 
-  update(id: string, before: Indexed | undefined, after: Indexed | undefined): void {
+  update(id: string, before: Indexed | undefined, after: ThreatRecord | undefined): void {
     if (this.accepted !== null) {
       if (after?.acceptance) this.accepted.set(id, after.acceptance);
       else this.accepted.delete(id);
@@ -104,7 +134,11 @@ export class ThreatIndex {
       }
       this.addAsset(id, assetAfter);
     }
-    this.noteSla(id, after);
+    for (const { source, due } of this.dues.values()) {
+      const at = after === undefined ? null : source.dueAt(after);
+      if (at === null) due.delete(id);
+      else due.set(id, at);
+    }
     const issueBefore = before?.issue;
     const issueAfter = after?.issue;
     if (issueBefore?.repo === issueAfter?.repo && issueBefore?.number === issueAfter?.number) return;
@@ -117,15 +151,6 @@ export class ThreatIndex {
       this.issues?.set(issueKey(issueAfter.repo, issueAfter.number), id);
       this.countRepo(issueAfter.repo, 1);
     }
-  }
-
-  private noteSla(id: string, record: Indexed | undefined): void {
-    const sla = record?.sla;
-    const open = sla !== undefined && record?.issue?.state === "open" && !record.gone;
-    if (open) this.slaOpen.set(id, Date.parse(sla.due));
-    else this.slaOpen.delete(id);
-    if (open && !sla.breach) this.slaDue.set(id, Date.parse(sla.due));
-    else this.slaDue.delete(id);
   }
 
   private addAsset(id: string, assetId: string | null): void {
@@ -143,7 +168,7 @@ export class ThreatIndex {
 }
 
 /** What the index reads of a record. */
-type Indexed = Pick<ThreatRecord, "assetId" | "sla" | "gone"> & {
+type Indexed = Pick<ThreatRecord, "assetId" | "gone"> & {
   issue?: { repo: string; number: number; state?: "open" | "closed" } | undefined;
   acceptance?: Acceptance | undefined;
 };

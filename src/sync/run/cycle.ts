@@ -11,6 +11,7 @@ import { recoverIntents } from "./recover.js";
 import { enqueueAllGroups } from "../groups/plan-subject.js";
 import { hasOldSingles } from "../groups/plan-old.js";
 import { supersedeAndCommit } from "../groups/supersede.js";
+import { anyGroupStored } from "../records/group-members.js";
 import { wakeDue } from "./wake-due.js";
 import { featuresFor } from "../features/registry.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
@@ -231,7 +232,8 @@ async function cycleBody(
     };
     // A changed `grouping`: what a person did under the old setting is absorbed first (not by
     // `reconcile`, which only repairs the mapping, but its groups are superseded all the same).
-    await beginGroupingChange(ctx, opts.reconcile ? null : drainOpts);
+    // No group stored: no setting to supersede, nothing of an old one to absorb.
+    if (anyGroupStored(ctx.state.groups)) await beginGroupingChange(ctx, opts.reconcile ? null : drainOpts);
     if (!ctx.groupsListed) {
       // Once per state, every group with something it may still do is queued (a state written by a
       // version before the one queue); after that its members' changes queue it, in the same commit

@@ -11,6 +11,7 @@ import { prepareRelated } from "../related/index.js";
 import { acceptanceWaits } from "../plan/acceptance-input.js";
 import { dueWork, type DueItem } from "../plan/queue-order.js";
 import { subjectOf, type Subject, type SubjectKind } from "../records/subject.js";
+import { anyGroupStored } from "../records/group-members.js";
 import {
   enqueueOwners,
   enqueueSuccessor,
@@ -162,9 +163,10 @@ async function processOne(
         // A threat's refused step ends its work; a group's other issues go on (planned again).
         if (subject.kind === "threat") return "done";
       } finally {
-        // The subject changed: a member's groups follow it, and a new group waits on an old one.
-        if (subject.kind === "threat") enqueueOwners(ctx, threatId);
-        else enqueueSuccessor(ctx, threatId);
+        // The subject changed: a member's groups follow it (when any group is stored), and a new
+        // group waits on an old one.
+        if (subject.kind === "group") enqueueSuccessor(ctx, threatId);
+        else if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
       }
     }
   }

@@ -1,10 +1,12 @@
 import type { SyncContext } from "../context.js";
 import { featuresFor } from "../features/registry.js";
+import type { FeatureClock } from "../features/types.js";
 import { enqueue } from "../records/queue.js";
 
 /**
  * The queue's wake-up by the clock (a reconcile's `RequeueAfter`): each cycle, every configured
- * feature names the threats whose time may have come, and a threat is queued when the feature's
+ * feature with a clock names the threats whose time may have come (its own `waiting`, or the
+ * engine's index of its due times: `dueBy`), and a threat is queued when the feature's
  * `nextDueAt` of its record is past, from the state alone (no read of GitHub or the platform).
  * Nothing due: nothing queued, nothing written. A threat whose last step GitHub refused for good is
  * not queued again: its refusal is on the record and in `status` (`threatbridge retry`).
@@ -17,7 +19,8 @@ export function wakeDue(ctx: SyncContext): number {
   for (const feature of featuresFor(ctx.config)) {
     const clock = feature.clock;
     if (!clock) continue;
-    for (const threatId of clock.waiting(ctx, now)) {
+    const waiting = clock.waiting ? clock.waiting(ctx, now) : dueBy(ctx, feature.name, clock, now);
+    for (const threatId of waiting) {
       const record = ctx.state.threats.get(threatId);
       if (!record || record.refused) continue;
       const due = clock.nextDueAt(record, ctx);
@@ -28,4 +31,16 @@ export function wakeDue(ctx: SyncContext): number {
     }
   }
   return queued;
+}
+
+/**
+ * The threats of the engine's index of a feature's due times whose time has come (the index built
+ * at its first sweep, from the clock's `scanDue` or its `nextDueAt` of every record).
+ */
+function* dueBy(ctx: SyncContext, feature: string, clock: FeatureClock, nowMs: number): Iterable<string> {
+  const dues = ctx.index.dueTimes(feature, {
+    dueAt: (record) => clock.nextDueAt(record, ctx),
+    ...(clock.scanDue ? { scan: clock.scanDue } : {}),
+  });
+  for (const [threatId, due] of dues) if (due <= nowMs) yield threatId;
 }

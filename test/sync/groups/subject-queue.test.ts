@@ -9,6 +9,7 @@ import { runCycle } from "../../../src/sync/run/cycle.js";
 import { enqueue } from "../../../src/sync/records/queue.js";
 import { dueWork, queueSummary } from "../../../src/sync/plan/queue-order.js";
 import { intentSubject, subjectOf } from "../../../src/sync/records/subject.js";
+import { anyGroupStored } from "../../../src/sync/records/group-members.js";
 
 /**
  * One queue of subjects (a threat, or a group under its key): a group is queued by its members'
@@ -47,6 +48,37 @@ describe("the queue holds subjects", () => {
     expect(summary.byAction["group"]).toBe(1);
     expect(summary.total).toBe(2);
     expect(Object.values(summary.bySeverity).reduce((a, b) => a + b, 0)).toBe(1);
+  });
+});
+
+describe("nothing grouped", () => {
+  it("grouping off and no group stored: threats get their issues and links, and no group is filed or queued", async () => {
+    const h = new Harness(makeConfig(), new FakeWorkflowGitHub());
+    h.platform.put({ id: threatId(1) });
+    h.platform.put({ id: threatId(2) });
+    await h.cycle();
+    expect(h.issues("acme/threats").filter((i) => i.threatId !== null)).toHaveLength(2);
+    expect(anyGroupStored(h.ctx.state.groups)).toBe(false);
+    expect(h.ctx.state.queue).toEqual({});
+  });
+
+  it("grouping switched off keeps an older setting's groups counted: their issues still take people's changes and are retired (contract, Changing grouping)", async () => {
+    const h = harness();
+    h.platform.put({ id: threatId(1) });
+    h.platform.put({ id: threatId(2) });
+    await h.settle();
+    const github = h.github as FakeWorkflowGitHub;
+    const parent = github.parents("acme/threats")[0];
+    expect(parent).toBeDefined();
+    h.config = makeConfig();
+    h.restart();
+    // The group's record stays (superseded at the next cycle's start), so the threats' path still
+    // asks grouping until its parent is retired.
+    expect(anyGroupStored(h.ctx.state.groups)).toBe(true);
+    await h.settle();
+    const retired = h.issues("acme/threats").find((i) => i.number === parent?.number);
+    expect(retired?.state).toBe("closed");
+    expect(retired?.body).toContain("<!-- threatbridge:retired-group=");
   });
 });
 

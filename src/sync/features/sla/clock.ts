@@ -1,24 +1,25 @@
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
+import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureClock } from "../types.js";
 import { dueMs } from "./transitions.js";
 
 /**
  * The SLA's time-driven work (contract, "Workflow": SLA): an open issue past its due date whose
  * breach label is not added yet. The threats waiting are read from the engine's index of due times
- * (records/threat-index.ts), never from a scan of every record; the planner then plans the label
+ * (records/threat-index.ts `dueTimes`, built at the first sweep from the stored SLA columns and kept
+ * current from `nextDueAt`), never from a scan of every record; the planner then plans the label
  * from the record and `now` (plan.ts), with no read of the threat from the platform either.
  */
 export const slaClock: FeatureClock = {
-  waiting: (ctx: SyncContext, nowMs: number) => dueBy(ctx.index.slaDue, nowMs),
   nextDueAt: (record: ThreatRecord) => {
     const { sla, issue } = record;
     if (!sla || issue?.state !== "open" || record.gone || sla.breach) return null;
     return dueMs(sla);
   },
+  // The same as `nextDueAt` of each record, from the columns the store packs the SLA in.
+  scanDue: (threats: ThreatRecords, visit: (id: string, dueMs: number) => void) =>
+    threats.scanSla((id, due, open, breach) => {
+      if (open && !breach) visit(id, due);
+    }),
   fromRecord: true,
 };
-
-function* dueBy(dues: ReadonlyMap<string, number>, nowMs: number): Iterable<string> {
-  for (const [threatId, due] of dues) if (due <= nowMs) yield threatId;
-}
