@@ -1,4 +1,4 @@
-import type { EngineState } from "./records/threat-records.js";
+import type { EngineState } from "../../records/threat-records.js";
 
 /** A risk acceptance as `status` lists it (contract, "Risk acceptance": "`status` lists acceptances and their ends"). */
 export interface AcceptanceLine {
