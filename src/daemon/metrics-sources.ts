@@ -1,6 +1,7 @@
 import type { MetricsSources, QueueView, RateLimitSeen } from "../observability/index.js";
 import {
   acceptanceCounts,
+  heldAcceptances,
   queueSummary,
   slaCounts,
   stoppedStreams,
@@ -65,7 +66,7 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     pollTicksSkipped: () => status()?.poll.skipped ?? { retry_after: 0, busy: 0 },
     sla: () => (ctx.config.sla ? slaCounts(ctx.index.slaOpen.values(), ctx.clock.now()) : null),
     acceptances: () =>
-      ctx.config.acceptance ? acceptanceCounts(ctx.index.acceptances.values(), ctx.clock.now()) : null,
+      ctx.config.acceptance ? acceptanceCounts(heldAcceptances(ctx.index).values(), ctx.clock.now()) : null,
     streamsStopped: () => stoppedStreams(ctx.state.cursorRefused).map((s) => s.stream),
     ready: () => {
       const current = status();

@@ -7,7 +7,7 @@ export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js"
 export { summarize, formatStatus, type LockStatus } from "./status.js";
 export { queueSummary, type QueueSummary } from "./plan/queue-order.js";
 export { slaCounts, type SlaCounts } from "./features/sla/counts.js";
-export { acceptanceCounts } from "./features/acceptance/status.js";
+export { acceptanceCounts, heldAcceptances } from "./features/acceptance/status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
 export { ACTION_KINDS } from "./actions/index.js";
 export type { Policy } from "./plan/policy.js";

@@ -12,7 +12,7 @@ export const featureAction: ActionModule<FeatureAction, unknown> = {
   priority: (action) => featureModule(action).priority(action),
   spendsGitHubBudget: (action) => featureModule(action).spendsGitHubBudget(action),
   // `reconcile` repairs the threat↔issue mapping, and what the state lost where a feature's module
-  // says its step does (a risk acceptance read back from the issue's comments).
+  // says its step does (its `mappingRepair`).
   mappingRepair: false,
   repairs: (action) => featureModule(action).mappingRepair,
   describe: (action) => featureModule(action).describe(action),

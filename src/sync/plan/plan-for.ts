@@ -139,12 +139,12 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
       : null;
   const seen = view ? { status: view.status } : statusOnly;
   const threat = seen ? present(seen) : record?.gone ? gone : notRead;
-  // What the status makes of the features' slices (a risk acceptance it ended is forgotten).
+  // What the status seen makes of the features' data on the record (features/types.ts `onStatusSeen`).
   const afterStatus = record && seen ? statusSeen(ctx.config, record, seen.status, nowMs) : null;
   if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
   const base = view ? ctx.renderer.render(view, asset, route) : null;
   const current = ctx.state.threats.get(threatId);
-  // The issue as the record asks it shown (a later occurrence's own marker).
+  // The issue as the record asks it shown (features/types.ts `render`).
   const rendered = base ? renderedFor(current, threatId, base) : null;
   return plan({
     threatId,

@@ -3,6 +3,7 @@ import type { SyncContext } from "../../context.js";
 import { acceptanceDue, acceptanceNextAt } from "./transitions.js";
 import { acceptancePolicyOf } from "./policy.js";
 import type { FeatureClock } from "../types.js";
+import { heldAcceptances } from "./status.js";
 
 /**
  * Risk acceptances' warnings and ends (contract, "Risk acceptance"), decided from the state over
@@ -32,5 +33,5 @@ export const acceptanceClock: FeatureClock = {
 };
 
 function* notQueued(ctx: SyncContext): Iterable<string> {
-  for (const threatId of ctx.index.acceptances.keys()) if (!ctx.state.queue[threatId]) yield threatId;
+  for (const threatId of heldAcceptances(ctx.index).keys()) if (!ctx.state.queue[threatId]) yield threatId;
 }
