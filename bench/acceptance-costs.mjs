@@ -9,7 +9,7 @@ import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { silentLogger } from "../dist/observability/index.js";
 import { emptyState } from "../dist/state/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { createContext, runCycle } from "../dist/sync/index.js";
+import { createContext, heldAcceptances, runCycle } from "../dist/sync/index.js";
 import { platformClient, costsConfig } from "./lib.mjs";
 
 const ACCEPTANCES = Number(process.argv[2] ?? 1000);
@@ -106,7 +106,7 @@ const afterWarnings = await measured("warnings sent, none due", 5);
 const ends = await measured(`${DUE} ends due`, 11);
 const afterEnds = await measured("ends done, none due", 12);
 
-const held = [...ctx.index.acceptances.keys()].length;
+const held = heldAcceptances(ctx.index).size;
 const summary = {
   acceptances: ACCEPTANCES,
   due: DUE,

@@ -252,7 +252,7 @@ function groupsOf(records, latest, assets, repo, lastNumber) {
 
 /**
  * --accepted % of the mapped threats hold a risk acceptance, taken from those the platform holds
- * `accepted` (their issue closed): recorded and announced (transitions/acceptance.ts `riskAccepted`
+ * `accepted` (their issue closed): recorded and announced (features/acceptance/transitions.ts `riskAccepted`
  * then `stepCommented(…, "accept")`) a month ago, ending in two months: no warning or end is due.
  */
 function acceptancesOf(records) {

@@ -1,5 +1,11 @@
 import type { MetricsSources, QueueView, RateLimitSeen } from "../observability/index.js";
-import { acceptanceCounts, queueSummary, stoppedStreams, type SyncContext } from "../sync/index.js";
+import {
+  acceptanceCounts,
+  heldAcceptances,
+  queueSummary,
+  stoppedStreams,
+  type SyncContext,
+} from "../sync/index.js";
 import { featuresFor } from "../sync/features/registry.js";
 import { featureCounts } from "../sync/status.js";
 import type { DaemonStatus } from "./daemon.js";
@@ -77,7 +83,7 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     pollTicksSkipped: () => status()?.poll.skipped ?? { retry_after: 0, busy: 0 },
     sla: () => summary().sla,
     acceptances: () =>
-      ctx.config.acceptance ? acceptanceCounts(ctx.index.acceptances.values(), ctx.clock.now()) : null,
+      ctx.config.acceptance ? acceptanceCounts(heldAcceptances(ctx.index).values(), ctx.clock.now()) : null,
     streamsStopped: () => stoppedStreams(ctx.state.cursorRefused).map((s) => s.stream),
     ready: () => {
       const current = status();

@@ -10,7 +10,7 @@ import type { EngineState } from "./records/threat-records.js";
 import type { Feature, FeatureCounts } from "./features/types.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { BACKLOG_NAMES, queueSummary, type QueueSummary } from "./plan/queue-order.js";
-import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./acceptance-status.js";
+import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./features/acceptance/status.js";
 import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.js";
 
 /**

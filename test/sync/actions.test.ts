@@ -9,7 +9,8 @@ import {
   priorityOf,
   type Settlement,
 } from "../../src/sync/actions/index.js";
-import type { Action } from "../../src/sync/plan/plan.js";
+import type { Action, FeatureAction } from "../../src/sync/plan/plan.js";
+import { featureModule } from "../../src/sync/features/registry.js";
 import { REPO } from "./harness.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";
@@ -45,30 +46,41 @@ const samples: { [K in Exclude<Action["kind"], "feature">]: Extract<Action, { ki
   },
   update: { kind: "update", threatId: ID, repo: REPO, number: 7, state: "closed", stateReason: "completed" },
   link: { kind: "link", threatId: ID, repo: REPO, number: 7, externalId: `${REPO}#7`, url: "u" },
+};
+/**
+ * Risk acceptance's and recurrence's writes: plug-in steps through the one core kind `feature`
+ * (features/acceptance, features/recurrence), under the names their kinds had.
+ */
+const acceptance = { kind: "feature", feature: "acceptance", decided: true, threatId: ID } as const;
+const featureSamples = {
   accept_risk: {
-    kind: "accept_risk",
-    threatId: ID,
+    ...acceptance,
+    step: "accept_risk",
     repo: REPO,
     number: 7,
     person: { ...person, reason: "not_planned", labels: ["risk-accepted"] },
     now: Date.parse("2026-03-01T10:00:00Z"),
     defaultMs: 90 * 86_400_000,
     maxMs: 365 * 86_400_000,
-    note: (until) => `accepted until ${until}`,
+    note: (until: string) => `accepted until ${until}`,
   },
-  step_comment: { kind: "step_comment", threatId: ID, repo: REPO, number: 7, step: "accept", body: "until" },
-  warn_expiry: { kind: "warn_expiry", threatId: ID, repo: REPO, number: 7, body: "soon" },
-  expire_risk: { kind: "expire_risk", threatId: ID, repo: REPO, number: 7 },
+  step_comment: { ...acceptance, step: "step_comment", repo: REPO, number: 7, body: "until" },
+  warn_expiry: { ...acceptance, step: "warn_expiry", repo: REPO, number: 7, body: "soon" },
+  expire_risk: { ...acceptance, step: "expire_risk", repo: REPO, number: 7 },
   recover_acceptance: {
-    kind: "recover_acceptance",
-    threatId: ID,
+    ...acceptance,
+    step: "recover_acceptance",
     repo: REPO,
     number: 7,
     version: "2026-01-02T00:00:00.000Z",
     now: Date.parse("2026-01-03T00:00:00.000Z"),
   },
   recur: {
-    kind: "recur",
+    kind: "feature",
+    feature: "recurrence",
+    step: "recur",
+    decided: true,
+    writesBody: true,
     threatId: ID,
     repo: REPO,
     occurrence: 2,
@@ -79,7 +91,10 @@ const samples: { [K in Exclude<Action["kind"], "feature">]: Extract<Action, { ki
     assignees: [],
     hash: "h2",
   },
-};
+} satisfies Record<string, FeatureAction & Record<string, unknown>>;
+const everySample: Action[] = [...Object.values(samples), ...Object.values(featureSamples)];
+/** A feature's step by its name, a core action by its kind. */
+const nameOf = (action: Action): string => (action.kind === "feature" ? action.step : action.kind);
 const contentUpdate: Extract<Action, { kind: "update" }> = {
   kind: "update",
   threatId: ID,
@@ -108,9 +123,7 @@ describe("action modules (one module per action kind)", () => {
   });
 
   it("only GitHub writes (creates, issue PATCHes, comments, the SLA's label and milestone) spend the write budget; reconcile only repairs the mapping (and what the state lost of an acceptance)", () => {
-    const spending = Object.values(samples)
-      .filter(isGitHubWrite)
-      .map((a) => a.kind);
+    const spending = everySample.filter(isGitHubWrite).map(nameOf);
     expect(spending.sort()).toEqual(["create", "recur", "step_comment", "update", "warn_expiry"]);
     // The SLA's steps, through the one core kind of the features: GitHub writes, never repairs.
     const at = { kind: "feature" as const, feature: "sla", threatId: ID, repo: REPO, number: 7 };
@@ -120,9 +133,7 @@ describe("action modules (one module per action kind)", () => {
     ] as unknown as Action[];
     expect(steps.map(isGitHubWrite)).toEqual([true, true]);
     expect(steps.map(isMappingRepair)).toEqual([false, false]);
-    const repairs = Object.values(samples)
-      .filter(isMappingRepair)
-      .map((a) => a.kind);
+    const repairs = everySample.filter(isMappingRepair).map(nameOf);
     expect(repairs.sort()).toEqual(["accept", "adopt", "link", "recover_acceptance"]);
   });
 
@@ -200,7 +211,7 @@ describe("action modules say what an answer means as plain data (the runner appl
 
   it("risk acceptance: the accepted PATCH records the end people typed, a refused date is said once, the person's change is done", () => {
     const threat = { id: ID, status: "accepted", updated_at: "2026-03-01T10:00:01Z" } as const;
-    const settled = actionModules.accept_risk.settle(samples.accept_risk, {
+    const settled = featureModule(featureSamples.accept_risk).settle(featureSamples.accept_risk, {
       end: {
         until: Date.parse("2026-05-30T23:59:59.999Z"),
         ignored: "2027-12-31 is later than acceptance.max allows",
@@ -218,12 +229,16 @@ describe("action modules say what an answer means as plain data (the runner appl
   });
 
   it("risk acceptance: its comments go out under a comment intent keyed to the step, and advance it", () => {
-    expect(actionModules.warn_expiry.intent?.(samples.warn_expiry)?.fields).toMatchObject({
+    expect(
+      featureModule(featureSamples.warn_expiry).intent?.(featureSamples.warn_expiry)?.fields,
+    ).toMatchObject({
       kind: "comment",
       step: "warn",
       body: "soon",
     });
-    const warned = actionModules.warn_expiry.settle(samples.warn_expiry, { posted: true });
+    const warned = featureModule(featureSamples.warn_expiry).settle(featureSamples.warn_expiry, {
+      posted: true,
+    });
     expect(warned.events.map((e) => e.type)).toEqual(["expiry_warned"]);
     const before: ThreatRecord = {
       status: "accepted",
@@ -236,11 +251,15 @@ describe("action modules say what an answer means as plain data (the runner appl
   });
 
   it("recurrence: the new issue's create intent names its occurrence, and the old issue is kept to be commented", () => {
-    expect(actionModules.recur.intent?.(samples.recur)).toMatchObject({
+    // The create intent earlier versions journaled, resolved by the recurrence plug-in, which
+    // claims it and looks for that occurrence's marker (features/recurrence/recover.ts).
+    expect(featureModule(featureSamples.recur).intent?.(featureSamples.recur)).toMatchObject({
       fields: { kind: "create", occurrence: 2 },
-      onFailure: "find-by-marker",
+      onFailure: "feature-recover",
     });
-    const settled = actionModules.recur.settle(samples.recur, { issue: { ...snapshot(), number: 9 } });
+    const settled = featureModule(featureSamples.recur).settle(featureSamples.recur, {
+      issue: { ...snapshot(), number: 9 },
+    });
     expect(settled.events).toEqual([
       { type: "recurred", threatId: ID, issue: { repo: REPO, number: 9 }, detail: `${REPO}#7` },
     ]);

@@ -10,9 +10,10 @@ import {
   type ThreatRecord,
 } from "../../src/state/index.js";
 import { priorityOf } from "../../src/sync/actions/index.js";
+import { decidersFor, statusSeen } from "../../src/sync/features/registry.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { gone, present } from "../../src/sync/plan/known.js";
-import { plan } from "../../src/sync/plan/plan.js";
+import { issueStateStep, plan } from "../../src/sync/plan/plan.js";
 import { policyFromConfig } from "../../src/sync/plan/policy.js";
 import { enqueue } from "../../src/sync/records/queue.js";
 import { dueClass, dueWork, orderedQueue, queueSummary } from "../../src/sync/plan/queue-order.js";
@@ -192,6 +193,90 @@ describe("queue derived from the state", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("with risk acceptance and recurrence: new_issue on, the derived class is still the plan's priority: their decisions (asked before the core's clauses) fall in the classes the record gives (contract, \"Priorities\")", () => {
+    const config = makeConfig({
+      acceptance: { label: "risk-accepted", default: "30d", max: "90d", warn_before: "7d" },
+      recurrence: "new_issue",
+    });
+    const policy = policyFromConfig(config);
+    const until = Date.parse("2026-04-10T23:59:59.999Z");
+    const statuses = ["unsolved", "pending", "solved", "false_positive", "accepted"] as const;
+    fc.assert(
+      fc.property(
+        fc.record({
+          status: fc.constantFrom(...statuses),
+          issueState: fc.constantFrom("open" as const, "closed" as const),
+          step: fc.option(
+            fc.constantFrom("accepted", "announced", "warned", "expired") as fc.Arbitrary<
+              "accepted" | "announced" | "warned" | "expired"
+            >,
+          ),
+          // Before the warning's window, in it, past the end.
+          nowMs: fc.constantFrom(until - 20 * 86_400_000, until - 3 * 86_400_000, until + 1),
+          sought: fc.boolean(),
+          recurredFrom: fc.option(fc.boolean()),
+          occurrence: fc.constantFrom(1, 2),
+          closedForRemoval: fc.boolean(),
+          withPerson: fc.boolean(),
+          riskLabel: fc.boolean(),
+          sameHash: fc.boolean(),
+          linkWritten: fc.boolean(),
+        }),
+        (r) => {
+          // A recurrence's note goes out before the new issue's link (the plan's order): while it
+          // is not noted, that link is not written yet (the record's brief says `create`).
+          const linkWritten = r.linkWritten && r.recurredFrom !== false;
+          const rec = record(2, {
+            status: r.status,
+            issue: { ...ISSUE, state: r.issueState },
+            ...(linkWritten ? { link: `${REPO}#7` } : {}),
+            ...(r.closedForRemoval ? { closedForRemoval: true } : {}),
+            ...(r.step
+              ? {
+                  acceptance: { until: new Date(until).toISOString(), since: "s", by: "alice", step: r.step },
+                }
+              : {}),
+            ...(r.sought ? { acceptanceSought: "u" } : {}),
+            ...(r.occurrence > 1 ? { occurrence: r.occurrence } : {}),
+            ...(r.recurredFrom !== null
+              ? { recurredFrom: { repo: REPO, number: 3, ...(r.recurredFrom ? { noted: true } : {}) } }
+              : {}),
+          });
+          const change: PersonChange = r.riskLabel
+            ? { ...person, reason: "not_planned", labels: ["risk-accepted"] }
+            : person;
+          const entry = { seq: 1, enqueuedAt: "t", attempts: 0, ...(r.withPerson ? { person: change } : {}) };
+          const rendered = { hash: r.sameHash ? "h1" : "h2", issue: { title: "T", body: "B", labels: [] } };
+          // As planFor does: what the status seen makes of the record first (an ended acceptance is forgotten).
+          const seen = statusSeen(config, rec, r.status, r.nowMs) ?? rec;
+          const actions = plan({
+            threatId: "x",
+            threat: present({ status: r.status }),
+            link: { externalId: `${REPO}#7`, url: ISSUE.url },
+            record: seen,
+            person: entry.person,
+            eligible: true,
+            route: { repo: REPO, labels: [], assignees: [] },
+            rendered,
+            policy,
+            deciders: decidersFor(config, { threatId: "x", nowMs: r.nowMs, base: rendered }),
+          });
+          if (actions.length === 0) return;
+          const finishingCreate = rec.link === undefined;
+          const expected = finishingCreate ? Math.min(priorityOf(actions), 2) : priorityOf(actions);
+          // The brief the queue reads (src/state's columns) holds no acceptance and no recurrence:
+          // where the status asks the issue another state and a plug-in's step comes first (its
+          // comment, its end, the recurrence's note), the threat is ranked at the state change's
+          // class, ahead of that step's own, never behind it; everywhere else the classes agree.
+          const stateStep = issueStateStep(r.status, rec.issue ?? { state: "open" }, r.closedForRemoval);
+          if (stateStep !== null && !r.withPerson) expect(dueClass(rec, entry)).toBeLessThanOrEqual(expected);
+          else expect(dueClass(rec, entry)).toBe(expected);
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 

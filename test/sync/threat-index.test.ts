@@ -55,6 +55,33 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
     expect(index.repositories()).toEqual(["acme/other"]);
   });
 
+  it("a feature's lookup of its rare data (risk acceptance's held acceptances) reads only the records kept whole, on first use, and is kept current", () => {
+    const held = {
+      until: "2027-01-01T00:00:00.000Z",
+      since: "2026-11-01",
+      by: "octocat",
+      step: "accepted" as const,
+    };
+    const threats = ThreatRecordsView.of({
+      t1: { ...record("a1", 1), acceptance: held },
+      t2: record("a1", 2),
+    });
+    const index = ThreatIndex.build(threats);
+    // An update before the lookup is asked for: it is built from the records as they are by then.
+    threats.set("t2", { ...record("a1", 2), acceptance: { ...held, step: "announced" } });
+    index.update("t2", record("a1", 2), { ...record("a1", 2), acceptance: { ...held, step: "announced" } });
+    const pick = (r: ThreatRecord) => r.acceptance;
+    const lookup = index.uncommonBy("acceptance", pick);
+    expect([...lookup.keys()].sort()).toEqual(["t1", "t2"]);
+    // Asked again under its name: the same lookup, not a second scan.
+    expect(index.uncommonBy("acceptance", pick)).toBe(lookup);
+    // An acceptance ended (forgotten by the record) or a threat dropped leaves the lookup.
+    const accepted: ThreatRecord = { ...record("a1", 1), acceptance: held };
+    index.update("t1", accepted, record("a1", 1));
+    index.update("t2", record("a1", 2), undefined);
+    expect(lookup.size).toBe(0);
+  });
+
   it("a feature's due times, built at its first sweep from the SLA columns (scanDue), are what nextDueAt of each record says, built or kept by updates (the sweep reads these)", () => {
     const sla = fc.record(
       {

@@ -11,8 +11,10 @@ export const featureAction: ActionModule<FeatureAction, unknown> = {
   kind: "feature",
   priority: (action) => featureModule(action).priority(action),
   spendsGitHubBudget: (action) => featureModule(action).spendsGitHubBudget(action),
-  // Never a mapping repair: `reconcile` repairs the threat↔issue mapping only.
+  // `reconcile` repairs the threat↔issue mapping, and what the state lost where a feature's module
+  // says its step does (its `mappingRepair`).
   mappingRepair: false,
+  repairs: (action) => featureModule(action).mappingRepair,
   describe: (action) => featureModule(action).describe(action),
   readFirst: (action) => featureModule(action).readFirst?.(action) ?? false,
   intent: (action) => featureModule(action).intent?.(action) ?? null,

@@ -1,10 +1,5 @@
 import type { Action } from "../plan/plan.js";
 import { acceptAction } from "./accept.js";
-import { acceptRiskAction } from "./accept-risk.js";
-import { expireRiskAction } from "./expire-risk.js";
-import { recoverAcceptanceAction } from "./recover-acceptance.js";
-import { recurAction } from "./recur.js";
-import { stepCommentAction, warnExpiryAction } from "./step-comment.js";
 import { adoptAction } from "./adopt.js";
 import { createAction } from "./create.js";
 import { linkAction } from "./link.js";
@@ -36,13 +31,7 @@ type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown
 // issues, mapping repairs): `ACTION_KINDS` is this order.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
-  accept_risk: acceptRiskAction,
   update: updateAction,
-  expire_risk: expireRiskAction,
-  recover_acceptance: recoverAcceptanceAction,
-  recur: recurAction,
-  warn_expiry: warnExpiryAction,
-  step_comment: stepCommentAction,
   create: createAction,
   adopt: adoptAction,
   link: linkAction,
@@ -105,9 +94,13 @@ export function isGitHubWrite(action: EngineAction): boolean {
   return moduleOf(action).spendsGitHubBudget(action);
 }
 
-/** What `reconcile` may do: adopt issues, write links, accept people's changes. */
+/**
+ * What `reconcile` may do: adopt issues, write links, accept people's changes, and what a
+ * feature's module says repairs what the state lost (its `mappingRepair`).
+ */
 export function isMappingRepair(action: EngineAction): boolean {
-  return moduleOf(action).mappingRepair;
+  const module = moduleOf(action);
+  return module.repairs ? module.repairs(action) : module.mappingRepair;
 }
 
 export function describeAction(action: EngineAction): ActionDescription {

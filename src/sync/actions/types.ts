@@ -101,6 +101,8 @@ export interface ActionModule<A extends EngineAction = Action, O = unknown> {
   spendsGitHubBudget(action: A): boolean;
   /** Whether `reconcile` (mapping repairs only) may carry it out. */
   mappingRepair: boolean;
+  /** Whether `reconcile` may carry out this one, where it depends on the action (a feature's step): then `mappingRepair` is not read. */
+  repairs?(action: A): boolean;
   describe(action: A): ActionDescription;
   /**
    * The issue is read first unless the repository's change list is fresh, so that a person's

@@ -1,17 +1,21 @@
 import type { Config } from "../../config/index.js";
 import type { IssueSnapshot } from "../../github/index.js";
-import type { ThreatRecord } from "../../state/index.js";
+import type { Intent, ThreatRecord } from "../../state/index.js";
+import type { SyncContext } from "../context.js";
 import { acceptance } from "./acceptance/index.js";
+import { recurrence } from "./recurrence/index.js";
 import { sla } from "./sla/index.js";
 import { project } from "./project/index.js";
 import { notes } from "./notes/index.js";
-import type { Feature } from "./types.js";
+import type { DecideAt, Feature, Rendering } from "./types.js";
 import type { ActionModule } from "../actions/types.js";
-import type { FeatureAction } from "../plan/plan.js";
+import type { Decider, FeatureAction } from "../plan/plan.js";
 
 /** Every feature the connector has, in the order the core calls them. */
 // Risk acceptance first: its steps were queued before the SLA's, and ties in the queue go by age.
-const FEATURES: readonly Feature[] = [acceptance, sla, notes, project];
+// Its deciders come before the recurrence's, as their clauses did in the planner (an acceptance's
+// steps, then its recovery, then a recurrence).
+const FEATURES: readonly Feature[] = [acceptance, recurrence, sla, notes, project];
 
 /** The features the config switches on (its section present), built once per process. */
 export function featuresFor(config: Config): readonly Feature[] {
@@ -36,5 +40,65 @@ export function featureModule(action: FeatureAction): ActionModule<FeatureAction
 export function issueFound(config: Config, record: ThreatRecord, issue: IssueSnapshot): ThreatRecord {
   let out = record;
   for (const feature of featuresFor(config)) if (feature.onIssueFound) out = feature.onIssueFound(out, issue);
+  return out;
+}
+
+/** The configured features' deciders for one plan (plan.ts `PlanInput.deciders`), in the registry's order. */
+export function decidersFor(config: Config, at: DecideAt): Decider[] {
+  const out: Decider[] = [];
+  for (const feature of featuresFor(config)) {
+    const decider = feature.decide?.(config, at);
+    if (decider) out.push(decider);
+  }
+  return out;
+}
+
+/** Whether a configured feature's step due now is planned from the record alone (no read of the threat). */
+export function plannedFromRecord(ctx: SyncContext, threatId: string, nowMs: number): boolean {
+  const record = ctx.state.threats.get(threatId);
+  if (record === undefined) return false;
+  return featuresFor(ctx.config).some((f) => f.clock?.plannedFromRecord?.(record, ctx, nowMs) === true);
+}
+
+/** The record as the configured features take the threat's status seen now, or null when none changed it. */
+export function statusSeen(
+  config: Config,
+  record: ThreatRecord,
+  status: string,
+  nowMs: number,
+): ThreatRecord | null {
+  let out: ThreatRecord | null = null;
+  for (const feature of featuresFor(config)) {
+    const next: ThreatRecord | null | undefined = feature.onStatusSeen?.(out ?? record, status, nowMs);
+    if (next) out = next;
+  }
+  return out;
+}
+
+/**
+ * The issue as the record asks it shown, from the core's rendering: every feature is asked,
+ * configured or not, since what the record holds (a later occurrence's marker) outlives a setting.
+ */
+export function renderedFor(record: ThreatRecord | undefined, threatId: string, base: Rendering): Rendering {
+  let out = base;
+  if (record === undefined) return out;
+  for (const feature of FEATURES) if (feature.render) out = feature.render(record, threatId, out);
+  return out;
+}
+
+/**
+ * The feature whose write an intent is: named by a `feature` intent, or claimed by one (a core
+ * kind in the shape a plug-in's module journals, earlier versions' included); whether configured or not.
+ */
+export function intentOwner(intent: Intent): Feature | undefined {
+  if (intent.kind === "feature")
+    return intent.feature === undefined ? undefined : featureNamed(intent.feature);
+  return FEATURES.find((feature) => feature.claimsIntent?.(intent) === true);
+}
+
+/** The record once a keyed comment that is a feature's step (a `comment` intent's `step`) is on the issue. */
+export function stepCommented(record: ThreatRecord, step: string): ThreatRecord {
+  let out = record;
+  for (const feature of FEATURES) if (feature.stepCommented) out = feature.stepCommented(out, step);
   return out;
 }

@@ -3,8 +3,8 @@ import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
-import type { CreateAttributes, FeatureAction } from "../plan/plan.js";
-import type { ThreatView } from "../render/index.js";
+import type { CreateAttributes, Decider, FeatureAction } from "../plan/plan.js";
+import type { RenderedIssue, ThreatView } from "../render/index.js";
 import type { SyncContext } from "../context.js";
 import type { ThreatRecords } from "../records/threat-records.js";
 
@@ -40,6 +40,27 @@ export interface FeatureClock {
   scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
   /** Its work is planned from the record alone: the drain does not read the threat for it. */
   readonly fromRecord: boolean;
+  /**
+   * Whether a step of its own is due at `nowMs` that the record alone decides (no read of the
+   * threat before it is planned, nor after: a risk acceptance's comment, warning and end), for a
+   * threat queued without `timed` (a clock whose `fromRecord` is false).
+   */
+  plannedFromRecord?(record: ThreatRecord, ctx: SyncContext, nowMs: number): boolean;
+}
+
+/** A threat's issue as the core renders it, with its hash (what plan.ts `PlanInput.rendered` holds). */
+export interface Rendering {
+  readonly issue: RenderedIssue;
+  readonly hash: string;
+}
+
+/** What a feature's decider is made with for one plan (features/types.ts `decide`). */
+export interface DecideAt {
+  threatId: string;
+  /** The time the plan's time-driven steps are decided at (epoch ms). */
+  nowMs: number;
+  /** The core's rendering of the threat's issue before any feature's `render`; null when not read. */
+  base: Rendering | null;
 }
 
 /**
@@ -111,6 +132,31 @@ export interface Feature {
   createWith?(ctx: SyncContext, record: ThreatRecord): CreateAttributes;
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */
   runtime?(ctx: SyncContext): unknown;
+  /**
+   * Its clauses that decide first (plan.ts `Decider`): asked on a person's change before the core's
+   * verdict, and on an existing issue before the core's issue steps; the first answer that is not
+   * null, in the registry's order, is the plan. Made for one plan from the config, the time and the
+   * core's rendering; pure from then on. Null: nothing to decide for this plan.
+   */
+  decide?(config: Config, at: DecideAt): Decider | null;
+  /**
+   * The record as the threat's status, seen now (read, or held by the state), leaves it, or null
+   * when unchanged: a risk acceptance the platform or a person ended is forgotten. Asked before the
+   * plan, on each plan of a mapped threat whose status is known.
+   */
+  onStatusSeen?(record: ThreatRecord, status: string, nowMs: number): ThreatRecord | null;
+  /** The issue as the record asks it shown (a later occurrence's own marker and first line), from the core's rendering. */
+  render?(record: ThreatRecord, threatId: string, rendered: Rendering): Rendering;
+  /**
+   * An intent of a core kind that is its write (a `create` of a later occurrence, written in the
+   * shape earlier versions journaled): then its `recover` resolves it, as it does its `feature` ones.
+   */
+  claimsIntent?(intent: Intent): boolean;
+  /**
+   * A keyed comment that is its step (an intent of kind `comment` naming `step`) is on the issue:
+   * the record once that step is done. The core posts or finds the comment (run/recover.ts).
+   */
+  stepCommented?(record: ThreatRecord, step: string): ThreatRecord;
 }
 
 /** What a feature's check may read (cli/check/checks.ts gives it; it never writes). */

@@ -1,11 +1,16 @@
 import type { SyncContext } from "../context.js";
 import { leavesStateAlone, plan, type Action } from "./plan.js";
-import { featuresFor } from "../features/registry.js";
+import {
+  decidersFor,
+  featuresFor,
+  plannedFromRecord,
+  renderedFor,
+  statusSeen,
+} from "../features/registry.js";
 import { desiredIssueState, isEligible, routeFor } from "./policy.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
-import { acceptanceAfterStatus } from "../transitions/acceptance.js";
 import { gone, notRead, present } from "./known.js";
 import {
   anyGroupStored,
@@ -91,8 +96,6 @@ function formerMemberAtRest(
   return verdict !== undefined && !open(verdict.status) && version.updatedAt <= verdict.at;
 }
 
-import { forOccurrence } from "../render/occurrence.js";
-import { acceptanceWaits } from "./acceptance-input.js";
 import type { CreateAttributes } from "./plan.js";
 
 /** The features' additions to the threat's view (the SLA's due day, for the body and templates). */
@@ -156,22 +159,20 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   // A person's change with the threat not at hand (it did not change on the stream): the planner
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;
-  const now = nowMs;
-  // A risk acceptance's time-driven step is planned from the record too (no read to decide it).
+  // A feature's time-driven step is planned from the record too (no read to decide it).
   const statusOnly =
-    !view && (person || acceptanceWaits(ctx, threatId, now)) && record?.issue && !record.gone
+    !view && record?.issue && !record.gone && (person || plannedFromRecord(ctx, threatId, nowMs))
       ? { status: record.status }
       : null;
   const seen = view ? { status: view.status } : statusOnly;
   const threat = seen ? present(seen) : record?.gone ? gone : notRead;
-  // An acceptance the platform or a person ended (another status, its issue back open) is forgotten.
-  const afterStatus = record && seen ? acceptanceAfterStatus(record, seen.status, now) : null;
+  // What the status seen makes of the features' data on the record (features/types.ts `onStatusSeen`).
+  const afterStatus = record && seen ? statusSeen(ctx.config, record, seen.status, nowMs) : null;
   if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
   const base = view ? ctx.renderer.render(view, asset, route) : null;
   const current = ctx.state.threats.get(threatId);
-  const occurrence = current?.occurrence ?? 1;
-  const from = current?.recurredFrom;
-  const rendered = base && occurrence > 1 && from ? forOccurrence(base, threatId, occurrence, from) : base;
+  // The issue as the record asks it shown (features/types.ts `render`).
+  const rendered = base ? renderedFor(current, threatId, base) : null;
   // Nothing grouped (no group stored: the default config, or grouping off since before any group
   // was made): grouping says nothing of the plan, and the threat's link is its own.
   const link = cached?.link ?? null;
@@ -190,13 +191,7 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     ...(grouped.single ? { single: grouped.single } : {}),
-    now,
-    ...(base
-      ? {
-          renderOccurrence: (n: number, previous: { repo: string; number: number }) =>
-            forOccurrence(base, threatId, n, previous),
-        }
-      : {}),
     createWith: createWith(ctx, threatId),
+    deciders: decidersFor(ctx.config, { threatId, nowMs, base }),
   });
 }

@@ -14,13 +14,6 @@ import type { RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import type { SingleMembership } from "../records/group-members.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
-import {
-  planAcceptanceRecovery,
-  planAcceptanceStep,
-  planRecurrence,
-  planRiskAcceptance,
-} from "./plan-acceptance.js";
-import type { AcceptanceAction } from "./acceptance-actions.js";
 
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
@@ -64,15 +57,24 @@ export interface PlanInput {
    * (null until the group pass made it). It gets no issue of its own; its link names the group's.
    */
   single?: SingleMembership;
-  /** The time (epoch ms) that time-driven steps are decided at (a risk acceptance's warning and end). */
-  now?: number;
-  /** What the issue of a later occurrence would show (`recurrence: new_issue`), from the same rendering. */
-  renderOccurrence?: (
-    occurrence: number,
-    previous: { repo: string; number: number },
-  ) => { issue: RenderedIssue; hash: string };
   /** What the features ask a new issue to be created with (its milestone), from plan-for.ts. */
   createWith?: CreateAttributes;
+  /**
+   * The configured features' clauses that decide first (features/types.ts `decide`), in the
+   * registry's order, gathered by plan-for.ts: the planner asks them and never names them.
+   */
+  deciders?: readonly Decider[];
+}
+
+/**
+ * A feature's clauses that come before the core's, pure: each answers its actions instead of the
+ * core's, or null to let the next decider, then the core, go on.
+ */
+export interface Decider {
+  /** A person's change to a live threat's issue, before the core's verdict. */
+  person?(input: PlanInput, person: PersonChange): Action[] | null;
+  /** An existing issue with no person's change, before the core's issue steps. */
+  issue?(input: PlanInput, issue: IssueRecord): Action[] | null;
 }
 
 /** What a new issue is created with beyond its rendering, when a feature asks (features/types.ts `createWith`). */
@@ -109,7 +111,6 @@ export type Action =
       comment?: string;
     }
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
-  | AcceptanceAction
   | FeatureAction;
 
 /**
@@ -124,6 +125,13 @@ export interface FeatureAction {
   /** The issue it concerns, where there is one (the dry-run line and the refusal name it). */
   repo?: string;
   number?: number;
+  /**
+   * A decider's answer (`Decider`): it stands where the core's plan would, so the features' plans
+   * beside the core's (plan-for.ts) wait until it is done.
+   */
+  decided?: true;
+  /** It writes an issue's body rendered from the threat (its related assets are read first). */
+  writesBody?: true;
 }
 
 /** The platform's threat where it is there; null when it is gone (never called on `unknown`). */
@@ -137,8 +145,10 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
   // A threat that left the API cannot take a verdict (404); the issue stays as the person left it.
   const threat = threatOf(input);
   if (!threat) return [accept];
-  const risk = planRiskAcceptance(input, person);
-  if (risk) return risk;
+  for (const decider of input.deciders ?? []) {
+    const decided = decider.person?.(input, person);
+    if (decided) return decided;
+  }
   const rule = verdictFor(person.event, person.reason, input.policy);
   if (platformAgrees(threat.status, rule.status)) return [accept];
   return [
@@ -265,9 +275,18 @@ function planSingleMember(input: PlanInput, single: SingleMembership): Action[] 
 export function leavesStateAlone(action: Action): boolean {
   return (
     action.kind === "link" ||
-    action.kind === "feature" ||
+    (action.kind === "feature" && action.decided !== true) ||
     (action.kind === "update" && action.state === undefined)
   );
+}
+
+/** The first decider's answer on an existing issue (registry order), or null: the core plans. */
+function decideIssue(input: PlanInput, issue: IssueRecord): Action[] | null {
+  for (const decider of input.deciders ?? []) {
+    const decided = decider.issue?.(input, issue);
+    if (decided) return decided;
+  }
+  return null;
 }
 
 export function plan(input: PlanInput): Action[] {
@@ -275,13 +294,7 @@ export function plan(input: PlanInput): Action[] {
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
-  if (issue)
-    return (
-      planAcceptanceStep(input, issue) ??
-      planAcceptanceRecovery(input, issue) ??
-      planRecurrence(input, issue) ??
-      planExisting(input, issue)
-    );
+  if (issue) return decideIssue(input, issue) ?? planExisting(input, issue);
   // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
   // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
   const deleted = input.record?.deletedIssue;

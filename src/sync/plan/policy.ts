@@ -3,7 +3,6 @@ import { severityName } from "../render/normalize.js";
 import { noteRenderer, type NoteRenderer } from "./verdict-note.js";
 import type { AssetView, Route, ThreatView } from "../render/index.js";
 import { rankOfSeverity } from "../../shared/severity.js";
-import { acceptancePolicy, type AcceptancePolicy } from "./acceptance-policy.js";
 
 /**
  * The YAML's decisions as pure functions: which threats get an issue, where it goes, which issue
@@ -24,10 +23,6 @@ export interface Policy {
   verdicts: Config["verdicts"];
   /** Renders a verdict's status note (Liquid), compiling each template once. */
   verdictNote: NoteRenderer;
-  /** Risk acceptance that expires; undefined when off. */
-  acceptance?: AcceptancePolicy | undefined;
-  /** A threat unsolved again after it was closed: reopen its issue, or open a new one. */
-  recurrence?: "reopen" | "new_issue" | undefined;
 }
 
 export function policyFromConfig(config: Config): Policy {
@@ -41,8 +36,6 @@ export function policyFromConfig(config: Config): Policy {
     routes: config.routes,
     verdicts: config.verdicts,
     verdictNote: noteRenderer(),
-    acceptance: acceptancePolicy(config.acceptance),
-    recurrence: config.recurrence,
   };
 }
 

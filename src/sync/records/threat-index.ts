@@ -36,7 +36,8 @@ export class ThreatIndex {
   /** asset id → ids of its threats. */
   private assets: Map<string, Set<string>> | null = null;
   private issues: Map<string, string> | null = null;
-  private accepted: Map<string, Acceptance> | null = null;
+  /** The features' lookups (`uncommonBy`), by name, each with what it picks of a record. */
+  private readonly picked = new Map<string, Lookup>();
   /** Feature name → its due times, for the features whose clock was swept (run/wake-due.ts). */
   private readonly dues = new Map<string, DueTimes>();
 
@@ -98,20 +99,23 @@ export class ThreatIndex {
   }
 
   /**
-   * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
-   * warnings and ends reads only these (features/acceptance/clock.ts). Built the first time it is asked for,
-   * from the records of an uncommon shape only, and kept current from then on.
+   * Threat id → what `pick` finds in its record, for the threats whose record holds it: a
+   * feature's lookup of its rare data (its clock's sweep reads only these, never every record).
+   * Only records of an uncommon shape are read for it (a record holding such data is kept whole),
+   * the first time it is asked for under `name`; it is kept current from then on. One `pick` per name.
    */
-  get acceptances(): ReadonlyMap<string, Acceptance> {
-    if (this.accepted === null) {
-      const accepted = new Map<string, Acceptance>();
-      if (this.threats) {
-        for (const [id, record] of this.threats.uncommon())
-          if (record.acceptance) accepted.set(id, record.acceptance);
+  uncommonBy<T>(name: string, pick: (record: ThreatRecord) => T | undefined): ReadonlyMap<string, T> {
+    const known = this.picked.get(name);
+    if (known) return known.values as ReadonlyMap<string, T>;
+    const values = new Map<string, T>();
+    if (this.threats) {
+      for (const [id, record] of this.threats.uncommon()) {
+        const value = pick(record);
+        if (value !== undefined) values.set(id, value);
       }
-      this.accepted = accepted;
     }
-    return this.accepted;
+    this.picked.set(name, { pick, values });
+    return values;
   }
 
   /** The repositories that hold at least one mapped issue. */
@@ -120,9 +124,10 @@ export class ThreatIndex {
   }
 
   update(id: string, before: Indexed | undefined, after: ThreatRecord | undefined): void {
-    if (this.accepted !== null) {
-      if (after?.acceptance) this.accepted.set(id, after.acceptance);
-      else this.accepted.delete(id);
+    for (const { pick, values } of this.picked.values()) {
+      const value = after === undefined ? undefined : pick(after);
+      if (value !== undefined) values.set(id, value);
+      else values.delete(id);
     }
     const assetBefore = before?.assetId ?? null;
     const assetAfter = after?.assetId ?? null;
@@ -170,9 +175,13 @@ export class ThreatIndex {
 /** What the index reads of a record. */
 type Indexed = Pick<ThreatRecord, "assetId" | "gone"> & {
   issue?: { repo: string; number: number; state?: "open" | "closed" } | undefined;
-  acceptance?: Acceptance | undefined;
 };
-type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
+
+/** A feature's lookup: what it picks of a record, and the threats' values. */
+interface Lookup {
+  pick: (record: ThreatRecord) => unknown;
+  values: Map<string, unknown>;
+}
 
 export function issueKey(repo: string, number: number): string {
   return `${repo.toLowerCase()}#${number}`;

@@ -34,7 +34,7 @@ export interface ThreatRecords {
   sameVersion(id: string, updatedAt: string, status: string): boolean;
   /**
    * Every threat's asset and issue (the engine's indexes are built from this, once per process);
-   * a record of an uncommon shape (kept whole: a refusal, an acceptance...) is given whole as `loose`.
+   * a record of an uncommon shape (kept whole: a refusal, a feature's rare data...) is given whole as `loose`.
    */
   scan(
     visit: (
@@ -53,7 +53,7 @@ export interface ThreatRecords {
   /** Every record's slice of one feature (ThreatRecord.slices), from the columns where packed. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
   /**
-   * The records of an uncommon shape (a refusal, a risk acceptance...), without building the
+   * The records of an uncommon shape (a refusal, a feature's rare data...), without building the
    * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
    */
   uncommon(): IterableIterator<[string, ThreatRecord]>;

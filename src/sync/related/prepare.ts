@@ -2,12 +2,15 @@ import type { RelatedView } from "../render/index.js";
 import type { RelatedAssets } from "./related-store.js";
 
 /**
- * Whether the plan writes the issue's body: a create, a new occurrence's issue, or an update
- * whose content changed (its `content` is there, rendered only when read: `in` does not render).
+ * Whether the plan writes the issue's body: a create, a feature's write that says it does (a new
+ * occurrence's issue), or an update whose content changed (its `content` is there, rendered only
+ * when read: `in` does not render).
  */
-export function writesBody(action: { kind: string }): boolean {
+export function writesBody(action: { kind: string; writesBody?: boolean }): boolean {
   return (
-    action.kind === "create" || action.kind === "recur" || (action.kind === "update" && "content" in action)
+    action.kind === "create" ||
+    (action.kind === "feature" && action.writesBody === true) ||
+    (action.kind === "update" && "content" in action)
   );
 }
 

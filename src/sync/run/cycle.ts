@@ -252,8 +252,8 @@ async function cycleBody(
     await readGitHub(ctx);
     // What the features read once per cycle (people's comments, say), after both sides' changes.
     for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
-    // Work the clock made due (an acceptance's warning or end, an SLA's breach), from the state;
-    // people's changes are read first (a person who reopened the issue ended the acceptance).
+    // Work the features' clocks made due (features/types.ts `clock`), from the state; people's
+    // changes are read first (a person's change may end what the clock waited for).
     wakeDue(ctx);
     await persist(ctx);
     // With --recreate, reconcile also creates the issues people deleted, and only those.

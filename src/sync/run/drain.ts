@@ -8,7 +8,7 @@ import { githubLink, toThreatView } from "../render/normalize.js";
 
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated } from "../related/index.js";
-import { acceptanceWaits } from "../plan/acceptance-input.js";
+import { plannedFromRecord } from "../features/registry.js";
 import { dueWork, type DueItem } from "../plan/queue-order.js";
 import { subjectOf, type Subject, type SubjectKind } from "../records/subject.js";
 import { anyGroupStored } from "../records/group-members.js";
@@ -99,16 +99,12 @@ function describe(error: unknown): string {
 }
 
 /** A threat's next actions: its platform version at hand first, unless planned from the record. */
-async function planThreat(
-  ctx: SyncContext,
-  threatId: string,
-  acceptanceStep: boolean,
-): Promise<EngineAction[]> {
+async function planThreat(ctx: SyncContext, threatId: string, fromRecord: boolean): Promise<EngineAction[]> {
   // A person's change is planned from the status the state holds; the verdict's PATCH answers with
   // the threat, so no GET goes before it.
   // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
   const timed = ctx.state.queue[threatId]?.timed === true;
-  if (!awaitsVerdict(ctx, threatId) && !timed && !acceptanceStep) await ensureLoaded(ctx, threatId);
+  if (!awaitsVerdict(ctx, threatId) && !timed && !fromRecord) await ensureLoaded(ctx, threatId);
   return planFor(ctx, threatId);
 }
 
@@ -116,11 +112,11 @@ async function planThreat(
 async function planSubject(
   ctx: SyncContext,
   subject: Subject,
-  acceptanceStep: boolean,
+  fromRecord: boolean,
   allow: (action: EngineAction) => boolean,
 ): Promise<{ actions: EngineAction[]; waits: boolean }> {
   if (subject.kind === "group") return planGroupWithAdoption(ctx, subject.id, allow);
-  return { actions: (await planThreat(ctx, subject.id, acceptanceStep)).filter(allow), waits: false };
+  return { actions: (await planThreat(ctx, subject.id, fromRecord)).filter(allow), waits: false };
 }
 
 async function processOne(
@@ -133,11 +129,11 @@ async function processOne(
   if (subject.kind === "group" && membersAtWork(ctx, threatId, ctx.clock.now())) return "deferred";
   let settled = false;
   let waits = false;
-  // A risk acceptance's comment, warning or end is planned from the record alone, and so is what
-  // follows it (the end's PATCH answers with the threat): no read for the step, nor after it.
-  const acceptanceStep = subject.kind === "threat" && acceptanceWaits(ctx, threatId, ctx.clock.now());
+  // A feature's step due now that the record alone decides (features/types.ts `plannedFromRecord`)
+  // is planned with no read, and so is what follows it: no read for the step, nor after it.
+  const fromRecord = subject.kind === "threat" && plannedFromRecord(ctx, threatId, ctx.clock.now());
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
-    const planned = await planSubject(ctx, subject, acceptanceStep, opts.allow ?? (() => true));
+    const planned = await planSubject(ctx, subject, fromRecord, opts.allow ?? (() => true));
     waits = planned.waits;
     const actions = planned.actions;
     if (actions.length === 0) {

@@ -4,7 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
-import { acceptanceWaits } from "../plan/acceptance-input.js";
+import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
@@ -51,8 +51,8 @@ function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): D
 /** What a threat would do next: its version read first unless it is planned from the record. */
 async function threatPlan(ctx: SyncContext, threatId: string): Promise<Action[] | null> {
   try {
-    // A risk acceptance's warning or end is planned from the record: no read (as in the drain).
-    if (!acceptanceWaits(ctx, threatId, ctx.clock.now())) await ensureLoaded(ctx, threatId);
+    // A feature's step the record alone decides is planned with no read (as in the drain).
+    if (!plannedFromRecord(ctx, threatId, ctx.clock.now())) await ensureLoaded(ctx, threatId);
   } catch (error) {
     ctx.dryRun?.print({ action: "error", threat_id: threatId, detail: describe(error) });
     return null;

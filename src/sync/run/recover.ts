@@ -7,12 +7,11 @@ import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
-import { featureNamed } from "../features/registry.js";
+import { intentOwner, stepCommented } from "../features/registry.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { retireNoted } from "../groups/supersede.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
-import { recurred, stepCommented } from "../transitions/acceptance.js";
 
 /**
  * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
@@ -24,15 +23,9 @@ const MARGIN_MS = 5 * 60_000;
 
 export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
-  // A later occurrence's issue (`recurrence: new_issue`) is found by its own marker only.
-  const occurrence = intent.occurrence ?? 1;
-  const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since, occurrence);
+  const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
   if (!issue) return false;
-  updateThreat(ctx, intent.threatId, (record) =>
-    occurrence > 1
-      ? recurred(record, issueRecord(issue), occurrence)
-      : issueCreated(record, issueRecord(issue)),
-  );
+  updateThreat(ctx, intent.threatId, (record) => issueCreated(record, issueRecord(issue)));
   ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
   return true;
 }
@@ -65,17 +58,17 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
 }
 
 /**
- * A feature's intent (kind `feature`): its feature says whether the write landed; one no longer in
- * the code, or without a `recover`, is dropped (the work is planned again, and its writes are safe
- * to send twice).
+ * A feature's intent (kind `feature`, or a core kind a feature claims: features/registry.ts
+ * `intentOwner`): its feature says whether the write landed; one no longer in the code, or without
+ * a `recover`, is dropped (the work is planned again, and its writes are safe to send twice).
  */
 export async function resolveFeatureIntent(ctx: SyncContext, intent: Intent): Promise<boolean> {
-  const feature = intent.feature === undefined ? undefined : featureNamed(intent.feature);
+  const feature = intentOwner(intent);
   return feature?.recover ? feature.recover(ctx, intent) : false;
 }
 
 async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
-  if (intent.kind === "feature") {
+  if (intent.kind === "feature" || intentOwner(intent) !== undefined) {
     await resolveFeatureIntent(ctx, intent);
     return;
   }
@@ -85,8 +78,8 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
   else if (intent.kind === "issue_state") await resolveState(ctx, intent);
   else {
     if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
-    // A step's comment (a risk acceptance's end or warning, a recurrence's note) is on the issue
-    // now, found by its key or posted under it: the step is done, and is not planned again.
+    // A feature's step comment (features/step-comment.ts) is on the issue now, found by its key or
+    // posted under it: its feature marks the step done, and it is not planned again.
     const step = intent.step;
     if (step !== undefined) updateThreat(ctx, intent.threatId, (record) => stepCommented(record, step));
     // A retired group issue's comment (groups/retire-plan.ts): that step is done too.

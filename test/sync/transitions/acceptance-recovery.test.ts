@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ThreatRecord } from "../../../src/state/index.js";
-import { acceptanceFromComments } from "../../../src/sync/plan/acceptance-comments.js";
-import { acceptedComment, warnComment } from "../../../src/sync/plan/acceptance-comments.js";
-import { acceptanceRecovered } from "../../../src/sync/transitions/acceptance.js";
+import { acceptanceFromComments } from "../../../src/sync/features/acceptance/comments.js";
+import { acceptedComment, warnComment } from "../../../src/sync/features/acceptance/comments.js";
+import { acceptanceRecovered } from "../../../src/sync/features/acceptance/transitions.js";
 
 /**
  * A lost state file loses no acceptance (contract, "Risk acceptance"; README, a lost state costs

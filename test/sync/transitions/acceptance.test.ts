@@ -4,12 +4,12 @@ import {
   acceptanceAfterStatus,
   acceptanceDue,
   acceptanceEnd,
-  recurred,
   riskAccepted,
   riskExpired,
   stepCommented,
   type Acceptance,
-} from "../../../src/sync/transitions/acceptance.js";
+} from "../../../src/sync/features/acceptance/transitions.js";
+import { recurred, recurrenceNoted } from "../../../src/sync/features/recurrence/transitions.js";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-03-01T10:00:00Z");
@@ -125,7 +125,7 @@ describe("the steps of an acceptance (pure transitions)", () => {
       recurredFrom: { repo: "acme/threats", number: 7 },
     });
     expect(after.acceptance).toBeUndefined();
-    expect(stepCommented(after, "recur").recurredFrom).toEqual({
+    expect(recurrenceNoted(after, "recur").recurredFrom).toEqual({
       repo: "acme/threats",
       number: 7,
       noted: true,

@@ -1,7 +1,9 @@
 import type { ThreatRecord } from "../../../state/index.js";
 import type { SyncContext } from "../../context.js";
-import { acceptanceNextAt } from "../../transitions/acceptance.js";
+import { acceptanceDue, acceptanceNextAt } from "./transitions.js";
+import { acceptancePolicyOf } from "./policy.js";
 import type { FeatureClock } from "../types.js";
+import { heldAcceptances } from "./status.js";
 
 /**
  * Risk acceptances' warnings and ends (contract, "Risk acceptance"), decided from the state over
@@ -12,14 +14,24 @@ export const acceptanceClock: FeatureClock = {
   waiting: (ctx: SyncContext) => notQueued(ctx),
   nextDueAt: (record: ThreatRecord, ctx: SyncContext) => {
     const { acceptance } = record;
-    const warnMs = ctx.policy.acceptance?.warnMs;
+    const warnMs = acceptancePolicyOf(ctx.config)?.warnMs;
     if (!acceptance || warnMs === undefined || !record.issue || record.gone) return null;
     return acceptanceNextAt(acceptance, warnMs);
   },
-  // The step's plan reads the threat (its status may have ended the acceptance).
+  // What follows the end (a reopen, a new issue) shows the threat: it is read then if not at hand.
   fromRecord: false,
+  /**
+   * Its comment, its warning and its end are planned from the record alone (no read), and so is
+   * what follows the end's PATCH, which answers with the threat.
+   */
+  plannedFromRecord(record, ctx, nowMs) {
+    const { acceptance } = record;
+    const policy = acceptancePolicyOf(ctx.config);
+    if (acceptance === undefined || policy === undefined || acceptance.step === "expired") return false;
+    return acceptanceDue(acceptance, nowMs, policy.warnMs);
+  },
 };
 
 function* notQueued(ctx: SyncContext): Iterable<string> {
-  for (const threatId of ctx.index.acceptances.keys()) if (!ctx.state.queue[threatId]) yield threatId;
+  for (const threatId of heldAcceptances(ctx.index).keys()) if (!ctx.state.queue[threatId]) yield threatId;
 }

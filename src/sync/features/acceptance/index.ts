@@ -1,13 +1,36 @@
 import type { Feature } from "../types.js";
 import { acceptanceClock } from "./clock.js";
+import { acceptancePolicyOf } from "./policy.js";
+import { acceptanceDecider } from "./plan.js";
+import { acceptanceAfterStatus, stepCommented } from "./transitions.js";
+import { acceptRiskAction } from "./accept-risk.js";
+import { expireRiskAction } from "./expire-risk.js";
+import { acceptedCommentAction, warnExpiryAction } from "./comment-actions.js";
+import { recoverAcceptanceAction } from "./recover-action.js";
 
 /**
- * Risk acceptance (contract, "Risk acceptance") as a plug-in, so far by its clock only: the
- * warnings and ends the queue wakes. Its planning, transitions and status lines are still the
- * core's (plan/plan-acceptance.ts, transitions/acceptance.ts, acceptance-status.ts).
+ * Risk acceptance (contract, "Risk acceptance") as a plug-in: a person's "not planned" close with
+ * the acceptance label becomes `accepted` on the platform (its decider, asked before the core's
+ * verdict); its comment, warning and end follow from the record and the clock (asked before the
+ * core's issue steps, planned with no read); an acceptance the platform or a person ended is
+ * forgotten (`onStatusSeen`); one a lost state forgot is read back from the issue's comments.
  */
 export const acceptance: Feature = {
   name: "acceptance",
   configKey: "acceptance",
   clock: acceptanceClock,
+  decide(config, at) {
+    const policy = acceptancePolicyOf(config);
+    if (!policy) return null;
+    return acceptanceDecider({ policy, now: at.nowMs, newIssue: config.recurrence === "new_issue" });
+  },
+  onStatusSeen: acceptanceAfterStatus,
+  actions: {
+    accept_risk: acceptRiskAction,
+    expire_risk: expireRiskAction,
+    step_comment: acceptedCommentAction,
+    warn_expiry: warnExpiryAction,
+    recover_acceptance: recoverAcceptanceAction,
+  },
+  stepCommented,
 };

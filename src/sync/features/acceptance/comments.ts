@@ -1,6 +1,6 @@
-import { utcDay } from "../../shared/duration.js";
+import { utcDay } from "../../../shared/duration.js";
 
-/** The comments of a risk acceptance and of a recurrence (contract, "Risk acceptance", "Recurrence"). */
+/** The comments of a risk acceptance (contract, "Risk acceptance"). */
 
 export function acceptedComment(until: number): string {
   return `Risk accepted until ${utcDay(until)} (end of that day, UTC). The platform holds this threat as \`accepted\` until then; threatbridge then sets it \`unsolved\` again and brings this issue back. Reopening the issue earlier ends the acceptance.`;
@@ -12,11 +12,6 @@ export function warnComment(until: number): string {
 
 export const EXPIRED_COMMENT =
   "Reopened by threatbridge: the risk acceptance of this threat has ended, and the platform reports it as `unsolved` again.";
-
-export function recurredComment(next: { repo: string; number: number }, expired: boolean): string {
-  const why = expired ? "its risk acceptance ended" : "the platform reports it as `unsolved` again";
-  return `This threat recurred (${why}): it continues in ${next.repo}#${next.number}. This issue stays closed.`;
-}
 
 const ACCEPTED_LINE = /^Risk accepted until (\d{4}-\d{2}-\d{2}) \(end of that day, UTC\)/;
 const WARNED_LINE =

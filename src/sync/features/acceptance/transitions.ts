@@ -1,9 +1,9 @@
-import { endOfTypedDay } from "../../shared/duration.js";
-import type { IssueRecord, ThreatRecord } from "../../state/index.js";
+import { endOfTypedDay } from "../../../shared/duration.js";
+import type { ThreatRecord } from "../../../state/index.js";
 
 /**
- * Pure transitions of a risk acceptance (contract, "Risk acceptance") and of a recurrence
- * (contract, "Recurrence"): when an acceptance ends, and what each of its steps makes of the record.
+ * Pure transitions of a risk acceptance (contract, "Risk acceptance"): when an acceptance ends,
+ * and what each of its steps makes of the record.
  */
 
 export type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
@@ -62,13 +62,9 @@ export function riskAccepted(
   };
 }
 
-/** A step's comment is on the issue: the acceptance's end (`accept`), its warning (`warn`), a recurrence (`recur`). */
-export function stepCommented(record: ThreatRecord, step: "accept" | "warn" | "recur"): ThreatRecord {
-  if (step === "recur") {
-    return record.recurredFrom
-      ? { ...record, recurredFrom: { ...record.recurredFrom, noted: true } }
-      : record;
-  }
+/** A step's comment is on the issue: the acceptance's end (`accept`), its warning (`warn`); another step's is not its own. */
+export function stepCommented(record: ThreatRecord, step: string): ThreatRecord {
+  if (step !== "accept" && step !== "warn") return record;
   const acceptance = record.acceptance;
   if (!acceptance) return record;
   const next = step === "accept" ? "announced" : "warned";
@@ -96,23 +92,6 @@ function acceptanceEnded(record: ThreatRecord): ThreatRecord {
   if (!record.acceptance) return record;
   const { acceptance: _over, ...rest } = record;
   return rest;
-}
-
-/**
- * A new issue for the threat's next occurrence (`recurrence: new_issue`): the threat is mapped to
- * it, the old one is kept until a comment names the new one, and an acceptance that ended is over.
- */
-export function recurred(record: ThreatRecord, issue: IssueRecord, occurrence: number): ThreatRecord {
-  const { acceptance: _over, deletedIssue: _gone, ...rest } = record;
-  const old = record.issue;
-  return {
-    ...rest,
-    issue,
-    occurrence,
-    ...(old && (old.repo !== issue.repo || old.number !== issue.number)
-      ? { recurredFrom: { repo: old.repo, number: old.number } }
-      : {}),
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptanceCounts } from "../../src/sync/acceptance-status.js";
+import { acceptanceCounts } from "../../../../src/sync/features/acceptance/status.js";
 
 /**
  * Contract, "Workflow", risk acceptance: `/metrics` gives the acceptances held and those ending

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { markerFor } from "../../shared/index.js";
-import type { RenderedIssue } from "./types.js";
+import { markerFor } from "../../../shared/index.js";
+import type { RenderedIssue } from "../../render/index.js";
 
 /**
  * A threat's later occurrence (`recurrence: new_issue`, contract "Recurrence"): the same rendering

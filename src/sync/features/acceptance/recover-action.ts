@@ -1,7 +1,9 @@
-import { parseCommentKeys } from "../../shared/index.js";
-import { acceptanceFromComments, type AcceptanceTold } from "../plan/acceptance-comments.js";
-import { acceptanceRecovered } from "../transitions/acceptance.js";
-import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { parseCommentKeys } from "../../../shared/index.js";
+import { acceptanceFromComments, type AcceptanceTold } from "./comments.js";
+import { acceptanceRecovered } from "./transitions.js";
+import { QueueClass, type ActionModule } from "../../actions/types.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import type { RecoverAcceptance } from "./actions.js";
 
 /** The connector's own comments carry a comment key; people's quotes of them do not. */
 const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 0;
@@ -12,12 +14,16 @@ const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 
  * (and whether its warning went out) is taken back into the record, so that the acceptance still
  * ends on time. One read; nothing is written.
  */
-export const recoverAcceptanceAction: ActionModule<ActionOf<"recover_acceptance">, AcceptanceTold | null> = {
-  kind: "recover_acceptance",
+const recoverAcceptance: ActionModule<RecoverAcceptance, AcceptanceTold | null> = {
+  kind: "feature",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
+  // `reconcile` repairs what the state lost: this acceptance too (its runs ask the feature's module).
   mappingRepair: true,
-  describe: () => ({ detail: "read the issue's comments for the acceptance's end" }),
+  describe: () => ({
+    action: "recover_acceptance",
+    detail: "read the issue's comments for the acceptance's end",
+  }),
   async send(action, io) {
     const comments = await io.github.listComments(action.repo, action.number);
     return acceptanceFromComments(
@@ -31,3 +37,6 @@ export const recoverAcceptanceAction: ActionModule<ActionOf<"recover_acceptance"
     commit: "checkpoint",
   }),
 };
+
+// Sound: the registry hands this module only the acceptance's `recover_acceptance` steps.
+export const recoverAcceptanceAction = recoverAcceptance as unknown as ActionModule<FeatureAction, unknown>;

@@ -1,23 +1,22 @@
-import type { Threat } from "../../platform/index.js";
-import { riskExpired } from "../transitions/acceptance.js";
-import { threatGone } from "../transitions/outcome.js";
-import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
-import { unlessGone } from "./write-helpers.js";
+import type { Threat } from "../../../platform/index.js";
+import { riskExpired } from "./transitions.js";
+import { threatGone } from "../../transitions/outcome.js";
+import { QueueClass, type ActionModule } from "../../actions/types.js";
+import { unlessGone } from "../../actions/write-helpers.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import type { ExpireRisk } from "./actions.js";
 
 /**
  * A risk acceptance reached its end (contract, "Risk acceptance"): the platform gets
  * `PATCH {status: unsolved}`; the planner then reopens the issue with a comment (or, with
  * `recurrence: new_issue`, opens a new one). Sending it twice after a crash sets the same status.
  */
-export const expireRiskAction: ActionModule<
-  ActionOf<"expire_risk">,
-  { gone: false; answer: Threat } | { gone: true }
-> = {
-  kind: "expire_risk",
+const expireRisk: ActionModule<ExpireRisk, { gone: false; answer: Threat } | { gone: true }> = {
+  kind: "feature",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: () => ({ detail: "status=unsolved (the acceptance ended)" }),
+  describe: () => ({ action: "expire_risk", detail: "status=unsolved (the acceptance ended)" }),
   send: (action, io) => unlessGone(() => io.platform.setStatus(action.threatId, "unsolved")),
   settle(action, outcome) {
     const id = action.threatId;
@@ -38,3 +37,6 @@ export const expireRiskAction: ActionModule<
     };
   },
 };
+
+// Sound: the registry hands this module only the acceptance's `expire_risk` steps (features/registry.ts).
+export const expireRiskAction = expireRisk as unknown as ActionModule<FeatureAction, unknown>;

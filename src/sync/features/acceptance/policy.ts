@@ -1,9 +1,9 @@
 // The compiler alone, not config/index.js: the planner must not build the config's schemas.
-import { compileNote } from "../../config/templates.js";
-import { acceptanceNoteScope } from "../../config/template-scopes.js";
-import type { Config } from "../../config/index.js";
-import { parseDuration } from "../../shared/duration.js";
-import type { PersonChange } from "../../state/index.js";
+import { compileNote } from "../../../config/templates.js";
+import { acceptanceNoteScope } from "../../../config/template-scopes.js";
+import type { Config } from "../../../config/index.js";
+import { parseDuration } from "../../../shared/duration.js";
+import type { PersonChange } from "../../../state/index.js";
 
 /** The `acceptance` settings as the planner and the action modules use them (durations in ms). */
 export interface AcceptancePolicy {
@@ -36,6 +36,20 @@ export function acceptancePolicy(config: Config["acceptance"]): AcceptancePolicy
       }
     },
   };
+}
+
+const POLICIES = new WeakMap<NonNullable<Config["acceptance"]>, AcceptancePolicy>();
+
+/** The `acceptance` settings of a config, built once per config (its note compiled at most once). */
+export function acceptancePolicyOf(config: Config): AcceptancePolicy | undefined {
+  const section = config.acceptance;
+  if (!section) return undefined;
+  let policy = POLICIES.get(section);
+  if (!policy) {
+    policy = acceptancePolicy(section);
+    if (policy) POLICIES.set(section, policy);
+  }
+  return policy;
 }
 
 /** Whether a person's close is a risk acceptance: "not planned" with the acceptance label on the issue. */

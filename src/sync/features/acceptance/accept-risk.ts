@@ -1,12 +1,12 @@
-import type { Threat } from "../../platform/index.js";
-import { parseCommentKeys, type EngineEvent } from "../../shared/index.js";
-import { utcDay } from "../../shared/duration.js";
-import { acceptanceEnd, riskAccepted, type AcceptanceEnd } from "../transitions/acceptance.js";
-import { issueStateIs, threatGone } from "../transitions/outcome.js";
-import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
-import { unlessGone } from "./write-helpers.js";
-
-type AcceptRisk = ActionOf<"accept_risk">;
+import type { Threat } from "../../../platform/index.js";
+import { parseCommentKeys, type EngineEvent } from "../../../shared/index.js";
+import { utcDay } from "../../../shared/duration.js";
+import { acceptanceEnd, riskAccepted, type AcceptanceEnd } from "./transitions.js";
+import { issueStateIs, threatGone } from "../../transitions/outcome.js";
+import { QueueClass, type ActionModule } from "../../actions/types.js";
+import { unlessGone } from "../../actions/write-helpers.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import type { AcceptRisk } from "./actions.js";
 
 /** What the acceptance got: its end (from people's comments, read once) and the platform's answer. */
 interface AcceptRiskAnswer {
@@ -25,13 +25,13 @@ function isPeoples(body: string): boolean {
  * `accepted` with the status note instead of the `not_planned` verdict. The comment naming the end
  * follows as its own step (step_comment), under its intent.
  */
-export const acceptRiskAction: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
-  kind: "accept_risk",
+const acceptRisk: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
+  kind: "feature",
   priority: () => QueueClass.verdict,
   // A read of GitHub and a platform write: no GitHub write.
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ detail: `status=accepted by=${action.person.login}` }),
+  describe: (action) => ({ action: "accept_risk", detail: `status=accepted by=${action.person.login}` }),
   async send(action, io) {
     const comments = await io.github.listComments(action.repo, action.number);
     const end = acceptanceEnd(
@@ -77,3 +77,6 @@ export const acceptRiskAction: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
     };
   },
 };
+
+// Sound: the registry hands this module only the acceptance's `accept_risk` steps (features/registry.ts).
+export const acceptRiskAction = acceptRisk as unknown as ActionModule<FeatureAction, unknown>;

@@ -1,4 +1,17 @@
-import type { EngineState } from "./records/threat-records.js";
+import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatIndex } from "../../records/threat-index.js";
+import type { EngineState } from "../../records/threat-records.js";
+
+type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
+
+/**
+ * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
+ * warnings and ends (clock.ts) and `/metrics` read only these, from the engine's index (built the
+ * first time it is asked for, from the records of an uncommon shape only, and kept current).
+ */
+export function heldAcceptances(index: ThreatIndex): ReadonlyMap<string, Acceptance> {
+  return index.uncommonBy("acceptance", (record) => record.acceptance);
+}
 
 /** A risk acceptance as `status` lists it (contract, "Risk acceptance": "`status` lists acceptances and their ends"). */
 export interface AcceptanceLine {

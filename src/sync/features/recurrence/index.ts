@@ -1,0 +1,29 @@
+import type { Feature } from "../types.js";
+import { recurrenceDecider } from "./plan.js";
+import { forOccurrence } from "./occurrence.js";
+import { recurAction, recurNoteAction } from "./recur-action.js";
+import { recoverOccurrence } from "./recover.js";
+import { recurrenceNoted } from "./transitions.js";
+
+/**
+ * `recurrence: new_issue` (contract, "Recurrence") as a plug-in: a threat `unsolved` again whose
+ * issue is closed gets a new issue of its next occurrence instead of a reopen (its decider, asked
+ * before the core's issue steps), then the old issue gets a comment naming the new one. `reopen`,
+ * the default, is the core's own behaviour: the plug-in is then left out. An issue of a later
+ * occurrence keeps its own marker and first line whatever the setting is now (`render`).
+ */
+export const recurrence: Feature = {
+  name: "recurrence",
+  configKey: "recurrence",
+  // The setting has a default (`reopen`): only `new_issue` switches the plug-in on.
+  configured: (config) => config.recurrence === "new_issue",
+  decide: (_config, at) => recurrenceDecider(at.base),
+  actions: { recur: recurAction, step_comment: recurNoteAction },
+  render: (record, threatId, rendered) =>
+    record.occurrence !== undefined && record.occurrence > 1 && record.recurredFrom
+      ? forOccurrence(rendered, threatId, record.occurrence, record.recurredFrom)
+      : rendered,
+  claimsIntent: (intent) => intent.kind === "create" && (intent.occurrence ?? 1) > 1,
+  recover: recoverOccurrence,
+  stepCommented: recurrenceNoted,
+};

@@ -1,0 +1,72 @@
+import type { IssueRecord } from "../../../state/index.js";
+import type { Action, Decider, PlanInput } from "../../plan/plan.js";
+import { desiredIssueState } from "../../plan/policy.js";
+import type { Rendering } from "../types.js";
+import { forOccurrence } from "./occurrence.js";
+import type { RecurAction, RecurNote } from "./actions.js";
+
+/**
+ * `recurrence: new_issue` (contract, "Recurrence") as a clause asked before the core's (plan.ts
+ * `Decider`): a threat `unsolved` again whose issue is closed gets a new issue instead of a
+ * reopen; then the old one gets a comment naming it. Pure, from the record and the core's
+ * rendering (`base`, before this plug-in's `render`).
+ */
+export function recurrenceDecider(base: Rendering | null): Decider {
+  return { issue: (input, issue) => planRecurrence(input, issue, base) };
+}
+
+export function recurredComment(next: { repo: string; number: number }, expired: boolean): string {
+  const why = expired ? "its risk acceptance ended" : "the platform reports it as `unsolved` again";
+  return `This threat recurred (${why}): it continues in ${next.repo}#${next.number}. This issue stays closed.`;
+}
+
+export function planRecurrence(
+  input: PlanInput,
+  issue: IssueRecord,
+  base: Rendering | null,
+): Action[] | null {
+  const record = input.record;
+  const from = record?.recurredFrom;
+  if (from && !from.noted) {
+    const note: RecurNote = {
+      kind: "feature",
+      feature: "recurrence",
+      step: "step_comment",
+      decided: true,
+      threatId: input.threatId,
+      repo: from.repo,
+      number: from.number,
+      body: recurredComment(issue, record.acceptance?.step === "expired"),
+    };
+    return [note];
+  }
+  const threat = input.threat.kind === "present" ? input.threat.value : null;
+  if (!threat || !base || record?.closedForRemoval) return null;
+  if (issue.state !== "closed" || desiredIssueState(threat.status)?.state !== "open") return null;
+  const occurrence = (record?.occurrence ?? 1) + 1;
+  const previous = { repo: issue.repo, number: issue.number };
+  const rendered = forOccurrence(base, input.threatId, occurrence, previous);
+  const recur: RecurAction = {
+    kind: "feature",
+    feature: "recurrence",
+    step: "recur",
+    decided: true,
+    writesBody: true,
+    threatId: input.threatId,
+    repo: input.route.repo,
+    occurrence,
+    previous,
+    get title() {
+      return rendered.issue.title;
+    },
+    get body() {
+      return rendered.issue.body;
+    },
+    get labels() {
+      return rendered.issue.labels;
+    },
+    assignees: input.route.assignees,
+    hash: rendered.hash,
+  };
+  return [recur];
+}

@@ -1,0 +1,82 @@
+import type { IssueSnapshot } from "../../../github/index.js";
+import { withRevision, type EngineEvent } from "../../../shared/index.js";
+import { issueRecord } from "../../transitions/issue-record.js";
+import { QueueClass, type ActionModule } from "../../actions/types.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import { postStepComment, stepCommentIntent } from "../step-comment.js";
+import { recurred, recurrenceNoted } from "./transitions.js";
+import type { RecurAction, RecurNote } from "./actions.js";
+
+/**
+ * A new issue for a threat `unsolved` again after its issue was closed (`recurrence: new_issue`,
+ * contract "Recurrence"). Its marker names the occurrence, and it goes out under a create intent
+ * that carries it (the shape earlier versions journaled, which this plug-in claims: recover.ts): a
+ * lost answer or a crash is resolved by looking for that occurrence's marker, so each occurrence
+ * gets one issue, whatever crashes.
+ */
+const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
+  kind: "feature",
+  // It stands where a reopen would: a state change's class.
+  priority: () => QueueClass.state,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: (action) => ({
+    action: "recur",
+    labels: action.labels,
+    assignees: action.assignees,
+    detail: `occurrence=${action.occurrence} of ${action.previous.repo}#${action.previous.number}`,
+  }),
+  intent: (action) => ({
+    fields: { kind: "create", threatId: action.threatId, repo: action.repo, occurrence: action.occurrence },
+    onFailure: "feature-recover",
+    settleLazily: true,
+  }),
+  async send(action, io) {
+    const issue = await io.github.createIssue(action.repo, {
+      title: action.title,
+      body: withRevision(action.body, action.hash),
+      labels: action.labels,
+      assignees: action.assignees,
+    });
+    return { issue };
+  },
+  settle(action, { issue }) {
+    return {
+      record: (r) => recurred(r, issueRecord(issue, action.hash), action.occurrence),
+      events: [
+        {
+          type: "recurred",
+          threatId: action.threatId,
+          issue: { repo: issue.repo, number: issue.number },
+          detail: `${action.previous.repo}#${action.previous.number}`,
+        },
+      ],
+      commit: "none",
+    };
+  },
+};
+
+/**
+ * The comment on the old issue naming the new one (its step `recur`), under its keyed comment
+ * intent. It comes between the new issue and that issue's link: the create's class, as the queue
+ * derives it from the record (plan-class.ts: a link not yet written).
+ */
+const note: ActionModule<RecurNote, { posted: true }> = {
+  kind: "feature",
+  priority: () => QueueClass.create,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: () => ({ action: "step_comment", detail: "names the new issue" }),
+  intent: (action) => stepCommentIntent(action, "recur"),
+  send: postStepComment,
+  settle(action) {
+    const events: EngineEvent[] = [
+      { type: "commented", threatId: action.threatId, issue: { repo: action.repo, number: action.number } },
+    ];
+    return { record: (r) => recurrenceNoted(r, "recur"), events, commit: "none" };
+  },
+};
+
+// Sound: the registry hands these modules only the recurrence's own steps (features/registry.ts).
+export const recurAction = recur as unknown as ActionModule<FeatureAction, unknown>;
+export const recurNoteAction = note as unknown as ActionModule<FeatureAction, unknown>;

@@ -1,0 +1,52 @@
+import type { Intent } from "../../state/index.js";
+import { commentKeyed } from "../../shared/index.js";
+import { commentText } from "../render/comment-key.js";
+import type { IntentSpec, SendIo } from "../actions/types.js";
+import type { FeatureAction } from "../plan/plan.js";
+
+/**
+ * A comment that is a feature's step of its own: the end of a risk acceptance (`accept`), the
+ * warning before it (`warn`), the note on an old issue naming its recurrence (`recur`). Each goes
+ * out under an intent of the core's kind `comment` whose id is the comment's key and which names
+ * the step: after a lost answer or a crash, recovery looks for the key before anything is posted
+ * again (run/recover.ts), so each is on the issue once, ever, and then asks the features what the
+ * step makes of the record (features/types.ts `stepCommented`).
+ */
+export interface StepComment extends FeatureAction {
+  repo: string;
+  number: number;
+  body: string;
+}
+
+/** Posts the step's comment under its intent's key; a failure with the key found on the issue is a success. */
+export async function postStepComment(
+  action: StepComment,
+  io: SendIo,
+  intent: Intent | null,
+): Promise<{ posted: true }> {
+  if (intent === null) throw new Error("a step's comment goes out under its intent");
+  try {
+    await io.github.createComment(action.repo, action.number, commentText(intent));
+  } catch (error) {
+    const comments = await io.github.listComments(action.repo, action.number);
+    if (!comments.some((c) => commentKeyed(c.body, intent.id))) throw error;
+  }
+  return { posted: true };
+}
+
+/** The step comment's intent: the shape earlier versions journaled for these comments, unchanged. */
+export function stepCommentIntent(action: StepComment, step: "accept" | "warn" | "recur"): IntentSpec {
+  return {
+    fields: {
+      kind: "comment",
+      threatId: action.threatId,
+      repo: action.repo,
+      number: action.number,
+      body: action.body,
+      step,
+    },
+    // Posted or not is found by its key: only a comment GitHub surely refused is dropped.
+    onFailure: "keep-unless-refused",
+    settleLazily: false,
+  };
+}
