@@ -1,8 +1,7 @@
 import { DEFAULT_MIN_MEMBERS } from "../../config/index.js";
-import type { GroupRecord } from "../../state/index.js";
+import type { GroupRecord, ThreatRecord } from "../../state/index.js";
 import { nowIso, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
-import { dueDateOf } from "../features/sla/due-date.js";
 import { featuresFor } from "../features/registry.js";
 import type { FeatureAction } from "../plan/plan.js";
 import { adoptExisting, allowedAfter } from "./adopt-existing.js";
@@ -38,9 +37,20 @@ export interface GroupPlanOptions {
   preview?: boolean;
 }
 
+/**
+ * A member's due day, as the configured features show it on its own issue (`viewOf`: the SLA's
+ * due day), null where none does: the parent's "earliest due date" shows what the members show.
+ */
+function dueDayOf(ctx: SyncContext, record: ThreatRecord, nowMs: number): string | null {
+  let due: string | null = null;
+  for (const feature of featuresFor(ctx.config)) due = feature.viewOf?.(record, nowMs).sla?.due ?? due;
+  return due;
+}
+
 /** The members of a group with an issue, by repository (groups are per repository). */
 function membersByRepo(ctx: SyncContext, group: GroupRecord): Map<string, MemberView[]> {
   const byRepo = new Map<string, MemberView[]>();
+  const nowMs = ctx.clock.now();
   for (const [threatId, member] of Object.entries(group.members)) {
     const record = ctx.state.threats.get(threatId);
     const issue = record?.issue;
@@ -53,7 +63,7 @@ function membersByRepo(ctx: SyncContext, group: GroupRecord): Map<string, Member
       number: issue.number,
       id: issue.id ?? null,
       state: issue.state,
-      due: dueDateOf(record),
+      due: dueDayOf(ctx, record, nowMs),
     };
     const list = byRepo.get(issue.repo);
     if (list) list.push(view);
