@@ -94,6 +94,24 @@ describe("notes through the engine", () => {
     expect(h.platform.writes + h.github.writes).toBe(writes);
   });
 
+  it("a process whose listings hold no comment never asks GitHub who the connector is (one read fewer per idle start)", async () => {
+    const { h, conv, number } = await withIssue();
+    h.restart();
+    let asked = 0;
+    const whoAmI = h.github.whoAmI.bind(h.github);
+    h.github.whoAmI = () => {
+      asked += 1;
+      return whoAmI();
+    };
+    await h.cycle();
+    expect(asked).toBe(0);
+    // A person's comment: now the connector's own are told apart from people's.
+    conv.add(number, "alice", "Patched.");
+    await h.settle();
+    expect(asked).toBe(1);
+    expect(noteOf(h)).toContain("Patched.");
+  });
+
   it("a person's comment → one note write with it, bots' and the connector's own left out, the analyst's text kept; one listing per repository per cycle", async () => {
     const { h, conv, number } = await withIssue();
     // The analyst edits the note between cycles: the write reads it fresh and keeps the edit.
