@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { checkTemplate, TemplateError } from "../../src/config/templates.js";
 import type { TemplateKind } from "../../src/config/template-scopes.js";
 import { DEFAULT_ACCEPTANCE_NOTE, DEFAULT_GROUP_TITLE } from "../../src/config/index.js";
@@ -100,6 +100,26 @@ describe("strict templates: filters", () => {
 
   it("a filter the sandbox removed (it reads the clock) is unknown", () => {
     expect(problemOf("issue_body", "{{ 'now' | date: '%Y' }}")).toMatch(/undefined filter: date/);
+  });
+
+  it("every date filter is removed, so the engine's locale is never read and the process's locale is not asked (no Intl at an engine's creation: it loads the locale data at start)", () => {
+    for (const filter of [
+      "date",
+      "date_to_xmlschema",
+      "date_to_rfc822",
+      "date_to_string",
+      "date_to_long_string",
+    ])
+      expect(problemOf("issue_body", `{{ threat.updated_at | ${filter} }}`), filter).toMatch(
+        /undefined filter/,
+      );
+    const spy = vi.spyOn(Intl, "DateTimeFormat");
+    try {
+      checkTemplate("issue_title", "{{ threat.title }}");
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -34,7 +34,8 @@ export interface FeatureClock {
   nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
   /**
    * Every stored record's `nextDueAt` that is not null, read where the store packs it (its columns)
-   * without building the records: the index of due times' first build. Without it, that build asks
+   * without building the records: a process's first sweep (a `sync` sweeps once, and builds no
+   * index for it), then the index of due times' first build. Without it, that build asks
    * `nextDueAt` of every record once.
    */
   scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;

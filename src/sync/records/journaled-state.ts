@@ -1,12 +1,14 @@
 import { z } from "zod";
 import {
   emptyState,
+  type GroupRecord,
   LastCycle,
   openJournaledStore,
   State,
   type JournaledStore,
   type Json,
 } from "../../state/index.js";
+import { isPlainGroup } from "./group-record-guard.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
@@ -91,10 +93,17 @@ export function stateFromStore(store: JournaledStore): EngineState {
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
-  // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
-  // small, by the schema, which applies defaults and refuses a value of a wrong shape.
+  // The threats are checked row by row (threat-record-guard.ts) as they are read, the groups of
+  // the common shape by plain checks (group-record-guard.ts); the rest, small, by the schema, which
+  // applies defaults and refuses a value of a wrong shape (a group the checks leave to it too).
   const threats = new ThreatRecordsView(threatRowsOf(store));
   for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
+  const plainGroups: Record<string, GroupRecord> = {};
+  const otherGroups: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(records.groups)) {
+    if (isPlainGroup(value)) plainGroups[key] = value;
+    else otherGroups[key] = value;
+  }
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -110,10 +119,17 @@ export function stateFromStore(store: JournaledStore): EngineState {
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
-    groups: records.groups,
+    groups: otherGroups,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
-  return { ...parsed, threats };
+  // In the stored order, as the schema's parse of them all gave it.
+  const parsedGroups = parsed.groups ?? {};
+  const groups: Record<string, GroupRecord> = {};
+  for (const key of Object.keys(records.groups)) {
+    const group = parsedGroups[key] ?? plainGroups[key];
+    if (group !== undefined) groups[key] = group;
+  }
+  return { ...parsed, groups, threats };
 }
 
 /**

@@ -162,7 +162,6 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
   if (config.comments > 0 && conversation === undefined) {
     sayOnce(ctx, "no-conversation", {}, "this engine has no GitHub comment listing; notes show no comments");
   } else if (config.comments > 0 && conversation !== undefined) {
-    const self = await selfLogin(ctx);
     // The configured repositories (new issues go there) and any other that holds mapped issues.
     const repos = new Map<string, string>();
     for (const repo of [...allRepos(ctx.policy), ...ctx.index.repositories()])
@@ -175,7 +174,9 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
       const startedMs = ctx.clock.now();
       try {
         const listed = await conversation.listRepoComments(repo, since);
-        takeComments(ctx, repo, listed.comments, self);
+        // Who the connector is (one GitHub read) is asked only once a listing holds comments to
+        // sort from people's: an idle cycle lists none, and asks nothing more.
+        if (listed.comments.length > 0) takeComments(ctx, repo, listed.comments, await selfLogin(ctx));
         let next = since ?? new Date(startedMs - FIRST_LISTING_MARGIN_MS).toISOString();
         for (const c of listed.comments) if (c.updatedAt > next) next = c.updatedAt;
         if (next !== since)

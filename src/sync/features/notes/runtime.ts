@@ -15,7 +15,9 @@ import { changeSlice, NOTES, parseSlice, readSlice } from "./slice.js";
  *   next listing): in memory, and flagged on each one's slice (`p`), so that a crash loses none; the
  *   flags are read back once per process, at its first listing. Kept per threat, not as one list in
  *   the state, so that a backfill's thousands of pending threats do not make every commit carry the
- *   whole list.
+ *   whole list. Whether any slice holds the flag is kept too (`features.notes.pending`, set in the
+ *   commit that flags one and cleared in the one that takes them), so that a process whose state
+ *   holds none reads no slice: an idle `sync`'s scan of every threat's slice was ~25 ms at 30,000.
  */
 
 interface NotesRun {
@@ -62,6 +64,11 @@ export function sayOnce(ctx: SyncContext, key: string, fields: object, message: 
 
 const NotesData = z.object({
   since: z.record(z.string(), z.string()).default({}),
+  /**
+   * Whether a threat's slice may hold the pending flag: false, none does (the slices are not
+   * read). Absent in states written before it was kept: the slices are read.
+   */
+  pending: z.boolean().optional(),
 });
 export type NotesData = z.infer<typeof NotesData>;
 
@@ -79,8 +86,11 @@ export function addPending(ctx: SyncContext, threatId: string): void {
   const run = notesRun(ctx);
   if (run.pending.has(threatId)) return;
   run.pending.add(threatId);
-  if (readSlice(ctx.state.threats.get(threatId)).p !== 1)
+  if (readSlice(ctx.state.threats.get(threatId)).p !== 1) {
     updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, p: 1 })));
+    const data = notesData(ctx);
+    if (data.pending !== true) setNotesData(ctx, { ...data, pending: true });
+  }
 }
 
 /**
@@ -89,11 +99,14 @@ export function addPending(ctx: SyncContext, threatId: string): void {
  */
 export function takePending(ctx: SyncContext): string[] {
   const run = notesRun(ctx);
+  const flagged = notesData(ctx).pending;
   if (!run.scanned) {
     run.scanned = true;
-    ctx.state.threats.scanSlices(NOTES, (id, text) => {
-      if (parseSlice(text).p === 1) run.pending.add(id);
-    });
+    if (flagged !== false)
+      ctx.state.threats.scanSlices(NOTES, (id, text) => {
+        // A slice with the flag is JSON naming it (writeSlice): the common one, a hash, is not parsed.
+        if (text.includes('"p"') && parseSlice(text).p === 1) run.pending.add(id);
+      });
   }
   const taken = [...run.pending];
   run.pending.clear();
@@ -101,5 +114,8 @@ export function takePending(ctx: SyncContext): string[] {
     const { p: _flag, ...rest } = readSlice(ctx.state.threats.get(id));
     if (_flag === 1) updateThreat(ctx, id, (r) => changeSlice(r, () => rest));
   }
+  // Every flag is cleared in this commit (the queue holds the threats from then on). A state
+  // written before the mark was kept gets it once, in its first cycle's commit.
+  if (flagged !== false) setNotesData(ctx, { ...notesData(ctx), pending: false });
   return taken;
 }

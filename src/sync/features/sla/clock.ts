@@ -5,9 +5,9 @@ import { dueMs } from "./transitions.js";
 
 /**
  * The SLA's time-driven work (contract, "Workflow": SLA): an open issue past its due date whose
- * breach label is not added yet. The threats waiting are read from the engine's index of due times
- * (records/threat-index.ts `dueTimes`, built at the first sweep from the stored SLA columns and kept
- * current from `nextDueAt`), never from a scan of every record; the planner then plans the label
+ * breach label is not added yet. A process's first sweep reads the stored SLA columns (`scanDue`);
+ * later ones read the engine's index of due times (records/threat-index.ts `dueTimes`, built from
+ * those columns and kept current from `nextDueAt`), never a scan of every record; the planner then plans the label
  * from the record and `now` (plan.ts), with no read of the threat from the platform either.
  */
 export const slaClock: FeatureClock = {

@@ -5,6 +5,7 @@ import { notesOnIssue } from "../../../../src/sync/features/notes/intake.js";
 import { persist } from "../../../../src/sync/context.js";
 import { takePending } from "../../../../src/sync/features/notes/runtime.js";
 import { readSlice } from "../../../../src/sync/features/notes/slice.js";
+import { setMeta } from "../../../../src/sync/records/state-updates.js";
 import { Harness, makeConfig, REPO, threatId } from "../../harness.js";
 
 /**
@@ -93,6 +94,24 @@ describe("notes through the engine", () => {
     expect(h.platform.writes + h.github.writes).toBe(writes);
   });
 
+  it("a process whose listings hold no comment never asks GitHub who the connector is (one read fewer per idle start)", async () => {
+    const { h, conv, number } = await withIssue();
+    h.restart();
+    let asked = 0;
+    const whoAmI = h.github.whoAmI.bind(h.github);
+    h.github.whoAmI = () => {
+      asked += 1;
+      return whoAmI();
+    };
+    await h.cycle();
+    expect(asked).toBe(0);
+    // A person's comment: now the connector's own are told apart from people's.
+    conv.add(number, "alice", "Patched.");
+    await h.settle();
+    expect(asked).toBe(1);
+    expect(noteOf(h)).toContain("Patched.");
+  });
+
   it("a person's comment → one note write with it, bots' and the connector's own left out, the analyst's text kept; one listing per repository per cycle", async () => {
     const { h, conv, number } = await withIssue();
     // The analyst edits the note between cycles: the write reads it fresh and keeps the edit.
@@ -164,6 +183,38 @@ describe("notes through the engine", () => {
     expect(takePending(h.ctx)).toEqual([T1]);
     expect(readSlice(h.ctx.state.threats.get(T1)).p).toBeUndefined();
     expect(readSlice(h.ctx.state.threats.get(T1)).a).toEqual(["bob"]);
+  });
+
+  it("a state whose slices hold no pending flag says so: the next process reads no slice for flags (an idle start's scan of every threat)", async () => {
+    const { h } = await withIssue();
+    await h.cycle();
+    expect(h.ctx.state.features?.["notes"]).toMatchObject({ pending: false });
+    // An idle cycle commits nothing (the mark is written only when it changes).
+    const commits = h.commits.length;
+    await h.cycle();
+    expect(h.commits).toHaveLength(commits);
+    h.restart();
+    const threats = h.ctx.state.threats;
+    let scans = 0;
+    const scanSlices = threats.scanSlices.bind(threats);
+    threats.scanSlices = (feature, visit) => {
+      scans += 1;
+      scanSlices(feature, visit);
+    };
+    expect(takePending(h.ctx)).toEqual([]);
+    expect(scans).toBe(0);
+    // A state written before the mark was kept (no `pending`): its slices are read, once.
+    setMeta(h.ctx, "features", { notes: { since: {} } });
+    await persist(h.ctx);
+    h.restart();
+    const again = h.ctx.state.threats;
+    const scanAgain = again.scanSlices.bind(again);
+    again.scanSlices = (feature, visit) => {
+      scans += 1;
+      scanAgain(feature, visit);
+    };
+    expect(takePending(h.ctx)).toEqual([]);
+    expect(scans).toBe(1);
   });
 
   it("after a lost state, the section read from the note says what was written: 0 writes when it matches", async () => {

@@ -1,0 +1,112 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  GroupMember,
+  GroupParent,
+  GroupRecord,
+  openJournaledStore,
+  type Json,
+} from "../../src/state/index.js";
+import { stateFromStore } from "../../src/sync/index.js";
+import {
+  GROUP_MEMBER_FIELDS,
+  GROUP_PARENT_FIELDS,
+  GROUP_RECORD_FIELDS,
+  isPlainGroup,
+} from "../../src/sync/records/group-record-guard.js";
+
+/**
+ * The groups are checked at open by plain type checks (a schema parse of every member was most
+ * of an idle start's group cost); the schema stays the one judge of what a group is.
+ */
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const PARENT = {
+  number: 12,
+  id: 1200,
+  url: "https://github.com/acme/sec/issues/12",
+  state: "open",
+  hash: "h1",
+  attached: ["t1", "t2"],
+} satisfies GroupParent;
+
+const PLAIN = {
+  by: "asset",
+  key: "asset-1",
+  mode: "parent",
+  members: {
+    t1: { title: "Expired TLS certificate", severity: 2 },
+    t2: { title: "Old WordPress", severity: 4, status: "unsolved", assetId: null, repo: "acme/sec" },
+  },
+  parents: { "acme/sec": PARENT },
+  slices: { project: "item=3" },
+} satisfies GroupRecord;
+
+async function openWith(groups: Record<string, Json>) {
+  dir = await mkdtemp(join(tmpdir(), "tb-groups-"));
+  const store = await openJournaledStore(join(dir, "state.json"));
+  for (const [key, value] of Object.entries(groups)) store.set("groups", key, value);
+  await store.commit();
+  return store;
+}
+
+describe("the group record's shape is the state schema's (src/state/schema.ts)", () => {
+  it("the guard names exactly the schema's fields of a group, a member and a parent", () => {
+    expect([...GROUP_RECORD_FIELDS].sort()).toEqual(Object.keys(GroupRecord.shape).sort());
+    expect([...GROUP_MEMBER_FIELDS].sort()).toEqual(Object.keys(GroupMember.shape).sort());
+    expect([...GROUP_PARENT_FIELDS].sort()).toEqual(Object.keys(GroupParent.shape).sort());
+  });
+
+  it("a group as parent mode keeps it passes the plain checks, and every value it takes the schema takes too", () => {
+    expect(isPlainGroup(PLAIN)).toBe(true);
+    expect(GroupRecord.parse(PLAIN)).toEqual(PLAIN);
+  });
+
+  it("a wrong type in any field of a group, a member or a parent fails the plain checks (the schema then judges it)", () => {
+    const wrong = { wrong: [1] };
+    for (const field of GROUP_RECORD_FIELDS)
+      expect(isPlainGroup({ ...PLAIN, [field]: wrong }), field).toBe(false);
+    for (const field of GROUP_MEMBER_FIELDS) {
+      const members = { ...PLAIN.members, t1: { ...PLAIN.members.t1, [field]: wrong } };
+      expect(isPlainGroup({ ...PLAIN, members }), field).toBe(false);
+    }
+    for (const field of GROUP_PARENT_FIELDS) {
+      const parents = { "acme/sec": { ...PARENT, [field]: wrong } };
+      expect(isPlainGroup({ ...PLAIN, parents }), field).toBe(false);
+    }
+    expect(isPlainGroup({ ...PLAIN, members: { t1: { title: "x", severity: 5 } } })).toBe(false);
+    expect(isPlainGroup({ ...PLAIN, unknown: 1 })).toBe(false);
+  });
+
+  it("at open: a plain group is taken as stored, a rarer one (single mode) through the schema, in the stored order", async () => {
+    const single = {
+      by: "cve",
+      key: "CVE-2026-0001",
+      mode: "single",
+      members: { t3: { title: "CVE", severity: 3 } },
+      parents: {},
+      single: {
+        "acme/sec": { number: 4, url: "https://github.com/acme/sec/issues/4", state: "open", hash: "h" },
+      },
+    } satisfies GroupRecord;
+    const store = await openWith({ "group:cve:CVE-2026-0001": single, "group:asset:asset-1": PLAIN });
+    const state = stateFromStore(store);
+    expect(Object.keys(state.groups ?? {})).toEqual(["group:cve:CVE-2026-0001", "group:asset:asset-1"]);
+    expect(state.groups?.["group:asset:asset-1"]).toEqual(PLAIN);
+    expect(state.groups?.["group:cve:CVE-2026-0001"]).toEqual(single);
+    await store.close();
+  });
+
+  it("a stored group of a wrong shape is refused at open (state_corrupt), not taken as it is", async () => {
+    const store = await openWith({ "group:asset:asset-1": { ...PLAIN, members: { t1: { title: 1 } } } });
+    expect(() => stateFromStore(store)).toThrow();
+    await store.close();
+  });
+});

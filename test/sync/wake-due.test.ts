@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { DAY_MS } from "../../src/shared/duration.js";
+import { Harness, makeConfig, threatId } from "./harness.js";
+
+/**
+ * The queue's wake-up by the clock (run/wake-due.ts; contract, "Workflow" → "SLA": an open issue
+ * past its due date gets the breach label at the next cycle). A process's first sweep of the SLA
+ * reads the stored columns directly (a `sync` sweeps once: no index built for one look); later
+ * sweeps of the same process read the index of due times, kept current from then on.
+ */
+
+const LABEL = "sla:breached";
+
+describe("wake-up by the clock", () => {
+  it("the first sweep of a process finds what is due without building the index; the next sweeps use the index and find what became due since", async () => {
+    const h = new Harness(makeConfig({ sla: { high: "3d", low: "10d", breach_label: LABEL } }));
+    h.platform.put({ id: threatId(1), severity: "high" });
+    h.platform.put({ id: threatId(2), severity: "high" });
+    h.platform.put({ id: threatId(3), severity: "low" });
+    await h.settle();
+    await h.cycle();
+    const labelled = (): number => h.issues().filter((i) => i.labels.includes(LABEL)).length;
+    expect(labelled()).toBe(0);
+
+    // Four days on, in a new process: the high ones are past due, the low one is not.
+    h.clockOffsetMs = 4 * DAY_MS;
+    h.restart();
+    const index = h.ctx.index;
+    let built = 0;
+    const dueTimes = index.dueTimes.bind(index);
+    index.dueTimes = (feature, source) => {
+      built += 1;
+      return dueTimes(feature, source);
+    };
+    await h.settle();
+    expect(built).toBe(0);
+    expect(labelled()).toBe(2);
+
+    // Seven more days in the same process: the index serves the sweep, and finds the low one.
+    h.clockOffsetMs = 11 * DAY_MS;
+    await h.settle();
+    expect(built).toBeGreaterThan(0);
+    expect(labelled()).toBe(3);
+    // Nothing more is due: no more labels.
+    const labels = h.events.filter((e) => e.type === "sla_breach_labeled").length;
+    await h.cycle();
+    expect(h.events.filter((e) => e.type === "sla_breach_labeled")).toHaveLength(labels);
+  });
+});
