@@ -24,7 +24,7 @@ describe("the SLA's clock and gauges", () => {
     expect(sla()).toEqual({ breached: 0, dueWithin7Days: 2 });
     expect(h.issues().every((i) => !i.labels.includes(LABEL))).toBe(true);
 
-    // Four days on, in a new process: the index is built at the first sweep, from the records.
+    // Four days on, in a new process: its first sweep reads the due times from the stored records.
     h.clockOffsetMs = 4 * DAY_MS;
     h.restart();
     expect(sla()).toEqual({ breached: 2, dueWithin7Days: 0 });
