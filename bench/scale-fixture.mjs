@@ -21,6 +21,7 @@
 // Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow] [--slices]
 //          [--groups P] [--accepted P] [--counters]
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
@@ -28,9 +29,8 @@ import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../dist/config/index.js"
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { toAssetView, toThreatView } from "../dist/sync/render/normalize.js";
-import { dueDateOf } from "../dist/sync/features/sla/due-date.js";
-import { weeklyMilestone } from "../dist/sync/features/sla/transitions.js";
-import { encodeSlice as encodeProjectSlice } from "../dist/sync/features/project/slice.js";
+import { slaView, weeklyMilestone } from "../dist/sync/features/sla/transitions.js";
+import { encodeSlice as encodeProjectSlice, valueHash } from "../dist/sync/features/project/slice.js";
 import { groupIdOf } from "../dist/sync/groups/group-key.js";
 import { SUB_ISSUES_MAX } from "../dist/sync/groups/plan-groups.js";
 import { renderParent } from "../dist/sync/groups/render-parent.js";
@@ -145,13 +145,14 @@ async function v1State() {
     if (values.slices) {
       // The two conversation features' slices as they leave a synced threat (features/notes/slice.ts:
       // the hash of the section written; features/project/slice.ts: the issue, its item, a field's hash).
-      const n = number.toString(36).padStart(8, "0");
+      // Made by the features' own hashes of per-threat text, so that they compress on disk as much
+      // as real ones do (a sha256 prefix does not; a repeated counter would, about tenfold).
       records[t.id].slices = {
-        notes: `Nb${n}${n}`.slice(0, 16),
+        notes: createHash("sha256").update(`section ${t.id}`).digest("base64url").slice(0, 16),
         project: encodeProjectSlice({
           k: `${repo}#${number}`,
           i: 1_000_000 + number,
-          v: { Severity: n.slice(0, 6) },
+          v: { Severity: valueHash(`${records[t.id].severity} ${t.id}`) },
         }),
       };
     }
@@ -224,7 +225,8 @@ function groupsOf(records, latest, assets, repo, lastNumber) {
         number: record.issue.number,
         id: record.issue.id,
         state: record.issue.state,
-        due: dueDateOf(record),
+        // As groups/plan-subject.ts gives it: what the SLA shows of the member (its due day).
+        due: record.sla ? slaView(record.sla, Date.now()).due : null,
       });
     }
     const open = views.filter((v) => v.state === "open").length;
