@@ -6,7 +6,9 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
  * against 43 MB as plain JSON: BENCHMARKS.md), documented in README-store.md ("Compact encoding"): the block's
  * schema. The column table (threat-table.ts) writes codec `threat-4`, or `threat-5` when a threat
  * has an SLA or a later occurrence (`threat-4` plus those columns), or `threat-6` when a threat has
- * a plug-in feature's slice (`threat-5` plus `sliceNames` and `slices`), and reads them and
+ * a plug-in feature's slice (`threat-5` plus `sliceNames` and `slices`); since store version 6 it
+ * writes `threat-7` instead of those two (the SLA times small, the slices compressed:
+ * threat-compact.ts), and reads them all and
  * `threat-3`, the codec of store version 2 (asset ids in the column, extra fields in `rest`).
  */
 
@@ -17,7 +19,7 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
 const Column = z.custom<unknown[]>((value) => Array.isArray(value), "expected an array");
 export const ThreatColumns = z.object({
   /** threat-3: `asset` cells are the ids; threat-4: indexes into `assets` (-1: none). */
-  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6"]),
+  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6", "threat-7"]),
   ids: Column,
   status: Column,
   severity: Column,
@@ -48,6 +50,13 @@ export const ThreatColumns = z.object({
    */
   sliceNames: z.array(z.string()).optional(),
   slices: z.array(Column).optional(),
+  /**
+   * threat-7 (threat-compact.ts): `slaSince` is ms after `slaBase`, `slaDue` an index into
+   * `slaSpans` (due − since, ms), and the slice columns are `slicePack` (deflated JSON, base64).
+   */
+  slaBase: z.int().optional(),
+  slaSpans: z.array(z.int()).optional(),
+  slicePack: z.string().optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),

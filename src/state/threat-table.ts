@@ -4,6 +4,7 @@ import { isoCanonicalMs } from "./iso-ms.js";
 import type { IssueRecord, ThreatRecord } from "./schema.js";
 import type { Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
+import { COMPACT_CODEC, compactSla, expandCompact, packSlices } from "./threat-compact.js";
 import {
   SliceColumns,
   checkSliceBlock,
@@ -136,6 +137,8 @@ const INITIAL_CAPACITY = 64;
 export const WORKFLOW_CODEC = "threat-5";
 /** The codec of a block with slice columns (`threat-5` plus `sliceNames` and `slices`). */
 export const SLICES_CODEC = "threat-6";
+/** The codec written for a block with workflow or slice columns (threat-compact.ts). */
+export { COMPACT_CODEC };
 
 export class ThreatTable {
   private readonly index: Map<string, number>;
@@ -514,14 +517,24 @@ export class ThreatTable {
     };
     // Written only when some issue's id is known: a state without any stays byte for byte as before.
     if (rows.some((r) => (this.issueId[r] ?? 0) > 0)) cell["issueId"] = (r) => this.issueId[r] ?? 0;
-    // Likewise the workflow columns, under a codec of their own: a reader that knows only
-    // `threat-4` refuses the file rather than dropping every SLA.
+    // Likewise the workflow columns and the slices, under a codec of their own (`threat-7`,
+    // threat-compact.ts): a reader that knows only `threat-4` refuses the file rather than
+    // dropping every SLA and slice.
     const columns = this.workflow;
     const workflow = columns !== null && columns.any(rows);
-    if (workflow) Object.assign(cell, columns.cells());
-    // And the slices, under `threat-6`: their names once, then one column per name.
+    let sla: ReturnType<typeof compactSla> | null = null;
+    if (workflow) {
+      Object.assign(cell, columns.cells());
+      sla = compactSla(
+        rows,
+        (r) => columns.sinceMs(r),
+        (r) => columns.due[r] ?? 0,
+      );
+      cell["slaSince"] = sla.since;
+      cell["slaDue"] = sla.due;
+    }
     const slices = this.slices?.block(rows) ?? null;
-    const codec = slices !== null ? SLICES_CODEC : workflow ? WORKFLOW_CODEC : "threat-4";
+    const codec = slices !== null || workflow ? COMPACT_CODEC : "threat-4";
     const parts = [`"codec":"${codec}"`];
     for (const [name, of] of Object.entries(cell)) {
       parts.push(`,"${name}":[`);
@@ -533,19 +546,15 @@ export class ThreatTable {
       }
       parts.push("]");
     }
+    if (sla !== null) parts.push(`,"slaBase":${sla.base},"slaSpans":${JSON.stringify(sla.spans)}`);
     if (slices !== null) {
-      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slices":[`);
-      for (const [k, of] of slices.columns.entries()) {
-        parts.push(k > 0 ? ",[" : "[");
-        for (let start = 0; start < rows.length; start += chunk) {
-          const cells: Json[] = [];
-          for (const row of rows.subarray(start, start + chunk)) cells.push(of(row));
-          parts.push((start > 0 ? "," : "") + JSON.stringify(cells).slice(1, -1));
-          await pause();
-        }
-        parts.push("]");
-      }
-      parts.push("]");
+      const cells = slices.columns.map((of) => {
+        const column: Json[] = new Array<Json>(rows.length);
+        for (let i = 0; i < rows.length; i++) column[i] = of(rows[i] ?? 0);
+        return column;
+      });
+      await pause();
+      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePack":"${await packSlices(cells)}"`);
     }
     parts.push(`,"rest":[],"raw":[`);
     let written = 0;
@@ -641,7 +650,8 @@ export class ThreatTable {
    * A table from a snapshot's `threat-3` block. Every cell is checked with plain type checks
    * (a zod parse per row doubled the load at 100k); a bad cell is a RowError.
    */
-  static decode(block: ThreatColumns): ThreatTable {
+  static decode(compact: ThreatColumns): ThreatTable {
+    const block = expandCompact(compact);
     const table = new ThreatTable();
     const { ids, status, severity, asset, repo, number, closed, hash, url, link, updated } = block;
     const count = ids.length;

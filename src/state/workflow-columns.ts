@@ -165,6 +165,11 @@ export class WorkflowColumns {
     if (occurrence > 0) value["occurrence"] = occurrence;
   }
 
+  /** The row's SLA start (epoch ms; NaN: no SLA). */
+  sinceMs(row: number): number {
+    return this.since[row] ?? Number.NaN;
+  }
+
   /** The row's SLA due time (epoch ms; NaN: no SLA): read once per row at start, so no object is made. */
   dueMs(row: number): number {
     return this.hasSla(row) ? (this.due[row] ?? 0) : Number.NaN;

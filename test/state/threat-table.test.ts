@@ -8,6 +8,8 @@ import {
   type StoreView,
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
+import { unpackSlices } from "../../src/state/threat-compact.js";
+import { deflateRawSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
 import { slicesArbitrary } from "./helpers.js";
 
@@ -243,6 +245,27 @@ function mapped(n: number, slices?: Record<string, string>): { [k: string]: Json
   };
 }
 
+/** The threats block of a snapshot's text. */
+function sliceBlock(text: string): Record<string, Json> {
+  return (JSON.parse(text) as { collections: { threats: Record<string, Json> } }).collections.threats;
+}
+
+/** Deflated and base64, as `slicePack` holds its columns (threat-compact.ts). */
+function packedSync(columns: Json): string {
+  return deflateRawSync(Buffer.from(JSON.stringify(columns))).toString("base64");
+}
+
+/**
+ * A threat-7 block (no SLA) turned into the threat-6 form in place, its slices as plain columns: the
+ * checks of slice cells and columns are the same for both codecs, and read clearer on plain ones.
+ */
+function asThreat6(block: Record<string, Json>): Record<string, Json> {
+  block["codec"] = "threat-6";
+  block["slices"] = unpackSlices(block["slicePack"] as string) as Json[][];
+  delete block["slicePack"];
+  return block;
+}
+
 async function snapshotText(table: ThreatTable): Promise<string> {
   const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
   return (await encodeSnapshot(view, pause)).join("");
@@ -314,7 +337,7 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(none).toEqual([]);
   });
 
-  it("writes them as columns under codec threat-6 (store version 5): each name once, a cell per row", async () => {
+  it("writes them as columns under codec threat-7 (store version 6): each name once, the columns compressed", async () => {
     const table = new ThreatTable();
     for (let i = 1; i <= 3; i++) table.set(`t${i}`, mapped(i));
     const without = await snapshotText(table);
@@ -324,19 +347,44 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     table.set("t1", mapped(1, { notes: "h=1;c=2", project: "i=3;f=4" }));
     table.set("t2", mapped(2, { project: "i=5;f=6" }));
     const text = await snapshotText(table);
-    expect(text).toMatch(/^\{"format":"threatbridge-store","version":5,/);
-    expect(text).toContain(`"codec":"threat-6"`);
-    expect(text).toContain(
-      `"sliceNames":["notes","project"],"slices":[["h=1;c=2",null,null],["i=3;f=4","i=5;f=6",null]]`,
-    );
+    expect(text).toMatch(/^\{"format":"threatbridge-store","version":6,/);
+    expect(text).toContain(`"codec":"threat-7"`);
+    expect(text).toContain(`"sliceNames":["notes","project"],"slicePack":"`);
     expect(text.match(/"notes"/g)).toHaveLength(1);
-    // A reader that knows only version 5 says it is too old for a newer file.
-    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 6 })).toThrow(/newer than 5/);
+    expect(unpackSlices(sliceBlock(text)["slicePack"] as string)).toEqual([
+      ["h=1;c=2", null, null],
+      ["i=3;f=4", "i=5;f=6", null],
+    ]);
+    // A reader that knows only version 6 says it is too old for a newer file.
+    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 7 })).toThrow(/newer than 6/);
     // A name whose every slice went away is not written.
     table.set("t1", mapped(1, { project: "i=3;f=4" }));
-    expect(await snapshotText(table)).toContain(
-      `"sliceNames":["project"],"slices":[["i=3;f=4","i=5;f=6",null]]`,
-    );
+    const later = sliceBlock(await snapshotText(table));
+    expect(later["sliceNames"]).toEqual(["project"]);
+    expect(unpackSlices(later["slicePack"] as string)).toEqual([["i=3;f=4", "i=5;f=6", null]]);
+  });
+
+  it("refuses a snapshot whose slicePack is damaged (not base64, not deflate, not columns, or missing its names)", async () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n" }));
+    table.set("t2", mapped(2, { notes: "m" }));
+    const good = await snapshotText(table);
+    const pack = sliceBlock(good)["slicePack"] as string;
+    const damaged: [string, (block: Record<string, Json>) => void][] = [
+      ["truncated", (b) => (b["slicePack"] = pack.slice(0, pack.length - 4))],
+      ["not base64 deflate", (b) => (b["slicePack"] = "bm90IGRlZmxhdGU=")],
+      ["empty", (b) => (b["slicePack"] = "")],
+      ["a cell not a string", (b) => (b["slicePack"] = packedSync([[5, "m"]]))],
+      ["not columns", (b) => (b["slicePack"] = packedSync({ a: 1 }))],
+      ["a column short", (b) => (b["slicePack"] = packedSync([["n"]]))],
+      ["no names", (b) => delete b["sliceNames"]],
+      ["unpacked slices beside it", (b) => (b["slices"] = [["n", "m"]])],
+    ];
+    for (const [what, damage] of damaged) {
+      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      damage(doc.collections.threats);
+      expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
+    }
   });
 
   it("loads a state written before the slices were packed (codec threat-5, records with slices whole in raw), and packs them", () => {
@@ -364,7 +412,7 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(table.get("t2")).toEqual(mapped(2, names(60, 5)));
     // A snapshot naming more than 64 (not one this table writes) loads too: the row beyond goes whole.
     const doc = JSON.parse(await snapshotText(table)) as { collections: { threats: Record<string, Json> } };
-    const block = doc.collections.threats;
+    const block = asThreat6(doc.collections.threats);
     block["sliceNames"] = [...(block["sliceNames"] as string[]), "extra"];
     block["slices"] = [...(block["slices"] as Json[][]), ["late", null]];
     const back = decodeSnapshot(doc).collections.get("threats");
@@ -389,12 +437,14 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     ];
     for (const [names, columns, message] of damaged) {
       const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      asThreat6(doc.collections.threats);
       doc.collections.threats["sliceNames"] = names;
       doc.collections.threats["slices"] = columns;
       expect(() => decodeSnapshot(doc), JSON.stringify(columns)).toThrow(SnapshotFormatError);
       expect(() => decodeSnapshot(doc), JSON.stringify(columns)).toThrow(message);
     }
     const half = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+    asThreat6(half.collections.threats);
     delete half.collections.threats["sliceNames"];
     expect(() => decodeSnapshot(half)).toThrow(/sliceNames and slices come together/);
   });

@@ -1,0 +1,129 @@
+import { promisify } from "node:util";
+import { deflateRaw, inflateRawSync } from "node:zlib";
+import type { Json } from "./journal-line.js";
+import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
+
+/**
+ * The parts of codec `threat-7` (store version 6) that differ from `threat-6`: the SLA times as
+ * small numbers and the features' slices compressed. At 100,000 mapped threats with every feature
+ * on, the SLA's two epoch-ms columns took 2.3 MB (13 digits a cell) and the slices, two columns of
+ * opaque strings, about 7 MB. A `threat-7` block is turned back into the `threat-6` shape as it
+ * loads (`expandCompact`), and every cell is then checked as before.
+ *
+ * - `slaSince`: the SLA's start as ms after `slaBase` (the earliest start), null: no SLA. The
+ *   starts are the cycles that first saw a threat, so they repeat: most cells are a digit or two.
+ * - `slaDue`: an index into `slaSpans`, the distinct lengths (due − since, ms) of the SLAs: one per
+ *   severity's target, as configured.
+ * - `slicePack`: the slice columns (`sliceNames[k]`'s is `[k]`, a cell per row, null: none) as
+ *   the JSON text of that array of arrays, raw-deflated, in base64. A feature's slice repeats a
+ *   lot from row to row (field names, the repository, hashes' alphabet).
+ */
+
+export const COMPACT_CODEC = "threat-7";
+
+const deflate = promisify(deflateRaw);
+
+/** The compressed text of the slice columns (`columns[k][i]`: row i's slice of name k, or null). */
+export async function packSlices(columns: readonly (readonly Json[])[]): Promise<string> {
+  // Deflated on libuv's thread pool: a compaction's event loop is not held for it.
+  const packed = await deflate(Buffer.from(JSON.stringify(columns), "utf8"));
+  return packed.toString("base64");
+}
+
+/** The slice columns of a `slicePack` (RowError when it is not one: a damaged file). */
+export function unpackSlices(pack: string): unknown[][] {
+  let columns: unknown;
+  try {
+    // Buffer.from ignores characters outside base64; inflate then fails on what is left over or
+    // missing, and JSON.parse on any damage that still inflates (a raw deflate has no checksum,
+    // so the cells are checked one by one after).
+    columns = JSON.parse(inflateRawSync(Buffer.from(pack, "base64")).toString("utf8"));
+  } catch (err) {
+    throw new RowError(`slicePack does not decode (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!Array.isArray(columns) || !columns.every((column) => Array.isArray(column)))
+    throw new RowError("slicePack is not an array of columns");
+  return columns as unknown[][];
+}
+
+/** A cell that every check refuses (a malformed compact cell stays malformed once expanded). */
+const BAD = "malformed";
+const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+
+/** The SLA cells of `threat-7` (since after base, due as a span index) as `threat-6`'s epoch ms. */
+function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaDue"> {
+  const since = block.slaSince;
+  const due = block.slaDue;
+  if (since === undefined && due === undefined) return {};
+  if (since === undefined || due === undefined) throw new RowError("slaSince and slaDue come together");
+  const base = block.slaBase ?? 0;
+  const spans = block.slaSpans ?? [];
+  const count = since.length;
+  const outSince: unknown[] = new Array<unknown>(count);
+  const outDue: unknown[] = new Array<unknown>(count);
+  for (let i = 0; i < count; i++) {
+    const s = since[i];
+    const d = due[i];
+    if (s === null) {
+      outSince[i] = null;
+      outDue[i] = d === null ? null : BAD;
+      continue;
+    }
+    const start = isInt(s) && s >= 0 ? base + s : BAD;
+    const span = isInt(d) && d >= 0 ? spans[d] : undefined;
+    outSince[i] = start;
+    outDue[i] = typeof start === "number" && span !== undefined ? start + span : BAD;
+  }
+  if (due.length !== count) outDue.length = due.length;
+  return { slaSince: outSince, slaDue: outDue };
+}
+
+/** A `threat-7` block in the `threat-6` shape (any other block as it is). */
+export function expandCompact(block: ThreatColumns): ThreatColumns {
+  if (block.codec !== COMPACT_CODEC) return block;
+  const slices = block.slicePack === undefined ? undefined : unpackSlices(block.slicePack);
+  if (block.slices !== undefined) throw new RowError("slices are packed in threat-7 (slicePack)");
+  if (slices !== undefined && block.sliceNames === undefined)
+    throw new RowError("sliceNames and slicePack come together");
+  return { ...block, ...expandSla(block), ...(slices !== undefined ? { slices } : {}) };
+}
+
+/**
+ * The `threat-7` SLA cells of `rows`: since after the earliest start, due as an index into the
+ * distinct spans. `since(r)` is NaN when row r has no SLA.
+ */
+export function compactSla(
+  rows: Int32Array,
+  since: (r: number) => number,
+  due: (r: number) => number,
+): { base: number; spans: number[]; since: (r: number) => Json; due: (r: number) => Json } {
+  let base = Number.POSITIVE_INFINITY;
+  for (const r of rows) {
+    const s = since(r);
+    if (s < base) base = s;
+  }
+  if (!Number.isFinite(base)) base = 0;
+  const spans: number[] = [];
+  const spanIndex = new Map<number, number>();
+  const indexOf = (span: number): number => {
+    let k = spanIndex.get(span);
+    if (k === undefined) {
+      k = spans.length;
+      spans.push(span);
+      spanIndex.set(span, k);
+    }
+    return k;
+  };
+  return {
+    base,
+    spans,
+    since: (r) => {
+      const s = since(r);
+      return Number.isNaN(s) ? null : s - base;
+    },
+    due: (r) => {
+      const s = since(r);
+      return Number.isNaN(s) ? null : indexOf(due(r) - s);
+    },
+  };
+}
