@@ -4,10 +4,12 @@ import {
   LastCycle,
   openJournaledStore,
   State,
+  type GroupRecord,
   type JournaledStore,
   type Json,
 } from "../../state/index.js";
 import { toThreatRecord } from "./threat-record-guard.js";
+import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
@@ -95,6 +97,14 @@ export function stateFromStore(store: JournaledStore): EngineState {
   // small, by the schema, which applies defaults and refuses a value of a wrong shape.
   const threats = new ThreatRecordsView(threatRowsOf(store));
   for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
+  // The groups likewise (group-record-guard.ts): the schema sees only those the checks do not pass.
+  const groups: Record<string, GroupRecord> = {};
+  const unchecked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(records.groups)) {
+    const group = plainGroup(value);
+    if (group === null) unchecked[key] = value;
+    else groups[key] = group;
+  }
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -110,10 +120,17 @@ export function stateFromStore(store: JournaledStore): EngineState {
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
-    groups: records.groups,
+    groups: unchecked,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
-  return { ...parsed, threats };
+  // In the stored order, each group as checked or as the schema gave it back.
+  const parsedGroups = parsed.groups ?? {};
+  const allGroups: Record<string, GroupRecord> = {};
+  for (const key of Object.keys(records.groups)) {
+    const group = groups[key] ?? parsedGroups[key];
+    if (group !== undefined) allGroups[key] = group;
+  }
+  return { ...parsed, groups: allGroups, threats };
 }
 
 /**
