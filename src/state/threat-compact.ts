@@ -78,14 +78,52 @@ function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaD
   return { slaSince: outSince, slaDue: outDue };
 }
 
-/** A `threat-7` block in the `threat-6` shape (any other block as it is). */
-export function expandCompact(block: ThreatColumns): ThreatColumns {
+/**
+ * A `threat-7` block with its slices unpacked (`slices`, as in `threat-6`); its SLA cells stay
+ * compact (`slaTimes` reads them; `expandSla` turns them into `threat-6`'s for a row decoded whole).
+ * Any other block as it is.
+ */
+export function unpackCompact(block: ThreatColumns): ThreatColumns {
   if (block.codec !== COMPACT_CODEC) return block;
-  const slices = block.slicePack === undefined ? undefined : unpackSlices(block.slicePack);
   if (block.slices !== undefined) throw new RowError("slices are packed in threat-7 (slicePack)");
-  if (slices !== undefined && block.sliceNames === undefined)
-    throw new RowError("sliceNames and slicePack come together");
-  return { ...block, ...expandSla(block), ...(slices !== undefined ? { slices } : {}) };
+  if ((block.slaSince === undefined) !== (block.slaDue === undefined))
+    throw new RowError("slaSince and slaDue come together");
+  if (block.slicePack === undefined) return block;
+  if (block.sliceNames === undefined) throw new RowError("sliceNames and slicePack come together");
+  return { ...block, slices: unpackSlices(block.slicePack) };
+}
+
+/** A block (unpackCompact's) in the `threat-6` shape: its SLA cells as epoch ms. */
+export function expandCompact(block: ThreatColumns): ThreatColumns {
+  return block.codec === COMPACT_CODEC ? { ...block, ...expandSla(block) } : block;
+}
+
+/**
+ * Row i's SLA start and due time (epoch ms) from a block's cells, whatever its codec; a cell that
+ * is not well formed gives a value every check refuses.
+ */
+export function slaTimes(block: ThreatColumns): {
+  since: (i: number) => unknown;
+  due: (i: number, since: unknown) => unknown;
+} {
+  const since = block.slaSince ?? null;
+  const due = block.slaDue ?? null;
+  if (block.codec !== COMPACT_CODEC)
+    return { since: (i) => (since === null ? null : since[i]), due: (i) => (due === null ? null : due[i]) };
+  const base = block.slaBase ?? 0;
+  const spans = block.slaSpans ?? [];
+  return {
+    since: (i) => {
+      const s = since === null ? null : since[i];
+      return s === null ? null : isInt(s) && s >= 0 ? base + s : BAD;
+    },
+    due: (i, start) => {
+      const d = due === null ? null : due[i];
+      if (start === null) return d === null ? null : BAD;
+      const span = isInt(d) && d >= 0 ? spans[d] : undefined;
+      return typeof start === "number" && span !== undefined ? start + span : BAD;
+    },
+  };
 }
 
 /**

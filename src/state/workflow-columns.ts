@@ -34,7 +34,7 @@ const timeMs = (value: Json | undefined): number | null =>
 const FIRST_CANONICAL_MS = -62_167_219_200_000;
 const LAST_CANONICAL_MS = 253_402_300_799_999;
 /** Epoch ms that format back to a canonical time (what timeMs gives), checked without a Date. */
-const isTimeCell = (v: unknown): v is number =>
+export const isTimeCell = (v: unknown): v is number =>
   typeof v === "number" && Number.isInteger(v) && v >= FIRST_CANONICAL_MS && v <= LAST_CANONICAL_MS;
 
 function slaFits(sla: Json | undefined): boolean {
