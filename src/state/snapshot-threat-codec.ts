@@ -57,6 +57,8 @@ export const ThreatColumns = z.object({
   slaBase: z.int().optional(),
   slaSpans: z.array(z.int()).optional(),
   slicePack: z.string().optional(),
+  /** threat-7: the rows kept whole, packed likewise (then `raw` is empty). */
+  rawPack: z.string().optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),

@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { deflateRaw, inflateRawSync } from "node:zlib";
-import type { Json } from "./journal-line.js";
+import { ParsedRows, type Json } from "./journal-line.js";
 import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
 
 /**
@@ -17,33 +17,51 @@ import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
  * - `slicePack`: the slice columns (`sliceNames[k]`'s is `[k]`, a cell per row, null: none) as
  *   the JSON text of that array of arrays, raw-deflated, in base64. A feature's slice repeats a
  *   lot from row to row (field names, the repository, hashes' alphabet).
+ * - `rawPack`: the rows kept whole (`raw`: a risk acceptance's, a refused step's...) likewise, as
+ *   the JSON text of their `[id, value]` pairs (`raw` is then empty): whole records repeat their
+ *   keys, repository and URL.
  */
 
 export const COMPACT_CODEC = "threat-7";
 
 const deflate = promisify(deflateRaw);
 
-/** The compressed text of the slice columns (`columns[k][i]`: row i's slice of name k, or null). */
-export async function packSlices(columns: readonly (readonly Json[])[]): Promise<string> {
+/** JSON text raw-deflated, in base64 (a `slicePack`, a `rawPack`, a `raw-pack` collection). */
+export async function packText(json: string): Promise<string> {
   // Deflated on libuv's thread pool: a compaction's event loop is not held for it.
-  const packed = await deflate(Buffer.from(JSON.stringify(columns), "utf8"));
-  return packed.toString("base64");
+  return (await deflate(Buffer.from(json, "utf8"))).toString("base64");
+}
+
+/** The JSON value of a packText (RowError naming `what` when it is not one: a damaged file). */
+export function unpackText(pack: string, what: string): unknown {
+  try {
+    // Buffer.from ignores characters outside base64; inflate then fails on what is left over or
+    // missing, and JSON.parse on any damage that still inflates (a raw deflate has no checksum,
+    // so what it holds is checked after, as an unpacked block's would be).
+    return JSON.parse(inflateRawSync(Buffer.from(pack, "base64")).toString("utf8"));
+  } catch (err) {
+    throw new RowError(`${what} does not decode (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** The compressed text of the slice columns (`columns[k][i]`: row i's slice of name k, or null). */
+export function packSlices(columns: readonly (readonly Json[])[]): Promise<string> {
+  return packText(JSON.stringify(columns));
 }
 
 /** The slice columns of a `slicePack` (RowError when it is not one: a damaged file). */
 export function unpackSlices(pack: string): unknown[][] {
-  let columns: unknown;
-  try {
-    // Buffer.from ignores characters outside base64; inflate then fails on what is left over or
-    // missing, and JSON.parse on any damage that still inflates (a raw deflate has no checksum,
-    // so the cells are checked one by one after).
-    columns = JSON.parse(inflateRawSync(Buffer.from(pack, "base64")).toString("utf8"));
-  } catch (err) {
-    throw new RowError(`slicePack does not decode (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const columns = unpackText(pack, "slicePack");
   if (!Array.isArray(columns) || !columns.every((column) => Array.isArray(column)))
     throw new RowError("slicePack is not an array of columns");
   return columns as unknown[][];
+}
+
+/** `[key, value]` rows of a packText (a `rawPack`, a `raw-pack` collection), checked as ParsedRows. */
+export function unpackRows(pack: string, what: string): [string, Json][] {
+  const rows = ParsedRows.safeParse(unpackText(pack, what));
+  if (!rows.success) throw new RowError(`${what}: expected rows of [key, value]`);
+  return rows.data;
 }
 
 /** A cell that every check refuses (a malformed compact cell stays malformed once expanded). */
@@ -88,9 +106,12 @@ export function unpackCompact(block: ThreatColumns): ThreatColumns {
   if (block.slices !== undefined) throw new RowError("slices are packed in threat-7 (slicePack)");
   if ((block.slaSince === undefined) !== (block.slaDue === undefined))
     throw new RowError("slaSince and slaDue come together");
-  if (block.slicePack === undefined) return block;
+  if (block.rawPack !== undefined && block.raw.length > 0)
+    throw new RowError("raw is packed in threat-7 (rawPack)");
+  const raw = block.rawPack === undefined ? block.raw : unpackRows(block.rawPack, "rawPack");
+  if (block.slicePack === undefined) return { ...block, raw };
   if (block.sliceNames === undefined) throw new RowError("sliceNames and slicePack come together");
-  return { ...block, slices: unpackSlices(block.slicePack) };
+  return { ...block, raw, slices: unpackSlices(block.slicePack) };
 }
 
 /** A block (unpackCompact's) in the `threat-6` shape: its SLA cells as epoch ms. */

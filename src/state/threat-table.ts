@@ -9,6 +9,7 @@ import {
   compactSla,
   expandCompact,
   packSlices,
+  packText,
   slaTimes,
   unpackCompact,
 } from "./threat-compact.js";
@@ -564,13 +565,16 @@ export class ThreatTable {
       await pause();
       parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePack":"${await packSlices(cells)}"`);
     }
-    parts.push(`,"rest":[],"raw":[`);
+    const raw: string[] = [];
     let written = 0;
     for (const entry of this.extra) {
-      parts.push((written > 0 ? "," : "") + JSON.stringify(entry));
+      raw.push((written > 0 ? "," : "") + JSON.stringify(entry));
       if (++written % chunk === 0) await pause();
     }
-    parts.push("]");
+    // threat-7 packs them too (threat-compact.ts `rawPack`).
+    if (codec === COMPACT_CODEC && written > 0)
+      parts.push(`,"rest":[],"raw":[],"rawPack":"${await packText(`[${raw.join("")}]`)}"`);
+    else parts.push(`,"rest":[],"raw":[`, ...raw, "]");
     const lists = {
       repos: t.repos.list,
       statuses: t.statuses.list,

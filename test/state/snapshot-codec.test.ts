@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { deflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../src/state/journal-line.js";
 import {
@@ -66,6 +67,10 @@ describe("a store-version-5 snapshot (codec threat-6) with every feature's data"
     const rewritten = (await encodeSnapshot(old, () => Promise.resolve())).join("");
     expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":6,/);
     expect(rewritten).toContain(`"codec":"threat-7"`);
+    // The rows kept whole (the risk acceptance's, the gone one) and the groups are packed too.
+    expect(rewritten).toContain(`"raw":[],"rawPack":"`);
+    expect(rewritten).toContain(`"groups":{"codec":"raw-pack","pack":"`);
+    expect(rewritten).toContain(`"assets":{"codec":"raw","rows":[`);
     const again = decodeSnapshot(JSON.parse(rewritten));
     expect(contents(again)).toEqual(contents(old));
     expect([again.gen, again.seq, [...again.meta]]).toEqual([old.gen, old.seq, [...old.meta]]);
@@ -85,6 +90,29 @@ describe("a store-version-5 snapshot (codec threat-6) with every feature's data"
       slices: { project: "i=1" },
     });
     expect(old.collections.get("groups")?.get("group:title:x")).toMatchObject({ mode: "single" });
+  });
+
+  it("refuses a packed collection or a packed threats' raw that is damaged (state_corrupt, not read in part)", async () => {
+    const good = (await encodeSnapshot(decodeSnapshot(JSON.parse(text)), () => Promise.resolve())).join("");
+    type Doc = { collections: Record<string, Record<string, Json>> };
+    const pack = (value: unknown): string =>
+      deflateRawSync(Buffer.from(JSON.stringify(value))).toString("base64");
+    const damaged: [string, (doc: Doc) => void][] = [
+      [
+        "groups truncated",
+        (d) => (d.collections["groups"]!["pack"] = String(d.collections["groups"]!["pack"]).slice(0, 20)),
+      ],
+      ["groups not rows", (d) => (d.collections["groups"]!["pack"] = pack({ a: 1 }))],
+      ["groups row without a value", (d) => (d.collections["groups"]!["pack"] = pack([["k"]]))],
+      ["rawPack garbled", (d) => (d.collections["threats"]!["rawPack"] = "AAAA")],
+      ["rawPack beside raw rows", (d) => (d.collections["threats"]!["raw"] = [["x", 1]])],
+      ["rawPack rows keyed by numbers", (d) => (d.collections["threats"]!["rawPack"] = pack([[1, {}]]))],
+    ];
+    for (const [what, damage] of damaged) {
+      const doc = JSON.parse(good) as Doc;
+      damage(doc);
+      expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
+    }
   });
 
   it("fails as damaged, not read in part, when torn anywhere (JSON.parse or the decoder refuses it)", () => {

@@ -8,7 +8,7 @@ import {
   type StoreView,
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
-import { unpackSlices } from "../../src/state/threat-compact.js";
+import { unpackRows, unpackSlices } from "../../src/state/threat-compact.js";
 import { deflateRawSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
 import { slicesArbitrary } from "./helpers.js";
@@ -256,13 +256,16 @@ function packedSync(columns: Json): string {
 }
 
 /**
- * A threat-7 block (no SLA) turned into the threat-6 form in place, its slices as plain columns: the
+ * A threat-7 block (no SLA) turned into the threat-6 form in place, its slices as plain columns
+ * (and its rows kept whole as plain rows): the
  * checks of slice cells and columns are the same for both codecs, and read clearer on plain ones.
  */
 function asThreat6(block: Record<string, Json>): Record<string, Json> {
   block["codec"] = "threat-6";
   block["slices"] = unpackSlices(block["slicePack"] as string) as Json[][];
   delete block["slicePack"];
+  if (typeof block["rawPack"] === "string") block["raw"] = unpackRows(block["rawPack"], "rawPack");
+  delete block["rawPack"];
   return block;
 }
 
