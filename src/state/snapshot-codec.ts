@@ -43,7 +43,7 @@ export function emptyView(): StoreView {
 }
 
 const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
-/** Since version 6: the rows' JSON text raw-deflated, in base64 (threat-compact.ts `packText`). */
+/** Since version 6: the rows' JSON text deflated, `<bytes>:<base64>` (threat-compact.ts `packText`). */
 const PackedRows = z.object({ codec: z.literal("raw-pack"), pack: z.string() });
 
 /**

@@ -52,7 +52,7 @@ export const ThreatColumns = z.object({
   slices: z.array(Column).optional(),
   /**
    * threat-7 (threat-compact.ts): `slaSince` is ms after `slaBase`, `slaDue` an index into
-   * `slaSpans` (due − since, ms), and the slice columns are `slicePack` (deflated JSON, base64).
+   * `slaSpans` (due − since, ms), and the slice columns are `slicePack` (deflated JSON: threat-compact.ts `packText`).
    */
   slaBase: z.int().optional(),
   slaSpans: z.array(z.int()).optional(),

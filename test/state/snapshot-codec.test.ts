@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { deflateRawSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../src/state/journal-line.js";
 import {
@@ -96,7 +96,7 @@ describe("a store-version-5 snapshot (codec threat-6) with every feature's data"
     const good = (await encodeSnapshot(decodeSnapshot(JSON.parse(text)), () => Promise.resolve())).join("");
     type Doc = { collections: Record<string, Record<string, Json>> };
     const pack = (value: unknown): string =>
-      deflateRawSync(Buffer.from(JSON.stringify(value))).toString("base64");
+      `${Buffer.byteLength(JSON.stringify(value))}:${deflateSync(Buffer.from(JSON.stringify(value))).toString("base64")}`;
     const damaged: [string, (doc: Doc) => void][] = [
       [
         "groups truncated",

@@ -9,7 +9,7 @@ import {
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
 import { unpackRows, unpackSlices } from "../../src/state/threat-compact.js";
-import { deflateRawSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
 import { slicesArbitrary } from "./helpers.js";
 
@@ -250,9 +250,16 @@ function sliceBlock(text: string): Record<string, Json> {
   return (JSON.parse(text) as { collections: { threats: Record<string, Json> } }).collections.threats;
 }
 
+/** `pack` with one base64 character of its deflated bytes (past the zlib header) changed. */
+function flipped(pack: string): string {
+  const at = pack.indexOf(":") + 6;
+  return pack.slice(0, at) + (pack[at] === "A" ? "B" : "A") + pack.slice(at + 1);
+}
+
 /** Deflated and base64, as `slicePack` holds its columns (threat-compact.ts). */
 function packedSync(columns: Json): string {
-  return deflateRawSync(Buffer.from(JSON.stringify(columns))).toString("base64");
+  const text = Buffer.from(JSON.stringify(columns));
+  return `${text.length}:${deflateSync(text).toString("base64")}`;
 }
 
 /**
@@ -375,7 +382,11 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     const pack = sliceBlock(good)["slicePack"] as string;
     const damaged: [string, (block: Record<string, Json>) => void][] = [
       ["truncated", (b) => (b["slicePack"] = pack.slice(0, pack.length - 4))],
-      ["not base64 deflate", (b) => (b["slicePack"] = "bm90IGRlZmxhdGU=")],
+      ["not base64 deflate", (b) => (b["slicePack"] = "15:bm90IGRlZmxhdGU=")],
+      ["no length", (b) => (b["slicePack"] = pack.slice(pack.indexOf(":") + 1))],
+      ["another length", (b) => (b["slicePack"] = `1${pack}`)],
+      // One character of the deflated bytes changed: zlib's Adler-32 (or inflate itself) refuses it.
+      ["one byte changed", (b) => (b["slicePack"] = flipped(pack))],
       ["empty", (b) => (b["slicePack"] = "")],
       ["a cell not a string", (b) => (b["slicePack"] = packedSync([[5, "m"]]))],
       ["not columns", (b) => (b["slicePack"] = packedSync({ a: 1 }))],
