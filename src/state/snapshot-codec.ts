@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { newRows, type Rows } from "./rows.js";
-import { RowError, ThreatColumns } from "./snapshot-threat-codec.js";
+import { RowError, ThreatColumnsDoc } from "./snapshot-threat-codec.js";
 import { packText, unpackRows } from "./threat-compact.js";
 import { COMPACT_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
@@ -66,7 +66,7 @@ const SnapshotDoc = z.object({
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),
-  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, PackedRows, ThreatColumns])),
+  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, PackedRows, ThreatColumnsDoc])),
 });
 
 /** Rows are encoded this many at a time between yields to the event loop. */

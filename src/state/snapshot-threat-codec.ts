@@ -69,5 +69,38 @@ export const ThreatColumns = z.object({
 });
 export type ThreatColumns = z.infer<typeof ThreatColumns>;
 
+/**
+ * The columns threat-7 may write as a string of digits, one a row (threat-compact.ts), and the
+ * offset added to each value first (-1, no repository or no milestone, is "0").
+ */
+export const DIGIT_COLUMNS = {
+  status: 0,
+  severity: 0,
+  repo: 1,
+  closed: 0,
+  url: 0,
+  link: 0,
+  slaBreach: 0,
+  slaMilestone: 1,
+  occurrence: 0,
+} as const satisfies Partial<Record<keyof ThreatColumns, number>>;
+const Digits = z.custom<unknown[] | string>(
+  (value) => Array.isArray(value) || typeof value === "string",
+  "expected an array or a string of digits",
+);
+/** A threats block as the snapshot holds it: threat-7's digit columns are turned into arrays as it loads. */
+export const ThreatColumnsDoc = ThreatColumns.extend({
+  status: Digits,
+  severity: Digits,
+  repo: Digits,
+  closed: Digits,
+  url: Digits,
+  link: Digits,
+  slaBreach: Digits.optional(),
+  slaMilestone: Digits.optional(),
+  occurrence: Digits.optional(),
+});
+export type ThreatColumnsDoc = z.infer<typeof ThreatColumnsDoc>;
+
 /** Why a threat could not be decoded (the caller names the file). */
 export class RowError extends Error {}

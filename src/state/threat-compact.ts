@@ -1,7 +1,12 @@
 import { promisify } from "node:util";
 import { constants as zlibConstants, deflate as deflateZlib, inflateSync } from "node:zlib";
 import { ParsedRows, type Json } from "./journal-line.js";
-import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
+import {
+  DIGIT_COLUMNS,
+  RowError,
+  type ThreatColumns,
+  type ThreatColumnsDoc,
+} from "./snapshot-threat-codec.js";
 
 /**
  * The parts of codec `threat-7` (store version 6) that differ from `threat-6`: the SLA times as
@@ -17,6 +22,9 @@ import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
  * - `slicePack`: the slice columns (`sliceNames[k]`'s is `[k]`, a cell per row, null: none) as
  *   the JSON text of that array of arrays, deflated (`packText`). A feature's slice repeats a
  *   lot from row to row (field names, the repository, hashes' alphabet).
+ * - The columns of small numbers (DIGIT_COLUMNS: status, severity, closed, link...) are written as
+ *   a string of one digit a row when every value fits (else as an array, as before): about 2
+ *   bytes a cell less, and a string JSON.parse reads at once rather than 100,000 numbers.
  * - `rawPack`: the rows kept whole (`raw`: a risk acceptance's, a refused step's...) likewise, as
  *   the JSON text of their `[id, value]` pairs (`raw` is then empty): whole records repeat their
  *   keys, repository and URL.
@@ -120,7 +128,8 @@ function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaD
  * compact (`slaTimes` reads them; `expandSla` turns them into `threat-6`'s for a row decoded whole).
  * Any other block as it is.
  */
-export function unpackCompact(block: ThreatColumns): ThreatColumns {
+export function unpackCompact(doc: ThreatColumnsDoc): ThreatColumns {
+  const block = digitColumns(doc);
   if (block.codec !== COMPACT_CODEC) return block;
   if (block.slices !== undefined) throw new RowError("slices are packed in threat-7 (slicePack)");
   if ((block.slaSince === undefined) !== (block.slaDue === undefined))
@@ -131,6 +140,55 @@ export function unpackCompact(block: ThreatColumns): ThreatColumns {
   if (block.slicePack === undefined) return { ...block, raw };
   if (block.sliceNames === undefined) throw new RowError("sliceNames and slicePack come together");
   return { ...block, raw, slices: unpackSlices(block.slicePack) };
+}
+
+const DIGITS = /^[0-9]*$/;
+
+/**
+ * A string of digits as its column's values (value = digit − offset), in a typed array (read by
+ * index like the array it stands for); null when a character is not a digit.
+ */
+function fromDigits(digits: string, offset: number): Int8Array | null {
+  if (!DIGITS.test(digits)) return null;
+  const codes = Buffer.from(digits, "latin1");
+  const values = new Int8Array(codes.length);
+  const zero = 48 + offset;
+  for (let i = 0; i < codes.length; i++) values[i] = (codes[i] ?? zero) - zero;
+  return values;
+}
+
+/**
+ * The block with threat-7's digit columns as typed arrays (standing for the arrays of numbers the
+ * other codecs hold: the decoder only reads cells by index and the length); a string column in any
+ * other codec, or a character that is not a digit, is a RowError.
+ */
+function digitColumns(doc: ThreatColumnsDoc): ThreatColumns {
+  const block: Record<string, unknown> = { ...doc };
+  for (const [name, offset] of Object.entries(DIGIT_COLUMNS)) {
+    const column = block[name];
+    if (typeof column !== "string") continue;
+    if (doc.codec !== COMPACT_CODEC) throw new RowError(`column ${name} is not an array`);
+    const values = fromDigits(column, offset);
+    if (values === null) throw new RowError(`column ${name} holds a character that is not a digit`);
+    block[name] = values;
+  }
+  return block as ThreatColumns;
+}
+
+/**
+ * The column's cells as a string of digits (threat-7), or null when some value is not one digit
+ * once `offset` is added.
+ */
+export function toDigits(rows: Int32Array, of: (r: number) => Json, offset: number): string | null {
+  const bytes = Buffer.allocUnsafe(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const v = of(rows[i] ?? 0);
+    if (typeof v !== "number") return null;
+    const d = v + offset;
+    if (!(d >= 0 && d <= 9 && d % 1 === 0)) return null;
+    bytes[i] = 48 + d;
+  }
+  return bytes.toString("latin1");
 }
 
 /** A block (unpackCompact's) in the `threat-6` shape: its SLA cells as epoch ms. */

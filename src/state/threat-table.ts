@@ -3,7 +3,12 @@ import { Interner } from "./interner.js";
 import { isoCanonicalMs } from "./iso-ms.js";
 import type { IssueRecord, ThreatRecord } from "./schema.js";
 import type { Json } from "./journal-line.js";
-import { RowError, type ThreatColumns } from "./snapshot-threat-codec.js";
+import {
+  DIGIT_COLUMNS,
+  RowError,
+  type ThreatColumns,
+  type ThreatColumnsDoc,
+} from "./snapshot-threat-codec.js";
 import {
   COMPACT_CODEC,
   compactSla,
@@ -11,6 +16,7 @@ import {
   packSlices,
   packText,
   slaTimes,
+  toDigits,
   unpackCompact,
 } from "./threat-compact.js";
 import {
@@ -546,6 +552,13 @@ export class ThreatTable {
     const codec = slices !== null || workflow ? COMPACT_CODEC : "threat-4";
     const parts = [`"codec":"${codec}"`];
     for (const [name, of] of Object.entries(cell)) {
+      const offset: number | undefined = (DIGIT_COLUMNS as Record<string, number>)[name];
+      const digits = codec === COMPACT_CODEC && offset !== undefined ? toDigits(rows, of, offset) : null;
+      if (digits !== null) {
+        parts.push(`,"${name}":"${digits}"`);
+        await pause();
+        continue;
+      }
       parts.push(`,"${name}":[`);
       for (let start = 0; start < rows.length; start += chunk) {
         const cells: Json[] = [];
@@ -788,7 +801,7 @@ export class ThreatTable {
    * A table from a snapshot's `threat-3` block. Every cell is checked with plain type checks
    * (a zod parse per row doubled the load at 100k); a bad cell is a RowError.
    */
-  static decode(compact: ThreatColumns): ThreatTable {
+  static decode(compact: ThreatColumnsDoc): ThreatTable {
     const block = unpackCompact(compact);
     // A threat-7 block's SLA cells in threat-6's form, made only if some row is decoded whole.
     let expanded: ThreatColumns | null = null;

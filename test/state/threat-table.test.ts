@@ -9,6 +9,7 @@ import {
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
 import { unpackRows, unpackSlices } from "../../src/state/threat-compact.js";
+import { DIGIT_COLUMNS } from "../../src/state/snapshot-threat-codec.js";
 import { deflateSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
 import { slicesArbitrary } from "./helpers.js";
@@ -264,7 +265,7 @@ function packedSync(columns: Json): string {
 
 /**
  * A threat-7 block (no SLA) turned into the threat-6 form in place, its slices as plain columns
- * (and its rows kept whole as plain rows): the
+ * (and its rows kept whole as plain rows, its digit columns as arrays): the
  * checks of slice cells and columns are the same for both codecs, and read clearer on plain ones.
  */
 function asThreat6(block: Record<string, Json>): Record<string, Json> {
@@ -273,6 +274,10 @@ function asThreat6(block: Record<string, Json>): Record<string, Json> {
   delete block["slicePack"];
   if (typeof block["rawPack"] === "string") block["raw"] = unpackRows(block["rawPack"], "rawPack");
   delete block["rawPack"];
+  for (const [name, offset] of Object.entries(DIGIT_COLUMNS)) {
+    const digits = block[name];
+    if (typeof digits === "string") block[name] = [...digits].map((d) => Number(d) - offset);
+  }
   return block;
 }
 
@@ -372,6 +377,38 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     const later = sliceBlock(await snapshotText(table));
     expect(later["sliceNames"]).toEqual(["project"]);
     expect(unpackSlices(later["slicePack"] as string)).toEqual([["i=3;f=4", "i=5;f=6", null]]);
+  });
+
+  it("writes the columns of small numbers as a string of digits under threat-7, an array when a value is not one digit; refuses a bad digit", async () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n" }));
+    table.set("t2", { ...mapped(2, { notes: "m" }), severity: 4 });
+    const text = await snapshotText(table);
+    const block = sliceBlock(text);
+    expect(block["severity"]).toBe("24");
+    expect(block["closed"]).toBe("00");
+    expect(block["link"]).toBe("11");
+    // repo is written +1 (-1, no issue, is "0").
+    expect(block["repo"]).toBe("11");
+    expect(block["number"]).toEqual([1, 2]);
+    // Ten statuses: an index of 10 is not one digit, so the column is an array.
+    const many = new ThreatTable();
+    for (let i = 0; i <= 10; i++) many.set(`t${i}`, { ...mapped(i + 1, { notes: "n" }), status: `s${i}` });
+    expect(sliceBlock(await snapshotText(many))["status"]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const [column, bad] of [
+      ["severity", "1x"],
+      ["closed", "02"],
+      ["repo", "1"],
+    ] as const) {
+      const doc = JSON.parse(text) as { collections: { threats: Record<string, Json> } };
+      doc.collections.threats[column] = bad;
+      expect(() => decodeSnapshot(doc), column).toThrow(SnapshotFormatError);
+    }
+    // A string column in an older codec is not read as digits.
+    const old = JSON.parse(text) as { collections: { threats: Record<string, Json> } };
+    asThreat6(old.collections.threats);
+    old.collections.threats["closed"] = "00";
+    expect(() => decodeSnapshot(old)).toThrow(/column closed is not an array/);
   });
 
   it("refuses a snapshot whose slicePack is damaged (not base64, not deflate, not columns, or missing its names)", async () => {
