@@ -12,11 +12,13 @@ import {
  * The parts of codec `threat-7` (store version 6) that differ from `threat-6`: the SLA times as
  * small numbers and the features' slices compressed. At 100,000 mapped threats with every feature
  * on, the SLA's two epoch-ms columns took 2.3 MB (13 digits a cell) and the slices, two columns of
- * opaque strings, about 7 MB. A `threat-7` block is turned back into the `threat-6` shape as it
- * loads (`expandCompact`), and every cell is then checked as before.
+ * opaque strings, about 7 MB. As a `threat-7` block loads its packed parts are unpacked
+ * (`unpackCompact`) and its SLA cells read in place (`slaTimes`); a row that is decoded whole sees
+ * the block in the `threat-6` shape (`expandCompact`). Every cell is checked as before.
  *
- * - `slaSince`: the SLA's start as ms after `slaBase` (the earliest start), null: no SLA. The
- *   starts are the cycles that first saw a threat, so they repeat: most cells are a digit or two.
+ * - `slaSince`: the SLA's start as ms after `slaBase` (the earliest start), null: no SLA. A cycle
+ *   starts the SLAs of all the threats it first sees at its own time, so the starts repeat and
+ *   stay close: the cells are short.
  * - `slaDue`: an index into `slaSpans`, the distinct lengths (due − since, ms) of the SLAs: one per
  *   severity's target, as configured.
  * - `slicePack`: the slice columns (`sliceNames[k]`'s is `[k]`, a cell per row, null: none) as
