@@ -13,7 +13,7 @@ import {
  * small numbers and the features' slices compressed. At 100,000 mapped threats with every feature
  * on, the SLA's two epoch-ms columns took 2.3 MB (13 digits a cell) and the slices, two columns of
  * opaque strings, about 7 MB. As a `threat-7` block loads its packed parts are unpacked
- * (`unpackCompact`) and its SLA cells read in place (`slaTimes`); a row that is decoded whole sees
+ * (`unpackCompact`) and its SLA cells read in place (ThreatTable's fastCells); a row that is decoded whole sees
  * the block in the `threat-6` shape (`expandCompact`). Every cell is checked as before.
  *
  * - `slaSince`: the SLA's start as ms after `slaBase` (the earliest start), null: no SLA. A cycle
@@ -127,7 +127,8 @@ function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaD
 
 /**
  * A `threat-7` block with its slices unpacked (`slices`, as in `threat-6`); its SLA cells stay
- * compact (`slaTimes` reads them; `expandSla` turns them into `threat-6`'s for a row decoded whole).
+ * compact (the table reads them in place; `expandSla` turns them into `threat-6`'s for a row
+ * decoded whole).
  * Any other block as it is.
  */
 export function unpackCompact(doc: ThreatColumnsDoc): ThreatColumns {
@@ -196,34 +197,6 @@ export function toDigits(rows: Int32Array, of: (r: number) => Json, offset: numb
 /** A block (unpackCompact's) in the `threat-6` shape: its SLA cells as epoch ms. */
 export function expandCompact(block: ThreatColumns): ThreatColumns {
   return block.codec === COMPACT_CODEC ? { ...block, ...expandSla(block) } : block;
-}
-
-/**
- * Row i's SLA start and due time (epoch ms) from a block's cells, whatever its codec; a cell that
- * is not well formed gives a value every check refuses.
- */
-export function slaTimes(block: ThreatColumns): {
-  since: (i: number) => unknown;
-  due: (i: number, since: unknown) => unknown;
-} {
-  const since = block.slaSince ?? null;
-  const due = block.slaDue ?? null;
-  if (block.codec !== COMPACT_CODEC)
-    return { since: (i) => (since === null ? null : since[i]), due: (i) => (due === null ? null : due[i]) };
-  const base = block.slaBase ?? 0;
-  const spans = block.slaSpans ?? [];
-  return {
-    since: (i) => {
-      const s = since === null ? null : since[i];
-      return s === null ? null : isInt(s) && s >= 0 ? base + s : BAD;
-    },
-    due: (i, start) => {
-      const d = due === null ? null : due[i];
-      if (start === null) return d === null ? null : BAD;
-      const span = isInt(d) && d >= 0 ? spans[d] : undefined;
-      return typeof start === "number" && span !== undefined ? start + span : BAD;
-    },
-  };
 }
 
 /**

@@ -15,7 +15,6 @@ import {
   expandCompact,
   packSlices,
   packText,
-  slaTimes,
   toDigits,
   unpackCompact,
 } from "./threat-compact.js";
@@ -691,7 +690,11 @@ export class ThreatTable {
     if (sliceCells !== null && sliceTargets === null) return null;
     const { status, severity, asset, repo, number, closed, hash, url, link, updated } = block;
     const issueIds = block.issueId ?? null;
-    const sla = slaTimes(block);
+    const sinceCells = block.slaSince ?? null;
+    const dueCells = block.slaDue ?? null;
+    const compactSla = block.codec === COMPACT_CODEC;
+    const slaBase = block.slaBase ?? 0;
+    const spans = block.slaSpans ?? [];
     const breach = block.slaBreach ?? null;
     const milestone = block.slaMilestone ?? null;
     const occurrence = block.occurrence ?? null;
@@ -740,17 +743,34 @@ export class ThreatTable {
       // The workflow cells, as cellsFit checks them.
       const occ = occurrence === null ? 0 : occurrence[i];
       if (!(typeof occ === "number" && occ >= 0 && occ <= MAX_INT32 && occ % 1 === 0)) return false;
-      const s = sla.since(i);
-      const d = sla.due(i, s);
+      // threat-7's SLA cells are read in place (start after the base, due as a span's index),
+      // into plain numbers: no time is boxed per row.
+      const sc = sinceCells === null ? null : sinceCells[i];
+      const dc = dueCells === null ? null : dueCells[i];
       const br = breach === null ? 0 : breach[i];
       const ms = milestone === null ? -1 : milestone[i];
-      if (s === null) {
-        if (!(d === null && br === 0 && ms === -1)) return false;
-      } else if (
-        !(isTimeCell(s) && isTimeCell(d) && (br === 0 || br === 1 || br === 2)) ||
-        !(ms === -1 || (typeof ms === "number" && ms >= 0 && ms < milestones && ms % 1 === 0))
-      )
-        return false;
+      const hasSla = sc !== null;
+      let since = 0;
+      let due = 0;
+      if (!hasSla) {
+        if (!(dc === null && br === 0 && ms === -1)) return false;
+      } else {
+        if (typeof sc !== "number" || typeof dc !== "number") return false;
+        if (compactSla) {
+          const span = dc >= 0 && dc % 1 === 0 ? spans[dc] : undefined;
+          if (!(sc >= 0 && sc % 1 === 0) || span === undefined) return false;
+          since = slaBase + sc;
+          due = since + span;
+        } else {
+          since = sc;
+          due = dc;
+        }
+        if (
+          !(isTimeCell(since) && isTimeCell(due) && (br === 0 || br === 1 || br === 2)) ||
+          !(ms === -1 || (typeof ms === "number" && ms >= 0 && ms < milestones && ms % 1 === 0))
+        )
+          return false;
+      }
       if (sliceCells !== null)
         for (const cells of sliceCells) {
           const cell = cells[i];
@@ -775,14 +795,14 @@ export class ThreatTable {
       this.issueId[row] = issueId;
       if (wf !== null) {
         wf.occurrence[row] = occ;
-        if (s === null) {
+        if (!hasSla) {
           wf.since[row] = Number.NaN;
           wf.due[row] = 0;
           wf.breach[row] = 0;
           wf.milestone[row] = -1;
         } else {
-          wf.since[row] = s as number;
-          wf.due[row] = d as number;
+          wf.since[row] = since;
+          wf.due[row] = due;
           wf.breach[row] = br as number;
           wf.milestone[row] = (ms as number) < 0 ? -1 : (milestoneOf[ms as number] ?? -1);
         }
