@@ -137,6 +137,15 @@ export class SliceColumns {
     });
   }
 
+  /**
+   * The columns of these names (made when missing), for a snapshot's rows to be copied straight
+   * in; null when they would make more than MAX_SLICE_COLUMNS (the rows are then taken one by one).
+   */
+  columnsOf(names: readonly string[]): (string | undefined)[][] | null {
+    if (!this.room(names)) return null;
+    return names.map((name) => this.column(name));
+  }
+
   private column(name: string): (string | undefined)[] {
     let index = this.byName.get(name);
     if (index === undefined) {

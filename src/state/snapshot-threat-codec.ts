@@ -6,7 +6,9 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
  * against 43 MB as plain JSON: BENCHMARKS.md), documented in README-store.md ("Compact encoding"): the block's
  * schema. The column table (threat-table.ts) writes codec `threat-4`, or `threat-5` when a threat
  * has an SLA or a later occurrence (`threat-4` plus those columns), or `threat-6` when a threat has
- * a plug-in feature's slice (`threat-5` plus `sliceNames` and `slices`), and reads them and
+ * a plug-in feature's slice (`threat-5` plus `sliceNames` and `slices`); since store version 6 it
+ * writes `threat-7` instead of those two (the SLA times small, the slices compressed:
+ * threat-compact.ts), and reads them all and
  * `threat-3`, the codec of store version 2 (asset ids in the column, extra fields in `rest`).
  */
 
@@ -17,7 +19,7 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
 const Column = z.custom<unknown[]>((value) => Array.isArray(value), "expected an array");
 export const ThreatColumns = z.object({
   /** threat-3: `asset` cells are the ids; threat-4: indexes into `assets` (-1: none). */
-  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6"]),
+  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6", "threat-7"]),
   ids: Column,
   status: Column,
   severity: Column,
@@ -48,6 +50,15 @@ export const ThreatColumns = z.object({
    */
   sliceNames: z.array(z.string()).optional(),
   slices: z.array(Column).optional(),
+  /**
+   * threat-7 (threat-compact.ts): `slaSince` is ms after `slaBase`, `slaDue` an index into
+   * `slaSpans` (due − since, ms), and the slice columns are `slicePack` (deflated JSON: threat-compact.ts `packText`).
+   */
+  slaBase: z.int().optional(),
+  slaSpans: z.array(z.int()).optional(),
+  slicePack: z.string().optional(),
+  /** threat-7: the rows kept whole, packed likewise (then `raw` is empty). */
+  rawPack: z.string().optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),
@@ -57,6 +68,39 @@ export const ThreatColumns = z.object({
   milestones: z.array(z.string()).optional(),
 });
 export type ThreatColumns = z.infer<typeof ThreatColumns>;
+
+/**
+ * The columns threat-7 may write as a string of digits, one a row (threat-compact.ts), and the
+ * offset added to each value first (-1, no repository or no milestone, is "0").
+ */
+export const DIGIT_COLUMNS = {
+  status: 0,
+  severity: 0,
+  repo: 1,
+  closed: 0,
+  url: 0,
+  link: 0,
+  slaBreach: 0,
+  slaMilestone: 1,
+  occurrence: 0,
+} as const satisfies Partial<Record<keyof ThreatColumns, number>>;
+const Digits = z.custom<unknown[] | string>(
+  (value) => Array.isArray(value) || typeof value === "string",
+  "expected an array or a string of digits",
+);
+/** A threats block as the snapshot holds it: threat-7's digit columns are turned into arrays as it loads. */
+export const ThreatColumnsDoc = ThreatColumns.extend({
+  status: Digits,
+  severity: Digits,
+  repo: Digits,
+  closed: Digits,
+  url: Digits,
+  link: Digits,
+  slaBreach: Digits.optional(),
+  slaMilestone: Digits.optional(),
+  occurrence: Digits.optional(),
+});
+export type ThreatColumnsDoc = z.infer<typeof ThreatColumnsDoc>;
 
 /** Why a threat could not be decoded (the caller names the file). */
 export class RowError extends Error {}

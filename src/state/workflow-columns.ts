@@ -34,7 +34,7 @@ const timeMs = (value: Json | undefined): number | null =>
 const FIRST_CANONICAL_MS = -62_167_219_200_000;
 const LAST_CANONICAL_MS = 253_402_300_799_999;
 /** Epoch ms that format back to a canonical time (what timeMs gives), checked without a Date. */
-const isTimeCell = (v: unknown): v is number =>
+export const isTimeCell = (v: unknown): v is number =>
   typeof v === "number" && Number.isInteger(v) && v >= FIRST_CANONICAL_MS && v <= LAST_CANONICAL_MS;
 
 function slaFits(sla: Json | undefined): boolean {
@@ -163,6 +163,11 @@ export class WorkflowColumns {
     if (!Number.isNaN(since)) value["sla"] = this.sla(row, since, milestones);
     const occurrence = this.occurrence[row] ?? 0;
     if (occurrence > 0) value["occurrence"] = occurrence;
+  }
+
+  /** The row's SLA start (epoch ms; NaN: no SLA). */
+  sinceMs(row: number): number {
+    return this.since[row] ?? Number.NaN;
   }
 
   /** The row's SLA due time (epoch ms; NaN: no SLA): read once per row at start, so no object is made. */

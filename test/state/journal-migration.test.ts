@@ -106,9 +106,11 @@ describe("migration from today's version-1 state file", () => {
     await store.close();
 
     expect(await readFile(`${path}.v1.bak`, "utf8")).toBe(original);
+    // Version 6: the groups collection is packed (codec raw-pack), which a version-5 reader does not know.
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({
       format: "threatbridge-store",
-      version: 3,
+      version: 6,
+      collections: { groups: { codec: "raw-pack" } },
     });
     const again = await openJournaledStore(path);
     expect(again.get("threats", "t1")).toEqual(t1);

@@ -1,6 +1,11 @@
+import { readFileSync } from "node:fs";
+import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import type { Json } from "../../src/state/journal-line.js";
 import {
   decodeSnapshot,
+  encodeSnapshot,
+  type StoreView,
   SnapshotFormatError,
   STORE_FORMAT,
   STORE_FORMAT_VERSION,
@@ -40,6 +45,81 @@ describe("a snapshot's raw collections (src/state/README-store.md: the snapshot 
       { a1: 1 },
     ]) {
       expect(() => decodeSnapshot(doc(bad)), JSON.stringify(bad)).toThrow(SnapshotFormatError);
+    }
+  });
+});
+
+/** Every collection's rows, for deep comparison (a threat table's in its own order). */
+function contents(view: StoreView): Record<string, [string, Json][]> {
+  return Object.fromEntries(
+    [...view.collections].map(([name, rows]) => [
+      name,
+      [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ]),
+  );
+}
+
+describe("a store-version-5 snapshot (codec threat-6) with every feature's data", () => {
+  const text = readFileSync(new URL("./fixtures/snapshot-threat-6-everything.json", import.meta.url), "utf8");
+
+  it("loads identically once written again as version 6 (codec threat-7): threats, SLAs, slices, acceptances, groups", async () => {
+    const old = decodeSnapshot(JSON.parse(text));
+    const rewritten = (await encodeSnapshot(old, () => Promise.resolve())).join("");
+    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":6,/);
+    expect(rewritten).toContain(`"codec":"threat-7"`);
+    // The rows kept whole (the risk acceptance's, the gone one) and the groups are packed too.
+    expect(rewritten).toContain(`"raw":[],"rawPack":"`);
+    expect(rewritten).toContain(`"groups":{"codec":"raw-pack","pack":"`);
+    expect(rewritten).toContain(`"assets":{"codec":"raw","rows":[`);
+    const again = decodeSnapshot(JSON.parse(rewritten));
+    expect(contents(again)).toEqual(contents(old));
+    expect([again.gen, again.seq, [...again.meta]]).toEqual([old.gen, old.seq, [...old.meta]]);
+    // What the fixture holds, read from the old file: the features' data is all there.
+    const threats = old.collections.get("threats");
+    expect(threats?.size).toBe(7);
+    expect(threats?.get("t2")).toMatchObject({
+      sla: { since: "2026-11-18T11:06:42.000Z", due: "2026-11-25T11:06:42.000Z", breach: "added" },
+      slices: { notes: "Nb2", project: "1002\tacme/sec#2\tSeverity\tx2" },
+    });
+    expect(threats?.get("t5")).toMatchObject({ acceptance: { by: "someone", step: "announced" } });
+    expect(threats?.get("t6")).toMatchObject({ occurrence: 2 });
+    expect(threats?.get("gone")).toMatchObject({ gone: true });
+    expect(old.collections.get("groups")?.get("group:asset:a1")).toMatchObject({
+      members: { t3: { title: "Three <x>", severity: 3 } },
+      parents: { "acme/sec": { attached: ["t1", "t3"] } },
+      slices: { project: "i=1" },
+    });
+    expect(old.collections.get("groups")?.get("group:title:x")).toMatchObject({ mode: "single" });
+  });
+
+  it("refuses a packed collection or a packed threats' raw that is damaged (state_corrupt, not read in part)", async () => {
+    const good = (await encodeSnapshot(decodeSnapshot(JSON.parse(text)), () => Promise.resolve())).join("");
+    type Doc = { collections: Record<string, Record<string, Json>> };
+    const pack = (value: unknown): string =>
+      `${Buffer.byteLength(JSON.stringify(value))}:${deflateSync(Buffer.from(JSON.stringify(value))).toString("base64")}`;
+    const damaged: [string, (doc: Doc) => void][] = [
+      [
+        "groups truncated",
+        (d) => (d.collections["groups"]!["pack"] = String(d.collections["groups"]!["pack"]).slice(0, 20)),
+      ],
+      ["groups not rows", (d) => (d.collections["groups"]!["pack"] = pack({ a: 1 }))],
+      ["groups row without a value", (d) => (d.collections["groups"]!["pack"] = pack([["k"]]))],
+      ["rawPack garbled", (d) => (d.collections["threats"]!["rawPack"] = "AAAA")],
+      ["rawPack beside raw rows", (d) => (d.collections["threats"]!["raw"] = [["x", 1]])],
+      ["rawPack rows keyed by numbers", (d) => (d.collections["threats"]!["rawPack"] = pack([[1, {}]]))],
+    ];
+    for (const [what, damage] of damaged) {
+      const doc = JSON.parse(good) as Doc;
+      damage(doc);
+      expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
+    }
+  });
+
+  it("fails as damaged, not read in part, when torn anywhere (JSON.parse or the decoder refuses it)", () => {
+    const rewrittenDoc = (cut: string): unknown => JSON.parse(cut);
+    for (let end = 0; end < text.length; end += 97) {
+      const torn = text.slice(0, end);
+      expect(() => decodeSnapshot(rewrittenDoc(torn)), `cut at ${end}`).toThrow();
     }
   });
 });

@@ -8,6 +8,9 @@ import {
   type StoreView,
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
+import { unpackRows, unpackSlices } from "../../src/state/threat-compact.js";
+import { DIGIT_COLUMNS } from "../../src/state/snapshot-threat-codec.js";
+import { deflateSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
 import { slicesArbitrary } from "./helpers.js";
 
@@ -243,6 +246,41 @@ function mapped(n: number, slices?: Record<string, string>): { [k: string]: Json
   };
 }
 
+/** The threats block of a snapshot's text. */
+function sliceBlock(text: string): Record<string, Json> {
+  return (JSON.parse(text) as { collections: { threats: Record<string, Json> } }).collections.threats;
+}
+
+/** `pack` with one base64 character of its deflated bytes (past the zlib header) changed. */
+function flipped(pack: string): string {
+  const at = pack.indexOf(":") + 6;
+  return pack.slice(0, at) + (pack[at] === "A" ? "B" : "A") + pack.slice(at + 1);
+}
+
+/** Deflated and base64, as `slicePack` holds its columns (threat-compact.ts). */
+function packedSync(columns: Json): string {
+  const text = Buffer.from(JSON.stringify(columns));
+  return `${text.length}:${deflateSync(text).toString("base64")}`;
+}
+
+/**
+ * A threat-7 block (no SLA) turned into the threat-6 form in place, its slices as plain columns
+ * (and its rows kept whole as plain rows, its digit columns as arrays): the
+ * checks of slice cells and columns are the same for both codecs, and read clearer on plain ones.
+ */
+function asThreat6(block: Record<string, Json>): Record<string, Json> {
+  block["codec"] = "threat-6";
+  block["slices"] = unpackSlices(block["slicePack"] as string) as Json[][];
+  delete block["slicePack"];
+  if (typeof block["rawPack"] === "string") block["raw"] = unpackRows(block["rawPack"], "rawPack");
+  delete block["rawPack"];
+  for (const [name, offset] of Object.entries(DIGIT_COLUMNS)) {
+    const digits = block[name];
+    if (typeof digits === "string") block[name] = [...digits].map((d) => Number(d) - offset);
+  }
+  return block;
+}
+
 async function snapshotText(table: ThreatTable): Promise<string> {
   const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
   return (await encodeSnapshot(view, pause)).join("");
@@ -314,7 +352,7 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(none).toEqual([]);
   });
 
-  it("writes them as columns under codec threat-6 (store version 5): each name once, a cell per row", async () => {
+  it("writes them as columns under codec threat-7 (store version 6): each name once, the columns compressed", async () => {
     const table = new ThreatTable();
     for (let i = 1; i <= 3; i++) table.set(`t${i}`, mapped(i));
     const without = await snapshotText(table);
@@ -324,19 +362,80 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     table.set("t1", mapped(1, { notes: "h=1;c=2", project: "i=3;f=4" }));
     table.set("t2", mapped(2, { project: "i=5;f=6" }));
     const text = await snapshotText(table);
-    expect(text).toMatch(/^\{"format":"threatbridge-store","version":5,/);
-    expect(text).toContain(`"codec":"threat-6"`);
-    expect(text).toContain(
-      `"sliceNames":["notes","project"],"slices":[["h=1;c=2",null,null],["i=3;f=4","i=5;f=6",null]]`,
-    );
+    expect(text).toMatch(/^\{"format":"threatbridge-store","version":6,/);
+    expect(text).toContain(`"codec":"threat-7"`);
+    expect(text).toContain(`"sliceNames":["notes","project"],"slicePack":"`);
     expect(text.match(/"notes"/g)).toHaveLength(1);
-    // A reader that knows only version 5 says it is too old for a newer file.
-    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 6 })).toThrow(/newer than 5/);
+    expect(unpackSlices(sliceBlock(text)["slicePack"] as string)).toEqual([
+      ["h=1;c=2", null, null],
+      ["i=3;f=4", "i=5;f=6", null],
+    ]);
+    // A reader that knows only version 6 says it is too old for a newer file.
+    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 7 })).toThrow(/newer than 6/);
     // A name whose every slice went away is not written.
     table.set("t1", mapped(1, { project: "i=3;f=4" }));
-    expect(await snapshotText(table)).toContain(
-      `"sliceNames":["project"],"slices":[["i=3;f=4","i=5;f=6",null]]`,
-    );
+    const later = sliceBlock(await snapshotText(table));
+    expect(later["sliceNames"]).toEqual(["project"]);
+    expect(unpackSlices(later["slicePack"] as string)).toEqual([["i=3;f=4", "i=5;f=6", null]]);
+  });
+
+  it("writes the columns of small numbers as a string of digits under threat-7, an array when a value is not one digit; refuses a bad digit", async () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n" }));
+    table.set("t2", { ...mapped(2, { notes: "m" }), severity: 4 });
+    const text = await snapshotText(table);
+    const block = sliceBlock(text);
+    expect(block["severity"]).toBe("24");
+    expect(block["closed"]).toBe("00");
+    expect(block["link"]).toBe("11");
+    // repo is written +1 (-1, no issue, is "0").
+    expect(block["repo"]).toBe("11");
+    expect(block["number"]).toEqual([1, 2]);
+    // Ten statuses: an index of 10 is not one digit, so the column is an array.
+    const many = new ThreatTable();
+    for (let i = 0; i <= 10; i++) many.set(`t${i}`, { ...mapped(i + 1, { notes: "n" }), status: `s${i}` });
+    expect(sliceBlock(await snapshotText(many))["status"]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const [column, bad] of [
+      ["severity", "1x"],
+      ["closed", "02"],
+      ["repo", "1"],
+    ] as const) {
+      const doc = JSON.parse(text) as { collections: { threats: Record<string, Json> } };
+      doc.collections.threats[column] = bad;
+      expect(() => decodeSnapshot(doc), column).toThrow(SnapshotFormatError);
+    }
+    // A string column in an older codec is not read as digits.
+    const old = JSON.parse(text) as { collections: { threats: Record<string, Json> } };
+    asThreat6(old.collections.threats);
+    old.collections.threats["closed"] = "00";
+    expect(() => decodeSnapshot(old)).toThrow(/column closed is not an array/);
+  });
+
+  it("refuses a snapshot whose slicePack is damaged (not base64, not deflate, not columns, or missing its names)", async () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n" }));
+    table.set("t2", mapped(2, { notes: "m" }));
+    const good = await snapshotText(table);
+    const pack = sliceBlock(good)["slicePack"] as string;
+    const damaged: [string, (block: Record<string, Json>) => void][] = [
+      ["truncated", (b) => (b["slicePack"] = pack.slice(0, pack.length - 4))],
+      ["not base64 deflate", (b) => (b["slicePack"] = "15:bm90IGRlZmxhdGU=")],
+      ["no length", (b) => (b["slicePack"] = pack.slice(pack.indexOf(":") + 1))],
+      ["another length", (b) => (b["slicePack"] = `1${pack}`)],
+      // One character of the deflated bytes changed: zlib's Adler-32 (or inflate itself) refuses it.
+      ["one byte changed", (b) => (b["slicePack"] = flipped(pack))],
+      ["empty", (b) => (b["slicePack"] = "")],
+      ["a cell not a string", (b) => (b["slicePack"] = packedSync([[5, "m"]]))],
+      ["not columns", (b) => (b["slicePack"] = packedSync({ a: 1 }))],
+      ["a column short", (b) => (b["slicePack"] = packedSync([["n"]]))],
+      ["no names", (b) => delete b["sliceNames"]],
+      ["unpacked slices beside it", (b) => (b["slices"] = [["n", "m"]])],
+    ];
+    for (const [what, damage] of damaged) {
+      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      damage(doc.collections.threats);
+      expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
+    }
   });
 
   it("loads a state written before the slices were packed (codec threat-5, records with slices whole in raw), and packs them", () => {
@@ -364,7 +463,7 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(table.get("t2")).toEqual(mapped(2, names(60, 5)));
     // A snapshot naming more than 64 (not one this table writes) loads too: the row beyond goes whole.
     const doc = JSON.parse(await snapshotText(table)) as { collections: { threats: Record<string, Json> } };
-    const block = doc.collections.threats;
+    const block = asThreat6(doc.collections.threats);
     block["sliceNames"] = [...(block["sliceNames"] as string[]), "extra"];
     block["slices"] = [...(block["slices"] as Json[][]), ["late", null]];
     const back = decodeSnapshot(doc).collections.get("threats");
@@ -389,12 +488,14 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     ];
     for (const [names, columns, message] of damaged) {
       const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      asThreat6(doc.collections.threats);
       doc.collections.threats["sliceNames"] = names;
       doc.collections.threats["slices"] = columns;
       expect(() => decodeSnapshot(doc), JSON.stringify(columns)).toThrow(SnapshotFormatError);
       expect(() => decodeSnapshot(doc), JSON.stringify(columns)).toThrow(message);
     }
     const half = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+    asThreat6(half.collections.threats);
     delete half.collections.threats["sliceNames"];
     expect(() => decodeSnapshot(half)).toThrow(/sliceNames and slices come together/);
   });

@@ -208,9 +208,15 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     const after = (await roundTrip(table)).text;
     // Written under a codec and a store version of their own: a threatbridge that knows only
     // version 3 says it is too old (state_too_new) rather than drop every SLA or call the file corrupt.
-    expect(after).toContain(`"codec":"threat-5"`);
-    expect(after).toMatch(/^\{"format":"threatbridge-store","version":4,/);
-    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 6 })).toThrow(/newer than 5/);
+    // Since store version 6 that codec is threat-7: the start after the earliest, the due time as
+    // an index into the SLAs' distinct lengths (threat-compact.ts).
+    expect(after).toContain(`"codec":"threat-7"`);
+    expect(after).toMatch(/^\{"format":"threatbridge-store","version":6,/);
+    expect(after).toContain(`"slaSince":[null,0],"slaDue":[null,0]`);
+    expect(after).toContain(
+      `"slaBase":${Date.parse("2026-01-02T03:04:05.678Z")},"slaSpans":[${30 * 86_400_000}]`,
+    );
+    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 7 })).toThrow(/newer than 6/);
     expect(after.length - text.length).toBeLessThan(250);
   });
 

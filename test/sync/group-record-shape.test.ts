@@ -2,20 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  GroupMember,
-  GroupParent,
-  GroupRecord,
-  openJournaledStore,
-  type Json,
-} from "../../src/state/index.js";
+import { openJournaledStore, type GroupParent, type GroupRecord, type Json } from "../../src/state/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
-import {
-  GROUP_MEMBER_FIELDS,
-  GROUP_PARENT_FIELDS,
-  GROUP_RECORD_FIELDS,
-  isPlainGroup,
-} from "../../src/sync/records/group-record-guard.js";
 
 /**
  * The groups are checked at open by plain type checks (a schema parse of every member was most
@@ -57,34 +45,7 @@ async function openWith(groups: Record<string, Json>) {
   return store;
 }
 
-describe("the group record's shape is the state schema's (src/state/schema.ts)", () => {
-  it("the guard names exactly the schema's fields of a group, a member and a parent", () => {
-    expect([...GROUP_RECORD_FIELDS].sort()).toEqual(Object.keys(GroupRecord.shape).sort());
-    expect([...GROUP_MEMBER_FIELDS].sort()).toEqual(Object.keys(GroupMember.shape).sort());
-    expect([...GROUP_PARENT_FIELDS].sort()).toEqual(Object.keys(GroupParent.shape).sort());
-  });
-
-  it("a group as parent mode keeps it passes the plain checks, and every value it takes the schema takes too", () => {
-    expect(isPlainGroup(PLAIN)).toBe(true);
-    expect(GroupRecord.parse(PLAIN)).toEqual(PLAIN);
-  });
-
-  it("a wrong type in any field of a group, a member or a parent fails the plain checks (the schema then judges it)", () => {
-    const wrong = { wrong: [1] };
-    for (const field of GROUP_RECORD_FIELDS)
-      expect(isPlainGroup({ ...PLAIN, [field]: wrong }), field).toBe(false);
-    for (const field of GROUP_MEMBER_FIELDS) {
-      const members = { ...PLAIN.members, t1: { ...PLAIN.members.t1, [field]: wrong } };
-      expect(isPlainGroup({ ...PLAIN, members }), field).toBe(false);
-    }
-    for (const field of GROUP_PARENT_FIELDS) {
-      const parents = { "acme/sec": { ...PARENT, [field]: wrong } };
-      expect(isPlainGroup({ ...PLAIN, parents }), field).toBe(false);
-    }
-    expect(isPlainGroup({ ...PLAIN, members: { t1: { title: "x", severity: 5 } } })).toBe(false);
-    expect(isPlainGroup({ ...PLAIN, unknown: 1 })).toBe(false);
-  });
-
+describe("groups at open (stateFromStore), checked by plain type checks or the schema", () => {
   it("at open: a plain group is taken as stored, a rarer one (single mode) through the schema, in the stored order", async () => {
     const single = {
       by: "cve",

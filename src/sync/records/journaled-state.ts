@@ -1,15 +1,15 @@
 import { z } from "zod";
 import {
   emptyState,
-  type GroupRecord,
   LastCycle,
   openJournaledStore,
   State,
+  type GroupRecord,
   type JournaledStore,
   type Json,
 } from "../../state/index.js";
-import { isPlainGroup } from "./group-record-guard.js";
 import { toThreatRecord } from "./threat-record-guard.js";
+import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
@@ -93,16 +93,17 @@ export function stateFromStore(store: JournaledStore): EngineState {
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
-  // The threats are checked row by row (threat-record-guard.ts) as they are read, the groups of
-  // the common shape by plain checks (group-record-guard.ts); the rest, small, by the schema, which
-  // applies defaults and refuses a value of a wrong shape (a group the checks leave to it too).
+  // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
+  // small, by the schema, which applies defaults and refuses a value of a wrong shape.
   const threats = new ThreatRecordsView(threatRowsOf(store));
   for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
-  const plainGroups: Record<string, GroupRecord> = {};
-  const otherGroups: Record<string, unknown> = {};
+  // The groups likewise (group-record-guard.ts): the schema sees only those the checks do not pass.
+  const groups: Record<string, GroupRecord> = {};
+  const unchecked: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(records.groups)) {
-    if (isPlainGroup(value)) plainGroups[key] = value;
-    else otherGroups[key] = value;
+    const group = plainGroup(value);
+    if (group === null) unchecked[key] = value;
+    else groups[key] = group;
   }
   const parsed = State.parse({
     ...state,
@@ -119,17 +120,17 @@ export function stateFromStore(store: JournaledStore): EngineState {
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
-    groups: otherGroups,
+    groups: unchecked,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
-  // In the stored order, as the schema's parse of them all gave it.
+  // In the stored order, each group as checked or as the schema gave it back.
   const parsedGroups = parsed.groups ?? {};
-  const groups: Record<string, GroupRecord> = {};
+  const allGroups: Record<string, GroupRecord> = {};
   for (const key of Object.keys(records.groups)) {
-    const group = parsedGroups[key] ?? plainGroups[key];
-    if (group !== undefined) groups[key] = group;
+    const group = groups[key] ?? parsedGroups[key];
+    if (group !== undefined) allGroups[key] = group;
   }
-  return { ...parsed, groups, threats };
+  return { ...parsed, groups: allGroups, threats };
 }
 
 /**
