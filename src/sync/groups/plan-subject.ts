@@ -119,23 +119,16 @@ function waitsForRetirement(
 function planParents(ctx: SyncContext, groupId: string, group: GroupRecord, preview: boolean): GroupAction[] {
   const grouping = ctx.config.grouping;
   if (grouping === undefined) return [];
-  const runtime = groupRuntime(ctx);
   const byRepo = membersByRepo(ctx, group);
   const underOldParent = attachedToOldParents(ctx);
   const actions: GroupAction[] = [];
   for (const repo of new Set([...byRepo.keys(), ...Object.keys(group.parents)])) {
     actions.push(
       ...planGroup({
-        groupId,
-        repo,
-        by: group.by,
-        key: group.key,
-        name: group.by === "asset" ? (ctx.state.assets[group.key]?.name ?? null) : null,
+        ...groupInRepo(ctx, groupId, group, repo),
         members: byRepo.get(repo) ?? [],
         parent: group.parents[repo],
         minMembers: grouping.min_members ?? DEFAULT_MIN_MEMBERS,
-        managedLabel: ctx.policy.managedLabel,
-        title: runtime.title,
         subIssues: ctx.workflow !== undefined && !withoutSubIssues(ctx, repo),
         underOldParent,
       }),
@@ -146,6 +139,19 @@ function planParents(ctx: SyncContext, groupId: string, group: GroupRecord, prev
   // Writes that keep the parent right first; ids and attaches once those are done.
   const first = due.filter((a) => !isAttachWork(a));
   return first.length > 0 ? first : due;
+}
+
+/** What both modes' planners are told of a group in one repository (its names, its label, its title engine). */
+function groupInRepo(ctx: SyncContext, groupId: string, group: GroupRecord, repo: string) {
+  return {
+    groupId,
+    repo,
+    by: group.by,
+    key: group.key,
+    name: group.by === "asset" ? (ctx.state.assets[group.key]?.name ?? null) : null,
+    managedLabel: ctx.policy.managedLabel,
+    title: groupRuntime(ctx).title,
+  };
 }
 
 /** A dry run: what a new parent would get, its members attached (GitHub's 100 at most). */
@@ -173,21 +179,14 @@ function newParentAttaches(
 
 /** Single mode: the group's one issue in each repository its members are routed to. */
 function planSingles(ctx: SyncContext, groupId: string, group: GroupRecord): SingleAction[] {
-  const runtime = groupRuntime(ctx);
   const byRepo = membersOf(ctx, group);
   const actions: SingleAction[] = [];
   for (const repo of new Set([...byRepo.keys(), ...Object.keys(group.single ?? {})])) {
     actions.push(
       ...planSingle({
-        groupId,
-        repo,
-        by: group.by,
-        key: group.key,
-        name: group.by === "asset" ? (ctx.state.assets[group.key]?.name ?? null) : null,
+        ...groupInRepo(ctx, groupId, group, repo),
         members: byRepo.get(repo) ?? [],
         issue: group.single?.[repo],
-        managedLabel: ctx.policy.managedLabel,
-        title: runtime.title,
         policy: ctx.policy,
       }),
     );
