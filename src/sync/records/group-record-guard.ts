@@ -87,14 +87,21 @@ function isMember(v: unknown): v is GroupMember {
   );
 }
 
-function isParent(v: unknown): v is GroupParent {
+/** What a parent and a single-mode issue both hold: the GitHub issue, its state and the hash written. */
+function isIssueBase(v: unknown): v is Record<string, unknown> {
   return (
     isObject(v) &&
     isPositiveInt(v["number"]) &&
     optional(v["id"], isPositiveInt) &&
     isString(v["url"]) &&
     isState(v["state"]) &&
-    isString(v["hash"]) &&
+    isString(v["hash"])
+  );
+}
+
+function isParent(v: unknown): v is GroupParent {
+  return (
+    isIssueBase(v) &&
     isStrings(v["attached"]) &&
     optional(v["checklistOnly"], (x) => x === "unavailable" || x === "full") &&
     optional(v["refused"], isString) &&
@@ -105,12 +112,7 @@ function isParent(v: unknown): v is GroupParent {
 
 function isIssue(v: unknown): v is GroupIssue {
   return (
-    isObject(v) &&
-    isPositiveInt(v["number"]) &&
-    optional(v["id"], isPositiveInt) &&
-    isString(v["url"]) &&
-    isState(v["state"]) &&
-    isString(v["hash"]) &&
+    isIssueBase(v) &&
     // A person's change with its verdicts still to send is rare: the schema checks it.
     v["person"] === undefined &&
     optional(v["closedByPerson"], isStrings) &&
