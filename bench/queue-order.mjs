@@ -82,6 +82,6 @@ for (const [name, t] of Object.entries(rows)) {
   }
 }
 if (b) {
-  const order = (side) => side.queue.dueWork(side.state, 0).map((d) => d.threatId);
+  const order = (side) => side.queue.dueWork(side.state, 0).map((d) => d.id ?? d.threatId);
   console.log(JSON.stringify(order(a)) === JSON.stringify(order(b)) ? "same order" : "THE ORDERS DIFFER");
 }

@@ -90,10 +90,10 @@ describe("queue derived from the state", () => {
     expect(orderedQueue(c.state, 0)).toEqual(["b", "a"]);
     // Without its link written, a mapped issue still finishes a create (interrupted create + link).
     putThreat(c, "a", record(1, { issue: { ...ISSUE, state: "open" } }));
-    expect(dueWork(c.state, 0).find((d) => d.threatId === "a")?.priority).toBe(2);
+    expect(dueWork(c.state, 0).find((d) => d.id === "a")?.priority).toBe(2);
     // The platform solved "a" meanwhile: its issue is now to be closed, which goes before a create.
     putThreat(c, "a", record(1, { status: "solved", issue: { ...ISSUE, state: "open" }, link: `${REPO}#7` }));
-    expect(dueWork(c.state, 0).map((d) => [d.threatId, d.priority, d.severity])).toEqual([
+    expect(dueWork(c.state, 0).map((d) => [d.id, d.priority, d.severity])).toEqual([
       ["a", 1, 1],
       ["b", 2, 2],
     ]);

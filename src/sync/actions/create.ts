@@ -20,15 +20,14 @@ function minimalBody(threatId: string): string {
   return `${MINIMAL_BODY_NOTE}\n\n${markerFor(threatId)}`;
 }
 
-/** A new issue for a threat, under a write-ahead intent so that a lost answer never duplicates it. */
-/** The number of the weekly SLA milestone the issue goes into, made on demand; null without one. */
+/** The number of the milestone a feature asked the issue to go into, made on demand; null without one. */
 async function milestoneFor(
-  action: ActionOf<"create">,
+  repo: string,
+  wanted: { title: string; dueOn: string },
   io: SendIo,
 ): Promise<{ number: number; created: boolean } | null> {
-  const wanted = action.milestone;
-  if (!wanted || !io.workflow || !io.milestones) return null;
-  return io.milestones.numberFor(io.workflow, action.repo, wanted.title, wanted.dueOn);
+  if (!io.workflow || !io.milestones) return null;
+  return io.milestones.numberFor(io.workflow, repo, wanted.title, wanted.dueOn);
 }
 
 interface CreateAnswer {
@@ -37,6 +36,7 @@ interface CreateAnswer {
   milestone: { number: number; created: boolean } | null;
 }
 
+/** A new issue for a threat, under a write-ahead intent so that a lost answer never duplicates it. */
 export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
   kind: "create",
   // New issues come after verdicts and state changes; within the class, by severity (queue.ts).
@@ -54,7 +54,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     settleLazily: true,
   }),
   async send(action, io) {
-    const milestone = await milestoneFor(action, io);
+    const milestone = action.milestone ? await milestoneFor(action.repo, action.milestone, io) : null;
     const send = (title: string, body: string) =>
       io.github.createIssue(action.repo, {
         title,

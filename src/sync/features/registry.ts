@@ -17,11 +17,54 @@ import type { Decider, FeatureAction } from "../plan/plan.js";
 // steps, then its recovery, then a recurrence).
 const FEATURES: readonly Feature[] = [acceptance, recurrence, sla, notes, project];
 
-/** The features the config switches on (its section present), built once per process. */
-export function featuresFor(config: Config): readonly Feature[] {
-  return FEATURES.filter((feature) =>
+/**
+ * The features a config switches on (its section present), whole and by hook: which of them
+ * take each of the core's calls. Made once per config (a process has one), so that a hook no
+ * configured feature has costs the core one length test, and a feature switched off costs nothing.
+ */
+export interface Plugged {
+  readonly all: readonly Feature[];
+  readonly onThreatVersion: readonly Feature[];
+  readonly onIssueChange: readonly Feature[];
+  readonly onIssueFound: readonly Feature[];
+  readonly onStatusSeen: readonly Feature[];
+  readonly viewOf: readonly Feature[];
+  readonly createWith: readonly Feature[];
+  readonly plan: readonly Feature[];
+  readonly decide: readonly Feature[];
+  /** Those whose clock may plan a step from the record alone (`FeatureClock.plannedFromRecord`). */
+  readonly plannedFromRecord: readonly Feature[];
+}
+
+const PLUGGED = new WeakMap<Config, Plugged>();
+
+/** The configured features of `config`, by hook (made on the first call for that config). */
+export function pluggedFor(config: Config): Plugged {
+  const known = PLUGGED.get(config);
+  if (known) return known;
+  const all = FEATURES.filter((feature) =>
     feature.configured ? feature.configured(config) : config[feature.configKey] !== undefined,
   );
+  const having = (hook: keyof Feature) => all.filter((feature) => feature[hook] !== undefined);
+  const plugged: Plugged = {
+    all,
+    onThreatVersion: having("onThreatVersion"),
+    onIssueChange: having("onIssueChange"),
+    onIssueFound: having("onIssueFound"),
+    onStatusSeen: having("onStatusSeen"),
+    viewOf: having("viewOf"),
+    createWith: having("createWith"),
+    plan: having("plan"),
+    decide: having("decide"),
+    plannedFromRecord: all.filter((feature) => feature.clock?.plannedFromRecord !== undefined),
+  };
+  PLUGGED.set(config, plugged);
+  return plugged;
+}
+
+/** The features the config switches on, in the registry's order. */
+export function featuresFor(config: Config): readonly Feature[] {
+  return pluggedFor(config).all;
 }
 
 /** The feature of that name, whether configured or not (an intent outlives a config change). */
@@ -39,14 +82,14 @@ export function featureModule(action: FeatureAction): ActionModule<FeatureAction
 /** The record as each configured feature notes an issue made or taken over (features/types.ts). */
 export function issueFound(config: Config, record: ThreatRecord, issue: IssueSnapshot): ThreatRecord {
   let out = record;
-  for (const feature of featuresFor(config)) if (feature.onIssueFound) out = feature.onIssueFound(out, issue);
+  for (const feature of pluggedFor(config).onIssueFound) out = feature.onIssueFound?.(out, issue) ?? out;
   return out;
 }
 
 /** The configured features' deciders for one plan (plan.ts `PlanInput.deciders`), in the registry's order. */
 export function decidersFor(config: Config, at: DecideAt): Decider[] {
   const out: Decider[] = [];
-  for (const feature of featuresFor(config)) {
+  for (const feature of pluggedFor(config).decide) {
     const decider = feature.decide?.(config, at);
     if (decider) out.push(decider);
   }
@@ -55,9 +98,11 @@ export function decidersFor(config: Config, at: DecideAt): Decider[] {
 
 /** Whether a configured feature's step due now is planned from the record alone (no read of the threat). */
 export function plannedFromRecord(ctx: SyncContext, threatId: string, nowMs: number): boolean {
+  const features = pluggedFor(ctx.config).plannedFromRecord;
+  if (features.length === 0) return false;
   const record = ctx.state.threats.get(threatId);
   if (record === undefined) return false;
-  return featuresFor(ctx.config).some((f) => f.clock?.plannedFromRecord?.(record, ctx, nowMs) === true);
+  return features.some((f) => f.clock?.plannedFromRecord?.(record, ctx, nowMs) === true);
 }
 
 /** The record as the configured features take the threat's status seen now, or null when none changed it. */
@@ -68,7 +113,7 @@ export function statusSeen(
   nowMs: number,
 ): ThreatRecord | null {
   let out: ThreatRecord | null = null;
-  for (const feature of featuresFor(config)) {
+  for (const feature of pluggedFor(config).onStatusSeen) {
     const next: ThreatRecord | null | undefined = feature.onStatusSeen?.(out ?? record, status, nowMs);
     if (next) out = next;
   }

@@ -1,5 +1,5 @@
 import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
-import { featuresFor, issueFound } from "../features/registry.js";
+import { issueFound, pluggedFor } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
@@ -66,7 +66,7 @@ function absorbIssue(
   if (threatId === null) return null;
   const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
   if (result.kind === "ignored") return null;
-  for (const feature of featuresFor(ctx.config)) feature.onIssueChange?.(ctx, threatId, issue);
+  for (const feature of pluggedFor(ctx.config).onIssueChange) feature.onIssueChange?.(ctx, threatId, issue);
   if (result.kind === "adopt") {
     adopt(ctx, threatId, result.record, issue);
     return ADOPTED;

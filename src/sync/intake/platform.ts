@@ -1,5 +1,5 @@
 import type { Asset, ParsedItem, StreamPage, Threat } from "../../platform/index.js";
-import { featuresFor } from "../features/registry.js";
+import { pluggedFor } from "../features/registry.js";
 import { nowIso, persist, remember, type SyncContext } from "../context.js";
 import {
   dropPending,
@@ -129,9 +129,8 @@ export function absorbThreat(ctx: SyncContext, threat: Threat): void {
     return;
   }
   let record = result.record;
-  for (const feature of featuresFor(ctx.config))
-    if (feature.onThreatVersion)
-      record = feature.onThreatVersion(ctx, before, record, threat, view.severityRank);
+  for (const feature of pluggedFor(ctx.config).onThreatVersion)
+    record = feature.onThreatVersion?.(ctx, before, record, threat, view.severityRank) ?? record;
   putThreat(ctx, threat.id, record);
   remember(ctx, threat.id, { view, link });
   // Grouping, when on, files the version under its group first: in single mode the planner asks for it.

@@ -2,10 +2,11 @@ import type { SyncContext } from "../context.js";
 import { leavesStateAlone, plan, type Action } from "./plan.js";
 import {
   decidersFor,
-  featuresFor,
   plannedFromRecord,
+  pluggedFor,
   renderedFor,
   statusSeen,
+  type Plugged,
 } from "../features/registry.js";
 import { desiredIssueState, isEligible, routeFor } from "./policy.js";
 import type { AssetView, ThreatView } from "../render/index.js";
@@ -101,6 +102,7 @@ import type { CreateAttributes } from "./plan.js";
 /** The features' additions to the threat's view (the SLA's due day, for the body and templates). */
 function withFeatures(
   ctx: SyncContext,
+  features: Plugged,
   view: ThreatView | null,
   threatId: string,
   nowMs: number,
@@ -108,17 +110,17 @@ function withFeatures(
   const record = ctx.state.threats.get(threatId);
   if (!view || !record) return view;
   let out = view;
-  for (const feature of featuresFor(ctx.config))
+  for (const feature of features.viewOf)
     if (feature.viewOf) out = { ...out, ...feature.viewOf(record, nowMs) };
   return out;
 }
 
 /** What the features ask a new issue to be created with (the SLA's weekly milestone). */
-function createWith(ctx: SyncContext, threatId: string): CreateAttributes {
+function createWith(ctx: SyncContext, features: Plugged, threatId: string): CreateAttributes {
   const record = ctx.state.threats.get(threatId);
   let out: CreateAttributes = {};
   if (!record) return out;
-  for (const feature of featuresFor(ctx.config))
+  for (const feature of features.createWith)
     if (feature.createWith) out = { ...out, ...feature.createWith(ctx, record) };
   return out;
 }
@@ -128,11 +130,12 @@ function createWith(ctx: SyncContext, threatId: string): CreateAttributes {
  * configured feature's (features/registry.ts), in the registry's order.
  */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
+  const planners = pluggedFor(ctx.config).plan;
   const actions = planCore(ctx, threatId);
-  if (!actions.every(leavesStateAlone)) return actions;
+  if (planners.length === 0 || !actions.every(leavesStateAlone)) return actions;
   const record = ctx.state.threats.get(threatId);
   if (!record || record.gone) return actions;
-  const features = featuresFor(ctx.config).flatMap((feature) => feature.plan?.(ctx, threatId, record) ?? []);
+  const features = planners.flatMap((feature) => feature.plan?.(ctx, threatId, record) ?? []);
   return features.length === 0 ? actions : [...actions, ...features];
 }
 
@@ -142,8 +145,10 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const nowMs = ctx.clock.now();
   const read = cached?.view ?? null;
+  // The configured features by hook: a hook no feature has is not asked (features/registry.ts).
+  const features = pluggedFor(ctx.config);
   // What the features hold of the threat is shown on the issue (the SLA's due day) and given to templates.
-  const view = withFeatures(ctx, read, threatId, nowMs);
+  const view = features.viewOf.length === 0 ? read : withFeatures(ctx, features, read, threatId, nowMs);
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
     updateThreat(ctx, threatId, removalCloseCleared);
@@ -167,7 +172,10 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   const seen = view ? { status: view.status } : statusOnly;
   const threat = seen ? present(seen) : record?.gone ? gone : notRead;
   // What the status seen makes of the features' data on the record (features/types.ts `onStatusSeen`).
-  const afterStatus = record && seen ? statusSeen(ctx.config, record, seen.status, nowMs) : null;
+  const afterStatus =
+    record && seen && features.onStatusSeen.length > 0
+      ? statusSeen(ctx.config, record, seen.status, nowMs)
+      : null;
   if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
   const base = view ? ctx.renderer.render(view, asset, route) : null;
   const current = ctx.state.threats.get(threatId);
@@ -191,7 +199,7 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     ...(grouped.single ? { single: grouped.single } : {}),
-    createWith: createWith(ctx, threatId),
-    deciders: decidersFor(ctx.config, { threatId, nowMs, base }),
+    createWith: features.createWith.length === 0 ? {} : createWith(ctx, features, threatId),
+    deciders: features.decide.length === 0 ? [] : decidersFor(ctx.config, { threatId, nowMs, base }),
   });
 }

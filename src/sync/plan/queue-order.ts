@@ -3,7 +3,7 @@ import { SEVERITIES } from "../../shared/severity.js";
 import { QueueClass } from "./queue-class.js";
 import { planClass } from "./plan-class.js";
 import type { EngineState } from "../records/threat-records.js";
-import { subjectKind, type SubjectKind } from "../records/subject.js";
+import { subjectKind, type Subject, type SubjectKind } from "../records/subject.js";
 
 /**
  * The queue's order (contract, "Priorities"), derived from the entries (records/queue.ts) and the
@@ -24,22 +24,20 @@ export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): Qu
   return planClass(record, entry.person !== undefined);
 }
 
-export interface DueItem {
-  /** The subject's key: a threat's id, or a group's key. */
-  threatId: string;
-  kind: SubjectKind;
+/** A subject due now (its `id` a threat's id, or a group's key), with what orders it. */
+export interface DueItem extends Subject {
   entry: QueueEntry;
   priority: QueueClass;
   /** Severity rank 0 (informational) .. 4 (critical), from the threat's record. */
   severity: number;
 }
 
-function dueItem(state: QueueState, threatId: string, entry: QueueEntry): DueItem {
-  const kind = subjectKind(threatId);
-  if (kind === "group") return { threatId, kind, entry, priority: QueueClass.other, severity: 0 };
+function dueItem(state: QueueState, id: string, entry: QueueEntry): DueItem {
+  const kind = subjectKind(id);
+  if (kind === "group") return { id, kind, entry, priority: QueueClass.other, severity: 0 };
   // The brief, not the record: building 100,000 records was most of a drain's ordering.
-  const record = state.threats.brief(threatId);
-  return { threatId, kind, entry, priority: dueClass(record, entry), severity: record?.severity ?? 0 };
+  const record = state.threats.brief(id);
+  return { id, kind, entry, priority: dueClass(record, entry), severity: record?.severity ?? 0 };
 }
 
 const KIND_ORDER: Record<SubjectKind, number> = { threat: 0, group: 1 };
@@ -64,7 +62,7 @@ export function dueWork(state: QueueState, nowMs: number): DueItem[] {
 
 /** Threat ids in the order their work is done; entries backing off until later are left out. */
 export function orderedQueue(state: QueueState, nowMs: number): string[] {
-  return dueWork(state, nowMs).map((d) => d.threatId);
+  return dueWork(state, nowMs).map((d) => d.id);
 }
 
 export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update", "backfill"] as const;

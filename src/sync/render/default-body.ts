@@ -100,7 +100,7 @@ export function defaultBody(
 ): string {
   const url = platformLink(platformUiUrl, threat.id);
   // Bounded like the table (related-section.ts), so it is part of the frame the long parts share.
-  const relatedPart = relatedSection(related);
+  const relatedPart = related ? relatedSection(related) : null;
   // The SLA's due day only: what changes with the clock (days left, breached) would rewrite every
   // issue daily. A breach shows as the breach label instead.
   const due = threat.sla ? [`**Due: ${threat.sla.due}**`] : [];

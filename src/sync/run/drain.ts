@@ -8,9 +8,9 @@ import { githubLink, toThreatView } from "../render/normalize.js";
 
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated } from "../related/index.js";
-import { plannedFromRecord } from "../features/registry.js";
+import { plannedFromRecord, pluggedFor } from "../features/registry.js";
 import { dueWork, type DueItem } from "../plan/queue-order.js";
-import { subjectOf, type Subject, type SubjectKind } from "../records/subject.js";
+import type { Subject, SubjectKind } from "../records/subject.js";
 import { anyGroupStored } from "../records/group-members.js";
 import {
   enqueueOwners,
@@ -131,7 +131,10 @@ async function processOne(
   let waits = false;
   // A feature's step due now that the record alone decides (features/types.ts `plannedFromRecord`)
   // is planned with no read, and so is what follows it: no read for the step, nor after it.
-  const fromRecord = subject.kind === "threat" && plannedFromRecord(ctx, threatId, ctx.clock.now());
+  const fromRecord =
+    subject.kind === "threat" &&
+    pluggedFor(ctx.config).plannedFromRecord.length > 0 &&
+    plannedFromRecord(ctx, threatId, ctx.clock.now());
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
     const planned = await planSubject(ctx, subject, fromRecord, opts.allow ?? (() => true));
     waits = planned.waits;
@@ -141,7 +144,7 @@ async function processOne(
       break;
     }
     // A body about to be written lists the asset's related assets: read them first (once per asset).
-    if (subject.kind === "threat")
+    if (ctx.related && subject.kind === "threat")
       await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
     for (const action of actions) {
       if (subject.kind === "group" && !stillAttaching(ctx, action)) continue;
@@ -235,23 +238,21 @@ const MAX_FOLLOW_UPS = 4;
  * The groups among the due subjects, in the order of their plans' queue classes (their action
  * modules' `priority`, as a threat's class is its plan's), after every threat's work.
  */
-function ordered(ctx: SyncContext, due: DueItem[]): string[] {
+function ordered(ctx: SyncContext, due: DueItem[]): Subject[] {
   const groups = due.filter((d) => d.kind === "group");
-  if (groups.length === 0) return due.map((d) => d.threatId);
-  const rank = new Map(groups.map((g) => [g.threatId, priorityOf(planGroupSubject(ctx, g.threatId))]));
+  if (groups.length === 0) return due;
+  const rank = new Map(groups.map((g) => [g.id, priorityOf(planGroupSubject(ctx, g.id))]));
   const byClass = [...groups].sort(
-    (a, b) => (rank.get(a.threatId) ?? 0) - (rank.get(b.threatId) ?? 0) || a.entry.seq - b.entry.seq,
+    (a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0) || a.entry.seq - b.entry.seq,
   );
-  return [
-    ...due.filter((d) => d.kind === "threat").map((d) => d.threatId),
-    ...byClass.map((g) => g.threatId),
-  ];
+  return [...due.filter((d) => d.kind === "threat"), ...byClass];
 }
 
-function dueIds(ctx: SyncContext, opts: DrainOptions, attempted: ReadonlySet<string>): string[] {
+/** The subjects due now (the kind each `dueWork` item already says), in the order they are done. */
+function dueSubjects(ctx: SyncContext, opts: DrainOptions, attempted: ReadonlySet<string>): Subject[] {
   const nowMs = opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now();
   const due = dueWork(ctx.state, nowMs).filter(
-    (d) => !attempted.has(d.threatId) && (opts.only === undefined || d.kind === opts.only),
+    (d) => !attempted.has(d.id) && (opts.only === undefined || d.kind === opts.only),
   );
   return ordered(ctx, due);
 }
@@ -263,28 +264,29 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
   // The work this drain's own writes queued (a member's group, a group's members' links) is
   // carried out by the same drain, after what was due when it began.
   for (let round = 0; round < MAX_FOLLOW_UPS && !stopped; round += 1) {
-    const ids = dueIds(ctx, opts, attempted);
-    if (ids.length === 0) break;
-    for (const id of ids) attempted.add(id);
-    stopped = await drainIds(ctx, opts, ids, result);
+    const subjects = dueSubjects(ctx, opts, attempted);
+    if (subjects.length === 0) break;
+    for (const subject of subjects) attempted.add(subject.id);
+    stopped = await drainSubjects(ctx, opts, subjects, result);
   }
   await persist(ctx);
   return result;
 }
 
-/** One round over `ids`, in order; answers whether the process is stopping. */
-async function drainIds(
+/** One round over `subjects`, in order; answers whether the process is stopping. */
+async function drainSubjects(
   ctx: SyncContext,
   opts: DrainOptions,
-  first: string[],
+  first: Subject[],
   result: DrainResult,
 ): Promise<boolean> {
-  let limited = new Set<string>();
+  let limited: Subject[] = [];
   let stopped = false;
   for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
-    const ids = pass === 0 ? first : [...limited];
-    limited = new Set();
-    for (const threatId of ids) {
+    const subjects = pass === 0 ? first : limited;
+    limited = [];
+    for (const subject of subjects) {
+      const threatId = subject.id;
       if (
         stopped ||
         opts.signal?.aborted ||
@@ -300,7 +302,7 @@ async function drainIds(
         continue;
       }
       try {
-        const outcome = await processOne(ctx, subjectOf(threatId), opts);
+        const outcome = await processOne(ctx, subject, opts);
         result[outcome === "done" ? "done" : "deferred"] += 1;
       } catch (error) {
         if (isStopped(error)) {
@@ -312,7 +314,7 @@ async function drainIds(
         const failed = ctx.state.queue[threatId];
         if (failed) putQueue(ctx, threatId, attemptFailed(failed, describe(error)));
         if (worthRetryingNow(error) && pass < MAX_PASSES - 1) {
-          limited.add(threatId);
+          limited.push(subject);
           ctx.emit({ type: "rate_limited", threatId });
           continue;
         }
@@ -327,7 +329,7 @@ async function drainIds(
         await checkpoint(ctx);
       }
     }
-    if (limited.size === 0) break;
+    if (limited.length === 0) break;
   }
   return stopped;
 }

@@ -39,7 +39,7 @@ describe("the queue holds subjects", () => {
     // The group queued first: older than the threat's work, still after it.
     enqueue(h.ctx, GROUP, {}, now);
     enqueue(h.ctx, threatId(1), {}, now);
-    expect(dueWork(h.ctx.state, Date.now()).map((d) => [d.threatId, d.kind])).toEqual([
+    expect(dueWork(h.ctx.state, Date.now()).map((d) => [d.id, d.kind])).toEqual([
       [threatId(1), "threat"],
       [GROUP, "group"],
     ]);
