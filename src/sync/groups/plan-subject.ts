@@ -248,7 +248,7 @@ export async function planGroupWithAdoption(
 }
 
 /** Queues a group's subject (new information ends its back-off, as a threat's does). */
-export function enqueueGroup(ctx: SyncContext, groupId: string): void {
+function enqueueGroup(ctx: SyncContext, groupId: string): void {
   if (ctx.state.groups?.[groupId] !== undefined) enqueue(ctx, groupId, {}, nowIso(ctx));
 }
 

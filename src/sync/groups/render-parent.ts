@@ -55,7 +55,7 @@ export interface RenderedParent {
 }
 
 /** Open members first, then the most severe, then the oldest issue: the checklist's order. */
-export function checklistOrder(a: MemberView, b: MemberView): number {
+function checklistOrder(a: MemberView, b: MemberView): number {
   if (a.state !== b.state) return a.state === "open" ? -1 : 1;
   if (a.severity !== b.severity) return b.severity - a.severity;
   return a.repo === b.repo ? a.number - b.number : a.repo.localeCompare(b.repo);

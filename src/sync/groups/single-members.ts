@@ -25,7 +25,7 @@ export function membersOf(ctx: SyncContext, group: GroupRecord): Map<string, Sin
   return byRepo;
 }
 
-export function setIssue(
+function setIssue(
   ctx: SyncContext,
   groupId: string,
   repo: string,

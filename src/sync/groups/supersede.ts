@@ -33,7 +33,7 @@ export function isCurrent(ctx: SyncContext, group: GroupRecord): boolean {
 }
 
 /** The groups of the configured setting, by key (superseded records left out). */
-export function currentGroups(ctx: SyncContext): Array<[string, GroupRecord]> {
+function currentGroups(ctx: SyncContext): Array<[string, GroupRecord]> {
   return Object.entries(ctx.state.groups ?? {}).filter(([, g]) => g.superseded === undefined);
 }
 
@@ -58,7 +58,7 @@ function freeKey(ctx: SyncContext, groupId: string): string {
  * (after unfinished intents are resolved: one still open moves with its record). A record with no
  * issue has nothing to absorb or retire and is dropped. Answers how many were superseded.
  */
-export function supersedeChangedGroups(ctx: SyncContext): number {
+function supersedeChangedGroups(ctx: SyncContext): number {
   let moved = 0;
   for (const [groupId, group] of currentGroups(ctx)) {
     if (isCurrent(ctx, group)) continue;

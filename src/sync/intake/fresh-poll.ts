@@ -8,7 +8,7 @@ import type { SyncContext } from "../context.js";
  * the issue before every PATCH. A person who acts between two of the connector's
  * writes is read before the second, as the GET before each write used to (people-and-refusals e2e).
  */
-export const FRESH_MS = 2_000;
+const FRESH_MS = 2_000;
 
 interface Poll {
   at: number;

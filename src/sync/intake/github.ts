@@ -172,7 +172,7 @@ export async function notePersonChange(
 }
 
 /** Reads one repository's change list (conditional, from its watermark) and absorbs what changed. */
-export async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): Promise<void> {
+async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): Promise<void> {
   const since = ctx.state.github.since[repo] ?? null;
   const result = await ctx.github.listChangedIssues(repo, since);
   notePolled(ctx, repo);

@@ -88,7 +88,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
  * `updated_at` and `status`, spec "Events": a re-delivery), so that the client need not parse it.
  * Any other item, a malformed one included, is parsed and absorbed as before.
  */
-export function unchangedThreat(ctx: SyncContext, raw: Readonly<Record<string, unknown>>): string | null {
+function unchangedThreat(ctx: SyncContext, raw: Readonly<Record<string, unknown>>): string | null {
   const { id, updated_at: updatedAt, status } = raw;
   if (typeof id !== "string" || typeof updatedAt !== "string" || typeof status !== "string") return null;
   return ctx.state.threats.sameVersion(id, updatedAt, status) === true ? id : null;
@@ -105,7 +105,7 @@ function redelivered(ctx: SyncContext, kind: "threats" | "assets", ids: readonly
 }
 
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
-export function absorbThreat(ctx: SyncContext, threat: Threat): void {
+function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
   // The re-delivery test straight on the stored columns (no record built): the common case of a
   // no-change re-read; `applyThreatVersion` answers the same for it.

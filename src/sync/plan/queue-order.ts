@@ -65,7 +65,7 @@ export function orderedQueue(state: QueueState, nowMs: number): string[] {
   return dueWork(state, nowMs).map((d) => d.id);
 }
 
-export const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update", "backfill"] as const;
+const PRIORITY_NAMES = ["verdict", "close_reopen", "create", "update", "backfill"] as const;
 
 /** The backlog's names: the threats' classes, then the groups' subjects. */
 export const BACKLOG_NAMES = [...PRIORITY_NAMES, "group"] as const;

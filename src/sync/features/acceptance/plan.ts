@@ -30,7 +30,7 @@ export function acceptanceDecider(at: AcceptanceAt): Decider {
 const one = (action: AcceptanceAction): Action[] => [action];
 
 /** A person's "not planned" close with the acceptance label: `accepted` instead of the usual verdict. */
-export function planRiskAcceptance(
+function planRiskAcceptance(
   input: PlanInput,
   person: PersonChange,
   at: AcceptanceAt,
@@ -59,7 +59,7 @@ export function planRiskAcceptance(
  * connector's own comments on the issue say until when it was accepted (and whether the warning
  * went out), so that it still ends, warned, on time. Sought once per version of the threat.
  */
-export function planAcceptanceRecovery(
+function planAcceptanceRecovery(
   input: PlanInput,
   issue: IssueRecord,
   at: AcceptanceAt,
@@ -82,7 +82,7 @@ export function planAcceptanceRecovery(
 }
 
 /** The next step of an acceptance the record holds, when one is due at `now`. */
-export function planAcceptanceStep(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
+function planAcceptanceStep(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
   const acceptance = input.record?.acceptance;
   const { policy, now } = at;
   if (!acceptance || input.threat.kind !== "present") return null;

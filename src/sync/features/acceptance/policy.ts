@@ -15,7 +15,7 @@ export interface AcceptancePolicy {
   note: (person: PersonChange, until: string) => string;
 }
 
-export function acceptancePolicy(config: Config["acceptance"]): AcceptancePolicy | undefined {
+function acceptancePolicy(config: Config["acceptance"]): AcceptancePolicy | undefined {
   if (!config) return undefined;
   const template = config.status_note;
   // Compiled at the first acceptance, not at start: an idle sync never loads liquidjs.

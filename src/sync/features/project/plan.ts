@@ -27,7 +27,7 @@ export interface SetFieldsAction extends FeatureAction {
 export type ProjectAction = AddItemAction | SetFieldsAction;
 
 /** The fields whose rendered text differs from what the slice says was last written. Pure. */
-export function changedFields(
+function changedFields(
   slice: ProjectSlice,
   rendered: ReadonlyMap<string, string>,
 ): Record<string, string> {

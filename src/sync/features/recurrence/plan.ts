@@ -15,12 +15,12 @@ export function recurrenceDecider(base: Rendering | null): Decider {
   return { issue: (input, issue) => planRecurrence(input, issue, base) };
 }
 
-export function recurredComment(next: { repo: string; number: number }, expired: boolean): string {
+function recurredComment(next: { repo: string; number: number }, expired: boolean): string {
   const why = expired ? "its risk acceptance ended" : "the platform reports it as `unsolved` again";
   return `This threat recurred (${why}): it continues in ${next.repo}#${next.number}. This issue stays closed.`;
 }
 
-export function planRecurrence(
+function planRecurrence(
   input: PlanInput,
   issue: IssueRecord,
   base: Rendering | null,

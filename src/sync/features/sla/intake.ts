@@ -28,7 +28,7 @@ const EPOCH_SECONDS_BELOW = 1e11;
  * A detection time as platforms write it: an ISO time (`2026-11-01T08:00:00Z`), an ISO day
  * (`2026-11-01`, its start in UTC), or a Unix time in seconds or milliseconds; null otherwise.
  */
-export function timeOf(value: unknown): number | null {
+function timeOf(value: unknown): number | null {
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value <= 0) return null;
     return value < EPOCH_SECONDS_BELOW ? value * 1000 : value;
