@@ -86,7 +86,7 @@ the others are still re-queued) or the lock is held; 2 config or usage error.`,
       type: "string",
       multiple: true,
       arg: "ID",
-      help: "a threat whose refused work to re-queue; repeat it for more",
+      help: "threats whose refused work to re-queue: one or more ids, or repeat it",
     },
     all: { type: "boolean", default: false, help: "every threat with refused work" },
     "dry-run": {
