@@ -26,6 +26,7 @@ export {
   PlatformTokenError,
   PlatformDeferredError,
   PlatformStoppedError,
+  isPermanentPlatformRefusal,
   problemTypeSuffix,
   type PlatformErrorCode,
 } from "./errors.js";
