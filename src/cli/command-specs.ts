@@ -70,11 +70,12 @@ long it takes at the write budget. Reads the file only: no lock, no network.`,
 
 export const RETRY = defineCommand({
   name: "retry",
-  summary: "re-queue work GitHub refused for good",
+  summary: "re-queue work either side refused for good",
   synopsis: "[-c FILE] (--threat ID ... | --all) [--dry-run]",
-  description: `Put work that GitHub refused for good (what \`status\` lists under "refused") back in the queue,
-once its cause is removed (repository unarchived, conversation unlocked, ...); the next cycle
-(\`sync\`, or the next of \`run\`) reads those threats afresh and does what is due. Touches the
+  description: `Put work that GitHub or the platform refused for good (what \`status\` lists under
+"refused") back in the queue, once its cause is removed (repository unarchived, conversation
+unlocked, a field the platform refused, ...); the next cycle (\`sync\`, or the next of \`run\`)
+reads those threats afresh and does what is due. Touches the
 state file only: no network, no secret needed. Takes the state lock like \`sync\`: while \`run\`
 or \`sync\` works on the state it exits 1 naming the holder (stop \`run\` first).
 One line per threat re-queued, then the total. Exit 0 when everything asked for was re-queued
@@ -86,7 +87,7 @@ the others are still re-queued) or the lock is held; 2 config or usage error.`,
       type: "string",
       multiple: true,
       arg: "ID",
-      help: "a threat whose refused work to re-queue; repeat it for more",
+      help: "threats whose refused work to re-queue: one or more ids, or repeat it",
     },
     all: { type: "boolean", default: false, help: "every threat with refused work" },
     "dry-run": {

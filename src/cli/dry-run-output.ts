@@ -33,8 +33,14 @@ export function tapThreats(platform: PlatformClient, seen: Map<string, Threat>):
   return { ...platform, streamThreats: (cursor) => tap(platform.streamThreats(cursor), seen) };
 }
 
-// A group's parent and its attachments (grouping) come after the threats' own actions.
-const ORDER: readonly string[] = [...ACTION_KINDS, "group", "attach", "error"];
+// A group's parent and its attachments (grouping) come after the threats' own actions; an update
+// that closes or reopens an issue is listed as `close` or `reopen` (its audit action), before content.
+const ORDER: readonly string[] = [
+  ...ACTION_KINDS.flatMap((kind) => (kind === "update" ? ["close", "reopen", kind] : [kind])),
+  "group",
+  "attach",
+  "error",
+];
 /** A plug-in feature's write (`note`, `sla_milestone`) ranks where the one core kind `feature` does. */
 const rank = (action: string): number => {
   const at = ORDER.indexOf(action);

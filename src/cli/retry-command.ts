@@ -5,7 +5,7 @@ import { RETRY } from "./command-specs.js";
 import { parseCommand, UsageError } from "./usage.js";
 
 /**
- * `threatbridge retry`: puts work that GitHub refused for good (what `status` lists under
+ * `threatbridge retry`: puts work that GitHub or the platform refused for good (what `status` lists under
  * `refused`) back in the queue, for the next cycle. It only touches the state file, so, like
  * `status`, it needs no secret; unlike `status` it writes, so it takes the state lock as `sync`
  * does (a running `run` or `sync` makes it exit 1, naming the holder). An id with no refused work

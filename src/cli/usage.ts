@@ -118,8 +118,32 @@ function unknownOption(spec: CommandSpec, args: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * `--threat ID ...` (an option that takes several values): the words after its value, up to the
+ * next option, are more values of it, as if the option were repeated before each.
+ */
+function spreadValues(spec: CommandSpec, args: string[]): string[] {
+  const out: string[] = [];
+  let taking: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") return [...out, ...args.slice(i)];
+    if (!arg.startsWith("-")) {
+      out.push(...(taking !== undefined ? [`--${taking}`, arg] : [arg]));
+      continue;
+    }
+    out.push(arg);
+    const name = arg.startsWith("--") ? (arg.slice(2).split("=")[0] ?? "") : undefined;
+    const option = name !== undefined && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
+    taking = option?.multiple === true && option.type === "string" ? name : undefined;
+    if (taking !== undefined && !arg.includes("=") && i + 1 < args.length) out.push(args[++i] ?? "");
+  }
+  return out;
+}
+
 /** Parses a command's arguments with its declared options; a wrong line is a UsageError. */
-export function parseCommand<O extends OptionSpecs>(spec: CommandSpec<O>, args: string[]): Parsed<O> {
+export function parseCommand<O extends OptionSpecs>(spec: CommandSpec<O>, given: string[]): Parsed<O> {
+  const args = spreadValues(spec, given);
   const unknown = unknownOption(spec, args);
   if (unknown !== undefined) throw new UsageError(unknown);
   try {

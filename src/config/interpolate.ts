@@ -22,6 +22,22 @@ export const UNRESOLVED_SECRET = "(unresolved: not needed by this command)";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * The ids that go with a secret: deployments give them in the same secret store as the secret
+ * (`PLATFORM_CLIENT_ID` beside `PLATFORM_CLIENT_SECRET`), so a command that uses no credentials
+ * treats them as it treats the secret. Each gets a placeholder its key accepts.
+ */
+const CREDENTIAL_IDS: ReadonlyMap<string, string | number> = new Map<string, string | number>([
+  ["platform.client_id", UNRESOLVED_SECRET],
+  ["github.app.app_id", 1],
+  ["github.app.installation_id", 1],
+]);
+
+/** The placeholder of a secret or of a credential's id; undefined for any other key. */
+function placeholderFor(path: readonly PropertyKey[]): string | number | undefined {
+  return isSecretPath(path) ? UNRESOLVED_SECRET : CREDENTIAL_IDS.get(formatPath(path));
+}
+
 export function expandString(text: string, env: Env, showFragments: boolean): Expansion {
   let value = "";
   let changed = false;
@@ -89,13 +105,14 @@ export function interpolateDocument(
       node.items.forEach((item, index) => visit(item, [...path, index]));
     } else if (isScalar(node) && typeof node.value === "string") {
       const expanded = expandString(node.value, env, !isSecretPath(path));
-      // `status` needs no secret (contract): a secret it cannot resolve leaves a placeholder. An
-      // empty value counts as unresolved: `PLATFORM_CLIENT_SECRET=` is how an operator (or a
-      // compose file's `KEY=`) leaves a variable unset, and the commands that use the secret
-      // still refuse it ("must not be empty").
+      // `status` needs no secret (contract): a secret (or a credential's id) it cannot resolve
+      // leaves a placeholder. An empty value counts as unresolved: `PLATFORM_CLIENT_SECRET=` is how
+      // an operator (or a compose file's `KEY=`) leaves a variable unset, and the commands that use
+      // the secret still refuse it ("must not be empty").
       const unresolved = expanded.errors.length > 0 || expanded.value === "";
-      if (opts.unresolvedSecrets === "placeholder" && isSecretPath(path) && unresolved) {
-        node.value = UNRESOLVED_SECRET;
+      const placeholder = opts.unresolvedSecrets === "placeholder" ? placeholderFor(path) : undefined;
+      if (placeholder !== undefined && unresolved) {
+        node.value = placeholder;
         return;
       }
       const start = node.range?.[0];

@@ -33,9 +33,10 @@ export function resolveConfigPath(argvPath: string | undefined, env: Env): strin
 
 export interface LoadOptions {
   /**
-   * `placeholder`: a secret (`client_secret`, `token`, `private_key`) whose `${VAR}` is unset or
-   * empty reads as UNRESOLVED_SECRET instead of failing, for commands that use no secret (`status`,
-   * `retry`; contract).
+   * `placeholder`: a secret (`client_secret`, `token`, `private_key`) or the id that goes with one
+   * (`platform.client_id`, a GitHub App's ids) whose `${VAR}` is unset or empty reads as a
+   * placeholder instead of failing, for commands that use no secret (`status`, `retry`, `rewind`;
+   * contract).
    */
   unresolvedSecrets?: "error" | "placeholder";
   /** Reads `*_file` secrets (default: the file system). */

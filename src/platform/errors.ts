@@ -122,6 +122,15 @@ function problemKind(status: number): PlatformFailureKind {
   return status === 429 ? "rate_limited" : "answer";
 }
 
+/**
+ * A request the platform refused for what it is, not for when it came: 400 (`request/invalid-filter`,
+ * `request/invalid-status-transition`) or 422 `request/validation` (spec "Errors"). Sent again it
+ * gets the same answer; a 401, 403, 404, 429 or 5xx may not.
+ */
+export function isPermanentPlatformRefusal(error: unknown): error is PlatformProblem {
+  return error instanceof PlatformProblem && (error.status === 400 || error.status === 422);
+}
+
 /** Build a PlatformProblem from whatever error body arrived (problem+json or not). */
 export function problemFromBody(
   info: RequestInfo & { status: number; requestId: string | undefined },

@@ -9,6 +9,7 @@ export type { TokenAuth } from "./token-cache.js";
 export {
   Asset,
   ExternalReference,
+  GITHUB_SYSTEM,
   Problem,
   SETTABLE_STATUSES,
   SettableStatus,
@@ -25,6 +26,7 @@ export {
   PlatformTokenError,
   PlatformDeferredError,
   PlatformStoppedError,
+  isPermanentPlatformRefusal,
   problemTypeSuffix,
   type PlatformErrorCode,
 } from "./errors.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRecord } from "../shared/json.js";
 import {
   isThreatStatus,
   SETTABLE_STATUSES,
@@ -28,14 +29,36 @@ export type SettableStatus = z.infer<typeof SettableStatus>;
 /** "Format: not shown": a timestamp-like position, kept as the platform sent it. */
 const StreamPosition = z.union([z.string(), z.number()]).nullable();
 
+/** The system the connector links threats into (contract: `PUT .../external-references/github`). */
+export const GITHUB_SYSTEM = "github";
+
 export const ExternalReference = z.looseObject({
   // The 1..64 length rule binds the PUT path segment; on reads a longer one must not cost the threat.
   system: z.string(),
   external_id: z.string(),
-  url: z.string(),
+  // "Whether external_id and url are each required: not shown" (PUT external-references).
+  url: z.string().nullable().optional(),
   linked_at: z.string().nullable().optional(),
 });
 export type ExternalReference = z.infer<typeof ExternalReference>;
+
+/**
+ * A threat's references. Another system's reference is the caller's business, not this client's:
+ * one that is not as the table shows is left out rather than costing the threat. An unreadable
+ * `github` one still fails the item (it is read again later): taking it for absent could give a
+ * threat whose link names an issue a second one.
+ */
+const ExternalReferences = z.array(z.unknown()).transform((items, ctx) => {
+  const refs: ExternalReference[] = [];
+  for (const item of items) {
+    const ref = ExternalReference.safeParse(item);
+    if (ref.success) refs.push(ref.data);
+    else if (isRecord(item) && item["system"] === GITHUB_SYSTEM) {
+      ctx.issues.push({ code: "custom", input: item, message: `unreadable ${GITHUB_SYSTEM} reference` });
+    }
+  }
+  return refs;
+});
 
 export const Threat = z.looseObject({
   id: Uuid,
@@ -44,7 +67,7 @@ export const Threat = z.looseObject({
   updated_at: z.string(),
   stream_position: StreamPosition.optional(),
   module_data: z.record(z.string(), z.unknown()).nullable().optional(),
-  external_references: z.array(ExternalReference).default([]),
+  external_references: ExternalReferences.default([]),
 });
 export type Threat = z.infer<typeof Threat>;
 

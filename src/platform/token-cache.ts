@@ -81,6 +81,19 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
   let refusedUntil = 0;
   let lastRefusal: PlatformTokenError | null = null;
 
+  /**
+   * How the Basic pair is written: form-url-encoded first (RFC 6749 §2.3.1), as it is once a token
+   * endpoint that does not url-decode the pair refused the encoded one (many read it as it is).
+   * The two differ only for an id or secret with characters outside A-Z a-z 0-9 - . _ ~.
+   */
+  let basicEncoded = true;
+  const basicForms = opts.tokenAuth === "client_secret_basic" && pairOf(true) !== pairOf(false);
+
+  function pairOf(encoded: boolean): string {
+    const encode = encoded ? formEncode : (text: string) => text;
+    return `${encode(opts.clientId)}:${encode(opts.clientSecret)}`;
+  }
+
   function requestParts(): { headers: Record<string, string>; body: string } {
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (opts.scope !== undefined) form.set("scope", opts.scope);
@@ -90,8 +103,7 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
       accept: "application/json",
     };
     if (opts.tokenAuth === "client_secret_basic") {
-      const pair = `${formEncode(opts.clientId)}:${formEncode(opts.clientSecret)}`;
-      const basic = Buffer.from(pair, "utf8").toString("base64");
+      const basic = Buffer.from(pairOf(basicEncoded), "utf8").toString("base64");
       // The encoded pair is as secret as the secret: an endpoint may echo the header it got.
       opts.secrets.add(basic);
       headers["authorization"] = `Basic ${basic}`;
@@ -120,7 +132,23 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
     return new PlatformTokenError({ ...info, status: res.status }, reason, oauth?.error, { kind });
   }
 
-  function fetchToken(): Promise<{ token: string; lifetimeMs: number }> {
+  /** A token; a Basic pair the endpoint refused is asked for once more in its other form. */
+  async function fetchToken(): Promise<{ token: string; lifetimeMs: number }> {
+    try {
+      return await fetchTokenOnce();
+    } catch (err) {
+      if (!basicForms || !(err instanceof PlatformTokenError) || err.kind !== "credentials") throw err;
+      basicEncoded = !basicEncoded;
+      try {
+        return await fetchTokenOnce();
+      } catch (second) {
+        basicEncoded = !basicEncoded;
+        throw second instanceof PlatformTokenError && second.kind === "credentials" ? err : second;
+      }
+    }
+  }
+
+  function fetchTokenOnce(): Promise<{ token: string; lifetimeMs: number }> {
     const { headers, body } = requestParts();
     return sendWithRetries(
       { ...opts, scrub },

@@ -3,12 +3,16 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Reads a dotted path (`meta.title`) from a JSON value; undefined when any step is missing. */
+/**
+ * Reads a dotted path (`meta.title`, `ratings.0.level`: a whole number indexes an array) from a
+ * JSON value; undefined when any step is missing.
+ */
 export function getPath(value: unknown, path: string): unknown {
   let current: unknown = value;
   for (const key of path.split(".")) {
-    if (!isRecord(current)) return undefined;
-    current = current[key];
+    if (Array.isArray(current) && /^\d+$/.test(key)) current = current[Number(key)];
+    else if (isRecord(current)) current = current[key];
+    else return undefined;
   }
   return current;
 }

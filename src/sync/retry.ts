@@ -6,7 +6,7 @@ import type { EngineState } from "./records/threat-records.js";
 import { refusalCleared } from "./transitions/outcome.js";
 
 /**
- * `threatbridge retry`: work that GitHub refused for good is recorded on the threat and never
+ * `threatbridge retry`: work that GitHub (or the platform) refused for good is recorded on the threat and never
  * retried on its own (refusals.ts), because sending the same request again gets the same answer.
  * Once the operator has removed the cause (unarchived the repository, unlocked the conversation,
  * fixed a label), this puts that work back: the refusal is cleared and the threat gets a queue

@@ -58,7 +58,7 @@ interface StatusReport {
     budget: BudgetLimits;
   };
   retry: { threats: number; assets: number };
-  /** Steps GitHub refused for good: resolved, not retried. */
+  /** Steps GitHub or the platform refused for good: resolved, not retried. */
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
   /** Issues people deleted: those threats are no longer managed. */
   deletedIssues: Array<{ threatId: string; issue: string }>;
@@ -248,7 +248,7 @@ export function formatStatus(report: StatusReport, nowMs: number, features: read
       `\n            by severity: ${formatCounts(report.backlog.bySeverity)}`,
     `github:     ${formatGitHub(report, nowMs)}`,
     `unreadable: ${report.retry.threats} threats, ${report.retry.assets} assets (read again each cycle)`,
-    `refused:    ${report.refused.length} steps GitHub refused for good (not retried on their own${
+    `refused:    ${report.refused.length} steps refused for good (not retried on their own${
       report.refused.length > 0 ? "; `threatbridge retry --all` once the cause is fixed" : ""
     })` +
       report.refused

@@ -88,4 +88,19 @@ describe("parseCommand", () => {
     expect(usageError(() => parseCommand(spec, ["now"]))).toBe('sync takes no argument "now"');
     expect(usageError(() => parseCommand(spec, ["--max-duration"]))).toContain("--max-duration");
   });
+
+  it("contract, `retry --threat ID ...`: ids after --threat are each a threat, as is --threat repeated", () => {
+    const retry = SPECS.find((s) => s.name === "retry");
+    if (retry === undefined) throw new Error("no retry command");
+    expect(parseCommand(retry, ["--threat", "a", "b", "--dry-run", "--threat", "c", "d"])).toMatchObject({
+      threat: ["a", "b", "c", "d"],
+      "dry-run": true,
+    });
+    expect(parseCommand(retry, ["--threat=a", "b"])).toMatchObject({ threat: ["a", "b"] });
+    expect(usageError(() => parseCommand(retry, ["--all", "a"]))).toBe('retry takes no argument "a"');
+    // A single-valued option takes one value, as before.
+    expect(usageError(() => parseCommand(spec, ["--max-duration", "5", "6"]))).toBe(
+      'sync takes no argument "6"',
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfigText, UNRESOLVED_SECRET } from "../../src/config/index.js";
-import { ENV, errorOf, minimalPlus, parse, problemAt, yamlOf } from "./helpers.js";
+import { ENV, errorOf, MINIMAL_LINES, minimalPlus, parse, problemAt, yamlOf } from "./helpers.js";
 
 /** Contract, "Configuration": `${VAR}` and `${VAR:-default}` are replaced from the environment. */
 describe("environment interpolation", () => {
@@ -150,5 +150,29 @@ describe("environment interpolation", () => {
     expect(errorOf(minimalPlus(), empty).message).toBe(
       "test.yaml:5: platform.client_secret: must not be empty\ntest.yaml:7: github.token: must not be empty",
     );
+  });
+
+  it("contract, `status` needs no secret in the environment: the ids that go with the secrets (platform.client_id, a GitHub App's ids) may be unset there too, and are still required elsewhere", () => {
+    const app = yamlOf([
+      ...MINIMAL_LINES.filter((line) => !line.includes("token:")),
+      "  app:",
+      "    app_id: ${GITHUB_APP_ID}",
+      "    installation_id: ${GITHUB_INSTALLATION_ID}",
+      "    private_key: ${GITHUB_APP_PRIVATE_KEY}",
+    ]);
+    for (const text of [minimalPlus(), app]) {
+      const { config } = parseConfigText(text, "test.yaml", {}, { unresolvedSecrets: "placeholder" });
+      expect(config.platform.client_secret).toBe(UNRESOLVED_SECRET);
+    }
+    expect(errorOf(minimalPlus(), { PLATFORM_CLIENT_SECRET: "s", GITHUB_TOKEN: "t" }).message).toBe(
+      "test.yaml:4: platform.client_id: environment variable PLATFORM_CLIENT_ID is not set (or write ${PLATFORM_CLIENT_ID:-default} to give a default)",
+    );
+    expect(
+      errorOf(app, {
+        PLATFORM_CLIENT_ID: "id",
+        PLATFORM_CLIENT_SECRET: "s",
+        GITHUB_APP_PRIVATE_KEY: "k",
+      }).problems.map((p) => p.path),
+    ).toEqual(["github.app.app_id", "github.app.installation_id"]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { threatOf } from "./people-helpers.js";
 import { REPO, startWorld, type World } from "./world.js";
 
 /**
@@ -85,5 +86,41 @@ filters:
     const text = await world.run(["sync", "-c", world.configPath, "--dry-run"]);
     expect(text.stdout).toMatch(new RegExp(`^totals: .*adopt ${issues.length}`, "m"));
     expect(text.stdout).toMatch(new RegExp(`^adopt\\s+\\w+\\s+\\S+\\s+.*${REPO}#\\d+`, "m"));
+  });
+
+  it("contract, --dry-run --json names the repository and issue of every write where known, with the audit log's action: a person's close is a verdict on its issue, a platform close and reopen are close and reopen, and what writes nothing is not listed", async () => {
+    world = await startWorld();
+    const w = world;
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const [toVerdict, toClose, toReopen, agreed] = w.gh.issues(REPO).filter((i) => i.state === "open");
+    if (!toVerdict || !toClose || !toReopen || !agreed)
+      throw new Error("the seed has fewer than four open issues");
+    // Closed by a person and sent back as unsolved by the next scan: the connector reopens it.
+    w.gh.person.close(REPO, toReopen.number, { reason: "completed", login: "carol" });
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    w.sim.sim.updateThreat(threatOf(toReopen.body), { status: "unsolved" });
+    w.gh.person.close(REPO, toVerdict.number, { reason: "completed", login: "alice" });
+    w.sim.sim.updateThreat(threatOf(toClose.body), { status: "solved" });
+    // Solved on the platform and closed by a person alike: nothing is left to write to either side.
+    w.sim.sim.updateThreat(threatOf(agreed.body), { status: "solved" });
+    w.gh.person.close(REPO, agreed.number, { reason: "completed", login: "dave" });
+
+    const json = await w.run(["sync", "-c", w.configPath, "--dry-run", "--json"]);
+    expect(json.code).toBe(0);
+    const records = parseLines(json.stdout);
+    const lineOf = (body: string | null) => records.filter((r) => r["threat_id"] === threatOf(body));
+    expect(lineOf(toVerdict.body)).toEqual([
+      expect.objectContaining({ action: "verdict", repository: REPO, issue: toVerdict.number }),
+    ]);
+    expect(lineOf(toClose.body)).toEqual([
+      expect.objectContaining({ action: "close", repository: REPO, issue: toClose.number }),
+    ]);
+    expect(lineOf(toReopen.body)).toEqual([
+      expect.objectContaining({ action: "reopen", repository: REPO, issue: toReopen.number }),
+    ]);
+    expect(lineOf(agreed.body)).toEqual([]);
+    const text = await w.run(["sync", "-c", w.configPath, "--dry-run"]);
+    expect(text.stdout).toMatch(new RegExp(`^verdict\\s.*${REPO}#${toVerdict.number}\\s`, "m"));
+    expect(text.stdout).toMatch(new RegExp(`^close\\s.*${REPO}#${toClose.number}\\s`, "m"));
   });
 });

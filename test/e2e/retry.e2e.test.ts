@@ -2,17 +2,21 @@ import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { status, sync, threatOf } from "./people-helpers.js";
+import { issueToken, json, startTinyPlatform, useTinyPlatform, type TinyPlatform } from "./tiny-platform.js";
 import { REPO, startWorld, type World } from "./world.js";
 
 /**
- * `threatbridge retry` (contract, command table): work GitHub refused for good, listed by `status`
+ * `threatbridge retry` (contract, command table): work either side refused for good, listed by `status`
  * under `refused`, goes back in the queue, and the next cycle does it. The built CLI against the
  * simulator and the GitHub stand-in on 127.0.0.1.
  */
 
 let world: World | undefined;
+let platform: TinyPlatform | undefined;
 afterEach(async () => {
+  await platform?.close();
   await world?.close();
+  platform = undefined;
   world = undefined;
 });
 
@@ -116,4 +120,58 @@ describe("threatbridge retry", () => {
     expect(config.code).toBe(2);
     expect(config.stderr).toContain("cannot read the configuration file");
   }, 180_000);
+
+  it("contract, retry re-queues work either side refused for good: a link the platform answers 422 is recorded as refused, not sent again each cycle, and sent once after retry", async () => {
+    world = await startWorld();
+    const id = "5b3f8e2a-9c1d-4e7f-8a6b-2d4c6e8f0a1b";
+    const threat = {
+      id,
+      status: "unsolved",
+      updated_at: "2026-11-01T00:00:00Z",
+      name: "Open port",
+      severity: "high",
+      external_references: [],
+    };
+    let refuse = true;
+    platform = await startTinyPlatform((req, res) => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      if (path === "/oauth/token") return issueToken(res);
+      if (path === "/v1/assets")
+        return json(res, 200, { assets: [], pagination: { next_cursor: null, page_size: 0 } });
+      if (path === "/v1/threats")
+        return json(res, 200, { threats: [threat], pagination: { next_cursor: null, page_size: 1 } });
+      if (path === `/v1/threats/${id}` && req.method === "GET")
+        return json(res, 200, { ...threat, stream_position: null });
+      if (req.method === "PUT" && refuse)
+        return json(res, 422, {
+          type: "http://x/errors/request/validation",
+          status: 422,
+          detail: "url must be https",
+        });
+      if (req.method === "PUT") return void res.writeHead(204).end();
+      json(res, 404, { type: "http://x/errors/path/not-allowlisted", status: 404 });
+    });
+    await useTinyPlatform(world, platform.url);
+    const puts = () => platform?.requests.filter((r) => r.method === "PUT").length ?? 0;
+
+    expect(await sync(world)).toBe(0);
+    expect(issuesOf(world, id)).toHaveLength(1);
+    expect((await status(world)).refused).toEqual([
+      expect.objectContaining({
+        threatId: id,
+        action: "link",
+        reason: expect.stringMatching(/422/) as unknown,
+      }),
+    ]);
+    const sent = puts();
+    expect(await sync(world)).toBe(0);
+    expect(puts()).toBe(sent);
+
+    refuse = false;
+    expect((await retry(world, ["--threat", id])).code).toBe(0);
+    expect(await sync(world)).toBe(0);
+    expect(puts()).toBe(sent + 1);
+    expect((await status(world)).refused).toEqual([]);
+    expect(issuesOf(world, id)).toHaveLength(1);
+  });
 });

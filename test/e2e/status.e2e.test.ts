@@ -47,7 +47,7 @@ function status(args: string[], cwd: string, env: Record<string, string> = {}): 
 const CONFIG = (statePath: string): string => `platform:
   base_url: http://127.0.0.1:1
   token_url: http://127.0.0.1:1/oauth/token
-  client_id: \${PLATFORM_CLIENT_ID:-threatbridge}
+  client_id: \${PLATFORM_CLIENT_ID}
   client_secret: \${PLATFORM_CLIENT_SECRET}
 github:
   token: \${GITHUB_TOKEN}
@@ -188,7 +188,7 @@ describe("status", () => {
     expect(text.stdout).toMatch(/GitHub rate limit \d+\/\d+ left as seen \S+ \(\d+ s ago\)/);
   });
 
-  it("contract, `status` needs no secret: secret variables set but empty read like unset ones; sync, run and check still refuse them with file, line and key", async () => {
+  it("contract, `status` needs no secret: secret variables set but empty read like unset ones, the client id's too; sync, run and check still refuse them with file, line and key", async () => {
     assertBuilt();
     dir = await mkdtemp(join(tmpdir(), "threatbridge-status-"));
     const statePath = join(dir, "data", "state.json");
@@ -201,7 +201,10 @@ describe("status", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ statePath, stateFile: false, refused: [] });
 
     for (const command of ["sync", "run", "check"]) {
-      const refused = await threatbridge([command, "-c", "c.yaml"], dir, empty);
+      const refused = await threatbridge([command, "-c", "c.yaml"], dir, {
+        ...empty,
+        PLATFORM_CLIENT_ID: "threatbridge",
+      });
       expect(refused.code, command).toBe(2);
       expect(refused.stderr, command).toContain("c.yaml:5: platform.client_secret: must not be empty");
       expect(refused.stderr, command).toContain("c.yaml:7: github.token: must not be empty");

@@ -38,6 +38,11 @@ export interface FakePlatformOptions {
   expiresIn?: number;
   /** Put the secret the client sent into token error descriptions (a careless identity provider). */
   echoSecret?: boolean;
+  /**
+   * How the Basic pair is read: `form` url-decodes id and secret (RFC 6749 §2.3.1), `raw` takes
+   * them as they are (many token endpoints do).
+   */
+  basicDecoding?: "form" | "raw";
 }
 
 export interface FakePlatform {
@@ -159,8 +164,8 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
       const m = /^Basic (.+)$/.exec(req.headers.authorization ?? "");
       const pair = m?.[1] === undefined ? "" : Buffer.from(m[1], "base64").toString("utf8");
       const at = pair.indexOf(":");
-      if (at > 0)
-        [id, secret] = [decodeURIComponent(pair.slice(0, at)), decodeURIComponent(pair.slice(at + 1))];
+      const decode = opts.basicDecoding === "raw" ? (t: string) => t : decodeURIComponent;
+      if (at > 0) [id, secret] = [decode(pair.slice(0, at)), decode(pair.slice(at + 1))];
       if (form.has("client_secret")) id = null;
     } else {
       [id, secret] = [form.get("client_id"), form.get("client_secret")];

@@ -45,6 +45,28 @@ describe("platform schemas (spec: Resources and their fields)", () => {
     expect(Threat.safeParse({ ...base, external_references: [{ system: "github" }] }).success).toBe(false);
   });
 
+  it("a reference of another system that is not as the table shows (no url, a null url, a numeric id) never costs the threat; an unreadable github one still does", () => {
+    const github = { system: "github", external_id: "acme/sec#1", url: "https://x" };
+    const others = [
+      { system: "jira", external_id: "SEC-1" },
+      { system: "jira-eu", external_id: "SEC-2", url: null },
+      { system: "servicenow", external_id: 12345, url: "https://sn/1" },
+      "not an object",
+    ];
+    const parsed = Threat.parse({ ...base, external_references: [...others, github] });
+    expect(parsed.external_references.map((r) => r.system)).toEqual(["jira", "jira-eu", "github"]);
+    // Whether `url` is required is "not shown" (PUT external-references): a github link without one
+    // still names its issue.
+    const noUrl = Threat.parse({
+      ...base,
+      external_references: [{ system: "github", external_id: "acme/sec#1" }],
+    });
+    expect(noUrl.external_references).toEqual([{ system: "github", external_id: "acme/sec#1" }]);
+    expect(
+      Threat.safeParse({ ...base, external_references: [{ system: "github", external_id: 7 }] }).success,
+    ).toBe(false);
+  });
+
   it("pending is a status but never settable", () => {
     expect(SETTABLE_STATUSES).toEqual(["unsolved", "solved", "false_positive", "accepted"]);
   });

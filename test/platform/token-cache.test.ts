@@ -105,6 +105,30 @@ describe("platform tokens (spec: Authentication)", () => {
     expect(form.has("client_secret")).toBe(false);
   });
 
+  it("client_secret_basic against a token endpoint that does not url-decode the pair: a secret with +, / and = still gets a token, asked for once more as it is, and that form is kept", async () => {
+    const secret = "aB3+x/Yz9=";
+    const f = await setup({ clientSecret: secret, basicDecoding: "raw" });
+    const { client, clock } = track(harness(f, { clientSecret: secret }));
+    expect((await client.getThreat(THREAT_ID))?.id).toBe(THREAT_ID);
+    expect(f.tokenRequests.map((r) => r.authorization)).toEqual([
+      `Basic ${Buffer.from("client-id:aB3%2Bx%2FYz9%3D").toString("base64")}`,
+      `Basic ${Buffer.from(`client-id:${secret}`).toString("base64")}`,
+    ]);
+    clock.advance(300_000);
+    await client.getThreat(THREAT_ID);
+    expect(f.tokenRequests).toHaveLength(3);
+    expect(f.tokenRequests[2]?.authorization).toBe(f.tokenRequests[1]?.authorization);
+  });
+
+  it("a wrong secret with such characters is refused after its two forms, with the endpoint's first answer", async () => {
+    const f = await setup({ clientSecret: "right+secret" });
+    const { client } = track(harness(f, { clientSecret: "wrong+secret" }));
+    const err = await rejection(client.getThreat(THREAT_ID), PlatformTokenError);
+    expect(err.oauthError).toBe("invalid_client");
+    expect(f.tokenRequests).toHaveLength(2);
+    expect(f.requests).toHaveLength(0);
+  });
+
   it("client_secret_post sends the credentials as form fields, with scope and audience", async () => {
     const f = await setup({ tokenAuth: "client_secret_post" });
     const { client } = track(

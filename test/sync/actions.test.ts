@@ -139,8 +139,8 @@ describe("action modules (one module per action kind)", () => {
 
   it("dry run: each kind describes what it would do (labels of a create, the state of a close)", () => {
     expect(describeAction(samples.create)).toEqual({ labels: ["threatbridge"], assignees: ["oncall"] });
-    expect(describeAction(samples.verdict)).toEqual({ detail: "status=solved" });
-    expect(describeAction(samples.update)).toEqual({ detail: "state=closed" });
+    expect(describeAction(samples.verdict)).toEqual({ repository: REPO, issue: 7, detail: "status=solved" });
+    expect(describeAction(samples.update)).toEqual({ action: "close", detail: "state=closed" });
     expect(describeAction(contentUpdate)).toEqual({ detail: "content changed" });
     // A feature's step is described by its own module, under its own name for the dry-run line.
     const breach = { kind: "feature" as const, feature: "sla", step: "breach", threatId: ID };

@@ -7,7 +7,9 @@ export const acceptAction: ActionModule<ActionOf<"accept">, null> = {
   priority: () => QueueClass.verdict,
   spendsGitHubBudget: () => false,
   mappingRepair: true,
-  describe: (action) => ({ detail: `state=${action.state}` }),
+  // Nothing is sent to either side: a dry run does not list it (its name would read as a risk
+  // acceptance, the contract's `accept`).
+  describe: (action) => ({ hidden: true, detail: `state=${action.state}` }),
   send: () => Promise.resolve(null),
   settle: (action) => ({
     record: (r) => issueStateIs(r, action.state),

@@ -19,7 +19,10 @@ export { QueueClass } from "../plan/queue-class.js";
 export type EngineAction = Action | GroupAction | SingleAction | RetireAction;
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
-export type ActionDescription = Pick<DryRunRecord, "labels" | "assignees" | "detail" | "title" | "issue"> & {
+export type ActionDescription = Pick<
+  DryRunRecord,
+  "labels" | "assignees" | "detail" | "title" | "repository" | "issue"
+> & {
   /** The dry-run line's name for it, where it is not the kind (a feature's write: `note`, `project`). */
   action?: string;
   /** Bookkeeping a dry run does not list (it writes nothing anyone sees). */

@@ -59,7 +59,11 @@ export const updateAction: ActionModule<Update, UpdateAnswer> = {
   mappingRepair: false,
   describe(action) {
     if (action.state) {
-      return { detail: `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}` };
+      // Named as its audit line names it (event-observers.ts): a state change is a close or a reopen.
+      return {
+        action: action.state === "closed" ? "close" : "reopen",
+        detail: `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}`,
+      };
     }
     return action.content ? { detail: "content changed" } : {};
   },

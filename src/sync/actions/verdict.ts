@@ -12,7 +12,12 @@ export const verdictAction: ActionModule<
   priority: () => QueueClass.verdict,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ detail: `status=${action.status}` }),
+  // The issue the person changed (contract: dry-run lines name `repository`/`issue` where known).
+  describe: (action) => ({
+    repository: action.person.repo,
+    issue: action.person.number,
+    detail: `status=${action.status}`,
+  }),
   send: (action, io) =>
     unlessGone(() => io.platform.setStatus(action.threatId, action.status, action.note || undefined)),
   settle(action, outcome) {

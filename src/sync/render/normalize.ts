@@ -1,5 +1,5 @@
 import type { Config } from "../../config/index.js";
-import type { Asset, Threat } from "../../platform/index.js";
+import { GITHUB_SYSTEM, type Asset, type Threat } from "../../platform/index.js";
 import { getPath, isRecord } from "../../shared/json.js";
 import type { AssetView, ThreatView } from "./types.js";
 import { SEVERITIES } from "../../shared/severity.js";
@@ -88,10 +88,13 @@ export function parseExternalId(externalId: string): IssueRef | null {
   return Number.isSafeInteger(number) && number > 0 ? { repo: match[1], number } : null;
 }
 
-export const LINK_SYSTEM = "github";
+export const LINK_SYSTEM = GITHUB_SYSTEM;
 
-/** The threat's `github` external reference, if any (one per system: spec, External reference). */
+/**
+ * The threat's `github` external reference, if any (one per system: spec, External reference). One
+ * without a url still names its issue; the link is written again with the issue's url.
+ */
 export function githubLink(threat: Threat): { externalId: string; url: string } | null {
   const ref = threat.external_references.find((r) => r.system === LINK_SYSTEM);
-  return ref ? { externalId: ref.external_id, url: ref.url } : null;
+  return ref ? { externalId: ref.external_id, url: ref.url ?? "" } : null;
 }

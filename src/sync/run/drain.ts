@@ -1,4 +1,5 @@
 import { isGone, isPermanentRefusal } from "../../github/index.js";
+import { isPermanentPlatformRefusal } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
 import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
 import { isGitHubWrite, priorityOf, type EngineAction } from "../actions/index.js";
@@ -203,7 +204,7 @@ async function resolvedRefusal(
   } else if (action.kind === "update" && isGone(error)) {
     const issue = ctx.state.threats.get(threatId)?.issue;
     markIssueDeleted(ctx, threatId, issue?.repo ?? action.repo, issue?.number ?? action.number);
-  } else if (isPermanentRefusal(error)) {
+  } else if (isPermanentRefusal(error) || isPermanentPlatformRefusal(error)) {
     recordRefusal(ctx, threatId, action.kind, error);
   } else {
     return false;

@@ -4,9 +4,10 @@ import { dropIntent, dropQueue, putGroup, updateThreat } from "../records/state-
 import { groupRetired, parentRefused, singleRefused } from "../transitions/group.js";
 import { issueDeleted, refused } from "../transitions/outcome.js";
 import { threatLogFields } from "./log-fields.js";
+import { isPermanentPlatformRefusal } from "../../platform/index.js";
 
 /**
- * Steps GitHub refuses for good. Such a step is resolved, not retried: it
+ * Steps GitHub (or the platform: a 400 or 422) refuses for good. Such a step is resolved, not retried: it
  * is recorded on the threat (shown by `status`, counted in metrics), its queue entry and intents
  * are dropped, and the rest of the queue goes on. New work for the threat (a platform change, a
  * person's change) is planned afresh.
@@ -33,7 +34,7 @@ export function recordRefusal(ctx: SyncContext, threatId: string, action: string
   ctx.emit({ type: "refused", threatId, detail: action });
   ctx.logger.warn(
     { ...named, action, err: error },
-    "GitHub refused this step for good; it is recorded and not retried (see `threatbridge status`)",
+    `${isPermanentPlatformRefusal(error) ? "the platform" : "GitHub"} refused this step for good; it is recorded and not retried (see \`threatbridge status\`)`,
   );
 }
 
