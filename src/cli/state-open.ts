@@ -29,9 +29,14 @@ export interface OpenEngineStateOptions {
  * that many bytes, whatever the snapshot's size (the SIGKILL test kills mid-compaction);
  * THREATBRIDGE_FREEZE_STATE=1 makes any in-place mutation of the state throw.
  */
-function compactionFromEnv(env: Record<string, string | undefined>): JournaledStoreOptions["compaction"] {
+function compactionFromEnv(
+  env: Record<string, string | undefined>,
+): NonNullable<JournaledStoreOptions["compaction"]> {
   const bytes = Number(env["THREATBRIDGE_COMPACT_BYTES"] ?? "");
-  return Number.isInteger(bytes) && bytes > 0 ? { minJournalBytes: bytes, ratio: 0 } : undefined;
+  // A new state gets its snapshot with its first commit: `state.path` exists after the first cycle.
+  return Number.isInteger(bytes) && bytes > 0
+    ? { minJournalBytes: bytes, ratio: 0, first: true }
+    : { first: true };
 }
 
 export function freezeFromEnv(env: Record<string, string | undefined>): boolean {
@@ -43,7 +48,7 @@ export async function openEngineState(path: string, opts: OpenEngineStateOptions
   const store: JournaledStore = await openJournaledStore(path, {
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
-    ...(compaction ? { compaction } : {}),
+    compaction,
   });
   const stats = store.stats();
   return {

@@ -56,8 +56,12 @@ type CompactionPhase = "start" | "snapshot-written" | "done";
 export interface JournaledStoreOptions {
   fs?: StoreFs;
   logger?: Logger;
-  /** A compaction starts once the journal holds more than max(minJournalBytes, ratio × snapshot). */
-  compaction?: { minJournalBytes?: number; ratio?: number };
+  /**
+   * A compaction starts once the journal holds more than max(minJournalBytes, ratio × snapshot);
+   * with `first`, also after the first commit of a store that has no snapshot yet, so that the
+   * snapshot's file exists from then on (the engine's stores: operators look for `state.path`).
+   */
+  compaction?: { minJournalBytes?: number; ratio?: number; first?: boolean };
   /** Yields to the event loop between chunks of a snapshot's serialization (setImmediate). */
   pause?: () => Promise<void>;
   /** Told of each compaction's progress (logs; tests kill processes at these points). */

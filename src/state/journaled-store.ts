@@ -30,6 +30,7 @@ export class Store implements JournaledStore {
   private lastCompactionError: string | null = null;
   private readonly minJournalBytes: number;
   private readonly ratio: number;
+  private readonly firstSnapshot: boolean;
 
   constructor(
     readonly path: string,
@@ -47,6 +48,7 @@ export class Store implements JournaledStore {
   ) {
     this.minJournalBytes = opts.compaction?.minJournalBytes ?? 4 * 1024 * 1024;
     this.ratio = opts.compaction?.ratio ?? 0.5;
+    this.firstSnapshot = opts.compaction?.first === true;
   }
 
   get(collection: string, key: string): Json | undefined {
@@ -147,7 +149,8 @@ export class Store implements JournaledStore {
     this.tail.catch(() => undefined);
     if (
       this.compaction === null &&
-      this.journalBytes > Math.max(this.minJournalBytes, this.ratio * this.adapter.bytes)
+      ((this.firstSnapshot && this.adapter.bytes === 0) ||
+        this.journalBytes > Math.max(this.minJournalBytes, this.ratio * this.adapter.bytes))
     )
       this.startCompaction().catch(() => undefined);
     return this.tail;

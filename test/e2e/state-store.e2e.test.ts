@@ -41,6 +41,18 @@ describe("the journaled state (end to end)", () => {
     expect(world.gh.counters().notModified).toBeGreaterThan(github.notModified);
   }, 120_000);
 
+  it("the first sync of a new state writes the snapshot at state.path (docs/operations.md: a snapshot there, a journal beside it)", async () => {
+    world = await startWorld({ threats: 6 });
+    expect(existsSync(world.statePath)).toBe(false);
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    expect(existsSync(world.statePath)).toBe(true);
+    // The snapshot and its journal hold the state together: what the sync did is all there.
+    const store = await openJournaledStore(world.statePath, { readOnly: true });
+    const mapped = [...stateFromStore(store).threats.entries()].filter(([, t]) => t.issue !== undefined);
+    await store.close();
+    expect(mapped.length).toBe(world.gh.issues(REPO).length);
+  }, 60_000);
+
   it("a version-1 state file is converted on the first sync (a .v1.bak copy is kept) and no issue is duplicated", async () => {
     world = await startWorld({ threats: 24 });
     const firstSeen = firstSeenStatuses(world);
