@@ -171,16 +171,16 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     const { number } = await acceptOne(w);
     const totals = (out: string): string => out.split("\n").find((l) => l.startsWith("totals:")) ?? "";
     const planned = await w.run(["sync", "-c", w.configPath, "--dry-run"]);
-    expect(totals(planned.stdout)).toContain("accept_risk 1");
+    expect(totals(planned.stdout)).toContain("accept 1");
     await sync(w);
     const warn = await w.run(["sync", "-c", w.configPath, "--dry-run"], { clock: later(25) });
-    expect(totals(warn.stdout)).toBe("totals: warn_expiry 1");
+    expect(totals(warn.stdout)).toBe("totals: warn 1");
     const expire = await w.run(["sync", "-c", w.configPath, "--dry-run", "--json"], { clock: later(31) });
     const lines = expire.stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { action: string; issue?: number });
-    expect(lines).toContainEqual(expect.objectContaining({ action: "expire_risk", issue: number }));
+    expect(lines).toContainEqual(expect.objectContaining({ action: "expire", issue: number }));
     // The dry runs wrote nothing.
     expect(comments(w, number)).toHaveLength(1);
   });

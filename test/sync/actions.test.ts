@@ -142,16 +142,16 @@ describe("action modules (one module per action kind)", () => {
     expect(describeAction(samples.verdict)).toEqual({ repository: REPO, issue: 7, detail: "status=solved" });
     expect(describeAction(samples.update)).toEqual({ action: "close", detail: "state=closed" });
     expect(describeAction(contentUpdate)).toEqual({ detail: "content changed" });
-    // A feature's step is described by its own module, under its own name for the dry-run line.
+    // A feature's step is described by its own module, under its audit line's name (contract's vocabulary).
     const breach = { kind: "feature" as const, feature: "sla", step: "breach", threatId: ID };
     expect(describeAction({ ...breach, repo: REPO, number: 7, label: "sla:breached" } as Action)).toEqual({
-      action: "sla_breach",
+      action: "update",
       labels: ["sla:breached"],
       detail: "SLA breached",
     });
     const milestone = { ...breach, step: "milestone", repo: REPO, number: 7, title: "SLA 2026-12-06" };
     expect(describeAction({ ...milestone, dueOn: "2026-12-06" } as Action)).toEqual({
-      action: "sla_milestone",
+      action: "milestone",
       detail: 'milestone "SLA 2026-12-06"',
     });
   });

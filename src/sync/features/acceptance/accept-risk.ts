@@ -31,7 +31,7 @@ const acceptRisk: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
   // A read of GitHub and a platform write: no GitHub write.
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: (action) => ({ action: "accept_risk", detail: `status=accepted by=${action.person.login}` }),
+  describe: (action) => ({ action: "accept", detail: `status=accepted by=${action.person.login}` }),
   async send(action, io) {
     const comments = await io.github.listComments(action.repo, action.number);
     const end = acceptanceEnd(

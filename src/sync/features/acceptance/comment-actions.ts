@@ -11,7 +11,7 @@ const accepted: ActionModule<AcceptedComment, { posted: true }> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ action: "step_comment", detail: "the acceptance's end" }),
+  describe: () => ({ action: "comment", detail: "the acceptance's end" }),
   intent: (action) => stepCommentIntent(action, "accept"),
   send: postStepComment,
   settle(action) {
@@ -28,7 +28,7 @@ const warn: ActionModule<WarnExpiry, { posted: true }> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ action: "warn_expiry", detail: "the acceptance ends soon" }),
+  describe: () => ({ action: "warn", detail: "the acceptance ends soon" }),
   intent: (action) => stepCommentIntent(action, "warn"),
   send: postStepComment,
   settle(action) {

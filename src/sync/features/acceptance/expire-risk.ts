@@ -16,7 +16,7 @@ const expireRisk: ActionModule<ExpireRisk, { gone: false; answer: Threat } | { g
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => false,
   mappingRepair: false,
-  describe: () => ({ action: "expire_risk", detail: "status=unsolved (the acceptance ended)" }),
+  describe: () => ({ action: "expire", detail: "status=unsolved (the acceptance ended)" }),
   send: (action, io) => unlessGone(() => io.platform.setStatus(action.threatId, "unsolved")),
   settle(action, outcome) {
     const id = action.threatId;

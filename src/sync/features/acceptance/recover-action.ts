@@ -20,8 +20,10 @@ const recoverAcceptance: ActionModule<RecoverAcceptance, AcceptanceTold | null> 
   spendsGitHubBudget: () => false,
   // `reconcile` repairs what the state lost: this acceptance too (its runs ask the feature's module).
   mappingRepair: true,
+  // A read, no write: the dry run lists writes.
   describe: () => ({
     action: "recover_acceptance",
+    hidden: true,
     detail: "read the issue's comments for the acceptance's end",
   }),
   async send(action, io) {

@@ -66,7 +66,7 @@ const note: ActionModule<RecurNote, { posted: true }> = {
   priority: () => QueueClass.create,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: () => ({ action: "step_comment", detail: "names the new issue" }),
+  describe: () => ({ action: "comment", detail: "names the new issue" }),
   intent: (action) => stepCommentIntent(action, "recur"),
   send: postStepComment,
   settle(action) {

@@ -15,7 +15,8 @@ const breach: ActionModule<SlaBreach, null> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ action: "sla_breach", labels: [action.label], detail: "SLA breached" }),
+  // Under the audit line's name (an update of the issue: its breach label).
+  describe: (action) => ({ action: "update", labels: [action.label], detail: "SLA breached" }),
   // Adding a label twice gives the same issue: no intent, and no read first.
   async send(action, io) {
     await io.github.addLabels(action.repo, action.number, [action.label]);

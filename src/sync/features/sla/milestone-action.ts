@@ -21,7 +21,7 @@ const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ action: "sla_milestone", detail: `milestone "${action.title}"` }),
+  describe: (action) => ({ action: "milestone", detail: `milestone "${action.title}"` }),
   // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.
   async send(action, io) {
     const found =
