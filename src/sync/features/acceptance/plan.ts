@@ -30,11 +30,7 @@ export function acceptanceDecider(at: AcceptanceAt): Decider {
 const one = (action: AcceptanceAction): Action[] => [action];
 
 /** A person's "not planned" close with the acceptance label: `accepted` instead of the usual verdict. */
-function planRiskAcceptance(
-  input: PlanInput,
-  person: PersonChange,
-  at: AcceptanceAt,
-): Action[] | null {
+function planRiskAcceptance(input: PlanInput, person: PersonChange, at: AcceptanceAt): Action[] | null {
   const { policy, now } = at;
   if (!isRiskAcceptance(person, policy) || input.threat.kind !== "present") return null;
   return one({
@@ -59,11 +55,7 @@ function planRiskAcceptance(
  * connector's own comments on the issue say until when it was accepted (and whether the warning
  * went out), so that it still ends, warned, on time. Sought once per version of the threat.
  */
-function planAcceptanceRecovery(
-  input: PlanInput,
-  issue: IssueRecord,
-  at: AcceptanceAt,
-): Action[] | null {
+function planAcceptanceRecovery(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
   const record = input.record;
   if (!record || record.acceptance || issue.state !== "closed") return null;
   if (input.threat.kind !== "present" || input.threat.value.status !== "accepted") return null;

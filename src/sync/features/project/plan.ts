@@ -27,10 +27,7 @@ export interface SetFieldsAction extends FeatureAction {
 export type ProjectAction = AddItemAction | SetFieldsAction;
 
 /** The fields whose rendered text differs from what the slice says was last written. Pure. */
-function changedFields(
-  slice: ProjectSlice,
-  rendered: ReadonlyMap<string, string>,
-): Record<string, string> {
+function changedFields(slice: ProjectSlice, rendered: ReadonlyMap<string, string>): Record<string, string> {
   const changed: Record<string, string> = {};
   for (const [name, text] of rendered) if (slice.v[name] !== valueHash(text)) changed[name] = text;
   return changed;

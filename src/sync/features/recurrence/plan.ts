@@ -20,11 +20,7 @@ function recurredComment(next: { repo: string; number: number }, expired: boolea
   return `This threat recurred (${why}): it continues in ${next.repo}#${next.number}. This issue stays closed.`;
 }
 
-function planRecurrence(
-  input: PlanInput,
-  issue: IssueRecord,
-  base: Rendering | null,
-): Action[] | null {
+function planRecurrence(input: PlanInput, issue: IssueRecord, base: Rendering | null): Action[] | null {
   const record = input.record;
   const from = record?.recurredFrom;
   if (from && !from.noted) {
