@@ -97,9 +97,11 @@ export interface Feature {
   /**
    * The writes it plans for a threat, beside the core's: asked when the core's plan leaves the
    * issue's state alone (a close may make them moot; the next round asks again), from the record and
-   * what the run has read. Nothing to do: an empty list (the plan has settled for this feature).
+   * what the run has read: `view` is the threat as read, with every configured feature's additions
+   * (`viewOf`: the SLA's due day), or null when the run has not read it (work planned from the
+   * record alone). Nothing to do: an empty list (the plan has settled for this feature).
    */
-  plan?(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[];
+  plan?(ctx: SyncContext, threatId: string, record: ThreatRecord, view: ThreatView | null): FeatureAction[];
   /**
    * The writes it plans for a group's own issues (grouping: parent mode's parents, single mode's
    * group issues), asked by the group's subject (groups/plan-subject.ts) once the group's own plan

@@ -135,7 +135,12 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   if (planners.length === 0 || !actions.every(leavesStateAlone)) return actions;
   const record = ctx.state.threats.get(threatId);
   if (!record || record.gone) return actions;
-  const features = planners.flatMap((feature) => feature.plan?.(ctx, threatId, record) ?? []);
+  // The threat as read, with what the configured features add to it (as the issue shows it).
+  const plugged = pluggedFor(ctx.config);
+  const read = ctx.cache.get(threatId)?.view ?? null;
+  const view =
+    plugged.viewOf.length === 0 ? read : withFeatures(ctx, plugged, read, threatId, ctx.clock.now());
+  const features = planners.flatMap((feature) => feature.plan?.(ctx, threatId, record, view) ?? []);
   return features.length === 0 ? actions : [...actions, ...features];
 }
 

@@ -20,11 +20,11 @@ export const project: Feature = {
   configKey: "github",
   configured: (config) => config.github.project !== undefined,
   actions: projectModules,
-  plan(ctx, threatId, record) {
+  plan(ctx, threatId, record, view) {
     const runtime = runtimeFor(ctx);
     // No client for projects (the engine's own fakes) or the project missing: nothing is planned.
     if (runtime === null || runtime.off) return [];
-    return planProjectWrites(threatId, record, renderFields(ctx, threatId, record));
+    return planProjectWrites(threatId, record, renderFields(ctx, threatId, record, view));
   },
   planGroup(ctx, groupId, group) {
     const runtime = runtimeFor(ctx);

@@ -4,8 +4,7 @@ import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
 import { escapePlainText } from "../../render/escape.js";
 import type { SyncContext } from "../../context.js";
 import { titleScope } from "../../render/template-scope.js";
-import type { AssetView } from "../../render/index.js";
-import { slaView } from "../sla/transitions.js";
+import type { AssetView, ThreatView } from "../../render/index.js";
 
 type FieldTemplates = ReadonlyMap<string, (scope: object) => string>;
 
@@ -65,21 +64,21 @@ function renderAll(
 }
 
 /**
- * Each configured field's text for the threat as the run read it, by field name; null when the run
- * has not read the threat (work planned from the record alone): the fields wait for a read. The
- * scope is the issue title's (plain text: a board cell shows text as it is, and platform text is
- * escaped so that it cannot mention anyone).
+ * Each configured field's text for the threat as the run read it (`view`: with what the configured
+ * features add, the SLA's due day as the issue shows it), by field name; null when the run has not
+ * read the threat (work planned from the record alone): the fields wait for a read. The scope is
+ * the issue title's (plain text: a board cell shows text as it is, and platform text is escaped so
+ * that it cannot mention anyone).
  */
 export function renderFields(
   ctx: SyncContext,
   threatId: string,
   record: ThreatRecord,
+  view: ThreatView | null,
 ): Map<string, string> | null {
   const config = ctx.config.github.project;
   if (config === undefined) return null;
-  const read = ctx.cache.get(threatId)?.view;
-  if (!read) return null;
-  const view = record.sla ? { ...read, sla: slaView(record.sla, ctx.clock.now()) } : read;
+  if (!view) return null;
   const assetRecord = view.assetId ? ctx.state.assets[view.assetId] : undefined;
   const asset: AssetView | null =
     view.assetId && assetRecord ? { id: view.assetId, name: assetRecord.name, type: assetRecord.type } : null;

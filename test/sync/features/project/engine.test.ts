@@ -58,6 +58,16 @@ describe("project items through the engine", () => {
     expect(audit.every((e) => e.type === "feature_written" && e.action === "project")).toBe(true);
   });
 
+  it("a date field reading the SLA gets the due day the issue shows (the features' view of the threat, not the record)", async () => {
+    const { h, p } = harness(withProject({ sla: { high: "30d" } }));
+    h.platform.put({ id: threatId(1), name: "Threat 1", severity: "high" });
+    expect((await h.settle()).ok).toBe(true);
+    const body = h.issueFor(threatId(1))[0]?.body ?? "";
+    const due = /\*\*Due: (\d{4}-\d{2}-\d{2})\*\*/.exec(body)?.[1];
+    expect(due).toBeDefined();
+    expect(p.itemOf(issueIdOf(h, threatId(1)))[0]?.values.get(2)).toBe(due);
+  });
+
   it("the echo of the connector's own writes and an idle cycle cost 0 project requests", async () => {
     const { h, p } = harness();
     h.platform.put({ id: threatId(1), severity: "high" });
