@@ -337,10 +337,16 @@ export class ThreatTable {
   scanPackedSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
     const workflow = this.workflow;
     if (workflow === null) return;
-    for (const [id, row] of this.index) {
-      const due = workflow.dueMs(row);
-      if (Number.isNaN(due)) continue;
-      visit(id, due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, workflow.breached(row));
+    // Row by row over the typed arrays (a free row has no id), not through the id map: the SLA's
+    // first sweep of an idle `sync` reads every row, ~13 ms at 100,000 through the map.
+    const { since, due, breach } = workflow;
+    const { ids, repo, closed } = this;
+    for (let row = 0; row < this.end; row++) {
+      const start = since[row] ?? Number.NaN;
+      if (start !== start) continue;
+      const id = ids[row];
+      if (id === undefined) continue;
+      visit(id, due[row] ?? 0, (repo[row] ?? -1) >= 0 && closed[row] !== 1, (breach[row] ?? 0) !== 0);
     }
   }
 

@@ -8,7 +8,6 @@ import {
   type JournaledStore,
   type Json,
 } from "../../state/index.js";
-import { toThreatRecord } from "./threat-record-guard.js";
 import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
@@ -96,7 +95,8 @@ export function stateFromStore(store: JournaledStore): EngineState {
   // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
   // small, by the schema, which applies defaults and refuses a value of a wrong shape.
   const threats = new ThreatRecordsView(threatRowsOf(store));
-  for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
+  // Checked once here: later reads of these (the index's build, the clocks' sweeps) reuse the check.
+  for (const entry of threats.uncommon()) void entry;
   // The groups likewise (group-record-guard.ts): the schema sees only those the checks do not pass.
   const groups: Record<string, GroupRecord> = {};
   const unchecked: Record<string, unknown> = {};
