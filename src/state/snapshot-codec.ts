@@ -3,26 +3,30 @@ import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumnsDoc } from "./snapshot-threat-codec.js";
 import { packText, unpackRows } from "./threat-compact.js";
-import { COMPACT_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
+import { COMPACT_CODEC, PACKED_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
 /**
  * The newest version of the journaled store's files (snapshot and journal lines) this code reads.
  * A snapshot is written as 3 unless a threat has an SLA or a later occurrence (codec `threat-5`):
  * then 4; or a plug-in feature's slice (codec `threat-6`): then 5. Since 6 such a snapshot's
  * threats are codec `threat-7` (the SLA times small, the slices compressed), written as 6; the
- * older versions are read. So a threatbridge that knows
+ * older versions are read; since 7 they are codec `threat-8` (the features' columns packed
+ * together, each slice column on its own, read when first used). So a threatbridge that knows
  * only an older version says it is too old instead of calling the file corrupt (or dropping every
  * SLA or slice).
  */
-export const STORE_FORMAT_VERSION = 6;
+export const STORE_FORMAT_VERSION = 7;
 const BASE_FORMAT_VERSION = 3;
 const WORKFLOW_FORMAT_VERSION = 4;
 const SLICES_FORMAT_VERSION = 5;
+/** Codec threat-7 (the SLA times small, the slices compressed), and the raw-pack groups. */
+const COMPACT_FORMAT_VERSION = 6;
 /** The version a snapshot is written as, by its threats' codec (the base when not listed). */
 const VERSION_OF_CODEC: Readonly<Record<string, number>> = {
   [WORKFLOW_CODEC]: WORKFLOW_FORMAT_VERSION,
   [SLICES_CODEC]: SLICES_FORMAT_VERSION,
-  [COMPACT_CODEC]: STORE_FORMAT_VERSION,
+  [COMPACT_CODEC]: COMPACT_FORMAT_VERSION,
+  [PACKED_CODEC]: STORE_FORMAT_VERSION,
 };
 
 export const STORE_FORMAT = "threatbridge-store";
@@ -61,6 +65,7 @@ const SnapshotDoc = z.object({
     z.literal(BASE_FORMAT_VERSION),
     z.literal(WORKFLOW_FORMAT_VERSION),
     z.literal(SLICES_FORMAT_VERSION),
+    z.literal(COMPACT_FORMAT_VERSION),
     z.literal(STORE_FORMAT_VERSION),
   ]),
   gen: z.int().positive(),
@@ -110,7 +115,7 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     if (chunk.length > 0) text.push((count > chunk.length ? "," : "") + chunk.join(","));
     if (PACKED_COLLECTIONS.has(name) && count > 0) {
       parts.push(`"codec":"raw-pack","pack":"${await packText(`[${text.join("")}]`)}"}`);
-      version = Math.max(version, STORE_FORMAT_VERSION);
+      version = Math.max(version, COMPACT_FORMAT_VERSION);
       parts[0] = header(version);
       continue;
     }

@@ -13,11 +13,14 @@ import {
   COMPACT_CODEC,
   compactSla,
   expandCompact,
-  packSlices,
+  isCompactCodec,
+  PACKED_CODEC,
+  PACKED_COLUMNS,
   packText,
   toDigits,
   unpackCompact,
 } from "./threat-compact.js";
+import { PackedSliceColumn, packSliceColumn } from "./slice-pack.js";
 import {
   SliceColumns,
   checkSliceBlock,
@@ -151,8 +154,8 @@ const INITIAL_CAPACITY = 64;
 export const WORKFLOW_CODEC = "threat-5";
 /** The codec of a block with slice columns (`threat-5` plus `sliceNames` and `slices`). */
 export const SLICES_CODEC = "threat-6";
-/** The codec written for a block with workflow or slice columns (threat-compact.ts). */
-export { COMPACT_CODEC };
+/** The codecs of a block with workflow or slice columns (threat-compact.ts): read, and written. */
+export { COMPACT_CODEC, PACKED_CODEC };
 
 export class ThreatTable {
   private readonly index: Map<string, number>;
@@ -360,6 +363,11 @@ export class ThreatTable {
     }
   }
 
+  /** The features whose slice column was read since it was loaded from a snapshot (slice-pack.ts). */
+  inflatedSlices(): string[] {
+    return this.slices?.inflated() ?? [];
+  }
+
   /** Counts over the packed rows, read from the columns (no record is built): `status` at 300k. */
   packedTally(): { rows: number; open: number; closed: number; byRepo: Map<string, number> } {
     const byIndex = new Map<number, number>();
@@ -554,11 +562,19 @@ export class ThreatTable {
       cell["slaDue"] = sla.due;
     }
     const slices = this.slices?.block(rows) ?? null;
-    const codec = slices !== null || workflow ? COMPACT_CODEC : "threat-4";
+    const codec = slices !== null || workflow ? PACKED_CODEC : "threat-4";
     const parts = [`"codec":"${codec}"`];
+    // threat-8 packs the columns only the features fill together (threat-compact.ts `colPack`).
+    const packed: Record<string, Json> = {};
+    const packedNames: ReadonlySet<string> = new Set(codec === PACKED_CODEC ? PACKED_COLUMNS : []);
     for (const [name, of] of Object.entries(cell)) {
       const offset: number | undefined = (DIGIT_COLUMNS as Record<string, number>)[name];
-      const digits = codec === COMPACT_CODEC && offset !== undefined ? toDigits(rows, of, offset) : null;
+      const digits = codec === PACKED_CODEC && offset !== undefined ? toDigits(rows, of, offset) : null;
+      if (packedNames.has(name)) {
+        packed[name] = digits ?? Array.from(rows, of);
+        await pause();
+        continue;
+      }
       if (digits !== null) {
         parts.push(`,"${name}":"${digits}"`);
         await pause();
@@ -573,15 +589,16 @@ export class ThreatTable {
       }
       parts.push("]");
     }
+    if (Object.keys(packed).length > 0) parts.push(`,"colPack":"${await packText(JSON.stringify(packed))}"`);
     if (sla !== null) parts.push(`,"slaBase":${sla.base},"slaSpans":${JSON.stringify(sla.spans)}`);
     if (slices !== null) {
-      const cells = slices.columns.map((of) => {
-        const column: Json[] = new Array<Json>(rows.length);
-        for (let i = 0; i < rows.length; i++) column[i] = of(rows[i] ?? 0);
-        return column;
-      });
-      await pause();
-      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePack":"${await packSlices(cells)}"`);
+      const packs: string[] = [];
+      for (const of of slices.columns) {
+        const column = Array.from(rows, (r) => of(r) as string | null);
+        await pause();
+        packs.push(await packSliceColumn(column));
+      }
+      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePacks":${JSON.stringify(packs)}`);
     }
     const raw: string[] = [];
     let written = 0;
@@ -589,8 +606,8 @@ export class ThreatTable {
       raw.push((written > 0 ? "," : "") + JSON.stringify(entry));
       if (++written % chunk === 0) await pause();
     }
-    // threat-7 packs them too (threat-compact.ts `rawPack`).
-    if (codec === COMPACT_CODEC && written > 0)
+    // threat-8 packs them too (threat-compact.ts `rawPack`).
+    if (codec === PACKED_CODEC && written > 0)
       parts.push(`,"rest":[],"raw":[],"rawPack":"${await packText(`[${raw.join("")}]`)}"`);
     else parts.push(`,"rest":[],"raw":[`, ...raw, "]");
     const lists = {
@@ -690,6 +707,8 @@ export class ThreatTable {
     baseOf: readonly number[],
     assetOf: readonly number[],
     milestoneOf: readonly number[],
+    /** threat-8's: each row's index in the block is noted here (its slices are read from there). */
+    indexOf: Int32Array | null,
   ): ((i: number, id: string) => boolean) | null {
     const sliceCells = block.slices ?? null;
     const sliceTargets = sliceCells === null ? null : this.sliceColumns().columnsOf(block.sliceNames ?? []);
@@ -698,7 +717,7 @@ export class ThreatTable {
     const issueIds = block.issueId ?? null;
     const sinceCells = block.slaSince ?? null;
     const dueCells = block.slaDue ?? null;
-    const compactSla = block.codec === COMPACT_CODEC;
+    const compactSla = isCompactCodec(block.codec);
     const slaBase = block.slaBase ?? 0;
     const spans = block.slaSpans ?? [];
     const breach = block.slaBreach ?? null;
@@ -813,6 +832,7 @@ export class ThreatTable {
           wf.milestone[row] = (ms as number) < 0 ? -1 : (milestoneOf[ms as number] ?? -1);
         }
       }
+      if (indexOf !== null) indexOf[row] = i;
       if (sliceCells !== null && sliceTargets !== null)
         for (let k = 0; k < sliceCells.length; k++) {
           const cell = sliceCells[k]?.[i];
@@ -828,11 +848,29 @@ export class ThreatTable {
    * (a zod parse per row doubled the load at 100k); a bad cell is a RowError.
    */
   static decode(compact: ThreatColumnsDoc): ThreatTable {
-    const block = unpackCompact(compact);
-    // A threat-7 block's SLA cells in threat-6's form, made only if some row is decoded whole.
-    let expanded: ThreatColumns | null = null;
-    const whole = (): ThreatColumns => (expanded ??= expandCompact(block));
+    let block = unpackCompact(compact);
     const table = new ThreatTable();
+    // threat-8's slice columns, each read from its pack when first used (slice-pack.ts); a row's
+    // index in the block is noted as it is copied in.
+    const packs = slicePacksOf(block);
+    const indexOf = packs === null ? null : new Int32Array(block.ids.length).fill(-1);
+    if (
+      packs !== null &&
+      indexOf !== null &&
+      !table.sliceColumns().load(block.sliceNames ?? [], packs, indexOf)
+    )
+      // More names than columns (a hand-made file): read as threat-7's, row by row.
+      block = { ...block, slices: packs.map((column) => column.all()) };
+    const lazySlices = block.slices === undefined ? indexOf : null;
+    // A compact block's SLA cells in threat-6's form (and threat-8's slices as arrays), made only
+    // if some row is decoded whole.
+    let expanded: ThreatColumns | null = null;
+    const whole = (): ThreatColumns =>
+      (expanded ??= expandCompact(
+        block.slices === undefined && packs !== null
+          ? { ...block, slices: packs.map((c) => c.all()) }
+          : block,
+      ));
     const { ids, status, severity, asset, repo, number, closed, hash, url, link, updated } = block;
     const count = ids.length;
     for (const [name, column] of Object.entries({
@@ -854,7 +892,7 @@ export class ThreatTable {
       if (column !== undefined && column.length !== count)
         throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
     }
-    const sliceProblem = checkSliceBlock(block, count);
+    const sliceProblem = lazySlices === null ? checkSliceBlock(block, count) : null;
     if (sliceProblem !== null) throw new RowError(sliceProblem);
 
     const rest = new Map<number, JsonObject>(block.rest);
@@ -867,7 +905,9 @@ export class ThreatTable {
     // threat-4 and -5 name assets by index into its table; threat-3 (version 2) by the id itself.
     const assetOf = block.codec !== "threat-3" ? (block.assets ?? []).map((s) => t.assets.of(s)) : null;
     const fast =
-      assetOf !== null ? table.fastCells(block, statusOf, repoOf, baseOf, assetOf, milestoneOf) : null;
+      assetOf !== null
+        ? table.fastCells(block, statusOf, repoOf, baseOf, assetOf, milestoneOf, lazySlices)
+        : null;
     const cellsBlock = fast === null ? whole() : block;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
@@ -887,6 +927,20 @@ export class ThreatTable {
     for (const [id, value] of block.raw) table.set(id, value);
     return table;
   }
+}
+
+/**
+ * A `threat-8` block's slice columns, each checked (its header and CRC-32: slice-pack.ts) but not
+ * inflated; null when the block has none. RowError when the names and packs do not pair up.
+ */
+function slicePacksOf(block: ThreatColumns): PackedSliceColumn[] | null {
+  const names = block.sliceNames;
+  const packs = block.slicePacks;
+  if (packs === undefined) return null;
+  if (names === undefined || names.length !== packs.length)
+    throw new RowError(`${packs.length} slice columns for ${names?.length ?? 0} names`);
+  if (new Set(names).size !== names.length) throw new RowError("a slice name appears twice");
+  return packs.map((pack, k) => PackedSliceColumn.parse(names[k] ?? "", pack, block.ids.length));
 }
 
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;

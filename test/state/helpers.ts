@@ -2,6 +2,10 @@ import fc from "fast-check";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import type { Json } from "../../src/state/journal-line.js";
+import { PackedSliceColumn } from "../../src/state/slice-pack.js";
+import { unpackText } from "../../src/state/threat-compact.js";
 
 /** A fresh temporary directory per test, removed afterwards. */
 export async function withTempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -36,3 +40,36 @@ export const slicesArbitrary: fc.Arbitrary<Record<string, string>> = fc
     { minLength: 1, maxLength: 12, selector: ([name]) => name },
   )
   .map((entries) => Object.fromEntries(entries));
+
+/** A JSON value deflated as the snapshot packs it (threat-compact.ts `packText`), synchronously. */
+export function packedSync(value: Json): string {
+  const text = Buffer.from(JSON.stringify(value));
+  return `${text.length}:${deflateSync(text).toString("base64")}`;
+}
+
+/** The columns a `threat-8` block packs together (`colPack`), by name. */
+export function colPackOf(block: Record<string, Json>): Record<string, Json> {
+  return unpackText(block["colPack"] as string, "colPack") as Record<string, Json>;
+}
+
+/**
+ * A `threat-8` block turned into the `threat-7` form in place (the store version 6 wrote): the
+ * columns of its colPack in the block itself, its slice columns as one slicePack.
+ */
+export function asThreat7(block: Record<string, Json>): Record<string, Json> {
+  if (block["codec"] !== "threat-8") return block;
+  block["codec"] = "threat-7";
+  if (typeof block["colPack"] === "string") Object.assign(block, colPackOf(block));
+  delete block["colPack"];
+  const packs = block["slicePacks"];
+  if (Array.isArray(packs)) {
+    const names = block["sliceNames"] as string[];
+    const count = (block["ids"] as Json[]).length;
+    const columns = packs.map((pack, k) =>
+      PackedSliceColumn.parse(names[k] ?? "", String(pack), count).all(),
+    );
+    block["slicePack"] = packedSync(columns);
+  }
+  delete block["slicePacks"];
+  return block;
+}

@@ -24,6 +24,7 @@ const STORE_SOURCES = [
   "src/state/workflow-columns.ts",
   "src/state/slice-columns.ts",
   "src/state/threat-compact.ts",
+  "src/state/slice-pack.ts",
   "src/state/iso-ms.ts",
   "src/state/migrations.ts",
   "src/state/schema.ts",

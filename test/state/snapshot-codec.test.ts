@@ -59,14 +59,33 @@ function contents(view: StoreView): Record<string, [string, Json][]> {
   );
 }
 
+describe("a store-version-6 snapshot (codec threat-7) with every feature's data", () => {
+  const text = readFileSync(new URL("./fixtures/snapshot-threat-7-everything.json", import.meta.url), "utf8");
+  const v5 = readFileSync(new URL("./fixtures/snapshot-threat-6-everything.json", import.meta.url), "utf8");
+
+  it("loads identically once written again as version 7 (codec threat-8), and as the version-5 file it was written from", async () => {
+    const old = decodeSnapshot(JSON.parse(text));
+    expect(text).toMatch(/"version": 6,/);
+    expect(text).toContain(`"codec": "threat-7"`);
+    const rewritten = (await encodeSnapshot(old, () => Promise.resolve())).join("");
+    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    expect(rewritten).toContain(`"codec":"threat-8"`);
+    expect(rewritten).toContain(`"colPack":"`);
+    expect(rewritten).toContain(`"sliceNames":["project","notes"],"slicePacks":["u8:`);
+    const again = decodeSnapshot(JSON.parse(rewritten));
+    expect(contents(again)).toEqual(contents(old));
+    expect(contents(decodeSnapshot(JSON.parse(v5)))).toEqual(contents(old));
+  });
+});
+
 describe("a store-version-5 snapshot (codec threat-6) with every feature's data", () => {
   const text = readFileSync(new URL("./fixtures/snapshot-threat-6-everything.json", import.meta.url), "utf8");
 
-  it("loads identically once written again as version 6 (codec threat-7): threats, SLAs, slices, acceptances, groups", async () => {
+  it("loads identically once written again as version 7 (codec threat-8): threats, SLAs, slices, acceptances, groups", async () => {
     const old = decodeSnapshot(JSON.parse(text));
     const rewritten = (await encodeSnapshot(old, () => Promise.resolve())).join("");
-    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":6,/);
-    expect(rewritten).toContain(`"codec":"threat-7"`);
+    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    expect(rewritten).toContain(`"codec":"threat-8"`);
     // The rows kept whole (the risk acceptance's, the gone one) and the groups are packed too.
     expect(rewritten).toContain(`"raw":[],"rawPack":"`);
     expect(rewritten).toContain(`"groups":{"codec":"raw-pack","pack":"`);

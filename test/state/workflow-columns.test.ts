@@ -9,6 +9,7 @@ import {
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
 import type { Json } from "../../src/state/journal-line.js";
+import { asThreat7, colPackOf, packedSync } from "./helpers.js";
 
 type JsonObject = { [k: string]: Json };
 const pause = (): Promise<void> => Promise.resolve();
@@ -209,14 +210,23 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     // Written under a codec and a store version of their own: a threatbridge that knows only
     // version 3 says it is too old (state_too_new) rather than drop every SLA or call the file corrupt.
     // Since store version 6 that codec is threat-7: the start after the earliest, the due time as
-    // an index into the SLAs' distinct lengths (threat-compact.ts).
-    expect(after).toContain(`"codec":"threat-7"`);
-    expect(after).toMatch(/^\{"format":"threatbridge-store","version":6,/);
-    expect(after).toContain(`"slaSince":[null,0],"slaDue":[null,0]`);
+    // an index into the SLAs' distinct lengths (threat-compact.ts); since version 7 threat-8, which
+    // packs those columns together (`colPack`).
+    expect(after).toContain(`"codec":"threat-8"`);
+    expect(after).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    const block = (JSON.parse(after) as { collections: { threats: Record<string, Json> } }).collections
+      .threats;
+    expect(colPackOf(block)).toEqual({
+      slaSince: [null, 0],
+      slaDue: [null, 0],
+      slaBreach: "00",
+      slaMilestone: "01",
+      occurrence: "00",
+    });
     expect(after).toContain(
       `"slaBase":${Date.parse("2026-01-02T03:04:05.678Z")},"slaSpans":[${30 * 86_400_000}]`,
     );
-    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 7 })).toThrow(/newer than 6/);
+    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 8 })).toThrow(/newer than 7/);
     expect(after.length - text.length).toBeLessThan(250);
   });
 
@@ -242,14 +252,41 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
       ["slaSince", 1.5],
       ["occurrence", -1],
     ];
-    for (const [column, cell] of damaged) {
-      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json[]> } };
-      doc.collections.threats[column] = [cell];
-      expect(() => decodeSnapshot(doc), column).toThrow(SnapshotFormatError);
-      expect(() => decodeSnapshot(doc), column).toThrow(/threat t1/);
-    }
-    const short = JSON.parse(good) as { collections: { threats: Record<string, Json[]> } };
-    short.collections.threats["slaDue"] = [];
-    expect(() => decodeSnapshot(short)).toThrow(/column slaDue has 0 cells, not 1/);
+    type Doc = { collections: { threats: Record<string, Json> } };
+    // In the pack (threat-8), and as threat-7 held them (store version 6), outside it.
+    const inPack = (change: (columns: Record<string, Json>) => void): Doc => {
+      const doc = JSON.parse(good) as Doc;
+      const columns = colPackOf(doc.collections.threats);
+      change(columns);
+      doc.collections.threats["colPack"] = packedSync(columns);
+      return doc;
+    };
+    const outside = (change: (columns: Record<string, Json>) => void): Doc => {
+      const doc = JSON.parse(good) as Doc;
+      change(asThreat7(doc.collections.threats));
+      return doc;
+    };
+    for (const place of [inPack, outside])
+      for (const [column, cell] of damaged) {
+        const doc = place((columns) => (columns[column] = [cell]));
+        expect(() => decodeSnapshot(doc), column).toThrow(SnapshotFormatError);
+        expect(() => decodeSnapshot(doc), column).toThrow(/threat t1/);
+      }
+    for (const place of [inPack, outside])
+      expect(() => decodeSnapshot(place((columns) => (columns["slaDue"] = [])))).toThrow(
+        /column slaDue has 0 cells, not 1/,
+      );
+    // A pack of something else, or naming a column it does not hold, is refused.
+    const refused: [string, Doc][] = [
+      ["not an object", inPack(() => undefined)],
+      ["an unknown column", inPack((columns) => (columns["ids"] = ["t1"]))],
+      ["a column also outside it", inPack(() => undefined)],
+      ["a non-digit string", inPack((columns) => (columns["slaSince"] = "0"))],
+    ];
+    refused[0]![1].collections.threats["colPack"] = packedSync([1]);
+    refused[2]![1].collections.threats["slaDue"] = [0];
+    refused.push(["garbled", inPack(() => undefined)]);
+    refused[4]![1].collections.threats["colPack"] = "12:AAAA";
+    for (const [what, doc] of refused) expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
   });
 });
