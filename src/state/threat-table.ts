@@ -184,6 +184,12 @@ export class ThreatTable {
   private workflow: WorkflowColumns | null;
   /** Made when the first row with a feature's slice comes, likewise. */
   private slices: SliceColumns | null;
+  /**
+   * No stored open issue's SLA (not breached) falls due before this (epoch ms): exact at load, then
+   * lowered by every write and never raised (a lower bound). An idle cycle's SLA sweep reads it
+   * instead of every row while it is in the future.
+   */
+  private slaFloor: number;
 
   constructor(from?: ThreatTable) {
     if (from) {
@@ -206,6 +212,7 @@ export class ThreatTable {
       this.issueId = from.issueId.slice();
       this.workflow = from.workflow?.copy() ?? null;
       this.slices = from.slices?.copy() ?? null;
+      this.slaFloor = from.slaFloor;
       return;
     }
     this.index = new Map();
@@ -234,6 +241,7 @@ export class ThreatTable {
     this.issueId = new Float64Array(n);
     this.workflow = null;
     this.slices = null;
+    this.slaFloor = Number.POSITIVE_INFINITY;
   }
 
   copy(): ThreatTable {
@@ -254,6 +262,7 @@ export class ThreatTable {
   }
 
   set(id: string, value: Json): this {
+    this.noteSla(value);
     if (!fits(value) || this.tables.statuses.list.length >= 0xffff || !this.sliceRoom(value)) {
       this.dropRow(id);
       this.extra.set(id, value);
@@ -351,6 +360,26 @@ export class ThreatTable {
       if (id === undefined) continue;
       visit(id, due[row] ?? 0, (repo[row] ?? -1) >= 0 && closed[row] !== 1, (breach[row] ?? 0) !== 0);
     }
+  }
+
+  /**
+   * A time before which no stored threat's SLA falls due among those with an open issue whose
+   * breach is not noted (what the SLA's sweep looks for), packed or kept whole; a lower bound.
+   */
+  earliestOpenSlaDue(): number {
+    return this.slaFloor;
+  }
+
+  /** Lowers `slaFloor` to the SLA due time of a value being stored, when it counts (see there). */
+  private noteSla(value: Json): void {
+    if (!isObject(value)) return;
+    const sla = value["sla"];
+    const issue = value["issue"];
+    if (!isObject(sla) || sla["breach"] !== undefined || value["gone"] === true) return;
+    if (!isObject(issue) || issue["state"] !== "open") return;
+    const due = typeof sla["due"] === "string" ? Date.parse(sla["due"]) : Number.NaN;
+    // A time that does not parse is never due (wake-due.ts): it lowers nothing.
+    if (due < this.slaFloor) this.slaFloor = due;
   }
 
   /** One feature's slices of the packed rows, read from its column (no record is built). */
@@ -925,7 +954,29 @@ export class ThreatTable {
       table.set(id, more === undefined ? value : { ...value, ...more });
     }
     for (const [id, value] of block.raw) table.set(id, value);
+    table.floorPackedSla();
     return table;
+  }
+
+  /** `slaFloor` lowered to the packed rows' (a loaded table's: the rows set one by one lowered it). */
+  private floorPackedSla(): void {
+    const workflow = this.workflow;
+    if (workflow === null) return;
+    const { since, due, breach } = workflow;
+    let floor = this.slaFloor;
+    for (let row = 0; row < this.end; row++) {
+      const at = due[row] ?? Number.NaN;
+      if (
+        at < floor &&
+        since[row] === since[row] &&
+        breach[row] === 0 &&
+        this.ids[row] !== undefined &&
+        (this.repo[row] ?? -1) >= 0 &&
+        this.closed[row] !== 1
+      )
+        floor = at;
+    }
+    this.slaFloor = floor;
   }
 }
 

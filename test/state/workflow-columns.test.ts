@@ -133,6 +133,42 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     );
   });
 
+  it("keeps a time before which no open issue's SLA (breach not noted) falls due, packed or kept whole, through sets, deletes and a snapshot (what the SLA's sweep skips on)", async () => {
+    /** What the SLA's clock finds due (features/sla/clock.ts): an open issue, no breach noted. */
+    const dueOf = (value: Json): number | null => {
+      if (typeof value !== "object" || value === null || Array.isArray(value) || value["gone"] === true)
+        return null;
+      const s = value["sla"];
+      const issue = value["issue"];
+      if (typeof s !== "object" || s === null || Array.isArray(s) || s["breach"] !== undefined) return null;
+      if (typeof issue !== "object" || issue === null || Array.isArray(issue) || issue["state"] !== "open")
+        return null;
+      const due = typeof s["due"] === "string" ? Date.parse(s["due"]) : Number.NaN;
+      return Number.isNaN(due) ? null : due;
+    };
+    const earliest = (rows: Iterable<[string, Json]>): number =>
+      Math.min(Number.POSITIVE_INFINITY, ...[...rows].flatMap(([, v]) => dueOf(v) ?? []));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.option(record, { nil: undefined })), {
+          maxLength: 25,
+        }),
+        async (steps) => {
+          const table = new ThreatTable();
+          for (const [k, value] of steps) {
+            if (value === undefined) table.delete(`t${k}`);
+            else table.set(`t${k}`, value);
+            // A lower bound of what is stored, at every step.
+            expect(table.earliestOpenSlaDue()).toBeLessThanOrEqual(earliest(table.entries()));
+          }
+          // Exact once loaded again.
+          const { back } = await roundTrip(table);
+          expect(back.earliestOpenSlaDue()).toBe(earliest(table.entries()));
+        },
+      ),
+    );
+  });
+
   it("gives a reused row no SLA from the threat that held it before", () => {
     const table = new ThreatTable();
     const plain = { status: "unsolved", severity: 2, assetId: null, updatedAt: "2026-01-02T03:04:05.678Z" };

@@ -50,6 +50,12 @@ export interface ThreatRecords {
    * the SLA (threat-table.ts), from the record otherwise.
    */
   scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
+  /**
+   * A time before which no stored threat with an open issue and an SLA whose breach is not noted
+   * falls due (a lower bound the store keeps as records change: no scan); −Infinity when the rows
+   * cannot tell.
+   */
+  earliestSlaDue(): number;
   /** Every record's slice of one feature (ThreatRecord.slices), from the columns where packed. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
   /**
@@ -193,6 +199,10 @@ export class ThreatRecordsView implements ThreatRecords {
         sla.breach !== undefined,
       );
     }
+  }
+
+  earliestSlaDue(): number {
+    return this.rows.table?.earliestOpenSlaDue() ?? Number.NEGATIVE_INFINITY;
   }
 
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
