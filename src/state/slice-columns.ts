@@ -126,6 +126,25 @@ export class SliceColumns {
     return index === undefined ? undefined : this.get(index, row);
   }
 
+  /**
+   * The reader of one feature's column (row → its slice, or undefined), the name looked up once
+   * and a loaded column read straight from its pack: a scan of every row (`status`'s counts).
+   * Null when no row has a slice of that name.
+   */
+  reader(name: string): ((row: number) => string | undefined) | null {
+    const k = this.byName.get(name);
+    const column = k === undefined ? undefined : this.columns[k];
+    if (column === undefined) return null;
+    if (Array.isArray(column)) return (row) => column[row];
+    const { changed, indexOf, source } = column;
+    const cells = source.reader();
+    return (row) => {
+      if (changed.size > 0 && changed.has(row)) return changed.get(row);
+      const i = row < indexOf.length ? (indexOf[row] ?? -1) : -1;
+      return i < 0 ? undefined : cells(i);
+    };
+  }
+
   /** The row's slices, added to `value` as `slices` when it has any. */
   read(row: number, value: JsonObject): void {
     let entries: [string, string][] | null = null;

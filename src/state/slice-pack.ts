@@ -92,6 +92,15 @@ export class PackedSliceColumn {
     return start < 0 ? undefined : cells.text.slice(start, cells.ends[i]);
   }
 
+  /** `cell` with the column inflated once, up front: the reader of a scan of every row. */
+  reader(): (i: number) => string | undefined {
+    const { text, starts, ends } = (this.cells ??= this.inflate());
+    return (i) => {
+      const start = starts[i] ?? -1;
+      return start < 0 ? undefined : text.slice(start, ends[i]);
+    };
+  }
+
   /** Every row's cell (null: none), as threat-7's columns hold them: a row decoded whole reads these. */
   all(): (string | null)[] {
     return Array.from({ length: this.count }, (_, i) => this.cell(i) ?? null);
@@ -122,11 +131,12 @@ export class PackedSliceColumn {
     const count = raw.length >= 4 ? raw.readUInt32LE(0) : -1;
     if (count !== this.count || raw.length < 4 + 4 * count) throw this.damaged(`not ${this.count} rows`);
     const text = raw.toString("utf8", 4 + 4 * count);
+    const lengths = int32sLE(raw, 4, count);
     const starts = new Int32Array(count);
     const ends = new Int32Array(count);
     let at = 0;
     for (let i = 0; i < count; i++) {
-      const length = raw.readInt32LE(4 + 4 * i);
+      const length = lengths[i] ?? -1;
       if (length < -1) throw this.damaged(`row ${i}'s length is ${length}`);
       starts[i] = length < 0 ? -1 : at;
       if (length > 0) at += length;
@@ -170,6 +180,17 @@ export class PackedSliceColumn {
       `the state's slice column ${JSON.stringify(this.name)} does not decode (${why}); restore the state file from a backup, or move it aside and run \`threatbridge reconcile\``,
     );
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `count` int32 LE at `offset` of `bytes`: copied in one go where the machine is little-endian. */
+function int32sLE(bytes: Buffer, offset: number, count: number): Int32Array {
+  if (LITTLE_ENDIAN) {
+    const start = bytes.byteOffset + offset;
+    return new Int32Array(bytes.buffer.slice(start, start + 4 * count));
+  }
+  return Int32Array.from({ length: count }, (_, i) => bytes.readInt32LE(offset + 4 * i));
 }
 
 /** `form:bytes:crc:base64` split at its first three colons (base64 holds none). */

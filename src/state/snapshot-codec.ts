@@ -3,6 +3,7 @@ import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumnsDoc } from "./snapshot-threat-codec.js";
 import { packText, unpackRows } from "./threat-compact.js";
+import { packCrc, PackedRows } from "./packed-rows.js";
 import { COMPACT_CODEC, PACKED_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
 /**
@@ -48,7 +49,15 @@ export function emptyView(): StoreView {
 
 const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
 /** Since version 6: the rows' JSON text deflated, `<bytes>:<base64>` (threat-compact.ts `packText`). */
-const PackedRows = z.object({ codec: z.literal("raw-pack"), pack: z.string() });
+const PackedRowsDoc = z.object({
+  codec: z.literal("raw-pack"),
+  pack: z.string(),
+  /**
+   * Since version 7: the CRC-32 of the pack's compressed bytes, checked at load; the rows are then
+   * unpacked when first read (packed-rows.ts). Without it (version 6) they are unpacked at load.
+   */
+  crc: z.string().optional(),
+});
 
 /**
  * The collections written as `raw-pack` when not empty: the groups (a feature's: a state without
@@ -71,7 +80,10 @@ const SnapshotDoc = z.object({
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),
-  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, PackedRows, ThreatColumnsDoc])),
+  collections: z.record(
+    z.string(),
+    z.discriminatedUnion("codec", [RawRows, PackedRowsDoc, ThreatColumnsDoc]),
+  ),
 });
 
 /** Rows are encoded this many at a time between yields to the event loop. */
@@ -102,6 +114,13 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
       parts.push(...members, "}");
       continue;
     }
+    if (rows instanceof PackedRows && rows.unread !== null) {
+      // Never read since it was loaded, so never changed: the same pack again.
+      parts.push(`"codec":"raw-pack","crc":"${packCrc(rows.unread)}","pack":"${rows.unread}"}`);
+      version = Math.max(version, COMPACT_FORMAT_VERSION);
+      parts[0] = header(version);
+      continue;
+    }
     const text: string[] = [];
     let chunk: string[] = [];
     for (const [key, value] of rows.entries()) {
@@ -114,7 +133,8 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     }
     if (chunk.length > 0) text.push((count > chunk.length ? "," : "") + chunk.join(","));
     if (PACKED_COLLECTIONS.has(name) && count > 0) {
-      parts.push(`"codec":"raw-pack","pack":"${await packText(`[${text.join("")}]`)}"}`);
+      const pack = await packText(`[${text.join("")}]`);
+      parts.push(`"codec":"raw-pack","crc":"${packCrc(pack)}","pack":"${pack}"}`);
       version = Math.max(version, COMPACT_FORMAT_VERSION);
       parts[0] = header(version);
       continue;
@@ -151,6 +171,8 @@ export function decodeSnapshot(raw: unknown): StoreView {
     let rows = newRows(name);
     try {
       if (block.codec === "raw") for (const [key, value] of block.rows) rows.set(key, value);
+      else if (block.codec === "raw-pack" && block.crc !== undefined)
+        rows = PackedRows.load(name, block.pack, block.crc);
       else if (block.codec === "raw-pack")
         for (const [key, value] of unpackRows(block.pack, "pack")) rows.set(key, value);
       else rows = ThreatTable.decode(block);

@@ -384,10 +384,10 @@ export class ThreatTable {
 
   /** One feature's slices of the packed rows, read from its column (no record is built). */
   scanPackedSlices(name: string, visit: (id: string, slice: string) => void): void {
-    const slices = this.slices;
-    if (slices === null) return;
+    const cell = this.slices?.reader(name) ?? null;
+    if (cell === null) return;
     for (const [id, row] of this.index) {
-      const slice = slices.cell(name, row);
+      const slice = cell(row);
       if (slice !== undefined) visit(id, slice);
     }
   }

@@ -31,6 +31,9 @@ const Meta = z.object({
   groupsListed: State.shape.groupsListed.nullish(),
 });
 
+/** The schema of the groups collection (a record of GroupRecord by key). */
+const StateGroups = z.object({ groups: State.shape.groups }).transform((s) => s.groups);
+
 function metaOf(store: JournaledStore): Record<string, Json> {
   const keys: MetaKey[] = [
     "cursors",
@@ -88,7 +91,8 @@ export function stateFromStore(store: JournaledStore): EngineState {
     groups: {},
   };
   for (const collection of COLLECTIONS) {
-    if (collection === "threats") continue;
+    // The groups are read when first used (groupsOf): `status` never reads them.
+    if (collection === "threats" || collection === "groups") continue;
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
@@ -97,14 +101,6 @@ export function stateFromStore(store: JournaledStore): EngineState {
   const threats = new ThreatRecordsView(threatRowsOf(store));
   // Checked once here: later reads of these (the index's build, the clocks' sweeps) reuse the check.
   for (const entry of threats.uncommon()) void entry;
-  // The groups likewise (group-record-guard.ts): the schema sees only those the checks do not pass.
-  const groups: Record<string, GroupRecord> = {};
-  const unchecked: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(records.groups)) {
-    const group = plainGroup(value);
-    if (group === null) unchecked[key] = value;
-    else groups[key] = group;
-  }
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -120,17 +116,44 @@ export function stateFromStore(store: JournaledStore): EngineState {
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
-    groups: unchecked,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
-  // In the stored order, each group as checked or as the schema gave it back.
-  const parsedGroups = parsed.groups ?? {};
-  const allGroups: Record<string, GroupRecord> = {};
-  for (const key of Object.keys(records.groups)) {
-    const group = groups[key] ?? parsedGroups[key];
-    if (group !== undefined) allGroups[key] = group;
+  // The groups when first read: the engine's context reads them as it is made (so a `sync` or a
+  // `run` refuses a group that does not parse before its cycle, as before), `status` never.
+  let groups: Record<string, GroupRecord> | undefined;
+  const engine: EngineState = { ...parsed, threats };
+  Object.defineProperty(engine, "groups", {
+    enumerable: true,
+    configurable: true,
+    get: () => (groups ??= groupsOf(store)),
+    set: (value: Record<string, GroupRecord> | undefined) => {
+      groups = value;
+    },
+  });
+  return engine;
+}
+
+/**
+ * The stored groups, checked with plain type checks (group-record-guard.ts); the schema sees only
+ * those the checks do not pass (it applies defaults, or refuses a value of a wrong shape). In the
+ * stored order, each group as checked or as the schema gave it back.
+ */
+function groupsOf(store: JournaledStore): Record<string, GroupRecord> {
+  const stored = [...store.entries("groups")];
+  const checked: Record<string, GroupRecord> = {};
+  const unchecked: Record<string, unknown> = {};
+  for (const [key, value] of stored) {
+    const group = plainGroup(value);
+    if (group === null) unchecked[key] = value;
+    else checked[key] = group;
   }
-  return { ...parsed, groups: allGroups, threats };
+  const parsed = Object.keys(unchecked).length === 0 ? {} : (StateGroups.parse({ groups: unchecked }) ?? {});
+  const groups: Record<string, GroupRecord> = {};
+  for (const [key] of stored) {
+    const group = checked[key] ?? parsed[key];
+    if (group !== undefined) groups[key] = group;
+  }
+  return groups;
 }
 
 /**
