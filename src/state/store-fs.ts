@@ -8,8 +8,11 @@ import { syncDirectory } from "./atomic-write.js";
  * whatever was not fsynced when it "crashes" (test/state/journal-mem-fs.ts).
  */
 export interface StoreFs {
-  /** The file's text, or null when it does not exist. */
-  readText(path: string): Promise<string | null>;
+  /**
+   * The file's text and its size in bytes (UTF-8), or null when it does not exist. The size comes
+   * with the read: measuring a 15 MB text again took ~15 ms of a start.
+   */
+  readText(path: string): Promise<{ text: string; bytes: number } | null>;
   /** The names (not paths) in `dir`; empty when `dir` does not exist. */
   list(dir: string): Promise<string[]>;
   /** Opens for appending (created 0600 when absent) or creates a new file (fails if it exists). */
@@ -35,7 +38,8 @@ export interface StoreFile {
 export const nodeStoreFs: StoreFs = {
   async readText(path) {
     try {
-      return await readFile(path, "utf8");
+      const bytes = await readFile(path);
+      return { text: bytes.toString("utf8"), bytes: bytes.length };
     } catch (err) {
       if (errnoCode(err) === "ENOENT") return null;
       throw err;
