@@ -29,6 +29,7 @@ const Meta = z.object({
   cursorRefused: State.shape.cursorRefused.nullish(),
   features: State.shape.features.nullish(),
   groupsListed: State.shape.groupsListed.nullish(),
+  groupingSeen: State.shape.groupingSeen.nullish(),
 });
 
 /** The schema of the groups collection (a record of GroupRecord by key). */
@@ -46,6 +47,7 @@ function metaOf(store: JournaledStore): Record<string, Json> {
     "cursorRefused",
     "features",
     "groupsListed",
+    "groupingSeen",
   ];
   const meta: Record<string, Json> = {};
   for (const key of keys) {
@@ -112,6 +114,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
     ...(meta.cursorRefused != null ? { cursorRefused: meta.cursorRefused } : {}),
     ...(meta.features != null ? { features: meta.features } : {}),
     ...(meta.groupsListed != null ? { groupsListed: meta.groupsListed } : {}),
+    ...(meta.groupingSeen != null ? { groupingSeen: meta.groupingSeen } : {}),
     threats: {},
     assets: records.assets,
     queue: records.queue,

@@ -291,7 +291,12 @@ export type EngineState = Omit<State, "threats"> & { threats: ThreatRecords };
 
 /** A plain state (tests, fixtures, the dry-run of a version-1 file) as the engine holds it. */
 export function engineState(state: State | EngineState): EngineState {
-  return isPlain(state) ? { ...state, threats: ThreatRecordsView.of(state.threats) } : state;
+  if (!isPlain(state)) return state;
+  // Its other values as they are held (a value read when first used stays so: the groups).
+  const { threats: _threats, ...others } = Object.getOwnPropertyDescriptors(state);
+  const engine = Object.defineProperties({}, others) as EngineState;
+  engine.threats = ThreatRecordsView.of(state.threats);
+  return engine;
 }
 
 function isPlain(state: State | EngineState): state is State {
