@@ -142,7 +142,17 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     parts.push(`"codec":"raw","rows":[`, ...text, "]}");
   }
   parts.push("}}");
-  return parts;
+  return parts.map(asciiOnly);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/**
+ * JSON text with every character past ASCII written as its `\uXXXX` escape (the same JSON value):
+ * a snapshot is then ASCII, which a reader takes in as latin1, kept outside V8's heap (store-fs.ts).
+ */
+function asciiOnly(json: string): string {
+  return json.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export class SnapshotFormatError extends Error {

@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -60,6 +61,26 @@ function contents(view: StoreView): Record<string, [string, Json][]> {
     ]),
   );
 }
+
+describe("a snapshot's text (the store reads it as latin1 when it is ASCII, outside V8's heap)", () => {
+  it("is ASCII whatever its values hold: every other character is written as its \\u escape, and read back the same", async () => {
+    const rows: [string, Json][] = [
+      ["a1", { name: "Chen García", type: "person", note: '\u{1F600} \u2028 \ud800 é\\é "ü"' }],
+      ["ünïcödé key", "日本語"],
+    ];
+    const view: StoreView = {
+      gen: 1,
+      seq: 1,
+      meta: new Map([["who", "Zoë"]]),
+      collections: new Map([["assets", new Map(rows)]]),
+    };
+    const text = (await encodeSnapshot(view, () => Promise.resolve())).join("");
+    expect(isAscii(Buffer.from(text, "utf8"))).toBe(true);
+    const back = decodeSnapshot(JSON.parse(Buffer.from(text, "utf8").toString("latin1")));
+    expect([...(back.collections.get("assets")?.entries() ?? [])]).toEqual(rows);
+    expect(back.meta.get("who")).toBe("Zoë");
+  });
+});
 
 describe("a store-version-6 snapshot (codec threat-7) with every feature's data", () => {
   const text = readFileSync(new URL("./fixtures/snapshot-threat-7-everything.json", import.meta.url), "utf8");
