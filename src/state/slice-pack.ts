@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { promisify } from "node:util";
 import { constants as zlibConstants, crc32, deflate as deflateZlib, inflateSync } from "node:zlib";
 import { StateError } from "./errors.js";
@@ -130,7 +131,9 @@ export class PackedSliceColumn {
   private fromLengths(raw: Buffer): Cells {
     const count = raw.length >= 4 ? raw.readUInt32LE(0) : -1;
     if (count !== this.count || raw.length < 4 + 4 * count) throw this.damaged(`not ${this.count} rows`);
-    const text = raw.toString("utf8", 4 + 4 * count);
+    const cells = raw.subarray(4 + 4 * count);
+    // ASCII (most slices) as latin1: the same characters, kept outside V8's heap (store-fs.ts).
+    const text = cells.toString(isAscii(cells) ? "latin1" : "utf8");
     const lengths = int32sLE(raw, 4, count);
     const starts = new Int32Array(count);
     const ends = new Int32Array(count);

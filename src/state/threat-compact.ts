@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { constants as zlibConstants, deflate as deflateZlib, inflateSync } from "node:zlib";
 import { ParsedRows, type Json } from "./journal-line.js";
+import { unpackColumns } from "./column-pack.js";
 import {
   DIGIT_COLUMNS,
   RowError,
@@ -73,13 +74,27 @@ const MAX_CHUNK = 64 * 1024 * 1024;
  * A `slicePack`, a `rawPack`, a `raw-pack` collection.
  */
 export async function packText(json: string): Promise<string> {
-  const bytes = Buffer.from(json, "utf8");
+  return packBytes(Buffer.from(json, "utf8"));
+}
+
+/** Bytes packed as packText packs a text's. */
+export async function packBytes(bytes: Buffer): Promise<string> {
   // Deflated on libuv's thread pool: a compaction's event loop is not held for it.
   return `${bytes.length}:${(await deflate(bytes)).toString("base64")}`;
 }
 
 /** The JSON value of a packText (RowError naming `what` when it is not one: a damaged file). */
 export function unpackText(pack: string, what: string): unknown {
+  const text = unpackBytes(pack, what);
+  try {
+    return JSON.parse(text.toString("utf8"));
+  } catch (err) {
+    throw new RowError(`${what} is not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** The bytes of a packBytes (RowError naming `what` when they do not inflate: a damaged file). */
+export function unpackBytes(pack: string, what: string): Buffer {
   const colon = pack.indexOf(":");
   const bytes = Number(pack.slice(0, colon));
   if (colon < 1 || !Number.isSafeInteger(bytes) || bytes < 0)
@@ -94,11 +109,7 @@ export function unpackText(pack: string, what: string): unknown {
     throw new RowError(`${what} does not decode (${err instanceof Error ? err.message : String(err)})`);
   }
   if (text.length !== bytes) throw new RowError(`${what} holds ${text.length} bytes, not ${bytes}`);
-  try {
-    return JSON.parse(text.toString("utf8"));
-  } catch (err) {
-    throw new RowError(`${what} is not JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  return text;
 }
 
 /** The slice columns of a threat-7 `slicePack` (RowError when it is not one: a damaged file). */
@@ -129,11 +140,14 @@ function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaD
   const base = block.slaBase ?? 0;
   const spans = block.slaSpans ?? [];
   const count = since.length;
+  const sinceBinary = (since as unknown) instanceof Float64Array;
+  const dueBinary = (due as unknown) instanceof Int32Array;
   const outSince: unknown[] = new Array<unknown>(count);
   const outDue: unknown[] = new Array<unknown>(count);
   for (let i = 0; i < count; i++) {
-    const s = since[i];
-    const d = due[i];
+    // threat-8's binary cells say "none" as NaN and -1 (column-pack.ts).
+    const s = sinceBinary && Number.isNaN(since[i]) ? null : since[i];
+    const d = dueBinary && due[i] === -1 ? null : due[i];
     if (s === null) {
       outSince[i] = null;
       outDue[i] = d === null ? null : BAD;
@@ -217,15 +231,17 @@ function digitColumns(doc: ThreatColumnsDoc): ThreatColumns {
 function withPackedColumns(doc: ThreatColumnsDoc): ThreatColumnsDoc {
   if (doc.colPack === undefined) return doc;
   if (doc.codec !== PACKED_CODEC) throw new RowError("colPack is threat-8's");
-  const packed = unpackText(doc.colPack, "colPack");
-  if (typeof packed !== "object" || packed === null || Array.isArray(packed))
-    throw new RowError("colPack is not an object of columns");
+  const packed = unpackColumns(unpackBytes(doc.colPack, "colPack"));
   const known: ReadonlySet<string> = new Set(PACKED_COLUMNS);
   const block: Record<string, unknown> = { ...doc };
   for (const [name, column] of Object.entries(packed)) {
     if (!known.has(name)) throw new RowError(`colPack holds an unknown column ${JSON.stringify(name)}`);
     if (block[name] !== undefined) throw new RowError(`column ${name} is both in colPack and outside it`);
-    if (!Array.isArray(column) && !(typeof column === "string" && Object.hasOwn(DIGIT_COLUMNS, name)))
+    if (
+      !Array.isArray(column) &&
+      !ArrayBuffer.isView(column) &&
+      !(typeof column === "string" && Object.hasOwn(DIGIT_COLUMNS, name))
+    )
       throw new RowError(`column ${name} is not an array`);
     block[name] = column;
   }

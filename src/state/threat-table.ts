@@ -16,10 +16,12 @@ import {
   isCompactCodec,
   PACKED_CODEC,
   PACKED_COLUMNS,
+  packBytes,
   packText,
   toDigits,
   unpackCompact,
 } from "./threat-compact.js";
+import { binaryColumn, columnBytes, type BinaryColumns } from "./column-pack.js";
 import { PackedSliceColumn, packSliceColumn } from "./slice-pack.js";
 import {
   SliceColumns,
@@ -386,7 +388,11 @@ export class ThreatTable {
   scanPackedSlices(name: string, visit: (id: string, slice: string) => void): void {
     const cell = this.slices?.reader(name) ?? null;
     if (cell === null) return;
-    for (const [id, row] of this.index) {
+    // Row by row (a free row has no id), as the SLA's scan: `status` counts two columns at 100,000.
+    const ids = this.ids;
+    for (let row = 0; row < this.end; row++) {
+      const id = ids[row];
+      if (id === undefined) continue;
       const slice = cell(row);
       if (slice !== undefined) visit(id, slice);
     }
@@ -595,12 +601,15 @@ export class ThreatTable {
     const parts = [`"codec":"${codec}"`];
     // threat-8 packs the columns only the features fill together (threat-compact.ts `colPack`).
     const packed: Record<string, Json> = {};
+    const binary: BinaryColumns = {};
     const packedNames: ReadonlySet<string> = new Set(codec === PACKED_CODEC ? PACKED_COLUMNS : []);
     for (const [name, of] of Object.entries(cell)) {
       const offset: number | undefined = (DIGIT_COLUMNS as Record<string, number>)[name];
       const digits = codec === PACKED_CODEC && offset !== undefined ? toDigits(rows, of, offset) : null;
       if (packedNames.has(name)) {
-        packed[name] = digits ?? Array.from(rows, of);
+        if (name === "issueId" || name === "slaSince" || name === "slaDue")
+          binary[name] = binaryColumn(name, Array.from(rows, of));
+        else packed[name] = digits ?? Array.from(rows, of);
         await pause();
         continue;
       }
@@ -618,7 +627,7 @@ export class ThreatTable {
       }
       parts.push("]");
     }
-    if (Object.keys(packed).length > 0) parts.push(`,"colPack":"${await packText(JSON.stringify(packed))}"`);
+    if (codec === PACKED_CODEC) parts.push(`,"colPack":"${await packBytes(columnBytes(packed, binary))}"`);
     if (sla !== null) parts.push(`,"slaBase":${sla.base},"slaSpans":${JSON.stringify(sla.spans)}`);
     if (slices !== null) {
       const packs: string[] = [];
@@ -746,6 +755,8 @@ export class ThreatTable {
     const issueIds = block.issueId ?? null;
     const sinceCells = block.slaSince ?? null;
     const dueCells = block.slaDue ?? null;
+    const sinceBinary = sinceCells instanceof Float64Array;
+    const dueBinary = dueCells instanceof Int32Array;
     const compactSla = isCompactCodec(block.codec);
     const slaBase = block.slaBase ?? 0;
     const spans = block.slaSpans ?? [];
@@ -799,8 +810,11 @@ export class ThreatTable {
       if (!(typeof occ === "number" && occ >= 0 && occ <= MAX_INT32 && occ % 1 === 0)) return false;
       // threat-7's SLA cells are read in place (start after the base, due as a span's index),
       // into plain numbers: no time is boxed per row.
-      const sc = sinceCells === null ? null : sinceCells[i];
-      const dc = dueCells === null ? null : dueCells[i];
+      // threat-8's binary cells say "none" as NaN and -1 (column-pack.ts).
+      let sc = sinceCells === null ? null : sinceCells[i];
+      if (sinceBinary && sc !== sc) sc = null;
+      let dc = dueCells === null ? null : dueCells[i];
+      if (dueBinary && dc === -1) dc = null;
       const br = breach === null ? 0 : breach[i];
       const ms = milestone === null ? -1 : milestone[i];
       const hasSla = sc !== null;

@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
 import { PackedSliceColumn } from "../../src/state/slice-pack.js";
-import { unpackText } from "../../src/state/threat-compact.js";
+import { unpackBytes } from "../../src/state/threat-compact.js";
+import {
+  BINARY_COLUMNS,
+  binaryColumn,
+  columnBytes,
+  unpackColumns,
+  type BinaryColumns,
+} from "../../src/state/column-pack.js";
 
 /** A fresh temporary directory per test, removed afterwards. */
 export async function withTempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -47,9 +54,35 @@ export function packedSync(value: Json): string {
   return `${text.length}:${deflateSync(text).toString("base64")}`;
 }
 
-/** The columns a `threat-8` block packs together (`colPack`), by name. */
+/**
+ * The columns a `threat-8` block packs together (`colPack`), by name, each as threat-7 writes it
+ * (its binary columns as arrays, null where a cell says none).
+ */
 export function colPackOf(block: Record<string, Json>): Record<string, Json> {
-  return unpackText(block["colPack"] as string, "colPack") as Record<string, Json>;
+  const columns = unpackColumns(unpackBytes(block["colPack"] as string, "colPack"));
+  return Object.fromEntries(
+    Object.entries(columns).map(([name, column]) => [
+      name,
+      column instanceof Float64Array
+        ? Array.from(column, (v) => (Number.isNaN(v) ? null : v))
+        : column instanceof Int32Array
+          ? Array.from(column, (v) => (v === -1 ? null : v))
+          : (column as Json),
+    ]),
+  );
+}
+
+/** A `colPack` of these columns (as threat-7 writes them), its columns of numbers binary. */
+export function colPackSync(columns: Record<string, Json>): string {
+  const binary: BinaryColumns = {};
+  const others: Record<string, Json> = {};
+  for (const [name, column] of Object.entries(columns)) {
+    if (Object.hasOwn(BINARY_COLUMNS, name) && Array.isArray(column))
+      binary[name as keyof BinaryColumns] = binaryColumn(name as keyof BinaryColumns, column);
+    else others[name] = column;
+  }
+  const bytes = columnBytes(others, binary);
+  return `${bytes.length}:${deflateSync(bytes).toString("base64")}`;
 }
 
 /**

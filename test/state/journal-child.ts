@@ -26,6 +26,7 @@ const STORE_SOURCES = [
   "src/state/threat-compact.ts",
   "src/state/slice-pack.ts",
   "src/state/packed-rows.ts",
+  "src/state/column-pack.ts",
   "src/state/iso-ms.ts",
   "src/state/migrations.ts",
   "src/state/schema.ts",
