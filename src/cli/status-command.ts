@@ -34,8 +34,19 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   const nowMs = io.clock ? io.clock.now() : now();
   const b = config.github.write_budget;
   const features = featuresFor(config);
-  const held = state ?? engineState(emptyState());
-  const counted = featureCounts(features, held, nowMs);
+  let held = state ?? engineState(emptyState());
+  let counted: ReturnType<typeof featureCounts>;
+  try {
+    counted = featureCounts(features, held, nowMs);
+  } catch (err) {
+    // A feature's slice column is read here for the first time (src/state/slice-pack.ts): one that
+    // does not decode is the damaged state's finding, as at open.
+    if (!(err instanceof StateError)) throw err;
+    state = null;
+    problem = err.message;
+    held = engineState(emptyState());
+    counted = featureCounts(features, held, nowMs);
+  }
   const report = {
     statePath: config.state.path,
     stateFile: state !== null,

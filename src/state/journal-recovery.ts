@@ -63,7 +63,7 @@ export async function recoverJournals(
     // Listed, then gone: a writer's compaction deleted it under this reader (read-only opens
     // read again). With the lock held this cannot happen.
     if (found === null) throw corrupt(file, "vanished while it was being read");
-    const text = found;
+    const text = found.text;
     const read = readJournalText(text);
     const newest = i === live.length - 1;
     if (read.damaged || (read.torn && !newest)) throw corrupt(file, "has a damaged line before its end");

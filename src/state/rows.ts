@@ -1,4 +1,5 @@
 import type { Json } from "./journal-line.js";
+import { PackedRows } from "./packed-rows.js";
 import { ThreatTable } from "./threat-table.js";
 
 /**
@@ -26,6 +27,6 @@ export function newRows(collection: string): Rows {
 
 /** A copy that later changes to `rows` do not affect (values are immutable: shallow is enough). */
 export function copyRows(rows: Rows): Rows {
-  if (rows instanceof ThreatTable) return rows.copy();
+  if (rows instanceof ThreatTable || rows instanceof PackedRows) return rows.copy();
   return new Map(rows.entries());
 }

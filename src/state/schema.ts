@@ -423,6 +423,13 @@ export const State = z.object({
    * process need not plan every group again. Absent in a state written before the one queue.
    */
   groupsListed: z.literal(true).optional(),
+  /**
+   * The grouping setting (`<by>/<mode>`, null: none) under which a cycle's start last looked at
+   * every stored group (run/cycle.ts), and whether that look left superseded records. While the
+   * config has the same setting and none was left, every current group was made under it: a
+   * cycle's start has nothing to supersede and reads no group. Absent in a state written before it.
+   */
+  groupingSeen: z.object({ setting: z.string().nullable(), superseded: z.boolean() }).optional(),
 });
 export type State = z.infer<typeof State>;
 

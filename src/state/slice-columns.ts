@@ -1,4 +1,5 @@
 import type { Json } from "./journal-line.js";
+import type { PackedSliceColumn } from "./slice-pack.js";
 
 /**
  * The plug-in features' slices (ThreatRecord.slices: an opaque string per feature name) as columns
@@ -44,18 +45,41 @@ export interface SliceBlock {
   slices?: unknown[][] | undefined;
 }
 
+/**
+ * A column loaded from a `threat-8` snapshot (slice-pack.ts): its cells are read from the pack,
+ * inflated the first time one is read; the rows written since are in `changed` (undefined: the row
+ * has none now). `indexOf` maps a row to its index in the snapshot's block (-1: not from it).
+ */
+interface LoadedColumn {
+  readonly source: PackedSliceColumn;
+  readonly indexOf: Int32Array;
+  readonly changed: Map<number, string | undefined>;
+}
+
+/** A column held as one slot per row (undefined: none), or as loaded from a snapshot. */
+type Column = (string | undefined)[] | LoadedColumn;
+
+/**
+ * A loaded column turns into slots once this many of its rows were written (a backfill writes
+ * every row: a map entry per row would cost more than the slots).
+ */
+const CHANGED_MAX = 4_096;
+
 export class SliceColumns {
   /** The feature names, in the order first used; a column's index is its name's. */
   private readonly names: string[];
   private readonly byName: Map<string, number>;
   /** One column per name: the row's slice; undefined: none. */
-  private readonly columns: (string | undefined)[][];
+  private readonly columns: Column[];
+  /** The columns loaded from a snapshot's packs (by index), read or not. */
+  private readonly loaded: Set<number>;
   private capacity: number;
 
   constructor(capacity: number, from?: SliceColumns) {
     this.names = from ? from.names.slice() : [];
     this.byName = from ? new Map(from.byName) : new Map();
-    this.columns = from ? from.columns.map((column) => column.slice()) : [];
+    this.columns = from ? from.columns.map(copyColumn) : [];
+    this.loaded = new Set(from?.loaded);
     this.capacity = from ? from.capacity : capacity;
   }
 
@@ -65,6 +89,7 @@ export class SliceColumns {
 
   grow(capacity: number): void {
     for (const column of this.columns) {
+      if (!Array.isArray(column)) continue;
       const old = column.length;
       column.length = capacity;
       column.fill(undefined, old);
@@ -81,31 +106,50 @@ export class SliceColumns {
 
   /** Whether any of `rows` holds a slice (else the snapshot writes no slice column). */
   any(rows: Int32Array): boolean {
-    return this.columns.some((column) => rows.some((r) => column[r] !== undefined));
+    return this.columns.some((_column, k) => rows.some((r) => this.get(k, r) !== undefined));
   }
 
   /** The row's slices become `slices` (fitting: slicesFit checked by the caller); undefined clears. */
   write(row: number, slices: Json | undefined): void {
     this.clear(row);
     if (!isObject(slices)) return;
-    for (const name of Object.keys(slices)) this.column(name)[row] = slices[name] as string;
+    for (const name of Object.keys(slices)) this.put(this.column(name), row, slices[name] as string);
   }
 
   clear(row: number): void {
-    for (const column of this.columns) column[row] = undefined;
+    for (let k = 0; k < this.columns.length; k++) this.put(k, row, undefined);
   }
 
   /** The row's slice of one feature, or undefined. */
   cell(name: string, row: number): string | undefined {
     const index = this.byName.get(name);
-    return index === undefined ? undefined : this.columns[index]?.[row];
+    return index === undefined ? undefined : this.get(index, row);
+  }
+
+  /**
+   * The reader of one feature's column (row → its slice, or undefined), the name looked up once
+   * and a loaded column read straight from its pack: a scan of every row (`status`'s counts).
+   * Null when no row has a slice of that name.
+   */
+  reader(name: string): ((row: number) => string | undefined) | null {
+    const k = this.byName.get(name);
+    const column = k === undefined ? undefined : this.columns[k];
+    if (column === undefined) return null;
+    if (Array.isArray(column)) return (row) => column[row];
+    const { changed, indexOf, source } = column;
+    const cells = source.reader();
+    return (row) => {
+      if (changed.size > 0 && changed.has(row)) return changed.get(row);
+      const i = row < indexOf.length ? (indexOf[row] ?? -1) : -1;
+      return i < 0 ? undefined : cells(i);
+    };
   }
 
   /** The row's slices, added to `value` as `slices` when it has any. */
   read(row: number, value: JsonObject): void {
     let entries: [string, string][] | null = null;
     for (let i = 0; i < this.columns.length; i++) {
-      const slice = this.columns[i]?.[row];
+      const slice = this.get(i, row);
       if (slice === undefined) continue;
       (entries ??= []).push([this.names[i] ?? "", slice]);
     }
@@ -119,10 +163,10 @@ export class SliceColumns {
   block(rows: Int32Array): { names: string[]; columns: ((r: number) => Json)[] } | null {
     const names: string[] = [];
     const columns: ((r: number) => Json)[] = [];
-    this.columns.forEach((column, i) => {
-      if (!rows.some((r) => column[r] !== undefined)) return;
-      names.push(this.names[i] ?? "");
-      columns.push((r) => column[r] ?? null);
+    this.columns.forEach((_column, k) => {
+      if (!rows.some((r) => this.get(k, r) !== undefined)) return;
+      names.push(this.names[k] ?? "");
+      columns.push((r) => this.get(k, r) ?? null);
     });
     return names.length === 0 ? null : { names, columns };
   }
@@ -133,7 +177,7 @@ export class SliceColumns {
     const names = block.sliceNames ?? [];
     block.slices?.forEach((cells, k) => {
       const cell = cells[i];
-      if (typeof cell === "string") this.column(names[k] ?? "")[row] = cell;
+      if (typeof cell === "string") this.put(this.column(names[k] ?? ""), row, cell);
     });
   }
 
@@ -143,10 +187,68 @@ export class SliceColumns {
    */
   columnsOf(names: readonly string[]): (string | undefined)[][] | null {
     if (!this.room(names)) return null;
-    return names.map((name) => this.column(name));
+    return names.map((name) => this.slots(this.column(name)));
   }
 
-  private column(name: string): (string | undefined)[] {
+  /**
+   * A `threat-8` block's packed columns as these names' columns, read from the packs when first
+   * used (`indexOf`: each row's index in the block, filled as the block's rows are copied in);
+   * false when they would make more than MAX_SLICE_COLUMNS or a name has a column already.
+   */
+  load(names: readonly string[], packs: readonly PackedSliceColumn[], indexOf: Int32Array): boolean {
+    if (!this.room(names) || names.some((name) => this.byName.has(name))) return false;
+    names.forEach((name, k) => {
+      const source = packs[k];
+      if (source === undefined) return;
+      this.byName.set(name, this.names.length);
+      this.loaded.add(this.names.length);
+      this.names.push(name);
+      this.columns.push({ source, indexOf, changed: new Map() });
+    });
+    return true;
+  }
+
+  /** The names whose column came from a snapshot's pack and was read since (tests, benchmarks). */
+  inflated(): string[] {
+    return this.names.filter((_name, k) => {
+      const column = this.columns[k];
+      return column !== undefined && !Array.isArray(column) ? column.source.inflated : this.loaded.has(k);
+    });
+  }
+
+  private get(k: number, row: number): string | undefined {
+    const column = this.columns[k];
+    if (column === undefined) return undefined;
+    if (Array.isArray(column)) return column[row];
+    const { changed, indexOf, source } = column;
+    if (changed.size > 0 && changed.has(row)) return changed.get(row);
+    const i = row < indexOf.length ? (indexOf[row] ?? -1) : -1;
+    return i < 0 ? undefined : source.cell(i);
+  }
+
+  private put(k: number, row: number, slice: string | undefined): void {
+    const column = this.columns[k];
+    if (column === undefined) return;
+    if (Array.isArray(column)) {
+      column[row] = slice;
+      return;
+    }
+    column.changed.set(row, slice);
+    if (column.changed.size > CHANGED_MAX) this.slots(k);
+  }
+
+  /** Column k as one slot per row (a loaded column is read whole, once). */
+  private slots(k: number): (string | undefined)[] {
+    const column = this.columns[k];
+    if (Array.isArray(column)) return column;
+    const slots = new Array<string | undefined>(this.capacity);
+    for (let row = 0; row < this.capacity; row++) slots[row] = this.get(k, row);
+    this.columns[k] = slots;
+    return slots;
+  }
+
+  /** The index of the column of `name`, made when missing. */
+  private column(name: string): number {
     let index = this.byName.get(name);
     if (index === undefined) {
       index = this.names.length;
@@ -154,8 +256,14 @@ export class SliceColumns {
       this.byName.set(name, index);
       this.columns.push(new Array<string | undefined>(this.capacity).fill(undefined));
     }
-    return this.columns[index] as (string | undefined)[];
+    return index;
   }
+}
+
+function copyColumn(column: Column): Column {
+  return Array.isArray(column)
+    ? column.slice()
+    : { source: column.source, indexOf: column.indexOf, changed: new Map(column.changed) };
 }
 
 /** Checks a block's slice members once: as many columns as names, names distinct, `count` cells each. */

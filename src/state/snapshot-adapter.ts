@@ -28,9 +28,9 @@ export class SnapshotAdapter implements Adapter<StoreView> {
   ) {}
 
   async read(): Promise<StoreView | null> {
-    let text: string | null;
+    let read: { text: string; bytes: number } | null;
     try {
-      text = await this.fs.readText(this.path);
+      read = await this.fs.readText(this.path);
     } catch (err) {
       throw new StateError(
         "state_unreadable",
@@ -42,8 +42,10 @@ export class SnapshotAdapter implements Adapter<StoreView> {
       );
     }
     this.legacyText = null;
-    if (text === null) return null;
-    this.bytes = Buffer.byteLength(text, "utf8");
+    if (read === null) return null;
+    let text: string | null = read.text;
+    this.bytes = read.bytes;
+    read = null;
     let raw: unknown;
     try {
       raw = JSON.parse(text);

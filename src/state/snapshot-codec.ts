@@ -3,26 +3,31 @@ import { ParsedJson, ParsedRows, type Json } from "./journal-line.js";
 import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumnsDoc } from "./snapshot-threat-codec.js";
 import { packText, unpackRows } from "./threat-compact.js";
-import { COMPACT_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
+import { packCrc, PackedRows } from "./packed-rows.js";
+import { COMPACT_CODEC, PACKED_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
 /**
  * The newest version of the journaled store's files (snapshot and journal lines) this code reads.
  * A snapshot is written as 3 unless a threat has an SLA or a later occurrence (codec `threat-5`):
  * then 4; or a plug-in feature's slice (codec `threat-6`): then 5. Since 6 such a snapshot's
  * threats are codec `threat-7` (the SLA times small, the slices compressed), written as 6; the
- * older versions are read. So a threatbridge that knows
+ * older versions are read; since 7 they are codec `threat-8` (the features' columns packed
+ * together, each slice column on its own, read when first used). So a threatbridge that knows
  * only an older version says it is too old instead of calling the file corrupt (or dropping every
  * SLA or slice).
  */
-export const STORE_FORMAT_VERSION = 6;
+export const STORE_FORMAT_VERSION = 7;
 const BASE_FORMAT_VERSION = 3;
 const WORKFLOW_FORMAT_VERSION = 4;
 const SLICES_FORMAT_VERSION = 5;
+/** Codec threat-7 (the SLA times small, the slices compressed), and the raw-pack groups. */
+const COMPACT_FORMAT_VERSION = 6;
 /** The version a snapshot is written as, by its threats' codec (the base when not listed). */
 const VERSION_OF_CODEC: Readonly<Record<string, number>> = {
   [WORKFLOW_CODEC]: WORKFLOW_FORMAT_VERSION,
   [SLICES_CODEC]: SLICES_FORMAT_VERSION,
-  [COMPACT_CODEC]: STORE_FORMAT_VERSION,
+  [COMPACT_CODEC]: COMPACT_FORMAT_VERSION,
+  [PACKED_CODEC]: STORE_FORMAT_VERSION,
 };
 
 export const STORE_FORMAT = "threatbridge-store";
@@ -44,7 +49,15 @@ export function emptyView(): StoreView {
 
 const RawRows = z.object({ codec: z.literal("raw"), rows: ParsedRows });
 /** Since version 6: the rows' JSON text deflated, `<bytes>:<base64>` (threat-compact.ts `packText`). */
-const PackedRows = z.object({ codec: z.literal("raw-pack"), pack: z.string() });
+const PackedRowsDoc = z.object({
+  codec: z.literal("raw-pack"),
+  pack: z.string(),
+  /**
+   * Since version 7: the CRC-32 of the pack's compressed bytes, checked at load; the rows are then
+   * unpacked when first read (packed-rows.ts). Without it (version 6) they are unpacked at load.
+   */
+  crc: z.string().optional(),
+});
 
 /**
  * The collections written as `raw-pack` when not empty: the groups (a feature's: a state without
@@ -61,12 +74,16 @@ const SnapshotDoc = z.object({
     z.literal(BASE_FORMAT_VERSION),
     z.literal(WORKFLOW_FORMAT_VERSION),
     z.literal(SLICES_FORMAT_VERSION),
+    z.literal(COMPACT_FORMAT_VERSION),
     z.literal(STORE_FORMAT_VERSION),
   ]),
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),
-  collections: z.record(z.string(), z.discriminatedUnion("codec", [RawRows, PackedRows, ThreatColumnsDoc])),
+  collections: z.record(
+    z.string(),
+    z.discriminatedUnion("codec", [RawRows, PackedRowsDoc, ThreatColumnsDoc]),
+  ),
 });
 
 /** Rows are encoded this many at a time between yields to the event loop. */
@@ -97,6 +114,13 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
       parts.push(...members, "}");
       continue;
     }
+    if (rows instanceof PackedRows && rows.unread !== null) {
+      // Never read since it was loaded, so never changed: the same pack again.
+      parts.push(`"codec":"raw-pack","crc":"${packCrc(rows.unread)}","pack":"${rows.unread}"}`);
+      version = Math.max(version, COMPACT_FORMAT_VERSION);
+      parts[0] = header(version);
+      continue;
+    }
     const text: string[] = [];
     let chunk: string[] = [];
     for (const [key, value] of rows.entries()) {
@@ -109,15 +133,26 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     }
     if (chunk.length > 0) text.push((count > chunk.length ? "," : "") + chunk.join(","));
     if (PACKED_COLLECTIONS.has(name) && count > 0) {
-      parts.push(`"codec":"raw-pack","pack":"${await packText(`[${text.join("")}]`)}"}`);
-      version = Math.max(version, STORE_FORMAT_VERSION);
+      const pack = await packText(`[${text.join("")}]`);
+      parts.push(`"codec":"raw-pack","crc":"${packCrc(pack)}","pack":"${pack}"}`);
+      version = Math.max(version, COMPACT_FORMAT_VERSION);
       parts[0] = header(version);
       continue;
     }
     parts.push(`"codec":"raw","rows":[`, ...text, "]}");
   }
   parts.push("}}");
-  return parts;
+  return parts.map(asciiOnly);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/**
+ * JSON text with every character past ASCII written as its `\uXXXX` escape (the same JSON value):
+ * a snapshot is then ASCII, which a reader takes in as latin1, kept outside V8's heap (store-fs.ts).
+ */
+function asciiOnly(json: string): string {
+  return json.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export class SnapshotFormatError extends Error {
@@ -146,6 +181,8 @@ export function decodeSnapshot(raw: unknown): StoreView {
     let rows = newRows(name);
     try {
       if (block.codec === "raw") for (const [key, value] of block.rows) rows.set(key, value);
+      else if (block.codec === "raw-pack" && block.crc !== undefined)
+        rows = PackedRows.load(name, block.pack, block.crc);
       else if (block.codec === "raw-pack")
         for (const [key, value] of unpackRows(block.pack, "pack")) rows.set(key, value);
       else rows = ThreatTable.decode(block);

@@ -8,7 +8,8 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
  * has an SLA or a later occurrence (`threat-4` plus those columns), or `threat-6` when a threat has
  * a plug-in feature's slice (`threat-5` plus `sliceNames` and `slices`); since store version 6 it
  * writes `threat-7` instead of those two (the SLA times small, the slices compressed:
- * threat-compact.ts), and reads them all and
+ * threat-compact.ts), since store version 7 `threat-8` (the features' columns packed, each slice
+ * column on its own: read when first used), and reads them all and
  * `threat-3`, the codec of store version 2 (asset ids in the column, extra fields in `rest`).
  */
 
@@ -19,7 +20,7 @@ import { ParsedJson, ParsedRows } from "./journal-line.js";
 const Column = z.custom<unknown[]>((value) => Array.isArray(value), "expected an array");
 export const ThreatColumns = z.object({
   /** threat-3: `asset` cells are the ids; threat-4: indexes into `assets` (-1: none). */
-  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6", "threat-7"]),
+  codec: z.enum(["threat-3", "threat-4", "threat-5", "threat-6", "threat-7", "threat-8"]),
   ids: Column,
   status: Column,
   severity: Column,
@@ -59,6 +60,13 @@ export const ThreatColumns = z.object({
   slicePack: z.string().optional(),
   /** threat-7: the rows kept whole, packed likewise (then `raw` is empty). */
   rawPack: z.string().optional(),
+  /**
+   * threat-8 (threat-compact.ts): the columns only the features fill (`PACKED_COLUMNS`: issueId and
+   * the workflow columns, each as threat-7 writes it) as one packText of an object by name, and
+   * each feature's slice column packed on its own (slice-pack.ts), in the order of `sliceNames`.
+   */
+  colPack: z.string().optional(),
+  slicePacks: z.array(z.string()).optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),

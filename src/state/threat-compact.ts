@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { constants as zlibConstants, deflate as deflateZlib, inflateSync } from "node:zlib";
 import { ParsedRows, type Json } from "./journal-line.js";
+import { unpackColumns } from "./column-pack.js";
 import {
   DIGIT_COLUMNS,
   RowError,
@@ -30,9 +31,37 @@ import {
  * - `rawPack`: the rows kept whole (`raw`: a risk acceptance's, a refused step's...) likewise, as
  *   the JSON text of their `[id, value]` pairs (`raw` is then empty): whole records repeat their
  *   keys, repository and URL.
+ *
+ * Codec `threat-8` (store version 7, written since) is `threat-7` with two changes: the columns
+ * only the features fill (`PACKED_COLUMNS`) are written inside one `colPack` (a packText of an
+ * object of those columns, each as threat-7 writes it), and each slice column is packed on its own
+ * (`slicePacks`, slice-pack.ts), read the first time its feature's slices are.
  */
 
 export const COMPACT_CODEC = "threat-7";
+/**
+ * Codec `threat-8` (store version 7): `threat-7` with the columns only the features write packed
+ * together (`colPack`) and each feature's slice column packed on its own (`slicePacks`, read when
+ * first used: slice-pack.ts). Both the compact codecs share the rest.
+ */
+export const PACKED_CODEC = "threat-8";
+/** Whether a block is written in one of the compact codecs (small SLA cells, digit columns, packs). */
+export const isCompactCodec = (codec: string): boolean => codec === COMPACT_CODEC || codec === PACKED_CODEC;
+
+/**
+ * The columns `threat-8` writes inside `colPack` (each as `threat-7` writes it: an array, or a
+ * string of digits): those only the workflow features and the groups' sub-issues fill. In
+ * `threat-7` they were 1.1 MB of the 16 MB at 100,000 threats with every feature on; deflated
+ * together, about 80 kB (the SLA's starts and spans repeat, most rows have no later occurrence).
+ */
+export const PACKED_COLUMNS = [
+  "issueId",
+  "slaSince",
+  "slaDue",
+  "slaBreach",
+  "slaMilestone",
+  "occurrence",
+] as const satisfies readonly (keyof ThreatColumns)[];
 
 const deflate = promisify(deflateZlib);
 /** Inflate's output buffer at most (a larger text is inflated in several, then joined). */
@@ -45,13 +74,27 @@ const MAX_CHUNK = 64 * 1024 * 1024;
  * A `slicePack`, a `rawPack`, a `raw-pack` collection.
  */
 export async function packText(json: string): Promise<string> {
-  const bytes = Buffer.from(json, "utf8");
+  return packBytes(Buffer.from(json, "utf8"));
+}
+
+/** Bytes packed as packText packs a text's. */
+export async function packBytes(bytes: Buffer): Promise<string> {
   // Deflated on libuv's thread pool: a compaction's event loop is not held for it.
   return `${bytes.length}:${(await deflate(bytes)).toString("base64")}`;
 }
 
 /** The JSON value of a packText (RowError naming `what` when it is not one: a damaged file). */
 export function unpackText(pack: string, what: string): unknown {
+  const text = unpackBytes(pack, what);
+  try {
+    return JSON.parse(text.toString("utf8"));
+  } catch (err) {
+    throw new RowError(`${what} is not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** The bytes of a packBytes (RowError naming `what` when they do not inflate: a damaged file). */
+export function unpackBytes(pack: string, what: string): Buffer {
   const colon = pack.indexOf(":");
   const bytes = Number(pack.slice(0, colon));
   if (colon < 1 || !Number.isSafeInteger(bytes) || bytes < 0)
@@ -66,19 +109,10 @@ export function unpackText(pack: string, what: string): unknown {
     throw new RowError(`${what} does not decode (${err instanceof Error ? err.message : String(err)})`);
   }
   if (text.length !== bytes) throw new RowError(`${what} holds ${text.length} bytes, not ${bytes}`);
-  try {
-    return JSON.parse(text.toString("utf8"));
-  } catch (err) {
-    throw new RowError(`${what} is not JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  return text;
 }
 
-/** The compressed text of the slice columns (`columns[k][i]`: row i's slice of name k, or null). */
-export function packSlices(columns: readonly (readonly Json[])[]): Promise<string> {
-  return packText(JSON.stringify(columns));
-}
-
-/** The slice columns of a `slicePack` (RowError when it is not one: a damaged file). */
+/** The slice columns of a threat-7 `slicePack` (RowError when it is not one: a damaged file). */
 export function unpackSlices(pack: string): unknown[][] {
   const columns = unpackText(pack, "slicePack");
   if (!Array.isArray(columns) || !columns.every((column) => Array.isArray(column)))
@@ -106,11 +140,14 @@ function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaD
   const base = block.slaBase ?? 0;
   const spans = block.slaSpans ?? [];
   const count = since.length;
+  const sinceBinary = (since as unknown) instanceof Float64Array;
+  const dueBinary = (due as unknown) instanceof Int32Array;
   const outSince: unknown[] = new Array<unknown>(count);
   const outDue: unknown[] = new Array<unknown>(count);
   for (let i = 0; i < count; i++) {
-    const s = since[i];
-    const d = due[i];
+    // threat-8's binary cells say "none" as NaN and -1 (column-pack.ts).
+    const s = sinceBinary && Number.isNaN(since[i]) ? null : since[i];
+    const d = dueBinary && due[i] === -1 ? null : due[i];
     if (s === null) {
       outSince[i] = null;
       outDue[i] = d === null ? null : BAD;
@@ -132,14 +169,22 @@ function expandSla(block: ThreatColumns): Pick<ThreatColumns, "slaSince" | "slaD
  * Any other block as it is.
  */
 export function unpackCompact(doc: ThreatColumnsDoc): ThreatColumns {
-  const block = digitColumns(doc);
-  if (block.codec !== COMPACT_CODEC) return block;
-  if (block.slices !== undefined) throw new RowError("slices are packed in threat-7 (slicePack)");
+  const block = digitColumns(withPackedColumns(doc));
+  if (!isCompactCodec(block.codec)) return block;
+  if (block.slices !== undefined) throw new RowError(`slices are packed in ${block.codec}`);
   if ((block.slaSince === undefined) !== (block.slaDue === undefined))
     throw new RowError("slaSince and slaDue come together");
   if (block.rawPack !== undefined && block.raw.length > 0)
     throw new RowError("raw is packed in threat-7 (rawPack)");
   const raw = block.rawPack === undefined ? block.raw : unpackRows(block.rawPack, "rawPack");
+  if (block.codec === PACKED_CODEC) {
+    if (block.slicePack !== undefined)
+      throw new RowError("slices are packed a column each in threat-8 (slicePacks)");
+    if ((block.sliceNames === undefined) !== (block.slicePacks === undefined))
+      throw new RowError("sliceNames and slicePacks come together");
+    return { ...block, raw };
+  }
+  if (block.slicePacks !== undefined) throw new RowError("slicePacks are threat-8's");
   if (block.slicePack === undefined) return { ...block, raw };
   if (block.sliceNames === undefined) throw new RowError("sliceNames and slicePack come together");
   return { ...block, raw, slices: unpackSlices(block.slicePack) };
@@ -170,12 +215,37 @@ function digitColumns(doc: ThreatColumnsDoc): ThreatColumns {
   for (const [name, offset] of Object.entries(DIGIT_COLUMNS)) {
     const column = block[name];
     if (typeof column !== "string") continue;
-    if (doc.codec !== COMPACT_CODEC) throw new RowError(`column ${name} is not an array`);
+    if (!isCompactCodec(doc.codec)) throw new RowError(`column ${name} is not an array`);
     const values = fromDigits(column, offset);
     if (values === null) throw new RowError(`column ${name} holds a character that is not a digit`);
     block[name] = values;
   }
   return block as ThreatColumns;
+}
+
+/**
+ * A `threat-8` block with the columns of its `colPack` in place (each an array, or a string of
+ * digits that digitColumns reads); any other block as it is. A pack holding any other name, or a
+ * column the block also holds outside it, is a RowError.
+ */
+function withPackedColumns(doc: ThreatColumnsDoc): ThreatColumnsDoc {
+  if (doc.colPack === undefined) return doc;
+  if (doc.codec !== PACKED_CODEC) throw new RowError("colPack is threat-8's");
+  const packed = unpackColumns(unpackBytes(doc.colPack, "colPack"));
+  const known: ReadonlySet<string> = new Set(PACKED_COLUMNS);
+  const block: Record<string, unknown> = { ...doc };
+  for (const [name, column] of Object.entries(packed)) {
+    if (!known.has(name)) throw new RowError(`colPack holds an unknown column ${JSON.stringify(name)}`);
+    if (block[name] !== undefined) throw new RowError(`column ${name} is both in colPack and outside it`);
+    if (
+      !Array.isArray(column) &&
+      !ArrayBuffer.isView(column) &&
+      !(typeof column === "string" && Object.hasOwn(DIGIT_COLUMNS, name))
+    )
+      throw new RowError(`column ${name} is not an array`);
+    block[name] = column;
+  }
+  return block as ThreatColumnsDoc;
 }
 
 /**
@@ -196,7 +266,7 @@ export function toDigits(rows: Int32Array, of: (r: number) => Json, offset: numb
 
 /** A block (unpackCompact's) in the `threat-6` shape: its SLA cells as epoch ms. */
 export function expandCompact(block: ThreatColumns): ThreatColumns {
-  return block.codec === COMPACT_CODEC ? { ...block, ...expandSla(block) } : block;
+  return isCompactCodec(block.codec) ? { ...block, ...expandSla(block) } : block;
 }
 
 /**

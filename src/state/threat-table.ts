@@ -13,11 +13,16 @@ import {
   COMPACT_CODEC,
   compactSla,
   expandCompact,
-  packSlices,
+  isCompactCodec,
+  PACKED_CODEC,
+  PACKED_COLUMNS,
+  packBytes,
   packText,
   toDigits,
   unpackCompact,
 } from "./threat-compact.js";
+import { binaryColumn, columnBytes, type BinaryColumns } from "./column-pack.js";
+import { PackedSliceColumn, packSliceColumn } from "./slice-pack.js";
 import {
   SliceColumns,
   checkSliceBlock,
@@ -151,8 +156,8 @@ const INITIAL_CAPACITY = 64;
 export const WORKFLOW_CODEC = "threat-5";
 /** The codec of a block with slice columns (`threat-5` plus `sliceNames` and `slices`). */
 export const SLICES_CODEC = "threat-6";
-/** The codec written for a block with workflow or slice columns (threat-compact.ts). */
-export { COMPACT_CODEC };
+/** The codecs of a block with workflow or slice columns (threat-compact.ts): read, and written. */
+export { COMPACT_CODEC, PACKED_CODEC };
 
 export class ThreatTable {
   private readonly index: Map<string, number>;
@@ -181,6 +186,12 @@ export class ThreatTable {
   private workflow: WorkflowColumns | null;
   /** Made when the first row with a feature's slice comes, likewise. */
   private slices: SliceColumns | null;
+  /**
+   * No stored open issue's SLA (not breached) falls due before this (epoch ms): exact at load, then
+   * lowered by every write and never raised (a lower bound). An idle cycle's SLA sweep reads it
+   * instead of every row while it is in the future.
+   */
+  private slaFloor: number;
 
   constructor(from?: ThreatTable) {
     if (from) {
@@ -203,6 +214,7 @@ export class ThreatTable {
       this.issueId = from.issueId.slice();
       this.workflow = from.workflow?.copy() ?? null;
       this.slices = from.slices?.copy() ?? null;
+      this.slaFloor = from.slaFloor;
       return;
     }
     this.index = new Map();
@@ -231,6 +243,7 @@ export class ThreatTable {
     this.issueId = new Float64Array(n);
     this.workflow = null;
     this.slices = null;
+    this.slaFloor = Number.POSITIVE_INFINITY;
   }
 
   copy(): ThreatTable {
@@ -251,6 +264,7 @@ export class ThreatTable {
   }
 
   set(id: string, value: Json): this {
+    this.noteSla(value);
     if (!fits(value) || this.tables.statuses.list.length >= 0xffff || !this.sliceRoom(value)) {
       this.dropRow(id);
       this.extra.set(id, value);
@@ -337,21 +351,56 @@ export class ThreatTable {
   scanPackedSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
     const workflow = this.workflow;
     if (workflow === null) return;
-    for (const [id, row] of this.index) {
-      const due = workflow.dueMs(row);
-      if (Number.isNaN(due)) continue;
-      visit(id, due, (this.repo[row] ?? -1) >= 0 && this.closed[row] !== 1, workflow.breached(row));
+    // Row by row over the typed arrays (a free row has no id), not through the id map: the SLA's
+    // first sweep of an idle `sync` reads every row, ~13 ms at 100,000 through the map.
+    const { since, due, breach } = workflow;
+    const { ids, repo, closed } = this;
+    for (let row = 0; row < this.end; row++) {
+      const start = since[row] ?? Number.NaN;
+      if (start !== start) continue;
+      const id = ids[row];
+      if (id === undefined) continue;
+      visit(id, due[row] ?? 0, (repo[row] ?? -1) >= 0 && closed[row] !== 1, (breach[row] ?? 0) !== 0);
     }
+  }
+
+  /**
+   * A time before which no stored threat's SLA falls due among those with an open issue whose
+   * breach is not noted (what the SLA's sweep looks for), packed or kept whole; a lower bound.
+   */
+  earliestOpenSlaDue(): number {
+    return this.slaFloor;
+  }
+
+  /** Lowers `slaFloor` to the SLA due time of a value being stored, when it counts (see there). */
+  private noteSla(value: Json): void {
+    if (!isObject(value)) return;
+    const sla = value["sla"];
+    const issue = value["issue"];
+    if (!isObject(sla) || sla["breach"] !== undefined || value["gone"] === true) return;
+    if (!isObject(issue) || issue["state"] !== "open") return;
+    const due = typeof sla["due"] === "string" ? Date.parse(sla["due"]) : Number.NaN;
+    // A time that does not parse is never due (wake-due.ts): it lowers nothing.
+    if (due < this.slaFloor) this.slaFloor = due;
   }
 
   /** One feature's slices of the packed rows, read from its column (no record is built). */
   scanPackedSlices(name: string, visit: (id: string, slice: string) => void): void {
-    const slices = this.slices;
-    if (slices === null) return;
-    for (const [id, row] of this.index) {
-      const slice = slices.cell(name, row);
+    const cell = this.slices?.reader(name) ?? null;
+    if (cell === null) return;
+    // Row by row (a free row has no id), as the SLA's scan: `status` counts two columns at 100,000.
+    const ids = this.ids;
+    for (let row = 0; row < this.end; row++) {
+      const id = ids[row];
+      if (id === undefined) continue;
+      const slice = cell(row);
       if (slice !== undefined) visit(id, slice);
     }
+  }
+
+  /** The features whose slice column was read since it was loaded from a snapshot (slice-pack.ts). */
+  inflatedSlices(): string[] {
+    return this.slices?.inflated() ?? [];
   }
 
   /** Counts over the packed rows, read from the columns (no record is built): `status` at 300k. */
@@ -548,11 +597,22 @@ export class ThreatTable {
       cell["slaDue"] = sla.due;
     }
     const slices = this.slices?.block(rows) ?? null;
-    const codec = slices !== null || workflow ? COMPACT_CODEC : "threat-4";
+    const codec = slices !== null || workflow ? PACKED_CODEC : "threat-4";
     const parts = [`"codec":"${codec}"`];
+    // threat-8 packs the columns only the features fill together (threat-compact.ts `colPack`).
+    const packed: Record<string, Json> = {};
+    const binary: BinaryColumns = {};
+    const packedNames: ReadonlySet<string> = new Set(codec === PACKED_CODEC ? PACKED_COLUMNS : []);
     for (const [name, of] of Object.entries(cell)) {
       const offset: number | undefined = (DIGIT_COLUMNS as Record<string, number>)[name];
-      const digits = codec === COMPACT_CODEC && offset !== undefined ? toDigits(rows, of, offset) : null;
+      const digits = codec === PACKED_CODEC && offset !== undefined ? toDigits(rows, of, offset) : null;
+      if (packedNames.has(name)) {
+        if (name === "issueId" || name === "slaSince" || name === "slaDue")
+          binary[name] = binaryColumn(name, Array.from(rows, of));
+        else packed[name] = digits ?? Array.from(rows, of);
+        await pause();
+        continue;
+      }
       if (digits !== null) {
         parts.push(`,"${name}":"${digits}"`);
         await pause();
@@ -567,15 +627,16 @@ export class ThreatTable {
       }
       parts.push("]");
     }
+    if (codec === PACKED_CODEC) parts.push(`,"colPack":"${await packBytes(columnBytes(packed, binary))}"`);
     if (sla !== null) parts.push(`,"slaBase":${sla.base},"slaSpans":${JSON.stringify(sla.spans)}`);
     if (slices !== null) {
-      const cells = slices.columns.map((of) => {
-        const column: Json[] = new Array<Json>(rows.length);
-        for (let i = 0; i < rows.length; i++) column[i] = of(rows[i] ?? 0);
-        return column;
-      });
-      await pause();
-      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePack":"${await packSlices(cells)}"`);
+      const packs: string[] = [];
+      for (const of of slices.columns) {
+        const column = Array.from(rows, (r) => of(r) as string | null);
+        await pause();
+        packs.push(await packSliceColumn(column));
+      }
+      parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePacks":${JSON.stringify(packs)}`);
     }
     const raw: string[] = [];
     let written = 0;
@@ -583,8 +644,8 @@ export class ThreatTable {
       raw.push((written > 0 ? "," : "") + JSON.stringify(entry));
       if (++written % chunk === 0) await pause();
     }
-    // threat-7 packs them too (threat-compact.ts `rawPack`).
-    if (codec === COMPACT_CODEC && written > 0)
+    // threat-8 packs them too (threat-compact.ts `rawPack`).
+    if (codec === PACKED_CODEC && written > 0)
       parts.push(`,"rest":[],"raw":[],"rawPack":"${await packText(`[${raw.join("")}]`)}"`);
     else parts.push(`,"rest":[],"raw":[`, ...raw, "]");
     const lists = {
@@ -684,6 +745,8 @@ export class ThreatTable {
     baseOf: readonly number[],
     assetOf: readonly number[],
     milestoneOf: readonly number[],
+    /** threat-8's: each row's index in the block is noted here (its slices are read from there). */
+    indexOf: Int32Array | null,
   ): ((i: number, id: string) => boolean) | null {
     const sliceCells = block.slices ?? null;
     const sliceTargets = sliceCells === null ? null : this.sliceColumns().columnsOf(block.sliceNames ?? []);
@@ -692,7 +755,9 @@ export class ThreatTable {
     const issueIds = block.issueId ?? null;
     const sinceCells = block.slaSince ?? null;
     const dueCells = block.slaDue ?? null;
-    const compactSla = block.codec === COMPACT_CODEC;
+    const sinceBinary = sinceCells instanceof Float64Array;
+    const dueBinary = dueCells instanceof Int32Array;
+    const compactSla = isCompactCodec(block.codec);
     const slaBase = block.slaBase ?? 0;
     const spans = block.slaSpans ?? [];
     const breach = block.slaBreach ?? null;
@@ -745,8 +810,11 @@ export class ThreatTable {
       if (!(typeof occ === "number" && occ >= 0 && occ <= MAX_INT32 && occ % 1 === 0)) return false;
       // threat-7's SLA cells are read in place (start after the base, due as a span's index),
       // into plain numbers: no time is boxed per row.
-      const sc = sinceCells === null ? null : sinceCells[i];
-      const dc = dueCells === null ? null : dueCells[i];
+      // threat-8's binary cells say "none" as NaN and -1 (column-pack.ts).
+      let sc = sinceCells === null ? null : sinceCells[i];
+      if (sinceBinary && sc !== sc) sc = null;
+      let dc = dueCells === null ? null : dueCells[i];
+      if (dueBinary && dc === -1) dc = null;
       const br = breach === null ? 0 : breach[i];
       const ms = milestone === null ? -1 : milestone[i];
       const hasSla = sc !== null;
@@ -807,6 +875,7 @@ export class ThreatTable {
           wf.milestone[row] = (ms as number) < 0 ? -1 : (milestoneOf[ms as number] ?? -1);
         }
       }
+      if (indexOf !== null) indexOf[row] = i;
       if (sliceCells !== null && sliceTargets !== null)
         for (let k = 0; k < sliceCells.length; k++) {
           const cell = sliceCells[k]?.[i];
@@ -822,11 +891,29 @@ export class ThreatTable {
    * (a zod parse per row doubled the load at 100k); a bad cell is a RowError.
    */
   static decode(compact: ThreatColumnsDoc): ThreatTable {
-    const block = unpackCompact(compact);
-    // A threat-7 block's SLA cells in threat-6's form, made only if some row is decoded whole.
-    let expanded: ThreatColumns | null = null;
-    const whole = (): ThreatColumns => (expanded ??= expandCompact(block));
+    let block = unpackCompact(compact);
     const table = new ThreatTable();
+    // threat-8's slice columns, each read from its pack when first used (slice-pack.ts); a row's
+    // index in the block is noted as it is copied in.
+    const packs = slicePacksOf(block);
+    const indexOf = packs === null ? null : new Int32Array(block.ids.length).fill(-1);
+    if (
+      packs !== null &&
+      indexOf !== null &&
+      !table.sliceColumns().load(block.sliceNames ?? [], packs, indexOf)
+    )
+      // More names than columns (a hand-made file): read as threat-7's, row by row.
+      block = { ...block, slices: packs.map((column) => column.all()) };
+    const lazySlices = block.slices === undefined ? indexOf : null;
+    // A compact block's SLA cells in threat-6's form (and threat-8's slices as arrays), made only
+    // if some row is decoded whole.
+    let expanded: ThreatColumns | null = null;
+    const whole = (): ThreatColumns =>
+      (expanded ??= expandCompact(
+        block.slices === undefined && packs !== null
+          ? { ...block, slices: packs.map((c) => c.all()) }
+          : block,
+      ));
     const { ids, status, severity, asset, repo, number, closed, hash, url, link, updated } = block;
     const count = ids.length;
     for (const [name, column] of Object.entries({
@@ -848,7 +935,7 @@ export class ThreatTable {
       if (column !== undefined && column.length !== count)
         throw new RowError(`column ${name} has ${column.length} cells, not ${count}`);
     }
-    const sliceProblem = checkSliceBlock(block, count);
+    const sliceProblem = lazySlices === null ? checkSliceBlock(block, count) : null;
     if (sliceProblem !== null) throw new RowError(sliceProblem);
 
     const rest = new Map<number, JsonObject>(block.rest);
@@ -861,7 +948,9 @@ export class ThreatTable {
     // threat-4 and -5 name assets by index into its table; threat-3 (version 2) by the id itself.
     const assetOf = block.codec !== "threat-3" ? (block.assets ?? []).map((s) => t.assets.of(s)) : null;
     const fast =
-      assetOf !== null ? table.fastCells(block, statusOf, repoOf, baseOf, assetOf, milestoneOf) : null;
+      assetOf !== null
+        ? table.fastCells(block, statusOf, repoOf, baseOf, assetOf, milestoneOf, lazySlices)
+        : null;
     const cellsBlock = fast === null ? whole() : block;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
@@ -879,8 +968,44 @@ export class ThreatTable {
       table.set(id, more === undefined ? value : { ...value, ...more });
     }
     for (const [id, value] of block.raw) table.set(id, value);
+    table.floorPackedSla();
     return table;
   }
+
+  /** `slaFloor` lowered to the packed rows' (a loaded table's: the rows set one by one lowered it). */
+  private floorPackedSla(): void {
+    const workflow = this.workflow;
+    if (workflow === null) return;
+    const { since, due, breach } = workflow;
+    let floor = this.slaFloor;
+    for (let row = 0; row < this.end; row++) {
+      const at = due[row] ?? Number.NaN;
+      if (
+        at < floor &&
+        since[row] === since[row] &&
+        breach[row] === 0 &&
+        this.ids[row] !== undefined &&
+        (this.repo[row] ?? -1) >= 0 &&
+        this.closed[row] !== 1
+      )
+        floor = at;
+    }
+    this.slaFloor = floor;
+  }
+}
+
+/**
+ * A `threat-8` block's slice columns, each checked (its header and CRC-32: slice-pack.ts) but not
+ * inflated; null when the block has none. RowError when the names and packs do not pair up.
+ */
+function slicePacksOf(block: ThreatColumns): PackedSliceColumn[] | null {
+  const names = block.sliceNames;
+  const packs = block.slicePacks;
+  if (packs === undefined) return null;
+  if (names === undefined || names.length !== packs.length)
+    throw new RowError(`${packs.length} slice columns for ${names?.length ?? 0} names`);
+  if (new Set(names).size !== names.length) throw new RowError("a slice name appears twice");
+  return packs.map((pack, k) => PackedSliceColumn.parse(names[k] ?? "", pack, block.ids.length));
 }
 
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;

@@ -170,15 +170,6 @@ export class WorkflowColumns {
     return this.since[row] ?? Number.NaN;
   }
 
-  /** The row's SLA due time (epoch ms; NaN: no SLA): read once per row at start, so no object is made. */
-  dueMs(row: number): number {
-    return this.hasSla(row) ? (this.due[row] ?? 0) : Number.NaN;
-  }
-
-  breached(row: number): boolean {
-    return (this.breach[row] ?? 0) !== 0;
-  }
-
   /** The snapshot's cells of each column, read from row r. */
   cells(): Record<(typeof WORKFLOW_COLUMNS)[number], (r: number) => Json> {
     return {

@@ -38,9 +38,10 @@ export class MemFs implements StoreFs {
     }
   }
 
-  readText(path: string): Promise<string | null> {
+  readText(path: string): Promise<{ text: string; bytes: number } | null> {
     if (this.crashed) return Promise.reject(new Crash("crashed"));
-    return Promise.resolve(this.entries.get(path)?.data.toString("utf8") ?? null);
+    const data = this.entries.get(path)?.data;
+    return Promise.resolve(data === undefined ? null : { text: data.toString("utf8"), bytes: data.length });
   }
 
   list(dir: string): Promise<string[]> {

@@ -1,7 +1,10 @@
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../src/state/journal-line.js";
+import { StateError } from "../../src/state/errors.js";
+import { packCrc, PackedRows } from "../../src/state/packed-rows.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -59,17 +62,56 @@ function contents(view: StoreView): Record<string, [string, Json][]> {
   );
 }
 
+describe("a snapshot's text (the store reads it as latin1 when it is ASCII, outside V8's heap)", () => {
+  it("is ASCII whatever its values hold: every other character is written as its \\u escape, and read back the same", async () => {
+    const rows: [string, Json][] = [
+      ["a1", { name: "Chen García", type: "person", note: '\u{1F600} \u2028 \ud800 é\\é "ü"' }],
+      ["ünïcödé key", "日本語"],
+    ];
+    const view: StoreView = {
+      gen: 1,
+      seq: 1,
+      meta: new Map([["who", "Zoë"]]),
+      collections: new Map([["assets", new Map(rows)]]),
+    };
+    const text = (await encodeSnapshot(view, () => Promise.resolve())).join("");
+    expect(isAscii(Buffer.from(text, "utf8"))).toBe(true);
+    const back = decodeSnapshot(JSON.parse(Buffer.from(text, "utf8").toString("latin1")));
+    expect([...(back.collections.get("assets")?.entries() ?? [])]).toEqual(rows);
+    expect(back.meta.get("who")).toBe("Zoë");
+  });
+});
+
+describe("a store-version-6 snapshot (codec threat-7) with every feature's data", () => {
+  const text = readFileSync(new URL("./fixtures/snapshot-threat-7-everything.json", import.meta.url), "utf8");
+  const v5 = readFileSync(new URL("./fixtures/snapshot-threat-6-everything.json", import.meta.url), "utf8");
+
+  it("loads identically once written again as version 7 (codec threat-8), and as the version-5 file it was written from", async () => {
+    const old = decodeSnapshot(JSON.parse(text));
+    expect(text).toMatch(/"version": 6,/);
+    expect(text).toContain(`"codec": "threat-7"`);
+    const rewritten = (await encodeSnapshot(old, () => Promise.resolve())).join("");
+    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    expect(rewritten).toContain(`"codec":"threat-8"`);
+    expect(rewritten).toContain(`"colPack":"`);
+    expect(rewritten).toContain(`"sliceNames":["project","notes"],"slicePacks":["u8:`);
+    const again = decodeSnapshot(JSON.parse(rewritten));
+    expect(contents(again)).toEqual(contents(old));
+    expect(contents(decodeSnapshot(JSON.parse(v5)))).toEqual(contents(old));
+  });
+});
+
 describe("a store-version-5 snapshot (codec threat-6) with every feature's data", () => {
   const text = readFileSync(new URL("./fixtures/snapshot-threat-6-everything.json", import.meta.url), "utf8");
 
-  it("loads identically once written again as version 6 (codec threat-7): threats, SLAs, slices, acceptances, groups", async () => {
+  it("loads identically once written again as version 7 (codec threat-8): threats, SLAs, slices, acceptances, groups", async () => {
     const old = decodeSnapshot(JSON.parse(text));
     const rewritten = (await encodeSnapshot(old, () => Promise.resolve())).join("");
-    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":6,/);
-    expect(rewritten).toContain(`"codec":"threat-7"`);
+    expect(rewritten).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    expect(rewritten).toContain(`"codec":"threat-8"`);
     // The rows kept whole (the risk acceptance's, the gone one) and the groups are packed too.
     expect(rewritten).toContain(`"raw":[],"rawPack":"`);
-    expect(rewritten).toContain(`"groups":{"codec":"raw-pack","pack":"`);
+    expect(rewritten).toMatch(/"groups":\{"codec":"raw-pack","crc":"[0-9a-f]{8}","pack":"/);
     expect(rewritten).toContain(`"assets":{"codec":"raw","rows":[`);
     const again = decodeSnapshot(JSON.parse(rewritten));
     expect(contents(again)).toEqual(contents(old));
@@ -112,7 +154,39 @@ describe("a store-version-5 snapshot (codec threat-6) with every feature's data"
       const doc = JSON.parse(good) as Doc;
       damage(doc);
       expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
+      // The groups as version 6 wrote them (no CRC-32): unpacked and checked at load, refused there.
+      if (!what.startsWith("groups")) continue;
+      delete doc.collections["groups"]!["crc"];
+      expect(() => decodeSnapshot(doc), `${what}, version 6`).toThrow(SnapshotFormatError);
+      // A pack whose CRC-32 matches yet does not unpack (only a writer's fault makes one): refused
+      // when the groups are first read, as a damaged state, and not read in part.
+      doc.collections["groups"]!["crc"] = packCrc(String(doc.collections["groups"]!["pack"]));
+      const groups = decodeSnapshot(doc).collections.get("groups");
+      expect(() => groups?.get("group:asset:a1"), `${what}, its CRC-32 matching`).toThrow(StateError);
     }
+  });
+
+  it("unpacks the groups when first read, and writes an unread collection's pack again as it is", async () => {
+    const written = (await encodeSnapshot(decodeSnapshot(JSON.parse(text)), () => Promise.resolve())).join(
+      "",
+    );
+    const view = decodeSnapshot(JSON.parse(written));
+    const groups = view.collections.get("groups");
+    if (!(groups instanceof PackedRows)) throw new Error("the groups did not load packed");
+    const pack = groups.unread;
+    expect(pack).not.toBeNull();
+    // A compaction's copy of an unread collection is the same pack, written again.
+    const again = (await encodeSnapshot(view, () => Promise.resolve())).join("");
+    expect(again).toBe(written);
+    expect(groups.unread).toBe(pack);
+    // Read, it is unpacked once; a change is written as any.
+    expect(groups.get("group:title:x")).toMatchObject({ mode: "single" });
+    expect(groups.unread).toBeNull();
+    groups.delete("group:title:x");
+    const changed = decodeSnapshot(
+      JSON.parse((await encodeSnapshot(view, () => Promise.resolve())).join("")),
+    );
+    expect([...(changed.collections.get("groups")?.keys() ?? [])]).toEqual(["group:asset:a1"]);
   });
 
   it("fails as damaged, not read in part, when torn anywhere (JSON.parse or the decoder refuses it)", () => {

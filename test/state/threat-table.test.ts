@@ -10,9 +10,10 @@ import {
 import { ThreatTable } from "../../src/state/threat-table.js";
 import { unpackRows, unpackSlices } from "../../src/state/threat-compact.js";
 import { DIGIT_COLUMNS } from "../../src/state/snapshot-threat-codec.js";
-import { deflateSync } from "node:zlib";
 import type { Json } from "../../src/state/journal-line.js";
-import { slicesArbitrary } from "./helpers.js";
+import { asThreat7, packedSync, slicesArbitrary } from "./helpers.js";
+import { PackedSliceColumn } from "../../src/state/slice-pack.js";
+import { StateError } from "../../src/state/errors.js";
 
 const pause = (): Promise<void> => Promise.resolve();
 
@@ -257,18 +258,13 @@ function flipped(pack: string): string {
   return pack.slice(0, at) + (pack[at] === "A" ? "B" : "A") + pack.slice(at + 1);
 }
 
-/** Deflated and base64, as `slicePack` holds its columns (threat-compact.ts). */
-function packedSync(columns: Json): string {
-  const text = Buffer.from(JSON.stringify(columns));
-  return `${text.length}:${deflateSync(text).toString("base64")}`;
-}
-
 /**
- * A threat-7 block (no SLA) turned into the threat-6 form in place, its slices as plain columns
- * (and its rows kept whole as plain rows, its digit columns as arrays): the
- * checks of slice cells and columns are the same for both codecs, and read clearer on plain ones.
+ * A threat-8 or threat-7 block (no SLA) turned into the threat-6 form in place, its slices as
+ * plain columns (and its rows kept whole as plain rows, its digit columns as arrays): the
+ * checks of slice cells and columns are the same for all three codecs, and read clearer on plain ones.
  */
 function asThreat6(block: Record<string, Json>): Record<string, Json> {
+  asThreat7(block);
   block["codec"] = "threat-6";
   block["slices"] = unpackSlices(block["slicePack"] as string) as Json[][];
   delete block["slicePack"];
@@ -352,7 +348,7 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(none).toEqual([]);
   });
 
-  it("writes them as columns under codec threat-7 (store version 6): each name once, the columns compressed", async () => {
+  it("writes them under codec threat-8 (store version 7): each name once, each column packed on its own", async () => {
     const table = new ThreatTable();
     for (let i = 1; i <= 3; i++) table.set(`t${i}`, mapped(i));
     const without = await snapshotText(table);
@@ -362,21 +358,134 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     table.set("t1", mapped(1, { notes: "h=1;c=2", project: "i=3;f=4" }));
     table.set("t2", mapped(2, { project: "i=5;f=6" }));
     const text = await snapshotText(table);
-    expect(text).toMatch(/^\{"format":"threatbridge-store","version":6,/);
-    expect(text).toContain(`"codec":"threat-7"`);
-    expect(text).toContain(`"sliceNames":["notes","project"],"slicePack":"`);
+    expect(text).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    expect(text).toContain(`"codec":"threat-8"`);
+    expect(text).toContain(`"sliceNames":["notes","project"],"slicePacks":["u8:`);
     expect(text.match(/"notes"/g)).toHaveLength(1);
-    expect(unpackSlices(sliceBlock(text)["slicePack"] as string)).toEqual([
+    const columns = (block: Record<string, Json>): (string | null)[][] =>
+      (block["slicePacks"] as string[]).map((pack, k) =>
+        PackedSliceColumn.parse((block["sliceNames"] as string[])[k] ?? "", pack, 3).all(),
+      );
+    expect(columns(sliceBlock(text))).toEqual([
       ["h=1;c=2", null, null],
       ["i=3;f=4", "i=5;f=6", null],
     ]);
-    // A reader that knows only version 6 says it is too old for a newer file.
-    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 7 })).toThrow(/newer than 6/);
+    // A reader that knows only version 7 says it is too old for a newer file.
+    expect(() => decodeSnapshot({ ...(JSON.parse(text) as object), version: 8 })).toThrow(/newer than 7/);
     // A name whose every slice went away is not written.
     table.set("t1", mapped(1, { project: "i=3;f=4" }));
     const later = sliceBlock(await snapshotText(table));
     expect(later["sliceNames"]).toEqual(["project"]);
-    expect(unpackSlices(later["slicePack"] as string)).toEqual([["i=3;f=4", "i=5;f=6", null]]);
+    expect(columns(later)).toEqual([["i=3;f=4", "i=5;f=6", null]]);
+    // A slice that UTF-8 cannot carry (a lone surrogate) is written as JSON, and read back equal.
+    table.set("t3", mapped(3, { project: "a\ud800b" }));
+    const lone = sliceBlock(await snapshotText(table));
+    expect((lone["slicePacks"] as string[])[0]).toMatch(/^json:/);
+    expect(columns(lone)).toEqual([["i=3;f=4", "i=5;f=6", "a\ud800b"]]);
+  });
+
+  it("reads a feature's slice column only when something reads that feature's slices (an idle sync reads none)", async () => {
+    const table = new ThreatTable();
+    for (let i = 1; i <= 3; i++) table.set(`t${i}`, mapped(i, { notes: `n${i}`, project: `p${i}` }));
+    table.set("whole", { ...(mapped(4, { notes: "n4" }) as Record<string, Json>), refused: "x" });
+    const loaded = (): ThreatTable => {
+      const back = decodeSnapshot(JSON.parse(text)).collections.get("threats");
+      if (!(back instanceof ThreatTable)) throw new Error("threats did not decode to a table");
+      return back;
+    };
+    const text = await snapshotText(table);
+    const back = loaded();
+    expect(back.inflatedSlices()).toEqual([]);
+    // What an idle cycle reads of the threats: briefs, versions, the SLA, the index's scan.
+    back.brief("t1");
+    back.sameVersion("t1", "x", "unsolved");
+    back.scanPackedSla(() => undefined);
+    back.scanPacked(() => undefined);
+    expect(back.get("whole")).toMatchObject({ slices: { notes: "n4" } });
+    expect(back.inflatedSlices()).toEqual([]);
+    const seen: string[] = [];
+    back.scanPackedSlices("project", (id, slice) => seen.push(`${id}=${slice}`));
+    expect(seen).toEqual(["t1=p1", "t2=p2", "t3=p3"]);
+    expect(back.inflatedSlices()).toEqual(["project"]);
+    // Written before read: a row's change is kept beside the pack; the others read from it.
+    const again = loaded();
+    again.set("t2", mapped(2, { notes: "changed" }));
+    again.delete("t3");
+    again.set("t5", mapped(5, { project: "p5" }));
+    expect(again.inflatedSlices()).toEqual([]);
+    expect(again.get("t1")).toEqual(mapped(1, { notes: "n1", project: "p1" }));
+    expect(again.get("t2")).toEqual(mapped(2, { notes: "changed" }));
+    expect(again.get("t3")).toBeUndefined();
+    expect(again.get("t5")).toEqual(mapped(5, { project: "p5" }));
+    const copy = again.copy();
+    again.set("t1", mapped(1));
+    expect(copy.get("t1")).toEqual(mapped(1, { notes: "n1", project: "p1" }));
+    const round = decodeSnapshot(JSON.parse(await snapshotText(again))).collections.get("threats");
+    expect(Object.fromEntries(round?.entries() ?? [])).toEqual(Object.fromEntries(again.entries()));
+  });
+
+  it("refuses a snapshot whose slice packs are damaged at load (header, CRC-32, names), and one written inconsistent when first read (state_corrupt)", async () => {
+    const table = new ThreatTable();
+    table.set("t1", mapped(1, { notes: "n" }));
+    table.set("t2", mapped(2, { notes: "m" }));
+    const good = await snapshotText(table);
+    const pack = (sliceBlock(good)["slicePacks"] as string[])[0] ?? "";
+    const body = pack.slice(pack.lastIndexOf(":") + 1);
+    const at = 6;
+    const damaged: [string, (block: Record<string, Json>) => void][] = [
+      ["truncated", (b) => (b["slicePacks"] = [pack.slice(0, pack.length - 4)])],
+      // One character of the compressed bytes changed: the CRC-32 refuses it at load.
+      [
+        "one byte changed",
+        (b) =>
+          (b["slicePacks"] = [
+            pack.replace(body, body.slice(0, at) + (body[at] === "A" ? "B" : "A") + body.slice(at + 1)),
+          ]),
+      ],
+      ["another form", (b) => (b["slicePacks"] = [pack.replace(/^u8:/, "x:")])],
+      ["no length", (b) => (b["slicePacks"] = [pack.replace(/^u8:\d+:/, "u8:")])],
+      ["empty", (b) => (b["slicePacks"] = [""])],
+      ["no names", (b) => delete b["sliceNames"]],
+      ["more packs than names", (b) => (b["slicePacks"] = [pack, pack])],
+      ["a name twice", (b) => ((b["sliceNames"] = ["notes", "notes"]), (b["slicePacks"] = [pack, pack]))],
+      ["one slicePack beside them", (b) => (b["slicePack"] = packedSync([["n", "m"]]))],
+      ["unpacked slices beside them", (b) => (b["slices"] = [["n", "m"]])],
+    ];
+    for (const [what, damage] of damaged) {
+      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      damage(doc.collections.threats);
+      expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
+    }
+    // Well formed and checked, but not what its header says (only a writer's fault can make one):
+    // refused when first read, as a damaged state, and nothing of it is read in part.
+    const { crc32 } = await import("node:zlib");
+    const { deflateSync } = await import("node:zlib");
+    const packOf = (form: string, bytes: Buffer): string => {
+      const z = deflateSync(bytes);
+      return `${form}:${bytes.length}:${crc32(z).toString(16).padStart(8, "0")}:${z.toString("base64")}`;
+    };
+    const lengths = (count: number, ...cells: number[]): Buffer => {
+      const b = Buffer.alloc(4 + 4 * cells.length);
+      b.writeUInt32LE(count, 0);
+      cells.forEach((n, i) => b.writeInt32LE(n, 4 + 4 * i));
+      return b;
+    };
+    const inconsistent: [string, string][] = [
+      ["three rows", packOf("u8", Buffer.concat([lengths(3, 1, 1, 1), Buffer.from("nmx")]))],
+      ["lengths past the text", packOf("u8", Buffer.concat([lengths(2, 1, 5), Buffer.from("nm")]))],
+      ["a length below -1", packOf("u8", Buffer.concat([lengths(2, -2, 1), Buffer.from("m")]))],
+      ["json not rows", packOf("json", Buffer.from(JSON.stringify({ a: 1 })))],
+      ["json a number cell", packOf("json", Buffer.from(JSON.stringify(["n", 5])))],
+      ["json not JSON", packOf("json", Buffer.from('["n",'))],
+      ["a length that lies", `u8:999:${packOf("u8", lengths(0)).split(":").slice(2).join(":")}`],
+    ];
+    for (const [what, bad] of inconsistent) {
+      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json> } };
+      doc.collections.threats["slicePacks"] = [bad];
+      const back = decodeSnapshot(doc).collections.get("threats");
+      expect(() => back?.get("t1"), what).toThrow(StateError);
+      expect(() => back?.get("t1"), what).toThrow(/slice column "notes" does not decode/);
+    }
   });
 
   it("writes the columns of small numbers as a string of digits under threat-7, an array when a value is not one digit; refuses a bad digit", async () => {
@@ -411,11 +520,15 @@ describe("the plug-in features' slices in the table (ThreatRecord.slices: a stri
     expect(() => decodeSnapshot(old)).toThrow(/column closed is not an array/);
   });
 
-  it("refuses a snapshot whose slicePack is damaged (not base64, not deflate, not columns, or missing its names)", async () => {
+  it("refuses a threat-7 snapshot (store version 6) whose slicePack is damaged (not base64, not deflate, not columns, or missing its names)", async () => {
     const table = new ThreatTable();
     table.set("t1", mapped(1, { notes: "n" }));
     table.set("t2", mapped(2, { notes: "m" }));
-    const good = await snapshotText(table);
+    const written = JSON.parse(await snapshotText(table)) as {
+      collections: { threats: Record<string, Json> };
+    };
+    asThreat7(written.collections.threats);
+    const good = JSON.stringify(written);
     const pack = sliceBlock(good)["slicePack"] as string;
     const damaged: [string, (block: Record<string, Json>) => void][] = [
       ["truncated", (b) => (b["slicePack"] = pack.slice(0, pack.length - 4))],

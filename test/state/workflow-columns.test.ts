@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { deflateSync, inflateSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,6 +10,7 @@ import {
 } from "../../src/state/snapshot-codec.js";
 import { ThreatTable } from "../../src/state/threat-table.js";
 import type { Json } from "../../src/state/journal-line.js";
+import { asThreat7, colPackOf, colPackSync, packedSync } from "./helpers.js";
 
 type JsonObject = { [k: string]: Json };
 const pause = (): Promise<void> => Promise.resolve();
@@ -132,6 +134,42 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     );
   });
 
+  it("keeps a time before which no open issue's SLA (breach not noted) falls due, packed or kept whole, through sets, deletes and a snapshot (what the SLA's sweep skips on)", async () => {
+    /** What the SLA's clock finds due (features/sla/clock.ts): an open issue, no breach noted. */
+    const dueOf = (value: Json): number | null => {
+      if (typeof value !== "object" || value === null || Array.isArray(value) || value["gone"] === true)
+        return null;
+      const s = value["sla"];
+      const issue = value["issue"];
+      if (typeof s !== "object" || s === null || Array.isArray(s) || s["breach"] !== undefined) return null;
+      if (typeof issue !== "object" || issue === null || Array.isArray(issue) || issue["state"] !== "open")
+        return null;
+      const due = typeof s["due"] === "string" ? Date.parse(s["due"]) : Number.NaN;
+      return Number.isNaN(due) ? null : due;
+    };
+    const earliest = (rows: Iterable<[string, Json]>): number =>
+      Math.min(Number.POSITIVE_INFINITY, ...[...rows].flatMap(([, v]) => dueOf(v) ?? []));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.option(record, { nil: undefined })), {
+          maxLength: 25,
+        }),
+        async (steps) => {
+          const table = new ThreatTable();
+          for (const [k, value] of steps) {
+            if (value === undefined) table.delete(`t${k}`);
+            else table.set(`t${k}`, value);
+            // A lower bound of what is stored, at every step.
+            expect(table.earliestOpenSlaDue()).toBeLessThanOrEqual(earliest(table.entries()));
+          }
+          // Exact once loaded again.
+          const { back } = await roundTrip(table);
+          expect(back.earliestOpenSlaDue()).toBe(earliest(table.entries()));
+        },
+      ),
+    );
+  });
+
   it("gives a reused row no SLA from the threat that held it before", () => {
     const table = new ThreatTable();
     const plain = { status: "unsolved", severity: 2, assetId: null, updatedAt: "2026-01-02T03:04:05.678Z" };
@@ -209,15 +247,25 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
     // Written under a codec and a store version of their own: a threatbridge that knows only
     // version 3 says it is too old (state_too_new) rather than drop every SLA or call the file corrupt.
     // Since store version 6 that codec is threat-7: the start after the earliest, the due time as
-    // an index into the SLAs' distinct lengths (threat-compact.ts).
-    expect(after).toContain(`"codec":"threat-7"`);
-    expect(after).toMatch(/^\{"format":"threatbridge-store","version":6,/);
-    expect(after).toContain(`"slaSince":[null,0],"slaDue":[null,0]`);
+    // an index into the SLAs' distinct lengths (threat-compact.ts); since version 7 threat-8, which
+    // packs those columns together (`colPack`).
+    expect(after).toContain(`"codec":"threat-8"`);
+    expect(after).toMatch(/^\{"format":"threatbridge-store","version":7,/);
+    const block = (JSON.parse(after) as { collections: { threats: Record<string, Json> } }).collections
+      .threats;
+    expect(colPackOf(block)).toEqual({
+      slaSince: [null, 0],
+      slaDue: [null, 0],
+      slaBreach: "00",
+      slaMilestone: "01",
+      occurrence: "00",
+    });
     expect(after).toContain(
       `"slaBase":${Date.parse("2026-01-02T03:04:05.678Z")},"slaSpans":[${30 * 86_400_000}]`,
     );
-    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 7 })).toThrow(/newer than 6/);
-    expect(after.length - text.length).toBeLessThan(250);
+    expect(() => decodeSnapshot({ ...(JSON.parse(after) as object), version: 8 })).toThrow(/newer than 7/);
+    // A fixed cost for the columns packed together (their header names each binary column).
+    expect(after.length - text.length).toBeLessThan(320);
   });
 
   it("refuses a snapshot whose SLA cells are malformed, naming the threat", async () => {
@@ -242,14 +290,63 @@ describe("the SLA and occurrence columns of the threat table (every feature on c
       ["slaSince", 1.5],
       ["occurrence", -1],
     ];
-    for (const [column, cell] of damaged) {
-      const doc = JSON.parse(good) as { collections: { threats: Record<string, Json[]> } };
-      doc.collections.threats[column] = [cell];
-      expect(() => decodeSnapshot(doc), column).toThrow(SnapshotFormatError);
-      expect(() => decodeSnapshot(doc), column).toThrow(/threat t1/);
-    }
-    const short = JSON.parse(good) as { collections: { threats: Record<string, Json[]> } };
-    short.collections.threats["slaDue"] = [];
-    expect(() => decodeSnapshot(short)).toThrow(/column slaDue has 0 cells, not 1/);
+    type Doc = { collections: { threats: Record<string, Json> } };
+    // In the pack (threat-8), and as threat-7 held them (store version 6), outside it.
+    const inPack = (change: (columns: Record<string, Json>) => void): Doc => {
+      const doc = JSON.parse(good) as Doc;
+      const columns = colPackOf(doc.collections.threats);
+      change(columns);
+      doc.collections.threats["colPack"] = colPackSync(columns);
+      return doc;
+    };
+    const outside = (change: (columns: Record<string, Json>) => void): Doc => {
+      const doc = JSON.parse(good) as Doc;
+      change(asThreat7(doc.collections.threats));
+      return doc;
+    };
+    for (const place of [inPack, outside])
+      for (const [column, cell] of damaged) {
+        const doc = place((columns) => (columns[column] = [cell]));
+        expect(() => decodeSnapshot(doc), column).toThrow(SnapshotFormatError);
+        expect(() => decodeSnapshot(doc), column).toThrow(/threat t1/);
+      }
+    for (const place of [inPack, outside])
+      expect(() => decodeSnapshot(place((columns) => (columns["slaDue"] = [])))).toThrow(
+        /column slaDue has 0 cells, not 1/,
+      );
+    // A pack of something else, or naming a column it does not hold, is refused.
+    const refused: [string, Doc][] = [
+      ["not an object", inPack(() => undefined)],
+      ["an unknown column", inPack((columns) => (columns["ids"] = ["t1"]))],
+      ["a column also outside it", inPack(() => undefined)],
+      ["a non-digit string", inPack((columns) => (columns["slaSince"] = "0"))],
+    ];
+    refused[0]![1].collections.threats["colPack"] = packedSync([1]);
+    refused[2]![1].collections.threats["slaDue"] = [0];
+    refused.push(["garbled", inPack(() => undefined)]);
+    refused[4]![1].collections.threats["colPack"] = "12:AAAA";
+    // Its binary columns (column-pack.ts): short, of another type, or with bytes past them.
+    const bytesOf = (change: (bytes: Buffer) => Buffer): Doc => {
+      const doc = JSON.parse(good) as Doc;
+      const pack = doc.collections.threats["colPack"] as string;
+      const bytes = change(inflateSync(Buffer.from(pack.slice(pack.indexOf(":") + 1), "base64")));
+      doc.collections.threats["colPack"] = `${bytes.length}:${deflateSync(bytes).toString("base64")}`;
+      return doc;
+    };
+    refused.push(
+      ["a binary column short", bytesOf((b) => b.subarray(0, b.length - 1))],
+      ["bytes past the columns", bytesOf((b) => Buffer.concat([b, Buffer.from([0])]))],
+      [
+        "a binary column of another type",
+        bytesOf((b) => Buffer.from(b.toString("latin1").replace('"f64"', '"i32"'), "latin1")),
+      ],
+      [
+        "a binary column twice",
+        bytesOf((b) =>
+          Buffer.from(b.toString("latin1").replace('"slaDue","i32"', '"slaSince","f64"'), "latin1"),
+        ),
+      ],
+    );
+    for (const [what, doc] of refused) expect(() => decodeSnapshot(doc), what).toThrow(SnapshotFormatError);
   });
 });

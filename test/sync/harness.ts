@@ -51,6 +51,10 @@ export class Harness {
   events: EngineEvent[] = [];
   /** How far the engine's clock runs ahead of real time (days passing without waiting). */
   clockOffsetMs = 0;
+  /** Whether the state is deep-frozen (any in-place mutation throws); a test may turn it off. */
+  freezeState = true;
+  /** What a restart makes of the state read from the disk (a test may watch what is read of it). */
+  onLoad: ((state: State) => State) | null = null;
 
   constructor(
     /** A test may change it and restart() (an operator's config change between two runs). */
@@ -82,7 +86,8 @@ export class Harness {
     this.platform.failAt = null;
     this.github.failAt = null;
     if (this.conversation) this.conversation.failAt = null;
-    const state = this.disk === null ? emptyState() : State.parse(JSON.parse(this.disk));
+    const parsed = this.disk === null ? emptyState() : State.parse(JSON.parse(this.disk));
+    const state = this.onLoad ? this.onLoad(parsed) : parsed;
     const ctx = createContext(
       {
         config: this.config,
@@ -98,7 +103,7 @@ export class Harness {
           this.commits.push(commit);
         },
         // Any in-place mutation of the state throws: every change must go through a commit.
-        freezeState: true,
+        freezeState: this.freezeState,
         observers: [(event) => this.events.push(event)],
       },
       state,

@@ -46,4 +46,39 @@ describe("wake-up by the clock", () => {
     await h.cycle();
     expect(h.events.filter((e) => e.type === "sla_breach_labeled")).toHaveLength(labels);
   });
+
+  it("reads no stored row and builds no index while nothing is due yet (the store's earliest open SLA due time), and finds what falls due once its time comes", async () => {
+    const h = new Harness(makeConfig({ sla: { high: "3d", low: "10d", breach_label: LABEL } }));
+    h.platform.put({ id: threatId(1), severity: "high" });
+    h.platform.put({ id: threatId(2), severity: "low" });
+    await h.settle();
+    await h.cycle();
+    const labelled = (): number => h.issues().filter((i) => i.labels.includes(LABEL)).length;
+    // A day on, in a new process, then two in the same one: nothing is due, nothing is read.
+    h.clockOffsetMs = 1 * DAY_MS;
+    h.restart();
+    const threats = h.ctx.state.threats;
+    let scans = 0;
+    const scanSla = threats.scanSla.bind(threats);
+    threats.scanSla = (visit) => {
+      scans += 1;
+      scanSla(visit);
+    };
+    let built = 0;
+    const dueTimes = h.ctx.index.dueTimes.bind(h.ctx.index);
+    h.ctx.index.dueTimes = (feature, source) => {
+      built += 1;
+      return dueTimes(feature, source);
+    };
+    await h.settle();
+    h.clockOffsetMs = 2 * DAY_MS;
+    await h.cycle();
+    await h.cycle();
+    expect([scans, built, labelled()]).toEqual([0, 0, 0]);
+    // Past the high one's due time: the sweep reads the columns and finds it, and only it.
+    h.clockOffsetMs = 4 * DAY_MS;
+    await h.settle();
+    expect(scans).toBeGreaterThan(0);
+    expect(labelled()).toBe(1);
+  });
 });

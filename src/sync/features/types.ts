@@ -39,6 +39,11 @@ export interface FeatureClock {
    * `nextDueAt` of every record once.
    */
   scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
+  /**
+   * A time before which no stored record is due (a lower bound the store keeps, read without a
+   * scan): while it is in the future the sweep reads nothing, builds no index, queues nothing.
+   */
+  earliestDue?(threats: ThreatRecords): number;
   /** Its work is planned from the record alone: the drain does not read the threat for it. */
   readonly fromRecord: boolean;
   /**

@@ -8,7 +8,6 @@ import {
   type JournaledStore,
   type Json,
 } from "../../state/index.js";
-import { toThreatRecord } from "./threat-record-guard.js";
 import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
@@ -30,7 +29,11 @@ const Meta = z.object({
   cursorRefused: State.shape.cursorRefused.nullish(),
   features: State.shape.features.nullish(),
   groupsListed: State.shape.groupsListed.nullish(),
+  groupingSeen: State.shape.groupingSeen.nullish(),
 });
+
+/** The schema of the groups collection (a record of GroupRecord by key). */
+const StateGroups = z.object({ groups: State.shape.groups }).transform((s) => s.groups);
 
 function metaOf(store: JournaledStore): Record<string, Json> {
   const keys: MetaKey[] = [
@@ -44,6 +47,7 @@ function metaOf(store: JournaledStore): Record<string, Json> {
     "cursorRefused",
     "features",
     "groupsListed",
+    "groupingSeen",
   ];
   const meta: Record<string, Json> = {};
   for (const key of keys) {
@@ -89,22 +93,16 @@ export function stateFromStore(store: JournaledStore): EngineState {
     groups: {},
   };
   for (const collection of COLLECTIONS) {
-    if (collection === "threats") continue;
+    // The groups are read when first used (groupsOf): `status` never reads them.
+    if (collection === "threats" || collection === "groups") continue;
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
   // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
   // small, by the schema, which applies defaults and refuses a value of a wrong shape.
   const threats = new ThreatRecordsView(threatRowsOf(store));
-  for (const [, value] of store.looseEntries("threats")) toThreatRecord(value);
-  // The groups likewise (group-record-guard.ts): the schema sees only those the checks do not pass.
-  const groups: Record<string, GroupRecord> = {};
-  const unchecked: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(records.groups)) {
-    const group = plainGroup(value);
-    if (group === null) unchecked[key] = value;
-    else groups[key] = group;
-  }
+  // Checked once here: later reads of these (the index's build, the clocks' sweeps) reuse the check.
+  for (const entry of threats.uncommon()) void entry;
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -116,21 +114,49 @@ export function stateFromStore(store: JournaledStore): EngineState {
     ...(meta.cursorRefused != null ? { cursorRefused: meta.cursorRefused } : {}),
     ...(meta.features != null ? { features: meta.features } : {}),
     ...(meta.groupsListed != null ? { groupsListed: meta.groupsListed } : {}),
+    ...(meta.groupingSeen != null ? { groupingSeen: meta.groupingSeen } : {}),
     threats: {},
     assets: records.assets,
     queue: records.queue,
     intents: records.intents,
-    groups: unchecked,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
   });
-  // In the stored order, each group as checked or as the schema gave it back.
-  const parsedGroups = parsed.groups ?? {};
-  const allGroups: Record<string, GroupRecord> = {};
-  for (const key of Object.keys(records.groups)) {
-    const group = groups[key] ?? parsedGroups[key];
-    if (group !== undefined) allGroups[key] = group;
+  // The groups when first read: the engine's context reads them as it is made (so a `sync` or a
+  // `run` refuses a group that does not parse before its cycle, as before), `status` never.
+  let groups: Record<string, GroupRecord> | undefined;
+  const engine: EngineState = { ...parsed, threats };
+  Object.defineProperty(engine, "groups", {
+    enumerable: true,
+    configurable: true,
+    get: () => (groups ??= groupsOf(store)),
+    set: (value: Record<string, GroupRecord> | undefined) => {
+      groups = value;
+    },
+  });
+  return engine;
+}
+
+/**
+ * The stored groups, checked with plain type checks (group-record-guard.ts); the schema sees only
+ * those the checks do not pass (it applies defaults, or refuses a value of a wrong shape). In the
+ * stored order, each group as checked or as the schema gave it back.
+ */
+function groupsOf(store: JournaledStore): Record<string, GroupRecord> {
+  const stored = [...store.entries("groups")];
+  const checked: Record<string, GroupRecord> = {};
+  const unchecked: Record<string, unknown> = {};
+  for (const [key, value] of stored) {
+    const group = plainGroup(value);
+    if (group === null) unchecked[key] = value;
+    else checked[key] = group;
   }
-  return { ...parsed, groups: allGroups, threats };
+  const parsed = Object.keys(unchecked).length === 0 ? {} : (StateGroups.parse({ groups: unchecked }) ?? {});
+  const groups: Record<string, GroupRecord> = {};
+  for (const [key] of stored) {
+    const group = checked[key] ?? parsed[key];
+    if (group !== undefined) groups[key] = group;
+  }
+  return groups;
 }
 
 /**

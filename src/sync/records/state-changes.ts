@@ -21,7 +21,8 @@ export type MetaKey =
   | "renderKey"
   | "platformNotBefore"
   | "features"
-  | "groupsListed";
+  | "groupsListed"
+  | "groupingSeen";
 
 export const COLLECTIONS: readonly Collection[] = [
   "threats",

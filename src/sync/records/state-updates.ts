@@ -43,12 +43,34 @@ export function createStateContext(
   const held = engineState(loaded);
   const threatRows = viewOf(held.threats).withFreeze(stateGuard.enabled);
   return {
-    state: stateGuard.wrap({ ...held, groups: held.groups ?? {}, threats: threatRows }),
+    state: stateGuard.wrap(withGroups(held, threatRows)),
     threatRows,
     stateGuard,
     changes: emptyDirty(),
     scrub: opts.scrub ?? ((text) => text),
   };
+}
+
+/**
+ * The state the engine's context holds: `held`'s values with these threats, and its groups as it
+ * holds them: a loaded state reads its groups when first used (journaled-state.ts), and an idle
+ * cycle uses none (run/cycle.ts), so they are not read here. Always an object (none: empty).
+ */
+function withGroups(held: EngineState, threats: ThreatRecordsView): EngineState {
+  const { groups: descriptor, ...others } = Object.getOwnPropertyDescriptors(held);
+  const state = Object.defineProperties({}, others) as EngineState;
+  state.threats = threats;
+  let groups: EngineState["groups"];
+  if (descriptor?.get === undefined) groups = held.groups ?? {};
+  Object.defineProperty(state, "groups", {
+    enumerable: true,
+    configurable: true,
+    get: () => (groups ??= held.groups ?? {}),
+    set: (value: EngineState["groups"]) => {
+      groups = value;
+    },
+  });
+  return state;
 }
 
 type Values = {
@@ -72,6 +94,7 @@ type MetaValues = {
   platformNotBefore: number | undefined;
   features: State["features"];
   groupsListed: true | undefined;
+  groupingSeen: State["groupingSeen"];
 };
 
 /** The writable view behind the engine's threats (createStateContext made it). */

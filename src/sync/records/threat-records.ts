@@ -50,6 +50,12 @@ export interface ThreatRecords {
    * the SLA (threat-table.ts), from the record otherwise.
    */
   scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
+  /**
+   * A time before which no stored threat with an open issue and an SLA whose breach is not noted
+   * falls due (a lower bound the store keeps as records change: no scan); −Infinity when the rows
+   * cannot tell.
+   */
+  earliestSlaDue(): number;
   /** Every record's slice of one feature (ThreatRecord.slices), from the columns where packed. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
   /**
@@ -86,6 +92,13 @@ export class ThreatRecordsView implements ThreatRecords {
   constructor(
     private readonly rows: ThreatRows,
     private readonly frozen = false,
+    /**
+     * The records kept whole (the table's `extra`: a risk acceptance's, a refusal's...) as checked
+     * once, by their stored value: stored values are immutable and replaced on change, so a value
+     * checked is checked for good. The index's build, the SLA's sweep and the acceptances' lookup
+     * each read every one of them (1,000 at 100,000 threats with every feature on).
+     */
+    private readonly checked = new WeakMap<object, ThreatRecord>(),
   ) {}
 
   /** A view over a table of its own holding `records` (a plain state: tests, fixtures). */
@@ -124,7 +137,10 @@ export class ThreatRecordsView implements ThreatRecords {
 
   get(id: string): ThreatRecord | undefined {
     const value = this.rows.get(id);
-    return value === undefined ? undefined : this.record(value);
+    if (value === undefined) return undefined;
+    // A record kept whole and checked before (a packed row's value is made afresh: never there).
+    const checked = typeof value === "object" && value !== null ? this.checked.get(value) : undefined;
+    return checked ?? this.record(value);
   }
 
   brief(id: string): ThreatBrief | undefined {
@@ -164,7 +180,7 @@ export class ThreatRecordsView implements ThreatRecords {
         visit(id, assetId, repo === null ? null : { repo, number }),
       );
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
-      const record = this.record(value);
+      const record = this.looseRecord(value);
       visit(id, record.assetId, record.issue ?? null, record);
     }
   }
@@ -173,7 +189,7 @@ export class ThreatRecordsView implements ThreatRecords {
     const table = this.rows.table;
     if (table) table.scanPackedSla(visit);
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
-      const record = this.record(value);
+      const record = this.looseRecord(value);
       const sla = record.sla;
       if (!sla) continue;
       visit(
@@ -185,11 +201,15 @@ export class ThreatRecordsView implements ThreatRecords {
     }
   }
 
+  earliestSlaDue(): number {
+    return this.rows.table?.earliestOpenSlaDue() ?? Number.NEGATIVE_INFINITY;
+  }
+
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
     const table = this.rows.table;
     if (table) table.scanPackedSlices(feature, visit);
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
-      const slice = this.record(value).slices?.[feature];
+      const slice = this.looseRecord(value).slices?.[feature];
       if (slice !== undefined) visit(id, slice);
     }
   }
@@ -197,7 +217,7 @@ export class ThreatRecordsView implements ThreatRecords {
   *uncommon(): IterableIterator<[string, ThreatRecord]> {
     const table = this.rows.table;
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries())
-      yield [id, this.record(value)];
+      yield [id, this.looseRecord(value)];
   }
 
   tally(): ThreatTally {
@@ -223,7 +243,7 @@ export class ThreatRecordsView implements ThreatRecords {
       for (const [repo, n] of packed.byRepo) count(repo, n);
     }
     for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
-      const record = this.record(value);
+      const record = this.looseRecord(value);
       if (record.refused || record.deletedIssue) tally.special.push([id, record]);
       tally.known += 1;
       if (record.gone) tally.gone += 1;
@@ -253,6 +273,17 @@ export class ThreatRecordsView implements ThreatRecords {
     const record = toThreatRecord(value);
     return this.frozen ? deepFreeze(record) : record;
   }
+
+  /** A stored value read as a record, checked once (`checked`); a table's rows are fresh each read. */
+  private looseRecord(value: Json): ThreatRecord {
+    if (typeof value !== "object" || value === null) return this.record(value);
+    let record = this.checked.get(value);
+    if (record === undefined) {
+      record = this.record(value);
+      this.checked.set(value, record);
+    }
+    return record;
+  }
 }
 
 /** The engine's state: the schema's, with the threats read through where they are stored. */
@@ -260,7 +291,12 @@ export type EngineState = Omit<State, "threats"> & { threats: ThreatRecords };
 
 /** A plain state (tests, fixtures, the dry-run of a version-1 file) as the engine holds it. */
 export function engineState(state: State | EngineState): EngineState {
-  return isPlain(state) ? { ...state, threats: ThreatRecordsView.of(state.threats) } : state;
+  if (!isPlain(state)) return state;
+  // Its other values as they are held (a value read when first used stays so: the groups).
+  const { threats: _threats, ...others } = Object.getOwnPropertyDescriptors(state);
+  const engine = Object.defineProperties({}, others) as EngineState;
+  engine.threats = ThreatRecordsView.of(state.threats);
+  return engine;
 }
 
 function isPlain(state: State | EngineState): state is State {

@@ -42,9 +42,12 @@ const sweptOnce = new WeakMap<SyncContext, Set<string>>();
  * that reads the stored columns (`scanDue`) is swept from them directly the first time: a `sync`
  * sweeps once and exits, and an index of every open issue's due time built for one look was ~20 ms
  * and a map entry per threat of an idle `sync` at 30,000 threats; a long-running `run` builds it at
- * its second cycle and keeps it current from then on.
+ * its second cycle and keeps it current from then on. A clock that knows a time before which
+ * nothing stored is due (`earliestDue`, the SLA's: the store keeps it) is not swept before then.
  */
 function dueBy(ctx: SyncContext, feature: string, clock: FeatureClock, nowMs: number): Iterable<string> {
+  // Nothing stored is due before this: no row read, no index built (an idle cycle's usual case).
+  if (clock.earliestDue !== undefined && clock.earliestDue(ctx.state.threats) > nowMs) return [];
   const scan = clock.scanDue;
   let swept = sweptOnce.get(ctx);
   if (swept === undefined) sweptOnce.set(ctx, (swept = new Set()));

@@ -167,4 +167,42 @@ describe("changing grouping, through the engine", () => {
       }
     }
   });
+
+  it("a cycle's start reads no stored group while the config's setting is the one they were last seen under and none is superseded (state groupingSeen); a changed setting reads them", async () => {
+    // A group with no parent yet (fewer members than min_members): the fake lists every issue
+    // at each poll, and a listed group issue is read as its own (a person's change to it).
+    const grouping = { by: "asset", mode: "parent", min_members: 5 } as const;
+    const h = new Harness(makeConfig({ grouping }), new FakeWorkflowGitHub());
+    for (const n of [1, 2, 3]) h.platform.put({ id: threatId(n), name: `Member ${n}`, severity: "low" });
+    await h.settle();
+    await h.settle();
+    expect(Object.keys(h.ctx.state.groups ?? {})).toHaveLength(1);
+    expect(h.ctx.state.groupingSeen).toEqual({ setting: "asset/parent", superseded: false });
+    // A new process, its groups counted as they are read.
+    let reads = 0;
+    h.freezeState = false;
+    h.onLoad = (state) => {
+      const { groups, ...others } = state;
+      return Object.defineProperty(others, "groups", {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          reads += 1;
+          return groups;
+        },
+      });
+    };
+    h.restart();
+    const commits = h.commits.length;
+    await h.cycle();
+    expect([reads, h.commits.length - commits]).toEqual([0, 0]);
+    // The operator changes the setting: the next start reads every group (this one, without an
+    // issue, is dropped: nothing of it to retire).
+    Object.defineProperty(h, "config", { value: makeConfig({ grouping: { by: "title", mode: "parent" } }) });
+    h.restart();
+    await h.cycle();
+    expect(reads).toBeGreaterThan(0);
+    expect(h.ctx.state.groupingSeen).toEqual({ setting: "title/parent", superseded: false });
+    expect(Object.keys(h.ctx.state.groups ?? {}).filter((key) => key.startsWith("group:asset:"))).toEqual([]);
+  });
 });

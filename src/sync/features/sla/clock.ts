@@ -21,5 +21,7 @@ export const slaClock: FeatureClock = {
     threats.scanSla((id, due, open, breach) => {
       if (open && !breach) visit(id, due);
     }),
+  // What the store keeps of the columns' due times: an idle cycle's sweep reads no row.
+  earliestDue: (threats: ThreatRecords) => threats.earliestSlaDue(),
   fromRecord: true,
 };
