@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isRecord } from "../shared/json.js";
+import { compareIso } from "../shared/iso-time.js";
 import { GitHubError, parseResponse } from "./errors.js";
 import type { EtagCache } from "./etag-cache.js";
 import { hasMarker } from "../shared/hidden-lines.js";
@@ -96,10 +97,11 @@ export async function listChangedIssues(
         continue;
       }
       const issue = parsed.data;
-      if (previous !== null && issue.updated_at > previous) newestFirstOrder = false;
-      if (previous !== null && issue.updated_at < previous) orderShown = true;
+      // By the instant, not the text (shared/iso-time.ts): a server may write `…:30Z` and `…:30.500Z`.
+      if (previous !== null && compareIso(issue.updated_at, previous) > 0) newestFirstOrder = false;
+      if (previous !== null && compareIso(issue.updated_at, previous) < 0) orderShown = true;
       previous = issue.updated_at;
-      if (since !== null && issue.updated_at < since) {
+      if (since !== null && compareIso(issue.updated_at, since) < 0) {
         reachedWatermark = true;
         continue;
       }
@@ -115,9 +117,7 @@ export async function listChangedIssues(
   if (consistent && first.etag !== null) deps.etags.set(repo, CHANGES_KIND, queryKey, first.etag);
   else deps.etags.forget(repo, CHANGES_KIND);
   // Oldest change first, whatever order the server used (a stable sort keeps its order in ties).
-  const issues = collected
-    .reverse()
-    .sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+  const issues = collected.reverse().sort((a, b) => compareIso(a.updatedAt, b.updatedAt));
   return { notModified: false, issues, consistent };
 }
 

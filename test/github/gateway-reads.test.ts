@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { markerFor } from "../../src/shared/index.js";
 import { REPO, TOKEN, gatewayFor, startHarness, type Harness } from "./harness.js";
+import { compareIso } from "../../src/shared/iso-time.js";
 
 const THREAT = "3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b";
 let h: Harness;
@@ -54,6 +55,19 @@ describe("GitHub gateway: reads", () => {
       { number: 7, state: "closed", stateReason: "completed", repo: REPO },
     ]);
     expect(h.fake.requests.at(-1)?.query.get("since")).toBeNull();
+  });
+
+  it("orders changes by the instant, not the text: a server writing `…:00Z` beside `…:00.500Z` loses no change past the watermark", async () => {
+    h = await startHarness();
+    // GitHub writes whole seconds; a stand-in may write milliseconds too. As text `…:00Z` sorts
+    // after `…:00.500Z`, so a text comparison would take #2 (half a second later) for older.
+    h.fake.addIssue(REPO, { labels: ["threatbridge"], updated_at: "2026-11-28T10:00:00Z" });
+    h.fake.addIssue(REPO, { labels: ["threatbridge"], updated_at: "2026-11-28T10:00:00.500Z" });
+    const changed = await h.gh.listChangedIssues(REPO, "2026-11-28T10:00:00Z");
+    expect(changed.issues.map((i) => i.number)).toEqual([1, 2]);
+    expect(compareIso("2026-11-28T10:00:00Z", "2026-11-28T10:00:00.500Z")).toBeLessThan(0);
+    expect(compareIso("2026-11-28T10:00:00.000Z", "2026-11-28T10:00:00Z")).toBe(0);
+    expect(compareIso("2026-11-28T11:00:00+01:00", "2026-11-28T10:00:00Z")).toBe(0);
   });
 
   it("a repeated change query is conditional: 304 answers notModified and costs no rate-limit point", async () => {

@@ -3,6 +3,7 @@ import { issueFound, pluggedFor } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
+import { compareIso } from "../../shared/iso-time.js";
 import { noteSingleIssueSeen } from "../groups/single-members.js";
 import type { ThreatRecord } from "../../state/index.js";
 import { putQueue, putThreat, setMeta } from "../records/state-updates.js";
@@ -185,7 +186,7 @@ async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): P
   for (const issue of result.issues) {
     const absorbed = absorbIssue(ctx, issue, mapped);
     if (typeof absorbed === "object" && absorbed !== null) seen.push(absorbed);
-    if (watermark === null || issue.updatedAt > watermark) watermark = issue.updatedAt;
+    if (watermark === null || compareIso(issue.updatedAt, watermark) > 0) watermark = issue.updatedAt;
   }
   await notePersonChanges(ctx, seen, since);
   ctx.emit({ type: "github_issues_read", repo, issues: result.issues.length });
