@@ -4,6 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
+import { NEW_ISSUE, newIssuePreview } from "./dry-run-new-issue.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
@@ -45,7 +46,10 @@ function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): D
     // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
     if (view?.title) line.title = view.title;
   }
-  return { ...line, ...described };
+  const record: DryRunRecord = { ...line, ...described };
+  // An issue the dry run would create has no number yet: the line names its repository only.
+  if (record.issue === NEW_ISSUE) delete record.issue;
+  return record;
 }
 
 /** What a threat would do next: its version read first unless it is planned from the record. */
@@ -65,8 +69,16 @@ export async function printQueue(
   allow?: (action: EngineAction) => boolean,
 ): Promise<number> {
   let lines = 0;
+  const print = (record: DryRunRecord): void => {
+    lines += 1;
+    ctx.dryRun?.print(record);
+  };
+  // What a new issue brings with it in the same drain (its milestone, its features' writes, its
+  // group's parent): not in `reconcile`, whose drain carries out mapping repairs only.
+  const preview = allow === undefined ? newIssuePreview(ctx) : null;
   // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
-  // what a new parent would get and the retirements to come).
+  // the new issues the threats' creates would make, what a new parent would get and the
+  // retirements to come).
   for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
     const group = subjectKind(id) === "group";
     const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
@@ -76,13 +88,20 @@ export async function printQueue(
     const related = group
       ? undefined
       : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
+    const followUps: EngineAction[] = [];
     for (const action of actions) {
+      if (preview && action.kind === "create") {
+        const milestone = await preview.before(action);
+        if (milestone !== null) print(milestone);
+      }
       const record = recordFor(ctx, id, action);
-      if (record === null) continue;
-      lines += 1;
-      ctx.dryRun?.print(
-        related !== undefined && writesBody(action) ? relatedRecord(record, related) : record,
-      );
+      if (record !== null)
+        print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
+      if (preview && action.kind === "create") followUps.push(...preview.after(action));
+    }
+    for (const action of followUps) {
+      const record = recordFor(ctx, id, action);
+      if (record !== null) print(record);
     }
   }
   return lines;
@@ -142,7 +161,8 @@ export function summarizeDryRun(
     .map(([, view]) => ({ view, asset: assetOf(ctx, view) }));
   const adopted: DryRunRecord[] = [];
   for (const [id, record] of ctx.state.threats.entries()) {
-    if (!record.issue || hadIssue.has(id)) continue;
+    // An issue the dry run would create is no adoption.
+    if (!record.issue || record.issue.number === NEW_ISSUE || hadIssue.has(id)) continue;
     const line: DryRunRecord = {
       action: "adopt",
       threat_id: id,

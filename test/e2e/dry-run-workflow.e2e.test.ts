@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { GH_TOKEN, startWorld, type World } from "./world.js";
+
+/**
+ * Contract, "Workflow" and "The conversation back": "`sync --dry-run` shows every one of these
+ * writes before they happen" and "lists note writes and project writes like any other". On a
+ * fresh state the writes of the workflow features follow the new issues themselves (a group's
+ * parent once its members have issues, the weekly milestone a new issue is created in, its
+ * project item, its note): the dry run lists them as the sync then writes them, one line each,
+ * under the audit log's action names.
+ */
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const FEATURES = `grouping:
+  by: asset
+sla:
+  critical: 7d
+  high: 30d
+  medium: 90d
+  low: 180d
+  milestones: weekly
+notes:
+  comments: 3
+`;
+
+const PROJECT = `token: \${GITHUB_TOKEN}
+  project:
+    owner: acme
+    number: 3
+    fields:
+      Severity: "{{ threat.severity }}"`;
+
+function tally(actions: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const action of actions) counts[action] = (counts[action] ?? 0) + 1;
+  return counts;
+}
+
+describe("sync --dry-run on a fresh state with the workflow features on", () => {
+  it("contract, --dry-run shows every workflow write before it happens: the new issues' parents and attachments, weekly milestones, project items and notes, as the sync then writes them", async () => {
+    world = await startWorld({ threats: 12, assets: 4 }, FEATURES, {
+      standIn: { tokens: [GH_TOKEN] },
+      githubAuthYaml: PROJECT,
+      env: { THREATBRIDGE_LOG_LEVEL: "info" },
+    });
+    const w = world;
+    w.gh.projects.create({
+      owner: "acme",
+      ownerType: "org",
+      number: 3,
+      fields: [{ name: "Severity", type: "single_select", options: ["critical", "high", "medium", "low"] }],
+    });
+
+    const dry = await w.run(["sync", "--dry-run", "--json", "-c", w.configPath]);
+    expect(dry.code, dry.stderr + dry.stdout).toBe(0);
+    const planned = tally(
+      dry.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => String((JSON.parse(l) as { action: unknown }).action)),
+    );
+    expect(w.gh.issues("acme/security-threats")).toHaveLength(0);
+
+    const sync = await w.cli(["sync", "-c", w.configPath]);
+    expect(sync.code).toBe(0);
+    const done = tally(
+      sync.stderr
+        .split("\n")
+        .filter((l) => l.includes('"audit":true'))
+        .map((l) => String((JSON.parse(l) as { action: unknown }).action)),
+    );
+    expect(done["group"]).toBeGreaterThan(0);
+    expect(done["milestone"]).toBeGreaterThan(0);
+    for (const action of ["create", "group", "attach", "milestone", "note"])
+      expect(
+        planned[action],
+        `${action}: planned ${JSON.stringify(planned)}, done ${JSON.stringify(done)}`,
+      ).toBe(done[action]);
+    // Each new issue's item is listed (its fields are set once the item exists).
+    expect(planned["project"]).toBeGreaterThanOrEqual(done["create"] ?? 0);
+  });
+});
