@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { GH_TOKEN, startWorld, type World } from "./world.js";
+import { threatOf } from "./people-helpers.js";
+import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
 
 /**
  * Contract, "Workflow" and "The conversation back": "`sync --dry-run` shows every one of these
@@ -83,5 +84,35 @@ describe("sync --dry-run on a fresh state with the workflow features on", () => 
       ).toBe(done[action]);
     // Each new issue's item is listed (its fields are set once the item exists).
     expect(planned["project"]).toBeGreaterThanOrEqual(done["create"] ?? 0);
+  });
+
+  it("contract, --dry-run lists note writes like any other: a person's close and a platform close are each listed with the note their new state calls for", async () => {
+    world = await startWorld({ threats: 6 }, "notes: {}\n", { env: { THREATBRIDGE_LOG_LEVEL: "info" } });
+    const w = world;
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const [byPerson, byPlatform] = w.gh.issues(REPO).filter((i) => i.state === "open");
+    if (!byPerson || !byPlatform) throw new Error("the seed has fewer than two open issues");
+    w.gh.person.close(REPO, byPerson.number, { reason: "completed", login: "alice" });
+    w.sim.sim.updateThreat(threatOf(byPlatform.body), { status: "solved" });
+
+    const dry = await w.run(["sync", "--dry-run", "--json", "-c", w.configPath]);
+    expect(dry.code).toBe(0);
+    const planned = dry.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { action: string; issue?: number });
+    const sync = await w.cli(["sync", "-c", w.configPath]);
+    expect(sync.code).toBe(0);
+    const done = sync.stderr
+      .split("\n")
+      .filter((l) => l.includes('"audit":true'))
+      .map((l) => JSON.parse(l) as { action: string; issue?: string });
+    const notes = (issue: number) => [
+      planned.filter((l) => l.action === "note" && l.issue === issue).length,
+      done.filter((l) => l.action === "note" && l.issue === `${REPO}#${issue}`).length,
+    ];
+    expect(notes(byPerson.number)).toEqual([1, 1]);
+    expect(notes(byPlatform.number)).toEqual([1, 1]);
   });
 });

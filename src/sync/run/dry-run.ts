@@ -4,7 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
-import { NEW_ISSUE, newIssuePreview } from "./dry-run-new-issue.js";
+import { dryRunFollowUps, NEW_ISSUE } from "./dry-run-new-issue.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
@@ -73,9 +73,10 @@ export async function printQueue(
     lines += 1;
     ctx.dryRun?.print(record);
   };
-  // What a new issue brings with it in the same drain (its milestone, its features' writes, its
-  // group's parent): not in `reconcile`, whose drain carries out mapping repairs only.
-  const preview = allow === undefined ? newIssuePreview(ctx) : null;
+  // What the writes bring with them in the same drain (a new issue's milestone, the features'
+  // writes that follow a create, a close, a reopen or a verdict, a group's parent): not in
+  // `reconcile`, whose drain carries out mapping repairs only.
+  const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
   // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
   // the new issues the threats' creates would make, what a new parent would get and the
   // retirements to come).
@@ -88,18 +89,14 @@ export async function printQueue(
     const related = group
       ? undefined
       : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
-    const followUps: EngineAction[] = [];
     for (const action of actions) {
-      if (preview && action.kind === "create") {
-        const milestone = await preview.before(action);
-        if (milestone !== null) print(milestone);
-      }
+      const milestone = followUps ? await followUps.before(action) : null;
+      if (milestone !== null) print(milestone);
       const record = recordFor(ctx, id, action);
       if (record !== null)
         print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
-      if (preview && action.kind === "create") followUps.push(...preview.after(action));
     }
-    for (const action of followUps) {
+    for (const action of group || !followUps ? [] : followUps.after(id, actions)) {
       const record = recordFor(ctx, id, action);
       if (record !== null) print(record);
     }
