@@ -115,4 +115,37 @@ describe("sync --dry-run on a fresh state with the workflow features on", () => 
     expect(notes(byPerson.number)).toEqual([1, 1]);
     expect(notes(byPlatform.number)).toEqual([1, 1]);
   });
+
+  it("contract, the parent closes when all its members are closed: the dry run lists the parent's close and checklist with the members' closes", async () => {
+    world = await startWorld({ threats: 0, assets: 2 }, "grouping:\n  by: cve\n");
+    const w = world;
+    const [first, second] = w.sim.sim.assetIds();
+    const ids = [first, second].map(
+      (asset) =>
+        w.sim.sim.addThreat({
+          name: "Spring4Shell CVE-2022-22965",
+          severity: "high",
+          status: "unsolved",
+          asset_id: asset,
+        }).id,
+    );
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const parent = w.gh.issues(REPO).find((i) => i.labels.includes("threatbridge:group"));
+    if (!parent) throw new Error("no parent was made");
+    for (const id of ids) w.sim.sim.updateThreat(id, { status: "solved" });
+
+    const dry = await w.run(["sync", "--dry-run", "--json", "-c", w.configPath]);
+    expect(dry.code).toBe(0);
+    const planned = dry.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { action: string; issue?: number; detail?: string });
+    expect(planned.filter((l) => l.action === "close")).toHaveLength(2);
+    expect(planned).toContainEqual(
+      expect.objectContaining({ action: "group", issue: parent.number, detail: "close (completed)" }),
+    );
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    expect(w.gh.issues(REPO).find((i) => i.number === parent.number)?.stateReason).toBe("completed");
+  });
 });

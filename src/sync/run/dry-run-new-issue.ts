@@ -6,6 +6,8 @@ import { verdictAction } from "../actions/verdict.js";
 import type { EngineAction } from "../actions/index.js";
 import type { ActionOf } from "../actions/types.js";
 import { issueFound, pluggedFor } from "../features/registry.js";
+import { enqueueOwners } from "../groups/plan-subject.js";
+import { anyGroupStored } from "../records/group-members.js";
 import { planFor } from "../plan/plan-for.js";
 import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
 import type { DryRunRecord } from "../render/dry-run-record.js";
@@ -141,7 +143,8 @@ export interface FollowUps {
   before(action: EngineAction): Promise<DryRunRecord | null>;
   /**
    * The features' writes that follow a threat's planned writes once they have answered (the
-   * core's own, a new issue's link, are not listed), beyond those already planned.
+   * core's own, a new issue's link, are not listed), beyond those already planned. The groups
+   * that own the threat are queued, to be planned after the threats.
    */
   after(threatId: string, planned: readonly EngineAction[]): EngineAction[];
 }
@@ -161,6 +164,8 @@ export function dryRunFollowUps(ctx: SyncContext): FollowUps {
         answered = true;
       }
       if (!answered) return [];
+      // The threat changed: its groups follow it (queued, as the drain queues them after a write).
+      if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
       const shown = new Set(planned.map(featureKey));
       return planFor(ctx, threatId).filter((a) => a.kind === "feature" && !shown.has(featureKey(a)));
     },

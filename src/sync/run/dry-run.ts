@@ -4,7 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
-import { dryRunFollowUps, NEW_ISSUE } from "./dry-run-new-issue.js";
+import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-new-issue.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
@@ -79,29 +79,45 @@ export async function printQueue(
   const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
   // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
   // the new issues the threats' creates would make, what a new parent would get and the
-  // retirements to come).
-  for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
-    const group = subjectKind(id) === "group";
-    const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
-    if (planned === null) continue;
-    const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
-    // A related walk is a read: the dry run makes it, and shows what the written body would list.
-    const related = group
-      ? undefined
-      : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
-    for (const action of actions) {
-      const milestone = followUps ? await followUps.before(action) : null;
-      if (milestone !== null) print(milestone);
-      const record = recordFor(ctx, id, action);
-      if (record !== null)
-        print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
-    }
-    for (const action of group || !followUps ? [] : followUps.after(id, actions)) {
-      const record = recordFor(ctx, id, action);
-      if (record !== null) print(record);
+  // retirements to come). A second pass takes the groups that the threats' answered writes queued.
+  const seen = new Set<string>();
+  for (let pass = 0; pass < (followUps ? 2 : 1); pass += 1) {
+    for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      await printSubject(ctx, id, print, followUps, allow);
     }
   }
   return lines;
+}
+
+/** One subject's lines: a threat's, with what its writes bring with them, or a group's. */
+async function printSubject(
+  ctx: SyncContext,
+  id: string,
+  print: (record: DryRunRecord) => void,
+  followUps: FollowUps | null,
+  allow: ((action: EngineAction) => boolean) | undefined,
+): Promise<void> {
+  const group = subjectKind(id) === "group";
+  const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
+  if (planned === null) return;
+  const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
+  // A related walk is a read: the dry run makes it, and shows what the written body would list.
+  const related = group
+    ? undefined
+    : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
+  for (const action of actions) {
+    const milestone = followUps ? await followUps.before(action) : null;
+    if (milestone !== null) print(milestone);
+    const record = recordFor(ctx, id, action);
+    if (record !== null)
+      print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
+  }
+  for (const action of group || !followUps ? [] : followUps.after(id, actions)) {
+    const record = recordFor(ctx, id, action);
+    if (record !== null) print(record);
+  }
 }
 
 /** Threat ids that have an issue in the state: taken before a dry run, to show what it adopts. */
