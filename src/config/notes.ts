@@ -40,8 +40,18 @@ export const NOTE_SECTION_SAMPLE: NoteSectionScope = {
   comments: [{ author: "alice", at: "2026-01-02 10:00 UTC", text: "Patched on all hosts." }],
 };
 
+/** The lines around the connector's section of a note (contract, "The conversation back"). */
+export const NOTE_BEGIN = "--- threatbridge: GitHub ---";
+export const NOTE_END = "--- threatbridge: end ---";
+
 /** The longest section the connector writes into a note (a sane bound: the platform has none). */
 export const MAX_NOTE_SECTION = 1_000_000;
+
+/**
+ * The shortest: the two marker lines and the "…" of a cut (the contract fixes no bound; a shorter
+ * one could not hold the section at all).
+ */
+export const MIN_NOTE_SECTION = NOTE_BEGIN.length + NOTE_END.length + 3;
 
 export const NotesConfig = z.strictObject({
   comments: z
@@ -52,7 +62,7 @@ export const NotesConfig = z.strictObject({
     .describe("The last N comments written by people shown in the note (0: none)"),
   max_length: z
     .int()
-    .min(200)
+    .min(MIN_NOTE_SECTION)
     .max(MAX_NOTE_SECTION)
     .default(8000)
     .describe("The connector's section of the note is cut here, with …"),

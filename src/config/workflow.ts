@@ -110,29 +110,28 @@ export const SlaConfig = z
 export const DEFAULT_ACCEPTANCE_NOTE =
   "Risk accepted on GitHub ({{ issue }}) by {{ login }} until {{ until }}.";
 
-export const AcceptanceConfig = z
-  .strictObject({
-    label: z
-      .string()
-      .min(1)
-      .max(50)
-      .default("risk-accepted")
-      .describe('Closed "not planned" with this label = risk accepted'),
-    default: Duration.default("90d").describe(
-      'How long an acceptance lasts unless a comment says "Accepted until: YYYY-MM-DD"',
-    ),
-    max: Duration.default("365d").describe(
-      "The longest acceptance; a later (or past, or unreadable) date falls back to default",
-    ),
-    warn_before: Duration.default("7d").describe("One comment this long before an acceptance expires"),
-    status_note: template("acceptance_note")
-      .default(DEFAULT_ACCEPTANCE_NOTE)
-      .describe("Liquid status_note of the accepted PATCH: issue, url, login, until"),
-  })
-  .refine((a) => (parseDuration(a.default) ?? 0) <= (parseDuration(a.max) ?? 0), {
-    message: "acceptance.default is longer than acceptance.max",
-    path: ["default"],
-  });
+/**
+ * A default longer than max is not an error: the contract caps it at max ("falls back to default,
+ * capped here"), as acceptanceEnd does (features/acceptance/transitions.ts).
+ */
+export const AcceptanceConfig = z.strictObject({
+  label: z
+    .string()
+    .min(1)
+    .max(50)
+    .default("risk-accepted")
+    .describe('Closed "not planned" with this label = risk accepted'),
+  default: Duration.default("90d").describe(
+    'How long an acceptance lasts unless a comment says "Accepted until: YYYY-MM-DD" (capped at max)',
+  ),
+  max: Duration.default("365d").describe(
+    "The longest acceptance; a later (or past, or unreadable) date falls back to default",
+  ),
+  warn_before: Duration.default("7d").describe("One comment this long before an acceptance expires"),
+  status_note: template("acceptance_note")
+    .default(DEFAULT_ACCEPTANCE_NOTE)
+    .describe("Liquid status_note of the accepted PATCH: issue, url, login, until"),
+});
 
 export const Recurrence = z
   .enum(["reopen", "new_issue"])

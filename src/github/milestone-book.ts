@@ -13,6 +13,26 @@ export class MilestoneBook {
 
   constructor(private readonly onUnavailable: (repo: string, status: number, message: string) => void) {}
 
+  /** The repository's milestones by title (listed once), or null where it has none. */
+  private async known(workflow: GitHubWorkflow, repo: string): Promise<Map<string, number> | null> {
+    const known = this.repos.get(repo);
+    if (known !== undefined) return known;
+    const list = await workflow.listMilestones(repo);
+    if (!list.available) return this.unavailable(repo, list.status, list.message);
+    const titles = new Map(list.milestones.map((m) => [m.title, m.number]));
+    this.repos.set(repo, titles);
+    return titles;
+  }
+
+  /**
+   * Whether the repository has a milestone of that title (a read only, as a dry run may make);
+   * null where the repository has no milestones.
+   */
+  async has(workflow: GitHubWorkflow, repo: string, title: string): Promise<boolean | null> {
+    const known = await this.known(workflow, repo);
+    return known === null ? null : known.has(title);
+  }
+
   /** The milestone's number (and whether it was made now), or null where the repository has none. */
   async numberFor(
     workflow: GitHubWorkflow,
@@ -20,13 +40,7 @@ export class MilestoneBook {
     title: string,
     dueOn: string,
   ): Promise<{ number: number; created: boolean } | null> {
-    let known = this.repos.get(repo);
-    if (known === undefined) {
-      const list = await workflow.listMilestones(repo);
-      if (!list.available) return this.unavailable(repo, list.status, list.message);
-      known = new Map(list.milestones.map((m) => [m.title, m.number]));
-      this.repos.set(repo, known);
-    }
+    const known = await this.known(workflow, repo);
     if (known === null) return null;
     const number = known.get(title);
     if (number !== undefined) return { number, created: false };

@@ -148,6 +148,18 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     expect(comments(w, number).some((c) => c.includes(`Risk accepted until ${fallback}`))).toBe(true);
   });
 
+  it("acceptance: a default longer than max is capped at max (the config is valid, the end is max away)", async () => {
+    world = await startWorld({ threats: 10 }, ACCEPTANCE.replace("default: 30d", "default: 120d"));
+    const w = world;
+    expect((await w.run(["config", "validate", "-c", w.configPath])).code).toBe(0);
+    const { number, threatId } = await acceptOne(w, "Accepted until: soon");
+    await sync(w);
+    const capped = day(Date.now() + 90 * DAY);
+    expect(w.sim.sim.getThreat(threatId)?.status).toBe("accepted");
+    expect(w.sim.sim.getThreat(threatId)?.status_note).toContain(`until ${capped}`);
+    expect(comments(w, number).some((c) => c.includes(`Risk accepted until ${capped}`))).toBe(true);
+  });
+
   it("a person who reopens the issue before its end ends the acceptance with the usual reopen verdict", async () => {
     world = await startWorld({ threats: 10 }, ACCEPTANCE);
     const w = world;

@@ -4,6 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
+import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-new-issue.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
@@ -45,7 +46,10 @@ function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): D
     // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
     if (view?.title) line.title = view.title;
   }
-  return { ...line, ...described };
+  const record: DryRunRecord = { ...line, ...described };
+  // An issue the dry run would create has no number yet: the line names its repository only.
+  if (record.issue === NEW_ISSUE) delete record.issue;
+  return record;
 }
 
 /** What a threat would do next: its version read first unless it is planned from the record. */
@@ -65,27 +69,55 @@ export async function printQueue(
   allow?: (action: EngineAction) => boolean,
 ): Promise<number> {
   let lines = 0;
+  const print = (record: DryRunRecord): void => {
+    lines += 1;
+    ctx.dryRun?.print(record);
+  };
+  // What the writes bring with them in the same drain (a new issue's milestone, the features'
+  // writes that follow a create, a close, a reopen or a verdict, a group's parent): not in
+  // `reconcile`, whose drain carries out mapping repairs only.
+  const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
   // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
-  // what a new parent would get and the retirements to come).
-  for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
-    const group = subjectKind(id) === "group";
-    const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
-    if (planned === null) continue;
-    const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
-    // A related walk is a read: the dry run makes it, and shows what the written body would list.
-    const related = group
-      ? undefined
-      : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
-    for (const action of actions) {
-      const record = recordFor(ctx, id, action);
-      if (record === null) continue;
-      lines += 1;
-      ctx.dryRun?.print(
-        related !== undefined && writesBody(action) ? relatedRecord(record, related) : record,
-      );
+  // the new issues the threats' creates would make, what a new parent would get and the
+  // retirements to come). A second pass takes the groups that the threats' answered writes queued.
+  const seen = new Set<string>();
+  for (let pass = 0; pass < (followUps ? 2 : 1); pass += 1) {
+    for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      await printSubject(ctx, id, print, followUps, allow);
     }
   }
   return lines;
+}
+
+/** One subject's lines: a threat's, with what its writes bring with them, or a group's. */
+async function printSubject(
+  ctx: SyncContext,
+  id: string,
+  print: (record: DryRunRecord) => void,
+  followUps: FollowUps | null,
+  allow: ((action: EngineAction) => boolean) | undefined,
+): Promise<void> {
+  const group = subjectKind(id) === "group";
+  const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
+  if (planned === null) return;
+  const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
+  // A related walk is a read: the dry run makes it, and shows what the written body would list.
+  const related = group
+    ? undefined
+    : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
+  for (const action of actions) {
+    const milestone = followUps ? await followUps.before(action) : null;
+    if (milestone !== null) print(milestone);
+    const record = recordFor(ctx, id, action);
+    if (record !== null)
+      print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
+  }
+  for (const action of group || !followUps ? [] : followUps.after(id, actions)) {
+    const record = recordFor(ctx, id, action);
+    if (record !== null) print(record);
+  }
 }
 
 /** Threat ids that have an issue in the state: taken before a dry run, to show what it adopts. */
@@ -142,7 +174,8 @@ export function summarizeDryRun(
     .map(([, view]) => ({ view, asset: assetOf(ctx, view) }));
   const adopted: DryRunRecord[] = [];
   for (const [id, record] of ctx.state.threats.entries()) {
-    if (!record.issue || hadIssue.has(id)) continue;
+    // An issue the dry run would create is no adoption.
+    if (!record.issue || record.issue.number === NEW_ISSUE || hadIssue.has(id)) continue;
     const line: DryRunRecord = {
       action: "adopt",
       threat_id: id,

@@ -51,17 +51,22 @@ function featureRuntime(ctx: SyncContext, name: string): unknown {
   return runtimes.get(name);
 }
 
+/** The process's book of milestones by title (listed once per repository), made on first use. */
+export function milestoneBook(ctx: SyncContext): MilestoneBook {
+  return (ctx.milestones ??= new MilestoneBook((repo, status, message) =>
+    ctx.logger.warn(
+      { repo, status, message },
+      "this repository has no milestones; issues there get no SLA milestone",
+    ),
+  ));
+}
+
 function sendIo(ctx: SyncContext): SendIo {
   return {
     github: ctx.github,
     workflow: ctx.workflow ?? null,
     platform: ctx.platform,
-    milestones: (ctx.milestones ??= new MilestoneBook((repo, status, message) =>
-      ctx.logger.warn(
-        { repo, status, message },
-        "this repository has no milestones; issues there get no SLA milestone",
-      ),
-    )),
+    milestones: milestoneBook(ctx),
     isManagedLabel: managedLabel(ctx),
     runtimeOf: (feature) => featureRuntime(ctx, feature),
   };

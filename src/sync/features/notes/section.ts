@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { NoteSectionScope } from "../../../config/notes.js";
+import { NOTE_BEGIN, NOTE_END, type NoteSectionScope } from "../../../config/notes.js";
 
 /**
  * The connector's section of a threat's note (contract, "The conversation back": notes), pure. The
@@ -21,8 +21,8 @@ import type { NoteSectionScope } from "../../../config/notes.js";
  * so what it writes is read back as exactly one section.
  */
 
-export const BEGIN = "--- threatbridge: GitHub ---";
-export const END = "--- threatbridge: end ---";
+export const BEGIN = NOTE_BEGIN;
+export const END = NOTE_END;
 
 /** Where the section is in a note: `[start, end)` in UTF-16 units, the end line's newline excluded. */
 export interface SectionSpan {

@@ -1,0 +1,173 @@
+import type { IssueSnapshot } from "../../github/index.js";
+import { nowIso, remember, type SyncContext } from "../context.js";
+import { createAction } from "../actions/create.js";
+import { updateAction } from "../actions/update.js";
+import { verdictAction } from "../actions/verdict.js";
+import type { EngineAction } from "../actions/index.js";
+import type { ActionOf } from "../actions/types.js";
+import { issueFound, pluggedFor } from "../features/registry.js";
+import { enqueueOwners } from "../groups/plan-subject.js";
+import { anyGroupStored } from "../records/group-members.js";
+import { planFor } from "../plan/plan-for.js";
+import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
+import type { DryRunRecord } from "../render/dry-run-record.js";
+import { milestoneBook } from "./run-action.js";
+
+/**
+ * What the core's writes bring with them, as a dry run shows it (contract, "Workflow": "`sync
+ * --dry-run` shows every one of these writes before they happen"; "The conversation back": it
+ * "lists note writes and project writes like any other"). The drain plans a threat again once each
+ * write has answered, and writes what follows in the same cycle: after a create, the weekly
+ * milestone the issue is created in (made first where the repository lacks it), the features'
+ * writes for the new issue (its project item, its note) and its group's parent (the group's own
+ * plan, after the threats'); after a close, a reopen or a verdict, the features' writes that the
+ * new state calls for (the note that shows it, say). A dry run sends nothing, so each such write is
+ * taken as answered as asked, in the dry run's state only, which is never saved; a new issue is one
+ * no GitHub issue can be (number NEW_ISSUE), and its lines show it as new.
+ */
+
+/** The number of an issue a dry run would create: far past any number GitHub gives an issue. */
+export const NEW_ISSUE = Number.MAX_SAFE_INTEGER;
+
+type CreateAction = ActionOf<"create">;
+
+/** The milestone a create would make before it (the repository lacks it), once per repository and title. */
+async function madeMilestone(
+  ctx: SyncContext,
+  create: CreateAction,
+  shown: Set<string>,
+): Promise<DryRunRecord | null> {
+  const wanted = create.milestone;
+  if (!wanted || !ctx.workflow) return null;
+  const key = `${create.repo.toLowerCase()}\n${wanted.title}`;
+  if (shown.has(key)) return null;
+  shown.add(key);
+  let has: boolean | null;
+  try {
+    has = await milestoneBook(ctx).has(ctx.workflow, create.repo, wanted.title);
+  } catch {
+    // A read that fails: the create's own line stands; the sync makes the milestone as it goes.
+    return null;
+  }
+  if (has !== false) return null;
+  return {
+    action: "milestone",
+    threat_id: create.threatId,
+    repository: create.repo,
+    detail: `milestone "${wanted.title}"`,
+  };
+}
+
+/** An issue as a write would leave it: what GitHub answers, as far as the record keeps it. */
+function snapshot(
+  ctx: SyncContext,
+  threatId: string,
+  fields: Pick<IssueSnapshot, "repo" | "number" | "id" | "url" | "state">,
+): IssueSnapshot {
+  return {
+    ...fields,
+    stateReason: null,
+    title: "",
+    body: "",
+    labels: [],
+    assignees: [],
+    updatedAt: nowIso(ctx),
+    threatId,
+  };
+}
+
+/** The state as the create's answer would leave it: the threat's issue made (and found by the features). */
+function answeredCreate(ctx: SyncContext, create: CreateAction): void {
+  const issue: IssueSnapshot = {
+    ...snapshot(ctx, create.threatId, {
+      repo: create.repo,
+      number: NEW_ISSUE,
+      // Its id is known from the create's answer: an attach needs no read of it first.
+      id: NEW_ISSUE,
+      url: "",
+      state: "open",
+    }),
+    title: create.title,
+    body: create.body,
+    labels: create.labels,
+    assignees: create.assignees,
+  };
+  const settled = createAction.settle(create, { issue, minimal: false, milestone: null });
+  const found = settled.found;
+  const finding = found !== undefined && pluggedFor(ctx.config).onIssueFound.length > 0;
+  updateThreat(ctx, create.threatId, (record) => {
+    const made = settled.record ? settled.record(record) : record;
+    return finding ? issueFound(ctx.config, made, found) : made;
+  });
+  dropPending(ctx, create.threatId);
+}
+
+/** The state as a close's or reopen's answer would leave it. */
+function answeredState(ctx: SyncContext, update: ActionOf<"update">): void {
+  const known = ctx.state.threats.get(update.threatId)?.issue;
+  if (update.state === undefined || !known) return;
+  const issue = snapshot(ctx, update.threatId, {
+    repo: update.repo,
+    number: update.number,
+    id: known.id ?? null,
+    url: known.url,
+    state: update.state,
+  });
+  const settled = updateAction.settle(update, { issue, commented: update.comment !== undefined });
+  if (settled.record) updateThreat(ctx, update.threatId, settled.record);
+}
+
+/** The state as a verdict's answer would leave it: the platform holding the status sent. */
+function answeredVerdict(ctx: SyncContext, verdict: ActionOf<"verdict">): void {
+  const answer = {
+    id: verdict.threatId,
+    status: verdict.status,
+    updated_at: nowIso(ctx),
+    external_references: [],
+  };
+  const settled = verdictAction.settle(verdict, { gone: false, answer });
+  if (settled.record) updateThreat(ctx, verdict.threatId, settled.record);
+  dropPerson(ctx, verdict.threatId);
+  const cached = ctx.cache.get(verdict.threatId);
+  if (cached)
+    remember(ctx, verdict.threatId, { ...cached, view: { ...cached.view, status: verdict.status } });
+}
+
+/** A feature's write, as told apart from another of the same threat. */
+function featureKey(action: EngineAction): string | null {
+  return action.kind === "feature" ? `${action.feature}.${action.step}` : null;
+}
+
+export interface FollowUps {
+  /** The milestone a create makes first, if it makes one. */
+  before(action: EngineAction): Promise<DryRunRecord | null>;
+  /**
+   * The features' writes that follow a threat's planned writes once they have answered (the
+   * core's own, a new issue's link, are not listed), beyond those already planned. The groups
+   * that own the threat are queued, to be planned after the threats.
+   */
+  after(threatId: string, planned: readonly EngineAction[]): EngineAction[];
+}
+
+export function dryRunFollowUps(ctx: SyncContext): FollowUps {
+  const milestones = new Set<string>();
+  return {
+    before: (action) =>
+      action.kind === "create" ? madeMilestone(ctx, action, milestones) : Promise.resolve(null),
+    after(threatId, planned) {
+      let answered = false;
+      for (const action of planned) {
+        if (action.kind === "create") answeredCreate(ctx, action);
+        else if (action.kind === "update" && action.state !== undefined) answeredState(ctx, action);
+        else if (action.kind === "verdict") answeredVerdict(ctx, action);
+        else continue;
+        answered = true;
+      }
+      if (!answered) return [];
+      // The threat changed: its groups follow it (queued, as the drain queues them after a write).
+      if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
+      const shown = new Set(planned.map(featureKey));
+      return planFor(ctx, threatId).filter((a) => a.kind === "feature" && !shown.has(featureKey(a)));
+    },
+  };
+}

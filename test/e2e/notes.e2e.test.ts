@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, startWorld, type World } from "./world.js";
+
+/**
+ * Contract, "The conversation back" → "Notes", through the built CLI against the simulator and the
+ * GitHub stand-in: the connector's section of the threat's note, between its two marker lines, cut
+ * at `notes.max_length` with "…", the analyst's text outside it kept.
+ */
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const BEGIN = "--- threatbridge: GitHub ---";
+const END = "--- threatbridge: end ---";
+
+describe("notes (end to end)", () => {
+  it("notes: max_length: a short section (100) is a valid setting, and the section is cut there with …; the analyst's text is kept", async () => {
+    world = await startWorld({ threats: 0, assets: 1 }, "notes:\n  comments: 3\n  max_length: 100\n");
+    const w = world;
+    const analyst = "Triaged by the blue team.\nOwner: ops";
+    const threat = w.sim.sim.addThreat({
+      name: "one",
+      severity: "high",
+      status: "unsolved",
+      asset_id: w.sim.sim.assetIds()[0],
+      note: analyst,
+    });
+    const first = await w.run(["sync", "-c", w.configPath]);
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    const issue = w.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue was created");
+    w.gh.person.comment(REPO, issue.number, `A long answer: ${"x".repeat(300)}`, "alice");
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+
+    const note = String(w.sim.sim.getThreat(threat.id)?.["note"]);
+    expect(note.startsWith(`${analyst}\n\n${BEGIN}\n`)).toBe(true);
+    const section = note.slice(analyst.length + 2);
+    expect(section.length).toBeLessThanOrEqual(100);
+    expect(section.endsWith(`…\n${END}`)).toBe(true);
+  });
+});
