@@ -56,7 +56,10 @@ filters:
     expect(row).toContain("alice");
     expect(out).not.toMatch(ZERO_WIDTH);
     const creates = out.split("\n").filter((line) => line.startsWith("create ")).length;
-    expect(out).toMatch(new RegExp(`^totals: create ${creates}$`, "m"));
+    // Each new issue's link back to its threat is a write of the same cycle (contract: every action).
+    const links = out.split("\n").filter((line) => line.startsWith("link ")).length;
+    expect(links).toBe(creates);
+    expect(out).toMatch(new RegExp(`^totals: create ${creates}, link ${links}$`, "m"));
     // The seeded data has threats first seen solved and informational ones (below min_severity: low).
     expect(out).toMatch(
       /^no issue: [1-9]\d* first seen solved or closed \(.+\); [1-9]\d* below min_severity;/m,

@@ -142,9 +142,9 @@ export interface FollowUps {
   /** The milestone a create makes first, if it makes one. */
   before(action: EngineAction): Promise<DryRunRecord | null>;
   /**
-   * The features' writes that follow a threat's planned writes once they have answered (the
-   * core's own, a new issue's link, are not listed), beyond those already planned. The groups
-   * that own the threat are queued, to be planned after the threats.
+   * The writes that follow a threat's planned writes once they have answered: a new issue's link
+   * and the features' writes, beyond those already planned. The groups that own the threat are
+   * queued, to be planned after the threats.
    */
   after(threatId: string, planned: readonly EngineAction[]): EngineAction[];
 }
@@ -167,7 +167,11 @@ export function dryRunFollowUps(ctx: SyncContext): FollowUps {
       // The threat changed: its groups follow it (queued, as the drain queues them after a write).
       if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
       const shown = new Set(planned.map(featureKey));
-      return planFor(ctx, threatId).filter((a) => a.kind === "feature" && !shown.has(featureKey(a)));
+      // A new issue's link follows its create (the platform is told of the issue in the same drain).
+      const linked = planned.some((a) => a.kind === "link");
+      return planFor(ctx, threatId).filter(
+        (a) => (a.kind === "feature" && !shown.has(featureKey(a))) || (a.kind === "link" && !linked),
+      );
     },
   };
 }
