@@ -96,6 +96,36 @@ describe("webhook intake in the daemon loop", () => {
     expect(engine.maxBusy).toBe(1);
   });
 
+  it("a person's close of an issue whose threat is pending on the platform reaches it as its verdict (PATCH solved) within 5 s", async () => {
+    world = await startDaemonWorld();
+    const w = world;
+    const verdicts: Array<{ threatId: string; detail: string | undefined }> = [];
+    w.ctx.subscribe((event: EngineEvent) => {
+      if (event.type === "verdict_sent") verdicts.push({ threatId: event.threatId, detail: event.detail });
+    });
+    const daemon = w.daemon();
+    const running = daemon.run();
+    await until(
+      () => w.gh.issues(REPO).length === w.eligible.length && Object.keys(w.ctx.state.queue).length === 0,
+      "the first cycle's issues",
+    );
+    const pending = w.eligible.find((id) => w.sim.sim.getThreat(id)?.status === "pending");
+    if (pending === undefined) throw new Error("the world has no pending threat");
+    const issue = w.ctx.state.threats.get(pending)?.issue;
+    if (!issue) throw new Error("the pending threat has no issue");
+
+    const started = Date.now();
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    daemon.issueChanged(REPO, issue.number);
+    await until(() => verdicts.length === 1, "the verdict", 5_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(verdicts).toEqual([{ threatId: pending, detail: "solved" }]);
+    daemon.stop();
+    await running;
+    // The issue stays as the person left it, whatever the platform answered.
+    expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
+  });
+
   it("the same issue named twice before the loop reads it is read once", async () => {
     world = await startDaemonWorld();
     const w = world;
