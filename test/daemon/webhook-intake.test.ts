@@ -126,6 +126,34 @@ describe("webhook intake in the daemon loop", () => {
     expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
   });
 
+  it("a person's close reaches the platform within 5 s also while the drain waits on the write budget for its next GitHub write", async () => {
+    // One write per 8 s: the second create waits for its slot, within one drain slice (10 s).
+    world = await startDaemonWorld({ per_minute: 0, per_hour: 0, min_interval_ms: 8_000 });
+    const w = world;
+    const verdicts: string[] = [];
+    w.ctx.subscribe((event: EngineEvent) => {
+      if (event.type === "verdict_sent") verdicts.push(event.threatId);
+    });
+    const daemon = w.daemon();
+    const running = daemon.run();
+    await until(() => w.gh.issues(REPO).length === 1, "the first issue");
+    const issue = w.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue");
+    // The drain is now waiting on the budget for the next create.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    daemon.issueChanged(REPO, issue.number);
+    await until(() => verdicts.length === 1, "the verdict", 10_000);
+    const elapsed = Date.now() - started;
+    daemon.stop();
+    await running;
+    expect(elapsed).toBeLessThan(5_000);
+    // The create it waited for was deferred, not lost: still queued, and no second issue was made.
+    expect(w.gh.issues(REPO).length).toBeLessThanOrEqual(2);
+    expect(Object.keys(w.ctx.state.queue).length).toBeGreaterThan(0);
+  });
+
   it("the same issue named twice before the loop reads it is read once", async () => {
     world = await startDaemonWorld();
     const w = world;
