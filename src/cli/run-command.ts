@@ -41,7 +41,8 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
   // Signals are ours from the moment the lock is: a stop during start-up still ends in exit 0.
   let daemon: Daemon | null = null;
   let stopRequested = false;
-  // Also abandons the platform request in flight: a hung platform cannot hold a stop.
+  // Also ends the platform request in flight (a read at once, a write after its grace): a hung
+  // platform cannot hold a stop.
   const platformStop = new AbortController();
   const stop = (signal: NodeJS.Signals): void => {
     logger.info({ signal }, "stopping: finishing the work in flight, then saving the state");

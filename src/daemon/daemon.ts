@@ -205,6 +205,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       const result = await engine.drainQueue(ctx, {
         deadline: Math.min(now + sliceMs, nextTick),
         signal: control.signal,
+        // A webhook's issue (or a tick, or a stop) need not wait for the next write's budget slot.
+        waitForSlot: sleep,
       });
       progress(written, Object.keys(ctx.state.queue).length);
       if (result.done + result.failed > 0) return 0;

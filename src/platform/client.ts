@@ -13,6 +13,7 @@ import { walkStream, type StreamPage, type UnchangedTest } from "./stream.js";
 import { createTokenCache, type TokenCredentials } from "./token-cache.js";
 import { createHttpTransport, type HttpTransport } from "./transport.js";
 import { createRequestGate } from "./request-gate.js";
+import { IN_FLIGHT_WRITE_GRACE_MS } from "./deadline.js";
 import { guardWalk } from "./walk-guard.js";
 import type { z } from "zod";
 
@@ -37,10 +38,13 @@ export interface PlatformClientOptions extends TokenCredentials {
   sleep?: Sleep | undefined;
   random?: (() => number) | undefined;
   /**
-   * Fires when the process stops (SIGTERM): the request in flight is abandoned and a stream walk
-   * ends after the pages already delivered.
+   * Fires when the process stops (SIGTERM): a read in flight is abandoned, a write in flight is
+   * given `writeGraceMs` to be answered, no request starts after it, and a stream walk ends after
+   * the pages already delivered.
    */
   stop?: AbortSignal | undefined;
+  /** Default IN_FLIGHT_WRITE_GRACE_MS (3 s). */
+  writeGraceMs?: number | undefined;
   /** Credentials to scrub from errors; every access token issued is added to it. */
   secrets?: SecretRegistry | undefined;
   /** Epoch ms before which the platform asked not to be called, remembered from an earlier run. */
@@ -129,6 +133,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     maxRetryAfterMs,
     timeoutMs,
     stop,
+    writeGraceMs: opts.writeGraceMs ?? IN_FLIGHT_WRITE_GRACE_MS,
     gate,
     scrub: (text) => secrets.scrub(text),
     logger,

@@ -44,6 +44,8 @@ export interface ApiResponse {
 /** The retry loop's options, plus where requests go and the token they carry. */
 export interface ApiTransportOptions extends Omit<RetryLoopOptions, "scrub"> {
   baseUrl: string;
+  /** How long a write in flight may still take once the process stops (IN_FLIGHT_WRITE_GRACE_MS). */
+  writeGraceMs: number;
   tokens: TokenCache;
   /** Removes credentials from server text before it goes into an error. */
   scrub: (text: string) => string;
@@ -78,6 +80,8 @@ export function createApiTransport(opts: ApiTransportOptions): ApiTransport {
       label: "platform request",
       logFields: { ...info },
       replaySafe: req.replaySafe,
+      // The write in flight is finished on a stop (within its grace); a read is abandoned.
+      stopGraceMs: req.method === "GET" ? 0 : opts.writeGraceMs,
       async request() {
         token = await opts.tokens.get();
         const headers: Record<string, string> = {

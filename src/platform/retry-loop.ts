@@ -44,6 +44,8 @@ export interface Exchange<T> {
    * writes" table says which writes reach the same end state when replayed.
    */
   replaySafe: boolean;
+  /** How long an attempt in flight may go on once the process stops (a write's grace); default 0. */
+  stopGraceMs?: number;
   /** One attempt's request, built afresh (the API's reads the current bearer token). */
   request(): Promise<Omit<RawRequest, "signal">>;
   /**
@@ -93,7 +95,7 @@ export async function sendWithRetries<T>(opts: RetryLoopOptions, ex: Exchange<T>
     ex.onAttempt?.();
 
     let res: RawResponse;
-    const deadline = attemptSignal(opts.timeoutMs, opts.stop);
+    const deadline = attemptSignal(opts.timeoutMs, opts.stop, ex.stopGraceMs);
     try {
       res = await opts.http.send({ ...request, signal: deadline.signal });
     } catch (err) {

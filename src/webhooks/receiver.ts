@@ -9,7 +9,7 @@ import {
   type WebhookRejection,
 } from "../observability/index.js";
 import { deliveryIds } from "./delivery-ids.js";
-import { IssuesDelivery, VERDICT_ACTIONS } from "./payload.js";
+import { IssuesAction, IssuesDelivery, VERDICT_ACTIONS } from "./payload.js";
 
 /**
  * GitHub's webhook deliveries on `github.webhook.path` (contract, "GitHub webhooks"). A delivery
@@ -234,16 +234,22 @@ export function createWebhookReceiver(opts: WebhookReceiverOptions): RouteHandle
       ignore(202, `the connector reads only issues events, not ${event.slice(0, 50)}`);
       return;
     }
-    const parsed = IssuesDelivery.safeParse(parseJson(payload));
+    const json = parseJson(payload);
+    const head = IssuesAction.safeParse(json);
+    if (!head.success) {
+      reject(400, "payload", "not an issues event's JSON payload");
+      return;
+    }
+    if (!VERDICT_ACTIONS.has(head.data.action)) {
+      ignore(200, `action ${head.data.action.slice(0, 50)} carries no verdict`);
+      return;
+    }
+    const parsed = IssuesDelivery.safeParse(json);
     if (!parsed.success) {
       reject(400, "payload", "not an issues event's JSON payload");
       return;
     }
     const { action, issue, repository } = parsed.data;
-    if (!VERDICT_ACTIONS.has(action)) {
-      ignore(200, `action ${action.slice(0, 50)} carries no verdict`);
-      return;
-    }
     const notice: IssueDeliveryNotice = {
       deliveryId: delivery,
       action,

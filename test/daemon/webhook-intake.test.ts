@@ -96,6 +96,64 @@ describe("webhook intake in the daemon loop", () => {
     expect(engine.maxBusy).toBe(1);
   });
 
+  it("a person's close of an issue whose threat is pending on the platform reaches it as its verdict (PATCH solved) within 5 s", async () => {
+    world = await startDaemonWorld();
+    const w = world;
+    const verdicts: Array<{ threatId: string; detail: string | undefined }> = [];
+    w.ctx.subscribe((event: EngineEvent) => {
+      if (event.type === "verdict_sent") verdicts.push({ threatId: event.threatId, detail: event.detail });
+    });
+    const daemon = w.daemon();
+    const running = daemon.run();
+    await until(
+      () => w.gh.issues(REPO).length === w.eligible.length && Object.keys(w.ctx.state.queue).length === 0,
+      "the first cycle's issues",
+    );
+    const pending = w.eligible.find((id) => w.sim.sim.getThreat(id)?.status === "pending");
+    if (pending === undefined) throw new Error("the world has no pending threat");
+    const issue = w.ctx.state.threats.get(pending)?.issue;
+    if (!issue) throw new Error("the pending threat has no issue");
+
+    const started = Date.now();
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    daemon.issueChanged(REPO, issue.number);
+    await until(() => verdicts.length === 1, "the verdict", 5_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(verdicts).toEqual([{ threatId: pending, detail: "solved" }]);
+    daemon.stop();
+    await running;
+    // The issue stays as the person left it, whatever the platform answered.
+    expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
+  });
+
+  it("a person's close reaches the platform within 5 s also while the drain waits on the write budget for its next GitHub write", async () => {
+    // One write per 8 s: the second create waits for its slot, within one drain slice (10 s).
+    world = await startDaemonWorld({ per_minute: 0, per_hour: 0, min_interval_ms: 8_000 });
+    const w = world;
+    const verdicts: string[] = [];
+    w.ctx.subscribe((event: EngineEvent) => {
+      if (event.type === "verdict_sent") verdicts.push(event.threatId);
+    });
+    const daemon = w.daemon();
+    const running = daemon.run();
+    await until(() => w.gh.issues(REPO).length === 1, "the first issue");
+    const issue = w.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue");
+    // The drain is now waiting on the budget for the next create.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    daemon.issueChanged(REPO, issue.number);
+    await until(() => verdicts.length === 1, "the verdict", 10_000);
+    const elapsed = Date.now() - started;
+    daemon.stop();
+    await running;
+    expect(elapsed).toBeLessThan(5_000);
+    // The create it waited for was deferred, not lost: still queued, and no second issue was made.
+    expect(w.gh.issues(REPO).length).toBeLessThanOrEqual(2);
+    expect(Object.keys(w.ctx.state.queue).length).toBeGreaterThan(0);
+  });
+
   it("the same issue named twice before the loop reads it is read once", async () => {
     world = await startDaemonWorld();
     const w = world;

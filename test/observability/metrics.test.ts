@@ -136,6 +136,16 @@ describe("run: /readyz and /metrics over the real engine", () => {
     expect(sample(textA, "threatbridge_last_cycle_duration_seconds")).toBe(1.5);
   });
 
+  it("/metrics is Prometheus text that promtool's check accepts: only counters end in _total, the process metrics included", async () => {
+    const text = (await createMetrics({ sources: idleSources }).render()).body;
+    const families = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name, type }));
+    expect(families.some((f) => f.name?.startsWith("nodejs_"))).toBe(true);
+    // `promtool check metrics` exits non-zero on "non-counter metrics should not have _total suffix"
+    // and on a counter without it.
+    const misnamed = families.filter((f) => (f.type === "counter") !== f.name?.endsWith("_total"));
+    expect(misnamed).toEqual([]);
+  });
+
   it("threatbridge_build_info is 1 with the version, the revision (unknown when not given) and the Node version", async () => {
     const build = buildInfo("1.2.3", { THREATBRIDGE_REVISION: "0d9e3b4" }, "v22.13.0");
     const text = (await createMetrics({ sources: idleSources, processMetrics: false, build }).render()).body;

@@ -112,6 +112,45 @@ describe("every platform request has a total deadline", () => {
   });
 });
 
+describe("a stop finishes the write in flight (contract, run: SIGTERM finishes the write in flight)", () => {
+  it("a verdict PATCH in flight when the stop comes is answered and its result returned; no request starts after it", async () => {
+    const p = await platform((req, res) => {
+      if (req.method !== "PATCH") return; // reads never answer
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: THREAT_ID, status: "solved", updated_at: "2026-01-01T00:00:00Z" }));
+      }, 300);
+    });
+    const stop = new AbortController();
+    const c = connect(p.url, { stop: stop.signal });
+    const patched = c.setStatus(THREAT_ID, "solved");
+    for (let i = 0; i < 500 && p.seen() < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort(new Error("SIGTERM"));
+    await expect(patched).resolves.toMatchObject({ id: THREAT_ID, status: "solved" });
+    const after = await c.getThreat(THREAT_ID).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(classifyNetworkError(after).kind).toBe("stopped");
+    expect(p.seen()).toBe(1);
+  });
+
+  it("a write that hangs is cut once the grace has passed, as stopped (its work stays queued)", async () => {
+    const p = await platform(() => {
+      // never answers
+    });
+    const stop = new AbortController();
+    const c = connect(p.url, { stop: stop.signal, writeGraceMs: 100 });
+    const patched = c.setStatus(THREAT_ID, "solved").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    for (let i = 0; i < 500 && p.seen() < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort(new Error("SIGTERM"));
+    expect(classifyNetworkError(await patched).kind).toBe("stopped");
+  });
+});
+
 describe("server text echoing credentials never reaches an error", () => {
   it("a problem detail repeating the bearer token, the Authorization header and a GitHub token is scrubbed", async () => {
     const p = await platform((req, res) => {

@@ -171,7 +171,19 @@ describe("plan (pure)", () => {
     expect(action?.kind === "verdict" && action.note).toContain("alice");
   });
 
-  it("a person's close the platform already agrees with (solved or pending) → accept, no PATCH", () => {
+  it("a person's close the platform already holds (solved) → accept, no PATCH", () => {
+    expect(
+      plan(
+        input({
+          threat: present({ status: "solved" }),
+          record: record({ issue }),
+          person: person("closed"),
+        }),
+      ),
+    ).toEqual([{ kind: "accept", threatId: ID, state: "closed" }]);
+  });
+
+  it("an issue closed by a person → PATCH status=solved also while the platform shows the threat pending (its own status, not a verdict)", () => {
     expect(
       plan(
         input({
@@ -179,8 +191,8 @@ describe("plan (pure)", () => {
           record: record({ issue }),
           person: person("closed"),
         }),
-      ),
-    ).toEqual([{ kind: "accept", threatId: ID, state: "closed" }]);
+      )[0],
+    ).toMatchObject({ kind: "verdict", threatId: ID, status: "solved" });
   });
 
   it("a person's reopen → PATCH unsolved unless the platform says unsolved already", () => {

@@ -250,6 +250,40 @@ describe("GitHub webhook receiver (contract: GitHub webhooks)", () => {
     expect(h.outcomes).toEqual(["ignored", "ignored", "ignored"]);
   });
 
+  it("an issues action that carries no verdict is answered 200 and ignored whatever its issue shows (GitHub's payloads leave out fields a close carries)", async () => {
+    const h = await start();
+    // GitHub's schema marks an issue's `state` optional in most actions' payloads; a `deleted` or
+    // `transferred` one may name the issue by little more than its number.
+    const shapes = [
+      { action: "labeled", issue: { number: 7, title: "t", body: null }, label: { name: "x" } },
+      { action: "typed", issue: { number: 7 }, type: { name: "Bug" } },
+      { action: "deleted", issue: { id: 1001, number: 7, state: "open" } },
+      { action: "transferred", issue: { number: 7 }, changes: { new_issue: { number: 1 } } },
+    ];
+    for (const shape of shapes) {
+      const payload = JSON.stringify({
+        ...shape,
+        repository: { id: 5, full_name: REPO },
+        sender: { login: "alice" },
+      });
+      expect((await send(h.url, await signed(payload))).status, shape.action).toBe(200);
+    }
+    expect(h.notices).toEqual([]);
+    expect(h.outcomes).toEqual(["ignored", "ignored", "ignored", "ignored"]);
+  });
+
+  it("a close whose issue has no `state` field is still a close of that issue (the action says it)", async () => {
+    const h = await start();
+    const payload = JSON.stringify({
+      action: "closed",
+      issue: { number: 7, body: `<!-- threatbridge:threat=${THREAT} -->`, state_reason: "not_planned" },
+      repository: { full_name: REPO },
+      sender: { login: "alice" },
+    });
+    expect((await send(h.url, await signed(payload))).status).toBe(202);
+    expect(h.notices).toEqual([expect.objectContaining({ action: "closed", number: 7, threatId: THREAT })]);
+  });
+
   it("an issue the connector does not manage is answered 200 and ignored", async () => {
     const h = await start();
     const res = await send(h.url, await signed(issuesPayload("closed", "A person's own issue, no marker")));

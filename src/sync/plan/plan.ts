@@ -3,7 +3,6 @@ import type { IssueRecord, PersonChange, ThreatRecord } from "../../state/index.
 import { formatExternalId, parseExternalId } from "../render/normalize.js";
 import {
   desiredIssueState,
-  platformAgrees,
   verdictFor,
   type CloseReason,
   type IssueState,
@@ -150,7 +149,10 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
     if (decided) return decided;
   }
   const rule = verdictFor(person.event, person.reason, input.policy);
-  if (platformAgrees(threat.status, rule.status)) return [accept];
+  // Only the very status the verdict sets makes its PATCH needless (contract: an issue closed by a
+  // person → PATCH). `pending` is the platform's own status (spec, "Threat status": computed, never
+  // a verdict): a threat can be pending without anyone's verdict, so the person's is still sent.
+  if (threat.status === rule.status) return [accept];
   return [
     {
       kind: "verdict",

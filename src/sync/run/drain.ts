@@ -2,6 +2,7 @@ import { isGone, isPermanentRefusal } from "../../github/index.js";
 import { isPermanentPlatformRefusal } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
 import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
+import type { Sleep } from "../../shared/clock.js";
 import { isGitHubWrite, priorityOf, type EngineAction } from "../actions/index.js";
 import { runAction } from "./run-action.js";
 import { absorbAsset } from "../intake/platform.js";
@@ -52,6 +53,12 @@ export interface DrainOptions {
   signal?: AbortSignal;
   /** Retry entries still backing off from an earlier failure (`sync`: the operator asked for it now). */
   ignoreBackoff?: boolean;
+  /**
+   * `run`: a GitHub write first waits here for the write budget's next slot, a wait `signal` ends
+   * (a webhook named an issue, a tick, a stop). The subject is then deferred as it stands, so that
+   * a person's verdict never waits behind the budget (contract, "GitHub webhooks": within 5 s).
+   */
+  waitForSlot?: Sleep;
 }
 
 export interface DrainResult {
@@ -156,6 +163,7 @@ async function processOne(
       ) {
         return "deferred";
       }
+      if (isGitHubWrite(action) && !(await slotCame(ctx, opts))) return "deferred";
       try {
         await runAction(ctx, action);
       } catch (error) {
@@ -184,6 +192,23 @@ async function processOne(
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
   return "done";
+}
+
+/**
+ * Whether the write budget's slot for the next GitHub write came without `signal` ending the wait
+ * (DrainOptions `waitForSlot`); true at once without such a wait or when the slot is free now.
+ */
+async function slotCame(ctx: SyncContext, opts: DrainOptions): Promise<boolean> {
+  const { waitForSlot, signal } = opts;
+  if (waitForSlot === undefined || signal === undefined) return true;
+  const ms = ctx.github.budget.nextSlotAt() - ctx.clock.now();
+  if (ms <= 0) return true;
+  try {
+    await waitForSlot(ms, signal);
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+  return !signal.aborted;
 }
 
 /**
