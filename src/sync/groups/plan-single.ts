@@ -3,7 +3,7 @@ import { groupTitleScope } from "../../config/template-scopes.js";
 import { groupMarkerFor, GROUP_LABEL, type SettableStatus } from "../../shared/index.js";
 import type { GroupIssue, PersonChange } from "../../state/index.js";
 import { severityName } from "../render/normalize.js";
-import { desiredIssueState, platformAgrees, verdictFor, type Policy } from "../plan/policy.js";
+import { desiredIssueState, verdictFor, type Policy } from "../plan/policy.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
 import { CHECKLIST_MAX, groupHeading } from "./render-parent.js";
 
@@ -138,7 +138,9 @@ export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAct
   const byId = new Map(input.members.map((m) => [m.threatId, m]));
   const actions: SingleAction[] = person.pending.map((threatId) => {
     const m = byId.get(threatId);
-    const needed = m !== undefined && !platformAgrees(m.status, rule.status);
+    // Only the very status the verdict sets makes its PATCH needless: `pending` is the platform's
+    // own, never a verdict (as for a threat's own issue, plan.ts).
+    const needed = m !== undefined && m.status !== rule.status;
     return {
       kind: "single_verdict",
       groupId,

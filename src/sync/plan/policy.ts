@@ -131,12 +131,3 @@ export function verdictFor(event: "closed" | "reopened", reason: string | null, 
   if (reason === "duplicate") return policy.verdicts.closed.duplicate;
   return policy.verdicts.closed.completed;
 }
-
-/**
- * Whether the platform already holds what a verdict would set, so that no PATCH is needed:
- * the same status, or `pending` for `solved` (spec, "Threat status": an auto-verified threat answers
- * `pending` to `solved` until the next scan).
- */
-export function platformAgrees(current: string, wanted: string): boolean {
-  return current === wanted || (wanted === "solved" && current === "pending");
-}
