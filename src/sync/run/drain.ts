@@ -163,7 +163,7 @@ async function processOne(
       ) {
         return "deferred";
       }
-      if (isGitHubWrite(action) && !(await slotCame(ctx, opts))) return "deferred";
+      if (opts.waitForSlot && isGitHubWrite(action) && !(await slotCame(ctx, opts))) return "deferred";
       try {
         await runAction(ctx, action);
       } catch (error) {
