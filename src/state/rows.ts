@@ -1,5 +1,4 @@
 import type { Json } from "./journal-line.js";
-import { PackedRows } from "./packed-rows.js";
 import { ThreatTable } from "./threat-table.js";
 
 /**
@@ -25,8 +24,17 @@ export function newRows(collection: string): Rows {
   return collection === THREATS ? new ThreatTable() : new Map<string, Json>();
 }
 
+/** Rows that copy themselves cheaply (the column table's slices, a pack not yet read). */
+interface SelfCopying extends Rows {
+  copy(): Rows;
+}
+
+function copiesItself(rows: Rows): rows is SelfCopying {
+  return typeof (rows as Partial<SelfCopying>).copy === "function";
+}
+
 /** A copy that later changes to `rows` do not affect (values are immutable: shallow is enough). */
 export function copyRows(rows: Rows): Rows {
-  if (rows instanceof ThreatTable || rows instanceof PackedRows) return rows.copy();
+  if (copiesItself(rows)) return rows.copy();
   return new Map(rows.entries());
 }
