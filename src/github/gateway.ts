@@ -19,6 +19,7 @@ import { getPage } from "./rest-calls.js";
 import { createWriteBudget, type WriteBudget } from "./write-budget.js";
 import * as who from "./who-changed.js";
 import * as milestones from "./milestones.js";
+import { MilestoneBook, type MilestoneApi } from "./milestone-book.js";
 import * as subIssues from "./sub-issues.js";
 import { createConversation, type GitHubConversation } from "./conversation.js";
 import { DEFAULT_MANAGED_LABEL, GROUP_LABEL } from "../shared/labels.js";
@@ -175,6 +176,18 @@ export interface GitHubWorkflow {
     patch: milestones.MilestonePatch,
     opts?: writes.WriteOptions,
   ): Promise<milestones.MilestoneUpdated>;
+  /**
+   * The number of the milestone of that title (and whether it was made now), made on demand; each
+   * repository's milestones are listed once per process (milestone-book.ts). Null where the
+   * repository has no milestones, which is logged once.
+   */
+  milestoneNumber(
+    repo: string,
+    title: string,
+    dueOn: string,
+  ): Promise<{ number: number; created: boolean } | null>;
+  /** Whether the repository has a milestone of that title (a read only); null where it has none. */
+  hasMilestone(repo: string, title: string): Promise<boolean | null>;
 }
 
 const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
@@ -324,6 +337,18 @@ export function createGitHub(
   };
 
   const issueTypes = createIssueTypePolicy({ wanted: opts.issueType, reads: readDeps, logger });
+  const milestoneApi: MilestoneApi = {
+    listMilestones: (repo) => milestones.listMilestones(readDeps, repo),
+    createMilestone: (repo, input, writeOpts) =>
+      milestones.createMilestone(writeDeps, readDeps, checkRepo(repo), input, writeOpts),
+  };
+  // The process's book of milestones by title (the SLA's weekly ones), listed once per repository.
+  const milestoneBook = new MilestoneBook((repo, status, message) =>
+    logger.warn(
+      { repo, status, message },
+      "this repository has no milestones; issues there get no SLA milestone",
+    ),
+  );
 
   /**
    * A create carries the configured type where the repository offers it. If GitHub refuses the
@@ -389,9 +414,10 @@ export function createGitHub(
       ),
     listGroupIssues: (repo) => reads.listIssuesLabelled(readDeps, checkRepo(repo), GROUP_LABEL),
     getParent: (repo, number) => subIssues.getParent(readDeps, repo, number),
-    listMilestones: (repo) => milestones.listMilestones(readDeps, repo),
-    createMilestone: (repo, input, writeOpts) =>
-      milestones.createMilestone(writeDeps, readDeps, checkRepo(repo), input, writeOpts),
+    listMilestones: milestoneApi.listMilestones,
+    createMilestone: milestoneApi.createMilestone,
+    milestoneNumber: (repo, title, dueOn) => milestoneBook.numberFor(milestoneApi, repo, title, dueOn),
+    hasMilestone: (repo, title) => milestoneBook.has(milestoneApi, repo, title),
     updateMilestone: (repo, number, patch, writeOpts) =>
       milestones.updateMilestone(writeDeps, checkRepo(repo), number, patch, writeOpts),
     async issueTypeOffer(repo) {

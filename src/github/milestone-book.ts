@@ -1,5 +1,8 @@
 import type { GitHubWorkflow } from "./gateway.js";
 
+/** The milestones API the book reads and writes through. */
+export type MilestoneApi = Pick<GitHubWorkflow, "listMilestones" | "createMilestone">;
+
 /**
  * The numbers of the milestones by title, per repository, for one process (the SLA's weekly ones): each repository's
  * milestones are listed once, and one that is missing is made on demand (GitHub's create is
@@ -14,7 +17,7 @@ export class MilestoneBook {
   constructor(private readonly onUnavailable: (repo: string, status: number, message: string) => void) {}
 
   /** The repository's milestones by title (listed once), or null where it has none. */
-  private async known(workflow: GitHubWorkflow, repo: string): Promise<Map<string, number> | null> {
+  private async known(workflow: MilestoneApi, repo: string): Promise<Map<string, number> | null> {
     const known = this.repos.get(repo);
     if (known !== undefined) return known;
     const list = await workflow.listMilestones(repo);
@@ -28,14 +31,14 @@ export class MilestoneBook {
    * Whether the repository has a milestone of that title (a read only, as a dry run may make);
    * null where the repository has no milestones.
    */
-  async has(workflow: GitHubWorkflow, repo: string, title: string): Promise<boolean | null> {
+  async has(workflow: MilestoneApi, repo: string, title: string): Promise<boolean | null> {
     const known = await this.known(workflow, repo);
     return known === null ? null : known.has(title);
   }
 
   /** The milestone's number (and whether it was made now), or null where the repository has none. */
   async numberFor(
-    workflow: GitHubWorkflow,
+    workflow: MilestoneApi,
     repo: string,
     title: string,
     dueOn: string,

@@ -15,7 +15,6 @@ import { eventBus, type EngineEvent, type EngineObserver } from "../shared/index
 import { auditObserver } from "./event-observers.js";
 import { createStateContext } from "./records/state-updates.js";
 import { ThreatIndex } from "./records/threat-index.js";
-import type { MilestoneBook } from "../github/milestone-book.js";
 import { RelatedAssets } from "./related/index.js";
 
 export type { CachedThreat } from "./records/threat-cache.js";
@@ -91,8 +90,6 @@ export interface SyncContext extends SyncDeps {
   oldGroupMembers?: Map<string, string[]>;
   /** Every group was queued once in this process (run/cycle.ts: controller-runtime's initial list). */
   groupsListed?: boolean;
-  /** The weekly SLA milestones' numbers, made on first use (run/run-action.ts). */
-  milestones?: MilestoneBook;
   /** What each plug-in feature made for its modules, by name, on first use (run/run-action.ts). */
   featureRuntimes?: Map<string, unknown>;
   /** The related assets of assets whose issues are written (config `render.related_assets`). */

@@ -201,6 +201,23 @@ describe("GitHub gateway: milestones (against the stand-in)", () => {
     expect(updated).toMatchObject({ available: true, milestone: { dueOn: "2026-07-05", state: "closed" } });
   });
 
+  it("milestoneNumber: a repository's milestones are listed once per process; a missing title is made once", async () => {
+    const { gh, standIn: s } = await setUp();
+    const list = () => s.counters().byRoute["GET /repos/{owner}/{repo}/milestones"] ?? 0;
+    const create = () => s.counters().byRoute["POST /repos/{owner}/{repo}/milestones"] ?? 0;
+    expect(await gh.hasMilestone(REPO, "SLA 2026-01-11")).toBe(false);
+    expect(await gh.milestoneNumber(REPO, "SLA 2026-01-11", "2026-01-11")).toEqual({
+      number: 1,
+      created: true,
+    });
+    expect(await gh.milestoneNumber(REPO, "SLA 2026-01-11", "2026-01-11")).toEqual({
+      number: 1,
+      created: false,
+    });
+    expect(await gh.hasMilestone(REPO, "SLA 2026-01-11")).toBe(true);
+    expect([list(), create()]).toEqual([1, 1]);
+  });
+
   it("a date that is not YYYY-MM-DD is refused before anything is sent", async () => {
     const { gh, standIn: s } = await setUp();
     await expect(gh.createMilestone(REPO, { title: "m", dueOn: "11/01/2026" })).rejects.toMatchObject({

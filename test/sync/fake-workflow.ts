@@ -90,4 +90,10 @@ export class FakeWorkflowGitHub extends FakeGitHub implements GitHubWorkflow {
   updateMilestone(): never {
     throw new Error("no milestones in this fake");
   }
+  milestoneNumber(): never {
+    throw new Error("no milestones in this fake");
+  }
+  hasMilestone(): never {
+    throw new Error("no milestones in this fake");
+  }
 }

@@ -26,8 +26,7 @@ async function milestoneFor(
   wanted: { title: string; dueOn: string },
   io: SendIo,
 ): Promise<{ number: number; created: boolean } | null> {
-  if (!io.workflow || !io.milestones) return null;
-  return io.milestones.numberFor(io.workflow, repo, wanted.title, wanted.dueOn);
+  return io.workflow ? io.workflow.milestoneNumber(repo, wanted.title, wanted.dueOn) : null;
 }
 
 interface CreateAnswer {

@@ -117,4 +117,3 @@ export {
   type Settlement,
 } from "./types.js";
 export { surelyRefused } from "./write-helpers.js";
-export { MilestoneBook } from "../../github/milestone-book.js";

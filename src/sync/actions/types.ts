@@ -8,7 +8,6 @@ import type { RetireAction } from "../groups/retire-plan.js";
 import type { Action } from "../plan/plan.js";
 import type { QueueClass } from "../plan/queue-class.js";
 import type { DryRunRecord } from "../render/dry-run-record.js";
-import type { MilestoneBook } from "../../github/milestone-book.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
@@ -35,8 +34,6 @@ export interface SendIo {
   /** Sub-issues and milestones; null where the engine runs without them. */
   workflow: GitHubWorkflow | null;
   platform: PlatformClient;
-  /** The weekly SLA milestones' numbers, per repository and process (features/sla/milestone-book.ts). */
-  milestones?: MilestoneBook;
   /** What a plug-in feature made for its modules once per process (features/types.ts `runtime`). */
   runtimeOf(feature: string): unknown;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */

@@ -11,7 +11,6 @@ import { anyGroupStored } from "../records/group-members.js";
 import { planFor } from "../plan/plan-for.js";
 import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
 import type { DryRunRecord } from "../render/dry-run-record.js";
-import { milestoneBook } from "./run-action.js";
 
 /**
  * What the core's writes bring with them, as a dry run shows it (contract, "Workflow": "`sync
@@ -44,7 +43,7 @@ async function madeMilestone(
   shown.add(key);
   let has: boolean | null;
   try {
-    has = await milestoneBook(ctx).has(ctx.workflow, create.repo, wanted.title);
+    has = await ctx.workflow.hasMilestone(create.repo, wanted.title);
   } catch {
     // A read that fails: the create's own line stands; the sync makes the milestone as it goes.
     return null;

@@ -2,7 +2,6 @@ import { isOwnLabel } from "../../shared/index.js";
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
 import type { Intent, IssueRecord } from "../../state/index.js";
 import {
-  MilestoneBook,
   moduleOf,
   surelyRefused,
   type EngineAction,
@@ -51,22 +50,11 @@ function featureRuntime(ctx: SyncContext, name: string): unknown {
   return runtimes.get(name);
 }
 
-/** The process's book of milestones by title (listed once per repository), made on first use. */
-export function milestoneBook(ctx: SyncContext): MilestoneBook {
-  return (ctx.milestones ??= new MilestoneBook((repo, status, message) =>
-    ctx.logger.warn(
-      { repo, status, message },
-      "this repository has no milestones; issues there get no SLA milestone",
-    ),
-  ));
-}
-
 function sendIo(ctx: SyncContext): SendIo {
   return {
     github: ctx.github,
     workflow: ctx.workflow ?? null,
     platform: ctx.platform,
-    milestones: milestoneBook(ctx),
     isManagedLabel: managedLabel(ctx),
     runtimeOf: (feature) => featureRuntime(ctx, feature),
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GitHubWorkflow, Milestone } from "../../../src/github/index.js";
 import type { ThreatRecord } from "../../../src/state/index.js";
-import { MilestoneBook } from "../../../src/sync/actions/index.js";
+import { MilestoneBook } from "../../../src/github/milestone-book.js";
 import { sla } from "../../../src/sync/features/sla/index.js";
 import type { SlaBreach, SlaMilestone } from "../../../src/sync/features/sla/plan.js";
 import { REPO } from "../harness.js";
@@ -88,6 +88,8 @@ function fakeWorkflow(available: boolean): { workflow: GitHubWorkflow; calls: st
     findGroupParent: unexpected,
     listGroupIssues: unexpected,
     updateMilestone: unexpected,
+    milestoneNumber: unexpected,
+    hasMilestone: unexpected,
     listMilestones: (repo) => {
       calls.push(`list ${repo}`);
       return Promise.resolve(available ? { available: true, milestones: [...list] } : off);

@@ -13,7 +13,7 @@ interface MilestoneAnswer {
 
 /**
  * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>", due that Sunday),
- * made on demand (features/sla/milestone-book.ts: listed once per repository and process). A repository
+ * made on demand (the workflow gateway's `milestoneNumber`: listed once per repository and process). A repository
  * without milestones is recorded as done for that title, so that it is not asked again every cycle.
  */
 const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
@@ -24,10 +24,9 @@ const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   describe: (action) => ({ action: "milestone", detail: `milestone "${action.title}"` }),
   // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.
   async send(action, io) {
-    const found =
-      io.workflow && io.milestones
-        ? await io.milestones.numberFor(io.workflow, action.repo, action.title, action.dueOn)
-        : null;
+    const found = io.workflow
+      ? await io.workflow.milestoneNumber(action.repo, action.title, action.dueOn)
+      : null;
     if (found === null) return { issue: null, created: false };
     const issue = await io.github.updateIssue(action.repo, action.number, { milestone: found.number });
     return { issue, created: found.created };
