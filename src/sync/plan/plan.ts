@@ -203,7 +203,7 @@ const CLOSE_NOT_PLANNED: IssueStateStep = { state: "closed", reason: "not_planne
  * The state change the plan makes to an existing issue, or null for none. `status` is the
  * threat's, null when it is gone (its asset removed): then the issue is closed with a comment
  * saying why (contract), once only, so a person who reopens it wins. Else the issue takes the
- * state the status asks where it shows another. The queue's order reads it too (plan-class.ts).
+ * state the status asks where it shows another. The queue's order reads it too (queue-order.ts `dueClass`).
  */
 export function issueStateStep(
   status: string | null,

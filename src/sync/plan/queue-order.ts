@@ -1,27 +1,44 @@
 import type { QueueEntry, ThreatBrief } from "../../state/index.js";
 import { SEVERITIES } from "../../shared/severity.js";
 import { QueueClass } from "./queue-class.js";
-import { planClass } from "./plan-class.js";
+import { issueStateStep } from "./plan.js";
+import { formatExternalId } from "../render/normalize.js";
 import type { EngineState } from "../records/threat-records.js";
 import { subjectKind, type Subject, type SubjectKind } from "../records/subject.js";
 
 /**
  * The queue's order (contract, "Priorities"), derived from the entries (records/queue.ts) and the
  * threats' records at each drain: each threat's work in the class of the plan its record makes
- * (plan-class.ts), then severity, then age; every group's subject after every threat's work.
+ * (`dueClass`), then severity, then age; every group's subject after every threat's work.
  */
 
 /** The part of the state the queue's order is derived from. */
 type QueueState = Pick<EngineState, "queue" | "threats">;
 
 /**
- * The queue class of a threat's work: the class of the plan the planner makes for the threat as
- * its record holds it (plan/plan-class.ts); a person's change, kept in the entry, comes first.
+ * The queue class (contract, "Priorities") of a threat's work: the class of the plan the planner
+ * makes for the threat as its record holds it, `priorityOf(plan(...))` (actions/index.ts), decided
+ * by the plan's own branches from the record's brief alone. The queue orders every queued threat by
+ * it at each drain (100,000 and more), where rendering each threat and building its actions would
+ * cost more than the drain. test/sync/queue.test.ts checks it against `priorityOf(plan(...))` over
+ * every record shape.
  */
 export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): QueueClass {
+  // A person's change on the issue, kept in the entry: their verdict, or its acceptance.
+  const person = entry.person !== undefined;
   // A backfill's work (a feature's, for issues made before it was configured) waits for all other.
-  if (entry.later === true && entry.person === undefined) return QueueClass.later;
-  return planClass(record, entry.person !== undefined);
+  if (entry.later === true && !person) return QueueClass.later;
+  const issue = record?.issue;
+  // No issue: the plan adopts the issue the platform names, or creates one (a create either way).
+  if (!issue) return QueueClass.create;
+  if (person) return QueueClass.verdict;
+  // An existing issue: a state change first (issueStateStep, as the plan makes it).
+  const status = record.gone === true ? null : record.status;
+  if (issueStateStep(status, issue, record.closedForRemoval === true) !== null) return QueueClass.state;
+  // Else content and link. A create is finished by its link: an issue whose link is not written yet
+  // (a drain interrupted between the two) keeps the create class it was queued in, as `status`
+  // shows it; the plan's link step alone would be the last class.
+  return record.link === formatExternalId(issue) ? QueueClass.other : QueueClass.create;
 }
 
 /** A subject due now (its `id` a threat's id, or a group's key), with what orders it. */

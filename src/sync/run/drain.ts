@@ -106,25 +106,24 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
 }
 
-/** A threat's next actions: its platform version at hand first, unless planned from the record. */
-async function planThreat(ctx: SyncContext, threatId: string, fromRecord: boolean): Promise<EngineAction[]> {
-  // A person's change is planned from the status the state holds; the verdict's PATCH answers with
-  // the threat, so no GET goes before it.
-  // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
-  const timed = ctx.state.queue[threatId]?.timed === true;
-  if (!awaitsVerdict(ctx, threatId) && !timed && !fromRecord) await ensureLoaded(ctx, threatId);
-  return planFor(ctx, threatId);
-}
-
-/** The one planning entry of the drain: a threat's plan, or a group's. */
+/**
+ * The one planning entry of the drain: a group's plan, or a threat's, with its platform version at
+ * hand first unless it is planned from the record.
+ */
 async function planSubject(
   ctx: SyncContext,
   subject: Subject,
   fromRecord: boolean,
   allow: (action: EngineAction) => boolean,
 ): Promise<{ actions: EngineAction[]; waits: boolean }> {
-  if (subject.kind === "group") return planGroupWithAdoption(ctx, subject.id, allow);
-  return { actions: (await planThreat(ctx, subject.id, fromRecord)).filter(allow), waits: false };
+  const threatId = subject.id;
+  if (subject.kind === "group") return planGroupWithAdoption(ctx, threatId, allow);
+  // A person's change is planned from the status the state holds; the verdict's PATCH answers with
+  // the threat, so no GET goes before it.
+  // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
+  const timed = ctx.state.queue[threatId]?.timed === true;
+  if (!awaitsVerdict(ctx, threatId) && !timed && !fromRecord) await ensureLoaded(ctx, threatId);
+  return { actions: planFor(ctx, threatId).filter(allow), waits: false };
 }
 
 async function processOne(

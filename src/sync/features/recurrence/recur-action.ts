@@ -59,7 +59,7 @@ const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
 /**
  * The comment on the old issue naming the new one (its step `recur`), under its keyed comment
  * intent. It comes between the new issue and that issue's link: the create's class, as the queue
- * derives it from the record (plan-class.ts: a link not yet written).
+ * derives it from the record (queue-order.ts `dueClass`: a link not yet written).
  */
 const note: ActionModule<RecurNote, { posted: true }> = {
   kind: "feature",
