@@ -1,7 +1,11 @@
-import type { GitHubWorkflow } from "./gateway.js";
+import type { WriteOptions } from "./issue-writes.js";
+import type { MilestoneCreated, MilestoneList, NewMilestone } from "./milestones.js";
 
-/** The milestones API the book reads and writes through. */
-export type MilestoneApi = Pick<GitHubWorkflow, "listMilestones" | "createMilestone">;
+/** The milestones API the book reads and writes through (the gateway's). */
+export interface MilestoneApi {
+  listMilestones(repo: string): Promise<MilestoneList>;
+  createMilestone(repo: string, input: NewMilestone, opts?: WriteOptions): Promise<MilestoneCreated>;
+}
 
 /**
  * The numbers of the milestones by title, per repository, for one process (the SLA's weekly ones): each repository's
