@@ -154,6 +154,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   /** When the rest of a read the platform's pause cut short is due (a poll of its own, not a tick's). */
   let resumeAt: number | null = null;
   let stopping = false;
+  /** Aborted by `stop()`: ends the urgent step's drain between two entries. */
+  const stopped = new AbortController();
   let handle: ScheduleHandle | null = null;
   /** Interrupts whatever the loop is waiting on: a drain (between entries) or an idle wait. */
   let interrupt: AbortController | null = null;
@@ -180,8 +182,6 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     try {
       cycleStop = new AbortController();
       const signal = cycleStop.signal;
-      // People's verdicts go before the poll (contract, "Priorities"), not after its reads.
-      await urgent(signal);
       const report = await engine.runCycle(ctx, {
         skipDrain: true,
         signal,
@@ -307,6 +307,10 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         resumeAt = null;
         cycleDue = true;
       }
+      // People's verdicts go before the poll (contract, "Priorities"), not after its reads; one that
+      // meets the platform's pause waits for it, and so does the poll (below).
+      if (cycleDue) await urgent(stopped.signal);
+      if (stopping) break;
       // A poll inside the platform's Retry-After window is dropped: the next tick after it polls.
       if (cycleDue && !pace.mayStart(clock.now())) cycleDue = false;
       if (cycleDue) await cycle();
@@ -349,6 +353,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       if (stopping) return;
       stopping = true;
       if (status.phase !== "stopped") status.phase = "stopping";
+      stopped.abort(new Error("stopping"));
       cycleStop?.abort(new Error("stopping"));
       poke();
     },

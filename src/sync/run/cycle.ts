@@ -311,7 +311,8 @@ async function cycleBody(
     if (!opts.signal?.aborted && platformPause === undefined) {
       platformPause = (await readThreats(ctx, { ...readOpts, afterPage })).pausedUntil;
     }
-    await retryMalformed(ctx);
+    // Items that did not parse are read one by one: not while the platform pauses.
+    if (platformPause === undefined) await retryMalformed(ctx);
     await readGitHub(ctx);
     // What the features read once per cycle (people's comments, say), after both sides' changes.
     for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
