@@ -42,6 +42,8 @@ export interface OpenEngineOptions {
   /** Wraps the platform client the engine reads through (dry run: to keep the threats it read). */
   platform?: (client: PlatformClient) => PlatformClient;
   clock?: Clock;
+  /** The longest Retry-After the platform client waits out inside a request (`run`: a short one). */
+  maxRetryAfterMs?: number;
 }
 
 export interface OpenedEngine {
@@ -92,6 +94,7 @@ export async function openEngine(config: Config, opts: OpenEngineOptions): Promi
       ...(opts.clock !== undefined ? { clock: opts.clock } : {}),
       ...(opts.secrets !== undefined ? { secrets: opts.secrets } : {}),
       ...(opts.stop !== undefined ? { stop: opts.stop } : {}),
+      ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
       // The platform's Retry-After is honoured on start; a dry run's state is a copy, so a new
       // one is never written there.
       ...(notBefore !== undefined ? { notBefore } : {}),

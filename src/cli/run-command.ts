@@ -4,6 +4,7 @@ import {
   liveness,
   metricsSources,
   readiness,
+  RUN_RETRY_AFTER_WAIT_MS,
   type Daemon,
   type Scheduler,
 } from "../daemon/index.js";
@@ -61,6 +62,8 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
       ...(io.clock ? { clock: io.clock } : {}),
       secrets,
       stop: platformStop.signal,
+      // The loop goes on with other work while the platform pauses, rather than wait inside a request.
+      maxRetryAfterMs: RUN_RETRY_AFTER_WAIT_MS,
       // Another host took the lease over (this process stalled past it): stop, and say so by exit 1.
       onLockLost: () => {
         lockLost = true;

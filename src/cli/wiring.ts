@@ -77,6 +77,11 @@ export interface ConnectorOptions {
   onNotBefore?: (at: number) => void;
   /** Every wait of the platform's retries and of GitHub's pacing and retries (default real timers). */
   sleep?: Sleep;
+  /**
+   * The longest Retry-After the platform client waits out inside a request; a longer one ends the
+   * request at once (the client's default: 120 s; `run` waits less, and goes on with other work).
+   */
+  maxRetryAfterMs?: number;
 }
 
 /** Where the platform is and who the connector is to it: shared by the connector and `check`. */
@@ -117,6 +122,7 @@ export function buildConnector(config: Config, logger: Logger, opts: ConnectorOp
     notBefore: opts.notBefore,
     onNotBefore: opts.onNotBefore,
     sleep: opts.sleep,
+    maxRetryAfterMs: opts.maxRetryAfterMs,
   });
   const seen = rateLimitRecorder(globalThis.fetch, () => clock.now());
   const github = createGitHub({

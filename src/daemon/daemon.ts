@@ -11,6 +11,7 @@ import {
   drainQueue,
   isWrite,
   persist,
+  QueueClass,
   runCycle,
   stoppedStreams,
   type CycleOptions,
@@ -31,7 +32,23 @@ import type { ScheduleHandle, Scheduler } from "./scheduler.js";
  * overlap is impossible by construction: a tick only raises a flag (ticks that come while a cycle
  * runs coalesce into one) and interrupts a drain between two entries. Nothing a cycle or a drain
  * throws stops the loop; the next tick tries again.
+ *
+ * A person's verdict is the first write (contract, "Priorities") and a webhook's reaches the
+ * platform within seconds, also while a cycle is long: the loop's own urgent step (the issues
+ * webhooks named, read, and the people's verdicts due, drained by the one drain restricted to
+ * their class) runs before each cycle and, when a webhook named an issue, between two pages of the
+ * cycle's stream reads. The loop never waits on the platform's pause (a Retry-After longer than
+ * RUN_RETRY_AFTER_WAIT_MS): a read that meets one ends as a partial cycle, the drain puts work that
+ * needs the platform back until the pause ends and goes on with GitHub's, and the rest of the
+ * streams is read as soon as the pause has passed, never before.
  */
+
+/**
+ * The longest Retry-After `run`'s platform client waits out inside a request (the client's own
+ * default, for `sync`, is 120 s). A longer one ends the request at once and the loop goes on with
+ * other work; a shorter one costs less than the partial cycle and the new poll that would replace it.
+ */
+export const RUN_RETRY_AFTER_WAIT_MS = 5_000;
 
 export interface DaemonEngine {
   runCycle(ctx: SyncContext, opts: CycleOptions): Promise<CycleReport>;
@@ -134,7 +151,11 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   // The platform client's Retry-After gate (restored from the state at start) holds polls back too.
   const pace = createPollPace({ notBefore: () => ctx.platform.stats().notBefore, logger });
   let cycleDue = true;
+  /** When the rest of a read the platform's pause cut short is due (a poll of its own, not a tick's). */
+  let resumeAt: number | null = null;
   let stopping = false;
+  /** Aborted by `stop()`: ends the urgent step's drain between two entries. */
+  const stopped = new AbortController();
   let handle: ScheduleHandle | null = null;
   /** Interrupts whatever the loop is waiting on: a drain (between entries) or an idle wait. */
   let interrupt: AbortController | null = null;
@@ -160,7 +181,15 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     let logged = false;
     try {
       cycleStop = new AbortController();
-      const report = await engine.runCycle(ctx, { skipDrain: true, signal: cycleStop.signal });
+      const signal = cycleStop.signal;
+      const report = await engine.runCycle(ctx, {
+        skipDrain: true,
+        signal,
+        endReadOnPause: true,
+        // Between pages only when a webhook named an issue: an ordinary page costs nothing more.
+        betweenPages: () => (named.size > 0 ? urgent(signal, "threat") : Promise.resolve()),
+      });
+      resumeAt = report.platformPause ?? null;
       ok = report.ok;
       error = report.error;
       logged = report.error !== undefined;
@@ -207,6 +236,8 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         signal: control.signal,
         // A webhook's issue (or a tick, or a stop) need not wait for the next write's budget slot.
         waitForSlot: sleep,
+        // Nor does GitHub's work wait for the platform's pause: what needs the platform goes after it.
+        deferPlatformPause: true,
       });
       progress(written, Object.keys(ctx.state.queue).length);
       if (result.done + result.failed > 0) return 0;
@@ -231,6 +262,28 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     }
   }
 
+  /**
+   * The loop's urgent step: the issues webhooks named are read, then people's verdicts that are due
+   * are sent (the one drain, restricted to the verdict class; in the middle of a cycle's reads,
+   * threats only: a group follows its members once the walk has filed them all). Work that needs
+   * the platform while it pauses is put back until the pause ends.
+   */
+  async function urgent(signal: AbortSignal, only?: "threat"): Promise<void> {
+    if (named.size > 0) await absorbNamed();
+    if (stopping) return;
+    try {
+      await engine.drainQueue(ctx, {
+        upTo: QueueClass.verdict,
+        deferPlatformPause: true,
+        signal,
+        ...(only ? { only } : {}),
+      });
+    } catch (e) {
+      // The full drain after the cycle tries again.
+      logger.error({ err: e }, "sending people's verdicts failed; the drain goes on shortly");
+    }
+  }
+
   /** Reads each issue webhooks named since the last look, one at a time, as the loop's own work. */
   async function absorbNamed(): Promise<void> {
     const issues = [...named.values()];
@@ -249,6 +302,15 @@ export function createDaemon(opts: DaemonOptions): Daemon {
 
   async function loop(): Promise<void> {
     while (!stopping) {
+      // The rest of a read the platform's pause cut short: due once the pause has passed.
+      if (resumeAt !== null && clock.now() >= resumeAt) {
+        resumeAt = null;
+        cycleDue = true;
+      }
+      // People's verdicts go before the poll (contract, "Priorities"), not after its reads; one that
+      // meets the platform's pause waits for it, and so does the poll (below).
+      if (cycleDue) await urgent(stopped.signal);
+      if (stopping) break;
       // A poll inside the platform's Retry-After window is dropped: the next tick after it polls.
       if (cycleDue && !pace.mayStart(clock.now())) cycleDue = false;
       if (cycleDue) await cycle();
@@ -257,7 +319,9 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       // A tick that came during the cycle waits for one drain slice, so that draining never starves.
       const wait = await drain();
       if (stopping || cycleDue || named.size > 0) continue;
-      if (wait > 0) await idle(wait);
+      const resume = resumeAt === null ? Number.POSITIVE_INFINITY : Math.max(0, resumeAt - clock.now());
+      const until = Math.min(wait, resume);
+      if (until > 0) await idle(until);
     }
   }
 
@@ -289,6 +353,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
       if (stopping) return;
       stopping = true;
       if (status.phase !== "stopped") status.phase = "stopping";
+      stopped.abort(new Error("stopping"));
       cycleStop?.abort(new Error("stopping"));
       poke();
     },

@@ -1,5 +1,6 @@
 export {
   createDaemon,
+  RUN_RETRY_AFTER_WAIT_MS,
   type Daemon,
   type DaemonEngine,
   type DaemonOptions,

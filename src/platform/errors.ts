@@ -131,6 +131,16 @@ export function isPermanentPlatformRefusal(error: unknown): error is PlatformPro
   return error instanceof PlatformProblem && (error.status === 400 || error.status === 422);
 }
 
+/**
+ * The platform asked for a pause (spec "Errors" rule 1) that the request did not wait out: it was
+ * not sent (the client's Retry-After gate holds longer than it waits in place), or it was answered
+ * 429, or 503 with a Retry-After, longer than that. Nothing is wrong with the work: it goes again
+ * once the client's `stats().notBefore` has passed.
+ */
+export function isPlatformPause(error: unknown): error is PlatformError {
+  return error instanceof PlatformError && (error.kind === "rate_limited" || error.status === 503);
+}
+
 /** Build a PlatformProblem from whatever error body arrived (problem+json or not). */
 export function problemFromBody(
   info: RequestInfo & { status: number; requestId: string | undefined },

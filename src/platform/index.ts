@@ -27,6 +27,7 @@ export {
   PlatformDeferredError,
   PlatformStoppedError,
   isPermanentPlatformRefusal,
+  isPlatformPause,
   problemTypeSuffix,
   type PlatformErrorCode,
 } from "./errors.js";

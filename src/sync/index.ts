@@ -6,6 +6,7 @@ export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "
 export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
 export { summarize, formatStatus, type LockStatus } from "./status.js";
 export { queueSummary, type QueueSummary } from "./plan/queue-order.js";
+export { QueueClass } from "./plan/queue-class.js";
 export { acceptanceCounts, heldAcceptances } from "./features/acceptance/status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
 export { ACTION_KINDS } from "./actions/index.js";

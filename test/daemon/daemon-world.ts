@@ -15,6 +15,7 @@ import { silentLogger } from "../../src/observability/index.js";
 import { systemClock, type Clock, type Sleep } from "../../src/shared/clock.js";
 import { startSimulator, type RunningSimulator } from "../../src/simulator/index.js";
 import { openEngineState } from "../../src/cli/state-open.js";
+import type { PlatformClient } from "../../src/platform/index.js";
 import { createContext, type SyncContext } from "../../src/sync/index.js";
 
 /**
@@ -43,6 +44,12 @@ export interface DaemonWorldOptions {
   sleep?: Sleep;
   /** The connector's clock (the platform's Retry-After gate, token expiry); default the system's. */
   clock?: Clock;
+  /** `limit` of the connector's list reads (default 500: every stream in one page). */
+  pageLimit?: number;
+  /** The longest Retry-After the platform client waits out in place (default the client's). */
+  maxRetryAfterMs?: number;
+  /** Wraps the platform client the engine reads through (a test's fault point between pages). */
+  platform?: (client: PlatformClient) => PlatformClient;
 }
 
 export async function startDaemonWorld(
@@ -59,6 +66,7 @@ export async function startDaemonWorld(
       token_url: `${sim.url}/oauth/token`,
       client_id: "threatbridge",
       client_secret: "threatbridge-secret",
+      ...(options.pageLimit === undefined ? {} : { page_limit: options.pageLimit }),
     },
     github: { api_url: gh.url, token: TOKEN, repository: REPO, write_budget: writeBudget },
     state: { path: statePath },
@@ -67,11 +75,20 @@ export async function startDaemonWorld(
   const connector = buildConnector(config, silentLogger, {
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: options.maxRetryAfterMs }),
   });
+  const platform = options.platform ? options.platform(connector.platform) : connector.platform;
   // The engine's own store, as `run` opens it (journaled, threats written through).
   const opened = await openEngineState(statePath);
   const ctx = createContext(
-    { config, ...connector, logger: silentLogger, clock: systemClock, persist: opened.persist },
+    {
+      config,
+      ...connector,
+      platform,
+      logger: silentLogger,
+      clock: options.clock ?? systemClock,
+      persist: opened.persist,
+    },
     opened.state,
   );
   const eligible = sim.sim.threatIds().filter((id) => {

@@ -185,7 +185,12 @@ describe("run: one progress line a minute while a backlog drains", () => {
       },
     });
     const running = daemon.run();
-    await until(() => Object.keys(ctx.state.queue).length === 0, "the backlog drained", 10_000);
+    // The cycle first (it queues the backlog), then the backlog drained.
+    await until(
+      () => daemon.status().cycles.ok === 1 && Object.keys(ctx.state.queue).length === 0,
+      "the backlog drained",
+      10_000,
+    );
     daemon.stop();
     await running;
     const progress = lines.filter((l) => String(l["msg"]).startsWith("progress:"));

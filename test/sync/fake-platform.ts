@@ -1,6 +1,7 @@
 import type { RequestCount } from "../../src/shared/index.js";
 import {
   Asset,
+  PlatformDeferredError,
   PlatformProblem,
   Threat,
   type ParsedItem,
@@ -82,6 +83,22 @@ export class FakePlatform extends FailingFake implements PlatformClient {
   readonly streamRequests = { threats: 0, assets: 0 };
   /** Called after each page a walk yields (a test can stop the engine there). */
   afterPage: (kind: "threats" | "assets") => void = () => {};
+  /**
+   * The platform's pause as the real client keeps it (its Retry-After gate, longer than it waits in
+   * place): until `until` on the engine's clock no call is sent, each ends as the client's
+   * PlatformDeferredError, and stats() says until when.
+   */
+  pause: { until: number; now: () => number } | null = null;
+
+  private pausedUntil(): number | undefined {
+    return this.pause !== null && this.pause.now() < this.pause.until ? this.pause.until : undefined;
+  }
+
+  protected override async call<T>(fn: () => T, write = false): Promise<T> {
+    const until = this.pausedUntil();
+    if (until !== undefined) throw new PlatformDeferredError({ method: "ANY", path: "/v1/…" }, until);
+    return super.call(fn, write);
+  }
 
   private stamp(): string {
     this.tick += 1;
@@ -299,9 +316,22 @@ export class FakePlatform extends FailingFake implements PlatformClient {
     }, true);
   }
 
-  stats(): { tokenRequests: number; requests: number; retries: number; byOutcome: RequestCount[] } {
+  stats(): {
+    tokenRequests: number;
+    requests: number;
+    retries: number;
+    byOutcome: RequestCount[];
+    notBefore?: number;
+  } {
     // This fake does not tell its calls apart by method or status.
-    return { tokenRequests: 1, requests: this.calls, retries: 0, byOutcome: [] };
+    const notBefore = this.pausedUntil();
+    return {
+      tokenRequests: 1,
+      requests: this.calls,
+      retries: 0,
+      byOutcome: [],
+      ...(notBefore !== undefined ? { notBefore } : {}),
+    };
   }
 
   async close(): Promise<void> {}

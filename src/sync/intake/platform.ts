@@ -1,4 +1,10 @@
-import type { Asset, ParsedItem, StreamPage, Threat } from "../../platform/index.js";
+import {
+  isPlatformPause,
+  type Asset,
+  type ParsedItem,
+  type StreamPage,
+  type Threat,
+} from "../../platform/index.js";
 import { pluggedFor } from "../features/registry.js";
 import { nowIso, persist, remember, type SyncContext } from "../context.js";
 import {
@@ -189,6 +195,27 @@ async function walk<T>(
   return items;
 }
 
+/** How a cycle reads a stream. */
+export interface StreamReadOptions {
+  /** A stop (SIGTERM) ends the walk between pages; the next start resumes from the saved cursor. */
+  signal?: AbortSignal | undefined;
+  /** Runs between pages with the page's item count, its work recorded with the cursor (in memory). */
+  afterPage?: ((items: number) => Promise<void>) | undefined;
+  /**
+   * A walk that meets the platform's pause (a Retry-After longer than the client waits in place,
+   * `isPlatformPause`) ends there instead of failing: what its pages recorded is kept, the cursor at
+   * the last page read, and `pausedUntil` says when the rest may be read (`run`: the daemon drains
+   * meanwhile and reads on then).
+   */
+  endOnPause?: boolean | undefined;
+}
+
+export interface StreamRead {
+  items: number;
+  /** Epoch ms: the walk ended at the platform's pause, and the rest of the stream waits until then. */
+  pausedUntil?: number;
+}
+
 /**
  * A stream stopped by a refused cursor is not read (stream-stops.ts); a walk the platform answers
  * with `request/invalid-cursor` keeps what its earlier pages recorded and stops the stream, and the
@@ -197,33 +224,46 @@ async function walk<T>(
 async function readStream(
   ctx: SyncContext,
   kind: "threats" | "assets",
+  opts: StreamReadOptions,
   read: () => Promise<number>,
-): Promise<number> {
-  if (streamStopped(ctx, kind)) return 0;
+): Promise<StreamRead> {
+  if (streamStopped(ctx, kind)) return { items: 0 };
   try {
-    return await read();
+    return { items: await read() };
   } catch (error) {
+    const pausedUntil =
+      opts.endOnPause && isPlatformPause(error) ? ctx.platform.stats().notBefore : undefined;
+    if (pausedUntil !== undefined) {
+      ctx.logger.info(
+        { stream: kind, not_before: new Date(pausedUntil).toISOString() },
+        `the platform asked for a pause (Retry-After) while ${kind} were read; what was read is kept, and the rest is read after it`,
+      );
+      return { items: 0, pausedUntil };
+    }
     if (!isCursorRefusal(error)) throw error;
     noteCursorRefused(ctx, kind, error);
-    return 0;
+    return { items: 0 };
   }
 }
 
-export async function readAssets(ctx: SyncContext, signal?: AbortSignal): Promise<number> {
-  return readStream(ctx, "assets", () =>
-    walk(ctx, "assets", ctx.platform.streamAssets(ctx.state.cursors.assets), absorbAsset, signal),
+export async function readAssets(ctx: SyncContext, opts: StreamReadOptions = {}): Promise<StreamRead> {
+  return readStream(ctx, "assets", opts, () =>
+    walk(
+      ctx,
+      "assets",
+      ctx.platform.streamAssets(ctx.state.cursors.assets),
+      absorbAsset,
+      opts.signal,
+      opts.afterPage,
+    ),
   );
 }
 
 /** `afterPage` runs between pages with the page's item count, its work recorded (cycle.ts drains there). */
-export async function readThreats(
-  ctx: SyncContext,
-  signal?: AbortSignal,
-  afterPage?: (items: number) => Promise<void>,
-): Promise<number> {
-  return readStream(ctx, "threats", () => {
+export async function readThreats(ctx: SyncContext, opts: StreamReadOptions = {}): Promise<StreamRead> {
+  return readStream(ctx, "threats", opts, () => {
     const pages = ctx.platform.streamThreats(ctx.state.cursors.threats, (raw) => unchangedThreat(ctx, raw));
-    return walk(ctx, "threats", pages, absorbThreat, signal, afterPage);
+    return walk(ctx, "threats", pages, absorbThreat, opts.signal, opts.afterPage);
   });
 }
 

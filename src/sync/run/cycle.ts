@@ -41,6 +41,19 @@ export interface CycleOptions {
   ignoreBackoff?: boolean;
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
+  /**
+   * `run`: the daemon's most urgent work (a verdict a webhook brought), run between two pages of
+   * either stream's walk, once the pages read so far are recorded with their cursor; it commits
+   * what it does, and with it those pages and that cursor, so a crash then loses nothing.
+   */
+  betweenPages?: () => Promise<void>;
+  /**
+   * `run`: a stream read that meets the platform's pause (a Retry-After longer than the platform
+   * client waits in place) ends there as a partial read rather than failing the cycle: the pages
+   * read are kept, the cursor at the last of them; the cycle goes on with GitHub's side and
+   * `CycleReport.platformPause` says when the rest may be read.
+   */
+  endReadOnPause?: boolean;
 }
 
 export interface CycleReport {
@@ -58,6 +71,11 @@ export interface CycleReport {
    * the rest of the cycle ran, and `ok` speaks for it; `sync` exits 1 while one is listed.
    */
   streamsStopped?: Array<{ stream: StreamKind; at: string; detail: string }>;
+  /**
+   * Epoch ms: a stream read ended at the platform's pause (`endReadOnPause`); the rest of the
+   * streams is due once it has passed, not before.
+   */
+  platformPause?: number;
 }
 
 function message(error: unknown): string {
@@ -155,6 +173,18 @@ function interleavedDrain(
   };
 }
 
+/** Both hooks between pages, in order: the daemon's urgent work, then the walk's own drain. */
+function both(
+  first: (() => Promise<void>) | undefined,
+  then: ((items: number) => Promise<void>) | undefined,
+): ((items: number) => Promise<void>) | undefined {
+  if (first === undefined) return then;
+  return async (items) => {
+    await first();
+    await then?.(items);
+  };
+}
+
 /**
  * The start of a cycle after `grouping` changed (contract, "Changing grouping": loses nothing):
  * the old setting's groups are superseded (groups/supersede.ts), and a person's close or reopen of
@@ -229,6 +259,7 @@ async function cycleBody(
   let error: string | undefined;
   const drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
   let dryRunActions: number | undefined;
+  let platformPause: number | undefined;
   ctx.recreate = opts.recreate === true;
   try {
     if (!ctx.dryRun) await recoverIntents(ctx);
@@ -270,11 +301,18 @@ async function cycleBody(
       }
       ctx.groupsListed = true;
     }
-    await readAssets(ctx, opts.signal);
+    const readOpts = { signal: opts.signal, endOnPause: opts.endReadOnPause === true };
+    const assets = await readAssets(ctx, { ...readOpts, afterPage: opts.betweenPages });
+    platformPause = assets.pausedUntil;
     const interleave =
       ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
-    if (!opts.signal?.aborted) await readThreats(ctx, opts.signal, interleave);
-    await retryMalformed(ctx);
+    const afterPage = both(opts.betweenPages, interleave);
+    // Threats are read after assets (a threat names its asset); not while the platform pauses.
+    if (!opts.signal?.aborted && platformPause === undefined) {
+      platformPause = (await readThreats(ctx, { ...readOpts, afterPage })).pausedUntil;
+    }
+    // Items that did not parse are read one by one: not while the platform pauses.
+    if (platformPause === undefined) await retryMalformed(ctx);
     await readGitHub(ctx);
     // What the features read once per cycle (people's comments, say), after both sides' changes.
     for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
@@ -329,6 +367,7 @@ async function cycleBody(
   };
   if (error !== undefined) report.error = error;
   if (dryRunActions !== undefined) report.dryRunActions = dryRunActions;
+  if (platformPause !== undefined) report.platformPause = platformPause;
   const stopped = stoppedStreams(ctx.state.cursorRefused);
   if (stopped.length > 0) report.streamsStopped = stopped;
   return report;

@@ -1,5 +1,5 @@
 import { isGone, isPermanentRefusal } from "../../github/index.js";
-import { isPermanentPlatformRefusal } from "../../platform/index.js";
+import { isPermanentPlatformRefusal, isPlatformPause } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
 import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
 import type { Sleep } from "../../shared/clock.js";
@@ -12,6 +12,7 @@ import { planFor } from "../plan/plan-for.js";
 import { prepareRelated } from "../related/index.js";
 import { plannedFromRecord, pluggedFor } from "../features/registry.js";
 import { dueWork, type DueItem } from "../plan/queue-order.js";
+import type { QueueClass } from "../plan/queue-class.js";
 import type { Subject, SubjectKind } from "../records/subject.js";
 import { anyGroupStored } from "../records/group-members.js";
 import {
@@ -59,6 +60,20 @@ export interface DrainOptions {
    * a person's verdict never waits behind the budget (contract, "GitHub webhooks": within 5 s).
    */
   waitForSlot?: Sleep;
+  /**
+   * The most urgent work only: subjects whose queue class (plan/queue-class.ts) is at most this,
+   * and of each only the actions of such a class; the rest of their work stays queued for the next
+   * full drain. `run` drains people's verdicts (`QueueClass.verdict`) between two pages of a long
+   * stream read and before a poll (contract, "Priorities": a person's verdict first).
+   */
+  upTo?: QueueClass;
+  /**
+   * `run`: a subject whose platform request meets the platform's pause (a Retry-After longer than
+   * the client waits in place, `isPlatformPause`) is put back until the pause ends, with no
+   * attempt counted, and the drain goes on with the others: GitHub's work is not held by the
+   * platform's pause, and a verdict goes as soon as the platform lets it (spec "Errors" rule 1).
+   */
+  deferPlatformPause?: boolean;
 }
 
 export interface DrainResult {
@@ -142,8 +157,9 @@ async function processOne(
     subject.kind === "threat" &&
     pluggedFor(ctx.config).plannedFromRecord.length > 0 &&
     plannedFromRecord(ctx, threatId, ctx.clock.now());
+  const allow = allowed(opts);
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
-    const planned = await planSubject(ctx, subject, fromRecord, opts.allow ?? (() => true));
+    const planned = await planSubject(ctx, subject, fromRecord, allow);
     waits = planned.waits;
     const actions = planned.actions;
     if (actions.length === 0) {
@@ -187,10 +203,18 @@ async function processOne(
     if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
     return "deferred";
   }
-  if (!opts.allow) dropQueue(ctx, threatId);
+  // A drain of some actions only leaves the entry for the full drain, which plans the rest.
+  if (!opts.allow && opts.upTo === undefined) dropQueue(ctx, threatId);
   ctx.cache.delete(threatId);
   await checkpoint(ctx);
   return "done";
+}
+
+/** The actions a drain carries out: what `allow` lets through, of the classes `upTo` names. */
+function allowed(opts: DrainOptions): (action: EngineAction) => boolean {
+  const { allow, upTo } = opts;
+  if (upTo === undefined) return allow ?? (() => true);
+  return (action) => priorityOf([action]) <= upTo && (allow === undefined || allow(action));
 }
 
 /**
@@ -253,6 +277,15 @@ export function isStopped(error: unknown): boolean {
   return isRecord(error) && (error["code"] === "stopped" || error["code"] === "platform_stopped");
 }
 
+/**
+ * When the platform's pause that `error` met ends (spec "Errors" rule 1: never ask before), or null
+ * when the error is not such a pause or the pause is over already.
+ */
+function platformPauseEnd(ctx: SyncContext, error: unknown): number | null {
+  if (!isPlatformPause(error)) return null;
+  return ctx.platform.stats().notBefore ?? null;
+}
+
 /** Passes over the queue while entries meet a rate limit (each pass waits on the paused budget). */
 const MAX_PASSES = 5;
 
@@ -263,14 +296,15 @@ const MAX_FOLLOW_UPS = 4;
  * The groups among the due subjects, in the order of their plans' queue classes (their action
  * modules' `priority`, as a threat's class is its plan's), after every threat's work.
  */
-function ordered(ctx: SyncContext, due: DueItem[]): Subject[] {
+function ordered(ctx: SyncContext, due: DueItem[], upTo: QueueClass | undefined): Subject[] {
+  const threats = due.filter((d) => d.kind === "threat" && (upTo === undefined || d.priority <= upTo));
   const groups = due.filter((d) => d.kind === "group");
-  if (groups.length === 0) return due;
+  if (groups.length === 0) return threats;
   const rank = new Map(groups.map((g) => [g.id, priorityOf(planGroupSubject(ctx, g.id))]));
-  const byClass = [...groups].sort(
-    (a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0) || a.entry.seq - b.entry.seq,
-  );
-  return [...due.filter((d) => d.kind === "threat"), ...byClass];
+  const byClass = groups
+    .filter((g) => upTo === undefined || (rank.get(g.id) ?? 0) <= upTo)
+    .sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0) || a.entry.seq - b.entry.seq);
+  return [...threats, ...byClass];
 }
 
 /** The subjects due now (the kind each `dueWork` item already says), in the order they are done. */
@@ -279,7 +313,7 @@ function dueSubjects(ctx: SyncContext, opts: DrainOptions, attempted: ReadonlySe
   const due = dueWork(ctx.state, nowMs).filter(
     (d) => !attempted.has(d.id) && (opts.only === undefined || d.kind === opts.only),
   );
-  return ordered(ctx, due);
+  return ordered(ctx, due, opts.upTo);
 }
 
 export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
@@ -334,6 +368,14 @@ async function drainSubjects(
           // No back-off and no attempt counted: the next start does it at once.
           result.deferred += 1;
           stopped = true;
+          continue;
+        }
+        const pausedUntil = opts.deferPlatformPause ? platformPauseEnd(ctx, error) : null;
+        if (pausedUntil !== null) {
+          // Not a failure: the platform said when. The subject goes once the pause ends.
+          const entry = ctx.state.queue[threatId];
+          if (entry) putQueue(ctx, threatId, { ...entry, notBefore: pausedUntil });
+          result.deferred += 1;
           continue;
         }
         const failed = ctx.state.queue[threatId];
