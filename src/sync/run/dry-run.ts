@@ -4,7 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
-import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-new-issue.js";
+import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-as-asked.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
@@ -91,7 +91,34 @@ export async function printQueue(
   return lines;
 }
 
-/** One subject's lines: a threat's, with what its writes bring with them, or a group's. */
+/**
+ * How many times a subject is planned again after its writes are taken as answered: the longest
+ * chain a drain makes of one subject in a cycle is shorter (an acceptance's end, its new issue, that
+ * issue's note on the old one, its link, its project item, the item's fields).
+ */
+const MAX_ROUNDS = 12;
+
+/** A write as told apart from the subject's others: listed once, however often it is planned again. */
+function lineKey(subjectId: string, action: EngineAction): string {
+  const a = action as Partial<Record<string, unknown>>;
+  return JSON.stringify([
+    subjectId,
+    action.kind,
+    a["feature"],
+    a["step"],
+    a["threatId"],
+    a["repo"],
+    a["number"],
+    a["state"],
+  ]);
+}
+
+/**
+ * One subject's lines, as the drain would carry it out: planned, each write taken as answered as
+ * asked (dry-run-as-asked.ts), planned again, until nothing new follows: what a threat's writes
+ * bring with them (a new issue's link and milestone, the features' writes, their own follow-ups), a
+ * group's parent and what follows it. A write planned again is listed once.
+ */
 async function printSubject(
   ctx: SyncContext,
   id: string,
@@ -102,21 +129,44 @@ async function printSubject(
   const group = subjectKind(id) === "group";
   const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
   if (planned === null) return;
-  const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
+  let actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
+  const shown = new Set<string>();
+  for (let round = 0; round < MAX_ROUNDS && actions.length > 0; round += 1) {
+    const fresh = actions.filter((action) => {
+      const key = lineKey(id, action);
+      if (shown.has(key)) return false;
+      shown.add(key);
+      return true;
+    });
+    await printActions(ctx, id, fresh, print, followUps);
+    if (followUps === null) return;
+    let answered = false;
+    for (const action of fresh) if (await followUps.answer(id, action)) answered = true;
+    if (!answered) return;
+    // Planned from the state the answers left, as the drain's next round is (no second read).
+    actions = group ? planGroupSubject(ctx, id, { preview: true }) : planFor(ctx, id);
+  }
+}
+
+/** A round's lines: each write's, after the milestone a create makes first. */
+async function printActions(
+  ctx: SyncContext,
+  id: string,
+  actions: readonly EngineAction[],
+  print: (record: DryRunRecord) => void,
+  followUps: FollowUps | null,
+): Promise<void> {
   // A related walk is a read: the dry run makes it, and shows what the written body would list.
-  const related = group
-    ? undefined
-    : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
+  const related =
+    subjectKind(id) === "group"
+      ? undefined
+      : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
   for (const action of actions) {
     const milestone = followUps ? await followUps.before(action) : null;
     if (milestone !== null) print(milestone);
     const record = recordFor(ctx, id, action);
     if (record !== null)
       print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
-  }
-  for (const action of group || !followUps ? [] : followUps.after(id, actions)) {
-    const record = recordFor(ctx, id, action);
-    if (record !== null) print(record);
   }
 }
 

@@ -32,6 +32,8 @@ const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
     const issue = await io.github.updateIssue(action.repo, action.number, { milestone: found.number });
     return { issue, created: found.created };
   },
+  // A dry run lists the milestone's make with the create that needs it (run/dry-run-as-asked.ts).
+  asAsked: () => Promise.resolve({ issue: null, created: false }),
   settle(action, answer) {
     const at = { repo: action.repo, number: action.number };
     const events: EngineEvent[] = [];
