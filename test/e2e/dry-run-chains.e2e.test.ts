@@ -119,6 +119,18 @@ describe("sync --dry-run lists what each write brings with it in the same cycle"
     expect(planned).toEqual(done);
   });
 
+  it("contract, Risk acceptance with recurrence: reopen: an acceptance's end is listed with the reopen that follows it", async () => {
+    world = await startWorld({ threats: 6 }, ACCEPTANCE);
+    const w = world;
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const { threatId } = acceptOne(w);
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const { planned, done } = await dryThenReal(w, 31);
+    expect(done).toContain(`expire ${threatId}`);
+    expect(done).toContain(`reopen ${threatId}`);
+    expect(planned).toEqual(done);
+  });
+
   it("contract, Projects: each new issue's item is listed with the PATCH of its fields, and a new parent's item with its own", async () => {
     world = await startWorld({ threats: 12, assets: 4 }, "grouping:\n  by: asset\n", {
       standIn: { tokens: [GH_TOKEN] },

@@ -27,6 +27,11 @@ export type ActionDescription = Pick<
   action?: string;
   /** Bookkeeping a dry run does not list (it writes nothing anyone sees). */
   hidden?: true;
+  /**
+   * The audit lines the same write makes after its own (a close's or a reopen's comment): a dry run
+   * lists them after it, under the same subject and issue, so that its lines are the audit's.
+   */
+  then?: ReadonlyArray<{ action: string; detail: string }>;
 };
 
 /** What an action module may use to send: the two sides, and nothing of the engine's state. */

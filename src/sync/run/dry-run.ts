@@ -28,13 +28,14 @@ function describe(error: unknown): string {
 }
 
 /**
- * One line of the plan: the subject's kind, repository and issue, and what is particular to the
- * kind (labels of a create, the state of a close, a group's title): its module says. Null for
- * bookkeeping the module hides.
+ * An action's lines of the plan: the subject's kind, repository and issue, and what is particular
+ * to the kind (labels of a create, the state of a close, a group's title): its module says; then the
+ * audit lines the same write makes after its own (a reopen's comment). None for bookkeeping the
+ * module hides.
  */
-function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): DryRunRecord | null {
-  const { hidden, action: named, ...described } = describeAction(action);
-  if (hidden) return null;
+function recordsFor(ctx: SyncContext, subjectId: string, action: EngineAction): DryRunRecord[] {
+  const { hidden, action: named, then = [], ...described } = describeAction(action);
+  if (hidden) return [];
   const threatId = "threatId" in action ? action.threatId : subjectId;
   const line: DryRunRecord = { action: named ?? action.kind, threat_id: threatId };
   if ("repo" in action) line.repository = action.repo;
@@ -49,7 +50,8 @@ function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): D
   const record: DryRunRecord = { ...line, ...described };
   // An issue the dry run would create has no number yet: the line names its repository only.
   if (record.issue === NEW_ISSUE) delete record.issue;
-  return record;
+  const { labels: _labels, assignees: _assignees, title: _title, ...where } = record;
+  return [record, ...then.map((more) => ({ ...where, ...more }))];
 }
 
 /** What a threat would do next: its version read first unless it is planned from the record. */
@@ -164,9 +166,10 @@ async function printActions(
   for (const action of actions) {
     const milestone = followUps ? await followUps.before(action) : null;
     if (milestone !== null) print(milestone);
-    const record = recordFor(ctx, id, action);
-    if (record !== null)
-      print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
+    const [record, ...then] = recordsFor(ctx, id, action);
+    if (record === undefined) continue;
+    print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
+    for (const more of then) print(more);
   }
 }
 
