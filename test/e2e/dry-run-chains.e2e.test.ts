@@ -209,3 +209,36 @@ ${ACCEPTANCE}recurrence: new_issue
     expect(writes).toBeGreaterThan(0);
   });
 });
+
+describe("sync --dry-run with single-mode groups and a change of grouping", () => {
+  it("contract, Groups and Changing grouping: a new group issue with its members' links and its project item, a person's close of it with the members' verdicts, then the old issues' retirement with its comments: each cycle's lines are the sync's audit lines", async () => {
+    world = await startWorld(
+      { threats: 12, assets: 4 },
+      "grouping:\n  by: asset\n  mode: single\nnotes: {}\n",
+      { standIn: { tokens: [GH_TOKEN] }, githubAuthYaml: PROJECT },
+    );
+    const w = world;
+    makeProject(w);
+    const compare = async (what: string): Promise<string[]> => {
+      const { planned, done } = await dryThenReal(w);
+      expect(planned, what).toEqual(done);
+      w.sim.sim.settle();
+      return done;
+    };
+    const made = await compare("a fresh state");
+    expect(made.filter((l) => l.startsWith("link ")).length).toBeGreaterThan(0);
+    await compare("the links' echo");
+    const issue = w.gh
+      .issues(REPO)
+      .find((i) => i.labels.includes("threatbridge:group") && i.state === "open");
+    if (!issue) throw new Error("no open group issue");
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    expect((await compare("a person's close of a group issue")).some((l) => l.startsWith("verdict "))).toBe(
+      true,
+    );
+    await w.writeConfig("notes: {}\n");
+    const retired = await compare("grouping switched off");
+    expect(retired.filter((l) => l.startsWith("comment ")).length).toBeGreaterThan(0);
+    await compare("the members' own issues' follow-ups");
+  });
+});

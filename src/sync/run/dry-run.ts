@@ -81,17 +81,27 @@ export async function printQueue(
   const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
   // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
   // the new issues the threats' creates would make, what a new parent would get and the
-  // retirements to come). A second pass takes the groups that the threats' answered writes queued.
-  const seen = new Set<string>();
-  for (let pass = 0; pass < (followUps ? 2 : 1); pass += 1) {
+  // retirements to come). Each further pass takes the subjects that another's answered writes
+  // queued (a member's group, a group issue's members for their links), as the drain's follow-up
+  // rounds do: a subject is planned again when its queue entry changed since it was planned (the
+  // state's values are replaced, never changed in place), and a line already printed is not again.
+  const plannedUnder = new Map<string, unknown>();
+  const shown = new Set<string>();
+  for (let pass = 0; pass < (followUps ? MAX_PASSES : 1); pass += 1) {
+    let planned = false;
     for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      await printSubject(ctx, id, print, followUps, allow);
+      if (plannedUnder.has(id) && plannedUnder.get(id) === ctx.state.queue[id]) continue;
+      planned = true;
+      await printSubject(ctx, id, print, followUps, allow, shown);
+      plannedUnder.set(id, ctx.state.queue[id]);
     }
+    if (!planned) break;
   }
   return lines;
 }
+
+/** How many times the queue is walked for subjects that others' answered writes queued. */
+const MAX_PASSES = 4;
 
 /**
  * How many times a subject is planned again after its writes are taken as answered: the longest
@@ -127,12 +137,12 @@ async function printSubject(
   print: (record: DryRunRecord) => void,
   followUps: FollowUps | null,
   allow: ((action: EngineAction) => boolean) | undefined,
+  shown: Set<string>,
 ): Promise<void> {
   const group = subjectKind(id) === "group";
   const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
   if (planned === null) return;
   let actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
-  const shown = new Set<string>();
   for (let round = 0; round < MAX_ROUNDS && actions.length > 0; round += 1) {
     const fresh = actions.filter((action) => {
       const key = lineKey(id, action);
