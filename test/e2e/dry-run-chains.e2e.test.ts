@@ -149,6 +149,21 @@ describe("sync --dry-run lists what each write brings with it in the same cycle"
   });
 });
 
+describe("sync --dry-run names each write as its audit line does", () => {
+  it("contract, SLA: switched on for existing issues, each issue's content update and its move into its weekly milestone are `update` lines, and each milestone made for them a `milestone` line, once", async () => {
+    world = await startWorld({ threats: 8, assets: 4 });
+    const w = world;
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    w.sim.sim.settle();
+    await w.writeConfig(
+      "sla:\n  critical: 7d\n  high: 30d\n  medium: 90d\n  low: 180d\n  milestones: weekly\n",
+    );
+    const { planned, done } = await dryThenReal(w);
+    expect(done.filter((l) => l.startsWith("milestone ")).length).toBeGreaterThan(0);
+    expect(planned).toEqual(done);
+  });
+});
+
 describe("sync --dry-run with every feature on", () => {
   it("contract, --dry-run shows every write before it happens: cycle after cycle, its lines are the sync's audit lines (action and subject)", async () => {
     world = await startWorld(

@@ -144,6 +144,11 @@ export interface ActionModule<A extends EngineAction = Action, O = unknown> {
    * feature's step that has none), the dry run lists the write and nothing that follows from it.
    */
   asAsked?(action: A, io: AskedIo): Promise<O | undefined>;
+  /**
+   * The milestone its write puts an issue into, which the write makes first where the repository
+   * lacks it (its own audit line, `milestone`): a dry run lists that make before the write.
+   */
+  milestoneOf?(action: A): { repo: string; title: string } | null;
 }
 
 export type ActionOf<K extends EngineAction["kind"]> = Extract<EngineAction, { kind: K }>;

@@ -11,7 +11,7 @@ import { anyGroupStored } from "../records/group-members.js";
 import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
 import type { DryRunRecord } from "../render/dry-run-record.js";
 import { applyToRecords, milestoneBook } from "./run-action.js";
-import { settledAsAsked, type AskedIo, type Settlement } from "../actions/index.js";
+import { moduleOf, settledAsAsked, type AskedIo, type Settlement } from "../actions/index.js";
 import { issueAsAsked } from "../actions/as-asked.js";
 import { subjectKind } from "../records/subject.js";
 
@@ -37,29 +37,32 @@ export const NEW_ISSUE = Number.MAX_SAFE_INTEGER;
 
 type CreateAction = ActionOf<"create">;
 
-/** The milestone a create would make before it (the repository lacks it), once per repository and title. */
+/**
+ * The milestone a write would make before it (a create's, or a feature's step that puts an issue into
+ * one: its module's `milestoneOf`) where the repository lacks it, once per repository and title.
+ */
 async function madeMilestone(
   ctx: SyncContext,
-  create: CreateAction,
+  action: EngineAction,
   shown: Set<string>,
 ): Promise<DryRunRecord | null> {
-  const wanted = create.milestone;
-  if (!wanted || !ctx.workflow) return null;
-  const key = `${create.repo.toLowerCase()}\n${wanted.title}`;
+  const wanted = moduleOf(action).milestoneOf?.(action) ?? null;
+  if (wanted === null || !ctx.workflow) return null;
+  const key = `${wanted.repo.toLowerCase()}\n${wanted.title}`;
   if (shown.has(key)) return null;
   shown.add(key);
   let has: boolean | null;
   try {
-    has = await milestoneBook(ctx).has(ctx.workflow, create.repo, wanted.title);
+    has = await milestoneBook(ctx).has(ctx.workflow, wanted.repo, wanted.title);
   } catch {
-    // A read that fails: the create's own line stands; the sync makes the milestone as it goes.
+    // A read that fails: the write's own line stands; the sync makes the milestone as it goes.
     return null;
   }
   if (has !== false) return null;
   return {
     action: "milestone",
-    threat_id: create.threatId,
-    repository: create.repo,
+    threat_id: "threatId" in action ? action.threatId : action.groupId,
+    repository: wanted.repo,
     detail: `milestone "${wanted.title}"`,
   };
 }
@@ -145,7 +148,7 @@ function answeredCore(ctx: SyncContext, action: EngineAction): boolean {
 }
 
 export interface FollowUps {
-  /** The milestone a create makes first, if it makes one. */
+  /** The milestone a write makes first (a create's, a feature's step's), if it makes one. */
   before(action: EngineAction): Promise<DryRunRecord | null>;
   /**
    * Takes a planned write as answered as asked, in the dry run's state: the core's create, close,
@@ -160,8 +163,7 @@ export interface FollowUps {
 export function dryRunFollowUps(ctx: SyncContext): FollowUps {
   const milestones = new Set<string>();
   return {
-    before: (action) =>
-      action.kind === "create" ? madeMilestone(ctx, action, milestones) : Promise.resolve(null),
+    before: (action) => madeMilestone(ctx, action, milestones),
     async answer(subjectId, action) {
       if (answeredCore(ctx, action)) {
         if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, subjectId);
