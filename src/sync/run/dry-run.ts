@@ -112,16 +112,14 @@ const MAX_ROUNDS = 12;
 
 /** A write as told apart from the subject's others: listed once, however often it is planned again. */
 function lineKey(subjectId: string, action: EngineAction): string {
-  const a = action as Partial<Record<string, unknown>>;
   return JSON.stringify([
     subjectId,
     action.kind,
-    a["feature"],
-    a["step"],
-    a["threatId"],
-    a["repo"],
-    a["number"],
-    a["state"],
+    action.kind === "feature" ? `${action.feature}.${action.step}` : null,
+    "threatId" in action ? action.threatId : null,
+    "repo" in action ? action.repo : null,
+    "number" in action ? action.number : null,
+    "state" in action ? action.state : null,
   ]);
 }
 
@@ -160,7 +158,7 @@ async function printSubject(
   }
 }
 
-/** A round's lines: each write's, after the milestone a create makes first. */
+/** A round's lines: each write's, after the milestone it makes first (where it makes one). */
 async function printActions(
   ctx: SyncContext,
   id: string,
