@@ -15,6 +15,11 @@ export interface Io {
    * for them: SLA due dates, acceptances that expire). A process always runs on the system clock.
    */
   clock?: Clock;
+  /**
+   * Where `sync` writes its log records, for a caller in the same process (a test that reads the
+   * audit log beside a moved clock). A process always logs to stderr.
+   */
+  log?: (record: string) => void;
 }
 
 /** `-c FILE`, else `$THREATBRIDGE_CONFIG`, else `config/threatbridge.yaml` (contract). */

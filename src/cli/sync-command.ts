@@ -88,10 +88,18 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
   const { config } = await configFromArgs(opts.config, io.env);
   const secrets = secretsOf(config);
   // On a terminal, records and the progress line share one writer, so they never share a line.
-  const terminal = process.stderr.isTTY
-    ? terminalWriter(process.stderr, { columns: () => process.stderr.columns })
-    : null;
-  const logger = cliLogger(config, io.env, secrets, process.stderr.isTTY, terminal?.records);
+  const logTo = io.log;
+  const terminal =
+    logTo === undefined && process.stderr.isTTY
+      ? terminalWriter(process.stderr, { columns: () => process.stderr.columns })
+      : null;
+  const logger = cliLogger(
+    config,
+    io.env,
+    secrets,
+    terminal !== null,
+    terminal?.records ?? (logTo ? { write: (record: string) => logTo(record) } : undefined),
+  );
   const json = opts.json;
   const reconcile = mode === "reconcile";
   // A stop ends the cycle between steps and abandons the platform request in flight, so that a

@@ -91,7 +91,7 @@ filters:
     expect(text.stdout).toMatch(new RegExp(`^adopt\\s+\\w+\\s+\\S+\\s+.*${REPO}#\\d+`, "m"));
   });
 
-  it("contract, --dry-run --json names the repository and issue of every write where known, with the audit log's action: a person's close is a verdict on its issue, a platform close and reopen are close and reopen, and what writes nothing is not listed", async () => {
+  it("contract, --dry-run --json names the repository and issue of every write where known, with the audit log's action: a person's close is a verdict on its issue, a platform close and reopen are close and reopen (and the reopen's comment), and what writes nothing is not listed", async () => {
     world = await startWorld();
     const w = world;
     expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
@@ -118,8 +118,10 @@ filters:
     expect(lineOf(toClose.body)).toEqual([
       expect.objectContaining({ action: "close", repository: REPO, issue: toClose.number }),
     ]);
+    // The reopen's comment is a write of its own, with its own audit line.
     expect(lineOf(toReopen.body)).toEqual([
       expect.objectContaining({ action: "reopen", repository: REPO, issue: toReopen.number }),
+      expect.objectContaining({ action: "comment", repository: REPO, issue: toReopen.number }),
     ]);
     expect(lineOf(agreed.body)).toEqual([]);
     const text = await w.run(["sync", "-c", w.configPath, "--dry-run"]);

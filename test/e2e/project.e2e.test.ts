@@ -59,8 +59,11 @@ describe("github.project end to end", () => {
     const lines = dry.stdout
       .split("\n")
       .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as { action?: string });
-    expect(lines.filter((l) => l.action === "project").length).toBe(issues);
+      .map((l) => JSON.parse(l) as { action?: string; detail?: string });
+    // Each older issue's item, and the PATCH of its fields that follows the add in the same cycle.
+    const project = lines.filter((l) => l.action === "project");
+    expect(project.filter((l) => l.detail === "add the issue to the project").length).toBe(issues);
+    expect(project.filter((l) => l.detail?.startsWith("set ")).length).toBe(issues);
     expect(w.gh.projects.items("alice", 1)).toEqual([]);
 
     const check = await w.run(["check", "-c", w.configPath]);

@@ -43,10 +43,11 @@ export interface World {
   cli(args: string[], opts?: { timeoutMs?: number }): Promise<RunResult>;
   /**
    * The same command through the built CLI's `main` in this process: every layer below the process
-   * boundary, at a fraction of a child's start-up. Logs are silenced (they
-   * go to fd 2 directly), so a test about log lines, signals, exit statuses or kills uses `cli`.
+   * boundary, at a fraction of a child's start-up. Logs are silenced (they go to fd 2 directly)
+   * but `sync`'s with `logs` (on stderr, at `info`), so a test about other log lines, signals, exit
+   * statuses or kills uses `cli`.
    */
-  run(args: string[], opts?: { clock?: Clock }): Promise<RunResult>;
+  run(args: string[], opts?: RunOptions): Promise<RunResult>;
   spawnCli(args: string[]): ChildProcess;
   /** Every file of the state (the snapshot `statePath` and its journals), by name. */
   stateFiles(): Promise<Map<string, Buffer>>;
@@ -63,7 +64,7 @@ export interface World {
 export async function runMain(
   args: string[],
   env: Record<string, string>,
-  opts: { clock?: Clock } = {},
+  opts: RunOptions = {},
 ): Promise<RunResult> {
   assertBuilt();
   const { main } = (await import(MAIN)) as { main: typeof CliMain };
@@ -72,10 +73,18 @@ export async function runMain(
   const code = await main(args, {
     out: (line) => (stdout += `${line}\n`),
     err: (line) => (stderr += `${line}\n`),
-    env: { ...env, THREATBRIDGE_LOG_LEVEL: "silent" },
+    env: { ...env, THREATBRIDGE_LOG_LEVEL: opts.logs ? "info" : "silent" },
     ...(opts.clock ? { clock: opts.clock } : {}),
+    // `sync`'s records (its audit lines among them) join stderr, as a child's would.
+    ...(opts.logs ? { log: (record: string) => (stderr += record) } : {}),
   });
   return { code, signal: null, stdout, stderr };
+}
+
+export interface RunOptions {
+  clock?: Clock;
+  /** `sync`'s log records at `info` on stderr (its audit lines); otherwise silenced. */
+  logs?: boolean;
 }
 
 export function assertBuilt(): void {
@@ -178,7 +187,7 @@ ${extra}`,
   // A child's exit took longer than the platform's asynchronous writes (links, notes: spec,
   // external references rule 5) take to apply; in-process, the next read could beat them. They are
   // applied when the command returns, as they were by the time a child had exited.
-  const run = async (args: string[], opts: { clock?: Clock } = {}): Promise<RunResult> => {
+  const run = async (args: string[], opts: RunOptions = {}): Promise<RunResult> => {
     const result = await runMain(args, env, opts);
     sim.sim.settle();
     return result;

@@ -43,6 +43,9 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
   spendsGitHubBudget: () => true,
   mappingRepair: false,
   describe: (action) => ({ labels: action.labels, assignees: action.assignees }),
+  // The weekly milestone the issue is created in (a feature asked for it), made first where missing.
+  milestoneOf: (action) =>
+    action.milestone === undefined ? null : { repo: action.repo, title: action.milestone.title },
   intent: (action) => ({
     fields: { kind: "create", threatId: action.threatId, repo: action.repo },
     // A lost response: the issue is looked for by its marker before anything is sent again.

@@ -20,4 +20,6 @@ export const featureAction: ActionModule<FeatureAction, unknown> = {
   intent: (action) => featureModule(action).intent?.(action) ?? null,
   send: (action, io, intent) => featureModule(action).send(action, io, intent),
   settle: (action, outcome) => featureModule(action).settle(action, outcome),
+  milestoneOf: (action) => featureModule(action).milestoneOf?.(action) ?? null,
+  asAsked: (action, io) => featureModule(action).asAsked?.(action, io) ?? Promise.resolve(undefined),
 };

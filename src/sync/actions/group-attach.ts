@@ -131,5 +131,6 @@ export const attachAction: ActionModule<ActionOf<"attach">, AttachOutcome> = {
       !result.available && (await io.github.getIssue(action.repo, action.parentNumber)) === null;
     return { result, parentGone };
   },
+  asAsked: () => Promise.resolve({ result: { available: true, outcome: "attached" }, parentGone: false }),
   settle: attachSettlement,
 };

@@ -10,6 +10,7 @@ import {
   stateDetail,
 } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
+import { createdAsAsked, issueAsAsked } from "./as-asked.js";
 
 /**
  * A group's parent issue (grouping `parent` mode, contract "Workflow" → "Groups"): its create,
@@ -32,6 +33,18 @@ export const groupCreateAction: ActionModule<ActionOf<"group_create">, IssueSnap
   }),
   intent: groupCreateIntent,
   send: sendGroupCreate,
+  // A dry run's parent: the number no GitHub issue has; what follows it (its attaches, its project
+  // item) is planned on it.
+  asAsked: (action, io) =>
+    Promise.resolve(
+      createdAsAsked(io, null, {
+        repo: action.repo,
+        title: action.title,
+        body: withRevision(action.body, action.hash),
+        labels: action.labels,
+        assignees: [],
+      }),
+    ),
   settle: (action, issue) => ({
     group: { id: action.groupId, change: (g) => withParent(g, action.repo, parentMade(issue, action.hash)) },
     events: [
@@ -58,6 +71,10 @@ export const groupUpdateAction: ActionModule<ActionOf<"group_update">, IssueSnap
       title: action.title,
       body: withRevision(action.body, action.hash),
     }),
+  asAsked: (action, io) =>
+    Promise.resolve(
+      issueAsAsked(io, null, { repo: action.repo, number: action.number, id: null, url: "", state: "open" }),
+    ),
   settle: (action, issue) => ({
     group: {
       id: action.groupId,
@@ -81,6 +98,7 @@ export const groupStateAction: ActionModule<ActionOf<"group_state">, null> = {
   describe: describeGroupState,
   // Written only when the members' target changes, and the same state twice is the same issue.
   send: sendGroupState,
+  asAsked: () => Promise.resolve(null),
   settle: (action) => ({
     group: {
       id: action.groupId,
@@ -102,6 +120,7 @@ export const groupFullAction: ActionModule<ActionOf<"group_full">, null> = {
     detail: `${action.beyond} more members than a parent holds: checklist only`,
   }),
   send: () => Promise.resolve(null),
+  asAsked: () => Promise.resolve(null),
   settle: (action) => ({
     group: {
       id: action.groupId,

@@ -37,6 +37,7 @@ export const groupRetireAction: ActionModule<ActionOf<"group_retire">, { gone: b
   mappingRepair: false,
   describe: () => ({ action: "group", detail: "close (not planned): grouping changed" }),
   send: close,
+  asAsked: () => Promise.resolve({ gone: false }),
   settle: (action, outcome) => ({
     // A deleted issue has nothing left to retire, nor to comment on.
     group: { id: action.groupId, change: retired(action, outcome.gone ? "noted" : "closed") },
@@ -77,6 +78,7 @@ export const groupRetireNoteAction: ActionModule<ActionOf<"group_retire_note">, 
     settleLazily: false,
   }),
   send: post,
+  asAsked: () => Promise.resolve({ posted: true }),
   settle: (action) => ({
     group: { id: action.groupId, change: retired(action, "noted") },
     events: [

@@ -12,6 +12,7 @@ import {
   stateDetail,
 } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf, type Settlement } from "./types.js";
+import { createdAsAsked, statusAsAsked } from "./as-asked.js";
 
 /**
  * A group's one issue (grouping `single` mode, contract "Workflow" → "Groups"): made under a
@@ -43,6 +44,18 @@ export const singleCreateAction: ActionModule<ActionOf<"single_create">, IssueSn
   }),
   intent: groupCreateIntent,
   send: sendGroupCreate,
+  // A dry run's group issue: the number no GitHub issue has; its members' links and its project
+  // item are planned on it.
+  asAsked: (action, io) =>
+    Promise.resolve(
+      createdAsAsked(io, null, {
+        repo: action.repo,
+        title: action.title,
+        body: withRevision(action.body, action.hash),
+        labels: action.labels,
+        assignees: [],
+      }),
+    ),
   settle: (action, issue) => ({
     group: {
       id: action.groupId,
@@ -67,6 +80,7 @@ export const singleUpdateAction: ActionModule<ActionOf<"single_update">, null> =
     });
     return null;
   },
+  asAsked: () => Promise.resolve(null),
   settle: (action) => ({
     group: changed(action, (i) => ({ ...i, hash: action.hash })),
     events: [groupWritten(action, "update")],
@@ -81,6 +95,7 @@ export const singleStateAction: ActionModule<ActionOf<"single_state">, null> = {
   mappingRepair: false,
   describe: describeGroupState,
   send: sendGroupState,
+  asAsked: () => Promise.resolve(null),
   settle: (action) => ({
     group: changed(action, (i) => ({ ...i, state: action.target })),
     events: [groupWritten(action, stateDetail(action))],
@@ -108,6 +123,11 @@ export const singleVerdictAction: ActionModule<ActionOf<"single_verdict">, Threa
     action.status === null
       ? Promise.resolve(null)
       : io.platform.setStatus(action.threatId, action.status, action.note),
+  async asAsked(action, io) {
+    if (action.status === null) return null;
+    const answered = await statusAsAsked(io, action.threatId, action.status, action.note);
+    return answered.gone ? null : answered.answer;
+  },
   settle: (action, threat) => ({
     group: {
       id: action.groupId,
@@ -144,6 +164,7 @@ export const singlePersonDoneAction: ActionModule<ActionOf<"single_person_done">
   mappingRepair: false,
   describe: () => ({ hidden: true }),
   send: () => Promise.resolve(null),
+  asAsked: () => Promise.resolve(null),
   settle: (action) => ({
     group: changed(action, (current) => {
       const { person, closedByPerson: _before, ...issue } = current;

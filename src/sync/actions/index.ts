@@ -15,7 +15,14 @@ import {
   singleUpdateAction,
   singleVerdictAction,
 } from "./group-single.js";
-import type { ActionDescription, ActionModule, ActionOf, EngineAction } from "./types.js";
+import type {
+  ActionDescription,
+  ActionModule,
+  ActionOf,
+  AskedIo,
+  EngineAction,
+  Settlement,
+} from "./types.js";
 import type { GroupAction } from "../groups/plan-groups.js";
 import type { SingleAction } from "../groups/plan-single.js";
 import type { RetireAction } from "../groups/retire-plan.js";
@@ -107,10 +114,21 @@ export function describeAction(action: EngineAction): ActionDescription {
   return moduleOf(action).describe(action);
 }
 
+/**
+ * What an action's answer would mean had it landed as asked (a dry run, which sends nothing): its
+ * module's `asAsked` answer, settled by the module; null where the module cannot say.
+ */
+export async function settledAsAsked(action: EngineAction, io: AskedIo): Promise<Settlement | null> {
+  const module = moduleOf(action);
+  const answer = await module.asAsked?.(action, io);
+  return answer === undefined ? null : module.settle(action, answer);
+}
+
 export {
   QueueClass,
   type ActionModule,
   type ActionDescription,
+  type AskedIo,
   type EngineAction,
   type IntentSpec,
   type SendIo,

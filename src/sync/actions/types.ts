@@ -26,6 +26,11 @@ export type ActionDescription = Pick<
   action?: string;
   /** Bookkeeping a dry run does not list (it writes nothing anyone sees). */
   hidden?: true;
+  /**
+   * The audit lines the same write makes after its own (a close's or a reopen's comment): a dry run
+   * lists them after it, under the same subject and issue, so that its lines are the audit's.
+   */
+  then?: ReadonlyArray<{ action: string; detail: string }>;
 };
 
 /** What an action module may use to send: the two sides, and nothing of the engine's state. */
@@ -38,6 +43,18 @@ export interface SendIo {
   runtimeOf(feature: string): unknown;
   /** Whether a label is of the connector's own vocabulary (people's labels are never touched). */
   isManagedLabel(label: string): boolean;
+}
+
+/**
+ * What a dry run gives a module to tell what its write would answer (`asAsked`): reads of both
+ * sides, never a write, and the time.
+ */
+export interface AskedIo {
+  github: Pick<GitHubGateway, "getIssue" | "listComments">;
+  platform: Pick<PlatformClient, "getThreat">;
+  nowMs: number;
+  /** The number (and id) of an issue a dry run would create: one GitHub never gives an issue. */
+  newIssue: number;
 }
 
 /** The write-ahead intent a write goes out under (run/intents.ts), and what its failure means. */
@@ -115,6 +132,20 @@ export interface ActionModule<A extends EngineAction = Action, O = unknown> {
   send(action: A, io: SendIo, intent: Intent | null): Promise<O>;
   /** What the answer means (pure). */
   settle(action: A, outcome: O): Settlement;
+  /**
+   * What the write would answer had it landed as asked, for a dry run, which sends nothing: made
+   * from the action, with a read where only one tells (the threat a platform PATCH answers, people's
+   * comments). The dry run settles it into its own unsaved state and plans again, so that what the
+   * write brings with it in the same drain is listed as well (a project item's fields after its
+   * add, an acceptance's comment after its PATCH). Without it, or where it answers undefined (a
+   * feature's step that has none), the dry run lists the write and nothing that follows from it.
+   */
+  asAsked?(action: A, io: AskedIo): Promise<O | undefined>;
+  /**
+   * The milestone its write puts an issue into, which the write makes first where the repository
+   * lacks it (its own audit line, `milestone`): a dry run lists that make before the write.
+   */
+  milestoneOf?(action: A): { repo: string; title: string } | null;
 }
 
 export type ActionOf<K extends EngineAction["kind"]> = Extract<EngineAction, { kind: K }>;

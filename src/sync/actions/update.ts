@@ -60,9 +60,12 @@ export const updateAction: ActionModule<Update, UpdateAnswer> = {
   describe(action) {
     if (action.state) {
       // Named as its audit line names it (event-observers.ts): a state change is a close or a reopen.
+      const named = action.state === "closed" ? "close" : "reopen";
       return {
-        action: action.state === "closed" ? "close" : "reopen",
+        action: named,
         detail: `state=${action.state}${action.comment !== undefined ? " with a comment" : ""}`,
+        // Its comment is a write of its own, with its own audit line.
+        ...(action.comment !== undefined ? { then: [{ action: "comment", detail: `on the ${named}` }] } : {}),
       };
     }
     return action.content ? { detail: "content changed" } : {};

@@ -22,6 +22,7 @@ import {
   type SingleMembership,
 } from "../records/group-members.js";
 import { parseExternalId } from "../render/normalize.js";
+import { compareIso } from "../../shared/iso-time.js";
 
 /** Grouping `single` mode: the threat's group and its issue, when the threat is a member. */
 function singleOf(ctx: SyncContext, threatId: string): SingleMembership | undefined {
@@ -94,7 +95,8 @@ function formerMemberAtRest(
   const open = (status: string) => desiredIssueState(status)?.state === "open";
   if (!open(version.status)) return true;
   const verdict = memberVerdict(ctx.state.groups, named.repo, named.number, threatId);
-  return verdict !== undefined && !open(verdict.status) && version.updatedAt <= verdict.at;
+  // By the instant, not the text: the platform may write whole seconds, milliseconds or an offset.
+  return verdict !== undefined && !open(verdict.status) && compareIso(version.updatedAt, verdict.at) <= 0;
 }
 
 import type { CreateAttributes } from "./plan.js";

@@ -4,7 +4,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export type { DryRunRecord } from "../render/dry-run-record.js";
 import { ensureLoaded } from "./drain.js";
-import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-new-issue.js";
+import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-as-asked.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
 import { describeAction, type EngineAction } from "../actions/index.js";
@@ -28,13 +28,14 @@ function describe(error: unknown): string {
 }
 
 /**
- * One line of the plan: the subject's kind, repository and issue, and what is particular to the
- * kind (labels of a create, the state of a close, a group's title): its module says. Null for
- * bookkeeping the module hides.
+ * An action's lines of the plan: the subject's kind, repository and issue, and what is particular
+ * to the kind (labels of a create, the state of a close, a group's title): its module says; then the
+ * audit lines the same write makes after its own (a reopen's comment). None for bookkeeping the
+ * module hides.
  */
-function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): DryRunRecord | null {
-  const { hidden, action: named, ...described } = describeAction(action);
-  if (hidden) return null;
+function recordsFor(ctx: SyncContext, subjectId: string, action: EngineAction): DryRunRecord[] {
+  const { hidden, action: named, then = [], ...described } = describeAction(action);
+  if (hidden) return [];
   const threatId = "threatId" in action ? action.threatId : subjectId;
   const line: DryRunRecord = { action: named ?? action.kind, threat_id: threatId };
   if ("repo" in action) line.repository = action.repo;
@@ -49,7 +50,8 @@ function recordFor(ctx: SyncContext, subjectId: string, action: EngineAction): D
   const record: DryRunRecord = { ...line, ...described };
   // An issue the dry run would create has no number yet: the line names its repository only.
   if (record.issue === NEW_ISSUE) delete record.issue;
-  return record;
+  const { labels: _labels, assignees: _assignees, title: _title, ...where } = record;
+  return [record, ...then.map((more) => ({ ...where, ...more }))];
 }
 
 /** What a threat would do next: its version read first unless it is planned from the record. */
@@ -79,44 +81,103 @@ export async function printQueue(
   const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
   // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
   // the new issues the threats' creates would make, what a new parent would get and the
-  // retirements to come). A second pass takes the groups that the threats' answered writes queued.
-  const seen = new Set<string>();
-  for (let pass = 0; pass < (followUps ? 2 : 1); pass += 1) {
+  // retirements to come). Each further pass takes the subjects that another's answered writes
+  // queued (a member's group, a group issue's members for their links), as the drain's follow-up
+  // rounds do: a subject is planned again when its queue entry changed since it was planned (the
+  // state's values are replaced, never changed in place), and a line already printed is not again.
+  const plannedUnder = new Map<string, unknown>();
+  const shown = new Set<string>();
+  for (let pass = 0; pass < (followUps ? MAX_PASSES : 1); pass += 1) {
+    let planned = false;
     for (const id of orderedQueue(ctx.state, Number.POSITIVE_INFINITY)) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      await printSubject(ctx, id, print, followUps, allow);
+      if (plannedUnder.has(id) && plannedUnder.get(id) === ctx.state.queue[id]) continue;
+      planned = true;
+      await printSubject(ctx, id, print, followUps, allow, shown);
+      plannedUnder.set(id, ctx.state.queue[id]);
     }
+    if (!planned) break;
   }
   return lines;
 }
 
-/** One subject's lines: a threat's, with what its writes bring with them, or a group's. */
+/** How many times the queue is walked for subjects that others' answered writes queued. */
+const MAX_PASSES = 4;
+
+/**
+ * How many times a subject is planned again after its writes are taken as answered: the longest
+ * chain a drain makes of one subject in a cycle is shorter (an acceptance's end, its new issue, that
+ * issue's note on the old one, its link, its project item, the item's fields).
+ */
+const MAX_ROUNDS = 12;
+
+/** A write as told apart from the subject's others: listed once, however often it is planned again. */
+function lineKey(subjectId: string, action: EngineAction): string {
+  return JSON.stringify([
+    subjectId,
+    action.kind,
+    action.kind === "feature" ? `${action.feature}.${action.step}` : null,
+    "threatId" in action ? action.threatId : null,
+    "repo" in action ? action.repo : null,
+    "number" in action ? action.number : null,
+    "state" in action ? action.state : null,
+  ]);
+}
+
+/**
+ * One subject's lines, as the drain would carry it out: planned, each write taken as answered as
+ * asked (dry-run-as-asked.ts), planned again, until nothing new follows: what a threat's writes
+ * bring with them (a new issue's link and milestone, the features' writes, their own follow-ups), a
+ * group's parent and what follows it. A write planned again is listed once.
+ */
 async function printSubject(
   ctx: SyncContext,
   id: string,
   print: (record: DryRunRecord) => void,
   followUps: FollowUps | null,
   allow: ((action: EngineAction) => boolean) | undefined,
+  shown: Set<string>,
 ): Promise<void> {
   const group = subjectKind(id) === "group";
   const planned = group ? planGroupSubject(ctx, id, { preview: true }) : await threatPlan(ctx, id);
   if (planned === null) return;
-  const actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
+  let actions: EngineAction[] = planned.filter((action) => !allow || allow(action));
+  for (let round = 0; round < MAX_ROUNDS && actions.length > 0; round += 1) {
+    const fresh = actions.filter((action) => {
+      const key = lineKey(id, action);
+      if (shown.has(key)) return false;
+      shown.add(key);
+      return true;
+    });
+    await printActions(ctx, id, fresh, print, followUps);
+    if (followUps === null) return;
+    let answered = false;
+    for (const action of fresh) if (await followUps.answer(id, action)) answered = true;
+    if (!answered) return;
+    // Planned from the state the answers left, as the drain's next round is (no second read).
+    actions = group ? planGroupSubject(ctx, id, { preview: true }) : planFor(ctx, id);
+  }
+}
+
+/** A round's lines: each write's, after the milestone it makes first (where it makes one). */
+async function printActions(
+  ctx: SyncContext,
+  id: string,
+  actions: readonly EngineAction[],
+  print: (record: DryRunRecord) => void,
+  followUps: FollowUps | null,
+): Promise<void> {
   // A related walk is a read: the dry run makes it, and shows what the written body would list.
-  const related = group
-    ? undefined
-    : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
+  const related =
+    subjectKind(id) === "group"
+      ? undefined
+      : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
   for (const action of actions) {
     const milestone = followUps ? await followUps.before(action) : null;
     if (milestone !== null) print(milestone);
-    const record = recordFor(ctx, id, action);
-    if (record !== null)
-      print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
-  }
-  for (const action of group || !followUps ? [] : followUps.after(id, actions)) {
-    const record = recordFor(ctx, id, action);
-    if (record !== null) print(record);
+    const [record, ...then] = recordsFor(ctx, id, action);
+    if (record === undefined) continue;
+    print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
+    for (const more of then) print(more);
   }
 }
 

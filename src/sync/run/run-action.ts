@@ -109,6 +109,21 @@ async function readFirst<A extends EngineAction>(ctx: SyncContext, action: A): P
 async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise<unknown> {
   if (s.answered) follow(ctx, threatId, s.answered.issue);
   if (s.deleted) markIssueDeleted(ctx, threatId, s.deleted.repo, s.deleted.number);
+  applyToRecords(ctx, threatId, s);
+  if (s.notice?.once !== undefined) sayOnce(ctx, s.notice.once, s.notice.fields, s.notice.message);
+  else if (s.notice) ctx.logger[s.notice.level](s.notice.fields, s.notice.message);
+  for (const event of s.events) ctx.emit(event);
+  if (s.answered?.mayShowPerson) await notePersonChange(ctx, threatId, s.answered.issue);
+  if (s.unfinished !== undefined) return s.unfinished;
+  if (s.commit === "checkpoint") await checkpoint(ctx);
+  return undefined;
+}
+
+/**
+ * What an outcome means for the records, the cache and the queue: the part of a settlement that a
+ * dry run applies too (to its own unsaved state), when it takes a write as answered as asked.
+ */
+export function applyToRecords(ctx: SyncContext, threatId: string, s: Settlement): void {
   if (s.record) updateThreat(ctx, threatId, s.record);
   const found = s.found;
   if (found && pluggedFor(ctx.config).onIssueFound.length > 0)
@@ -131,13 +146,6 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
     if (group) putGroup(ctx, s.group.id, s.group.change(group));
   }
   if (s.linkMembers) queueMembers(ctx, s.linkMembers.groupId, s.linkMembers.repo);
-  if (s.notice?.once !== undefined) sayOnce(ctx, s.notice.once, s.notice.fields, s.notice.message);
-  else if (s.notice) ctx.logger[s.notice.level](s.notice.fields, s.notice.message);
-  for (const event of s.events) ctx.emit(event);
-  if (s.answered?.mayShowPerson) await notePersonChange(ctx, threatId, s.answered.issue);
-  if (s.unfinished !== undefined) return s.unfinished;
-  if (s.commit === "checkpoint") await checkpoint(ctx);
-  return undefined;
 }
 
 /** Carries out one action through its kind's module. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { featuresFor, pluggedFor } from "../../../src/sync/features/registry.js";
+import type { FeatureAction } from "../../../src/sync/plan/plan.js";
 import { makeConfig } from "../harness.js";
 
 /**
@@ -38,5 +39,55 @@ describe("the registry of features", () => {
     const config = makeConfig({ sla: { critical: "2d" } });
     expect(pluggedFor(config)).toBe(pluggedFor(config));
     expect(featuresFor(config)).toBe(pluggedFor(config).all);
+  });
+
+  it("every plug-in step that writes says what its write would answer (asAsked), so that a dry run lists what follows it in the same cycle; a step without it writes nothing a dry run lists", () => {
+    const github = { token: "t", repository: "acme/threats", project: { owner: "acme", number: 7 } };
+    const every = makeConfig({
+      sla: { critical: "2d" },
+      acceptance: {},
+      recurrence: "new_issue",
+      notes: {},
+      github,
+    });
+    const features = featuresFor(every);
+    expect(features.map((f) => f.name).sort()).toEqual([
+      "acceptance",
+      "notes",
+      "project",
+      "recurrence",
+      "sla",
+    ]);
+    let steps = 0;
+    for (const feature of features) {
+      for (const [step, module] of Object.entries(feature.actions ?? {})) {
+        // What each step's `describe` reads, so one sample serves every step.
+        const fields = {
+          kind: "feature" as const,
+          feature: feature.name,
+          step,
+          threatId: "t",
+          repo: "acme/threats",
+          number: 7,
+          values: { Severity: "high" },
+          person: { login: "alice" },
+          section: "",
+          labels: [],
+          assignees: [],
+          previous: { repo: "acme/threats", number: 6 },
+          occurrence: 2,
+          title: "SLA 2026-01-04",
+          label: "sla-breached",
+        };
+        const sample: FeatureAction = fields;
+        steps += 1;
+        const listed = module.describe(sample).hidden !== true;
+        expect({ step: `${feature.name}.${step}`, asAsked: module.asAsked !== undefined }).toEqual({
+          step: `${feature.name}.${step}`,
+          asAsked: listed,
+        });
+      }
+    }
+    expect(steps).toBeGreaterThanOrEqual(12);
   });
 });

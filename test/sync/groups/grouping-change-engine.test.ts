@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Harness, makeConfig, REPO, threatId } from "../harness.js";
+import { ASSET, Harness, makeConfig, REPO, threatId } from "../harness.js";
 import { FakeWorkflowGitHub } from "../fake-workflow.js";
+import { remember } from "../../../src/sync/context.js";
+import { putGroup } from "../../../src/sync/records/state-updates.js";
+import { planFor } from "../../../src/sync/plan/plan-for.js";
+import { githubLink, toThreatView } from "../../../src/sync/render/normalize.js";
 
 /**
  * Contract, "Workflow" → "Changing grouping", through the engine over in-memory fakes: a person
@@ -204,5 +208,36 @@ describe("changing grouping, through the engine", () => {
     expect(reads).toBeGreaterThan(0);
     expect(h.ctx.state.groupingSeen).toEqual({ setting: "title/parent", superseded: false });
     expect(Object.keys(h.ctx.state.groups ?? {}).filter((key) => key.startsWith("group:asset:"))).toEqual([]);
+  });
+
+  it("a former member's version read again is stale when it is not newer than its verdict's answer by the instant, whatever the text: an answer in whole seconds (…:09Z) after one with milliseconds (…:09.500Z), or one with an offset (…T01:00:10+01:00 for …T00:00:10Z), plans no issue", async () => {
+    const { h } = await closedThenSwitchedOff();
+    await h.settle();
+    const id = threatId(1);
+    const threat = h.platform.threats.get(id);
+    const [groupId, group] = Object.entries(h.ctx.state.groups ?? {})[0] ?? [];
+    if (!threat || groupId === undefined || group === undefined) throw new Error("no retired group");
+    // The verdict's answer kept on the member, as the drain keeps it between the verdict and the
+    // member's removal from its old group (a walk from the start in between reads older versions).
+    const withVerdict = (verdictAt: string): void =>
+      putGroup(h.ctx, groupId, {
+        ...group,
+        members: {
+          [id]: { title: "Member 1", severity: 1, status: "solved", assetId: ASSET, repo: REPO, verdictAt },
+        },
+      });
+    const readAgain = (updatedAt: string): string[] => {
+      const older = { ...threat, status: "unsolved", updated_at: updatedAt };
+      remember(h.ctx, id, { view: toThreatView(older, h.ctx.config.fields.threat), link: githubLink(older) });
+      return planFor(h.ctx, id).map((a) => a.kind);
+    };
+    // Whole seconds after milliseconds: as text "…:09Z" sorts after "…:09.500Z", as instants before.
+    withVerdict("2026-01-01T00:00:09.500Z");
+    expect(readAgain("2026-01-01T00:00:09Z")).not.toContain("create");
+    // An offset: the same instant as the verdict's answer, whose text sorts after it.
+    withVerdict("2026-01-01T00:00:10Z");
+    expect(readAgain("2026-01-01T01:00:10+01:00")).not.toContain("create");
+    // A version newer than the verdict's answer is the threat's own: it gets an issue.
+    expect(readAgain("2026-01-01T00:00:11Z")).toContain("create");
   });
 });

@@ -5,6 +5,8 @@ import { acceptanceEnd, riskAccepted, type AcceptanceEnd } from "./transitions.j
 import { issueStateIs, threatGone } from "../../transitions/outcome.js";
 import { QueueClass, type ActionModule } from "../../actions/types.js";
 import { unlessGone } from "../../actions/write-helpers.js";
+import { statusAsAsked } from "../../actions/as-asked.js";
+import type { GitHubGateway } from "../../../github/index.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { AcceptRisk } from "./actions.js";
 
@@ -17,6 +19,20 @@ interface AcceptRiskAnswer {
 /** A comment the connector posted carries its key; the rest are people's. */
 function isPeoples(body: string): boolean {
   return parseCommentKeys(body).length === 0;
+}
+
+/** The end people's comments on the issue give the acceptance (one read of them). */
+async function endOf(
+  action: AcceptRisk,
+  github: Pick<GitHubGateway, "listComments">,
+): Promise<AcceptanceEnd> {
+  const comments = await github.listComments(action.repo, action.number);
+  return acceptanceEnd(
+    comments.map((c) => c.body).filter(isPeoples),
+    action.now,
+    action.defaultMs,
+    action.maxMs,
+  );
 }
 
 /**
@@ -33,18 +49,18 @@ const acceptRisk: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
   mappingRepair: false,
   describe: (action) => ({ action: "accept", detail: `status=accepted by=${action.person.login}` }),
   async send(action, io) {
-    const comments = await io.github.listComments(action.repo, action.number);
-    const end = acceptanceEnd(
-      comments.map((c) => c.body).filter(isPeoples),
-      action.now,
-      action.defaultMs,
-      action.maxMs,
-    );
+    const end = await endOf(action, io.github);
     const note = action.note(utcDay(end.until));
     const outcome = await unlessGone(() =>
       io.platform.setStatus(action.threatId, "accepted", note || undefined),
     );
     return { end, outcome };
+  },
+  // A dry run reads the comments as the write would, and takes the PATCH as answered.
+  async asAsked(action, io) {
+    const end = await endOf(action, io.github);
+    const note = action.note(utcDay(end.until));
+    return { end, outcome: await statusAsAsked(io, action.threatId, "accepted", note || undefined) };
   },
   settle(action, { end, outcome }) {
     const id = action.threatId;

@@ -14,6 +14,7 @@ const accepted: ActionModule<AcceptedComment, { posted: true }> = {
   describe: () => ({ action: "comment", detail: "the acceptance's end" }),
   intent: (action) => stepCommentIntent(action, "accept"),
   send: postStepComment,
+  asAsked: () => Promise.resolve({ posted: true }),
   settle(action) {
     const events: EngineEvent[] = [
       { type: "commented", threatId: action.threatId, issue: { repo: action.repo, number: action.number } },
@@ -31,6 +32,7 @@ const warn: ActionModule<WarnExpiry, { posted: true }> = {
   describe: () => ({ action: "warn", detail: "the acceptance ends soon" }),
   intent: (action) => stepCommentIntent(action, "warn"),
   send: postStepComment,
+  asAsked: () => Promise.resolve({ posted: true }),
   settle(action) {
     const events: EngineEvent[] = [
       {

@@ -3,6 +3,7 @@ import { riskExpired } from "./transitions.js";
 import { threatGone } from "../../transitions/outcome.js";
 import { QueueClass, type ActionModule } from "../../actions/types.js";
 import { unlessGone } from "../../actions/write-helpers.js";
+import { statusAsAsked } from "../../actions/as-asked.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { ExpireRisk } from "./actions.js";
 
@@ -18,6 +19,7 @@ const expireRisk: ActionModule<ExpireRisk, { gone: false; answer: Threat } | { g
   mappingRepair: false,
   describe: () => ({ action: "expire", detail: "status=unsolved (the acceptance ended)" }),
   send: (action, io) => unlessGone(() => io.platform.setStatus(action.threatId, "unsolved")),
+  asAsked: (action, io) => statusAsAsked(io, action.threatId, "unsolved"),
   settle(action, outcome) {
     const id = action.threatId;
     if (outcome.gone) {

@@ -11,6 +11,7 @@ import { noteDue } from "./plan.js";
 import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } from "./runtime.js";
 import { findSection, plainText, sectionHash } from "./section.js";
 import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
+import { compareIso } from "../../../shared/iso-time.js";
 
 /**
  * What the notes take in (contract, "The conversation back": notes): each threat version (is there
@@ -178,7 +179,8 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
         // sort from people's: an idle cycle lists none, and asks nothing more.
         if (listed.comments.length > 0) takeComments(ctx, repo, listed.comments, await selfLogin(ctx));
         let next = since ?? new Date(startedMs - FIRST_LISTING_MARGIN_MS).toISOString();
-        for (const c of listed.comments) if (c.updatedAt > next) next = c.updatedAt;
+        // The latest by instant: as text `…:05Z` sorts after `…:05.500Z` (src/shared/iso-time.ts).
+        for (const c of listed.comments) if (compareIso(c.updatedAt, next) > 0) next = c.updatedAt;
         if (next !== since)
           setNotesData(ctx, { ...notesData(ctx), since: { ...notesData(ctx).since, [key]: next } });
       } catch (error) {

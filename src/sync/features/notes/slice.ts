@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ThreatRecord } from "../../../state/index.js";
 import { sliceOf, withSlice } from "../types.js";
+import { compareIso } from "../../../shared/iso-time.js";
 
 /**
  * What a threat's record keeps for its note (its slice, a short JSON string): the hash of the
@@ -79,6 +80,7 @@ export function mergeComments(
 ): NoteComment[] {
   const byId = new Map<number, NoteComment>();
   for (const c of [...known, ...fresh]) byId.set(c[0], c);
-  const all = [...byId.values()].sort((x, y) => (x[2] === y[2] ? x[0] - y[0] : x[2] < y[2] ? -1 : 1));
+  // By the instant each names (GitHub writes whole seconds, other servers milliseconds or offsets).
+  const all = [...byId.values()].sort((x, y) => compareIso(x[2], y[2]) || x[0] - y[0]);
   return keep <= 0 ? [] : all.slice(-keep);
 }

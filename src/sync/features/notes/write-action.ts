@@ -85,6 +85,7 @@ export const noteWriteAction: ActionModule<FeatureAction, Answer> = {
     }
     return { kind: "written" };
   },
+  asAsked: () => Promise.resolve({ kind: "written" }),
   settle(action, answer): Settlement {
     const note = asNote(action);
     const issue = { repo: note.repo, number: note.number };

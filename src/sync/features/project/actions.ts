@@ -70,6 +70,8 @@ export const addItemModule: ActionModule<AddItemAction, AddOutcome> = {
     }
     return { kind: "added", itemId: added.item.id };
   },
+  // A dry run's item: an id no item has; its fields are planned next, as after a real add.
+  asAsked: (_action, io) => Promise.resolve({ kind: "added", itemId: io.newIssue }),
   settle(action, outcome): Settlement {
     if (outcome.kind === "issue_gone") {
       // A group's issue gone: the group's own next write meets the refusal; no item is asked for it.
@@ -143,6 +145,7 @@ export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
     if (answer.outcome === "refused") return { kind: "refused", message: answer.message, unset };
     return { kind: "updated", written: setNames, unset };
   },
+  asAsked: (action) => Promise.resolve({ kind: "updated", written: Object.keys(action.values), unset: [] }),
   settle(action, outcome): Settlement {
     if (outcome.kind === "off") return { events: [], commit: "none" };
     const update = itemChange(action, (item): GroupItem | undefined => {

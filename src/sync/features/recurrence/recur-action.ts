@@ -1,6 +1,7 @@
 import type { IssueSnapshot } from "../../../github/index.js";
 import { withRevision, type EngineEvent } from "../../../shared/index.js";
 import { issueRecord } from "../../transitions/issue-record.js";
+import { createdAsAsked } from "../../actions/as-asked.js";
 import { QueueClass, type ActionModule } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { postStepComment, stepCommentIntent } from "../step-comment.js";
@@ -40,6 +41,17 @@ const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
     });
     return { issue };
   },
+  // A dry run's new issue: the number no GitHub issue has (its lines show it as new).
+  asAsked: (action, io) =>
+    Promise.resolve({
+      issue: createdAsAsked(io, action.threatId, {
+        repo: action.repo,
+        title: action.title,
+        body: withRevision(action.body, action.hash),
+        labels: action.labels,
+        assignees: action.assignees,
+      }),
+    }),
   settle(action, { issue }) {
     return {
       record: (r) => recurred(r, issueRecord(issue, action.hash), action.occurrence),
@@ -69,6 +81,7 @@ const note: ActionModule<RecurNote, { posted: true }> = {
   describe: () => ({ action: "comment", detail: "names the new issue" }),
   intent: (action) => stepCommentIntent(action, "recur"),
   send: postStepComment,
+  asAsked: () => Promise.resolve({ posted: true }),
   settle(action) {
     const events: EngineEvent[] = [
       { type: "commented", threatId: action.threatId, issue: { repo: action.repo, number: action.number } },

@@ -22,6 +22,7 @@ const breach: ActionModule<SlaBreach, null> = {
     await io.github.addLabels(action.repo, action.number, [action.label]);
     return null;
   },
+  asAsked: () => Promise.resolve(null),
   settle: (action) => ({
     record: slaBreachAdded,
     events: [

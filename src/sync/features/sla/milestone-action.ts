@@ -21,7 +21,10 @@ const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  describe: (action) => ({ action: "milestone", detail: `milestone "${action.title}"` }),
+  // Named as its audit lines name it: putting the issue into the milestone is an `update`; making
+  // the milestone first, where the repository lacks it, is a `milestone` (listed before it).
+  describe: (action) => ({ action: "update", detail: `milestone "${action.title}"` }),
+  milestoneOf: (action) => ({ repo: action.repo, title: action.title }),
   // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.
   async send(action, io) {
     const found = io.workflow
@@ -31,6 +34,7 @@ const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
     const issue = await io.github.updateIssue(action.repo, action.number, { milestone: found.number });
     return { issue, created: found.created };
   },
+  asAsked: () => Promise.resolve({ issue: null, created: false }),
   settle(action, answer) {
     const at = { repo: action.repo, number: action.number };
     const events: EngineEvent[] = [];

@@ -3,7 +3,8 @@ import type { GitHubConversation, RepoCommentSnapshot } from "../../../../src/gi
 import { BEGIN, END, findSection } from "../../../../src/sync/features/notes/section.js";
 import { notesOnIssue } from "../../../../src/sync/features/notes/intake.js";
 import { persist } from "../../../../src/sync/context.js";
-import { takePending } from "../../../../src/sync/features/notes/runtime.js";
+import { notesData, setNotesData, takePending } from "../../../../src/sync/features/notes/runtime.js";
+import { compareIso } from "../../../../src/shared/iso-time.js";
 import { readSlice } from "../../../../src/sync/features/notes/slice.js";
 import { setMeta } from "../../../../src/sync/records/state-updates.js";
 import { Harness, makeConfig, REPO, threatId } from "../../harness.js";
@@ -22,8 +23,12 @@ class FakeConversation {
   private id = 1000;
 
   add(number: number, author: string, body: string, authorType = "User"): void {
+    this.addAt(number, author, body, new Date(Date.now() + this.id + 1).toISOString(), authorType);
+  }
+
+  /** A comment created and last updated at `at`, as written (GitHub writes whole seconds). */
+  addAt(number: number, author: string, body: string, at: string, authorType = "User"): void {
     this.id += 1;
-    const at = new Date(Date.now() + this.id).toISOString();
     this.comments.push({
       id: this.id,
       repo: REPO,
@@ -39,7 +44,10 @@ class FakeConversation {
 
   async listRepoComments(repo: string, since: string | null) {
     this.listings.push({ repo, since });
-    const comments = this.comments.filter((c) => c.repo === repo && (since === null || c.updatedAt >= since));
+    // GitHub's `since` names an instant: the comments updated at or after it, whatever the text.
+    const comments = this.comments.filter(
+      (c) => c.repo === repo && (since === null || compareIso(c.updatedAt, since) >= 0),
+    );
     return { notModified: false, comments };
   }
 }
@@ -137,6 +145,21 @@ describe("notes through the engine", () => {
     await h.cycle();
     expect(h.platform.notesSent).toHaveLength(2);
     expect(conv.listings.at(-1)?.since).not.toBeNull();
+  });
+
+  it("the listing's watermark follows the comments by instant, not text: after a watermark in whole seconds (…:05Z), a comment at …:05.500Z moves it on, so the next listing does not return that comment again", async () => {
+    const { h, conv, number } = await withIssue();
+    const whole = new Date(Math.ceil((Date.now() + 60_000) / 1000) * 1000)
+      .toISOString()
+      .replace(".000Z", "Z");
+    const later = whole.replace("Z", ".500Z");
+    setNotesData(h.ctx, { ...notesData(h.ctx), since: { [REPO]: whole } });
+    conv.addAt(number, "alice", "Patched.", later);
+    await h.cycle();
+    expect(noteOf(h)).toContain("Patched.");
+    expect(notesData(h.ctx).since[REPO]).toBe(later);
+    await h.cycle();
+    expect(conv.listings.at(-1)?.since).toBe(later);
   });
 
   it("a crash at any platform call of the write's cycle sends at most one identical extra note and never loses the analyst's text", async () => {

@@ -100,6 +100,19 @@ describe("the notes' plan (contract, notes: written only when the section's text
     expect(changeSlice(record, () => ({ c: [] })).slices).toBeUndefined();
     expect(readSlice(changeSlice(record, () => ({ w: "x" })))).toEqual({ w: "x" });
   });
+
+  it("the last N comments are the last by the instant each was created, not by its text: …:00.500Z is after …:00Z, and …T01:00:01+01:00 after …T00:00:00.500Z", () => {
+    const merged = mergeComments(
+      [],
+      [
+        [1, "a", "2026-01-01T00:00:00.500Z", "second"],
+        [2, "b", "2026-01-01T00:00:00Z", "first"],
+        [3, "c", "2026-01-01T01:00:01+01:00", "third"],
+      ],
+      2,
+    );
+    expect(merged.map((c) => c[3])).toEqual(["second", "third"]);
+  });
 });
 
 describe("the comment intake: people's comments only", () => {

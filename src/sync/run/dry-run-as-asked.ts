@@ -8,21 +8,28 @@ import type { ActionOf } from "../actions/types.js";
 import { issueFound, pluggedFor } from "../features/registry.js";
 import { enqueueOwners } from "../groups/plan-subject.js";
 import { anyGroupStored } from "../records/group-members.js";
-import { planFor } from "../plan/plan-for.js";
 import { dropPending, dropPerson, updateThreat } from "../records/state-updates.js";
 import type { DryRunRecord } from "../render/dry-run-record.js";
+import { applyToRecords } from "./run-action.js";
+import { moduleOf, settledAsAsked, type AskedIo, type Settlement } from "../actions/index.js";
+import { issueAsAsked } from "../actions/as-asked.js";
+import { subjectKind } from "../records/subject.js";
 
 /**
- * What the core's writes bring with them, as a dry run shows it (contract, "Workflow": "`sync
+ * What a subject's writes bring with them, as a dry run shows it (contract, "Workflow": "`sync
  * --dry-run` shows every one of these writes before they happen"; "The conversation back": it
- * "lists note writes and project writes like any other"). The drain plans a threat again once each
+ * "lists note writes and project writes like any other"). The drain plans a subject again once each
  * write has answered, and writes what follows in the same cycle: after a create, the weekly
- * milestone the issue is created in (made first where the repository lacks it), the features'
- * writes for the new issue (its project item, its note) and its group's parent (the group's own
- * plan, after the threats'); after a close, a reopen or a verdict, the features' writes that the
- * new state calls for (the note that shows it, say). A dry run sends nothing, so each such write is
- * taken as answered as asked, in the dry run's state only, which is never saved; a new issue is one
- * no GitHub issue can be (number NEW_ISSUE), and its lines show it as new.
+ * milestone the issue is created in (made first where the repository lacks it), its link, the
+ * features' writes for the new issue and its group's parent (the group's own plan, after the
+ * threats'); after a close, a reopen or a verdict, the features' writes the new state calls for;
+ * after a feature's write, what its own plan asks next (an acceptance's comment after its PATCH,
+ * the new issue of a recurrence after an acceptance's end, a project item's fields after its add);
+ * after a new parent, its attaches and its own project item. A dry run sends nothing, so each write
+ * is taken as answered as asked, in the dry run's state only, which is never saved: the core's
+ * create, close, reopen and verdict here, every other kind by its module (`asAsked`, so a plug-in's
+ * chain is its own, and the core names none); a new issue is one no GitHub issue can be (number
+ * NEW_ISSUE), and its lines show it as new.
  */
 
 /** The number of an issue a dry run would create: far past any number GitHub gives an issue. */
@@ -30,29 +37,32 @@ export const NEW_ISSUE = Number.MAX_SAFE_INTEGER;
 
 type CreateAction = ActionOf<"create">;
 
-/** The milestone a create would make before it (the repository lacks it), once per repository and title. */
+/**
+ * The milestone a write would make before it (a create's, or a feature's step that puts an issue into
+ * one: its module's `milestoneOf`) where the repository lacks it, once per repository and title.
+ */
 async function madeMilestone(
   ctx: SyncContext,
-  create: CreateAction,
+  action: EngineAction,
   shown: Set<string>,
 ): Promise<DryRunRecord | null> {
-  const wanted = create.milestone;
-  if (!wanted || !ctx.workflow) return null;
-  const key = `${create.repo.toLowerCase()}\n${wanted.title}`;
+  const wanted = moduleOf(action).milestoneOf?.(action) ?? null;
+  if (wanted === null || !ctx.workflow) return null;
+  const key = `${wanted.repo.toLowerCase()}\n${wanted.title}`;
   if (shown.has(key)) return null;
   shown.add(key);
   let has: boolean | null;
   try {
-    has = await ctx.workflow.hasMilestone(create.repo, wanted.title);
+    has = await ctx.workflow.hasMilestone(wanted.repo, wanted.title);
   } catch {
-    // A read that fails: the create's own line stands; the sync makes the milestone as it goes.
+    // A read that fails: the write's own line stands; the sync makes the milestone as it goes.
     return null;
   }
   if (has !== false) return null;
   return {
     action: "milestone",
-    threat_id: create.threatId,
-    repository: create.repo,
+    threat_id: "threatId" in action ? action.threatId : action.groupId,
+    repository: wanted.repo,
     detail: `milestone "${wanted.title}"`,
   };
 }
@@ -63,16 +73,7 @@ function snapshot(
   threatId: string,
   fields: Pick<IssueSnapshot, "repo" | "number" | "id" | "url" | "state">,
 ): IssueSnapshot {
-  return {
-    ...fields,
-    stateReason: null,
-    title: "",
-    body: "",
-    labels: [],
-    assignees: [],
-    updatedAt: nowIso(ctx),
-    threatId,
-  };
+  return issueAsAsked({ nowMs: ctx.clock.now() }, threatId, fields);
 }
 
 /** The state as the create's answer would leave it: the threat's issue made (and found by the features). */
@@ -132,45 +133,54 @@ function answeredVerdict(ctx: SyncContext, verdict: ActionOf<"verdict">): void {
     remember(ctx, verdict.threatId, { ...cached, view: { ...cached.view, status: verdict.status } });
 }
 
-/** A feature's write, as told apart from another of the same threat. */
-function featureKey(action: EngineAction): string | null {
-  return action.kind === "feature" ? `${action.feature}.${action.step}` : null;
+/** What a dry run's module answers are made with: reads only, the time, the new issue's number. */
+function askedIo(ctx: SyncContext): AskedIo {
+  return { github: ctx.github, platform: ctx.platform, nowMs: ctx.clock.now(), newIssue: NEW_ISSUE };
+}
+
+/** A core write whose answer the dry run makes itself: a create, a close or a reopen, a verdict. */
+function answeredCore(ctx: SyncContext, action: EngineAction): boolean {
+  if (action.kind === "create") answeredCreate(ctx, action);
+  else if (action.kind === "update" && action.state !== undefined) answeredState(ctx, action);
+  else if (action.kind === "verdict") answeredVerdict(ctx, action);
+  else return false;
+  return true;
 }
 
 export interface FollowUps {
-  /** The milestone a create makes first, if it makes one. */
+  /** The milestone a write makes first (a create's, a feature's step's), if it makes one. */
   before(action: EngineAction): Promise<DryRunRecord | null>;
   /**
-   * The writes that follow a threat's planned writes once they have answered: a new issue's link
-   * and the features' writes, beyond those already planned. The groups that own the threat are
-   * queued, to be planned after the threats.
+   * Takes a planned write as answered as asked, in the dry run's state: the core's create, close,
+   * reopen and verdict, and every other kind whose module says what it would answer
+   * (actions/types.ts `asAsked`: a feature's steps, a group's parent and attaches). Answers whether
+   * it did; the groups that own a threat whose issue or status changed are queued, to be planned
+   * after the threats, as the drain queues them.
    */
-  after(threatId: string, planned: readonly EngineAction[]): EngineAction[];
+  answer(subjectId: string, action: EngineAction): Promise<boolean>;
 }
 
 export function dryRunFollowUps(ctx: SyncContext): FollowUps {
   const milestones = new Set<string>();
   return {
-    before: (action) =>
-      action.kind === "create" ? madeMilestone(ctx, action, milestones) : Promise.resolve(null),
-    after(threatId, planned) {
-      let answered = false;
-      for (const action of planned) {
-        if (action.kind === "create") answeredCreate(ctx, action);
-        else if (action.kind === "update" && action.state !== undefined) answeredState(ctx, action);
-        else if (action.kind === "verdict") answeredVerdict(ctx, action);
-        else continue;
-        answered = true;
+    before: (action) => madeMilestone(ctx, action, milestones),
+    async answer(subjectId, action) {
+      if (answeredCore(ctx, action)) {
+        if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, subjectId);
+        return true;
       }
-      if (!answered) return [];
-      // The threat changed: its groups follow it (queued, as the drain queues them after a write).
-      if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
-      const shown = new Set(planned.map(featureKey));
-      // A new issue's link follows its create (the platform is told of the issue in the same drain).
-      const linked = planned.some((a) => a.kind === "link");
-      return planFor(ctx, threatId).filter(
-        (a) => (a.kind === "feature" && !shown.has(featureKey(a))) || (a.kind === "link" && !linked),
-      );
+      let settled: Settlement | null;
+      try {
+        settled = await settledAsAsked(action, askedIo(ctx));
+      } catch {
+        // A read that fails: the write's own line stands; the sync finds out what follows it.
+        return false;
+      }
+      if (settled === null) return false;
+      applyToRecords(ctx, subjectId, settled);
+      if (subjectKind(subjectId) === "threat" && anyGroupStored(ctx.state.groups))
+        enqueueOwners(ctx, subjectId);
+      return true;
     },
   };
 }
