@@ -227,12 +227,14 @@ export class SliceColumns {
     if (column === undefined) return null;
     const ofText = (slice: string | undefined): number =>
       slice === undefined ? NO_SLICE : tagOf(tagger, slice);
-    if (Array.isArray(column) || column.tags === null || column.tags.id !== tagger.id) {
+    // Tags kept under this tagger's id, unpacked now (null: none, or they do not decode).
+    const tags =
+      Array.isArray(column) || column.tags?.id !== tagger.id ? null : (column.tags?.read() ?? null);
+    if (Array.isArray(column) || tags === null) {
       const cell = this.reader(name);
       return cell === null ? null : (row) => ofText(cell(row));
     }
     const { changed, indexOf } = column;
-    const { tags } = column.tags;
     return (row) => {
       if (changed.size > 0 && changed.has(row)) return ofText(changed.get(row));
       const i = row < indexOf.length ? (indexOf[row] ?? -1) : -1;

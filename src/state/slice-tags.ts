@@ -50,26 +50,49 @@ export async function packTags(
   return [tagger.id, await packBytes(bytes)];
 }
 
-/** A column's tags as loaded: `tags[i]` row i's tag of the block, NO_SLICE where it has none. */
-export interface LoadedTags {
-  readonly id: string;
-  readonly tags: Int8Array;
+/**
+ * A column's tags as loaded: unpacked when first counted (an idle `sync` counts none). Derived
+ * data: tags that do not decode are not used (the slices, checked at open, are read instead).
+ */
+export class LoadedTags {
+  private pack: string | null;
+  private tags: Int8Array | null = null;
+
+  constructor(
+    readonly id: string,
+    pack: string,
+    private readonly count: number,
+  ) {
+    this.pack = pack;
+  }
+
+  /** `tags[i]`: row i's tag of the block, NO_SLICE where it has none; null when they do not decode. */
+  read(): Int8Array | null {
+    const pack = this.pack;
+    if (pack !== null) {
+      this.pack = null;
+      this.tags = unpackTags(pack, this.count);
+    }
+    return this.tags;
+  }
 }
 
-/**
- * The tags of a `sliceTags` entry for a block of `count` rows; RowError when they do not decode
- * (checked at open, as the slice packs' CRC-32: a damaged file is refused then, not when counted).
- */
-export function unpackTags(name: string, entry: readonly [string, string], count: number): LoadedTags {
-  const what = `slice tags of ${JSON.stringify(name)}`;
-  const bytes = unpackBytes(entry[1], what);
-  if (bytes.length !== count) throw new RowError(`${what} hold ${bytes.length} rows, not ${count}`);
+/** The digits of a pack as tags, or null when they do not decode (inflate, length, a character). */
+function unpackTags(pack: string, count: number): Int8Array | null {
+  let bytes: Buffer;
+  try {
+    bytes = unpackBytes(pack, "slice tags");
+  } catch (err) {
+    if (err instanceof RowError) return null;
+    throw err;
+  }
+  if (bytes.length !== count) return null;
   const tags = new Int8Array(count);
   for (let i = 0; i < count; i++) {
     const b = bytes[i] ?? 0;
     if (b === NONE_CHAR) tags[i] = NO_SLICE;
     else if (b >= ZERO && b < ZERO + TAG_COUNT) tags[i] = b - ZERO;
-    else throw new RowError(`${what} hold a character that is neither a digit nor "-"`);
+    else return null;
   }
-  return { id: entry[0], tags };
+  return tags;
 }

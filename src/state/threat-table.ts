@@ -23,14 +23,7 @@ import {
 } from "./threat-compact.js";
 import { binaryColumn, columnBytes, type BinaryColumns } from "./column-pack.js";
 import { PackedSliceColumn, packSliceColumn } from "./slice-pack.js";
-import {
-  packTags,
-  TAG_COUNT,
-  unpackTags,
-  type LoadedTags,
-  type SliceTagger,
-  type SliceTaggers,
-} from "./slice-tags.js";
+import { LoadedTags, packTags, TAG_COUNT, type SliceTagger, type SliceTaggers } from "./slice-tags.js";
 import {
   SliceColumns,
   checkSliceBlock,
@@ -1040,8 +1033,8 @@ function slicePacksOf(block: ThreatColumns): PackedSliceColumn[] | null {
 }
 
 /**
- * A `threat-8` block's slice tags (slice-tags.ts), each unpacked and checked; empty when it has
- * none. RowError when they do not pair up with its slice columns or do not decode.
+ * A `threat-8` block's slice tags (slice-tags.ts), unpacked when first counted; empty when it has
+ * none. RowError when they do not pair up with its slice columns.
  */
 function sliceTagsOf(block: ThreatColumns): (LoadedTags | null)[] {
   const entries = block.sliceTags;
@@ -1051,8 +1044,8 @@ function sliceTagsOf(block: ThreatColumns): (LoadedTags | null)[] {
     throw new RowError(
       `${entries.length} slice tag columns for ${block.slicePacks?.length ?? 0} slice columns`,
     );
-  return entries.map((entry, k) =>
-    entry === null ? null : unpackTags(names[k] ?? "", entry, block.ids.length),
+  return entries.map((entry) =>
+    entry === null ? null : new LoadedTags(entry[0], entry[1], block.ids.length),
   );
 }
 
