@@ -37,17 +37,28 @@ export function tagOf(tagger: SliceTagger, slice: string): number {
 
 /**
  * The `sliceTags` entry of one column: `[id, pack]`, `pack` the deflated digits (packBytes: its
- * Adler-32 and length checked as it loads), one a row, `-` where the row has no slice.
+ * Adler-32 and length checked as it loads) of `tagOfRow` over `rows`, one a row, `-` where the row
+ * has no slice. `tagOfRow` reads the tags the last snapshot kept where it can (SliceColumns.tagReader):
+ * a compaction tags only the rows changed since, as a notes slice with comments takes a schema
+ * parse (~4 µs: 0.4 s at 100,000). Yields (`pause`) every `chunk` rows.
  */
 export async function packTags(
-  tagger: SliceTagger,
-  cells: readonly (string | null)[],
+  id: string,
+  rows: Int32Array,
+  tagOfRow: (row: number) => number,
+  pause: () => Promise<void>,
+  chunk: number,
 ): Promise<[string, string]> {
-  const bytes = Buffer.allocUnsafe(cells.length);
-  cells.forEach((cell, i) => {
-    bytes[i] = cell === null ? NONE_CHAR : ZERO + tagOf(tagger, cell);
-  });
-  return [tagger.id, await packBytes(bytes)];
+  const bytes = Buffer.allocUnsafe(rows.length);
+  for (let start = 0; start < rows.length; start += chunk) {
+    const end = Math.min(rows.length, start + chunk);
+    for (let i = start; i < end; i++) {
+      const tag = tagOfRow(rows[i] ?? 0);
+      bytes[i] = tag < 0 ? NONE_CHAR : ZERO + tag;
+    }
+    await pause();
+  }
+  return [id, await packBytes(bytes)];
 }
 
 /**

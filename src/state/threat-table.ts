@@ -657,7 +657,10 @@ export class ThreatTable {
         await pause();
         packs.push(await packSliceColumn(column));
         const tagger = taggers?.get(slices.names[k] ?? "");
-        tags.push(tagger === undefined ? null : await packTags(tagger, column));
+        const tagOfRow = tagger === undefined ? null : this.slices?.tagReader(slices.names[k] ?? "", tagger);
+        tags.push(
+          tagger === undefined || !tagOfRow ? null : await packTags(tagger.id, rows, tagOfRow, pause, chunk),
+        );
       }
       parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePacks":${JSON.stringify(packs)}`);
       if (tags.some((entry) => entry !== null)) parts.push(`,"sliceTags":${JSON.stringify(tags)}`);

@@ -167,6 +167,34 @@ describe("status's notes and project counts from the snapshot's slice tags", () 
     expect(summaryCounts(viewOf(loaded(without)))).toEqual(summaryCounts(viewOf(loaded(text))));
   });
 
+  it("are carried from one snapshot to the next: a compaction tags only the rows changed since the last", async () => {
+    let calls = 0;
+    const counting = (id: string): SliceTagger => ({
+      id,
+      tag: (text) => {
+        calls += 1;
+        return text.startsWith("{") ? 2 : 1;
+      },
+    });
+    const table = new ThreatTable();
+    for (let i = 1; i <= 50; i++) table.set(`t${i}`, mapped(i, { notes: `h${i}` }));
+    const first = await snapshotText(table, new Map([["notes", counting("n/1")]]));
+    expect(calls).toBe(50);
+    const back = loaded(first);
+    back.set("t7", mapped(7, { notes: '{"n":1}' }));
+    back.delete("t8");
+    calls = 0;
+    const second = await snapshotText(back, new Map([["notes", counting("n/1")]]));
+    expect(calls).toBe(1);
+    const again = loaded(second);
+    expect(again.tallySlices("notes", counting("n/1")).slice(0, 3)).toEqual([0, 48, 1]);
+    expect(again.inflatedSlices()).toEqual([]);
+    // Under another id every row is tagged again.
+    calls = 0;
+    await snapshotText(again, new Map([["notes", counting("n/2")]]));
+    expect(calls).toBe(49);
+  });
+
   it("come from the slices when the tags were kept under another tagger's id (a tag whose meaning changed)", async () => {
     const table = new ThreatTable();
     table.set("t1", mapped(1, { notes: "h1" }));
