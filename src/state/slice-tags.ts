@@ -6,8 +6,8 @@ import { RowError } from "./snapshot-threat-codec.js";
  * it (notes: whether the section was written, whether reads carry no note; project: whether an
  * item is recorded). The store keeps the digits beside a slice column it packs (codec `threat-8`'s
  * `sliceTags`), so that counting a feature's slices needs no inflate of its column: at 100,000
- * threats with notes and project items, `status` inflated and scanned both columns (~50 ms of CPU
- * and as much again in garbage collection) to count them.
+ * threats with notes and project items, `status` inflated and scanned both columns (~50 ms of CPU,
+ * ~7 MB of text and a string or two a slice) to count them.
  *
  * `id` names what `tag` means: digits kept under another id are not used (the slices are read
  * instead), so a tag whose meaning changes must get a new id.
