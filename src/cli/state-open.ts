@@ -1,6 +1,7 @@
 import type { Logger } from "../observability/index.js";
 import { openJournaledStore, type JournaledStore, type JournaledStoreOptions } from "../state/index.js";
 import { persistTo, stateFromStore } from "../sync/records/journaled-state.js";
+import { sliceTaggers } from "../sync/features/registry.js";
 import type { EngineState } from "../sync/records/threat-records.js";
 import type { StateCommit } from "../sync/records/state-changes.js";
 
@@ -49,6 +50,8 @@ export async function openEngineState(path: string, opts: OpenEngineStateOptions
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
     compaction,
+    // Each feature's summary of its slices, kept beside them by every snapshot this process writes.
+    sliceTaggers: sliceTaggers(),
   });
   const stats = store.stats();
   return {

@@ -14,5 +14,6 @@ export { type JournaledStore, type JournaledStoreOptions, type StoreStats } from
 export type { Json } from "./journal-line.js";
 export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";
 export { ThreatTable, type ThreatBrief } from "./threat-table.js";
+export { NO_SLICE, TAG_COUNT, tagOf, type SliceTagger, type SliceTaggers } from "./slice-tags.js";
 export { newRows, copyRows, type Rows } from "./rows.js";
 export { isoCanonicalMs } from "./iso-ms.js";

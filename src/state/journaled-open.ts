@@ -36,7 +36,7 @@ export async function openJournaledStore(
 
 async function load(path: string, fs: StoreFs, opts: JournaledStoreOptions) {
   const pause = opts.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
-  const adapter = new SnapshotAdapter(path, fs, pause);
+  const adapter = new SnapshotAdapter(path, fs, pause, opts.sliceTaggers);
   const db = new Low<StoreView>(adapter, emptyView());
   await db.read();
   const view = db.data;

@@ -2,6 +2,7 @@ import type { Logger } from "../observability/index.js";
 import type { Json } from "./journal-line.js";
 import type { StoreFs } from "./store-fs.js";
 import type { ThreatTable } from "./threat-table.js";
+import type { SliceTaggers } from "./slice-tags.js";
 
 /**
  * The connector's state as keyed collections plus a `meta` record, with a cost per durable write
@@ -71,4 +72,9 @@ export interface JournaledStoreOptions {
    * no torn tail is cut, nothing is converted or deleted on disk, and commit() is refused.
    */
   readOnly?: boolean;
+  /**
+   * The features' slice taggers (slice-tags.ts): a snapshot keeps each one's tags beside its slice
+   * column, so that counting them later needs no inflate. Without one, a column's slices are read.
+   */
+  sliceTaggers?: SliceTaggers;
 }

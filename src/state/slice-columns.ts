@@ -1,5 +1,6 @@
 import type { Json } from "./journal-line.js";
 import type { PackedSliceColumn } from "./slice-pack.js";
+import { NO_SLICE, tagOf, type LoadedTags, type SliceTagger } from "./slice-tags.js";
 
 /**
  * The plug-in features' slices (ThreatRecord.slices: an opaque string per feature name) as columns
@@ -54,6 +55,8 @@ interface LoadedColumn {
   readonly source: PackedSliceColumn;
   readonly indexOf: Int32Array;
   readonly changed: Map<number, string | undefined>;
+  /** The block's rows' tags as a compaction kept them (slice-tags.ts), or null: none kept. */
+  readonly tags: LoadedTags | null;
 }
 
 /** A column held as one slot per row (undefined: none), or as loaded from a snapshot. */
@@ -195,7 +198,12 @@ export class SliceColumns {
    * used (`indexOf`: each row's index in the block, filled as the block's rows are copied in);
    * false when they would make more than MAX_SLICE_COLUMNS or a name has a column already.
    */
-  load(names: readonly string[], packs: readonly PackedSliceColumn[], indexOf: Int32Array): boolean {
+  load(
+    names: readonly string[],
+    packs: readonly PackedSliceColumn[],
+    indexOf: Int32Array,
+    tags: readonly (LoadedTags | null)[] = [],
+  ): boolean {
     if (!this.room(names) || names.some((name) => this.byName.has(name))) return false;
     names.forEach((name, k) => {
       const source = packs[k];
@@ -203,9 +211,35 @@ export class SliceColumns {
       this.byName.set(name, this.names.length);
       this.loaded.add(this.names.length);
       this.names.push(name);
-      this.columns.push({ source, indexOf, changed: new Map() });
+      this.columns.push({ source, indexOf, changed: new Map(), tags: tags[k] ?? null });
     });
     return true;
+  }
+
+  /**
+   * The reader of one feature's tags (row → its slice's tag, NO_SLICE: none), or null when no row
+   * has a slice of that name. A column loaded with tags of this tagger's id is read from them (its
+   * rows written since from their text): not inflated. Any other is tagged from its slices.
+   */
+  tagReader(name: string, tagger: SliceTagger): ((row: number) => number) | null {
+    const k = this.byName.get(name);
+    const column = k === undefined ? undefined : this.columns[k];
+    if (column === undefined) return null;
+    const ofText = (slice: string | undefined): number =>
+      slice === undefined ? NO_SLICE : tagOf(tagger, slice);
+    // Tags kept under this tagger's id, unpacked now (null: none, or they do not decode).
+    const tags =
+      Array.isArray(column) || column.tags?.id !== tagger.id ? null : (column.tags?.read() ?? null);
+    if (Array.isArray(column) || tags === null) {
+      const cell = this.reader(name);
+      return cell === null ? null : (row) => ofText(cell(row));
+    }
+    const { changed, indexOf } = column;
+    return (row) => {
+      if (changed.size > 0 && changed.has(row)) return ofText(changed.get(row));
+      const i = row < indexOf.length ? (indexOf[row] ?? -1) : -1;
+      return i < 0 ? NO_SLICE : (tags[i] ?? NO_SLICE);
+    };
   }
 
   /** The names whose column came from a snapshot's pack and was read since (tests, benchmarks). */
@@ -263,7 +297,12 @@ export class SliceColumns {
 function copyColumn(column: Column): Column {
   return Array.isArray(column)
     ? column.slice()
-    : { source: column.source, indexOf: column.indexOf, changed: new Map(column.changed) };
+    : {
+        source: column.source,
+        indexOf: column.indexOf,
+        changed: new Map(column.changed),
+        tags: column.tags,
+      };
 }
 
 /** Checks a block's slice members once: as many columns as names, names distinct, `count` cells each. */

@@ -5,6 +5,7 @@ import { StateError } from "./errors.js";
 import { migrateV1Text } from "./journaled-migrate.js";
 import { SnapshotFormatError, decodeSnapshot, encodeSnapshot, type StoreView } from "./snapshot-codec.js";
 import type { StoreFs } from "./store-fs.js";
+import type { SliceTaggers } from "./slice-tags.js";
 
 const LEFT_UNTOUCHED =
   "it was left untouched: restore it from a backup, or move it aside and run `threatbridge reconcile` to rebuild the mapping";
@@ -25,6 +26,8 @@ export class SnapshotAdapter implements Adapter<StoreView> {
     readonly path: string,
     private readonly fs: StoreFs,
     private readonly pause: () => Promise<void>,
+    /** The features' taggers, whose tags a snapshot keeps beside their slices (slice-tags.ts). */
+    private readonly taggers?: SliceTaggers,
   ) {}
 
   async read(): Promise<StoreView | null> {
@@ -98,7 +101,7 @@ export class SnapshotAdapter implements Adapter<StoreView> {
   }
 
   async write(view: StoreView): Promise<void> {
-    const parts = await encodeSnapshot(view, this.pause);
+    const parts = await encodeSnapshot(view, this.pause, this.taggers);
     await writeAtomic(this.fs, this.path, parts);
     this.bytes = parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8"), 0);
   }

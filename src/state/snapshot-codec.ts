@@ -4,6 +4,7 @@ import { newRows, type Rows } from "./rows.js";
 import { RowError, ThreatColumnsDoc } from "./snapshot-threat-codec.js";
 import { packText, unpackRows } from "./threat-compact.js";
 import { packCrc, PackedRows } from "./packed-rows.js";
+import type { SliceTaggers } from "./slice-tags.js";
 import { COMPACT_CODEC, PACKED_CODEC, SLICES_CODEC, ThreatTable, WORKFLOW_CODEC } from "./threat-table.js";
 
 /**
@@ -93,7 +94,11 @@ const CHUNK = 2_000;
  * Encodes a view as the parts of one JSON document, yielding (`pause`) between chunks of rows so
  * that a large snapshot does not hold the event loop for its whole serialization.
  */
-export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>): Promise<string[]> {
+export async function encodeSnapshot(
+  view: StoreView,
+  pause: () => Promise<void>,
+  taggers?: SliceTaggers,
+): Promise<string[]> {
   const header = (version: number): string =>
     `{"format":${JSON.stringify(STORE_FORMAT)},"version":${version},"gen":${view.gen},"seq":${view.seq},`;
   const parts: string[] = [
@@ -107,7 +112,7 @@ export async function encodeSnapshot(view: StoreView, pause: () => Promise<void>
     firstCollection = false;
     let count = 0;
     if (rows instanceof ThreatTable) {
-      const members = await rows.members(CHUNK * 5, pause);
+      const members = await rows.members(CHUNK * 5, pause, taggers);
       const codec = /^"codec":"(.*)"$/.exec(members[0] ?? "")?.[1] ?? "";
       version = Math.max(version, VERSION_OF_CODEC[codec] ?? BASE_FORMAT_VERSION);
       parts[0] = header(version);

@@ -67,6 +67,12 @@ export const ThreatColumns = z.object({
    */
   colPack: z.string().optional(),
   slicePacks: z.array(z.string()).optional(),
+  /**
+   * threat-8, optional (slice-tags.ts): for `sliceNames[k]`, `[tagger id, packed digits]` (a digit
+   * a row: its feature's summary of the row's slice, `-`: none), or null: none kept. Derived from
+   * the slices: a reader that does not know it loses nothing by leaving it out.
+   */
+  sliceTags: z.array(z.tuple([z.string(), z.string()]).nullable()).optional(),
   rest: z.array(z.tuple([z.int().nonnegative(), z.record(z.string(), ParsedJson)])),
   raw: ParsedRows,
   repos: z.array(z.string()),

@@ -185,6 +185,7 @@ export function unpackCompact(doc: ThreatColumnsDoc): ThreatColumns {
     return { ...block, raw };
   }
   if (block.slicePacks !== undefined) throw new RowError("slicePacks are threat-8's");
+  if (block.sliceTags !== undefined) throw new RowError("sliceTags are threat-8's");
   if (block.slicePack === undefined) return { ...block, raw };
   if (block.sliceNames === undefined) throw new RowError("sliceNames and slicePack come together");
   return { ...block, raw, slices: unpackSlices(block.slicePack) };

@@ -23,6 +23,7 @@ import {
 } from "./threat-compact.js";
 import { binaryColumn, columnBytes, type BinaryColumns } from "./column-pack.js";
 import { PackedSliceColumn, packSliceColumn } from "./slice-pack.js";
+import { LoadedTags, packTags, TAG_COUNT, type SliceTagger, type SliceTaggers } from "./slice-tags.js";
 import {
   SliceColumns,
   checkSliceBlock,
@@ -398,6 +399,24 @@ export class ThreatTable {
     }
   }
 
+  /**
+   * How many of the packed rows' slices of one feature have each tag (index: the tag, slice-tags.ts),
+   * from the tags a compaction kept where they are this tagger's (no column is inflated), else from
+   * the slices: `status`'s counts.
+   */
+  tallySlices(name: string, tagger: SliceTagger): number[] {
+    const counts = new Array<number>(TAG_COUNT).fill(0);
+    const tagOfRow = this.slices?.tagReader(name, tagger) ?? null;
+    if (tagOfRow === null) return counts;
+    const ids = this.ids;
+    for (let row = 0; row < this.end; row++) {
+      if (ids[row] === undefined) continue;
+      const tag = tagOfRow(row);
+      if (tag >= 0) counts[tag] = (counts[tag] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   /** The features whose slice column was read since it was loaded from a snapshot (slice-pack.ts). */
   inflatedSlices(): string[] {
     return this.slices?.inflated() ?? [];
@@ -562,7 +581,7 @@ export class ThreatTable {
    * The snapshot's `threat-3` block members (snapshot-threat-codec.ts documents the format), `chunk`
    * cells at a time, pausing in between: columns straight from the table, other values in `raw`.
    */
-  async members(chunk: number, pause: () => Promise<void>): Promise<string[]> {
+  async members(chunk: number, pause: () => Promise<void>, taggers?: SliceTaggers): Promise<string[]> {
     const rows = Int32Array.from(this.index.values());
     const t = this.tables;
     const cell: Record<string, (row: number) => Json> = {
@@ -631,12 +650,20 @@ export class ThreatTable {
     if (sla !== null) parts.push(`,"slaBase":${sla.base},"slaSpans":${JSON.stringify(sla.spans)}`);
     if (slices !== null) {
       const packs: string[] = [];
-      for (const of of slices.columns) {
+      // Each feature's summary of its slices beside them, where it has a tagger (slice-tags.ts).
+      const tags: ([string, string] | null)[] = [];
+      for (const [k, of] of slices.columns.entries()) {
         const column = Array.from(rows, (r) => of(r) as string | null);
         await pause();
         packs.push(await packSliceColumn(column));
+        const tagger = taggers?.get(slices.names[k] ?? "");
+        const tagOfRow = tagger === undefined ? null : this.slices?.tagReader(slices.names[k] ?? "", tagger);
+        tags.push(
+          tagger === undefined || !tagOfRow ? null : await packTags(tagger.id, rows, tagOfRow, pause, chunk),
+        );
       }
       parts.push(`,"sliceNames":${JSON.stringify(slices.names)},"slicePacks":${JSON.stringify(packs)}`);
+      if (tags.some((entry) => entry !== null)) parts.push(`,"sliceTags":${JSON.stringify(tags)}`);
     }
     const raw: string[] = [];
     let written = 0;
@@ -900,7 +927,7 @@ export class ThreatTable {
     if (
       packs !== null &&
       indexOf !== null &&
-      !table.sliceColumns().load(block.sliceNames ?? [], packs, indexOf)
+      !table.sliceColumns().load(block.sliceNames ?? [], packs, indexOf, sliceTagsOf(block))
     )
       // More names than columns (a hand-made file): read as threat-7's, row by row.
       block = { ...block, slices: packs.map((column) => column.all()) };
@@ -1006,6 +1033,23 @@ function slicePacksOf(block: ThreatColumns): PackedSliceColumn[] | null {
     throw new RowError(`${packs.length} slice columns for ${names?.length ?? 0} names`);
   if (new Set(names).size !== names.length) throw new RowError("a slice name appears twice");
   return packs.map((pack, k) => PackedSliceColumn.parse(names[k] ?? "", pack, block.ids.length));
+}
+
+/**
+ * A `threat-8` block's slice tags (slice-tags.ts), unpacked when first counted; empty when it has
+ * none. RowError when they do not pair up with its slice columns.
+ */
+function sliceTagsOf(block: ThreatColumns): (LoadedTags | null)[] {
+  const entries = block.sliceTags;
+  if (entries === undefined) return [];
+  const names = block.sliceNames ?? [];
+  if (block.slicePacks === undefined || entries.length !== names.length)
+    throw new RowError(
+      `${entries.length} slice tag columns for ${block.slicePacks?.length ?? 0} slice columns`,
+    );
+  return entries.map((entry) =>
+    entry === null ? null : new LoadedTags(entry[0], entry[1], block.ids.length),
+  );
 }
 
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;

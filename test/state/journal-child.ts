@@ -25,6 +25,7 @@ const STORE_SOURCES = [
   "src/state/slice-columns.ts",
   "src/state/threat-compact.ts",
   "src/state/slice-pack.ts",
+  "src/state/slice-tags.ts",
   "src/state/packed-rows.ts",
   "src/state/column-pack.ts",
   "src/state/iso-ms.ts",

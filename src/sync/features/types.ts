@@ -1,7 +1,7 @@
 import type { Config } from "../../config/index.js";
 import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
-import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, SliceTagger, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
 import type { CreateAttributes, Decider, FeatureAction } from "../plan/plan.js";
 import type { RenderedIssue, ThreatView } from "../render/index.js";
@@ -94,6 +94,12 @@ export interface Feature {
   readonly clock?: FeatureClock;
   /** What `status` shows of its slices, when it shows something. */
   readonly status?: FeatureStatus;
+  /**
+   * Its summary of a slice as a digit, kept by the snapshot beside its slices so that `status`
+   * counts them without reading them (src/state/slice-tags.ts); its counts come from
+   * `ThreatRecords.tallySlices` with it.
+   */
+  readonly sliceTagger?: SliceTagger;
   /**
    * Its kinds of write, by step (`FeatureAction.step`): the one runner carries them out like the
    * core's (their priority, budget, intent, dry-run line and settlement are the module's).

@@ -1,6 +1,9 @@
 import {
+  TAG_COUNT,
+  tagOf,
   ThreatTable,
   type Json,
+  type SliceTagger,
   type State,
   type ThreatBrief,
   type ThreatRecord,
@@ -58,6 +61,12 @@ export interface ThreatRecords {
   earliestSlaDue(): number;
   /** Every record's slice of one feature (ThreatRecord.slices), from the columns where packed. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
+  /**
+   * How many records' slices of one feature have each of its tagger's tags (index: the tag,
+   * src/state/slice-tags.ts): the same as tagging every slice scanSlices gives, but read from the
+   * tags the snapshot keeps where it has them (no slice column inflated: `status`'s counts).
+   */
+  tallySlices(feature: string, tagger: SliceTagger): number[];
   /**
    * The records of an uncommon shape (a refusal, a feature's rare data...), without building the
    * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
@@ -212,6 +221,18 @@ export class ThreatRecordsView implements ThreatRecords {
       const slice = this.looseRecord(value).slices?.[feature];
       if (slice !== undefined) visit(id, slice);
     }
+  }
+
+  tallySlices(feature: string, tagger: SliceTagger): number[] {
+    const table = this.rows.table;
+    const counts = table ? table.tallySlices(feature, tagger) : new Array<number>(TAG_COUNT).fill(0);
+    for (const [, value] of table ? table.looseEntries() : this.rows.entries()) {
+      const slice = this.looseRecord(value).slices?.[feature];
+      if (slice === undefined) continue;
+      const tag = tagOf(tagger, slice);
+      counts[tag] = (counts[tag] ?? 0) + 1;
+    }
+    return counts;
   }
 
   *uncommon(): IterableIterator<[string, ThreatRecord]> {

@@ -8,7 +8,8 @@ import type { Feature, FeatureCheckDeps, FeatureCheckResult, FeatureCounts } fro
 import { noteOf, notesBeforeDrain, notesOnIssue, notesOnVersion } from "./intake.js";
 import { planNotes } from "./plan.js";
 import { findSection, sectionHash } from "./section.js";
-import { changeSlice, NOTES, parseSlice } from "./slice.js";
+import { changeSlice, NOTES } from "./slice.js";
+import { ABSENT, notesTagger, WRITTEN } from "./tagger.js";
 import { noteWriteAction } from "./write-action.js";
 
 /**
@@ -66,13 +67,13 @@ async function checkNotes(config: Config, deps: FeatureCheckDeps): Promise<Featu
 
 /** `status`: threats whose note holds the connector's section, and those whose reads carry no note. */
 function countNotes(threats: ThreatRecords): FeatureCounts {
+  // From the tags the snapshot keeps (or the slices' column): no record is built.
+  const tally = threats.tallySlices(NOTES, notesTagger);
   let written = 0;
   let absent = 0;
-  // From the slices' column: no record is built.
-  threats.scanSlices(NOTES, (_id, text) => {
-    const slice = parseSlice(text);
-    if (slice.w !== undefined) written += 1;
-    if (slice.n === 1) absent += 1;
+  tally.forEach((n, tag) => {
+    if ((tag & WRITTEN) !== 0) written += n;
+    if ((tag & ABSENT) !== 0) absent += n;
   });
   return { written, absent };
 }
@@ -93,4 +94,5 @@ export const notes: Feature = {
   recover: recoverNote,
   check: checkNotes,
   status: { counts: countNotes, line: notesLine },
+  sliceTagger: notesTagger,
 };

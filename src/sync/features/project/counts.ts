@@ -1,14 +1,20 @@
+import type { SliceTagger } from "../../../state/index.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureCounts } from "../types.js";
 import { FEATURE, itemOf } from "./slice.js";
 
-/** `status`: the project items recorded, read from the slices' column (no record is built). */
+/** Tag of a slice that records an item (1), else 0 (removed by a person, or not one of ours). */
+const ITEM = 1;
+
+/** What `status` counts of a project slice, as a digit the snapshot keeps (src/state/slice-tags.ts). */
+export const projectTagger: SliceTagger = {
+  id: "project/1",
+  tag: (text) => ((itemOf(text) ?? 0) > 0 ? ITEM : 0),
+};
+
+/** `status`: the project items recorded, from the tags the snapshot keeps (or the slices' column). */
 export function projectCounts(threats: ThreatRecords): FeatureCounts {
-  let items = 0;
-  threats.scanSlices(FEATURE, (_id, text) => {
-    if ((itemOf(text) ?? 0) > 0) items += 1;
-  });
-  return { items };
+  return { items: threats.tallySlices(FEATURE, projectTagger)[ITEM] ?? 0 };
 }
 
 export function projectLine(counts: FeatureCounts): string {

@@ -2,7 +2,7 @@ import type { Feature } from "../types.js";
 import { projectModules } from "./actions.js";
 import { queueBackfill } from "./backfill.js";
 import { checkProject } from "./check.js";
-import { projectCounts, projectLine } from "./counts.js";
+import { projectCounts, projectLine, projectTagger } from "./counts.js";
 import { planGroupWrites, planProjectWrites } from "./plan.js";
 import { recoverAdd } from "./recover.js";
 import { renderFields, renderGroupFields } from "./render-fields.js";
@@ -38,4 +38,5 @@ export const project: Feature = {
   check: checkProject,
   runtime: (ctx) => runtimeFor(ctx),
   status: { counts: projectCounts, line: projectLine },
+  sliceTagger: projectTagger,
 };

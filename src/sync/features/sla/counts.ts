@@ -13,13 +13,16 @@ export type SlaCounts = {
 
 const SOON_MS = 7 * DAY_MS;
 
+/** `counts` with one open issue due at `due` (epoch ms) counted. */
+function countDue(counts: SlaCounts, due: number, nowMs: number): void {
+  if (due <= nowMs) counts.breached += 1;
+  else if (due - nowMs <= SOON_MS) counts.dueWithin7Days += 1;
+}
+
 /** Counts from the due times (epoch ms) of the open issues with an SLA. */
 export function slaCounts(dues: Iterable<number>, nowMs: number): SlaCounts {
   const counts: SlaCounts = { breached: 0, dueWithin7Days: 0 };
-  for (const due of dues) {
-    if (due <= nowMs) counts.breached += 1;
-    else if (due - nowMs <= SOON_MS) counts.dueWithin7Days += 1;
-  }
+  for (const due of dues) countDue(counts, due, nowMs);
   return counts;
 }
 
@@ -35,9 +38,16 @@ export function openSlaDues(threats: ThreatRecords): number[] {
   return dues;
 }
 
-/** The counts of `status` (stored records, no index). */
+/**
+ * The counts of `status` (stored records, no index), counted as the scan goes: an array of
+ * 100,000 due times and its iteration were ~7 MB of garbage at 100,000 threats with an SLA.
+ */
 export function storedSlaCounts(threats: ThreatRecords, nowMs: number): SlaCounts {
-  return slaCounts(openSlaDues(threats), nowMs);
+  const counts: SlaCounts = { breached: 0, dueWithin7Days: 0 };
+  threats.scanSla((_id, due, open) => {
+    if (open) countDue(counts, due, nowMs);
+  });
+  return counts;
 }
 
 export function formatSla(counts: FeatureCounts): string {

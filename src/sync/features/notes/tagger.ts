@@ -1,0 +1,21 @@
+import type { SliceTagger } from "../../../state/index.js";
+import { parseSlice } from "./slice.js";
+
+/** Tag bit: the section was written (the slice holds its hash). */
+export const WRITTEN = 1;
+/** Tag bit: reads of the threat carry no note. */
+export const ABSENT = 2;
+
+/**
+ * What `status` counts of a notes slice, as a digit the snapshot keeps (src/state/slice-tags.ts):
+ * WRITTEN | ABSENT. A slice that does not parse counts as none (0), as it reads.
+ */
+export const notesTagger: SliceTagger = {
+  id: "notes/1",
+  tag: (text) => {
+    // The common slice, the hash alone, without a parse.
+    if (!text.startsWith("{")) return WRITTEN;
+    const slice = parseSlice(text);
+    return (slice.w !== undefined ? WRITTEN : 0) | (slice.n === 1 ? ABSENT : 0);
+  },
+};
