@@ -1,6 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import { withRevision, type EngineEvent } from "../../shared/index.js";
-import type { ActionDescription, IntentSpec, SendIo } from "./types.js";
+import type { ActionDescription, AskedIo, IntentSpec, SendIo } from "./types.js";
+import { createdAsAsked } from "./as-asked.js";
 
 /**
  * What the writes to a group's own issue share, in parent and in single mode: the audit event
@@ -64,11 +65,25 @@ export function groupCreateIntent(action: NewGroupIssue): IntentSpec {
   };
 }
 
-export function sendGroupCreate(action: NewGroupIssue, io: SendIo): Promise<IssueSnapshot> {
-  return io.github.createIssue(action.repo, {
+/** What a group's issue is created with (its body carries the rendering's hash). */
+function groupIssueFields(action: NewGroupIssue) {
+  return {
     title: action.title,
     body: withRevision(action.body, action.hash),
     labels: action.labels,
     assignees: [],
-  });
+  };
+}
+
+export function sendGroupCreate(action: NewGroupIssue, io: SendIo): Promise<IssueSnapshot> {
+  return io.github.createIssue(action.repo, groupIssueFields(action));
+}
+
+/**
+ * A dry run's group issue (a parent, or single mode's one issue), as its create would answer: the
+ * number no GitHub issue has, on which what follows it is planned (a parent's attaches, single
+ * mode's members' links, its project item).
+ */
+export function groupCreateAsAsked(action: NewGroupIssue, io: AskedIo): Promise<IssueSnapshot> {
+  return Promise.resolve(createdAsAsked(io, null, { repo: action.repo, ...groupIssueFields(action) }));
 }

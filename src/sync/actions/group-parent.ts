@@ -3,6 +3,7 @@ import { withRevision } from "../../shared/index.js";
 import { parentChanged, parentMade, withParent } from "../transitions/group.js";
 import {
   describeGroupState,
+  groupCreateAsAsked,
   groupCreateIntent,
   groupWritten,
   sendGroupCreate,
@@ -10,7 +11,7 @@ import {
   stateDetail,
 } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
-import { createdAsAsked, issueAsAsked } from "./as-asked.js";
+import { issueAsAsked } from "./as-asked.js";
 
 /**
  * A group's parent issue (grouping `parent` mode, contract "Workflow" → "Groups"): its create,
@@ -33,18 +34,7 @@ export const groupCreateAction: ActionModule<ActionOf<"group_create">, IssueSnap
   }),
   intent: groupCreateIntent,
   send: sendGroupCreate,
-  // A dry run's parent: the number no GitHub issue has; what follows it (its attaches, its project
-  // item) is planned on it.
-  asAsked: (action, io) =>
-    Promise.resolve(
-      createdAsAsked(io, null, {
-        repo: action.repo,
-        title: action.title,
-        body: withRevision(action.body, action.hash),
-        labels: action.labels,
-        assignees: [],
-      }),
-    ),
+  asAsked: groupCreateAsAsked,
   settle: (action, issue) => ({
     group: { id: action.groupId, change: (g) => withParent(g, action.repo, parentMade(issue, action.hash)) },
     events: [

@@ -5,6 +5,7 @@ import type { GroupIssue, GroupRecord } from "../../state/index.js";
 import { singleChanged, singleMade } from "../transitions/group.js";
 import {
   describeGroupState,
+  groupCreateAsAsked,
   groupCreateIntent,
   groupWritten,
   sendGroupCreate,
@@ -12,7 +13,7 @@ import {
   stateDetail,
 } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf, type Settlement } from "./types.js";
-import { createdAsAsked, statusAsAsked } from "./as-asked.js";
+import { statusAsAsked } from "./as-asked.js";
 
 /**
  * A group's one issue (grouping `single` mode, contract "Workflow" → "Groups"): made under a
@@ -44,18 +45,7 @@ export const singleCreateAction: ActionModule<ActionOf<"single_create">, IssueSn
   }),
   intent: groupCreateIntent,
   send: sendGroupCreate,
-  // A dry run's group issue: the number no GitHub issue has; its members' links and its project
-  // item are planned on it.
-  asAsked: (action, io) =>
-    Promise.resolve(
-      createdAsAsked(io, null, {
-        repo: action.repo,
-        title: action.title,
-        body: withRevision(action.body, action.hash),
-        labels: action.labels,
-        assignees: [],
-      }),
-    ),
+  asAsked: groupCreateAsAsked,
   settle: (action, issue) => ({
     group: {
       id: action.groupId,

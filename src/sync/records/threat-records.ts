@@ -112,8 +112,14 @@ export class ThreatRecordsView implements ThreatRecords {
 
   /** A view over a table of its own holding `records` (a plain state: tests, fixtures). */
   static of(records: Record<string, ThreatRecord>, frozen = false): ThreatRecordsView {
-    const table = new ThreatTable();
-    const view = new ThreatRecordsView(
+    const view = ThreatRecordsView.over(new ThreatTable(), frozen);
+    for (const [id, record] of Object.entries(records)) view.set(id, record);
+    return view;
+  }
+
+  /** A view over `table` itself, not journaled (tests, fixtures: a table as a snapshot loads it). */
+  static over(table: ThreatTable, frozen = false): ThreatRecordsView {
+    return new ThreatRecordsView(
       {
         get: (key) => table.get(key),
         set: (key, value) => table.set(key, value),
@@ -127,8 +133,6 @@ export class ThreatRecordsView implements ThreatRecords {
       },
       frozen,
     );
-    for (const [id, record] of Object.entries(records)) view.set(id, record);
-    return view;
   }
 
   /** The same rows, read deep-frozen (the state guard of tests and THREATBRIDGE_FREEZE_STATE=1). */

@@ -41,17 +41,7 @@ function mapped(n: number, slices?: Record<string, string>): { [k: string]: Json
 }
 
 function viewOf(table: ThreatTable): ThreatRecordsView {
-  return new ThreatRecordsView({
-    get: (key) => table.get(key),
-    set: (key, value) => table.set(key, value),
-    delete: (key) => table.delete(key),
-    entries: () => table.entries(),
-    keys: () => table.keys(),
-    get size() {
-      return table.size;
-    },
-    table,
-  });
+  return ThreatRecordsView.over(table);
 }
 
 /** The counts as `status` made them before the tags: every slice read and parsed. */
