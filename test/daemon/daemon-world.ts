@@ -124,6 +124,24 @@ export async function until(check: () => boolean, what: string, limitMs = 10_000
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/**
+ * Waits for the daemon's first cycle and its work: one cycle ok, an issue for every eligible threat,
+ * and the queue drained (links included).
+ */
+export function firstCycleDone(
+  w: DaemonWorld,
+  daemon: { status(): { cycles: { ok: number } } },
+  what = "the first cycle's issues",
+): Promise<void> {
+  return until(
+    () =>
+      daemon.status().cycles.ok === 1 &&
+      w.gh.issues(REPO).length === w.eligible.length &&
+      Object.keys(w.ctx.state.queue).length === 0,
+    what,
+  );
+}
+
 /** A promise the test resolves by hand: holds an engine call at a point the test chooses. */
 export function gate(): { promise: Promise<void>; open: () => void } {
   let open = (): void => undefined;

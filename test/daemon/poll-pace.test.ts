@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { metricsSources } from "../../src/daemon/index.js";
 import { createMetrics } from "../../src/observability/metrics.js";
 import type { Sleep } from "../../src/shared/clock.js";
-import { REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
+import { firstCycleDone, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
 
 /**
  * A limiting platform is respected by the schedule (spec "Errors" rule 1: never ask before the
@@ -35,13 +35,7 @@ describe("the schedule respects the platform's Retry-After", () => {
       processMetrics: false,
     });
     const running = daemon.run();
-    await until(
-      () =>
-        daemon.status().cycles.ok === 1 &&
-        w.gh.issues(REPO).length === w.eligible.length &&
-        Object.keys(w.ctx.state.queue).length === 0,
-      "the first cycle and its work (issues, links)",
-    );
+    await firstCycleDone(w, daemon, "the first cycle and its work (issues, links)");
 
     // The next poll meets a 429 asking for 10 minutes (longer than a cycle waits within itself).
     w.sim.sim.setFaults({ rate_429: 1, retry_after_seconds: 600 });

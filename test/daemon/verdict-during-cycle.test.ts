@@ -4,7 +4,7 @@ import type { PlatformClient } from "../../src/platform/index.js";
 import type { Sleep } from "../../src/shared/clock.js";
 import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import type { EngineEvent } from "../../src/sync/index.js";
-import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
+import { firstCycleDone, gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
 
 /**
  * Contract, "GitHub webhooks" and "Priorities": a person's close reaches the platform as its
@@ -137,13 +137,7 @@ describe("a person's verdict during a long cycle of `run`", () => {
     });
     const daemon = w.daemon();
     const running = daemon.run();
-    await until(
-      () =>
-        daemon.status().cycles.ok === 1 &&
-        w.gh.issues(REPO).length === w.eligible.length &&
-        Object.keys(w.ctx.state.queue).length === 0,
-      "the first cycle's issues",
-    );
+    await firstCycleDone(w, daemon, "the first cycle's issues");
     // A backfill: 60 new threats, twelve pages and more of five.
     for (let i = 0; i < 60; i += 1) w.sim.sim.addThreat({ status: "unsolved" });
     const issue = w.gh.issues(REPO).find((i) => i.state === "open");
@@ -202,13 +196,7 @@ describe("a person's verdict during a long cycle of `run`", () => {
     });
     const daemon = w.daemon({ clock: time.clock, sleep: time.sleep });
     const running = daemon.run();
-    await until(
-      () =>
-        daemon.status().cycles.ok === 1 &&
-        w.gh.issues(REPO).length === w.eligible.length &&
-        Object.keys(w.ctx.state.queue).length === 0,
-      "the first cycle's issues",
-    );
+    await firstCycleDone(w, daemon, "the first cycle's issues");
     const issue = w.gh.issues(REPO).find((i) => i.state === "open");
     if (!issue) throw new Error("no open issue to close");
     for (let i = 0; i < 60; i += 1) w.sim.sim.addThreat({ status: "unsolved" });
