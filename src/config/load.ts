@@ -90,7 +90,10 @@ export function parseConfigText(text: string, path: string, env: Env, opts: Load
     throw new ConfigError(path, [{ path: "", line: null, message: `YAML: ${message}` }], { cause });
   }
   // An empty file reads as null; validating {} names the sections that are required.
-  const result = ConfigSchema.safeParse(raw ?? {}, { reportInput: true });
+  // jitless: zod would otherwise compile a fast parser (`new Function`) for each object of the
+  // schema on its first parse, and the config is parsed once a process: compiling cost more than
+  // it saved (about 20 ms of a first load with every feature configured, half that without).
+  const result = ConfigSchema.safeParse(raw ?? {}, { reportInput: true, jitless: true });
   if (!result.success) {
     const problems = issuesToProblems(result.error.issues, { doc, lines, schema: ConfigSchema });
     // No cause: zod's error holds the input values, secrets included, and causes get logged.

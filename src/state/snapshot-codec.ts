@@ -170,7 +170,8 @@ export class SnapshotFormatError extends Error {
 
 /** Decodes a parsed snapshot document; throws SnapshotFormatError when it is not one. */
 export function decodeSnapshot(raw: unknown): StoreView {
-  const parsed = SnapshotDoc.safeParse(raw);
+  // Once a load: jitless, as the config's parse (config/load.ts), so that zod compiles no fast parser.
+  const parsed = SnapshotDoc.safeParse(raw, { jitless: true });
   if (!parsed.success) {
     const version = typeof raw === "object" && raw !== null && "version" in raw ? raw.version : undefined;
     if (typeof version === "number" && version > STORE_FORMAT_VERSION)
