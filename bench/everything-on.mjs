@@ -13,7 +13,7 @@
 // that wrote fails the bench (an idle run that does work measures the wrong thing).
 // Prints a Markdown table: measure, off, on, ratio, goal (the goals are reported, not asserted).
 // Usage: npm run build && nice node bench/everything-on.mjs [--threats 100000] [--runs 3]
-//          [--groups 10] [--accepted 1] [--conversation] [--keep DIR] [--profile DIR]
+//          [--groups 10] [--accepted 1] [--conversation] [--keep DIR] [--profile DIR [--profile-runs N]]
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
@@ -39,6 +39,8 @@ const { values } = parseArgs({
     keep: { type: "string" },
     /** After the measured rounds, one more idle `sync` and `status` per mode under --cpu-prof, into this directory. */
     profile: { type: "string" },
+    /** How many profiled runs per mode and command with --profile (one profile file each). */
+    "profile-runs": { type: "string", default: "1" },
   },
 });
 const RUNS = Number(values.runs);
@@ -188,8 +190,9 @@ try {
       for (const command of ["sync", "status"]) {
         const into = join(resolve(values.profile), `${mode}-${command}`);
         mkdirSync(into, { recursive: true });
-        process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${into}`;
-        check(await runCli([command, "-c", config, "--json"], { cwd: dir }), `${mode} ${command} (profiled)`);
+        process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${into}`;
+        for (let i = 0; i < Number(values["profile-runs"]); i++)
+          check(await runCli([command, "-c", config, "--json"], { cwd: dir }), `${mode} ${command} (profiled)`);
         delete process.env.NODE_OPTIONS;
       }
     }
