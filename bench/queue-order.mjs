@@ -62,10 +62,20 @@ const ms = (v) => `${v.toFixed(1)} ms`;
 
 const a = await setup("dist");
 const b = values.vs ? await setup(values.vs) : null;
-const rows = { dueWork: { a: [], b: [] }, queueSummary: { a: [], b: [] } };
+const rows = {
+  dueWork: { a: [], b: [] },
+  "dueWork, verdicts only": { a: [], b: [] },
+  queueSummary: { a: [], b: [] },
+};
+/** `run`'s verdict step before each poll: the verdicts of the backlog (class 0), in order. */
+const verdictsOnly = (q, s) =>
+  q.dueWork.length >= 2 && q.dueWork.toString().includes("upTo")
+    ? q.dueWork(s, 0, { upTo: 0 })
+    : q.dueWork(s, 0).filter((d) => d.priority === 0);
 for (let r = 0; r < runs; r++) {
   for (const [name, side] of [
     ["dueWork", (q, s) => q.dueWork(s, 0)],
+    ["dueWork, verdicts only", verdictsOnly],
     ["queueSummary", (q, s) => q.queueSummary(s)],
   ]) {
     rows[name].a.push(time(() => side(a.queue, a.state)));

@@ -17,6 +17,7 @@ import { issueStateStep, plan } from "../../src/sync/plan/plan.js";
 import { policyFromConfig } from "../../src/sync/plan/policy.js";
 import { enqueue } from "../../src/sync/records/queue.js";
 import { dueClass, dueWork, orderedQueue, queueSummary } from "../../src/sync/plan/queue-order.js";
+import type { QueueClass } from "../../src/sync/plan/queue-class.js";
 import { createStateContext, putQueue, putThreat } from "../../src/sync/records/state-updates.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
@@ -97,6 +98,39 @@ describe("queue derived from the state", () => {
       ["a", 1, 1],
       ["b", 2, 2],
     ]);
+  });
+
+  it("dueWork's filter leaves out before ordering: what it keeps comes in the order of the whole queue", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ sev: fc.integer({ min: 0, max: 4 }), person: fc.boolean(), issue: fc.boolean() }),
+          {
+            maxLength: 30,
+          },
+        ),
+        fc.integer({ min: 0, max: 4 }),
+        (rows, upTo) => {
+          const c = world();
+          rows.forEach((row, i) => {
+            const id = `t${i}`;
+            putThreat(
+              c,
+              id,
+              record(row.sev, row.issue ? { issue: { ...ISSUE, state: "open" }, link: `${REPO}#7` } : {}),
+            );
+            enqueue(c, id, row.person ? { person } : {}, "t");
+          });
+          const all = dueWork(c.state, 0);
+          expect(dueWork(c.state, 0, { upTo: upTo as QueueClass })).toEqual(
+            all.filter((d) => d.priority <= upTo),
+          );
+          const odd = (d: { id: string }): boolean => Number(d.id.slice(1)) % 2 === 1;
+          expect(dueWork(c.state, 0, { keep: odd })).toEqual(all.filter(odd));
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it("one entry per threat: new work keeps its age, ends a back-off, and never drops a person's change", () => {

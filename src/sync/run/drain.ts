@@ -297,7 +297,8 @@ const MAX_FOLLOW_UPS = 4;
  * modules' `priority`, as a threat's class is its plan's), after every threat's work.
  */
 function ordered(ctx: SyncContext, due: DueItem[], upTo: QueueClass | undefined): Subject[] {
-  const threats = due.filter((d) => d.kind === "threat" && (upTo === undefined || d.priority <= upTo));
+  // The threats are kept by `upTo` already (dueSubjects); a group's class is known once it is planned.
+  const threats = due.filter((d) => d.kind === "threat");
   const groups = due.filter((d) => d.kind === "group");
   if (groups.length === 0) return threats;
   const rank = new Map(groups.map((g) => [g.id, priorityOf(planGroupSubject(ctx, g.id))]));
@@ -310,10 +311,12 @@ function ordered(ctx: SyncContext, due: DueItem[], upTo: QueueClass | undefined)
 /** The subjects due now (the kind each `dueWork` item already says), in the order they are done. */
 function dueSubjects(ctx: SyncContext, opts: DrainOptions, attempted: ReadonlySet<string>): Subject[] {
   const nowMs = opts.ignoreBackoff ? Number.POSITIVE_INFINITY : ctx.clock.now();
-  const due = dueWork(ctx.state, nowMs).filter(
-    (d) => !attempted.has(d.id) && (opts.only === undefined || d.kind === opts.only),
-  );
-  return ordered(ctx, due, opts.upTo);
+  const { only, upTo } = opts;
+  const due = dueWork(ctx.state, nowMs, {
+    ...(upTo === undefined ? {} : { upTo }),
+    keep: (d) => !attempted.has(d.id) && (only === undefined || d.kind === only),
+  });
+  return ordered(ctx, due, upTo);
 }
 
 export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Promise<DrainResult> {
