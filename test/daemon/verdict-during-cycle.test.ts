@@ -254,4 +254,68 @@ describe("a person's verdict during a long cycle of `run`", () => {
     expect(new Set(numbers).size).toBe(numbers.length);
     expect(w.gh.issues(REPO)).toHaveLength(w.eligible.length + 60);
   });
+  it("a verdict that meets Retry-After 60 s before a poll stays queued, that poll is dropped, the verdict goes when the pause ends and the next tick after it polls", async () => {
+    const time = fakeTime();
+    world = await startDaemonWorld(undefined, {
+      clock: time.clock,
+      sleep: time.sleep,
+      maxRetryAfterMs: RUN_RETRY_AFTER_WAIT_MS,
+    });
+    const w = world;
+    const verdicts: Array<{ threatId: string; at: number }> = [];
+    const order: string[] = [];
+    w.ctx.subscribe((event: EngineEvent) => {
+      if (event.type === "verdict_sent") {
+        verdicts.push({ threatId: event.threatId, at: time.clock.now() });
+        order.push("verdict");
+      }
+      if (event.type === "cycle_started") order.push("poll");
+    });
+    const daemon = w.daemon({ clock: time.clock, sleep: time.sleep });
+    const running = daemon.run();
+    await firstCycleDone(w, daemon, "the first cycle's issues");
+    const issue = w.gh.issues(REPO).find((i) => i.state === "open");
+    if (!issue) throw new Error("no open issue to close");
+
+    // A person closes an issue; its webhook and the next tick come together, so the verdict is sent
+    // by the step before that tick's poll, and the platform answers it 429, Retry-After: 60.
+    w.gh.person.close(REPO, issue.number, { reason: "completed", login: "alice" });
+    w.sim.sim.setFaults({ rate_429: 1, retry_after_seconds: 60 });
+    time.advanceTo(time.clock.now() + 15_000);
+    const limitedAt = time.clock.now();
+    const opensAt = limitedAt + 60_000;
+    daemon.issueChanged(REPO, issue.number);
+    w.scheduler.tick();
+    await until(() => daemon.status().poll.skipped.retry_after === 1, "the poll dropped by the pause");
+    w.sim.sim.setFaults({});
+    expect(w.ctx.platform.stats().notBefore).toBe(opensAt);
+    // Not lost: the person's change waits in the queue, and no poll started after the 429.
+    const entry = Object.values(w.ctx.state.queue).find((e) => e.person !== undefined);
+    expect(entry).toBeDefined();
+    expect(verdicts).toEqual([]);
+    expect(order).toEqual(["poll"]);
+    expect(daemon.status().cycles.ok).toBe(1);
+
+    // A tick inside the window asks the platform nothing.
+    const sent = w.sim.sim.stats().requests;
+    time.advanceTo(limitedAt + 30_000);
+    w.scheduler.tick();
+    await until(() => daemon.status().poll.skipped.retry_after === 2, "the tick inside the pause");
+    expect(w.sim.sim.stats().requests).toBe(sent);
+
+    // The pause ends: the verdict goes at once, the poll waits for the next tick.
+    time.advanceTo(opensAt);
+    await until(() => verdicts.length === 1, "the verdict after the pause");
+    expect(verdicts[0]?.at).toBe(opensAt);
+    expect(daemon.status().cycles.ok).toBe(1);
+    time.advanceTo(opensAt + 15_000);
+    w.scheduler.tick();
+    await until(() => daemon.status().cycles.ok === 2, "the poll of the next tick");
+    daemon.stop();
+    await running;
+    expect(order).toEqual(["poll", "verdict", "poll"]);
+    w.sim.sim.settle();
+    expect(w.sim.sim.getThreat(verdicts[0]?.threatId ?? "")?.status).toBe("solved");
+    expect(Object.values(w.ctx.state.queue).filter((e) => e.person !== undefined)).toEqual([]);
+  });
 });
