@@ -41,4 +41,29 @@ describe("notes (end to end)", () => {
     expect(section.length).toBeLessThanOrEqual(100);
     expect(section.endsWith(`…\n${END}`)).toBe(true);
   });
+  it("an idle `sync` with notes on costs GitHub no rate-limit point: the comment listing's ETag is kept in the state, so the next process lists with it and is answered 304", async () => {
+    world = await startWorld({ threats: 0, assets: 1 }, "notes:\n  comments: 3\n");
+    const w = world;
+    w.sim.sim.addThreat({
+      name: "one",
+      severity: "high",
+      status: "unsolved",
+      asset_id: w.sim.sim.assetIds()[0],
+    });
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const issue = w.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue was created");
+    w.gh.person.comment(REPO, issue.number, "Patched on the staging hosts.", "alice");
+    // The comment's note, then a cycle with nothing new (it learns the listing's validator).
+    for (let i = 0; i < 2; i += 1) expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    for (let i = 0; i < 2; i += 1) {
+      const before = w.gh.counters();
+      const run = await w.run(["sync", "-c", w.configPath]);
+      expect(run.code, run.stderr).toBe(0);
+      const after = w.gh.counters();
+      // The issues' listing and the comments' listing, both conditional, both unchanged.
+      expect(after.rateLimitPoints - before.rateLimitPoints).toBe(0);
+      expect(after.notModified - before.notModified).toBe(2);
+    }
+  });
 });

@@ -224,7 +224,17 @@ export async function absorbIssueNow(ctx: SyncContext, repo: string, number: num
 export async function readGitHub(ctx: SyncContext): Promise<void> {
   const mapped = mappedLookup(ctx);
   for (const repo of reposToWatch(ctx)) await pollRepo(ctx, repo, mapped);
+  keepValidators(ctx);
+}
+
+/**
+ * The ETags of GitHub's change listings, into the state when they changed: the next process (a
+ * scheduled `sync`, a restarted `run`) asks with them, and an unchanged listing answers 304, which
+ * costs no rate-limit point. Called after every read of a cycle that keeps one (the issues' listing
+ * here, a feature's listing such as the notes' comments after it). Unchanged ETags are not written
+ * again: an idle cycle commits nothing.
+ */
+export function keepValidators(ctx: SyncContext): void {
   const etags = ctx.github.exportEtags();
-  // Unchanged ETags are not written again: an idle cycle commits nothing.
   if (JSON.stringify(etags) !== JSON.stringify(ctx.state.github.etags)) setMeta(ctx, "etags", etags);
 }

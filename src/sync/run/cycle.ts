@@ -4,7 +4,7 @@ import { hasChanges, persist, type SyncContext } from "../context.js";
 import { cycleSummary, type CycleCounts } from "../event-observers.js";
 import { drainQueue, isStopped, type DrainOptions, type DrainResult } from "./drain.js";
 import { printQueue } from "./dry-run.js";
-import { readGitHub } from "../intake/github.js";
+import { keepValidators, readGitHub } from "../intake/github.js";
 import { readAssets, readThreats, retryMalformed } from "../intake/platform.js";
 import { queueSummary, type QueueSummary } from "../plan/queue-order.js";
 import { recoverIntents } from "./recover.js";
@@ -316,6 +316,8 @@ async function cycleBody(
     await readGitHub(ctx);
     // What the features read once per cycle (people's comments, say), after both sides' changes.
     for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
+    // The validators of the features' listings too, so that the next process asks with them.
+    keepValidators(ctx);
     // Work the features' clocks made due (features/types.ts `clock`), from the state; people's
     // changes are read first (a person's change may end what the clock waited for).
     wakeDue(ctx);
