@@ -1,6 +1,7 @@
 import type { ThreatRecord } from "../../../state/index.js";
 import type { ThreatIndex } from "../../records/threat-index.js";
 import type { EngineState } from "../../records/threat-records.js";
+import { compareIso } from "../../../shared/iso-time.js";
 
 type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
 
@@ -33,7 +34,8 @@ export function acceptanceLines(state: EngineState): AcceptanceLine[] {
     const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : null;
     lines.push({ threatId, issue, until: a.until, by: a.by, step: a.step });
   }
-  return lines.sort((x, y) => (x.until < y.until ? -1 : x.until > y.until ? 1 : 0));
+  // By instant, not text (src/shared/iso-time.ts): `…:05Z` sorts after `…:05.500Z` as text.
+  return lines.sort((x, y) => compareIso(x.until, y.until));
 }
 
 /** The `status` text lines of the acceptances (the first 20, then how many more). */

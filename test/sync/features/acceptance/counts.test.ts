@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { acceptanceCounts } from "../../../../src/sync/features/acceptance/status.js";
+import type { ThreatRecord } from "../../../../src/state/index.js";
+import { acceptanceCounts, acceptanceLines } from "../../../../src/sync/features/acceptance/status.js";
+import type { EngineState } from "../../../../src/sync/records/threat-records.js";
 
 /**
  * Contract, "Workflow", risk acceptance: `/metrics` gives the acceptances held and those ending
@@ -27,5 +29,21 @@ describe("the acceptances /metrics counts", () => {
 
   it("none held: zeros", () => {
     expect(acceptanceCounts([], NOW)).toEqual({ held: 0, endingWithin7Days: 0 });
+  });
+});
+
+describe("the acceptances `status` lists", () => {
+  it("soonest end first, by instant: an end written in whole seconds (…:05Z) after one at …:04.500Z, before one at …:05.500Z", () => {
+    const held = (until: string): Partial<ThreatRecord> => ({
+      acceptance: { until, by: "alice", step: "announced" } as ThreatRecord["acceptance"],
+    });
+    const records: Array<[string, Partial<ThreatRecord>]> = [
+      ["c", held("2026-12-01T00:00:05.500Z")],
+      ["b", held("2026-12-01T00:00:05Z")],
+      ["a", held("2026-12-01T00:00:04.500Z")],
+      ["none", {}],
+    ];
+    const state = { threats: { uncommon: () => records.values() } } as unknown as EngineState;
+    expect(acceptanceLines(state).map((l) => l.threatId)).toEqual(["a", "b", "c"]);
   });
 });
