@@ -1,5 +1,6 @@
 import type { GroupRecord } from "../../state/index.js";
 import { nowIso, persist, type SyncContext } from "../context.js";
+import { groupTally } from "../records/group-tally.js";
 import { enqueue } from "../records/queue.js";
 import { dropQueue, putGroup, putIntent } from "../records/state-updates.js";
 import { groupRetired } from "../transitions/group.js";
@@ -39,6 +40,8 @@ function currentGroups(ctx: SyncContext): Array<[string, GroupRecord]> {
 
 /** The superseded records, by key. */
 export function supersededGroups(ctx: SyncContext): Array<[string, GroupRecord]> {
+  // None, in all but the cycles after a grouping change: answered without a walk (each group's plan asks).
+  if (groupTally(ctx.state.groups).superseded === 0) return [];
   return Object.entries(ctx.state.groups ?? {}).filter(([, g]) => g.superseded !== undefined);
 }
 

@@ -1,4 +1,5 @@
 import type { GroupRecord } from "../../state/index.js";
+import { groupTally } from "./group-tally.js";
 
 /**
  * Which group each member threat is in, from the stored groups (grouping): built once per process
@@ -24,8 +25,8 @@ export function buildMemberIndex(
  * or links to a group's issue, so a threat's path does not enter the grouping code at all.
  */
 export function anyGroupStored(groups: Readonly<Record<string, GroupRecord>> | undefined): boolean {
-  for (const _groupId in groups) return true;
-  return false;
+  // Counted, not walked: asked once per threat planned (group-tally.ts).
+  return groupTally(groups).all > 0;
 }
 
 /** In single mode, a member's group issue where it is (null: the group has none there yet). */

@@ -12,6 +12,7 @@ import type { DirtySet } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
 import type { ThreatIndex } from "./threat-index.js";
 import { collectionOf, emptyDirty, markKey, type Collection, type MetaKey } from "./state-changes.js";
+import { noteGroupWrite } from "./group-tally.js";
 import { createStateGuard } from "./state-guard.js";
 import { withoutPending, withoutPerson } from "../transitions/due-work.js";
 import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
@@ -188,8 +189,12 @@ export function dropIntent(ctx: ThreatCtx, id: string): void {
 
 /** Replaces (or, undefined, drops) a group's record (groups/: grouping). */
 export function putGroup(ctx: StateCtx, key: string, group: GroupRecord | undefined): void {
-  if (group === undefined && !Object.hasOwn(collectionOf(ctx.state, "groups"), key)) return;
+  const groups = collectionOf(ctx.state, "groups") as Record<string, GroupRecord>;
+  const had = Object.hasOwn(groups, key);
+  if (group === undefined && !had) return;
+  const before = had ? groups[key] : undefined;
   put(ctx, "groups", key, group);
+  noteGroupWrite(groups, before, group);
 }
 
 export function putAsset(ctx: StateCtx, id: string, asset: AssetRecord): void {
