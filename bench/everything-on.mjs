@@ -192,7 +192,10 @@ try {
         mkdirSync(into, { recursive: true });
         process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${into}`;
         for (let i = 0; i < Number(values["profile-runs"]); i++)
-          check(await runCli([command, "-c", config, "--json"], { cwd: dir }), `${mode} ${command} (profiled)`);
+          check(
+            await runCli([command, "-c", config, "--json"], { cwd: dir }),
+            `${mode} ${command} (profiled)`,
+          );
         delete process.env.NODE_OPTIONS;
       }
     }
