@@ -8,7 +8,9 @@
 //    events on the state directory), while nothing changes on either side.
 // Counts and ratios only; nothing here is asserted. Usage:
 //   node bench/poll-latency.mjs [--threats 6] [--idle-seconds 60] [--seed 1] [--schedule CRON]
-//     [--platform-threats 100] [--no-budget]
+//     [--platform-threats 100] [--no-budget] [--every-feature]
+// --every-feature: SLA, risk acceptance, recurrence, grouping (by asset, parent mode) and notes
+// configured, as in bench/everything-on.mjs (the idle minute of a daemon with every feature on).
 // --platform-threats: the simulator's seeded threats, all synced before the measures (a larger
 // state, e.g. 20000 with --no-budget: GitHub Enterprise Server's unlimited writes, so that the
 // backfill takes seconds, not the default budget's hours).
@@ -20,7 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
-import { median } from "./lib-cli.mjs";
+import { median, WORKFLOW_LINES } from "./lib-cli.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +32,8 @@ const { values } = parseArgs({
     schedule: { type: "string" },
     "platform-threats": { type: "string", default: "100" },
     "no-budget": { type: "boolean", default: false },
+    /** Every workflow feature and notes configured (SLA, acceptance, recurrence, grouping, notes). */
+    "every-feature": { type: "boolean", default: false },
   },
 });
 const NEW_THREATS = Number(values.threats);
@@ -71,6 +75,18 @@ async function until(test, what, timeoutMs, stepMs = 20) {
     await sleep(stepMs);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Resolves once nothing in `dir` has changed for `quietMs`, or after `limitMs` whatever changes. */
+async function quietFor(dir, quietMs, limitMs) {
+  let last = performance.now();
+  const watcher = watch(dir, () => (last = performance.now()));
+  const end = last + limitMs;
+  try {
+    while (performance.now() - last < quietMs && performance.now() < end) await sleep(500);
+  } finally {
+    watcher.close();
+  }
 }
 
 /** The daemon's CPU time so far (user + system), in ms, from /proc/<pid>/stat. */
@@ -128,6 +144,9 @@ writeFileSync(
     "log:",
     "  format: json",
     ...(values.schedule !== undefined ? [`schedule: ${JSON.stringify(values.schedule)}`] : []),
+    ...(values["every-feature"]
+      ? [...WORKFLOW_LINES, "grouping:", "  by: asset", "  mode: parent", "notes:", "  comments: 3"]
+      : []),
     "",
   ].join("\n"),
 );
@@ -172,8 +191,11 @@ try {
     seconds.push((performance.now() - at) / 1000);
   }
 
-  // 2. An idle minute, after the last new threat's echo has come back (one poll after its link).
-  await sleep(PERIOD_MS + 2000);
+  // 2. An idle minute, after the last new threat's work has settled: its link's echo (one poll
+  // after the link) and, with notes, its note and the note's echo (two polls more). Settled: the
+  // state directory unchanged for two periods (at most 5 minutes: a daemon that writes at every
+  // poll is measured doing so).
+  await quietFor(stateDir, 2 * PERIOD_MS + 1000, 300_000);
   const events = [];
   const watcher = watch(stateDir, (kind, name) => events.push(`${kind} ${name}`));
   const before = {
