@@ -150,3 +150,12 @@ export function gate(): { promise: Promise<void>; open: () => void } {
   });
   return { promise, open };
 }
+
+/** The threat ids of the verdicts the engine sends from now on, in order (its `verdict_sent` events). */
+export function verdictsSent(w: DaemonWorld): string[] {
+  const verdicts: string[] = [];
+  w.ctx.subscribe((event) => {
+    if (event.type === "verdict_sent") verdicts.push(event.threatId);
+  });
+  return verdicts;
+}

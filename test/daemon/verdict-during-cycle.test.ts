@@ -4,7 +4,15 @@ import type { PlatformClient } from "../../src/platform/index.js";
 import type { Sleep } from "../../src/shared/clock.js";
 import { readJournaledState } from "../../src/sync/records/journaled-state.js";
 import type { EngineEvent } from "../../src/sync/index.js";
-import { firstCycleDone, gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
+import {
+  firstCycleDone,
+  gate,
+  REPO,
+  startDaemonWorld,
+  until,
+  type DaemonWorld,
+  verdictsSent,
+} from "./daemon-world.js";
 
 /**
  * Contract, "GitHub webhooks" and "Priorities": a person's close reaches the platform as its
@@ -131,10 +139,7 @@ describe("a person's verdict during a long cycle of `run`", () => {
     const holds = pageHolds();
     world = await startDaemonWorld(undefined, { pageLimit: 5, platform: holds.wrap });
     const w = world;
-    const verdicts: string[] = [];
-    w.ctx.subscribe((event: EngineEvent) => {
-      if (event.type === "verdict_sent") verdicts.push(event.threatId);
-    });
+    const verdicts = verdictsSent(w);
     const daemon = w.daemon();
     const running = daemon.run();
     await firstCycleDone(w, daemon, "the first cycle's issues");

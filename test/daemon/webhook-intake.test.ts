@@ -7,7 +7,7 @@ import {
   runCycle,
   type EngineEvent,
 } from "../../src/sync/index.js";
-import { REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
+import { REPO, startDaemonWorld, until, type DaemonWorld, verdictsSent } from "./daemon-world.js";
 
 /**
  * Contract, "GitHub webhooks (optional)": a close or reopen of a managed issue by a person reaches
@@ -57,10 +57,7 @@ describe("webhook intake in the daemon loop", () => {
   it("a person's close named by a webhook is sent as one verdict before any tick; the next poll sends no second one", async () => {
     world = await startDaemonWorld();
     const w = world;
-    const verdicts: string[] = [];
-    w.ctx.subscribe((event: EngineEvent) => {
-      if (event.type === "verdict_sent") verdicts.push(event.threatId);
-    });
+    const verdicts = verdictsSent(w);
     const engine = watchedEngine();
     const daemon = w.daemon({ engine });
     const running = daemon.run();
@@ -130,10 +127,7 @@ describe("webhook intake in the daemon loop", () => {
     // One write per 8 s: the second create waits for its slot, within one drain slice (10 s).
     world = await startDaemonWorld({ per_minute: 0, per_hour: 0, min_interval_ms: 8_000 });
     const w = world;
-    const verdicts: string[] = [];
-    w.ctx.subscribe((event: EngineEvent) => {
-      if (event.type === "verdict_sent") verdicts.push(event.threatId);
-    });
+    const verdicts = verdictsSent(w);
     const daemon = w.daemon();
     const running = daemon.run();
     await until(() => w.gh.issues(REPO).length === 1, "the first issue");
