@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/shared/clock.js";
+import { WORKFLOW_FEATURES_YAML } from "./feature-config.js";
 import { threatOf } from "./people-helpers.js";
 import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
 
@@ -168,17 +169,7 @@ describe("sync --dry-run with every feature on", () => {
   it("contract, --dry-run shows every write before it happens: cycle after cycle, its lines are the sync's audit lines (action and subject)", async () => {
     world = await startWorld(
       { threats: 16, assets: 4 },
-      `grouping:
-  by: asset
-sla:
-  critical: 7d
-  high: 30d
-  medium: 90d
-  low: 180d
-  milestones: weekly
-notes:
-  comments: 3
-render:
+      `${WORKFLOW_FEATURES_YAML}render:
   related_assets: 5
 ${ACCEPTANCE}recurrence: new_issue
 `,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { WORKFLOW_FEATURES_YAML } from "./feature-config.js";
 import { threatOf } from "./people-helpers.js";
 import { GH_TOKEN, REPO, startWorld, type World } from "./world.js";
 
@@ -17,18 +18,6 @@ afterEach(async () => {
   world = undefined;
 });
 
-const FEATURES = `grouping:
-  by: asset
-sla:
-  critical: 7d
-  high: 30d
-  medium: 90d
-  low: 180d
-  milestones: weekly
-notes:
-  comments: 3
-`;
-
 const PROJECT = `token: \${GITHUB_TOKEN}
   project:
     owner: acme
@@ -44,7 +33,7 @@ function tally(actions: string[]): Record<string, number> {
 
 describe("sync --dry-run on a fresh state with the workflow features on", () => {
   it("contract, --dry-run shows every workflow write before it happens: the new issues' parents and attachments, weekly milestones, project items and notes, as the sync then writes them", async () => {
-    world = await startWorld({ threats: 12, assets: 4 }, FEATURES, {
+    world = await startWorld({ threats: 12, assets: 4 }, WORKFLOW_FEATURES_YAML, {
       standIn: { tokens: [GH_TOKEN] },
       githubAuthYaml: PROJECT,
       env: { THREATBRIDGE_LOG_LEVEL: "info" },
