@@ -4,7 +4,7 @@ import { checkTemplate, TemplateError } from "./templates.js";
 import type { TemplateKind } from "./template-scopes.js";
 
 /**
- * The workflow settings (contract, "Workflow: groups, SLAs, expiring acceptance, recurrence"): all
+ * The workflow settings (contract, "Workflow"): all
  * off unless configured. Durations keep their text here and are read with `parseDuration` where they
  * are used; the schema only lets through text that parses.
  */
