@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-import { applyCompileCache } from "./compile-cache.js";
-import { applyHeapPolicy } from "./heap-policy.js";
-import { applyWasmTiering } from "./wasm-tiering.js";
-import { ignoreClosedReader } from "./stdout-closed.js";
+import { nodeVersionProblem } from "./node-version.js";
 
-// All before any command module is loaded: the cache serves every module imported after it.
-applyCompileCache(process.env);
-applyHeapPolicy(process.env);
-applyWasmTiering(process.env);
-ignoreClosedReader(process.stdout);
-const { main } = await import("./main.js");
-process.exitCode = await main(process.argv.slice(2));
+// The Node version first, before any module that an older Node may fail to load: the rest of the
+// CLI is imported only once the version is known to be one it runs on (docs/reference.md, "Node").
+const problem = nodeVersionProblem(process.versions.node);
+if (problem === undefined) {
+  await import("./start.js");
+} else {
+  process.stderr.write(`${problem}\n`);
+  process.exitCode = 2;
+}
