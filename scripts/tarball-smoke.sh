@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The package as a stranger installs it: `npm pack` the project (its `prepack` builds dist/),
 # install the tarball into an empty prefix with `npm install -g --prefix`, and run the installed
-# `threatbridge --version` (it must print package.json's version) and `threatbridge demo` (it
-# must exit 0) from an empty directory, on Node MAJOR. Whatever the tarball forgot to ship (a
-# file outside `files`, a devDependency needed at run time) fails here, not on a user's machine.
+# `threatbridge --version` (it must print package.json's version), `threatbridge demo` and
+# `demo --workflow` and `config validate` of the shipped example config (each must exit 0) from an
+# empty directory, on Node MAJOR. The tarball holds no source map and unpacks to at most 2.5 MB.
+# Whatever the tarball forgot to ship (a file outside `files`, a devDependency needed at run time)
+# fails here, not on a user's machine.
 #
 # Usage: scripts/tarball-smoke.sh MAJOR     (e.g. 22; .ci/run calls it for each supported major)
 # Needs the npm registry (the tarball's dependencies are installed from it, as a user's are).
@@ -35,6 +37,9 @@ for file in package/LICENSE package/README.md package/CHANGELOG.md package/SECUR
   grep -qx "$file" <<<"$listing" || fail "the tarball lacks ${file#package/}"
 done
 if grep -q '^package/\(src\|test\|bench\)/' <<<"$listing"; then fail "the tarball ships sources, tests or benchmarks"; fi
+if grep -q '\.map$' <<<"$listing"; then fail "the tarball ships source maps"; fi
+unpacked="$(tar -xOzf "$tarball" | wc -c)"
+[ "$unpacked" -le 2500000 ] || fail "the tarball unpacks to $unpacked bytes, more than 2.5 MB"
 ok "packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) kB, $(wc -l <<<"$listing") files)"
 
 # ---------------------------------------------------------------- install into an empty prefix
@@ -62,4 +67,17 @@ if ! (cd "$WORK/cwd" && timeout 180 npx -y -p "node@${MAJOR}" -- "$bin" demo >"$
   fail "threatbridge demo from the installed tarball did not exit 0"
 fi
 ok "threatbridge demo exits 0 ($(wc -l <"$WORK/demo.log") lines of narration)"
+if ! (cd "$WORK/cwd" && timeout 180 npx -y -p "node@${MAJOR}" -- "$bin" demo --workflow >"$WORK/workflow.log" 2>&1); then
+  tail -n 30 "$WORK/workflow.log" >&2
+  fail "threatbridge demo --workflow from the installed tarball did not exit 0"
+fi
+ok "threatbridge demo --workflow exits 0"
+# The example config the package ships validates as it stands (no network; secrets from the environment).
+shipped_config="$prefix/lib/node_modules/threatbridge/config/threatbridge.yaml"
+if ! (cd "$WORK/cwd" && PLATFORM_CLIENT_ID=smoke PLATFORM_CLIENT_SECRET=smoke GITHUB_TOKEN=smoke \
+  on_node "$bin" config validate -c "$shipped_config" >"$WORK/validate.log" 2>&1); then
+  cat "$WORK/validate.log" >&2
+  fail "threatbridge config validate of the shipped config/threatbridge.yaml did not exit 0"
+fi
+ok "threatbridge config validate of the shipped example config exits 0"
 echo "tarball-smoke: passed on Node $node_version in $((SECONDS - started)) s"

@@ -58,6 +58,8 @@ describe("release files", () => {
 
   it("the npm tarball ships the changelog and the security policy (npm adds LICENSE and README itself)", async () => {
     const pkg = Pkg.parse(JSON.parse(await read("package.json")));
-    expect(pkg.files).toEqual(expect.arrayContaining(["dist", "config", "CHANGELOG.md", "SECURITY.md"]));
+    expect(pkg.files).toEqual(
+      expect.arrayContaining(["dist/cli.js", "dist/chunks/", "config", "CHANGELOG.md", "SECURITY.md"]),
+    );
   });
 });

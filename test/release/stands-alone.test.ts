@@ -55,7 +55,7 @@ describe("the repository stands alone", () => {
   });
 
   it("imports of the project's own src/shared are not taken for outside paths", () => {
-    // src/sync/features/notes/intake.ts imports ../../../shared/json.js: src/shared, inside.
+    // src/sync/features/notes/intake.ts imports src/shared/json.js by a relative path three folders up.
     expect(readFileSync(join(ROOT, "src/sync/features/notes/intake.ts"), "utf8")).toContain(
       `../../${SHARED}/json.js`,
     );
