@@ -47,7 +47,7 @@ interface DemoWorldOptions {
   tmpRoot?: string;
   /** Settings beside the base ones (the workflow demo's grouping, SLA and acceptance). */
   extraConfig?: Record<string, unknown>;
-  /** The engine's clock (the workflow demo lets days pass). */
+  /** The story's clock, for the engine, the simulator and the stand-in alike (the workflow demo lets days pass). */
   clock?: Clock;
 }
 
@@ -96,9 +96,15 @@ export async function startDemoWorld(opts: DemoWorldOptions): Promise<DemoWorld>
       threats: opts.threats,
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
+      ...(opts.clock !== undefined ? { clock: opts.clock } : {}),
     });
     cleanups.push(() => sim.close());
-    const gh = await startGitHubStandIn({ host: "127.0.0.1", port: 0, tokens: [DEMO_TOKEN] });
+    const gh = await startGitHubStandIn({
+      host: "127.0.0.1",
+      port: 0,
+      tokens: [DEMO_TOKEN],
+      ...(opts.clock !== undefined ? { clock: opts.clock } : {}),
+    });
     cleanups.push(() => gh.close());
     const dir = await mkdtemp(join(opts.tmpRoot ?? tmpdir(), "threatbridge-demo-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));

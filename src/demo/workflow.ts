@@ -56,9 +56,19 @@ const WORKFLOW_DEMO_CONFIG = {
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
 
+/**
+ * The day the story starts on, whatever today is: the connector, the simulator and the GitHub
+ * stand-in all read the story's clock (this instant, plus the real time the demo has run, plus the
+ * days the story skips), so that every date the demo shows (due dates, a person's comment, the
+ * note's times) belongs to the story and the narration reads the same on any day.
+ */
+const STORY_START_MS = Date.parse("2026-12-01T09:00:00.000Z");
+
 interface Run {
   world: DemoWorld;
   say: Say;
+  /** The story's time without the days it skipped: its start plus the real time run so far. */
+  base(): number;
   offsetMs: number;
   cycles: number;
 }
@@ -88,7 +98,7 @@ function threatOf(world: DemoWorld, number: number): string | null {
 }
 
 function now(run: Run): number {
-  return Date.now() + run.offsetMs;
+  return run.base() + run.offsetMs;
 }
 
 async function firstCycle(run: Run): Promise<void> {
@@ -200,14 +210,14 @@ async function warnAndExpire(
 ): Promise<void> {
   const { world, say } = run;
   const untilMs = Date.parse(`${accepted.until}T23:59:59.999Z`);
-  run.offsetMs = untilMs - 5 * DAY_MS - Date.now();
+  run.offsetMs = untilMs - 5 * DAY_MS - run.base();
   const commentsBefore = world.gh.comments(DEMO_REPO, accepted.number).length;
   await cycle(run, "warning");
   const warning = world.gh.comments(DEMO_REPO, accepted.number).slice(commentsBefore).at(-1);
   say(
     `4. Five days before ${accepted.until}: ${warning ? `a warning on #${accepted.number}: "${firstLine(warning.body)}"` : "no warning was posted"}.`,
   );
-  run.offsetMs = untilMs + DAY_MS - Date.now();
+  run.offsetMs = untilMs + DAY_MS - run.base();
   await cycle(run, "expiry");
   const status = world.sim.sim.getThreat(accepted.threatId)?.status ?? "unknown";
   const issue = issues(world).find((i) => i.number === accepted.number);
@@ -229,8 +239,15 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
   const seed = opts.seed ?? 7;
   const threats = opts.threats ?? 16;
   const assets = opts.assets ?? 4;
-  const run: Run = { world: null as unknown as DemoWorld, say: opts.say, offsetMs: 0, cycles: 0 };
-  const clock = { now: () => Date.now() + run.offsetMs };
+  const startedAt = Date.now();
+  const run: Run = {
+    world: null as unknown as DemoWorld,
+    say: opts.say,
+    base: () => STORY_START_MS + (Date.now() - startedAt),
+    offsetMs: 0,
+    cycles: 0,
+  };
+  const clock = { now: () => now(run) };
   run.world = await startDemoWorld({
     openEngine: opts.openEngine,
     logger: opts.logger,

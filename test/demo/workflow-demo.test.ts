@@ -5,7 +5,8 @@ import type { Io } from "../../src/cli/io.js";
 /**
  * `threatbridge demo --workflow`: a group with its
  * sub-issues, a due date and a breach, an acceptance and its expiry, each read back from the
- * GitHub stand-in and the simulator, with days passing on the connector's clock only.
+ * GitHub stand-in and the simulator, with days passing on the story's clock, which the connector,
+ * the simulator and the stand-in share.
  */
 describe("threatbridge demo --workflow", () => {
   it("narrates a parent with sub-issues, due dates and a breach, an acceptance, its warning and its expiry; exits 0", async () => {
@@ -30,5 +31,10 @@ describe("threatbridge demo --workflow", () => {
     expect(text).toMatch(/State: closed \(not_planned\)/);
     expect(text).toMatch(/carol at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:/);
     expect(text).toMatch(/the acceptance has expired: the platform says "unsolved", #\d+ is open/);
+    // One clock for the whole story, whatever today is: it starts on 2026-12-01, and carol's
+    // comment, made after "three days later", carries the story's date, not the real one.
+    expect(text).toContain("Three days later (on the connector's clock: 2026-12-04)");
+    expect(text).toMatch(/carol at 2026-12-04 \d{2}:\d{2} UTC:/);
+    expect(text).toMatch(/Accepted until: 2026-12-24/);
   }, 60_000);
 });
