@@ -30,5 +30,11 @@ describe("threatbridge demo --workflow", () => {
     expect(text).toMatch(/State: closed \(not_planned\)/);
     expect(text).toMatch(/carol at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:/);
     expect(text).toMatch(/the acceptance has expired: the platform says "unsolved", #\d+ is open/);
+    // notes.to_github: the analyst's words arrive as one comment, quoted inertly; the echo costs nothing.
+    expect(text).toMatch(/one comment on #\d+, quoted inertly/);
+    expect(text).toMatch(
+      /Platform note, changed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:\n\s+> Confirmed exploitable from the internet; @\u200Bdave says/,
+    );
+    expect(text).toMatch(/the next cycle made 0 GitHub writes/);
   }, 60_000);
 });
