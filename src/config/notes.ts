@@ -81,5 +81,11 @@ export const NotesConfig = z.strictObject({
     .describe(
       "Liquid, optional: replaces the section's default body; {{ issue.ref }}, issue.url, issue.state, issue.reason, issue.assignees, issue.milestone, issue.due, comments (author, at, text)",
     ),
+  to_github: z
+    .boolean()
+    .default(false)
+    .describe(
+      "true: the analyst's own text of the note (outside the connector's section) comes to the issue: in its body when it is created, then one comment per change (cut at max_length)",
+    ),
 });
 export type NotesConfig = z.infer<typeof NotesConfig>;

@@ -51,7 +51,7 @@ const WORKFLOW_DEMO_CONFIG = {
       fields: { Severity: "{{ threat.severity }}", Due: "{{ sla.due }}", Asset: "{{ asset.name }}" },
     },
   },
-  notes: { comments: 3 },
+  notes: { comments: 3, to_github: true },
 } as const;
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
@@ -228,10 +228,44 @@ async function warnAndExpire(
   if (last && issue?.state === "open") say(`   "${firstLine(last.body)}"`);
 }
 
+/**
+ * An analyst's words on the platform reach the issue (notes.to_github): the analyst writes in the
+ * threat's note, around the connector's section, and the next cycle posts one comment quoting it.
+ */
+async function analystNote(run: Run, on: { number: number; threatId: string }): Promise<void> {
+  const { world, say } = run;
+  const note = world.sim.sim.getThreat(on.threatId)?.note ?? "";
+  const at = note.indexOf(NOTE_BEGIN);
+  const section = at >= 0 ? note.slice(at) : "";
+  const text = "Confirmed exploitable from the internet; @dave says the vendor patch ships Tuesday.";
+  world.sim.sim.updateThreat(on.threatId, { note: section === "" ? text : `${text}\n\n${section}` });
+  const before = world.gh.comments(DEMO_REPO, on.number).length;
+  const writes = await cycle(run, "analyst's note");
+  const posted = world.gh
+    .comments(DEMO_REPO, on.number)
+    .slice(before)
+    .filter((c) => c.body.startsWith("Platform note"));
+  say(
+    `6. An analyst writes in the threat's note on the platform (${shortId(on.threatId)}), above the connector's section:`,
+  );
+  say(`     "${text}"`);
+  say(
+    `   Next cycle (${plural(writes, "GitHub write")}): one comment on #${on.number}, quoted inertly (no @mention):`,
+  );
+  for (const line of (posted[0]?.body ?? "").split("\n").filter((l) => l !== "" && !l.startsWith("<!--")))
+    say(`     ${clip(line, 90)}`);
+  const echo = await cycle(run, "echo");
+  say(
+    `   The echo of that change and an unchanged note post nothing: the next cycle made ${plural(echo, "GitHub write")}.`,
+  );
+  if (posted.length !== 1)
+    throw new DemoError(`the analyst's note did not reach #${on.number} as one comment`);
+}
+
 function summary(run: Run): void {
   const gh = run.world.ctx.github.stats();
   run.say(
-    `6. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
+    `7. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
   );
 }
 
@@ -283,13 +317,15 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
     opts.say("   config:   grouping by asset (parent issues with sub-issues), SLA by severity with weekly");
     opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label,`);
     opts.say(`             the issues on the project board ${DEMO_OWNER}/1 (github.project)`);
-    opts.say("             notes: the threat's note on the platform tells its issue's story");
+    opts.say("             notes: the threat's note on the platform tells its issue's story, and");
+    opts.say("             the analyst's own words in it come to the issue (notes.to_github)");
     opts.say("");
     await firstCycle(run);
     board(run);
     await breach(run);
     const accepted = await accept(run);
     await warnAndExpire(run, accepted);
+    await analystNote(run, accepted);
     summary(run);
   } finally {
     await run.world.close();

@@ -77,7 +77,8 @@ export interface GitHubStats {
 export interface GitHubGateway {
   /**
    * The issues changed since `since`. Each keeps of its text only the connector's hidden lines
-   * (marker, revision): the rest of the body and the assignees are not kept (schemas.ts toListedSnapshot).
+   * (marker, revision): the rest of the body is not kept (schemas.ts toListedSnapshot); its
+   * assignees, labels, state and milestone are.
    */
   listChangedIssues(
     repo: string,

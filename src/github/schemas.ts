@@ -120,14 +120,15 @@ export function isPullRequest(issue: GitHubIssue): boolean {
 
 /**
  * An issue of the change list as the intake keeps it: its body reduced to the connector's own
- * hidden lines (the marker and the revision line, all the intake reads of it), and no
- * assignees. A backfill lists every issue it created in the same cycle, tens of thousands at
- * once, and kept whole they held hundreds of megabytes (a 1,000,000-threat backfill must
- * run in bounded memory).
+ * hidden lines (the marker and the revision line, all the intake reads of it). A backfill lists
+ * every issue it created in the same cycle, tens of thousands at once, and kept whole their bodies
+ * held hundreds of megabytes (a 1,000,000-threat backfill must run in bounded memory). Everything
+ * else a feature reads of an issue is kept: its assignees (the note's section names them), its
+ * state, close reason, labels and milestone.
  */
 export function toListedSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {
   const snapshot = toSnapshot(issue, repo);
-  return { ...snapshot, body: snapshot.body.match(OWN_LINES)?.join("\n") ?? "", assignees: [] };
+  return { ...snapshot, body: snapshot.body.match(OWN_LINES)?.join("\n") ?? "" };
 }
 
 export function toSnapshot(issue: GitHubIssue, repo: string): IssueSnapshot {

@@ -50,8 +50,11 @@ export const NewAssetInput = z.strictObject({
 });
 export type NewAssetInput = z.input<typeof NewAssetInput>;
 
-/** Body of `PATCH /_sim/threats/{id}`: a platform-side change (re-projection). */
-export const ThreatChangesInput = z.strictObject(threatFields);
+/**
+ * Body of `PATCH /_sim/threats/{id}`: a platform-side change (re-projection), or an analyst's edit
+ * of the note in the platform's UI (`note`, applied at once, as update-note rule 4 says).
+ */
+export const ThreatChangesInput = z.strictObject({ ...threatFields, note: z.string().optional() });
 export type ThreatChangesInput = z.input<typeof ThreatChangesInput>;
 
 export const ScanInput = z.strictObject({ outcome: z.enum(["solved", "unsolved", "random"]).optional() });
@@ -156,6 +159,9 @@ export function createControls(core: SimCore): Simulator {
       const body = parse(ThreatChangesInput, changes, "threat changes");
       const threat = store.threats.get(id.toLowerCase());
       if (threat === undefined) throw new SimulatorError("not_found", `no threat ${id}`);
+      const { note, ...fields } = body;
+      if (note !== undefined) store.setNote(threat, note);
+      if (Object.keys(fields).length === 0) return requireThreat(id);
       store.updateThreat(threat, {
         severity: body.severity,
         name: body.name,

@@ -36,5 +36,11 @@ describe("threatbridge demo --workflow", () => {
     expect(text).toContain("Three days later (on the connector's clock: 2026-12-04)");
     expect(text).toMatch(/carol at 2026-12-04 \d{2}:\d{2} UTC:/);
     expect(text).toMatch(/Accepted until: 2026-12-24/);
+    // notes.to_github: the analyst's words arrive as one comment, quoted inertly; the echo costs nothing.
+    expect(text).toMatch(/one comment on #\d+, quoted inertly/);
+    expect(text).toMatch(
+      /Platform note, changed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:\n\s+> Confirmed exploitable from the internet; @\u200Bdave says/,
+    );
+    expect(text).toMatch(/the next cycle made 0 GitHub writes/);
   }, 60_000);
 });

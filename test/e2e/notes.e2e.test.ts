@@ -41,6 +41,36 @@ describe("notes (end to end)", () => {
     expect(section.length).toBeLessThanOrEqual(100);
     expect(section.endsWith(`…\n${END}`)).toBe(true);
   });
+  it("the note's section names the assignees a person set (the issue listing keeps them), in the next cycle and after", async () => {
+    world = await startWorld({ threats: 0, assets: 1 }, "notes:\n  comments: 3\n");
+    const w = world;
+    const threat = w.sim.sim.addThreat({
+      name: "one",
+      severity: "high",
+      status: "unsolved",
+      asset_id: w.sim.sim.assetIds()[0],
+    });
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    const issue = w.gh.issues(REPO)[0];
+    if (!issue) throw new Error("no issue was created");
+    const section = () => String(w.sim.sim.getThreat(threat.id)?.["note"]);
+    expect(section()).toContain(`${BEGIN}\n`);
+    expect(section()).not.toContain("Assignees:");
+    // A person assigns the issue and two people comment, in GitHub's web UI.
+    w.gh.person.assign(REPO, issue.number, ["alice", "bob"], "alice");
+    w.gh.person.comment(REPO, issue.number, "Taking this one.", "alice");
+    w.gh.person.comment(REPO, issue.number, "Thanks.", "carol");
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    expect(section()).toContain("Assignees: alice, bob\n");
+    expect(section()).toContain("alice at ");
+    expect(section()).toContain("carol at ");
+    // A later cycle with nothing new keeps them; an unassignment is shown as well.
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    expect(section()).toContain("Assignees: alice, bob\n");
+    w.gh.person.assign(REPO, issue.number, ["bob"], "bob");
+    expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
+    expect(section()).toContain("Assignees: bob\n");
+  });
   it("an idle `sync` with notes on costs GitHub no rate-limit point: the comment listing's ETag is kept in the state, so the next process lists with it and is answered 304", async () => {
     world = await startWorld({ threats: 0, assets: 1 }, "notes:\n  comments: 3\n");
     const w = world;

@@ -20,7 +20,7 @@ const issue = GitHubIssue.parse({
 });
 
 describe("issues of the change list keep only what the intake reads (bounded memory)", () => {
-  it("keeps the marker, the revision line, state and labels; drops the rest of the body and the assignees", () => {
+  it("keeps the marker, the revision line, state, labels and assignees (the note names them); drops the rest of the body", () => {
     const full = toSnapshot(issue, "acme/sec");
     const listed = toListedSnapshot(issue, "acme/sec");
     expect(listed.threatId).toBe(full.threatId);
@@ -28,9 +28,9 @@ describe("issues of the change list keep only what the intake reads (bounded mem
       "<!-- threatbridge:threat=00000000-0000-4000-8000-000000000007 -->\n<!-- threatbridge:rev=0123abcd -->",
     );
     expect(listed.body.length).toBeLessThan(full.body.length / 50);
-    expect(listed.assignees).toEqual([]);
-    const { body: _b, assignees: _a, ...rest } = listed;
-    const { body: _fb, assignees: _fa, ...fullRest } = full;
+    expect(listed.assignees).toEqual(["alice"]);
+    const { body: _b, ...rest } = listed;
+    const { body: _fb, ...fullRest } = full;
     expect(rest).toEqual(fullRest);
   });
 });

@@ -72,6 +72,7 @@ describe("the registry of features", () => {
           values: { Severity: "high" },
           person: { login: "alice" },
           section: "",
+          text: "",
           labels: [],
           assignees: [],
           previous: { repo: "acme/threats", number: 6 },

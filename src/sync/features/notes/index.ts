@@ -9,12 +9,15 @@ import { noteOf, notesBeforeDrain, notesOnIssue, notesOnVersion } from "./intake
 import { planNotes } from "./plan.js";
 import { findSection, sectionHash } from "./section.js";
 import { changeSlice, NOTES } from "./slice.js";
-import { ABSENT, notesTagger, WRITTEN } from "./tagger.js";
+import { ABSENT, COMMENT_DUE, notesTagger, WRITTEN } from "./tagger.js";
 import { noteWriteAction } from "./write-action.js";
+import { isCommentIntent, noteCommentAction, recoverComment } from "./comment-action.js";
+import { noteIssueFound, renderBodyNote } from "./to-github.js";
 
 /**
  * Notes (contract, "The conversation back": notes) as a plug-in: the threat's note on the platform
- * tells its issue's story in a section the connector owns, written only when that section changes.
+ * tells its issue's story in a section the connector owns, written only when that section changes;
+ * with `to_github`, the analyst's text around that section comes to the issue (to-github.ts).
  */
 
 /**
@@ -24,6 +27,7 @@ import { noteWriteAction } from "./write-action.js";
  * text (at most one identical extra note). 404: the threat is gone, nothing to send.
  */
 async function recoverNote(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  if (isCommentIntent(intent)) return recoverComment(ctx, intent);
   const threat = await ctx.platform.getThreat(intent.threatId);
   if (threat === null) {
     updateThreat(ctx, intent.threatId, threatGone);
@@ -71,16 +75,20 @@ function countNotes(threats: ThreatRecords): FeatureCounts {
   const tally = threats.tallySlices(NOTES, notesTagger);
   let written = 0;
   let absent = 0;
+  let commentsDue = 0;
   tally.forEach((n, tag) => {
     if ((tag & WRITTEN) !== 0) written += n;
     if ((tag & ABSENT) !== 0) absent += n;
+    if ((tag & COMMENT_DUE) !== 0) commentsDue += n;
   });
-  return { written, absent };
+  // Only `notes.to_github` makes comments due: without it the counts are the notes' two.
+  return commentsDue === 0 ? { written, absent } : { written, absent, commentsDue };
 }
 
 function notesLine(counts: FeatureCounts): string {
-  const { written = 0, absent = 0 } = counts;
-  return `notes:      ${written} threats' notes hold the GitHub section, ${absent} without a note on reads`;
+  const { written = 0, absent = 0, commentsDue = 0 } = counts;
+  const due = commentsDue === 0 ? "" : `, ${commentsDue} analysts' notes wait for their comment on GitHub`;
+  return `notes:      ${written} threats' notes hold the GitHub section, ${absent} without a note on reads${due}`;
 }
 
 export const notes: Feature = {
@@ -90,7 +98,9 @@ export const notes: Feature = {
   onIssueChange: notesOnIssue,
   beforeDrain: notesBeforeDrain,
   plan: planNotes,
-  actions: { write: noteWriteAction },
+  actions: { write: noteWriteAction, comment: noteCommentAction },
+  onIssueFound: noteIssueFound,
+  render: renderBodyNote,
   recover: recoverNote,
   check: checkNotes,
   status: { counts: countNotes, line: notesLine },

@@ -8,6 +8,7 @@ import { enqueue } from "../../records/queue.js";
 import { issueKey } from "../../records/threat-index.js";
 import { updateThreat } from "../../records/state-updates.js";
 import { noteDue } from "./plan.js";
+import { analystOnVersion } from "./to-github.js";
 import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } from "./runtime.js";
 import { findSection, plainText, sectionHash } from "./section.js";
 import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
@@ -55,12 +56,18 @@ export function notesOnVersion(
     );
     return changeSlice(after, (s) => ({ ...s, n: 1 }));
   }
-  return changeSlice(after, (s) => {
+  const noted = changeSlice(after, (s) => {
     const { n: _absent, ...rest } = s;
     if (rest.w !== undefined) return rest;
     const found = findSection(note);
     return found ? { ...rest, w: sectionHash(found.text) } : rest;
   });
+  // `notes.to_github`: the analyst's text for the issue (its body when made, else a comment).
+  if (ctx.config.notes.to_github)
+    return analystOnVersion(ctx, ctx.config.notes, threat.id, noted, note, threat.updated_at);
+  // Off: an issue not made yet is made without the analyst's text (one made with it keeps it).
+  if (noted.issue || readSlice(noted).b === undefined) return noted;
+  return changeSlice(noted, (s) => ({ ...s, b: undefined }));
 }
 
 function sameFacts(a: NotesSlice, b: NotesSlice): boolean {

@@ -7,6 +7,7 @@ import type { FeatureAction } from "../../plan/plan.js";
 import { addPending, notesData, notesRun, sayOnce } from "./runtime.js";
 import { defaultBody, renderSection, sectionHash, utcMinute } from "./section.js";
 import { NOTES, readSlice, type NotesSlice } from "./slice.js";
+import { commentDue } from "./to-github.js";
 
 /**
  * The notes' plan for one threat (contract, "The conversation back": notes), from the record and
@@ -99,6 +100,33 @@ export function noteDue(
 export function planNotes(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[] {
   const config = ctx.config.notes;
   if (!config) return [];
+  const write = planNoteWrite(ctx, config, threatId, record);
+  return config.to_github ? [...write, ...planNoteComment(ctx, threatId, record)] : write;
+}
+
+/**
+ * `notes.to_github`: the comment showing the analyst's changed text, once this cycle's intake is
+ * done (the newest text of the cycle) and the threat got none this cycle; otherwise it waits for
+ * the next cycle's intake (`pending`).
+ */
+function planNoteComment(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[] {
+  const due = commentDue(threatId, record);
+  if (due === null) return [];
+  const run = notesRun(ctx);
+  if (!run.ready || run.commented.has(threatId)) {
+    addPending(ctx, threatId);
+    return [];
+  }
+  run.commented.add(threatId);
+  return [due];
+}
+
+function planNoteWrite(
+  ctx: SyncContext,
+  config: NotesConfig,
+  threatId: string,
+  record: ThreatRecord,
+): FeatureAction[] {
   let due: NoteAction | null;
   try {
     due = noteDue(config, ctx.config.fields.threat.note, threatId, record);

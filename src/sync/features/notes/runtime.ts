@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { SyncContext } from "../../context.js";
 import { setMeta, updateThreat } from "../../records/state-updates.js";
 import { changeSlice, NOTES, parseSlice, readSlice } from "./slice.js";
+import { noteIssueMade } from "./to-github.js";
 
 /**
  * The notes' per-process part and their feature-level data in the state.
@@ -26,6 +27,8 @@ interface NotesRun {
   /** The pending flags of the stored slices were read (once per process). */
   scanned: boolean;
   written: Set<string>;
+  /** The threats whose issue got the analyst's text this cycle (`notes.to_github`: at most one comment each). */
+  commented: Set<string>;
   said: Set<string>;
   self?: string | null;
 }
@@ -40,15 +43,19 @@ export function notesRun(ctx: SyncContext): NotesRun {
       pending: new Set(),
       scanned: false,
       written: new Set(),
+      commented: new Set(),
       said: new Set(),
     };
     run = made;
     runs.set(ctx, made);
     // A new cycle waits for its own listing before it writes.
     ctx.subscribe((event) => {
+      // The connector made a threat's issue: what its body shows is what the issue last showed.
+      if (event.type === "created") noteIssueMade(ctx, event.threatId);
       if (event.type !== "cycle_started") return;
       made.ready = false;
       made.written.clear();
+      made.commented.clear();
     });
   }
   return run;
@@ -88,9 +95,22 @@ export function addPending(ctx: SyncContext, threatId: string): void {
   run.pending.add(threatId);
   if (readSlice(ctx.state.threats.get(threatId)).p !== 1) {
     updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, p: 1 })));
-    const data = notesData(ctx);
-    if (data.pending !== true) setNotesData(ctx, { ...data, pending: true });
+    markPending(ctx);
   }
+}
+
+/**
+ * Notes the threat as waiting for the next listing in memory, for a caller that sets the flag on
+ * the slice of the record it is making (`p: 1`, a threat version's): the state says a slice holds it.
+ */
+export function addPendingFlagged(ctx: SyncContext, threatId: string): void {
+  notesRun(ctx).pending.add(threatId);
+  markPending(ctx);
+}
+
+function markPending(ctx: SyncContext): void {
+  const data = notesData(ctx);
+  if (data.pending !== true) setNotesData(ctx, { ...data, pending: true });
 }
 
 /**

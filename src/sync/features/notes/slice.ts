@@ -26,6 +26,20 @@ const Slice = z.object({
   a: z.array(z.string()).optional(),
   m: z.string().optional(),
   c: z.array(z.tuple([z.number(), z.string(), z.string(), z.string()])).optional(),
+  /**
+   * `notes.to_github` (analyst.ts): the hash of the analyst's text the issue last showed (in its
+   * body or a comment; "" for none or cleared); absent when not known (a lost state, an issue made
+   * before the setting), then the issue's own comments say.
+   */
+  g: z.string().optional(),
+  /** The hash of the analyst's text due on the issue, that text (cut at max_length) and when it changed. */
+  d: z.string().optional(),
+  t: z.string().optional(),
+  k: z.string().optional(),
+  /** The analyst's text (cut) the issue's body shows, from before the issue was made. */
+  b: z.string().optional(),
+  /** The hash of the text the issue's body showed when it was found (made or adopted). */
+  s: z.string().optional(),
 });
 export type NotesSlice = z.infer<typeof Slice>;
 

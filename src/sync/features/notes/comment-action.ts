@@ -1,0 +1,122 @@
+import type { GitHubGateway } from "../../../github/index.js";
+import type { Intent } from "../../../state/index.js";
+import { QueueClass, type ActionModule, type Settlement } from "../../actions/types.js";
+import type { SyncContext } from "../../context.js";
+import type { FeatureAction } from "../../plan/plan.js";
+import { updateThreat } from "../../records/state-updates.js";
+import { commentBody, lastShown, shownHash } from "./analyst.js";
+import { NOTES } from "./slice.js";
+import { noteShown, type NoteCommentAction } from "./to-github.js";
+
+/**
+ * The comment showing the analyst's changed text on the issue (contract, "The analyst's words on
+ * GitHub"; audit action `note_comment`), paced by the write budget like every comment. It goes out
+ * under an intent (`feature`, its data `c:<hash>`): after a lost answer or a crash, the issue's
+ * comments are read before anything is posted again, and the write landed when the last comment
+ * carrying a note line shows this hash, so the same text is never posted twice in a row, and a
+ * text whose comment did not land is posted at the next plan (never lost).
+ */
+
+/** The intent data of a note comment: `c:` and the hash of the text it shows. */
+const PREFIX = "c:";
+
+export function isCommentIntent(intent: Intent): boolean {
+  return intent.feature === NOTES && intent.data?.startsWith(PREFIX) === true;
+}
+
+type Answer =
+  /** Posted. */
+  | { kind: "posted" }
+  /** The issue shows this text already (its comments, or its body, read first): nothing posted. */
+  | { kind: "shown" };
+
+const asComment = (action: FeatureAction): NoteCommentAction => action as NoteCommentAction;
+
+/**
+ * What the issue last showed, read from the issue: its last comment carrying a note line, else
+ * what its body showed (known from when it was found, else read: one issue read).
+ */
+async function shownOnIssue(github: GitHubGateway, action: NoteCommentAction): Promise<string> {
+  const fromComments = lastShown(await github.listComments(action.repo, action.number));
+  if (fromComments !== undefined) return fromComments;
+  if (action.body !== undefined) return action.body;
+  const issue = await github.getIssue(action.repo, action.number);
+  return (issue ? shownHash(issue.body) : undefined) ?? "";
+}
+
+export const noteCommentAction: ActionModule<FeatureAction, Answer> = {
+  kind: "feature",
+  priority: () => QueueClass.other,
+  spendsGitHubBudget: () => true,
+  mappingRepair: false,
+  describe: (action) => {
+    const comment = asComment(action);
+    return {
+      action: "note_comment",
+      detail:
+        comment.text === ""
+          ? "the platform note was cleared"
+          : `the platform note (${comment.text.length} characters)`,
+    };
+  },
+  intent: (action) => {
+    const comment = asComment(action);
+    return {
+      fields: {
+        kind: "feature",
+        feature: NOTES,
+        threatId: comment.threatId,
+        repo: comment.repo,
+        number: comment.number,
+        data: `${PREFIX}${comment.hash}`,
+      },
+      onFailure: "feature-recover",
+      settleLazily: false,
+    };
+  },
+  async send(action, io) {
+    const comment = asComment(action);
+    if (comment.check && (await shownOnIssue(io.github, comment)) === comment.hash) return { kind: "shown" };
+    await io.github.createComment(
+      comment.repo,
+      comment.number,
+      commentBody(comment.text, comment.hash, comment.changedAt),
+    );
+    return { kind: "posted" };
+  },
+  asAsked: () => Promise.resolve({ kind: "posted" }),
+  settle(action, answer): Settlement {
+    const comment = asComment(action);
+    const issue = { repo: comment.repo, number: comment.number };
+    return {
+      record: (r) => noteShown(r, comment.hash),
+      events:
+        answer.kind === "posted"
+          ? [
+              {
+                type: "feature_written",
+                threatId: comment.threatId,
+                issue,
+                action: "note_comment",
+                detail: comment.hash,
+              },
+            ]
+          : [],
+      commit: "checkpoint",
+    };
+  },
+};
+
+/**
+ * A note comment's intent left by a crash or a failed send: it landed when the issue's last
+ * comment carrying a note line shows its hash (recorded then); otherwise the threat's work stays
+ * queued and the comment is planned again.
+ */
+export async function recoverComment(ctx: SyncContext, intent: Intent): Promise<boolean> {
+  const hash = intent.data?.slice(PREFIX.length);
+  if (hash === undefined || intent.number === undefined) return false;
+  const comments = await ctx.github.listComments(intent.repo, intent.number);
+  if (lastShown(comments) !== hash) return false;
+  updateThreat(ctx, intent.threatId, (r) => noteShown(r, hash));
+  return true;
+}
