@@ -44,6 +44,10 @@ export function createPersonActions(
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { labels }, as(login));
     },
+    reassign(repo, number, assignees, login) {
+      const { r, issue } = target(repo, number);
+      store.updateIssue(r, issue, { assignees }, as(login));
+    },
     editTitle(repo, number, title, login) {
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { title }, as(login));

@@ -120,6 +120,8 @@ export interface PersonActions {
   /** Edits a comment's text (its author's edit): `updated_at` moves on, `created_at` stays. */
   editComment(repo: string, commentId: number, body: string): void;
   relabel(repo: string, number: number, labels: string[], login: string): void;
+  /** Sets the issue's assignees, as a person does in the web UI. */
+  reassign(repo: string, number: number, assignees: string[], login: string): void;
   editTitle(repo: string, number: number, title: string, login: string): void;
   openPullRequest(repo: string, title: string, labels: string[], login: string): number;
   /** Locks the conversation: the connector's comments are refused with 403. */
