@@ -1,5 +1,20 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { errorOf, minimalPlus, parse, problemAt } from "./helpers.js";
+
+const SHIPPED_EXAMPLE = readFileSync(new URL("../../config/threatbridge.yaml", import.meta.url), "utf8");
+
+/** The shipped example's commented `routes` rules, uncommented. */
+function shippedRoutes(): string {
+  const lines = SHIPPED_EXAMPLE.split("\n");
+  const start = lines.indexOf("routes: []");
+  const block: string[] = ["routes:"];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith("#  ")) break;
+    block.push(line.slice(1));
+  }
+  return block.join("\n");
+}
 
 /**
  * Contract, `routes`: `match.asset_name` takes globs (`*` and `?` only) and `match.where` dotted
@@ -37,6 +52,17 @@ describe("routes by asset name and asset fields read as written", () => {
       repository: "acme/payments",
       labels: [],
       assignees: ["payments-oncall"],
+    });
+  });
+});
+
+describe("config/threatbridge.yaml shows routes by asset, commented", () => {
+  it("its commented rules validate as written once uncommented", () => {
+    const { config } = parse(minimalPlus(shippedRoutes()));
+    expect(config.routes).toHaveLength(2);
+    expect(config.routes[1]?.match).toEqual({
+      asset_name: ["*.payments.acme.test", "pay-db-??"],
+      where: { "asset.business_value": ["critical", "high"], "threat.module_data.port": [443] },
     });
   });
 });
