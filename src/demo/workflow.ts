@@ -4,6 +4,7 @@ import { GROUP_LABEL } from "../shared/labels.js";
 import { runCycle } from "../sync/index.js";
 import { clip, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
 import { DEMO_REPO, startDemoWorld, type DemoWorld, type OpenDemoEngine } from "./setup.js";
+import { DEMO_ROUTES, ROUTED_REPO, routeByAsset } from "./route-step.js";
 
 /**
  * `threatbridge demo --workflow` (contract, "Workflow"): the same in-process world as the demo, with
@@ -52,6 +53,7 @@ const WORKFLOW_DEMO_CONFIG = {
     },
   },
   notes: { comments: 3 },
+  routes: DEMO_ROUTES,
 } as const;
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
@@ -221,7 +223,7 @@ async function warnAndExpire(
 function summary(run: Run): void {
   const gh = run.world.ctx.github.stats();
   run.say(
-    `6. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
+    `7. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
   );
 }
 
@@ -267,12 +269,14 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
     opts.say(`             milestones and "${BREACH_LABEL}", acceptance by the "${ACCEPT_LABEL}" label,`);
     opts.say(`             the issues on the project board ${DEMO_OWNER}/1 (github.project)`);
     opts.say("             notes: the threat's note on the platform tells its issue's story");
+    opts.say(`             a route by asset name and business value to ${ROUTED_REPO}`);
     opts.say("");
     await firstCycle(run);
     board(run);
     await breach(run);
     const accepted = await accept(run);
     await warnAndExpire(run, accepted);
+    await routeByAsset({ world: run.world, say: run.say, cycle: (what) => cycle(run, what) }, 6);
     summary(run);
   } finally {
     await run.world.close();

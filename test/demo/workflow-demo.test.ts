@@ -8,7 +8,7 @@ import type { Io } from "../../src/cli/io.js";
  * GitHub stand-in and the simulator, with days passing on the connector's clock only.
  */
 describe("threatbridge demo --workflow", () => {
-  it("narrates a parent with sub-issues, due dates and a breach, an acceptance, its warning and its expiry; exits 0", async () => {
+  it("narrates a parent with sub-issues, due dates and a breach, an acceptance, its warning and its expiry, a route by asset; exits 0", async () => {
     const out: string[] = [];
     const err: string[] = [];
     const io: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env: {} };
@@ -30,5 +30,11 @@ describe("threatbridge demo --workflow", () => {
     expect(text).toMatch(/State: closed \(not_planned\)/);
     expect(text).toMatch(/carol at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:/);
     expect(text).toMatch(/the acceptance has expired: the platform says "unsolved", #\d+ is open/);
+    // A route by asset name and field (routes): the issue in the team's repository, the body's line, the person's change standing.
+    expect(text).toMatch(/#\d+ lands in acme\/payments, assigned to payments-oncall, labelled "payments"/);
+    expect(text).toContain(
+      '"Routed here by routes[0]: asset_name *.payments.acme.test, asset.business_value critical"',
+    );
+    expect(text).toMatch(/still without "payments", still assigned to dave: the person's change stands/);
   }, 60_000);
 });
