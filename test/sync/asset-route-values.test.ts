@@ -9,6 +9,7 @@ import { commitOf } from "../../src/sync/records/state-changes.js";
 import { createStateContext, putAsset } from "../../src/sync/records/state-updates.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { applyAssetVersion, type EngineAsset } from "../../src/sync/transitions/threat-version.js";
+import { pickValues } from "../../src/shared/kept-values.js";
 
 /**
  * Contract, `routes[].match.where`: an `asset.…` path reads the asset's JSON. The asset stream
@@ -31,6 +32,32 @@ const KNOWN: EngineAsset = {
 };
 
 describe("the asset values the routes read are kept with the asset", () => {
+  it("only the routes' paths are kept, and only what a value in the YAML could equal", () => {
+    const asset = {
+      name: "pay-db-01",
+      environment: "prod",
+      owner: { team: "payments", on_call: ["ann", { login: "bob" }, 7] },
+      notes: "x".repeat(1_001),
+      retired: null,
+      huge: "unread",
+    };
+    const paths = [
+      "asset.environment",
+      "asset.owner.team",
+      "asset.owner.on_call",
+      "asset.notes",
+      "asset.retired",
+      "asset.owner",
+    ];
+    expect(pickValues(asset, "asset", paths)).toEqual({
+      "asset.environment": "prod",
+      "asset.owner.team": "payments",
+      // A list keeps its strings, numbers and booleans; an object in it could never match.
+      "asset.owner.on_call": ["ann", 7],
+    });
+    expect(pickValues(asset, "asset", ["asset.missing"])).toBeUndefined();
+  });
+
   it("a new version keeps its values; the same version with the same values is a re-delivery", () => {
     const version = { deleted: false, updatedAt: "u1", name: "pay-db-01", type: "host" };
     expect(
