@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isRecord } from "../shared/json.js";
 import { ConfigSchema } from "./schema.js";
 import { schemaAt } from "./schema-walk.js";
+import { AssetNameGlob, GLOB_PATTERN, Where, WHERE_PATH_PATTERN } from "./routes.js";
 
 /**
  * The configuration's JSON Schema (draft 2020-12), generated from `ConfigSchema` so it never
@@ -51,6 +52,11 @@ export function configJsonSchema(): Record<string, unknown> {
             then: { oneOf: [{ required: ["secret"] }, { required: ["secret_file"] }] },
           },
         ];
+      } else if (zodSchema === AssetNameGlob) {
+        jsonSchema.pattern = GLOB_PATTERN;
+      } else if (zodSchema === Where) {
+        jsonSchema.propertyNames = { type: "string", pattern: WHERE_PATH_PATTERN };
+        jsonSchema.minProperties = 1;
       } else if (zodSchema === verdict) {
         jsonSchema.if = { properties: { status: { const: "accepted" } }, required: ["status"] };
         jsonSchema.then = {

@@ -5,6 +5,7 @@ import { cronRangeProblem } from "./cron-fields.js";
 import { AcceptanceConfig, GroupingConfig, Recurrence, SlaConfig } from "./workflow.js";
 import { ProjectConfig } from "./project.js";
 import { NotesConfig } from "./notes.js";
+import { repository, RouteConfig } from "./routes.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { DEFAULT_MANAGED_LABEL } from "../shared/labels.js";
 import { SETTABLE_STATUSES, THREAT_STATUSES } from "../shared/threat-status.js";
@@ -23,9 +24,6 @@ export { SETTABLE_STATUSES };
 
 const nonEmpty = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
-const repository = z
-  .string()
-  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "must be owner/name, e.g. acme/security-threats");
 /**
  * `<secret key>_file` (contract): read and moved to the plain key before validation (see
  * secret-files.ts), so it is never present here; declared for the JSON Schema and for "did you mean".
@@ -214,23 +212,6 @@ const FiltersConfig = z.strictObject({
     .default(["unsolved", "pending"])
     .describe("A threat first seen in one of these statuses gets an issue"),
 });
-
-const RouteConfig = z
-  .strictObject({
-    match: z
-      .strictObject({
-        severity: z.array(Severity).min(1).optional().describe("Any of these severities"),
-        module: z.array(nonEmpty).min(1).optional().describe("Any of these threat modules"),
-        asset_type: z.array(nonEmpty).min(1).optional().describe("Any of these asset types"),
-      })
-      .describe("All given conditions must hold; {} matches every threat"),
-    repository: repository
-      .optional()
-      .describe("owner/name of the repository for the issue; github.repository when left out"),
-    labels: z.array(nonEmpty).default([]).describe("Added to the connector's own labels"),
-    assignees: z.array(nonEmpty).default([]).describe("GitHub logins assigned to the new issue"),
-  })
-  .describe("A routing rule; the first rule that matches decides, when an issue is created");
 
 const FieldsConfig = z.strictObject({
   threat: z

@@ -33,6 +33,8 @@ export interface IssueTemplateScope {
   asset: { id: string | null; name: string | null; type: string | null };
   platform_url: string | null;
   sla: { due: string; days_left: number; breached: boolean } | null;
+  /** The route that placed the issue: its rule, counted from 0, and its line; null when none did. */
+  route: { rule: number; line: string } | null;
   /** The related walk's assets (`render.related_assets`; empty when off) and how many more there are. */
   related: { id: string | null; name: string | null; type: string | null }[];
   related_more: number;
@@ -56,6 +58,7 @@ const ISSUE_SAMPLE: IssueTemplateScope = {
   asset: { id: "a-1", name: "www.example.com", type: "domain" },
   platform_url: "https://app.example.com/threats/0b6c2f1e",
   sla: { due: "2026-02-01", days_left: 30, breached: false },
+  route: { rule: 1, line: "Routed here by routes[1]: asset_name *.payments.acme.test" },
   related: [{ id: "a-2", name: "db.example.com", type: "domain" }],
   related_more: 0,
 };

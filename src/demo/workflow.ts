@@ -4,6 +4,7 @@ import { GROUP_LABEL } from "../shared/labels.js";
 import { runCycle } from "../sync/index.js";
 import { clip, DemoError, firstLine, plural, shortId, type Say } from "./narrate.js";
 import { DEMO_REPO, startDemoWorld, type DemoWorld, type OpenDemoEngine } from "./setup.js";
+import { DEMO_ROUTES, ROUTED_REPO, routeByAsset } from "./route-step.js";
 
 /**
  * `threatbridge demo --workflow` (contract, "Workflow"): the same in-process world as the demo, with
@@ -52,6 +53,7 @@ const WORKFLOW_DEMO_CONFIG = {
     },
   },
   notes: { comments: 3, to_github: true },
+  routes: DEMO_ROUTES,
 } as const;
 
 type StandInIssue = ReturnType<DemoWorld["gh"]["issues"]>[number];
@@ -265,7 +267,7 @@ async function analystNote(run: Run, on: { number: number; threatId: string }): 
 function summary(run: Run): void {
   const gh = run.world.ctx.github.stats();
   run.say(
-    `7. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
+    `8. In all, ${plural(run.cycles, "cycle")} over ${Math.round(run.offsetMs / DAY_MS)} days of the connector's clock: ${plural(gh.writes, "GitHub write")}, ${plural(gh.requests, "GitHub request")}.`,
   );
 }
 
@@ -319,6 +321,7 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
     opts.say(`             the issues on the project board ${DEMO_OWNER}/1 (github.project)`);
     opts.say("             notes: the threat's note on the platform tells its issue's story, and");
     opts.say("             the analyst's own words in it come to the issue (notes.to_github)");
+    opts.say(`             a route by asset name and business value to ${ROUTED_REPO}`);
     opts.say("");
     await firstCycle(run);
     board(run);
@@ -326,6 +329,7 @@ export async function runWorkflowDemo(opts: WorkflowDemoOptions): Promise<void> 
     const accepted = await accept(run);
     await warnAndExpire(run, accepted);
     await analystNote(run, accepted);
+    await routeByAsset({ world: run.world, say: run.say, cycle: (what) => cycle(run, what) }, 7);
     summary(run);
   } finally {
     await run.world.close();

@@ -27,16 +27,17 @@ export function moduleLabel(module: string): string {
 }
 
 /**
- * Whether a label is the connector's own: the managed label, a severity or module label, a
- * retired one, or one a route adds. GitHub compares label names case-insensitively, so this does.
+ * Whether a label is the connector's own: the managed label, a severity or module label, or a
+ * retired one. A route's labels are not: they are given to a new issue only, and a person's later
+ * change of them stands (contract, "Conventions"). GitHub compares label names case-insensitively,
+ * so this does.
  */
-export function isOwnLabel(label: string, managedLabel: string, routeLabels: readonly string[]): boolean {
+export function isOwnLabel(label: string, managedLabel: string): boolean {
   const l = label.toLowerCase();
   return (
     l === managedLabel.toLowerCase() ||
     RETIRED_LABELS.includes(l) ||
     l.startsWith(SEVERITY_LABEL_PREFIX) ||
-    l.startsWith(MODULE_LABEL_PREFIX) ||
-    routeLabels.some((x) => x.toLowerCase() === l)
+    l.startsWith(MODULE_LABEL_PREFIX)
   );
 }

@@ -9,7 +9,7 @@ import type { Io } from "../../src/cli/io.js";
  * the simulator and the stand-in share.
  */
 describe("threatbridge demo --workflow", () => {
-  it("narrates a parent with sub-issues, due dates and a breach, an acceptance, its warning and its expiry; exits 0", async () => {
+  it("narrates a parent with sub-issues, due dates and a breach, an acceptance, its warning and its expiry, a route by asset; exits 0", async () => {
     const out: string[] = [];
     const err: string[] = [];
     const io: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env: {} };
@@ -42,5 +42,11 @@ describe("threatbridge demo --workflow", () => {
       /Platform note, changed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:\n\s+> Confirmed exploitable from the internet; @\u200Bdave says/,
     );
     expect(text).toMatch(/the next cycle made 0 GitHub writes/);
+    // A route by asset name and field (routes): the issue in the team's repository, the body's line, the person's change standing.
+    expect(text).toMatch(/#\d+ lands in acme\/payments, assigned to payments-oncall, labelled "payments"/);
+    expect(text).toContain(
+      '"Routed here by routes[0]: asset_name *.payments.acme.test, asset.business_value critical"',
+    );
+    expect(text).toMatch(/still without "payments", still assigned to dave: the person's change stands/);
   }, 60_000);
 });

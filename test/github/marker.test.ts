@@ -51,7 +51,7 @@ describe("issue marker (contract: every issue carries <!-- threatbridge:threat=<
         updatedAt: "2026-01-01T00:00:00Z",
       },
       null,
-      { managedLabel: "threatbridge", extraLabels: [] },
+      { managedLabel: "threatbridge" },
     ).body;
     expect(parseMarker(body)).toBe("odd id -->");
   });

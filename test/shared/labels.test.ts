@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isOwnLabel, moduleLabel, severityLabel } from "../../src/shared/index.js";
-import { labelsFor } from "../../src/sync/render/labels.js";
+import { labelsFor, withLabels } from "../../src/sync/render/labels.js";
 import type { ThreatView } from "../../src/sync/render/index.js";
 
 const THREAT: ThreatView = {
@@ -18,21 +18,27 @@ const THREAT: ThreatView = {
 };
 
 describe("the connector's own labels (contract: managed label; people's labels are kept)", () => {
-  it("every label the renderer writes is one the update recognises as its own, so none is left behind", () => {
-    const routeLabels = ["Urgent", "team:infra"];
-    const written = labelsFor(THREAT, "threatbridge", routeLabels);
-    expect(written).toEqual(["module:dns", "severity:high", "team:infra", "threatbridge", "Urgent"].sort());
-    for (const label of written) expect(isOwnLabel(label, "threatbridge", routeLabels)).toBe(true);
+  it("every label the renderer writes on an update is one the update recognises as its own, so none is left behind", () => {
+    const written = labelsFor(THREAT, "threatbridge");
+    expect(written).toEqual(["module:dns", "severity:high", "threatbridge"]);
+    for (const label of written) expect(isOwnLabel(label, "threatbridge")).toBe(true);
+  });
+
+  it("a route's label is not the connector's own: given at creation, a person's later change of it stands", () => {
+    const created = withLabels(labelsFor(THREAT, "threatbridge"), ["Urgent", "team:infra"]);
+    expect(created).toEqual(["module:dns", "severity:high", "team:infra", "threatbridge", "Urgent"].sort());
+    expect(isOwnLabel("Urgent", "threatbridge")).toBe(false);
+    expect(isOwnLabel("team:infra", "threatbridge")).toBe(false);
   });
 
   it("a person's label is not the connector's, and names compare case-insensitively as GitHub does", () => {
-    expect(isOwnLabel("needs-triage", "threatbridge", [])).toBe(false);
-    expect(isOwnLabel("ThreatBridge", "threatbridge", [])).toBe(true);
-    expect(isOwnLabel(severityLabel("critical").toUpperCase(), "threatbridge", [])).toBe(true);
-    expect(isOwnLabel(moduleLabel("web"), "tb", [])).toBe(true);
+    expect(isOwnLabel("needs-triage", "threatbridge")).toBe(false);
+    expect(isOwnLabel("ThreatBridge", "threatbridge")).toBe(true);
+    expect(isOwnLabel(severityLabel("critical").toUpperCase(), "threatbridge")).toBe(true);
+    expect(isOwnLabel(moduleLabel("web"), "tb")).toBe(true);
   });
 
   it("the pending label earlier versions wrote is still removed as the connector's own", () => {
-    expect(isOwnLabel("pending", "threatbridge", [])).toBe(true);
+    expect(isOwnLabel("pending", "threatbridge")).toBe(true);
   });
 });

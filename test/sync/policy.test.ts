@@ -54,12 +54,20 @@ describe("policy (the YAML's decisions)", () => {
       repo: "acme/dns",
       labels: ["dns-team"],
       assignees: [],
+      placed: {
+        index: 0,
+        matched: [
+          { key: "module", value: "dns" },
+          { key: "asset_type", value: "domain" },
+        ],
+      },
     });
     expect(routeFor(view({ module: "dns" }), asset("ip"), policy).repo).toBe(REPO);
     expect(routeFor(view(), asset("tenant"), policy)).toEqual({
       repo: REPO,
       labels: [],
       assignees: ["cloud-oncall"],
+      placed: { index: 1, matched: [{ key: "asset_type", value: "tenant" }] },
     });
     expect(routeFor(view(), null, policy)).toEqual({ repo: REPO, labels: [], assignees: [] });
   });

@@ -32,9 +32,11 @@ export async function unlessGone<T>(
 }
 
 /**
- * Brings the connector's own labels on an issue to `wanted` through the label endpoints, from the
- * labels GitHub's last answer showed: nothing is sent when they already match (the usual case, since
- * the labels change only with severity, module or route), and people's labels are never touched.
+ * Brings the connector's own labels on an issue (the managed, severity and module labels) to
+ * `wanted` through the label endpoints, from the labels GitHub's last answer showed: nothing is
+ * sent when they already match (the usual case, since they change only with severity or module).
+ * Every other label is left as it is: people's, and a route's, which the issue was created with
+ * and a person may have removed since (contract, "Conventions": their change stands).
  */
 export async function syncLabels(io: SendIo, issue: IssueSnapshot, wanted: readonly string[]): Promise<void> {
   const has = new Set(issue.labels.map((l) => l.toLowerCase()));

@@ -5,7 +5,7 @@ import { enqueue } from "../records/queue.js";
 import { putGroup } from "../records/state-updates.js";
 import { buildMemberIndex } from "../records/group-members.js";
 import type { AssetView, ThreatView } from "../render/index.js";
-import { isEligible, routeFor } from "../plan/policy.js";
+import { isEligible, routeFor, type AssetValues } from "../plan/policy.js";
 import { groupIdOf, groupKeyOf } from "./group-key.js";
 
 /**
@@ -45,6 +45,11 @@ function withoutMember(group: GroupRecord, threatId: string): GroupRecord | unde
 function assetOf(ctx: SyncContext, view: ThreatView): AssetView | null {
   const record = view.assetId ? ctx.state.assets[view.assetId] : undefined;
   return view.assetId && record ? { id: view.assetId, name: record.name, type: record.type } : null;
+}
+
+/** What intake kept of the threat's asset for the routes' `where` paths. */
+function assetValues(ctx: SyncContext, view: ThreatView): AssetValues {
+  return view.assetId ? ctx.state.assets[view.assetId]?.routeValues : undefined;
 }
 
 /**
@@ -88,7 +93,11 @@ export function noteGroupMember(
     title: (view.title ?? threatId).slice(0, TITLE_KEPT),
     severity: view.severityRank ?? 0,
     ...(single
-      ? { status: view.status, assetId: view.assetId, repo: routeFor(view, asset, ctx.policy).repo }
+      ? {
+          status: view.status,
+          assetId: view.assetId,
+          repo: routeFor(view, asset, ctx.policy, assetValues(ctx, view)).repo,
+        }
       : {}),
   };
   const group: GroupRecord = ctx.state.groups?.[groupId] ?? {

@@ -16,6 +16,7 @@ import {
   setMeta,
 } from "../records/state-updates.js";
 import { githubLink, toAssetView, toThreatView } from "../render/normalize.js";
+import { pickValues } from "../../shared/kept-values.js";
 import { planFor } from "../plan/plan-for.js";
 import { noteGroupMember } from "../groups/membership.js";
 import { enqueue } from "../records/queue.js";
@@ -69,6 +70,11 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
       updatedAt: asset.updated_at,
       name: view?.name ?? null,
       type: view?.type ?? null,
+      // What the routes' `where` reads of the asset (`asset.…`): kept, so matching needs no read.
+      routeValues:
+        asset.deleted || ctx.policy.wherePaths.asset.length === 0
+          ? undefined
+          : pickValues(asset, "asset", ctx.policy.wherePaths.asset),
     },
     Boolean(ctx.index.byAsset.get(asset.id)?.size),
   );
@@ -120,7 +126,7 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
-  const view = toThreatView(threat, ctx.config.fields.threat);
+  const view = toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat);
   const link = githubLink(threat);
   const before = ctx.state.threats.get(threat.id);
   const result = applyThreatVersion(before, {

@@ -8,7 +8,7 @@ import {
   statusSeen,
   type Plugged,
 } from "../features/registry.js";
-import { desiredIssueState, isEligible, routeFor } from "./policy.js";
+import { defaultRoute, desiredIssueState, isEligible, routeFor } from "./policy.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { updateThreat } from "../records/state-updates.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
@@ -165,9 +165,7 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
     view?.assetId && assetRecord
       ? { id: view.assetId, name: assetRecord.name, type: assetRecord.type }
       : null;
-  const route = view
-    ? routeFor(view, asset, ctx.policy)
-    : { repo: ctx.policy.defaultRepo, labels: [], assignees: [] };
+  const route = view ? routeFor(view, asset, ctx.policy, assetRecord?.routeValues) : defaultRoute(ctx.policy);
   // A person's change with the threat not at hand (it did not change on the stream): the planner
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;

@@ -9,7 +9,7 @@ import {
   type Policy,
   type Route,
 } from "./policy.js";
-import type { RenderedIssue } from "../render/index.js";
+import { withLabels, type RenderedIssue } from "../render/index.js";
 import type { Known } from "./known.js";
 import type { SingleMembership } from "../records/group-members.js";
 import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
@@ -323,8 +323,9 @@ export function plan(input: PlanInput): Action[] {
       get body() {
         return rendered.issue.body;
       },
+      // The route's labels are the new issue's only: a person's later change of them stands.
       get labels() {
-        return rendered.issue.labels;
+        return withLabels(rendered.issue.labels, input.route.labels);
       },
       assignees: input.route.assignees,
       hash: rendered.hash,

@@ -3,6 +3,7 @@ import { severityName } from "../render/normalize.js";
 import { noteRenderer, type NoteRenderer } from "./verdict-note.js";
 import type { AssetView, Route, ThreatView } from "../render/index.js";
 import { rankOfSeverity } from "../../shared/severity.js";
+import { compileRoutes, firstMatch, wherePaths, type KeptValue } from "./route-match.js";
 
 /**
  * The YAML's decisions as pure functions: which threats get an issue, where it goes, which issue
@@ -20,6 +21,10 @@ export interface Policy {
   modules: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
   assetTypes: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
   routes: readonly RouteRule[];
+  /** The routes with their globs compiled (route-match.ts). */
+  compiledRoutes: ReturnType<typeof compileRoutes>;
+  /** The `where` paths the routes read, by the JSON they start in: intake keeps these values. */
+  wherePaths: { threat: string[]; asset: string[] };
   verdicts: Config["verdicts"];
   /** Renders a verdict's status note (Liquid), compiling each template once. */
   verdictNote: NoteRenderer;
@@ -34,6 +39,8 @@ export function policyFromConfig(config: Config): Policy {
     modules: config.filters.modules,
     assetTypes: config.filters.asset_types,
     routes: config.routes,
+    compiledRoutes: compileRoutes(config.routes),
+    wherePaths: wherePaths(config.routes),
     verdicts: config.verdicts,
     verdictNote: noteRenderer(),
   };
@@ -76,25 +83,39 @@ export function isEligible(threat: ThreatView, asset: AssetView | null, policy: 
 
 export type { Route };
 
-function matches(list: readonly string[] | undefined, value: string | null): boolean {
-  if (!list) return true;
-  if (value === null) return false;
-  const v = value.toLowerCase();
-  return list.some((x) => x.toLowerCase() === v);
+/** What intake kept of the threat's asset for `where` (by full path, `asset.…`). */
+export type AssetValues = Readonly<Record<string, KeptValue>> | undefined;
+
+/**
+ * First matching rule wins; none matching → the default repository (contract, `routes`). Reads
+ * only what is at hand: the threat's view, its asset's view and the asset's kept values.
+ */
+export function routeFor(
+  threat: ThreatView,
+  asset: AssetView | null,
+  policy: Policy,
+  assetValues?: AssetValues,
+): Route {
+  if (policy.compiledRoutes.length === 0) return defaultRoute(policy);
+  const hit = firstMatch(policy.compiledRoutes, {
+    severity: severityName(threat.severityRank),
+    module: threat.module,
+    assetType: asset?.type ?? null,
+    assetName: asset?.name ?? null,
+    values: (path) => (path.startsWith("asset.") ? assetValues?.[path] : threat.routeValues?.[path]),
+  });
+  if (hit === null) return defaultRoute(policy);
+  const { rule, index, matched } = hit;
+  return {
+    repo: rule.repository ?? policy.defaultRepo,
+    labels: rule.labels,
+    assignees: rule.assignees,
+    placed: { index, matched },
+  };
 }
 
-/** First matching rule wins; none matching → the default repository (contract, `routes`). */
-export function routeFor(threat: ThreatView, asset: AssetView | null, policy: Policy): Route {
-  const severity = severityName(threat.severityRank);
-  for (const rule of policy.routes) {
-    if (
-      matches(rule.match.severity, severity) &&
-      matches(rule.match.module, threat.module) &&
-      matches(rule.match.asset_type, asset?.type ?? null)
-    ) {
-      return { repo: rule.repository ?? policy.defaultRepo, labels: rule.labels, assignees: rule.assignees };
-    }
-  }
+/** Where an issue no route matched goes: the default repository, with nothing added. */
+export function defaultRoute(policy: Pick<Policy, "defaultRepo">): Route {
   return { repo: policy.defaultRepo, labels: [], assignees: [] };
 }
 

@@ -10,6 +10,8 @@ import {
 } from "../../state/index.js";
 import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
+import { isRecord } from "../../shared/json.js";
+import { keptValuesOf } from "../../shared/kept-values.js";
 import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
@@ -76,6 +78,24 @@ function threatRowsOf(store: JournaledStore): ThreatRows {
 }
 
 /**
+ * The assets with the values the routes read, as stored beside the schema's fields (the schema
+ * does not name them, and its parse drops them): each checked, anything else dropped.
+ */
+function withRouteValues(
+  assets: EngineState["assets"],
+  stored: Record<string, unknown>,
+): EngineState["assets"] {
+  let out: EngineState["assets"] | undefined;
+  for (const [id, raw] of Object.entries(stored)) {
+    const values = isRecord(raw) ? keptValuesOf(raw["routeValues"]) : undefined;
+    const asset = assets[id];
+    if (values === undefined || asset === undefined) continue;
+    (out ??= { ...assets })[id] = { ...asset, routeValues: values };
+  }
+  return out ?? assets;
+}
+
+/**
  * The state the store holds, parsed (a value that does not parse is `state_corrupt` at open).
  * The threats stay in the store and are read through it (threat-records.ts): a write to them is
  * a buffered store change at once, and `persist` commits it with the rest.
@@ -124,7 +144,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
   // The groups when first read: the engine's context reads them as it is made (so a `sync` or a
   // `run` refuses a group that does not parse before its cycle, as before), `status` never.
   let groups: Record<string, GroupRecord> | undefined;
-  const engine: EngineState = { ...parsed, threats };
+  const engine: EngineState = { ...parsed, assets: withRouteValues(parsed.assets, records.assets), threats };
   Object.defineProperty(engine, "groups", {
     enumerable: true,
     configurable: true,

@@ -1,5 +1,4 @@
 import type {
-  AssetRecord,
   GroupRecord,
   Intent,
   LastCycle,
@@ -15,6 +14,7 @@ import { collectionOf, emptyDirty, markKey, type Collection, type MetaKey } from
 import { noteGroupWrite } from "./group-tally.js";
 import { createStateGuard } from "./state-guard.js";
 import { withoutPending, withoutPerson } from "../transitions/due-work.js";
+import type { EngineAsset } from "../transitions/threat-version.js";
 import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } from "./threat-records.js";
 
 /**
@@ -76,7 +76,7 @@ function withGroups(held: EngineState, threats: ThreatRecordsView): EngineState 
 
 type Values = {
   threats: ThreatRecord;
-  assets: AssetRecord;
+  assets: EngineAsset;
   queue: QueueEntry;
   intents: Intent;
   retryThreats: RetryRecord;
@@ -197,7 +197,7 @@ export function putGroup(ctx: StateCtx, key: string, group: GroupRecord | undefi
   noteGroupWrite(groups, before, group);
 }
 
-export function putAsset(ctx: StateCtx, id: string, asset: AssetRecord): void {
+export function putAsset(ctx: StateCtx, id: string, asset: EngineAsset): void {
   put(ctx, "assets", id, asset);
 }
 

@@ -11,6 +11,7 @@ import {
 import { deepFreeze } from "../../shared/deep-freeze.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";
+import type { EngineAsset } from "../transitions/threat-version.js";
 
 /**
  * The engine's threat records, read and written through where they are stored (the
@@ -312,7 +313,11 @@ export class ThreatRecordsView implements ThreatRecords {
 }
 
 /** The engine's state: the schema's, with the threats read through where they are stored. */
-export type EngineState = Omit<State, "threats"> & { threats: ThreatRecords };
+export type EngineState = Omit<State, "threats" | "assets"> & {
+  threats: ThreatRecords;
+  /** The store's asset records, with the values the routes read (transitions/threat-version.ts). */
+  assets: Record<string, EngineAsset>;
+};
 
 /** A plain state (tests, fixtures, the dry-run of a version-1 file) as the engine holds it. */
 export function engineState(state: State | EngineState): EngineState {

@@ -4,10 +4,11 @@ import { markerFor, slaSinceLine } from "../../shared/index.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import { relatedSection } from "./related-section.js";
+import { inertRouteLine } from "./route-line.js";
 import type { AssetView, RelatedView, ThreatView } from "./types.js";
 
 /**
- * The default issue body: a summary table, the description, the module data, a link to the
+ * The default issue body: a summary table, the route's line (when a route placed the issue), the description, the module data, a link to the
  * platform, a footer, and last, on its own line, the marker. It always fits GitHub's body limit:
  * the table cells are bounded, and the description and module data (the parts that can be long)
  * share what is left, each cut with a visible note. The marker is never cut.
@@ -97,6 +98,7 @@ export function defaultBody(
   asset: AssetView | null,
   platformUiUrl?: string,
   related?: RelatedView | null,
+  routeLine?: string | null,
 ): string {
   const url = platformLink(platformUiUrl, threat.id);
   // Bounded like the table (related-section.ts), so it is part of the frame the long parts share.
@@ -104,7 +106,9 @@ export function defaultBody(
   // The SLA's due day only: what changes with the clock (days left, breached) would rewrite every
   // issue daily. A breach shows as the breach label instead.
   const due = threat.sla ? [`**Due: ${threat.sla.due}**`] : [];
-  const head = [summaryTable(threat, asset), ...due, "### Description"];
+  // The route that placed the issue, so that the people it reached see why (contract, "Conventions").
+  const routed = routeLine ? [inertRouteLine(routeLine)] : [];
+  const head = [summaryTable(threat, asset), ...due, ...routed, "### Description"];
   const tail = [
     ...(relatedPart === null ? [] : [relatedPart]),
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),

@@ -7,9 +7,12 @@ export type {
   RenderOutcome,
   RenderWarning,
   Route,
+  RouteShown,
   ThreatView,
 } from "./types.js";
 export { renderIssue } from "./render-issue.js";
+export { withLabels } from "./labels.js";
+export { routeLine, routeShown } from "./route-line.js";
 export { compileTemplates, TemplateError } from "../../config/index.js";
 export { findMarkerIds, markerFor } from "../../shared/index.js";
 export { escapeMarkdownInline, escapePlainText } from "./escape.js";

@@ -5,9 +5,11 @@ import { precut } from "./truncate.js";
 import type { ThreatView } from "./types.js";
 
 /**
- * The issue's labels: the managed label, `severity:<severity>`, `module:<module>` and the route's
- * labels. None follows the platform status: the issue's open/closed state shows it (contract:
- * `pending` leaves the issue as it is), so a verdict's echo costs no GitHub write. GitHub label names are at most 50
+ * The issue's labels: the managed label, `severity:<severity>` and `module:<module>`, the
+ * connector's own, which every content update brings back; and, when the issue is created only,
+ * the route's (a person's later change of them stands: contract, "Conventions"). None follows the
+ * platform status: the issue's open/closed state shows it (contract: `pending` leaves the issue as
+ * it is), so a verdict's echo costs no GitHub write. GitHub label names are at most 50
  * characters and compared case-insensitively, so duplicates are dropped ignoring case (the first
  * one wins: managed, then ours, then the route's) and the result is sorted by code unit.
  */
@@ -23,21 +25,21 @@ function cleanLabel(raw: string): string {
   return precut(text, MAX_LABEL_LENGTH).text.trim();
 }
 
-export function labelsFor(
-  threat: ThreatView,
-  managedLabel: string,
-  extraLabels: readonly string[],
-): string[] {
+/** The connector's own labels of the threat's issue (every update brings them back). */
+export function labelsFor(threat: ThreatView, managedLabel: string): string[] {
   const candidates = [managedLabel];
   const severity = cleanLabel(threat.severity ?? "").toLowerCase();
   const module = cleanLabel(threat.module ?? "").toLowerCase();
   if (severity !== "") candidates.push(severityLabel(severity));
   if (module !== "") candidates.push(moduleLabel(module));
-  candidates.push(...extraLabels);
+  return withLabels(candidates, []);
+}
 
+/** A new issue's labels: the connector's own, then those its route adds (cleaned, once each, sorted). */
+export function withLabels(own: readonly string[], added: readonly string[]): string[] {
   const seen = new Set<string>();
   const labels: string[] = [];
-  for (const candidate of candidates) {
+  for (const candidate of [...own, ...added]) {
     const label = cleanLabel(candidate);
     const key = label.toLowerCase();
     if (label === "" || seen.has(key)) continue;

@@ -1,6 +1,7 @@
 import type { Config } from "../../config/index.js";
 import { GITHUB_SYSTEM, type Asset, type Threat } from "../../platform/index.js";
 import { getPath, isRecord } from "../../shared/json.js";
+import { pickValues } from "../../shared/kept-values.js";
 import type { AssetView, ThreatView } from "./types.js";
 import { SEVERITIES } from "../../shared/severity.js";
 
@@ -45,9 +46,15 @@ function plainObject(value: unknown): Record<string, unknown> | null {
   return isRecord(value) ? value : null;
 }
 
-export function toThreatView(threat: Threat, fields: Config["fields"]["threat"]): ThreatView {
+/** `routePaths`: the routes' `where` paths into the threat (`threat.…`), whose values the view keeps. */
+export function toThreatView(
+  threat: Threat,
+  fields: Config["fields"]["threat"],
+  routePaths: readonly string[] = [],
+): ThreatView {
   const severity = text(getPath(threat, fields.severity));
   const age = getPath(threat, fields.age);
+  const routeValues = routePaths.length === 0 ? undefined : pickValues(threat, "threat", routePaths);
   return {
     id: threat.id,
     title: text(getPath(threat, fields.title)),
@@ -60,6 +67,7 @@ export function toThreatView(threat: Threat, fields: Config["fields"]["threat"])
     assetId: text(getPath(threat, fields.asset_id)),
     moduleData: plainObject(threat.module_data),
     updatedAt: threat.updated_at,
+    ...(routeValues ? { routeValues } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { defaultBody } from "./default-body.js";
 import { defaultTitle } from "./default-title.js";
 import { escapePlainText, neutralizeMarkers } from "./escape.js";
+import { inertRouteLine } from "./route-line.js";
 import { labelsFor } from "./labels.js";
 import { MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
 import { markerFor, slaSinceLine } from "../../shared/index.js";
@@ -37,9 +38,12 @@ function templatedBody(
   scope: object,
   threatId: string,
   slaSince: string | null,
+  routeLine: string | null,
 ): string {
-  const text = neutralizeMarkers(render(scope)).trimEnd();
-  if (text.trim() === "") return "";
+  const rendered = neutralizeMarkers(render(scope)).trimEnd();
+  if (rendered.trim() === "") return "";
+  // The route's line is on every issue a route placed (contract), where the template puts it or last.
+  const text = routeLine === null ? rendered : `${rendered}\n\n${routeLine}`;
   const marker =
     slaSince === null ? markerFor(threatId) : `${markerFor(threatId)}\n\n${slaSinceLine(slaSince)}`;
   return `${truncateBlock(text, MAX_RENDERED_BODY_LENGTH - marker.length - 2)}\n\n${marker}`;
@@ -54,7 +58,7 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
     try {
       title = templatedTitle(
         templates.renderTitle,
-        titleScope(threat, asset, opts.platformUiUrl, opts.related),
+        titleScope(threat, asset, opts.platformUiUrl, opts.related, opts.route),
       );
       if (title === "") {
         title = null;
@@ -70,9 +74,10 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
     try {
       body = templatedBody(
         templates.renderBody,
-        bodyScope(threat, asset, opts.platformUiUrl, opts.related),
+        bodyScope(threat, asset, opts.platformUiUrl, opts.related, opts.route),
         threat.id,
         threat.sla?.since ?? null,
+        opts.route && !opts.bodyPlacesRoute ? inertRouteLine(opts.route.line) : null,
       );
       if (body === "") {
         body = null;
@@ -85,8 +90,8 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
 
   return {
     title: title ?? defaultTitle(threat, asset),
-    body: body ?? defaultBody(threat, asset, opts.platformUiUrl, opts.related),
-    labels: labelsFor(threat, opts.managedLabel, opts.extraLabels),
+    body: body ?? defaultBody(threat, asset, opts.platformUiUrl, opts.related, opts.route?.line ?? null),
+    labels: labelsFor(threat, opts.managedLabel),
     warnings,
   };
 }

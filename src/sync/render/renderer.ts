@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { Route } from "./types.js";
+import { routeShown } from "./route-line.js";
 import { SEVERITIES } from "../../shared/severity.js";
 import {
   compileTemplates,
@@ -50,6 +51,8 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
     managedLabel: config.github.managed_label,
     platformUiUrl: config.platform.ui_url,
     templates,
+    // A body template that names `route` places the route's line itself.
+    bodyPlacesRoute: /\broute\b/.test(config.templates.body ?? ""),
   };
   const fixed = JSON.stringify([
     RENDER_VERSION,
@@ -77,7 +80,8 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
       JSON.stringify([
         fixed,
         config.fields,
-        config.routes.map((r) => r.labels),
+        // What the routes' lines say (a rule's index and what of it matches).
+        config.routes.map((r) => r.match),
         ...(slaKey ? [slaKey] : []),
         // Grouping on (or a new key) files every threat under its group: the stream is read again
         // from the start. Left out when off, so that the key of a config without groups is as before.
@@ -89,6 +93,9 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
   return {
     key,
     render(threat, asset, route) {
+      // The route's line is what the issue shows of its route: its labels and assignees are the
+      // new issue's only (plan.ts), so they are not content an update brings back.
+      const shown = routeShown(route);
       // The default rendering does not show the status (the open/closed state does), so that a
       // verdict's echo is free.
       // Both are taken on first use: the planner asks neither for a threat that gets no issue,
@@ -98,7 +105,8 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
       return {
         get hash(): string {
           if (hash === undefined) {
-            const { ageDays: _age, updatedAt: _updated, status, sla, ...rest } = threat;
+            // The route's values are in the hash as the route they make (its line), not as data.
+            const { ageDays: _age, updatedAt: _updated, status, sla, routeValues: _route, ...rest } = threat;
             const clock = templatesShowSlaClock ? sla : undefined;
             const withSla =
               sla === undefined
@@ -109,10 +117,10 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
                     slaSince: sla.since,
                     ...(clock ? { slaClock: { daysLeft: clock.daysLeft, breached: clock.breached } } : {}),
                   };
-            const shown = templatesShowStatus ? { ...withSla, status } : withSla;
+            const shownThreat = templatesShowStatus ? { ...withSla, status } : withSla;
             hash = createHash("sha256")
               .update(fixed)
-              .update(JSON.stringify([shown, asset, route.labels]))
+              .update(JSON.stringify([shownThreat, asset, shown === null ? [] : [shown.line]]))
               .digest("hex")
               .slice(0, 32);
           }
@@ -121,7 +129,7 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
         get issue(): RenderedIssue {
           if (!issue) {
             const list = related && threat.assetId !== null ? related.peek(threat.assetId) : null;
-            const outcome = renderIssue(threat, asset, { ...opts, extraLabels: route.labels, related: list });
+            const outcome = renderIssue(threat, asset, { ...opts, route: shown, related: list });
             for (const w of outcome.warnings)
               logger?.warn({ threat_id: threat.id, ...w }, "issue template failed; default used");
             issue = { title: outcome.title, body: outcome.body, labels: outcome.labels };

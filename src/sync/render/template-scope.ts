@@ -5,7 +5,8 @@ import { escapeMarkdownBlock, escapeMarkdownInline, escapePlainText } from "./es
 import { MODULE_DATA_HEADER, moduleDataRows } from "./module-data.js";
 import { precut } from "./truncate.js";
 import { relatedScope } from "./related-section.js";
-import type { AssetView, RelatedView, ThreatView } from "./types.js";
+import { inertRouteLine } from "./route-line.js";
+import type { AssetView, RelatedView, RouteShown, ThreatView } from "./types.js";
 
 /**
  * The variables user templates see (typed by the config's `IssueTemplateScope`, against whose
@@ -48,6 +49,7 @@ function buildScope(
   block: Escape,
   withTable: boolean,
   related: RelatedView | null | undefined,
+  route: RouteShown | null | undefined,
 ): IssueTemplateScope {
   const rows = withTable ? moduleDataRows(threat.moduleData) : [];
   return {
@@ -75,6 +77,8 @@ function buildScope(
     sla: threat.sla
       ? { due: threat.sla.due, days_left: threat.sla.daysLeft, breached: threat.sla.breached }
       : null,
+    // The route that placed the issue: its rule (counted from 0) and its line; null when none did.
+    route: route ? { rule: route.rule, line: inertRouteLine(route.line, inline) } : null,
     // The related walk's list (config `render.related_assets`); empty when off or not read.
     ...relatedScope(related, withTable),
   };
@@ -86,8 +90,9 @@ export function titleScope(
   asset: AssetView | null,
   platformUiUrl?: string,
   related?: RelatedView | null,
+  route?: RouteShown | null,
 ): object {
-  return buildScope(threat, asset, platformUiUrl, escapePlainText, escapePlainText, false, related);
+  return buildScope(threat, asset, platformUiUrl, escapePlainText, escapePlainText, false, related, route);
 }
 
 /** Scope for the body template: Markdown escaping. */
@@ -96,6 +101,16 @@ export function bodyScope(
   asset: AssetView | null,
   platformUiUrl?: string,
   related?: RelatedView | null,
+  route?: RouteShown | null,
 ): object {
-  return buildScope(threat, asset, platformUiUrl, escapeMarkdownInline, escapeMarkdownBlock, true, related);
+  return buildScope(
+    threat,
+    asset,
+    platformUiUrl,
+    escapeMarkdownInline,
+    escapeMarkdownBlock,
+    true,
+    related,
+    route,
+  );
 }

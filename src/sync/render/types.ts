@@ -1,4 +1,5 @@
 import type { CompiledTemplates } from "../../config/index.js";
+import type { KeptValue } from "../../shared/kept-values.js";
 
 export type { CompiledTemplates };
 
@@ -35,13 +36,30 @@ export interface ThreatView {
   updatedAt: string;
   /** The threat's SLA as of now (config `sla`); absent when it has none. */
   sla?: SlaView | undefined;
+  /**
+   * The values at the routes' `where` paths into the threat (`threat.…`, by full path), those
+   * present only; absent when no route reads the threat's JSON (plan/route-match.ts).
+   */
+  routeValues?: Readonly<Record<string, KeptValue>>;
 }
 
 /** Where a threat's issue goes and what it carries (plan/policy.ts `routeFor`: the config's routes). */
 export interface Route {
   repo: string;
+  /** Given to a new issue only: a person's later change of them stands (contract, "Conventions"). */
   labels: string[];
   assignees: string[];
+  /**
+   * The rule that matched, counted from 0 as in the config, and what of it matched (the body's
+   * line says so: render/route-line.ts); absent when none did.
+   */
+  placed?: { index: number; matched: { key: string; value: string }[] };
+}
+
+/** What an issue shows of the route that placed it. */
+export interface RouteShown {
+  rule: number;
+  line: string;
 }
 
 export interface AssetView {
@@ -62,8 +80,13 @@ export interface RelatedView {
 export interface RenderOptions {
   /** The managed label, e.g. "threatbridge". */
   managedLabel: string;
-  /** Labels of the matching route. */
-  extraLabels: string[];
+  /**
+   * The route that placed the issue: its rule (counted from 0) and its line (route-line.ts, plain
+   * text); absent or null when no route matched, and then the issue says nothing of routes.
+   */
+  route?: RouteShown | null | undefined;
+  /** The body template places `route` itself; otherwise the line is put before the marker. */
+  bodyPlacesRoute?: boolean | undefined;
   /** e.g. "https://app.example.com/threats/{id}": a link to the threat in the body. */
   platformUiUrl?: string | undefined;
   /** User templates from the YAML, compiled once with `compileTemplates`. */

@@ -99,7 +99,7 @@ export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<
     return;
   }
   updateThreat(ctx, threatId, (r) => threatRead(r, { status: threat.status, updatedAt: threat.updated_at }));
-  const view = toThreatView(threat, ctx.config.fields.threat);
+  const view = toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat);
   remember(ctx, threatId, { view, link: githubLink(threat) });
   await ensureAsset(ctx, view.assetId);
 }

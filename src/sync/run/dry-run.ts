@@ -229,7 +229,8 @@ export function summarizeDryRun(
   read: DryRunReads,
 ): DryRunSummary {
   const views = new Map<string, ThreatView>();
-  for (const [id, threat] of threatsRead) views.set(id, toThreatView(threat, ctx.config.fields.threat));
+  for (const [id, threat] of threatsRead)
+    views.set(id, toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat));
   const withoutIssue = [...views]
     .filter(([id]) => !ctx.state.threats.get(id)?.issue && !ctx.state.queue[id])
     .map(([, view]) => ({ view, asset: assetOf(ctx, view) }));

@@ -39,8 +39,7 @@ function subjectOf(action: EngineAction): string {
 
 /** Labels of the connector's own vocabulary; others (people's) are kept on update. */
 function managedLabel(ctx: SyncContext): (label: string) => boolean {
-  const routeLabels = ctx.policy.routes.flatMap((r) => r.labels);
-  return (label) => isOwnLabel(label, ctx.policy.managedLabel, routeLabels);
+  return (label) => isOwnLabel(label, ctx.policy.managedLabel);
 }
 
 /** What a feature made for its modules, once per process (features/types.ts `runtime`). */
@@ -132,7 +131,7 @@ export function applyToRecords(ctx: SyncContext, threatId: string, s: Settlement
   else if (s.cache && "threat" in s.cache) {
     const threat = s.cache.threat;
     remember(ctx, threatId, {
-      view: toThreatView(threat, ctx.config.fields.threat),
+      view: toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat),
       link: githubLink(threat),
     });
   } else if (s.cache) {

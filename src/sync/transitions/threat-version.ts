@@ -1,4 +1,12 @@
 import type { AssetRecord, ThreatRecord } from "../../state/index.js";
+import type { KeptValue } from "../../shared/kept-values.js";
+
+/**
+ * An asset as the engine keeps it: the store's record, and the values at the routes' `where`
+ * paths into its JSON (`asset.…`, by full path; those present only), so that a route matches
+ * without a read. Kept in the same `assets` record (records/journaled-state.ts reads them back).
+ */
+export type EngineAsset = AssetRecord & { routeValues?: Readonly<Record<string, KeptValue>> };
 
 /**
  * Pure transitions of the platform's streams: a stream item and the record(s)
@@ -62,18 +70,24 @@ interface AssetVersion {
   updatedAt: string;
   name: string | null;
   type: string | null;
+  routeValues?: Readonly<Record<string, KeptValue>> | undefined;
+}
+
+/** Whether two sets of kept values are the same (both absent included). */
+function sameValues(a: EngineAsset["routeValues"], b: EngineAsset["routeValues"]): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 type AssetVersionResult =
   /** A tombstone for an asset never seen: ignored (spec, "Asset lifecycle"). */
-  { kind: "ignored" } | { kind: "recorded"; asset: AssetRecord; change: "removed" | "restored" | null };
+  { kind: "ignored" } | { kind: "recorded"; asset: EngineAsset; change: "removed" | "restored" | null };
 
 /**
  * `hasThreats`: whether the state maps threats to this asset (a tombstone for one is recorded).
  * `change` says what happens to the asset's threats: `threatOnAssetRemoved` / `threatOnAssetRestored`.
  */
 export function applyAssetVersion(
-  known: AssetRecord | undefined,
+  known: EngineAsset | undefined,
   asset: AssetVersion,
   hasThreats: boolean,
 ): AssetVersionResult {
@@ -89,6 +103,7 @@ export function applyAssetVersion(
         type: known?.type ?? null,
         deleted: true,
         updatedAt: asset.updatedAt,
+        ...(known?.routeValues ? { routeValues: known.routeValues } : {}),
       },
       change: known?.deleted ? null : "removed",
     };
@@ -99,12 +114,20 @@ export function applyAssetVersion(
     !known.deleted &&
     known.updatedAt === asset.updatedAt &&
     known.name === asset.name &&
-    known.type === asset.type
+    known.type === asset.type &&
+    // The routes' paths changed (the stream read again): the same version keeps other values.
+    sameValues(known.routeValues, asset.routeValues)
   )
     return { kind: "ignored" };
   return {
     kind: "recorded",
-    asset: { name: asset.name, type: asset.type, deleted: false, updatedAt: asset.updatedAt },
+    asset: {
+      name: asset.name,
+      type: asset.type,
+      deleted: false,
+      updatedAt: asset.updatedAt,
+      ...(asset.routeValues ? { routeValues: asset.routeValues } : {}),
+    },
     change: known?.deleted ? "restored" : null,
   };
 }

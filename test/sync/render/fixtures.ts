@@ -24,7 +24,6 @@ export const ASSET: AssetView = { id: ASSET_ID, name: "shop.example.com", type: 
 
 export const OPTIONS: RenderOptions = {
   managedLabel: "threatbridge",
-  extraLabels: [],
   platformUiUrl: "https://app.example.com/threats/{id}",
 };
 

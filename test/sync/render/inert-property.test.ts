@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import {
   findMarkerIds,
   renderIssue,
+  withLabels,
   type AssetView,
   type ThreatView,
 } from "../../../src/sync/render/index.js";
@@ -105,27 +106,36 @@ const assetArb: fc.Arbitrary<AssetView | null> = fc.option(
 describe("contract: platform text is rendered inertly (property over arbitrary platform fields)", () => {
   test("one marker, no raw <, no live @mention or #reference, within GitHub's limits", () => {
     fc.assert(
-      fc.property(threatArb, assetArb, fc.array(text, { maxLength: 4 }), (threat, asset, extraLabels) => {
-        const issue = renderIssue(threat, asset, { ...OPTIONS, extraLabels });
-        const { body, title, labels } = issue;
-        expect(markerCount(body)).toBe(1);
-        expect(findMarkerIds(body)).toHaveLength(1);
-        if (/^[0-9a-f-]{36}$/.test(threat.id)) expect(findMarkerIds(body)).toEqual([threat.id]);
-        expect(body.split("\n").at(-1)).toMatch(/^<!-- threatbridge:threat=[A-Za-z0-9%-]* -->$/);
-        const withoutMarker = body.slice(0, body.lastIndexOf("<!-- threatbridge:threat="));
-        expect(withoutMarker).not.toContain("<");
-        expect(body).not.toMatch(/@\w/);
-        expect(body).not.toMatch(/#\d/);
-        expect(body.length).toBeLessThanOrEqual(65_536);
-        expect(title.length).toBeLessThanOrEqual(256);
-        expect(title).not.toMatch(/@\w|#\d|[\r\n]/);
-        expect(title).not.toBe("");
-        for (const label of labels) {
-          expect(label.length).toBeLessThanOrEqual(50);
-          expect(label).not.toMatch(/[,\r\n]/);
-        }
-        expect(renderIssue(threat, asset, { ...OPTIONS, extraLabels })).toEqual(issue);
-      }),
+      fc.property(
+        threatArb,
+        assetArb,
+        fc.array(text, { maxLength: 4 }),
+        text,
+        (threat, asset, added, line) => {
+          // A route's line and labels come from the YAML, and are rendered as inertly as platform text.
+          const options = { ...OPTIONS, route: { rule: 0, line } };
+          const issue = renderIssue(threat, asset, options);
+          const { body, title } = issue;
+          const labels = withLabels(issue.labels, added);
+          expect(markerCount(body)).toBe(1);
+          expect(findMarkerIds(body)).toHaveLength(1);
+          if (/^[0-9a-f-]{36}$/.test(threat.id)) expect(findMarkerIds(body)).toEqual([threat.id]);
+          expect(body.split("\n").at(-1)).toMatch(/^<!-- threatbridge:threat=[A-Za-z0-9%-]* -->$/);
+          const withoutMarker = body.slice(0, body.lastIndexOf("<!-- threatbridge:threat="));
+          expect(withoutMarker).not.toContain("<");
+          expect(body).not.toMatch(/@\w/);
+          expect(body).not.toMatch(/#\d/);
+          expect(body.length).toBeLessThanOrEqual(65_536);
+          expect(title.length).toBeLessThanOrEqual(256);
+          expect(title).not.toMatch(/@\w|#\d|[\r\n]/);
+          expect(title).not.toBe("");
+          for (const label of labels) {
+            expect(label.length).toBeLessThanOrEqual(50);
+            expect(label).not.toMatch(/[,\r\n]/);
+          }
+          expect(renderIssue(threat, asset, options)).toEqual(issue);
+        },
+      ),
       { numRuns: 300, seed: 20261122 },
     );
   });

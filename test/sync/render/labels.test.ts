@@ -1,13 +1,22 @@
 import { describe, expect, test } from "vitest";
-import { renderIssue } from "../../../src/sync/render/index.js";
+import { renderIssue, withLabels } from "../../../src/sync/render/index.js";
 import { ASSET, OPTIONS, threat } from "./fixtures.js";
 
-function labels(overrides: Parameters<typeof threat>[0], extraLabels: string[] = []): string[] {
-  return renderIssue(threat(overrides), ASSET, { ...OPTIONS, extraLabels }).labels;
+/** A new issue's labels: the connector's own, and the route's (plan.ts `create`). */
+function labels(overrides: Parameters<typeof threat>[0], routeLabels: string[] = []): string[] {
+  return withLabels(renderIssue(threat(overrides), ASSET, OPTIONS).labels, routeLabels);
 }
 
 describe("labels", () => {
-  test("managed, severity and module (lower-cased), and the route's labels, sorted", () => {
+  test("an update's labels are the connector's own only: a route's labels are the new issue's", () => {
+    expect(renderIssue(threat({ severity: "Critical", module: "LCM" }), ASSET, OPTIONS).labels).toEqual([
+      "module:lcm",
+      "severity:critical",
+      "threatbridge",
+    ]);
+  });
+
+  test("a new issue: managed, severity and module (lower-cased), and the route's labels, sorted", () => {
     expect(labels({ severity: "Critical", module: "LCM" }, ["urgent", "team-a"])).toEqual([
       "module:lcm",
       "severity:critical",

@@ -85,7 +85,7 @@ describe("default rendering", () => {
       ageDays: null,
       assetId: null,
     });
-    const issue = renderIssue(bare, null, { managedLabel: "threatbridge", extraLabels: [] });
+    const issue = renderIssue(bare, null, { managedLabel: "threatbridge" });
     expect(issue.title).toBe(THREAT_ID);
     expect(issue.body).toContain("| Title | — |\n| Severity | — |");
     expect(issue.body).toContain("| Asset | — |\n| Asset type | — |\n| Age | — |");

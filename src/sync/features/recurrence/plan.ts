@@ -3,6 +3,7 @@ import type { Action, Decider, PlanInput } from "../../plan/plan.js";
 import { desiredIssueState } from "../../plan/policy.js";
 import type { Rendering } from "../types.js";
 import { forOccurrence } from "./occurrence.js";
+import { withLabels } from "../../render/index.js";
 import type { RecurAction, RecurNote } from "./actions.js";
 
 /**
@@ -58,8 +59,9 @@ function planRecurrence(input: PlanInput, issue: IssueRecord, base: Rendering | 
     get body() {
       return rendered.issue.body;
     },
+    // The route's labels are the new issue's only: a person's later change of them stands.
     get labels() {
-      return rendered.issue.labels;
+      return withLabels(rendered.issue.labels, input.route.labels);
     },
     assignees: input.route.assignees,
     hash: rendered.hash,
