@@ -1,6 +1,6 @@
 /**
  * The simulator's in-memory records and their JSON shapes on the API. Field names the spec
- * leaves unnamed follow docs/architecture.md (the defaults of the contract's `fields` block).
+ * leaves unnamed are the defaults of the contract's `fields` block.
  */
 import { THREAT_STATUSES, type ThreatStatus } from "../shared/threat-status.js";
 
