@@ -14,9 +14,8 @@ import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
 
 /**
- * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
- * writing again what may have landed. Issues are found with the list endpoint (not search, whose
- * index lags); comments by the intent's key.
+ * Resolves write-ahead intents left by a crash or a lost response by reading GitHub, never by
+ * writing again. Issues are found with the list endpoint (search's index lags); comments by key.
  */
 
 const MARGIN_MS = 5 * 60_000;
@@ -57,11 +56,7 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
 
-/**
- * A feature's intent (kind `feature`, or a core kind a feature claims: features/registry.ts
- * `intentOwner`): its feature says whether the write landed; one no longer in the code, or without
- * a `recover`, is dropped (the work is planned again, and its writes are safe to send twice).
- */
+/** A feature's intent: its feature says whether the write landed; one without a `recover` is dropped. */
 export async function resolveFeatureIntent(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const feature = intentOwner(intent);
   return feature?.recover ? feature.recover(ctx, intent) : false;
@@ -88,10 +83,8 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
 }
 
 /**
- * Resolves every unfinished intent from an earlier run; the queue still holds their work. It never
- * throws for the whole cycle: an intent GitHub refuses for good is resolved as
- * refused (or its issue as deleted); one that cannot be resolved now stays, and only its threat
- * waits for it (drain.ts), not the streams, the verdicts or the other threats.
+ * Resolves every unfinished intent of an earlier run; never throws for the whole cycle. One that
+ * cannot be resolved now stays, and only its subject waits for it (drain.ts).
  */
 export async function recoverIntents(ctx: SyncContext): Promise<number> {
   const intents = Object.values(ctx.state.intents);
