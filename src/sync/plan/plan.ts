@@ -17,27 +17,20 @@ import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
 /**
- * The planner: pure. (threat, its asset, what the issue shows now, a person's change, config) →
- * the actions that make both sides agree. The writer carries them out and calls the planner again
- * with the result until it answers no action, so each call only has to take the next step.
+ * The planner, pure: (threat, asset, the issue as it shows, a person's change, config) → the next
+ * actions that make both sides agree; called again after each until it answers none.
  *
  * Rules (contract, "Conventions on GitHub and on the platform"):
- * - A person's close or reopen comes first. It becomes a PATCH verdict unless the platform already
- *   holds that verdict; the PATCH response's status then decides what the issue shows.
- * - Both sides changed since the last cycle: the person's action wins on the platform (it is sent
- *   as a verdict), and the platform's answer to it drives the issue. See README, "Conflicts".
- * - An issue is updated only when what it would show has changed (its hash), so the connector's own
- *   writes, echoed back on the streams, cost no GitHub write.
+ * - A person's close or reopen comes first: a PATCH verdict unless the platform already holds it.
+ * - Both sides changed: the person wins on the platform, its answer drives the issue (README, "Conflicts").
+ * - An issue is updated only when what it would show changed (its hash): echoes cost no write.
  */
 
 export type { SettableStatus };
 
 export interface PlanInput {
   threatId: string;
-  /**
-   * The platform's current threat; `gone` when it left the API (its asset was removed); `unknown`
-   * when it was not read, and then nothing is planned (the planner never guesses).
-   */
+  /** The platform's current threat; `gone`: its asset was removed; `unknown`: not read, nothing planned. */
   threat: Known<{ status: string }>;
   /** The threat's `github` external reference as the platform shows it. */
   link: { externalId: string; url: string } | null;
@@ -51,24 +44,15 @@ export interface PlanInput {
   policy: Policy;
   /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
   recreate?: boolean;
-  /**
-   * Grouping `single` mode: the threat is a member of a group whose one issue stands for it
-   * (null until the group pass made it). It gets no issue of its own; its link names the group's.
-   */
+  /** Grouping `single` mode: the group's one issue stands for the threat, whose link names it. */
   single?: SingleMembership;
   /** What the features ask a new issue to be created with (its milestone), from plan-for.ts. */
   createWith?: CreateAttributes;
-  /**
-   * The configured features' clauses that decide first (features/types.ts `decide`), in the
-   * registry's order, gathered by plan-for.ts: the planner asks them and never names them.
-   */
+  /** The configured features' clauses that decide first, in registry order (plan-for.ts gathers them). */
   deciders?: readonly Decider[];
 }
 
-/**
- * A feature's clauses that come before the core's, pure: each answers its actions instead of the
- * core's, or null to let the next decider, then the core, go on.
- */
+/** A feature's clause before the core's, pure: its actions instead of the core's, or null to go on. */
 export interface Decider {
   /** A person's change to a live threat's issue, before the core's verdict. */
   person?(input: PlanInput, person: PersonChange): Action[] | null;
@@ -112,10 +96,7 @@ export type Action =
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
   | FeatureAction;
 
-/**
- * A plug-in feature's write (src/sync/features/): one kind for all of them, so that the core never
- * names one; `feature` and `step` find its module in the registry, the rest is the feature's own.
- */
+/** A plug-in feature's write: one kind for all, so the core never names one; `feature`/`step` find its module. */
 export interface FeatureAction {
   kind: "feature";
   feature: string;
@@ -124,10 +105,7 @@ export interface FeatureAction {
   /** The issue it concerns, where there is one (the dry-run line and the refusal name it). */
   repo?: string;
   number?: number;
-  /**
-   * A decider's answer (`Decider`): it stands where the core's plan would, so the features' plans
-   * beside the core's (plan-for.ts) wait until it is done.
-   */
+  /** A decider's answer: the features' plans beside the core's wait until it is done. */
   decided?: true;
   /** It writes an issue's body rendered from the threat (its related assets are read first). */
   writesBody?: true;
@@ -149,9 +127,8 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
     if (decided) return decided;
   }
   const rule = verdictFor(person.event, person.reason, input.policy);
-  // Only the very status the verdict sets makes its PATCH needless (contract: an issue closed by a
-  // person → PATCH). `pending` is the platform's own status (spec, "Threat status": computed, never
-  // a verdict): a threat can be pending without anyone's verdict, so the person's is still sent.
+  // Only the very status the verdict sets makes its PATCH needless; `pending` is computed by the
+  // platform (spec, "Threat status"), so a person's verdict is still sent.
   if (threat.status === rule.status) return [accept];
   return [
     {
@@ -200,10 +177,8 @@ const CLOSE_COMPLETED: IssueStateStep = { state: "closed", reason: "completed" }
 const CLOSE_NOT_PLANNED: IssueStateStep = { state: "closed", reason: "not_planned" };
 
 /**
- * The state change the plan makes to an existing issue, or null for none. `status` is the
- * threat's, null when it is gone (its asset removed): then the issue is closed with a comment
- * saying why (contract), once only, so a person who reopens it wins. Else the issue takes the
- * state the status asks where it shows another. The queue's order reads it too (queue-order.ts `dueClass`).
+ * The state change the plan makes to an existing issue, or null. A gone threat's issue is closed
+ * with a comment once only, so a person who reopens it wins (contract). queue-order.ts reads it too.
  */
 export function issueStateStep(
   status: string | null,
