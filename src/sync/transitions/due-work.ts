@@ -1,9 +1,8 @@
 import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js";
 
 /**
- * How a threat's stored work changes, pure. The entry keeps only what cannot be
- * derived from the state (queue.ts): a person's change waiting to become a verdict, a pending
- * create's view, the attempts, back-off and last error of failures, and `seq` for age order.
+ * How a threat's stored work changes, pure. The entry keeps only what cannot be derived: a person's
+ * change waiting, a pending create's view, failures' attempts and back-off, and `seq` for age order.
  */
 
 export interface NewWork {
@@ -16,9 +15,8 @@ export interface NewWork {
 }
 
 /**
- * New work for a threat. `fresh` numbers a new entry (`seq`, the state's next) and dates it; an
- * existing entry keeps its seq (its age) and is retried now: new information ends a back-off.
- * A person's change is never dropped here: a later stream version only replaces the create's view.
+ * New work for a threat: a new entry is numbered and dated, an existing one keeps its age and ends
+ * its back-off. A person's change is never dropped here.
  */
 export function withWork(
   current: QueueEntry | undefined,

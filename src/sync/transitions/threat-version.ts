@@ -1,10 +1,8 @@
 import type { AssetRecord, ThreatRecord } from "../../state/index.js";
 
 /**
- * Pure transitions of the platform's streams: a stream item and the record(s)
- * before it give the record(s) after it. No context, no I/O, no clock: the shell
- * (intake-platform.ts) reads the state, calls these, and applies the result through
- * state-updates.ts; what becomes due is the planner's answer on the new record (due-work.ts).
+ * Pure transitions of the platform's streams: a stream item and the record(s) before it give the
+ * record(s) after it; the shell (intake/platform.ts) reads the state and applies the result.
  */
 
 /** What a threat version contributes to its record (the fields the state keeps). */
@@ -22,10 +20,7 @@ type ThreatVersionResult =
   /** The version already processed: nothing changes and nothing becomes due (spec, "Events"). */
   { kind: "redelivery" } | { kind: "changed"; record: ThreatRecord };
 
-/**
- * Unchanged `updated_at` (and status) with a later stream_position is a re-delivery, not a change
- * (spec, "Events"). A gone threat back on the stream is a change even at the same version.
- */
+/** Same `updated_at` and status is a re-delivery, not a change (spec, "Events"), unless the threat was gone. */
 function isRedelivery(before: ThreatRecord | undefined, version: ThreatVersion): boolean {
   return (
     before !== undefined &&
@@ -68,10 +63,7 @@ type AssetVersionResult =
   /** A tombstone for an asset never seen: ignored (spec, "Asset lifecycle"). */
   { kind: "ignored" } | { kind: "recorded"; asset: AssetRecord; change: "removed" | "restored" | null };
 
-/**
- * `hasThreats`: whether the state maps threats to this asset (a tombstone for one is recorded).
- * `change` says what happens to the asset's threats: `threatOnAssetRemoved` / `threatOnAssetRestored`.
- */
+/** `hasThreats`: whether the state maps threats to this asset; `change` says what happens to them. */
 export function applyAssetVersion(
   known: AssetRecord | undefined,
   asset: AssetVersion,
