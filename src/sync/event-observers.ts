@@ -24,7 +24,7 @@ interface CycleSummary {
 
 /**
  * The summary a cycle reports (`lastCycle.counts` in the state, `counters` of `sync --json`):
- * each event counted under its name (events.ts, `countedAs`). The keys and values are those these
+ * each event counted under its name (shared/engine-events.ts `countedAs`). The keys and values are those these
  * outputs have always had: external harnesses read them (contract, `status` and `sync`).
  */
 export function cycleSummary(): CycleSummary {
