@@ -4,11 +4,8 @@ import type { FeatureClock } from "../types.js";
 import { dueMs } from "./transitions.js";
 
 /**
- * The SLA's time-driven work (contract, "Workflow": SLA): an open issue past its due date whose
- * breach label is not added yet. A process's first sweep reads the stored SLA columns (`scanDue`);
- * later ones read the engine's index of due times (records/threat-index.ts `dueTimes`, built from
- * those columns and kept current from `nextDueAt`), never a scan of every record; the planner then plans the label
- * from the record and `now` (plan.ts), with no read of the threat from the platform either.
+ * The SLA's time-driven work (contract, "Workflow": SLA): an open issue past its due date without its
+ * breach label, found from the stored columns or the index of due times, never a scan of records.
  */
 export const slaClock: FeatureClock = {
   nextDueAt: (record: ThreatRecord) => {

@@ -12,9 +12,8 @@ interface MilestoneAnswer {
 }
 
 /**
- * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>", due that Sunday),
- * made on demand (the workflow gateway's `milestoneNumber`: listed once per repository and process). A repository
- * without milestones is recorded as done for that title, so that it is not asked again every cycle.
+ * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>"), made on demand. A
+ * repository without milestones is recorded as done for that title, not asked every cycle.
  */
 const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   kind: "feature",
