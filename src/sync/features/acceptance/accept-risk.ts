@@ -36,10 +36,8 @@ async function endOf(
 }
 
 /**
- * A person closed the issue "not planned" with the acceptance label (contract, "Risk acceptance"):
- * the issue's comments are read once for "Accepted until: YYYY-MM-DD", and the platform gets
- * `accepted` with the status note instead of the `not_planned` verdict. The comment naming the end
- * follows as its own step (step_comment), under its intent.
+ * A person's "not planned" close with the acceptance label (contract, "Risk acceptance"): the end is
+ * read from the comments once, and the platform gets `accepted` instead of `not_planned`.
  */
 const acceptRisk: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
   kind: "feature",

@@ -2,10 +2,8 @@ import type { PersonChange } from "../../../state/index.js";
 import type { FeatureAction } from "../../plan/plan.js";
 
 /**
- * The steps of a risk acceptance (contract, "Risk acceptance"): the plug-in's writes, through the
- * one core kind `feature` (features/registry.ts finds their modules by `step`). Each is a decider's
- * answer (`decided`): it stands where the core's plan would. The steps keep the names the actions
- * had as kinds of their own, which the dry run still shows.
+ * The steps of a risk acceptance, through the core's one kind `feature`; each a decider's answer
+ * (`decided`). Their names are the dry run's.
  */
 interface AcceptanceStep<S extends string> extends FeatureAction {
   feature: "acceptance";

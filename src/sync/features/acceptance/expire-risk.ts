@@ -8,9 +8,8 @@ import type { FeatureAction } from "../../plan/plan.js";
 import type { ExpireRisk } from "./actions.js";
 
 /**
- * A risk acceptance reached its end (contract, "Risk acceptance"): the platform gets
- * `PATCH {status: unsolved}`; the planner then reopens the issue with a comment (or, with
- * `recurrence: new_issue`, opens a new one). Sending it twice after a crash sets the same status.
+ * An acceptance's end (contract, "Risk acceptance"): `PATCH {status: unsolved}`, then the planner
+ * reopens the issue (or a recurrence opens a new one). Sent twice, it sets the same status.
  */
 const expireRisk: ActionModule<ExpireRisk, { gone: false; answer: Threat } | { gone: true }> = {
   kind: "feature",

@@ -6,10 +6,8 @@ import { acceptedComment, EXPIRED_COMMENT, warnComment } from "./comments.js";
 import type { AcceptanceAction } from "./actions.js";
 
 /**
- * The plug-in's clauses (contract, "Risk acceptance"), asked before the core's (plan.ts
- * `Decider`), pure: each step is decided from the record and `now`, so the time-driven ones (the
- * warning, the end) need no read of GitHub or the platform. Each answers null when it has nothing
- * to say, and the rest of the planner goes on.
+ * The plug-in's clauses, asked before the core's, pure: each step decided from the record and
+ * `now`, so the warning and the end need no read. Null: nothing to say.
  */
 
 /** What the clauses are made with for one plan: the settings, the time, and how a recurrence is taken. */
@@ -50,10 +48,8 @@ function planRiskAcceptance(input: PlanInput, person: PersonChange, at: Acceptan
 }
 
 /**
- * A threat the platform holds as `accepted` whose closed issue the state knows but not its
- * acceptance: the state was lost and rebuilt from the streams and the issues' markers. The
- * connector's own comments on the issue say until when it was accepted (and whether the warning
- * went out), so that it still ends, warned, on time. Sought once per version of the threat.
+ * An `accepted` threat whose closed issue the state knows but not its acceptance (a lost state):
+ * the connector's own comments say until when. Sought once per version of the threat.
  */
 function planAcceptanceRecovery(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
   const record = input.record;

@@ -9,10 +9,8 @@ import type { RecoverAcceptance } from "./actions.js";
 const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 0;
 
 /**
- * An acceptance the state lost (contract, "Risk acceptance"; README: a lost state file costs no
- * lost verdict): the issue's comments are read once, and the end the connector announced there
- * (and whether its warning went out) is taken back into the record, so that the acceptance still
- * ends on time. One read; nothing is written.
+ * An acceptance the state lost: the end the connector announced in the issue's comments is taken
+ * back into the record, so it still ends on time. One read, no write.
  */
 const recoverAcceptance: ActionModule<RecoverAcceptance, AcceptanceTold | null> = {
   kind: "feature",
