@@ -5,12 +5,7 @@ import type { Rendering } from "../types.js";
 import { forOccurrence } from "./occurrence.js";
 import type { RecurAction, RecurNote } from "./actions.js";
 
-/**
- * `recurrence: new_issue` (contract, "Recurrence") as a clause asked before the core's (plan.ts
- * `Decider`): a threat `unsolved` again whose issue is closed gets a new issue instead of a
- * reopen; then the old one gets a comment naming it. Pure, from the record and the core's
- * rendering (`base`, before this plug-in's `render`).
- */
+/** The recurrence's clause before the core's, pure: a new issue instead of a reopen, then the comment. */
 export function recurrenceDecider(base: Rendering | null): Decider {
   return { issue: (input, issue) => planRecurrence(input, issue, base) };
 }

@@ -9,11 +9,8 @@ import { recurred, recurrenceNoted } from "./transitions.js";
 import type { RecurAction, RecurNote } from "./actions.js";
 
 /**
- * A new issue for a threat `unsolved` again after its issue was closed (`recurrence: new_issue`,
- * contract "Recurrence"). Its marker names the occurrence, and it goes out under a create intent
- * that carries it (the shape earlier versions journaled, which this plug-in claims: recover.ts): a
- * lost answer or a crash is resolved by looking for that occurrence's marker, so each occurrence
- * gets one issue, whatever crashes.
+ * A new issue for a threat `unsolved` again after its issue closed, under a create intent naming
+ * its occurrence: each occurrence gets one issue, whatever crashes (recover.ts).
  */
 const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
   kind: "feature",
@@ -68,11 +65,7 @@ const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
   },
 };
 
-/**
- * The comment on the old issue naming the new one (its step `recur`), under its keyed comment
- * intent. It comes between the new issue and that issue's link: the create's class, as the queue
- * derives it from the record (queue-order.ts `dueClass`: a link not yet written).
- */
+/** The comment on the old issue naming the new one, under its keyed comment intent. */
 const note: ActionModule<RecurNote, { posted: true }> = {
   kind: "feature",
   priority: () => QueueClass.create,
