@@ -48,10 +48,8 @@ export function isTypeRefusal(error: unknown): boolean {
 }
 
 /**
- * The configured issue type per repository, decided once per process: `type` goes on a create
- * only where the repository offers it; elsewhere it is left out, and said once in the log. A
- * repository whose create was refused over its type (a type removed since it was read) is
- * marked as not offering it, so a create never loops on a 422.
+ * The configured issue type per repository, decided once per process: on a create only where
+ * offered (said once otherwise); a repository that refused it is marked, so a create never loops on a 422.
  */
 export function createIssueTypePolicy(opts: { wanted: string | undefined; reads: ReadDeps; logger: Logger }) {
   const decided = new Map<string, Promise<string | null>>();

@@ -8,11 +8,8 @@ export interface MilestoneApi {
 }
 
 /**
- * The numbers of the milestones by title, per repository, for one process (the SLA's weekly ones): each repository's
- * milestones are listed once, and one that is missing is made on demand (GitHub's create is
- * idempotent by title: a lost answer or a person's milestone of the same title is found, not
- * doubled). A repository without milestones (404, 403, 410) is said once, through `onUnavailable`,
- * and asked no more.
+ * Milestone numbers by title per repository for one process: listed once, a missing one made on
+ * demand (GitHub's create is idempotent by title). A repository without milestones is said once.
  */
 export class MilestoneBook {
   /** repo → title → number; null: the repository has no milestones. */
@@ -31,10 +28,7 @@ export class MilestoneBook {
     return titles;
   }
 
-  /**
-   * Whether the repository has a milestone of that title (a read only, as a dry run may make);
-   * null where the repository has no milestones.
-   */
+  /** Whether the repository has a milestone of that title (a read only); null where it has no milestones. */
   async has(workflow: MilestoneApi, repo: string, title: string): Promise<boolean | null> {
     const known = await this.known(workflow, repo);
     return known === null ? null : known.has(title);

@@ -2,10 +2,8 @@ import type { Clock, Sleep } from "../shared/clock.js";
 import { GitHubError } from "./errors.js";
 
 /**
- * Client-side pacing of GitHub writes. GitHub.com allows about 80 content-creating requests a
- * minute and 500 an hour (REST docs, "Rate limits for the REST API": secondary rate limits);
- * the connector keeps its steady state under both, waits `minIntervalMs` between writes, and
- * stops all writes while a secondary limit's retry-after runs. 0 turns a knob off.
+ * Client-side pacing of GitHub writes under GitHub's secondary rate limits (REST docs): a
+ * minimum interval, per-minute and per-hour caps, and a pause for a secondary limit's retry-after.
  */
 interface WriteBudgetOptions {
   perMinute: number;
@@ -32,10 +30,7 @@ export interface WriteBudgetSnapshot {
 export interface WriteBudget {
   /** Resolves when a write may be sent, and counts that write. Rejects when `signal` aborts. */
   acquire(signal?: AbortSignal): Promise<void>;
-  /**
-   * Like `acquire`, but only if the slot comes at or before `deadlineMs` (for
-   * `sync --max-duration`): resolves false at once, taking nothing, when it would come later.
-   */
+  /** Like `acquire`, but resolves false at once, taking nothing, when the slot would come after `deadlineMs`. */
   tryAcquireBefore(deadlineMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Holds every write until `ms` (epoch ms); a later pause extends, an earlier one is ignored. */
   pauseUntil(ms: number): void;
