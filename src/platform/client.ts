@@ -37,11 +37,7 @@ export interface PlatformClientOptions extends TokenCredentials {
   clock?: Clock | undefined;
   sleep?: Sleep | undefined;
   random?: (() => number) | undefined;
-  /**
-   * Fires when the process stops (SIGTERM): a read in flight is abandoned, a write in flight is
-   * given `writeGraceMs` to be answered, no request starts after it, and a stream walk ends after
-   * the pages already delivered.
-   */
+  /** The process stops: reads in flight are abandoned, a write gets `writeGraceMs`, nothing starts after. */
   stop?: AbortSignal | undefined;
   /** Default IN_FLIGHT_WRITE_GRACE_MS (3 s). */
   writeGraceMs?: number | undefined;

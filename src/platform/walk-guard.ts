@@ -4,11 +4,8 @@ import { PlatformStoppedError } from "./errors.js";
 import type { RequestGate } from "./request-gate.js";
 
 /**
- * What a stream walk does at the edges of the process's life:
- * - while the platform's Retry-After holds (longer than the client would wait), the stream is not
- *   read at all and the log says until when; the rest of the cycle goes on;
- * - a stop ends a walk quietly after the pages already delivered, like a stop between pages: the
- *   caller's cursor stays at the last page it absorbed and the next start resumes there.
+ * A stream walk at the edges of the process's life: while a Retry-After holds, the stream is not
+ * read; a stop ends the walk quietly after the pages delivered, the cursor at the last absorbed.
  */
 
 export interface WalkGuardOptions {
