@@ -16,10 +16,7 @@ export function liveness(status: DaemonStatus): Probe {
   return { ok, body: { status: ok ? "ok" : status.phase } };
 }
 
-/**
- * Not ready while a stream is stopped by a refused cursor. Otherwise ready once a cycle has completed successfully and the last successful one is recent (within
- * about three schedule periods): a connector that keeps failing to read either side goes unready.
- */
+/** Ready once a recent cycle succeeded (within about three periods) and no stream is stopped. */
 export function readiness(status: DaemonStatus, now: number): Probe {
   const base = {
     cycles_ok: status.cycles.ok,
