@@ -2,10 +2,8 @@ import type { GroupParent } from "../../state/index.js";
 import { renderParent, type GroupScope, type MemberView } from "./render-parent.js";
 
 /**
- * What a group needs in one repository (pure): its parent issue created once it has
- * `min_members` open members, its content rewritten when the checklist changed (one update per
- * cycle, however many members joined), its state following its members, and its members attached
- * as sub-issues, at most GitHub's 100, each by its issue's id (read once where unknown).
+ * What a group needs in one repository (pure): its parent made at `min_members` open members, its
+ * checklist rewritten once per change, its state following its members, its members attached (up to 100).
  */
 
 /** GitHub's limit of sub-issues per parent. */

@@ -8,11 +8,9 @@ import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../ren
 import { CHECKLIST_MAX, groupHeading } from "./render-parent.js";
 
 /**
- * Grouping `single` mode (pure): a group is one issue and its members have none of their own. The
- * issue is made once a member is open on the platform; its body is the checklist (severity,
- * asset, title per member); it closes when no member is open and reopens when one is. A person's
- * close sends its verdict to every open member, a person's reopen sends the reopen verdict to the
- * members that close closed; meanwhile the issue's state is the person's.
+ * Grouping `single` mode (pure): a group is one issue whose body is the members' checklist, made
+ * once a member is open, closed when none is, reopened when one is. A person's close or reopen is
+ * sent as verdicts to the members it concerns.
  */
 
 export interface SingleMemberView {
@@ -61,10 +59,7 @@ export interface SinglePlanInput {
   person?: PersonChange;
 }
 
-/**
- * Open on the platform: a status whose own issue would be open (`unsolved`). A `pending` member
- * (a close awaiting the platform's verification) no longer holds its group's issue open.
- */
+/** Open on the platform: `unsolved` (a `pending` member no longer holds its group's issue open). */
 export function isOpenOnPlatform(status: string): boolean {
   return desiredIssueState(status)?.state === "open";
 }
@@ -117,10 +112,7 @@ export function renderSingle(
   return { title, body, labels, hash };
 }
 
-/**
- * A person's close or reopen of the issue: its verdicts, one per member still to send, then done.
- * Also for a group of a setting since changed, under that setting (groups/plan-old.ts).
- */
+/** A person's close or reopen of the issue: its verdicts, one per member still to send, then done. */
 export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAction[] {
   const person = issue.person;
   if (!person) return [];
@@ -176,10 +168,7 @@ export function planSingle(input: SinglePlanInput): SingleAction[] {
   return actions;
 }
 
-/**
- * The members a person's change sends verdicts to: a close, every member open on the platform; a
- * reopen, the members that close closed.
- */
+/** The members a person's change sends verdicts to: a close, every open member; a reopen, those that close closed. */
 export function personTargets(
   event: "closed" | "reopened",
   members: readonly SingleMemberView[],

@@ -36,10 +36,7 @@ function setIssue(
     putGroup(ctx, groupId, { ...group, single: { ...group.single, [repo]: change(group.single?.[repo]) } });
 }
 
-/**
- * The issue was made (or found again, in the state GitHub shows): its members are queued, so that
- * the drain points their links at it.
- */
+/** The issue was made (or found again): its members are queued for their links. */
 export function recordCreated(
   ctx: SyncContext,
   groupId: string,
@@ -71,11 +68,7 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
   }
 }
 
-/**
- * A group's issue seen on GitHub (the change poll) in a state the connector did not write: a
- * person closed or reopened it. Its verdicts are recorded to send, one per member (a close: the
- * members open on the platform; a reopen: those that close closed). Answers whether it was one.
- */
+/** A group's issue in a state the connector did not write: a person's change, recorded as its members' verdicts. */
 export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boolean {
   // Whatever is configured now: a group issue of a setting since changed is absorbed under the
   // setting it was made under (contract, "Changing grouping"), until it is retired.
@@ -109,10 +102,7 @@ export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boo
   return true;
 }
 
-/**
- * The group whose single-mode issue `repo#number` is, under any setting, while it is not retired:
- * a person's close or reopen of it is its members' verdicts. Null when it is none.
- */
+/** The group whose unretired single-mode issue `repo#number` is, or null. */
 export function singleIssueGroup(ctx: SyncContext, repo: string, number: number): string | null {
   for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
     const known = group.single?.[repo];
