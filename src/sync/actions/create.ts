@@ -9,10 +9,7 @@ import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./typ
 /** GitHub's limit on a title (characters). */
 const TITLE_MAX = 256;
 
-/**
- * What a create falls back to when GitHub refuses the full body as invalid (422): the marker and
- * the revision line are kept, so the issue stays findable and is not rewritten.
- */
+/** A create's body when GitHub refuses the full one (422): marker and revision kept, so it stays findable. */
 const MINIMAL_BODY_NOTE =
   "GitHub refused the full description of this threat; the platform holds it. This issue is still managed by threatbridge.";
 
@@ -50,9 +47,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     fields: { kind: "create", threatId: action.threatId, repo: action.repo },
     // A lost response: the issue is looked for by its marker before anything is sent again.
     onFailure: "find-by-marker",
-    // The issue is recorded with the next commit (at the latest the next intent's, which must be
-    // durable anyway): one fsync per new issue. A crash before it leaves the intent, which
-    // recovery resolves by the marker (run/recover.ts).
+    // Recorded with the next commit: a crash before it leaves the intent, resolved by the marker.
     settleLazily: true,
   }),
   async send(action, io) {

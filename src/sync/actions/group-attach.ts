@@ -3,9 +3,8 @@ import { parentChanged } from "../transitions/group.js";
 import { QueueClass, type ActionModule, type ActionOf, type Settlement } from "./types.js";
 
 /**
- * A member attached to its group's parent as a sub-issue, by its issue's id (read once where the
- * state does not know it): GitHub's answers are outcomes, never a second try at the same attach
- * (a repeated one is "already attached"). Lowest priority: after every other write of the cycle.
+ * A member attached to its parent as a sub-issue by its issue id: GitHub's answers are outcomes,
+ * never a second try. Lowest priority: after every other write of the cycle.
  */
 
 export const memberIdAction: ActionModule<ActionOf<"member_id">, number | null> = {

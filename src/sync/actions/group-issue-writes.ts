@@ -3,10 +3,7 @@ import { withRevision, type EngineEvent } from "../../shared/index.js";
 import type { ActionDescription, AskedIo, IntentSpec, SendIo } from "./types.js";
 import { createdAsAsked } from "./as-asked.js";
 
-/**
- * What the writes to a group's own issue share, in parent and in single mode: the audit event
- * (`group`, with what was written) and the change of the issue's state, which follows its members.
- */
+/** What the writes to a group's own issue share in both modes: the audit event and the state change. */
 
 interface GroupIssueRef {
   groupId: string;
@@ -53,10 +50,7 @@ type NewGroupIssue = {
   hash: string;
 };
 
-/**
- * A group's issue (a parent, or single mode's one issue) is created under a write-ahead intent
- * resolved by the group's marker: a group never gets a second one, whatever crashes.
- */
+/** A group's issue is created under an intent resolved by its marker: never a second one. */
 export function groupCreateIntent(action: NewGroupIssue): IntentSpec {
   return {
     fields: { kind: "group_create", threatId: action.groupId, repo: action.repo },
@@ -79,11 +73,7 @@ export function sendGroupCreate(action: NewGroupIssue, io: SendIo): Promise<Issu
   return io.github.createIssue(action.repo, groupIssueFields(action));
 }
 
-/**
- * A dry run's group issue (a parent, or single mode's one issue), as its create would answer: the
- * number no GitHub issue has, on which what follows it is planned (a parent's attaches, single
- * mode's members' links, its project item).
- */
+/** A dry run's group issue as its create would answer, so what follows it can be planned. */
 export function groupCreateAsAsked(action: NewGroupIssue, io: AskedIo): Promise<IssueSnapshot> {
   return Promise.resolve(createdAsAsked(io, null, { repo: action.repo, ...groupIssueFields(action) }));
 }

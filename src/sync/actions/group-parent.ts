@@ -14,11 +14,8 @@ import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
 import { issueAsAsked } from "./as-asked.js";
 
 /**
- * A group's parent issue (grouping `parent` mode, contract "Workflow" → "Groups"): its create,
- * under a write-ahead intent resolved by the group's marker so that a group never gets a second
- * parent whatever crashes; its checklist's update; its state following its members; and the note
- * that a group outgrew what a parent may hold. The subject is the group's key (`group:<by>:<key>`),
- * which the intent carries as its `threatId`.
+ * A group's parent issue (grouping `parent` mode, contract "Groups"): its create under an intent
+ * resolved by the group's marker, its checklist's update, its state, and the "checklist only" note.
  */
 
 export const groupCreateAction: ActionModule<ActionOf<"group_create">, IssueSnapshot> = {

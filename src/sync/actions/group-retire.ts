@@ -7,11 +7,8 @@ import { groupWritten } from "./group-issue-writes.js";
 import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
 /**
- * Retiring a group's issue after `grouping` changed (contract, "Changing grouping";
- * groups/retire-plan.ts): `group_retire` closes it `not_planned` and retires its group marker in
- * one PATCH (idempotent: sent again after a crash, it changes nothing more); `group_retire_note`
- * comments why and which issues carry its members now, under an intent whose key is hidden in the
- * comment, so a crash never posts it twice (run/recover.ts finds it by the key).
+ * Retiring an old group issue: `group_retire` closes it and retires its marker in one idempotent
+ * PATCH; `group_retire_note` comments under a keyed intent, so it is never posted twice.
  */
 
 function retired(action: RetireAction, step: "closed" | "noted"): (g: GroupRecord) => GroupRecord {

@@ -16,10 +16,8 @@ import { QueueClass, type ActionModule, type ActionOf, type Settlement } from ".
 import { statusAsAsked } from "./as-asked.js";
 
 /**
- * A group's one issue (grouping `single` mode, contract "Workflow" → "Groups"): made under a
- * write-ahead intent resolved by the group's marker, kept to its checklist, closed and reopened
- * with its members, and a person's close or reopen carried to the members as verdicts, one PATCH
- * each. The subject is the group's key, which the intent carries as its `threatId`.
+ * A group's one issue (grouping `single` mode, contract "Groups"): its create under an intent
+ * resolved by the group's marker, its checklist, its state, and a person's change sent as verdicts.
  */
 
 function changed(
