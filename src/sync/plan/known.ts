@@ -1,7 +1,6 @@
 /**
- * What the connector knows about something on the other side: it is there (with
- * its value), it is gone (the API answered 404), or it was not read. `null` used to mean both of
- * the last two; a planner that took "not read" for "gone" would close the issue of a live threat.
+ * What the connector knows of something on the other side: present, gone (404), or not read. A
+ * planner that took "not read" for "gone" would close a live threat's issue.
  */
 export type Known<T> = { kind: "present"; value: T } | { kind: "gone" } | { kind: "unknown" };
 
