@@ -10,10 +10,8 @@ import { runtimeFor } from "./runtime.js";
 import { FEATURE } from "./slice.js";
 
 /**
- * Project items (contract, "The conversation back": projects) as a plug-in: every issue the
- * connector makes (a threat's, a recurrence's, a group's parent or single-mode issue) joins the
- * configured GitHub project, once whatever crashes, and its fields show what the templates render
- * over the issue's scope (a threat's, or its group's), written only when a rendered value changes.
+ * Project items (contract, "The conversation back") as a plug-in: every issue the connector makes
+ * joins the project once, whatever crashes, its fields written when a rendered value changes.
  */
 export const project: Feature = {
   name: FEATURE,

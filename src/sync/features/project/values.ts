@@ -1,10 +1,8 @@
 import type { ProjectField, ProjectFieldValue } from "../../../github/project-schemas.js";
 
 /**
- * What a rendered field text becomes on the board (contract, "Projects"): text and number fields
- * get the text (a number field the number it reads as), date fields `YYYY-MM-DD` (empty leaves the
- * field unset), single-select fields the option of that name, case-insensitively, by its id (none:
- * left unset, and said). Pure.
+ * What a rendered field text becomes on the board (contract, "Projects"), pure: text, number, date
+ * (`YYYY-MM-DD`; empty leaves it unset) or a single-select option by name, case-insensitively.
  */
 export type FieldDecision =
   | { set: true; value: ProjectFieldValue }
