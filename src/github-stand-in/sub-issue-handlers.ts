@@ -25,10 +25,8 @@ function isSelfOrAncestor(deps: HandlerDeps, issue: IssueRecord, candidate: Issu
 }
 
 /**
- * GitHub's sub-issues: a child is named by its issue `id` (not its number); it may sit in another
- * repository of the same owner; it has at most one parent (moving it takes `replace_parent`); a
- * parent has at most 100. Where the repository has no sub-issues (a GitHub Enterprise Server
- * without the feature) every route answers 404.
+ * GitHub's sub-issues: a child by its issue `id`, at most one parent (moved with `replace_parent`),
+ * a parent at most 100; every route 404 where the repository has none.
  */
 export function subIssueRoutes(deps: HandlerDeps): Route[] {
   const { store, clock } = deps;
