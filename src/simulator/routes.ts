@@ -6,10 +6,7 @@ import type { Handler } from "./request-params.js";
 import { createSimHandlers } from "./sim-handlers.js";
 import { createThreatHandlers } from "./threat-handlers.js";
 
-/**
- * `token`: the identity provider's endpoint; `read`/`write`: the spec's `/v1` API (bearer token,
- * faults apply; `write` needs the writer role); `control`: `/_sim/*` (no token, no faults).
- */
+/** `token`: the identity provider; `read`/`write`: the `/v1` API (faults apply); `control`: `/_sim/*`. */
 export type Access = "token" | "read" | "write" | "control";
 
 export interface Route {
