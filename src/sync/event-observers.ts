@@ -7,11 +7,7 @@ import {
   type WriteEvent,
 } from "../shared/index.js";
 
-/**
- * The observers of engine events that the engine itself uses: the audit log (every run) and the
- * cycle summary (each cycle, cycle.ts). Other observers (/metrics, the progress line, the demo)
- * subscribe from outside and keep tallies of their own.
- */
+/** The observers the engine itself uses: the audit log and the cycle summary. */
 
 /** What one cycle did, by counter name; only the names the cycle's events touched are present. */
 export type CycleCounts = { [K in CounterName]?: number };
@@ -23,9 +19,8 @@ interface CycleSummary {
 }
 
 /**
- * The summary a cycle reports (`lastCycle.counts` in the state, `counters` of `sync --json`):
- * each event counted under its name (shared/engine-events.ts `countedAs`). The keys and values are those these
- * outputs have always had: external harnesses read them (contract, `status` and `sync`).
+ * The summary a cycle reports (`lastCycle.counts`, `sync --json` `counters`), by
+ * `countedAs` (shared/engine-events.ts): external harnesses read these keys (contract).
  */
 export function cycleSummary(): CycleSummary {
   const tally = new Map<CounterName, number>();
@@ -74,10 +69,8 @@ const AUDIT_WHAT: Partial<Record<WriteEvent["type"], string>> = {
 };
 
 /**
- * The audit line (contract, "Logs"): every write the connector makes to either side is logged at
- * `info` as one line with `action`, `threat_id` and `issue` (`owner/name#N`) where an issue is
- * concerned, so that an operator can answer "what did it do to this threat, and when" from the
- * logs alone. Events that are not writes make no audit line.
+ * The audit line (contract, "Logs"): every write to either side is one `info` line with `action`,
+ * `threat_id` and `issue` where one is concerned. Other events make no audit line.
  */
 export function auditObserver(logger: Logger): EngineObserver {
   return (event) => {
