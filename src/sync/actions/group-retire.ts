@@ -3,7 +3,7 @@ import type { GroupRecord, Intent } from "../../state/index.js";
 import type { RetireAction } from "../groups/retire-plan.js";
 import { commentText } from "../render/comment-key.js";
 import { groupRetired } from "../transitions/group.js";
-import { groupWritten } from "./group-issue-writes.js";
+import { groupWritten } from "./group-issue.js";
 import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
 /**

@@ -7,14 +7,17 @@ import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
 import { featureAction } from "./feature.js";
 import { attachAction, memberIdAction } from "./group-attach.js";
-import { groupCreateAction, groupFullAction, groupStateAction, groupUpdateAction } from "./group-parent.js";
 import {
+  groupCreateAction,
+  groupFullAction,
+  groupStateAction,
+  groupUpdateAction,
   singleCreateAction,
   singlePersonDoneAction,
   singleStateAction,
   singleUpdateAction,
   singleVerdictAction,
-} from "./group-single.js";
+} from "./group-issue.js";
 import type {
   ActionDescription,
   ActionModule,
