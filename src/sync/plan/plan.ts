@@ -284,26 +284,36 @@ export function plan(input: PlanInput): Action[] {
     shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
   if (!threatOf(input) || !input.rendered || !input.eligible) return [];
-  // The text is rendered only when the create is sent (or described): intake plans every new threat
-  // to queue it, and a backfill is 100,000 of them.
-  const rendered = input.rendered;
-  return [
+  const create = { kind: "create" as const, threatId: input.threatId, ...input.createWith };
+  return [newIssue(create, input.route, input.rendered)];
+}
+
+/** The text of a new issue: its title, body and labels, read from the rendering when first asked. */
+export interface NewIssueText {
+  readonly title: string;
+  readonly body: string;
+  readonly labels: string[];
+  repo: string;
+  assignees: string[];
+  hash: string;
+}
+
+/**
+ * A create (the core's, or a feature's new issue) with its route and rendering: the text is read
+ * only when the create is sent or described, since intake plans every new threat to queue it.
+ */
+export function newIssue<T extends object>(
+  base: T,
+  route: { repo: string; assignees: string[] },
+  rendered: { issue: RenderedIssue; hash: string },
+): T & NewIssueText {
+  const text = (read: () => unknown) => ({ get: read, enumerable: true, configurable: true });
+  return Object.defineProperties(
+    { ...base, repo: route.repo, assignees: route.assignees, hash: rendered.hash },
     {
-      kind: "create",
-      threatId: input.threatId,
-      repo: input.route.repo,
-      get title() {
-        return rendered.issue.title;
-      },
-      get body() {
-        return rendered.issue.body;
-      },
-      get labels() {
-        return rendered.issue.labels;
-      },
-      assignees: input.route.assignees,
-      hash: rendered.hash,
-      ...input.createWith,
+      title: text(() => rendered.issue.title),
+      body: text(() => rendered.issue.body),
+      labels: text(() => rendered.issue.labels),
     },
-  ];
+  ) as T & NewIssueText;
 }

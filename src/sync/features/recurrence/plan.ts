@@ -1,5 +1,5 @@
 import type { IssueRecord } from "../../../state/index.js";
-import type { Action, Decider, PlanInput } from "../../plan/plan.js";
+import { newIssue, type Action, type Decider, type PlanInput } from "../../plan/plan.js";
 import { desiredIssueState } from "../../plan/policy.js";
 import type { Rendering } from "../types.js";
 import { forOccurrence } from "./occurrence.js";
@@ -37,27 +37,19 @@ function planRecurrence(input: PlanInput, issue: IssueRecord, base: Rendering | 
   const occurrence = (record?.occurrence ?? 1) + 1;
   const previous = { repo: issue.repo, number: issue.number };
   const rendered = forOccurrence(base, input.threatId, occurrence, previous);
-  const recur: RecurAction = {
-    kind: "feature",
-    feature: "recurrence",
-    step: "recur",
-    decided: true,
-    writesBody: true,
-    threatId: input.threatId,
-    repo: input.route.repo,
-    occurrence,
-    previous,
-    get title() {
-      return rendered.issue.title;
-    },
-    get body() {
-      return rendered.issue.body;
-    },
-    get labels() {
-      return rendered.issue.labels;
-    },
-    assignees: input.route.assignees,
-    hash: rendered.hash,
-  };
+  const recur: RecurAction = newIssue(
+    {
+      kind: "feature",
+      feature: "recurrence",
+      step: "recur",
+      decided: true,
+      writesBody: true,
+      threatId: input.threatId,
+      occurrence,
+      previous,
+    } as const,
+    input.route,
+    rendered,
+  );
   return [recur];
 }
