@@ -9,16 +9,20 @@ import { renderParent, type GroupScope, type MemberView } from "./render-parent.
 /** GitHub's limit of sub-issues per parent. */
 export const SUB_ISSUES_MAX = 100;
 
-interface GroupRef {
+export interface GroupRef {
   /** The state's key of the group, `group:<by>:<key>`. */
   groupId: string;
   repo: string;
 }
 
+/** The writes to a group's own issue, the same in both modes but for their kinds (actions/group-issue.ts). */
+export type GroupIssueWrite<Create extends string, Update extends string, State extends string> =
+  | (GroupRef & { kind: Create; title: string; body: string; labels: string[]; hash: string })
+  | (GroupRef & { kind: Update; number: number; title: string; body: string; hash: string })
+  | (GroupRef & { kind: State; number: number; target: "open" | "closed" });
+
 export type GroupAction =
-  | (GroupRef & { kind: "group_create"; title: string; body: string; labels: string[]; hash: string })
-  | (GroupRef & { kind: "group_update"; number: number; title: string; body: string; hash: string })
-  | (GroupRef & { kind: "group_state"; number: number; target: "open" | "closed" })
+  | GroupIssueWrite<"group_create", "group_update", "group_state">
   /** A member whose issue id is not known: one read (GET) of its issue, before its attach. */
   | (GroupRef & { kind: "member_id"; threatId: string; number: number })
   | (GroupRef & {

@@ -5,6 +5,7 @@ import type { GroupIssue, PersonChange } from "../../state/index.js";
 import { severityName } from "../render/normalize.js";
 import { desiredIssueState, verdictFor, type Policy } from "../plan/policy.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
+import type { GroupIssueWrite, GroupRef } from "./plan-groups.js";
 import { CHECKLIST_MAX, groupHeading } from "./render-parent.js";
 
 /**
@@ -23,16 +24,9 @@ export interface SingleMemberView {
   status: string;
 }
 
-interface SingleRef {
-  groupId: string;
-  repo: string;
-}
-
 export type SingleAction =
-  | (SingleRef & { kind: "single_create"; title: string; body: string; labels: string[]; hash: string })
-  | (SingleRef & { kind: "single_update"; number: number; title: string; body: string; hash: string })
-  | (SingleRef & { kind: "single_state"; number: number; target: "open" | "closed" })
-  | (SingleRef & {
+  | GroupIssueWrite<"single_create", "single_update", "single_state">
+  | (GroupRef & {
       kind: "single_verdict";
       number: number;
       threatId: string;
@@ -41,7 +35,7 @@ export type SingleAction =
       note: string;
     })
   /** Every verdict of a person's change was sent: the issue's state is the person's. */
-  | (SingleRef & { kind: "single_person_done"; number: number });
+  | (GroupRef & { kind: "single_person_done"; number: number });
 
 export interface SinglePlanInput {
   groupId: string;
