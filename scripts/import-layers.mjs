@@ -198,7 +198,7 @@ if (checkAt >= 0) {
 
 const list = args.includes("--list");
 const root = resolve(args.find((a) => !a.startsWith("--")) ?? "src/sync");
-const { all, floorOf, backUp, circles, roomOf, roomEdges } = analyse(root);
+const { all, floorOf, backUp, circles, roomEdges } = analyse(root);
 const floors = {};
 for (const [room, floor] of [...floorOf].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
   (floors[floor] ??= []).push(room);
