@@ -53,18 +53,18 @@ export interface CycleOptions {
 
 export interface CycleReport {
   ok: boolean;
-  error?: string;
+  error?: string | undefined;
   startedAt: string;
   finishedAt: string;
   drained: DrainResult;
   queue: QueueSummary;
   /** The cycle summary observer's tally; the same keys as `lastCycle.counts` (contract, `sync --json`). */
   counters: CycleCounts;
-  dryRunActions?: number;
+  dryRunActions?: number | undefined;
   /** Streams not read because the platform refused their saved cursor; `sync` exits 1 while one is listed. */
   streamsStopped?: Array<{ stream: StreamKind; at: string; detail: string }>;
   /** Epoch ms: a read ended at the platform's pause; the rest is due once it has passed. */
-  platformPause?: number;
+  platformPause?: number | undefined;
 }
 
 function message(error: unknown): string {
@@ -211,6 +211,15 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   }
 }
 
+/** What a cycle's steps found, for its report: kept as they go, so a failure keeps what came before. */
+interface CycleProgress {
+  drained: DrainResult;
+  error?: string | undefined;
+  dryRunActions?: number | undefined;
+  platformPause?: number | undefined;
+}
+
+/** The cycle the contract describes, as its steps (each below, in this order). */
 async function cycleBody(
   ctx: SyncContext,
   opts: CycleOptions,
@@ -218,87 +227,144 @@ async function cycleBody(
   counts: () => CycleCounts,
 ): Promise<CycleReport> {
   const commitsBefore = ctx.commits;
-  let error: string | undefined;
-  const drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
-  let dryRunActions: number | undefined;
-  let platformPause: number | undefined;
+  const progress: CycleProgress = { drained: { done: 0, failed: 0, deferred: 0 } };
   ctx.recreate = opts.recreate === true;
   try {
-    if (!ctx.dryRun) await recoverIntents(ctx);
-    if (opts.reconcile) {
-      // Everything is read and planned again, also threats whose version the state already holds.
+    await finishEarlierWork(ctx, opts);
+    await readChanges(ctx, opts, progress);
+    await recordDueWork(ctx);
+    await carryOut(ctx, opts, progress);
+  } catch (e) {
+    progress.error = cycleFailed(ctx, e);
+  }
+  return finish(ctx, startedAt, counts, commitsBefore, progress);
+}
+
+/** The drain's options of this cycle: its deadline, its stop, and `sync`'s retry of backed-off entries. */
+function drainOptionsOf(opts: CycleOptions): DrainOptions {
+  return {
+    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
+  };
+}
+
+/**
+ * Step 1: what an earlier run left unfinished is resolved (its intents, by reading GitHub); what a
+ * `reconcile`, a config change or a grouping change asks to be read or planned again is set up.
+ */
+async function finishEarlierWork(ctx: SyncContext, opts: CycleOptions): Promise<void> {
+  if (!ctx.dryRun) await recoverIntents(ctx);
+  if (opts.reconcile) {
+    // Everything is read and planned again, also threats whose version the state already holds.
+    rewindStream(ctx, "threats");
+    setMeta(ctx, "githubSince", {});
+    ctx.github.importEtags([]);
+    forgetVersions(ctx);
+  }
+  if (ctx.state.renderKey !== ctx.renderer.key) {
+    // What issues show depends on the config: after a change every threat is read again.
+    if (ctx.state.renderKey !== undefined) {
+      ctx.logger.info("the config changes what issues show; threats are read again from the start");
       rewindStream(ctx, "threats");
-      setMeta(ctx, "githubSince", {});
-      ctx.github.importEtags([]);
       forgetVersions(ctx);
     }
-    if (ctx.state.renderKey !== ctx.renderer.key) {
-      // What issues show depends on the config: after a change every threat is read again.
-      if (ctx.state.renderKey !== undefined) {
-        ctx.logger.info("the config changes what issues show; threats are read again from the start");
-        rewindStream(ctx, "threats");
-        forgetVersions(ctx);
-      }
-      setMeta(ctx, "renderKey", ctx.renderer.key);
-      enqueueAllGroups(ctx);
-    }
-    const drainOpts = {
-      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
-    };
-    // A changed `grouping`: what people did under the old setting is absorbed first.
-    await lookAtGroups(ctx, opts.reconcile ? null : drainOpts);
-    if (!ctx.groupsListed) {
-      // Once per state every group with work left is queued; after that its members' changes
-      // queue it, in the same commit as the change.
-      if (ctx.state.groupsListed !== true) {
-        enqueueAllGroups(ctx);
-        setMeta(ctx, "groupsListed", true);
-      }
-      ctx.groupsListed = true;
-    }
-    const readOpts = { signal: opts.signal, endOnPause: opts.endReadOnPause === true };
-    const assets = await readAssets(ctx, { ...readOpts, afterPage: opts.betweenPages });
-    platformPause = assets.pausedUntil;
-    const interleave =
-      ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
-    const afterPage = both(opts.betweenPages, interleave);
-    // Threats are read after assets (a threat names its asset); not while the platform pauses.
-    if (!opts.signal?.aborted && platformPause === undefined) {
-      platformPause = (await readThreats(ctx, { ...readOpts, afterPage })).pausedUntil;
-    }
-    // Items that did not parse are read one by one: not while the platform pauses.
-    if (platformPause === undefined) await retryMalformed(ctx);
-    await readGitHub(ctx);
-    // What the features read once per cycle (people's comments, say), after both sides' changes.
-    for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
-    // The validators of the features' listings too, so that the next process asks with them.
-    keepValidators(ctx);
-    // Work the features' clocks made due, after people's changes (which may end what a clock waited for).
-    wakeDue(ctx);
-    await persist(ctx);
-    // With --recreate, reconcile also creates the issues people deleted, and only those.
-    const recreating = (action: EngineAction): boolean =>
-      action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
-    const allow = opts.reconcile
-      ? opts.recreate
-        ? (action: EngineAction) => isMappingRepair(action) || recreating(action)
-        : isMappingRepair
-      : undefined;
-    // One drain for every subject: the threats' work first, then their groups'.
-    if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
-    else if (!opts.skipDrain) {
-      add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
-    }
-  } catch (e) {
-    error = message(e);
-    ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
-    // A stop is the operator's, not a fault: said once, without an error for the alerting to see.
-    if (isStopped(e))
-      ctx.logger.info({ err: error }, "cycle stopped; it resumes from the saved state next time");
-    else ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+    setMeta(ctx, "renderKey", ctx.renderer.key);
+    enqueueAllGroups(ctx);
   }
+  // A changed `grouping`: what people did under the old setting is absorbed first.
+  await lookAtGroups(ctx, opts.reconcile ? null : drainOptionsOf(opts));
+  if (!ctx.groupsListed) {
+    // Once per state every group with work left is queued; after that its members' changes
+    // queue it, in the same commit as the change.
+    if (ctx.state.groupsListed !== true) {
+      enqueueAllGroups(ctx);
+      setMeta(ctx, "groupsListed", true);
+    }
+    ctx.groupsListed = true;
+  }
+}
+
+/**
+ * Step 2: both streams to their end and GitHub's changes since the last cycle. Intake commits
+ * each page's due work with its cursor; a long threat walk drains as it goes.
+ */
+async function readChanges(ctx: SyncContext, opts: CycleOptions, progress: CycleProgress): Promise<void> {
+  const readOpts = { signal: opts.signal, endOnPause: opts.endReadOnPause === true };
+  const assets = await readAssets(ctx, { ...readOpts, afterPage: opts.betweenPages });
+  progress.platformPause = assets.pausedUntil;
+  const interleave =
+    ctx.dryRun || opts.skipDrain || opts.reconcile
+      ? undefined
+      : interleavedDrain(ctx, drainOptionsOf(opts), progress.drained);
+  const afterPage = both(opts.betweenPages, interleave);
+  // Threats are read after assets (a threat names its asset); not while the platform pauses.
+  if (!opts.signal?.aborted && progress.platformPause === undefined) {
+    progress.platformPause = (await readThreats(ctx, { ...readOpts, afterPage })).pausedUntil;
+  }
+  // Items that did not parse are read one by one: not while the platform pauses.
+  if (progress.platformPause === undefined) await retryMalformed(ctx);
+  await readGitHub(ctx);
+  // What the features read once per cycle (people's comments, say), after both sides' changes.
+  for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
+}
+
+/**
+ * Step 3: the work due is recorded durably, with the saved cursors, watermarks and validators it
+ * covers, before anything is carried out.
+ */
+async function recordDueWork(ctx: SyncContext): Promise<void> {
+  // The validators of the features' listings too, so that the next process asks with them.
+  keepValidators(ctx);
+  // Work the features' clocks made due, after people's changes (which may end what a clock waited for).
+  wakeDue(ctx);
+  await persist(ctx);
+}
+
+/** What `reconcile` carries out: mapping repairs, and with --recreate the issues people deleted. */
+function reconcileFilter(
+  ctx: SyncContext,
+  opts: CycleOptions,
+): ((action: EngineAction) => boolean) | undefined {
+  if (!opts.reconcile) return undefined;
+  if (!opts.recreate) return isMappingRepair;
+  const recreating = (action: EngineAction): boolean =>
+    action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
+  return (action) => isMappingRepair(action) || recreating(action);
+}
+
+/**
+ * Step 4: one drain for every subject, in priority order within the write budget: the threats'
+ * work first, then their groups'. A dry run prints the plan instead.
+ */
+async function carryOut(ctx: SyncContext, opts: CycleOptions, progress: CycleProgress): Promise<void> {
+  const allow = reconcileFilter(ctx, opts);
+  if (ctx.dryRun) progress.dryRunActions = await printQueue(ctx, allow);
+  else if (!opts.skipDrain) {
+    add(progress.drained, await drainQueue(ctx, { ...drainOptionsOf(opts), ...(allow ? { allow } : {}) }));
+  }
+}
+
+/** A cycle that failed is said once, its error kept for the report; a stop is the operator's, not a fault. */
+function cycleFailed(ctx: SyncContext, e: unknown): string {
+  const error = message(e);
+  ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
+  if (isStopped(e))
+    ctx.logger.info({ err: error }, "cycle stopped; it resumes from the saved state next time");
+  else ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+  return error;
+}
+
+/** Step 5: the cycle's summary recorded (unless idle) and its report. */
+async function finish(
+  ctx: SyncContext,
+  startedAt: string,
+  counts: () => CycleCounts,
+  commitsBefore: number,
+  progress: CycleProgress,
+): Promise<CycleReport> {
+  const { drained, dryRunActions, platformPause } = progress;
+  let error = progress.error;
   const finishedAt = new Date(ctx.clock.now()).toISOString();
   const ok = error === undefined && drained.failed === 0;
   const last: LastCycle = { startedAt, finishedAt, ok, counts: counts() };
