@@ -104,8 +104,7 @@ export type EngineEventType = EngineEvent["type"];
 
 export type EngineObserver = (event: EngineEvent) => void;
 
-// A record over every write type: a write added to `WriteEvent` without its entry here (or an entry
-// that is not a write) does not compile, so the audit log never misses a kind of write.
+// Over every write type: a write without its entry here does not compile, so the audit misses none.
 const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   created: true,
   updated: true,

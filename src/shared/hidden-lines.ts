@@ -13,8 +13,7 @@
 /** Every hidden line of the connector, in the order a body has them. */
 export const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
 
-// The spec makes threat ids UUIDs ("Common rules" 4), which pass through unchanged. Anything else
-// is percent-encoded so that an odd id can neither end the comment early nor fake a second marker.
+// UUIDs (spec "Common rules" 4) pass unchanged; other ids are percent-encoded so none can fake a marker.
 const MARKER_PATTERN = /<!-- threatbridge:threat=([A-Za-z0-9%-]*)(?: occurrence=([1-9][0-9]{0,8}))? -->/g;
 
 const SLA_SINCE_PATTERN = /<!-- threatbridge:sla-since=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) -->/;
