@@ -186,8 +186,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     getAsset: (id) => getOne(`/v1/assets/${encodeURIComponent(id)}`, Asset),
     async setStatus(id, status, statusNote) {
       const body = statusNote === undefined ? { status } : { status, status_note: statusNote };
-      // Replay is safe: it sets a value ("Retry safety of writes"), even though the platform
-      // itself never retries it upstream (PATCH rule 5).
+      // Replay-safe: it sets a value ("Retry safety of writes").
       const res = await api.send({
         method: "PATCH",
         path: `/v1/threats/${encodeURIComponent(id)}`,

@@ -22,8 +22,7 @@ export function attemptSignal(timeoutMs: number, stop: AbortSignal | undefined, 
   }, timeoutMs);
   // The timer alone must not keep a finished process alive.
   timer.unref();
-  // A listener removed in done(), rather than AbortSignal.any: the stop signal lives as long as
-  // the process and must not collect one dependent per request.
+  // A listener removed in done(): the stop signal lives as long as the process.
   let grace: NodeJS.Timeout | undefined;
   const onStop = (): void => {
     if (graceMs <= 0) {

@@ -111,8 +111,7 @@ export async function sendWithRetries<T>(opts: RetryLoopOptions, ex: Exchange<T>
       continue;
     }
     if (meant !== undefined) return meant.value;
-    // 429 always carries Retry-After ("Errors" rule 1); a 503 may (RFC 9110 §10.2.3): honour both,
-    // for every request of this client and for later cycles, not just for this retry.
+    // A 429's or 503's Retry-After ("Errors" rule 1) holds for every later request of this client.
     const retryable = isRetryableStatus(res.status);
     const asked = retryable ? retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock) : undefined;
     if (asked !== undefined) opts.gate.deferUntil(opts.clock.now() + asked);
