@@ -287,8 +287,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         resumeAt = null;
         cycleDue = true;
       }
-      // People's verdicts go before the poll (contract, "Priorities"), not after its reads; one that
-      // meets the platform's pause waits for it, and so does the poll (below).
+      // People's verdicts go before the poll (contract, "Priorities").
       if (cycleDue) await urgent(stopped.signal);
       if (stopping) break;
       // A poll inside the platform's Retry-After window is dropped: the next tick after it polls.

@@ -27,8 +27,7 @@ export function readiness(status: DaemonStatus, now: number): Probe {
   if (status.phase !== "running") {
     return { ok: false, body: { status: "not ready", reason: `the daemon is ${status.phase}`, ...base } };
   }
-  // A stream the platform refused the cursor of stays unread until an operator rewinds it: the
-  // connector is not doing its job, however well its cycles go otherwise.
+  // A stream stopped by a refused cursor stays unread until rewound: the connector is not doing its job.
   const stopped = status.streamsStopped[0];
   if (stopped !== undefined) {
     return {
