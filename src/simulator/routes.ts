@@ -55,7 +55,6 @@ export function createRoutes(core: SimCore, sim: Simulator, tokenHandler: Handle
 
 /** Method and path together are the allowlist (spec, Errors: 404 `path/not-allowlisted`). */
 export function routerOf(routes: readonly Route[]): Router<Route> {
-  // An empty `system` segment reaches its handler, to be refused by the spec's limit on it
-  // ("1 to 64 characters") rather than as an unknown path.
+  // An empty `system` segment reaches its handler, refused by the spec's "1 to 64 characters".
   return createRouter(routes, (r) => r.template, { mayBeEmpty: ["system"] });
 }
