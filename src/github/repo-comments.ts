@@ -78,8 +78,7 @@ export async function listRepoComments(
     }
     const next = page.links.next;
     if (next === undefined) {
-      // Kept only for a one-page answer, once read: with more pages, a comment written since would
-      // land on a later page while page 1 still answers 304, and it would be missed.
+      // Only a one-page answer's ETag: with more pages, a new comment would hide behind page 1's 304.
       if (etag === null || count > 1) deps.etags.forget(repo, COMMENTS_KIND);
       else deps.etags.set(repo, COMMENTS_KIND, queryKey, etag);
       return { notModified: false, comments };

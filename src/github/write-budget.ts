@@ -128,8 +128,7 @@ export function createWriteBudget(opts: WriteBudgetOptions): WriteBudget {
       const slot = nextSlotAt();
       if (slot > deadlineMs) return false;
       const now = clock.now();
-      // Checking and recording happen in one synchronous step, so concurrent callers never
-      // take the same slot; a caller that lost the race sleeps again.
+      // Checked and recorded in one synchronous step: no two callers take the same slot.
       if (slot <= now) {
         ring.push(now);
         acquired++;
