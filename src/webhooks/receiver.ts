@@ -190,8 +190,7 @@ export function createWebhookReceiver(opts: WebhookReceiverOptions): RouteHandle
       );
       return;
     }
-    // GitHub offers form encoding too (`payload=<JSON>`): its ping would pass and every issues
-    // delivery fail as "not JSON", so every delivery, the ping included, says what to choose.
+    // GitHub offers form encoding too: every delivery, the ping included, says to choose JSON.
     if (!isJson(header(req, "content-type"))) {
       reject(
         400,
