@@ -63,8 +63,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     try {
       return { issue: await send(action.title, action.body), minimal: false, milestone };
     } catch (error) {
-      // A 422 would be answered again to the same request: fall back once to a minimal body. Its
-      // revision is the full content's, so the planner does not rewrite it.
+      // A 422 would come again: fall back once to a minimal body, revision of the full content.
       if (!(error instanceof GitHubError && error.code === "validation")) throw error;
       return {
         issue: await send(action.title.slice(0, TITLE_MAX), minimalBody(action.threatId)),
@@ -82,8 +81,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     if (milestone?.created && action.milestone)
       events.push({ type: "milestone_created", threatId: id, issue: at, detail: action.milestone.title });
     events.push({ type: "created", threatId: id, issue: at });
-    // In the milestone a feature asked for from the start (or, in a repository without milestones,
-    // taken as placed: not tried again).
+    // In the milestone asked for from the start (where there are none, taken as placed).
     const title = action.milestone?.title;
     return {
       record: (r) => issueCreated(r, issueRecord(issue, action.hash)),

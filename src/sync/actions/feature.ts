@@ -7,8 +7,7 @@ export const featureAction: ActionModule<FeatureAction, unknown> = {
   kind: "feature",
   priority: (action) => featureModule(action).priority(action),
   spendsGitHubBudget: (action) => featureModule(action).spendsGitHubBudget(action),
-  // `reconcile` repairs the threat↔issue mapping, and what the state lost where a feature's module
-  // says its step does (its `mappingRepair`).
+  // `reconcile` runs a feature's step where its module says it repairs what the state lost.
   mappingRepair: false,
   repairs: (action) => featureModule(action).mappingRepair,
   describe: (action) => featureModule(action).describe(action),

@@ -113,8 +113,7 @@ export const updateAction: ActionModule<Update, UpdateAnswer> = {
       if (hash !== undefined) record = (r: Parameters<typeof contentWritten>[0]) => contentWritten(r, hash);
       events.push({ type: "updated", threatId: id, issue: at });
     } else {
-      // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
-      // commented on) again. Restoring the asset clears this (plan/plan-for.ts).
+      // Closed for the asset's removal: a person's reopen wins, until the asset is restored.
       const removal = action.comment === ASSET_REMOVED_COMMENT;
       record = (r: Parameters<typeof issueStateWritten>[0]) =>
         issueStateWritten(r, { state: issue.state, hash: action.hash, removal });
