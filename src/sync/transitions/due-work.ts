@@ -24,11 +24,9 @@ export function withWork(
   fresh: { seq: number; now: string },
 ): QueueEntry {
   if (current) {
-    // Time-driven or backfill work adds nothing to an entry that has work already (nor ends its
-    // back-off).
+    // Time-driven or backfill work adds nothing to an entry with work already.
     if (work.timed || work.later) return current;
-    // Any other work needs the threat read, and comes in its own class: the entry is no longer
-    // time-driven only, nor a backfill's.
+    // Any other work needs the threat read: no longer time-driven only, nor a backfill's.
     const { notBefore: _retryNow, pending, timed: _read, later: _waiting, ...rest } = current;
     // A person's change keeps a create's view; a new version of the threat replaces it.
     const view = work.pending ?? (work.person ? pending : undefined);

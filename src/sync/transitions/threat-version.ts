@@ -35,8 +35,7 @@ export function applyThreatVersion(
   version: ThreatVersion,
 ): ThreatVersionResult {
   if (isRedelivery(before, version)) return { kind: "redelivery" };
-  // Back on the stream: no longer gone (kept only while true: a state stores only what it must). What the connector
-  // wrote (issue, link, refusals) stays: a stream version never undoes it.
+  // Back on the stream: no longer gone; what the connector wrote (issue, link, refusals) stays.
   const { gone: _back, ...kept } = before ?? {};
   return {
     kind: "changed",
