@@ -145,8 +145,7 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
   const externalId = formatExternalId(issue);
   const shown = input.link;
   if (shown && shown.externalId === externalId && shown.url === issue.url) return [];
-  // A reference reaches the stream asynchronously (spec, PUT external-references rule 5): when the
-  // platform still shows nothing after our own write, trust the write instead of sending it again.
+  // A reference reaches the stream asynchronously (PUT rule 5): our own write is trusted, not resent.
   if (!shown && input.record?.link === externalId) return [];
   return [
     {
@@ -272,13 +271,11 @@ export function plan(input: PlanInput): Action[] {
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
   if (issue) return decideIssue(input, issue) ?? planExisting(input, issue);
-  // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
-  // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
+  // A person deleted the issue: no second one unless `reconcile --recreate` asks (README).
   const deleted = input.record?.deletedIssue;
   if (deleted && !input.recreate) return [];
   if (input.single) return planSingleMember(input, input.single);
-  // No issue known. The platform's link names one: never give the threat a second one (contract),
-  // unless it is the issue a person deleted and a new one was asked for.
+  // No issue known: the platform's link names one, never a second issue (contract), unless deleted.
   const shown = input.link ? parseExternalId(input.link.externalId) : null;
   const linked =
     shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
