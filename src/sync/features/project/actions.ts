@@ -130,8 +130,7 @@ export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
       changes,
     );
     if (!answer.available) {
-      // The item answers 404 when a person removed it from the board; the project's own lookup says
-      // whether the whole project went (then off).
+      // 404: a person removed the item, unless the whole project went (then off).
       return answer.status === 404
         ? { kind: "item_gone" }
         : (runtime.turnOff(answer.status, answer.message), { kind: "off" });

@@ -20,8 +20,7 @@ const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  // Named as its audit lines name it: putting the issue into the milestone is an `update`; making
-  // the milestone first, where the repository lacks it, is a `milestone` (listed before it).
+  // Its audit name: an `update`; making the milestone first is a `milestone`.
   describe: (action) => ({ action: "update", detail: `milestone "${action.title}"` }),
   milestoneOf: (action) => ({ repo: action.repo, title: action.title }),
   // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.
