@@ -170,8 +170,7 @@ async function processOne(
         // A threat's refused step ends its work; a group's other issues go on (planned again).
         if (subject.kind === "threat") return "done";
       } finally {
-        // The subject changed: a member's groups follow it (when any group is stored), and a new
-        // group waits on an old one.
+        // The subject changed: its groups follow it, and a new group waits on an old one.
         if (subject.kind === "group") enqueueSuccessor(ctx, threatId);
         else if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
       }
@@ -181,8 +180,7 @@ async function processOne(
     throw new Error(`the plan for ${subject.kind} ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
   if (ctx.state.threats.get(threatId)?.refused) updateThreat(ctx, threatId, refusalCleared);
   if (waits) {
-    // A create held back (its repository's group issues could not be listed): tried again after
-    // a back-off, not at once.
+    // A create held back (its group issues not listed): tried again after a back-off.
     const entry = ctx.state.queue[threatId];
     if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
     return "deferred";
@@ -291,8 +289,7 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
   const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
   const attempted = new Set<string>();
   let stopped = false;
-  // The work this drain's own writes queued (a member's group, a group's members' links) is
-  // carried out by the same drain, after what was due when it began.
+  // The work this drain's own writes queued is carried out by the same drain, after the rest.
   for (let round = 0; round < MAX_FOLLOW_UPS && !stopped; round += 1) {
     const subjects = dueSubjects(ctx, opts, attempted);
     if (subjects.length === 0) break;
@@ -325,8 +322,7 @@ async function drainSubjects(
         result.deferred += 1;
         continue;
       }
-      // An intent recovery could not resolve yet (GitHub unreachable): this subject waits for it,
-      // the others go on.
+      // An intent not resolved yet: this subject waits for it, the others go on.
       if (Object.values(ctx.state.intents).some((i) => i.threatId === threatId)) {
         result.deferred += 1;
         continue;

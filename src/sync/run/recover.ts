@@ -34,13 +34,11 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   if (intent.number === undefined || intent.target === undefined) return;
   const issue = await ctx.github.getIssue(intent.repo, intent.number);
   if (!issue || issue.state !== intent.target) return; // it did not land: the plan sends it again
-  // It landed: the connector's own write, not a person's change; and its comment is due. No later
-  // plan would send that comment (the state is right), so it is sent here, under the same key.
+  // It landed: the connector's own write; its comment, which no later plan sends, is sent here.
   const target = intent.target;
   updateThreat(ctx, intent.threatId, (record) => issueStateIs(record, target));
   if (issue.repo !== intent.repo || issue.number !== intent.number) {
-    // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
-    // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
+    // A transferred issue: the comment goes to its new place (a POST is not redirected).
     const known = ctx.state.threats.get(intent.threatId)?.issue;
     if (known && known.repo === intent.repo && known.number === intent.number) {
       updateThreat(ctx, intent.threatId, (record) => issueTransferred(record, known, issue));
@@ -73,8 +71,7 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
   else if (intent.kind === "issue_state") await resolveState(ctx, intent);
   else {
     if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
-    // A feature's step comment (features/step-comment.ts) is on the issue now, found by its key or
-    // posted under it: its feature marks the step done, and it is not planned again.
+    // A feature's step comment is on the issue now: its feature marks the step done.
     const step = intent.step;
     if (step !== undefined) updateThreat(ctx, intent.threatId, (record) => stepCommented(record, step));
     // A retired group issue's comment (groups/retire-plan.ts): that step is done too.
