@@ -51,8 +51,7 @@ function absorbIssue(
   issue: IssueSnapshot,
   mapped: MappedLookup,
 ): SeenIssue | typeof ADOPTED | null {
-  // A group's issue is its group's subject's (groups/), never a threat's; in single mode a person's
-  // close or reopen of it is recorded there, to become its members' verdicts.
+  // A group's issue is its group's, never a threat's; a person's change to it is recorded there.
   if (issue.threatId === null && isGroupIssue(issue.body)) {
     noteSingleIssueSeen(ctx, issue);
     return null;
@@ -176,8 +175,7 @@ async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): P
   }
   await notePersonChanges(ctx, seen, since);
   ctx.emit({ type: "github_issues_read", repo, issues: result.issues.length });
-  // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
-  // (issues edited while it paged) keeps the old watermark so that none slips past.
+  // `since` is inclusive; an inconsistent read keeps the old watermark, so none slips past.
   if (watermark !== null && result.consistent && watermark !== since) {
     setMeta(ctx, "githubSince", { ...ctx.state.github.since, [repo]: watermark });
   }
@@ -194,8 +192,7 @@ function mappedLookup(ctx: SyncContext): MappedLookup {
  */
 export async function absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean> {
   const issue = await ctx.github.getIssue(repo, number);
-  // Deleted or out of reach: a poll would not list it either; the engine learns of it when it
-  // next writes to that issue.
+  // Deleted or out of reach: the engine learns of it at its next write there.
   if (issue === null) return false;
   const absorbed = absorbIssue(ctx, issue, mappedLookup(ctx));
   const people =

@@ -74,8 +74,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   if (result.kind === "ignored") return;
   putAsset(ctx, asset.id, result.asset);
   if (result.change === null) return;
-  // Removed: its threats left the API, their issues are closed. Restored: each is read again (GET)
-  // to reopen those still unsolved (spec, "Asset lifecycle").
+  // Removed: its threats' issues are closed. Restored: each is read again (spec, "Asset lifecycle").
   ctx.emit({ type: result.change === "removed" ? "asset_removed" : "asset_restored", assetId: asset.id });
   const follow = result.change === "removed" ? threatOnAssetRemoved : threatOnAssetRestored;
   for (const threatId of [...(ctx.index.byAsset.get(asset.id) ?? [])]) {
@@ -108,8 +107,7 @@ function redelivered(ctx: SyncContext, kind: "threats" | "assets", ids: readonly
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
 function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
-  // The re-delivery test straight on the stored columns (no record built): the common case of a
-  // no-change re-read; `applyThreatVersion` answers the same for it.
+  // A re-delivery told from the stored columns, with no record built.
   if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
     // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });

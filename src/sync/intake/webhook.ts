@@ -44,7 +44,6 @@ export async function absorbIssueNow(ctx: SyncContext, repo: string, number: num
   const watched = watchedRepo(ctx, repo);
   if (watched === null) return false;
   const absorbed = await absorbWatchedIssue(ctx, watched, number);
-  // A single-mode group's issue: the person's change was recorded on the group and its subject
-  // queued; the drain that follows sends it to the members as their verdicts.
+  // A single-mode group's issue: recorded on the group; the drain sends its members' verdicts.
   return absorbed || isSingleGroupIssue(ctx, watched, number);
 }
