@@ -24,8 +24,7 @@ export function memberIndex(ctx: SyncContext): Map<string, string> {
 export function groupRuntime(ctx: SyncContext): GroupRuntime {
   if (ctx.groupRuntime) return ctx.groupRuntime;
   const source = ctx.config.grouping?.title ?? DEFAULT_GROUP_TITLE;
-  // Compiled on the first title rendered: a cycle with no group issue to write makes no Liquid
-  // engine (the config's check already parsed it).
+  // Compiled on first use: a cycle with no group issue to write makes no Liquid engine.
   let compiled: ((scope: object) => string) | undefined;
   const title = (scope: object): string => (compiled ??= compileGroupTitle(source))(scope);
   ctx.groupRuntime = { title, said: new Set(), found: new Map() };

@@ -72,8 +72,7 @@ export function planGroup(input: GroupPlanInput): GroupAction[] {
     const { title, body, hash } = rendered;
     actions.push({ kind: "group_update", groupId, repo, number: parent.number, title, body, hash });
   }
-  // The parent follows its members: written only when that target changes, so a person's close
-  // or reopen of the parent in between is not undone.
+  // Written only when the members' target changes: a person's close or reopen is not undone.
   const target = open > 0 ? "open" : "closed";
   if (members.length > 0 && target !== parent.state) {
     actions.push({ kind: "group_state", groupId, repo, number: parent.number, target });

@@ -124,8 +124,7 @@ export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAct
   const byId = new Map(input.members.map((m) => [m.threatId, m]));
   const actions: SingleAction[] = person.pending.map((threatId) => {
     const m = byId.get(threatId);
-    // Only the very status the verdict sets makes its PATCH needless: `pending` is the platform's
-    // own, never a verdict (as for a threat's own issue, plan.ts).
+    // Only the very status the verdict sets makes its PATCH needless (`pending` is no verdict).
     const needed = m !== undefined && m.status !== rule.status;
     return {
       kind: "single_verdict",

@@ -54,8 +54,7 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
   const group = ctx.state.groups?.[groupId];
   for (const [threatId, m] of Object.entries(group?.members ?? {})) {
     if (m.repo !== repo) continue;
-    // A member with no issue of its own is not stored: it is, with no version, so the drain reads
-    // it (one GET) and plans its link.
+    // A member without an issue of its own is not stored: the drain reads it and plans its link.
     if (!ctx.state.threats.get(threatId)) {
       putThreat(ctx, threatId, {
         status: m.status ?? "unsolved",
@@ -70,8 +69,7 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
 
 /** A group's issue in a state the connector did not write: a person's change, recorded as its members' verdicts. */
 export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boolean {
-  // Whatever is configured now: a group issue of a setting since changed is absorbed under the
-  // setting it was made under (contract, "Changing grouping"), until it is retired.
+  // Under any setting: an old setting's issue is absorbed under it until retired.
   const groupId = singleIssueGroup(ctx, issue.repo, issue.number);
   const group = groupId === null ? undefined : ctx.state.groups?.[groupId];
   const known = group?.single?.[issue.repo];
