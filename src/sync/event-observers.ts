@@ -52,8 +52,7 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   expiry_warned: "warn",
   risk_expired: "expire",
   recurred: "recur",
-  // Adding the breach label is an update of the issue (the contract's vocabulary has no other name
-  // for it); the line's `what` says which update it was.
+  // The breach label is an update of the issue in the contract's vocabulary; `what` says which.
   sla_breach_labeled: "update",
   milestone_created: "milestone",
   // Setting an issue's milestone is a PATCH of the issue.

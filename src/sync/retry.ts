@@ -60,8 +60,7 @@ export function applyRetry(
   opts: { now: string; freeze?: boolean },
 ): StateCommit | null {
   const held = createStateContext(loaded, { freeze: opts.freeze === true });
-  // Only the records of the threats touched change; their asset and issue stay as they were, so
-  // the index needs no pass over the stored threats.
+  // Only the touched records change, not their asset or issue: the index needs no pass.
   const ctx = { ...held, index: new ThreatIndex(held.state.threats) };
   for (const { threatId } of plan.requeue) {
     updateThreat(ctx, threatId, refusalCleared);
