@@ -1,7 +1,4 @@
-/**
- * Durations and dates of the workflow settings (contract, "Workflow"): a duration always has a unit
- * (`90d`, `36h`, `10s`, `2w`), never a bare number; a typed date is `YYYY-MM-DD` in UTC, meaning its end.
- */
+/** Durations carry a unit (`90d`, `36h`, `2w`); a typed date is a UTC `YYYY-MM-DD`, meaning its end. */
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 type DurationUnit = keyof typeof UNIT_MS;

@@ -274,10 +274,7 @@ interface EventBus {
   subscribe(observer: EngineObserver): () => void;
 }
 
-/**
- * Calls every observer with each event, in subscription order. An observer that throws must not
- * fail the write just landed (a retry would duplicate it): its error goes to `onError`.
- */
+/** Calls every observer in order; one that throws must not fail the write just landed: it goes to `onError`. */
 export function eventBus(
   initial: readonly EngineObserver[],
   onError: (error: unknown, event: EngineEvent) => void,

@@ -1,7 +1,4 @@
-/**
- * Method + path routing for the simulator and the GitHub stand-in: documented path templates,
- * `{name}` one decoded segment; the first match wins, so list literals before parameters.
- */
+/** Method + path routing for the simulator and the stand-in; the first match wins. */
 
 interface RouterOptions {
   /** Also match the path with one trailing slash (GitHub answers `/user/` as `/user`). */

@@ -1,7 +1,4 @@
-/**
- * Orders two ISO 8601 times by the instant they name, not their text (`…:30Z` vs `…:30.500Z`); a
- * text that is no time falls back to text order. Negative: `a` is earlier.
- */
+/** Orders two ISO 8601 times by the instant they name, not their text; a non-time falls back to text order. */
 export function compareIso(a: string, b: string): number {
   if (a === b) return 0;
   const am = Date.parse(a);

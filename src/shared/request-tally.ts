@@ -1,7 +1,4 @@
-/**
- * Requests counted by method and outcome for `/metrics`, with bounded label values: an unknown
- * method is `other`, an outcome the status code, `error` when no answer came.
- */
+/** Requests by method and outcome for `/metrics`, with bounded label values (`other`, status, `error`). */
 
 const COUNTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 
