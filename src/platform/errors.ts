@@ -1,10 +1,7 @@
 import { FAILURE_HINTS, isNetworkKind, type PlatformFailureKind } from "./failure-kind.js";
 import { Problem } from "./schemas.js";
 
-/**
- * Errors of the platform client: a stable `code` and the original `cause`; messages hold only
- * method, path, status and problem body, never a secret, so they are safe to log.
- */
+/** Errors of the platform client: a stable `code`, the `cause`, and messages safe to log (never a secret). */
 
 export interface RequestInfo {
   method: string;
@@ -126,10 +123,7 @@ export function isPermanentPlatformRefusal(error: unknown): error is PlatformPro
   return error instanceof PlatformProblem && (error.status === 400 || error.status === 422);
 }
 
-/**
- * The platform asked for a pause (spec "Errors" rule 1) the request did not wait out: the work is
- * fine and goes again once `stats().notBefore` has passed.
- */
+/** The platform asked for a pause the request did not wait out (spec "Errors" rule 1): the work goes later. */
 export function isPlatformPause(error: unknown): error is PlatformError {
   return error instanceof PlatformError && (error.kind === "rate_limited" || error.status === 503);
 }

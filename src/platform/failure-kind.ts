@@ -1,7 +1,4 @@
-/**
- * An unreachable platform told from refused credentials (network `code`s on the cause chain), so
- * an operator whose network is down is not sent to check the secret.
- */
+/** An unreachable platform told from refused credentials, so a network outage does not blame the secret. */
 
 export type NetworkFailureKind =
   | "network_dns"

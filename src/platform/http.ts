@@ -11,10 +11,7 @@ import type { TokenCache } from "./token-cache.js";
 import { createRequestTally, type RequestTally } from "../shared/request-tally.js";
 import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
-/**
- * Authenticated JSON requests with retries, by hand: a 401 renews the bearer token, and every wait
- * goes through the injected `sleep`.
- */
+/** Authenticated JSON requests with retries: a 401 renews the token, every wait goes through `sleep`. */
 
 export interface ApiRequest {
   method: "GET" | "POST" | "PUT" | "PATCH";

@@ -1,7 +1,4 @@
-/**
- * "Never ask before the platform said you may" (spec "Errors" rule 1): one gate per client, shared
- * by every request and the token endpoint, its instant kept in the state through `onChange`.
- */
+/** "Never ask before the platform said you may" (spec "Errors" rule 1): one gate per client. */
 
 export interface RequestGate {
   /** Epoch ms before which no request may be sent; 0 when the gate is open. */

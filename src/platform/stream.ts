@@ -120,10 +120,7 @@ async function fetchAndRead<S extends z.ZodType>(
   return { info: page.info, ...readPage(page, opts.item, opts.arrayProperty, opts.unchanged) };
 }
 
-/**
- * Walks from `start` until `next_cursor` is null, a page at a time. An empty page with a cursor
- * (list rule 4) is asked again a bounded number of times, then the walk ends at `resumeCursor`.
- */
+/** Walks from `start` to `next_cursor: null`, a page at a time; an empty page (rule 4) is asked again. */
 export async function* walkStream<S extends z.ZodType>(
   opts: WalkOptions<S>,
 ): AsyncGenerator<StreamPage<z.output<S>>> {

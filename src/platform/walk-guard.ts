@@ -3,10 +3,7 @@ import type { Clock } from "../shared/clock.js";
 import { PlatformStoppedError } from "./errors.js";
 import type { RequestGate } from "./request-gate.js";
 
-/**
- * A stream walk at the edges of the process's life: while a Retry-After holds, the stream is not
- * read; a stop ends the walk quietly after the pages delivered, the cursor at the last absorbed.
- */
+/** A walk while a Retry-After holds is not started; a stop ends it quietly after the pages delivered. */
 
 export interface WalkGuardOptions {
   path: string;
