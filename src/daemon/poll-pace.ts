@@ -1,9 +1,6 @@
 import type { Logger } from "../observability/index.js";
 
-/**
- * When a scheduled poll may start: not inside the platform's Retry-After window (spec "Errors"
- * rule 1); ticks while a poll is due merge into it. Both counted, with the pace, for /metrics.
- */
+/** When a scheduled poll may start: never inside the platform's Retry-After window; late ticks merge. */
 
 export interface PollStats {
   /** Milliseconds between the starts of the last two polls; null until two have started. */
