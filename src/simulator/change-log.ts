@@ -1,7 +1,4 @@
-/**
- * One change log per stream (spec, Common list behaviour 1–2), in processing order; an item's older
- * entry is compacted away. A cursor is an index, so a page costs O(limit).
- */
+/** One change log per stream (list behaviour 1–2), compacted to each item's latest; a cursor is an index. */
 
 /** A record that knows where its latest version sits in its log (-1: never logged). */
 export interface Logged {

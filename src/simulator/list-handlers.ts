@@ -12,10 +12,7 @@ import {
   type RequestContext,
 } from "./request-params.js";
 
-/**
- * One page of a change log (spec, Common list behaviour 1–6): a page with items carries a cursor
- * past them; only an empty read answers `next_cursor: null`.
- */
+/** One page of a change log (spec, list behaviour 1–6): only an empty read answers `next_cursor: null`. */
 function readStream<R extends Logged, T>(
   core: SimCore,
   ctx: RequestContext,

@@ -1,7 +1,4 @@
-/**
- * Problem Details (RFC 9457) of the spec's error table, `type` `{base_url}/errors/<suffix>`; the
- * simulator names `request/invalid-limit` and `auth/invalid-token` where the spec does not.
- */
+/** Problem Details (RFC 9457) of the spec's error table, plus two types the simulator names itself. */
 const PROBLEMS = {
   "request/invalid-cursor": { status: 400, title: "Invalid cursor" },
   "request/invalid-filter": { status: 400, title: "Invalid filter" },
