@@ -13,10 +13,7 @@ interface ResolvedFields {
   type?: string | null;
 }
 
-/**
- * An issue write's `milestone` and `type`, checked as GitHub does: one the repository lacks is a
- * 422 `invalid` and nothing is written; where issue types do not exist, `type` is ignored.
- */
+/** An issue write's `milestone` and `type`, checked as GitHub does: one the repository lacks is a 422. */
 export function resolveWorkflowFields(
   deps: HandlerDeps,
   r: RepoRecord,

@@ -24,10 +24,7 @@ function isSelfOrAncestor(deps: HandlerDeps, issue: IssueRecord, candidate: Issu
   return false;
 }
 
-/**
- * GitHub's sub-issues: a child by its issue `id`, at most one parent (moved with `replace_parent`),
- * a parent at most 100; every route 404 where the repository has none.
- */
+/** GitHub's sub-issues: children by issue id, one parent each, 100 a parent; 404 where there are none. */
 export function subIssueRoutes(deps: HandlerDeps): Route[] {
   const { store, clock } = deps;
 
