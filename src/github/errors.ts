@@ -221,10 +221,7 @@ export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, wha
 /** GitHub's 403 texts for a locked conversation and an archived (read-only) repository. */
 const REFUSED_FOR_GOOD = /\blocked\b|\barchived\b/i;
 
-/**
- * A refusal GitHub will repeat: 403 for a locked or archived target, 404, 410, 422. Rate limits,
- * 5xx, network failures, 401 and other 403s are transient and backed off.
- */
+/** A refusal GitHub will repeat: 403 locked or archived, 404, 410, 422; everything else is transient. */
 export function isPermanentRefusal(error: unknown): error is GitHubError {
   if (!(error instanceof GitHubError) || error.code === "rate_limited") return false;
   if (error.status === 403) return REFUSED_FOR_GOOD.test(error.request?.message ?? error.message);

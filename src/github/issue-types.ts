@@ -47,10 +47,7 @@ export function isTypeRefusal(error: unknown): boolean {
   return entries.some((e) => e.field === "type") || /\btype\b/i.test(error.request?.message ?? "");
 }
 
-/**
- * The configured issue type per repository, decided once per process: on a create only where
- * offered (said once otherwise); a repository that refused it is marked, so a create never loops on a 422.
- */
+/** The configured issue type per repository, once per process; a refusing repository is marked, no loop. */
 export function createIssueTypePolicy(opts: { wanted: string | undefined; reads: ReadDeps; logger: Logger }) {
   const decided = new Map<string, Promise<string | null>>();
 

@@ -7,10 +7,7 @@ export interface MilestoneApi {
   createMilestone(repo: string, input: NewMilestone, opts?: WriteOptions): Promise<MilestoneCreated>;
 }
 
-/**
- * Milestone numbers by title per repository for one process: listed once, a missing one made on
- * demand (GitHub's create is idempotent by title). A repository without milestones is said once.
- */
+/** Milestones by title per repository for one process: listed once, made on demand (idempotent by title). */
 export class MilestoneBook {
   /** repo → title → number; null: the repository has no milestones. */
   private readonly repos = new Map<string, Map<string, number> | null>();

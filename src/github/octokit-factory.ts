@@ -85,10 +85,7 @@ export interface TransportStats {
   notModified: number;
 }
 
-/**
- * The fetch Octokit uses: bounds and counts each attempt (`/metrics`). `cut` ends every attempt
- * in flight; each has its own controller, so nothing lives as long as the process.
- */
+/** The fetch Octokit uses: bounds and counts each attempt; `cut` ends every attempt in flight. */
 export function instrumentedFetch(
   base: typeof fetch,
   stats: TransportStats,

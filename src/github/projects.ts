@@ -119,10 +119,7 @@ export async function addProjectItem(
   });
 }
 
-/**
- * The project's item for an issue, or null, by listing every page (the `q` filter's matching is
- * not promised): for recovery, not for every cycle.
- */
+/** The project's item for an issue, or null, by listing every page: for recovery, not every cycle. */
 export async function findProjectItem(
   deps: ReadDeps,
   project: Project,

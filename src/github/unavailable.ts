@@ -17,10 +17,7 @@ export function validationText(error: GitHubError): string {
   return [error.request?.message ?? error.message, ...entries.map((e) => e.message ?? "")].join(" ");
 }
 
-/**
- * Whether a failure means the repository lacks the feature: 404, 410, a 403 that is not a rate
- * limit, or a 422 that says so. Anything else is thrown.
- */
+/** Whether a failure means the repository lacks the feature (404, 410, a non-limit 403, a 422 saying so). */
 function asUnavailable(error: unknown): Unavailable | null {
   if (!(error instanceof GitHubError) || error.code === "rate_limited" || error.status === null) return null;
   const message = validationText(error);

@@ -122,10 +122,7 @@ export async function lastStateChange(
   return event === null ? null : toChange(deps, event);
 }
 
-/**
- * Who made the latest close or reopen of each issue, in order. A failed read answers null for its
- * issues and is reported: it never stops a verdict.
- */
+/** Who made each issue's latest close or reopen, in order; a failed read answers null. */
 export async function lastStateChanges(
   deps: WhoDeps,
   issues: readonly IssueSnapshot[],

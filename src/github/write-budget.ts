@@ -1,10 +1,7 @@
 import type { Clock, Sleep } from "../shared/clock.js";
 import { GitHubError } from "./errors.js";
 
-/**
- * Client-side pacing of GitHub writes under GitHub's secondary rate limits (REST docs): a
- * minimum interval, per-minute and per-hour caps, and a pause for a secondary limit's retry-after.
- */
+/** Client-side pacing of GitHub writes under its secondary rate limits: interval, caps, retry-after pause. */
 interface WriteBudgetOptions {
   perMinute: number;
   perHour: number;
