@@ -1,7 +1,4 @@
-/**
- * The ids of recent deliveries, so a re-delivery is answered and ignored. Bounded: the oldest is
- * forgotten past `capacity`; an older replay only reads the issue again.
- */
+/** Recent delivery ids, so a re-delivery is ignored; bounded by `capacity`, oldest forgotten first. */
 export interface DeliveryIds {
   /** Records `id`; answers false when it was already recorded. */
   add(id: string): boolean;
