@@ -6,10 +6,7 @@ import { groupRetired } from "../transitions/group.js";
 import { groupWritten } from "./group-issue.js";
 import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
-/**
- * Retiring an old group issue: `group_retire` closes it and retires its marker in one idempotent
- * PATCH; `group_retire_note` comments under a keyed intent, so it is never posted twice.
- */
+/** Retiring an old group issue: one idempotent close, then a comment under a keyed intent (never twice). */
 
 function retired(action: RetireAction, step: "closed" | "noted"): (g: GroupRecord) => GroupRecord {
   return (g) => groupRetired(g, action.issueKind, action.repo, step);

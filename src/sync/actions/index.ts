@@ -69,10 +69,7 @@ export const groupActionModules: GroupActionRegistry = {
 /** Every kind of the planner's actions, from the registry (so a list of kinds cannot miss one). */
 export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
-/**
- * Every kind the runner carries out and its module (`moduleOf`); the two halves stay apart because
- * the planner's kinds are the dry run's order.
- */
+/** Every kind the runner carries out and its module (the planner's half orders the dry run). */
 const engineModules: { [K in EngineAction["kind"]]: ActionModule<ActionOf<K>, unknown> } = {
   ...actionModules,
   ...groupActionModules,

@@ -41,10 +41,7 @@ async function postComment(io: SendIo, intent: Intent, issue: IssueSnapshot): Pr
   }
 }
 
-/**
- * One PATCH of an issue's state and/or content. A state change runs under an intent that a failure
- * leaves for recovery, so the connector's own close is never taken for a person's. Content alone is idempotent.
- */
+/** One PATCH of an issue's state and/or content; a state change goes under an intent. */
 export const updateAction: ActionModule<Update, UpdateAnswer> = {
   kind: "update",
   priority: (action) => (action.state !== undefined ? QueueClass.state : QueueClass.other),
