@@ -1,9 +1,6 @@
 import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js";
 
-/**
- * How a threat's stored work changes, pure. The entry keeps only what cannot be derived: a person's
- * change waiting, a pending create's view, failures' attempts and back-off, and `seq` for age order.
- */
+/** How a threat's stored work changes, pure; the entry keeps only what cannot be derived from the state. */
 
 export interface NewWork {
   person?: PersonChange;
@@ -14,10 +11,7 @@ export interface NewWork {
   later?: true;
 }
 
-/**
- * New work for a threat: a new entry is numbered and dated, an existing one keeps its age and ends
- * its back-off. A person's change is never dropped here.
- */
+/** New work for a threat: a new entry dated, or an old one's back-off ended; a person's change stays. */
 export function withWork(
   current: QueueEntry | undefined,
   work: NewWork,

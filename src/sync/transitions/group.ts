@@ -55,10 +55,7 @@ export function singleMade(
   };
 }
 
-/**
- * A superseded group's issue retired a step further: `closed` (marker retired), then `noted`. Once
- * every issue is noted, its members are let go.
- */
+/** A superseded group's issue retired a step further; once every issue is `noted`, its members are let go. */
 export function groupRetired(
   group: GroupRecord,
   issueKind: "parent" | "single",

@@ -2,10 +2,7 @@ import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../
 import { parseMarkerFound } from "../../shared/index.js";
 import { parseExternalId } from "../render/normalize.js";
 
-/**
- * Pure transitions of what GitHub shows: an issue seen and the record before it give the record
- * after it, or a person's change to queue.
- */
+/** Pure transitions of what GitHub shows: the record after an issue seen, or a person's change to queue. */
 
 /** What these transitions read of an issue GitHub answered (plain data). */
 export interface IssueSeen {

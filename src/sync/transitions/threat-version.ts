@@ -1,9 +1,6 @@
 import type { AssetRecord, ThreatRecord } from "../../state/index.js";
 
-/**
- * Pure transitions of the platform's streams: a stream item and the record(s) before it give the
- * record(s) after it; the shell (intake/platform.ts) reads the state and applies the result.
- */
+/** Pure transitions of the platform's streams: the record(s) a stream item leaves; applied by intake. */
 
 /** What a threat version contributes to its record (the fields the state keeps). */
 export interface ThreatVersion {
