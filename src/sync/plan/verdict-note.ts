@@ -11,10 +11,7 @@ function isTemplate(note: string): boolean {
   return /\{[{%]/.test(note);
 }
 
-/**
- * Renders status notes with liquidjs, each compiled at first use (an idle `sync` never loads it).
- * A render that still fails sends the note as written rather than hold back the verdict.
- */
+/** Renders status notes, compiled at first use; a failing render sends the note as written. */
 export function noteRenderer(): NoteRenderer {
   const compiled = new Map<string, (values: Readonly<Record<string, string>>) => string>();
   return (template, person) => {
