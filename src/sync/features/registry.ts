@@ -15,10 +15,7 @@ import type { Decider, FeatureAction } from "../plan/plan.js";
 // Risk acceptance first: its deciders come before the recurrence's, and its queued steps before the SLA's.
 const FEATURES: readonly Feature[] = [acceptance, recurrence, sla, notes, project];
 
-/**
- * The configured features, whole and by hook, made once per config: a hook no configured feature
- * has costs one length test, a feature switched off nothing.
- */
+/** The configured features, whole and by hook, made once per config: a switched-off feature costs nothing. */
 export interface Plugged {
   readonly all: readonly Feature[];
   readonly onThreatVersion: readonly Feature[];

@@ -35,10 +35,7 @@ async function endOf(
   );
 }
 
-/**
- * A person's "not planned" close with the acceptance label (contract, "Risk acceptance"): the end is
- * read from the comments once, and the platform gets `accepted` instead of `not_planned`.
- */
+/** A labelled "not planned" close: the end read from the comments once, the platform sent `accepted`. */
 const acceptRisk: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
   kind: "feature",
   priority: () => QueueClass.verdict,

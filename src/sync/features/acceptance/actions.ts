@@ -1,10 +1,7 @@
 import type { PersonChange } from "../../../state/index.js";
 import type { FeatureAction } from "../../plan/plan.js";
 
-/**
- * The steps of a risk acceptance, through the core's one kind `feature`; each a decider's answer
- * (`decided`). Their names are the dry run's.
- */
+/** A risk acceptance's steps, through the core's kind `feature`, each a decider's answer. */
 interface AcceptanceStep<S extends string> extends FeatureAction {
   feature: "acceptance";
   step: S;

@@ -7,10 +7,7 @@ import { statusAsAsked } from "../../actions/as-asked.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { ExpireRisk } from "./actions.js";
 
-/**
- * An acceptance's end (contract, "Risk acceptance"): `PATCH {status: unsolved}`, then the planner
- * reopens the issue (or a recurrence opens a new one). Sent twice, it sets the same status.
- */
+/** An acceptance's end: `PATCH {status: unsolved}`, then the issue reopens; sent twice, the same status. */
 const expireRisk: ActionModule<ExpireRisk, { gone: false; answer: Threat } | { gone: true }> = {
   kind: "feature",
   priority: () => QueueClass.other,

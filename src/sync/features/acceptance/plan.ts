@@ -5,10 +5,7 @@ import { isRiskAcceptance, type AcceptancePolicy } from "./policy.js";
 import { acceptedComment, EXPIRED_COMMENT, warnComment } from "./comments.js";
 import type { AcceptanceAction } from "./actions.js";
 
-/**
- * The plug-in's clauses, asked before the core's, pure: each step decided from the record and
- * `now`, so the warning and the end need no read. Null: nothing to say.
- */
+/** The acceptance's clauses before the core's, pure, from the record and `now` (no read); null: none. */
 
 /** What the clauses are made with for one plan: the settings, the time, and how a recurrence is taken. */
 export interface AcceptanceAt {
@@ -47,10 +44,7 @@ function planRiskAcceptance(input: PlanInput, person: PersonChange, at: Acceptan
   });
 }
 
-/**
- * An `accepted` threat whose closed issue the state knows but not its acceptance (a lost state):
- * the connector's own comments say until when. Sought once per version of the threat.
- */
+/** An `accepted` threat whose acceptance a lost state forgot: the connector's comments say until when. */
 function planAcceptanceRecovery(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
   const record = input.record;
   if (!record || record.acceptance || issue.state !== "closed") return null;

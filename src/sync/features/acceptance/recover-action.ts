@@ -8,10 +8,7 @@ import type { RecoverAcceptance } from "./actions.js";
 /** The connector's own comments carry a comment key; people's quotes of them do not. */
 const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 0;
 
-/**
- * An acceptance the state lost: the end the connector announced in the issue's comments is taken
- * back into the record, so it still ends on time. One read, no write.
- */
+/** A lost acceptance read back from the connector's comments, so it still ends on time. One read. */
 const recoverAcceptance: ActionModule<RecoverAcceptance, AcceptanceTold | null> = {
   kind: "feature",
   priority: () => QueueClass.other,

@@ -90,10 +90,7 @@ function acceptanceEnded(record: ThreatRecord): ThreatRecord {
   return rest;
 }
 
-/**
- * What the platform's status (or the issue reopened) makes of an acceptance, or null. Another
- * status before the end ends it; `unsolved` after the end is the connector's own expiry.
- */
+/** What a status seen makes of an acceptance, or null: another status before the end ends it. */
 export function acceptanceAfterStatus(
   record: ThreatRecord,
   status: string,

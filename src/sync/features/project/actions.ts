@@ -84,10 +84,7 @@ export const addItemModule: ActionModule<AddItemAction, AddOutcome> = {
   },
 };
 
-/**
- * Every changed field in one idempotent PATCH (no intent). A field or option the project lacks is
- * left unset, said once, and recorded as decided.
- */
+/** Every changed field in one idempotent PATCH; a field or option the project lacks is left unset. */
 export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
   kind: "feature",
   priority: () => QueueClass.other,

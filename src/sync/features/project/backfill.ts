@@ -14,10 +14,7 @@ function projectKey(ctx: SyncContext): string | null {
   return config === undefined ? null : `${config.owner}/${config.number}`;
 }
 
-/**
- * Issues that existed before the project was configured are queued once, at the lowest class
- * (contract: "added at the lowest priority"); the state remembers it is done.
- */
+/** Issues made before the project was configured are queued once, at the lowest class (contract). */
 export async function queueBackfill(ctx: SyncContext): Promise<void> {
   const key = projectKey(ctx);
   const runtime = runtimeFor(ctx);

@@ -9,10 +9,7 @@ import { renderFields, renderGroupFields } from "./render-fields.js";
 import { runtimeFor } from "./runtime.js";
 import { FEATURE } from "./slice.js";
 
-/**
- * Project items (contract, "The conversation back") as a plug-in: every issue the connector makes
- * joins the project once, whatever crashes, its fields written when a rendered value changes.
- */
+/** Project items (contract, "The conversation back"): every issue joins once, its fields kept current. */
 export const project: Feature = {
   name: FEATURE,
   configKey: "github",

@@ -33,10 +33,7 @@ function changedFields(slice: ProjectSlice, rendered: ReadonlyMap<string, string
   return changed;
 }
 
-/**
- * The project's writes for a threat, pure: the add, then one PATCH of the fields whose rendered
- * value changed. A person's edit on the board stands until the threat changes that value.
- */
+/** A threat's project writes, pure: the add, then a PATCH of the fields whose rendered value changed. */
 export function planProjectWrites(
   threatId: string,
   record: ThreatRecord,

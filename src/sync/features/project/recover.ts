@@ -6,10 +6,7 @@ import { groupItemChanged, threatItemChanged } from "./item-change.js";
 import { runtimeFor } from "./runtime.js";
 import { issueKey } from "./slice.js";
 
-/**
- * A lost add: the items are listed until the issue's is found and recorded; not found, it did not
- * land. Reads only: one item per issue, whatever crashes.
- */
+/** A lost add: the items are listed for the issue's; not found, it did not land. Reads only. */
 export async function recoverAdd(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const runtime = runtimeFor(ctx);
   if (runtime === null || intent.number === undefined) return false;

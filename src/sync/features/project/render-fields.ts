@@ -59,10 +59,7 @@ function renderAll(
   return out;
 }
 
-/**
- * Each field's text for the threat as read (`view`, with the features' additions), or null when it
- * was not read. Plain text with platform text escaped, so it cannot mention anyone.
- */
+/** Each field's text for the threat as read, or null when not read; platform text escaped. */
 export function renderFields(
   ctx: SyncContext,
   threatId: string,

@@ -12,10 +12,7 @@ export interface ResolvedProject {
   fields: ReadonlyMap<string, ProjectField>;
 }
 
-/**
- * The project and its fields, looked up on first need, and whether the feature is off (no such
- * project or API): said once, then nothing is planned for the process.
- */
+/** The project and its fields, looked up on first need; a missing project or API turns it off. */
 export class ProjectRuntime {
   private lookup: Promise<ResolvedProject | null> | null = null;
   private offNow = false;

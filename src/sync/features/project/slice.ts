@@ -1,7 +1,4 @@
-/**
- * What a threat's record keeps of its item: the issue, the item id (0: a person removed it, not
- * added again), and a short hash of each field's last written value.
- */
+/** What a threat's record keeps of its item: the issue, the item id (0: removed by a person), field hashes. */
 export interface ProjectSlice {
   /** `owner/name#number` of the issue the item is for: another issue (a recurrence's) gets its own. */
   k: string;

@@ -1,9 +1,6 @@
 import type { ProjectField, ProjectFieldValue } from "../../../github/project-schemas.js";
 
-/**
- * What a rendered field text becomes on the board (contract, "Projects"), pure: text, number, date
- * (`YYYY-MM-DD`; empty leaves it unset) or a single-select option by name, case-insensitively.
- */
+/** What a rendered field text becomes on the board (contract, "Projects"): text, number, date or option. */
 export type FieldDecision =
   | { set: true; value: ProjectFieldValue }
   | { set: false; why: "empty" | "no_option" | "not_a_date" | "not_a_number" | "unsupported" };

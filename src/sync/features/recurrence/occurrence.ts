@@ -2,10 +2,7 @@ import { createHash } from "node:crypto";
 import { markerFor } from "../../../shared/index.js";
 import type { RenderedIssue } from "../../render/index.js";
 
-/**
- * A later occurrence's rendering: `Recurrence of owner/name#N` first and its own marker, so marker
- * search never takes the first occurrence's issue for it.
- */
+/** A later occurrence's rendering: `Recurrence of owner/name#N` first, and its own marker. */
 export function forOccurrence(
   base: { readonly issue: RenderedIssue; readonly hash: string },
   threatId: string,

@@ -8,10 +8,7 @@ import { postStepComment, stepCommentIntent } from "../step-comment.js";
 import { recurred, recurrenceNoted } from "./transitions.js";
 import type { RecurAction, RecurNote } from "./actions.js";
 
-/**
- * A new issue for a threat `unsolved` again after its issue closed, under a create intent naming
- * its occurrence: each occurrence gets one issue, whatever crashes (recover.ts).
- */
+/** A recurring threat's new issue, under a create intent naming its occurrence: one issue each, ever. */
 const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
   kind: "feature",
   // It stands where a reopen would: a state change's class.

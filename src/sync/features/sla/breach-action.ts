@@ -3,10 +3,7 @@ import { QueueClass, type ActionModule } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { SlaBreach } from "./plan.js";
 
-/**
- * The SLA's breach label on an open issue past its due date (contract, "Workflow": SLA), decided
- * from the record. Added once per due date: a person who removes it is not fought over.
- */
+/** The SLA's breach label on an open issue past due, added once per due date: a person's removal stands. */
 const breach: ActionModule<SlaBreach, null> = {
   kind: "feature",
   priority: () => QueueClass.other,

@@ -3,10 +3,7 @@ import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureClock } from "../types.js";
 import { dueMs } from "./transitions.js";
 
-/**
- * The SLA's time-driven work (contract, "Workflow": SLA): an open issue past its due date without its
- * breach label, found from the stored columns or the index of due times, never a scan of records.
- */
+/** The SLA's time-driven work: open issues past due without the label, from stored columns, never a scan. */
 export const slaClock: FeatureClock = {
   nextDueAt: (record: ThreatRecord) => {
     const { sla, issue } = record;

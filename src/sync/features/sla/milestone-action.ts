@@ -11,10 +11,7 @@ interface MilestoneAnswer {
   created: boolean;
 }
 
-/**
- * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>"), made on demand. A
- * repository without milestones is recorded as done for that title, not asked every cycle.
- */
+/** Puts an issue into its due date's weekly milestone, made on demand (none there: done). */
 const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   kind: "feature",
   priority: () => QueueClass.other,

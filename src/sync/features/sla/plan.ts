@@ -3,10 +3,7 @@ import type { SyncContext } from "../../context.js";
 import type { CreateAttributes, FeatureAction } from "../../plan/plan.js";
 import { breachDue, weeklyMilestone } from "./transitions.js";
 
-/**
- * The planner's SLA clause, pure: from the record and `now` alone, so a breach needs no read. Its
- * steps go beside a content update or a link, never with a change of the issue's state.
- */
+/** The SLA clause, pure, from the record and `now`: beside an update or a link, never a state change. */
 
 /** What the clause needs of the config and the clock (`slaPolicy` fills it when `sla` is on). */
 export interface SlaPolicy {

@@ -2,10 +2,7 @@ import { DAY_MS, utcDay } from "../../../shared/duration.js";
 import type { SlaRecord, ThreatRecord } from "../../../state/index.js";
 import type { SlaView } from "../../render/types.js";
 
-/**
- * The SLA of a threat, pure (contract, "Workflow": SLA): a due date from its first `unsolved`
- * sighting (or detection time) plus its severity's duration. What shows and falls due derives from it.
- */
+/** A threat's SLA, pure: due at its first `unsolved` sighting (or detection) plus its severity's duration. */
 
 /** What a threat version brings to its SLA (the shell reads the config, the clock and the threat). */
 export interface SlaInput {
@@ -29,10 +26,7 @@ function fresh(sinceMs: number, durationMs: number): SlaRecord {
   return { since: isoAt(sinceMs), due: isoAt(sinceMs + durationMs) };
 }
 
-/**
- * The record after a threat version with its SLA set, kept or dropped: the first unsolved sighting
- * starts it, a severity change moves the due date, a reopen keeps it unless `restartOnReopen`.
- */
+/** The record after a version, its SLA set, kept or dropped; a reopen keeps it unless `restartOnReopen`. */
 export function withSla(
   before: ThreatRecord | undefined,
   after: ThreatRecord,
