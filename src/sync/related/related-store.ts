@@ -5,10 +5,7 @@ import type { RelatedView } from "../render/index.js";
 import type { RelatedSource } from "../render/renderer.js";
 import { walkRelated } from "./related-walk.js";
 
-/**
- * The related assets of each asset whose issues are written, read at most once per cycle and kept
- * until the asset's version changes. A failed walk is not retried in the cycle: the issue goes without.
- */
+/** Each asset's related assets, read at most once a cycle and kept until its version changes. */
 
 interface RelatedStoreDeps {
   platform: Pick<PlatformClient, "relatedAssets">;
