@@ -71,10 +71,7 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Forgets every stored version, so the re-read from the start plans each threat again; durable
- * with the cursor's reset, so a crash mid-walk still re-plans the rest.
- */
+/** Forgets every stored version so the re-read plans each threat again; durable with the cursor's reset. */
 function forgetVersions(ctx: SyncContext): void {
   for (const [id, record] of ctx.state.threats.entries()) {
     if (record.updatedAt !== "") putThreat(ctx, id, versionForgotten(record));
@@ -309,10 +306,7 @@ async function readChanges(ctx: SyncContext, opts: CycleOptions, progress: Cycle
   for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
 }
 
-/**
- * Step 3: the work due is recorded durably, with the saved cursors, watermarks and validators it
- * covers, before anything is carried out.
- */
+/** Step 3: the due work is committed with the cursors, watermarks and validators it covers. */
 async function recordDueWork(ctx: SyncContext): Promise<void> {
   // The validators of the features' listings too, so that the next process asks with them.
   keepValidators(ctx);

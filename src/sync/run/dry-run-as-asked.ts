@@ -136,10 +136,7 @@ function answeredCore(ctx: SyncContext, action: EngineAction): boolean {
 export interface FollowUps {
   /** The milestone a write makes first (a create's, a feature's step's), if it makes one. */
   before(action: EngineAction): Promise<DryRunRecord | null>;
-  /**
-   * Takes a planned write as answered as asked, in the dry run's state; answers whether it could.
-   * The groups that own a changed threat are queued, as the drain queues them.
-   */
+  /** Takes a planned write as answered as asked, in the dry run's state; answers whether it could. */
   answer(subjectId: string, action: EngineAction): Promise<boolean>;
 }
 

@@ -25,10 +25,7 @@ interface IntentOutcome {
   settleLazily?: boolean;
 }
 
-/**
- * Runs `send` under a write-ahead intent, persisted before anything goes out and removed once the
- * outcome is recorded. A failure is resolved, kept for recovery, or removed (`IntentSpec`).
- */
+/** Runs `send` under a write-ahead intent, durable first; a failure as `IntentSpec` says. */
 export async function withIntent(
   ctx: SyncContext,
   fields: Omit<Intent, "id" | "startedAt">,

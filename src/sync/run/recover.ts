@@ -79,10 +79,7 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
   }
 }
 
-/**
- * Resolves every unfinished intent of an earlier run; never throws for the whole cycle. One that
- * cannot be resolved now stays, and only its subject waits for it (drain.ts).
- */
+/** Resolves every unfinished intent of an earlier run; one that cannot be resolved now waits, alone. */
 export async function recoverIntents(ctx: SyncContext): Promise<number> {
   const intents = Object.values(ctx.state.intents);
   for (const intent of intents) {

@@ -47,10 +47,7 @@ export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: strin
   );
 }
 
-/**
- * A write to a group's own issue refused for good: that issue is written no more and the group
- * gets no second one. Answers whether the action was a write to the group's issue.
- */
+/** A write to a group's own issue refused for good: written no more; answers whether it was one. */
 export function recordGroupRefusal(ctx: SyncContext, action: EngineAction, error: unknown): boolean {
   if (!("groupId" in action)) return false;
   const group = ctx.state.groups?.[action.groupId];

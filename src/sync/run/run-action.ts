@@ -76,10 +76,7 @@ function follow(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void 
   if (known) repoint(ctx, threatId, known, issue);
 }
 
-/**
- * Reads the issue before the write unless the change list is fresh (intake/fresh-poll.ts): the
- * person wins. Null when a person's change came first.
- */
+/** Reads the issue first unless the change list is fresh; null when a person's change came first. */
 async function readFirst<A extends EngineAction>(ctx: SyncContext, action: A): Promise<A | null> {
   const { repo, number } = action as { repo?: unknown; number?: unknown };
   if (typeof repo !== "string" || typeof number !== "number" || isFresh(ctx, repo)) return action;
