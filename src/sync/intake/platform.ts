@@ -194,10 +194,7 @@ export interface StreamReadOptions {
   signal?: AbortSignal | undefined;
   /** Runs between pages with the page's item count, its work recorded with the cursor (in memory). */
   afterPage?: ((items: number) => Promise<void>) | undefined;
-  /**
-   * A walk that meets the platform's pause ends there, keeping what its pages recorded, and
-   * `pausedUntil` says when the rest may be read.
-   */
+  /** A walk that meets the platform's pause ends there, its pages kept; `pausedUntil` says when. */
   endOnPause?: boolean | undefined;
 }
 

@@ -36,10 +36,7 @@ export function managesIssue(
   );
 }
 
-/**
- * Reads one issue and absorbs it as a poll would, committing at once; the poll watermark does not
- * move. Runs only on the daemon's single loop, never beside a cycle or a drain.
- */
+/** Reads one issue and absorbs it as a poll would, committing at once; only on the daemon's loop. */
 export async function absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean> {
   const watched = watchedRepo(ctx, repo);
   if (watched === null) return false;
