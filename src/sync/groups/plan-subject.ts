@@ -203,10 +203,7 @@ function planFeatures(ctx: SyncContext, groupId: string, group: GroupRecord): Fe
   return featuresFor(ctx.config).flatMap((feature) => feature.planGroup?.(ctx, groupId, group) ?? []);
 }
 
-/**
- * The plan, after a group's issue found on GitHub is taken over (adopt-existing.ts). `waits`: a
- * create held back because the repository's group issues could not be listed.
- */
+/** The plan after a group's issue found on GitHub is adopted; `waits`: its repository could not be listed. */
 export async function planGroupWithAdoption(
   ctx: SyncContext,
   groupId: string,
