@@ -18,10 +18,7 @@ interface CycleSummary {
   counts(): CycleCounts;
 }
 
-/**
- * The summary a cycle reports (`lastCycle.counts`, `sync --json` `counters`), by
- * `countedAs` (shared/engine-events.ts): external harnesses read these keys (contract).
- */
+/** A cycle's counts by `countedAs` (`lastCycle.counts`, `sync --json`): external harnesses read these keys. */
 export function cycleSummary(): CycleSummary {
   const tally = new Map<CounterName, number>();
   return {
@@ -67,10 +64,7 @@ const AUDIT_WHAT: Partial<Record<WriteEvent["type"], string>> = {
   milestone_set: "sla milestone",
 };
 
-/**
- * The audit line (contract, "Logs"): every write to either side is one `info` line with `action`,
- * `threat_id` and `issue` where one is concerned. Other events make no audit line.
- */
+/** The audit line (contract, "Logs"): every write to either side is one `info` line; other events none. */
 export function auditObserver(logger: Logger): EngineObserver {
   return (event) => {
     if (event.type === "acceptance_date_ignored") {

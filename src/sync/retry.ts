@@ -50,10 +50,7 @@ export function planRetry(state: Pick<EngineState, "threats">, selection: RetryS
   return plan;
 }
 
-/**
- * Queues the planned work in `loaded` (opened under the lock) and answers its one commit, or null.
- * A threat already queued keeps its age; its back-off ends.
- */
+/** Queues the planned work in `loaded` and answers its one commit, or null; a queued threat keeps its age. */
 export function applyRetry(
   loaded: EngineState,
   plan: RetryPlan,

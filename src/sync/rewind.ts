@@ -5,10 +5,7 @@ import { commitOf, isClean, type StateCommit } from "./records/state-changes.js"
 import { createStateContext } from "./records/state-updates.js";
 import type { EngineState } from "./records/threat-records.js";
 
-/**
- * `threatbridge rewind`: forgets a stream's saved cursor (and its refusal), so the next cycle reads
- * it from the start; re-delivered versions plan no write, so a rewind costs reads only.
- */
+/** `threatbridge rewind`: forgets a stream's cursor and refusal; the re-read costs reads, never writes. */
 
 export interface RewindStep {
   stream: StreamKind;

@@ -13,10 +13,7 @@ import { BACKLOG_NAMES, queueSummary, type QueueSummary } from "./plan/queue-ord
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./features/acceptance/status.js";
 import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.js";
 
-/**
- * What `threatbridge status` shows (contract), a pure summary of the state, the lock and the write
- * budget: is a process working, how much is queued and for how long, what budget is left, what failed.
- */
+/** What `threatbridge status` shows (contract): a pure summary of the state, the lock and the write budget. */
 
 /** The lock as `status` sees it (an adapter reads the lock file; see src/cli/status-lock.ts). */
 export type LockStatus =
