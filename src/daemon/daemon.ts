@@ -27,27 +27,16 @@ import { createPollPace, type PollStats } from "./poll-pace.js";
 import type { ScheduleHandle, Scheduler } from "./scheduler.js";
 
 /**
- * The `run` loop (contract): one cycle at start, then one per `schedule`, never two at once; between
- * scheduled reads it keeps draining the queue within GitHub's write budget. One loop does it all, so
- * overlap is impossible by construction: a tick only raises a flag (ticks that come while a cycle
- * runs coalesce into one) and interrupts a drain between two entries. Nothing a cycle or a drain
- * throws stops the loop; the next tick tries again.
+ * The `run` loop (contract): a cycle at start, then one per `schedule`, never two at once, draining
+ * the queue between reads. One loop does it all: a tick only raises a flag, and nothing a cycle
+ * throws stops the loop.
  *
- * A person's verdict is the first write (contract, "Priorities") and a webhook's reaches the
- * platform within seconds, also while a cycle is long: the loop's own urgent step (the issues
- * webhooks named, read, and the people's verdicts due, drained by the one drain restricted to
- * their class) runs before each cycle and, when a webhook named an issue, between two pages of the
- * cycle's stream reads. The loop never waits on the platform's pause (a Retry-After longer than
- * RUN_RETRY_AFTER_WAIT_MS): a read that meets one ends as a partial cycle, the drain puts work that
- * needs the platform back until the pause ends and goes on with GitHub's, and the rest of the
- * streams is read as soon as the pause has passed, never before.
+ * A person's verdict is the first write (contract, "Priorities"): the urgent step (the issues
+ * webhooks named, and the verdicts due) runs before each cycle and between two pages of a read.
+ * The loop never waits on the platform's pause: it reads on once the pause has passed.
  */
 
-/**
- * The longest Retry-After `run`'s platform client waits out inside a request (the client's own
- * default, for `sync`, is 120 s). A longer one ends the request at once and the loop goes on with
- * other work; a shorter one costs less than the partial cycle and the new poll that would replace it.
- */
+/** The longest Retry-After `run`'s platform client waits in place; a longer one ends the request. */
 export const RUN_RETRY_AFTER_WAIT_MS = 5_000;
 
 export interface DaemonEngine {
@@ -95,11 +84,7 @@ export interface Daemon {
   run(): Promise<void>;
   /** Stop starting new work (SIGTERM/SIGINT). Idempotent. */
   stop(): void;
-  /**
-   * A webhook said an issue changed: the loop reads it and drains its verdict between two drain
-   * entries, or right after the cycle in progress. Returns at once; the same issue named twice
-   * before the loop gets to it is read once.
-   */
+  /** A webhook said an issue changed: read and drained soon; returns at once; named twice, read once. */
   issueChanged(repo: string, number: number): void;
   status(): DaemonStatus;
 }
@@ -262,12 +247,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
     }
   }
 
-  /**
-   * The loop's urgent step: the issues webhooks named are read, then people's verdicts that are due
-   * are sent (the one drain, restricted to the verdict class; in the middle of a cycle's reads,
-   * threats only: a group follows its members once the walk has filed them all). Work that needs
-   * the platform while it pauses is put back until the pause ends.
-   */
+  /** The urgent step: the issues webhooks named are read, then the people's verdicts due are sent. */
   async function urgent(signal: AbortSignal, only?: "threat"): Promise<void> {
     if (named.size > 0) await absorbNamed();
     if (stopping) return;
@@ -307,8 +287,7 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         resumeAt = null;
         cycleDue = true;
       }
-      // People's verdicts go before the poll (contract, "Priorities"), not after its reads; one that
-      // meets the platform's pause waits for it, and so does the poll (below).
+      // People's verdicts go before the poll (contract, "Priorities").
       if (cycleDue) await urgent(stopped.signal);
       if (stopping) break;
       // A poll inside the platform's Retry-After window is dropped: the next tick after it polls.

@@ -30,10 +30,7 @@ interface Summary {
   sla: { breached: number; dueWithin7Days: number } | null;
 }
 
-/**
- * The SLA's counts for its gauges (contract, "Workflow": SLA), as the feature counts them for
- * `status` (its `status.counts`, from the stored SLA columns); null when it is not configured.
- */
+/** The SLA's gauges as the feature counts them for `status`; null when it is not configured. */
 function slaFromFeature(
   ctx: SyncContext,
   nowMs: number,

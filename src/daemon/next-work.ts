@@ -3,11 +3,7 @@ import type { SyncContext } from "../sync/index.js";
 /** Shortest wait between two drain attempts that made no progress: never a busy loop. */
 const MIN_WAIT_MS = 100;
 
-/**
- * When queued work could next make progress, after a drain that did nothing: the write budget's
- * next slot when some entry is due now, else the end of the earliest back-off; +∞ when the queue
- * is empty (the next tick brings new work).
- */
+/** When queued work could next progress: the budget's next slot, else the earliest back-off's end; +∞ when empty. */
 export function nextWorkAt(ctx: SyncContext, now: number): number {
   let earliest = Number.POSITIVE_INFINITY;
   let dueNow = false;

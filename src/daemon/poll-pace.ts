@@ -1,13 +1,6 @@
 import type { Logger } from "../observability/index.js";
 
-/**
- * When a scheduled poll may start, and what pace the polls actually kept. A platform that answered
- * 429 (or 503) with Retry-After asked not to be called before an instant (spec "Errors" rule 1):
- * a tick inside that window starts no poll, so the next one is the first tick after it — never
- * sooner, and never a poll that would only sit waiting on the platform's gate. Ticks that come
- * while a poll is already due are merged into it (cycles never stack). Both are counted, and the
- * seconds between the last two poll starts show on /metrics.
- */
+/** When a scheduled poll may start: never inside the platform's Retry-After window; late ticks merge. */
 
 export interface PollStats {
   /** Milliseconds between the starts of the last two polls; null until two have started. */

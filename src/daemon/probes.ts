@@ -16,10 +16,7 @@ export function liveness(status: DaemonStatus): Probe {
   return { ok, body: { status: ok ? "ok" : status.phase } };
 }
 
-/**
- * Not ready while a stream is stopped by a refused cursor. Otherwise ready once a cycle has completed successfully and the last successful one is recent (within
- * about three schedule periods): a connector that keeps failing to read either side goes unready.
- */
+/** Ready once a recent cycle succeeded (within about three periods) and no stream is stopped. */
 export function readiness(status: DaemonStatus, now: number): Probe {
   const base = {
     cycles_ok: status.cycles.ok,
@@ -30,8 +27,7 @@ export function readiness(status: DaemonStatus, now: number): Probe {
   if (status.phase !== "running") {
     return { ok: false, body: { status: "not ready", reason: `the daemon is ${status.phase}`, ...base } };
   }
-  // A stream the platform refused the cursor of stays unread until an operator rewinds it: the
-  // connector is not doing its job, however well its cycles go otherwise.
+  // A stream stopped by a refused cursor stays unread until rewound: the connector is not doing its job.
   const stopped = status.streamsStopped[0];
   if (stopped !== undefined) {
     return {

@@ -1,9 +1,6 @@
 import cron from "node-cron";
 
-/**
- * When `run` starts a cycle. The daemon only hears "a tick came" and asks when the next one is due;
- * tests pass a scheduler they tick by hand, so no test waits on a wall clock.
- */
+/** When `run` starts a cycle; tests tick a scheduler by hand, so none waits on a wall clock. */
 export interface Scheduler {
   /** Starts calling `onTick` at every scheduled time until the handle is stopped. */
   start(onTick: () => void): ScheduleHandle;
@@ -19,11 +16,7 @@ export interface ScheduleHandle {
 
 const FALLBACK_PERIOD_MS = 5 * 60_000;
 
-/**
- * A node-cron 4 schedule (contract: `schedule` is cron; a sixth leading field means seconds).
- * The task only raises a flag through `onTick`: the daemon decides whether a cycle may start, so two
- * cycles never overlap whatever node-cron does with late or missed executions.
- */
+/** A node-cron schedule (a sixth leading field is seconds); a tick only raises a flag, so cycles never overlap. */
 export function cronScheduler(expression: string, opts: { timezone?: string } = {}): Scheduler {
   return {
     start(onTick) {

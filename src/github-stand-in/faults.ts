@@ -19,11 +19,7 @@ interface WriteHook {
   run: () => void;
 }
 
-/**
- * One-shot faults, consumed in the order they were armed by the first matching request; and
- * write hooks, which let a test have a person act between two writes of the connector, at an exact
- * point and without sleeping.
- */
+/** One-shot faults, consumed in arming order, and write hooks: a person acting between two writes, without sleeping. */
 export function createFaults() {
   const armed: Armed[] = [];
   const hooks: WriteHook[] = [];

@@ -1,8 +1,4 @@
-/**
- * Which of GitHub's newer issue features a repository of the stand-in offers: sub-issues and
- * issue types. GitHub Enterprise Server releases without them answer their routes 404; an
- * organization offers only the issue types it defined (a user's repositories have none).
- */
+/** Which newer issue features a repository offers (sub-issues, issue types); without them, their routes answer 404. */
 export interface FeatureOptions {
   /** `true` (default): everywhere; `false`: nowhere; or the `owner/name`s without them. */
   subIssues?: boolean | { unavailableIn: string[] } | undefined;

@@ -13,13 +13,7 @@ interface ResolvedFields {
   type?: string | null;
 }
 
-/**
- * The `milestone` and `type` of an issue create or update, checked as GitHub does: a milestone
- * number that the repository does not have, or a type name its owner does not offer, is a 422
- * `invalid` on that field and nothing is written. Type names match case-insensitively and are
- * kept as the owner spells them. Where issue types do not exist at all (a GitHub Enterprise Server
- * without them), `type` is an unknown parameter, and GitHub ignores unknown parameters.
- */
+/** An issue write's `milestone` and `type`, checked as GitHub does: one the repository lacks is a 422. */
 export function resolveWorkflowFields(
   deps: HandlerDeps,
   r: RepoRecord,

@@ -29,11 +29,7 @@ export function subIssuesOf(deps: HandlerDeps, i: IssueRecord): Array<{ r: RepoR
   return out;
 }
 
-/**
- * An issue as GitHub answers it, with the fields of the newer features where the repository has
- * them: `milestone`, `type` (organizations with issue types only), `sub_issues_summary` and
- * `parent_issue_url` (where sub-issues exist).
- */
+/** An issue as GitHub answers it, with the newer features' fields where the repository has them. */
 export function renderIssue(deps: HandlerDeps, r: RepoRecord, i: IssueRecord, single: boolean): ApiIssue {
   const out = issueShape(deps.shape, r, i, deps.store.commentsOf(r, i.number).length, { single });
   const m = i.milestone === undefined ? undefined : r.milestones?.[i.milestone - 1];

@@ -3,12 +3,7 @@ import type { Reply, RequestContext, Route } from "./router.js";
 import { notFound } from "./replies.js";
 import { issueType } from "./workflow-shapes.js";
 
-/**
- * GitHub's issue types: `GET /orgs/{org}/issue-types` (an organization's types; 404 for an owner
- * that is not an organization with types) and `GET /repos/{owner}/{repo}/issue-types` (the types a
- * repository offers; none for a user's repository). Both answer 404 where issue types do not exist
- * (a GitHub Enterprise Server without them). Neither is paginated on GitHub.
- */
+/** GitHub's issue types of an organization and of a repository; 404 where issue types do not exist. */
 export function issueTypeRoutes(deps: HandlerDeps): Route[] {
   function ofOrg(ctx: RequestContext): Reply {
     const org = ctx.params["org"] ?? "";

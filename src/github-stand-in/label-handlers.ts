@@ -36,10 +36,7 @@ export function labelRoutes(deps: HandlerDeps): Route[] {
     return { status: 200, body: labelsOfIssue(found.r, found.issue) };
   }
 
-  /**
-   * GitHub's "Remove a label from an issue": 200 with the labels left, or 404 when the issue does
-   * not carry that label (names compared case-insensitively); a `unlabeled` event is recorded.
-   */
+  /** Removes a label: 200 with the labels left, or 404 when the issue lacks it; an `unlabeled` event. */
   function removeIssueLabel(ctx: RequestContext): Reply {
     const found = issueOf(deps, ctx);
     if (isReply(found)) return found;

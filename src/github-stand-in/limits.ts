@@ -46,10 +46,7 @@ export function createPrimaryLimit(perHour: number, clock: Clock) {
 
 export type PrimaryLimit = ReturnType<typeof createPrimaryLimit>;
 
-/**
- * GitHub's secondary limit on content-creating requests: at most `perMinute` in any rolling
- * minute and `perHour` in any rolling hour. Refused requests are not counted against the windows.
- */
+/** GitHub's secondary limit on content-creating requests, per rolling minute and hour; refusals do not count. */
 export function createSecondaryLimit(opts: StandInOptions["secondaryLimit"], clock: Clock) {
   const accepted: number[] = [];
   return {

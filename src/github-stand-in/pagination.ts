@@ -16,10 +16,7 @@ function positiveInt(raw: string | null, fallback: number): number {
   return n >= 1 ? n : fallback;
 }
 
-/**
- * Page-number pagination with a `Link` header (rel next/last/prev/first, absolute URLs), as
- * GitHub's REST API does: `per_page` above the maximum is clamped, not refused.
- */
+/** Page-number pagination with a `Link` header of absolute URLs; `per_page` above the maximum is clamped. */
 export function paginate<T>(all: readonly T[], url: URL, perPageMax: number): PageResult<T> {
   const perPage = Math.min(positiveInt(url.searchParams.get("per_page"), DEFAULT_PER_PAGE), perPageMax);
   const page = positiveInt(url.searchParams.get("page"), 1);

@@ -3,11 +3,7 @@ import type { Store } from "./store.js";
 import type { PersonActions } from "./types.js";
 import type { WebhookSender } from "./webhooks.js";
 
-/**
- * Changes made by a person in GitHub's web UI: not API calls of the connector, so they cost
- * nothing and are recorded with the person as actor and no `performed_via_github_app`. A close or a
- * reopen is also sent as a webhook delivery when the stand-in has a webhook.
- */
+/** A person's changes in GitHub's web UI: free, recorded with the person as actor; a close or reopen also a webhook. */
 export function createPersonActions(
   store: Store,
   webhooks?: WebhookSender,

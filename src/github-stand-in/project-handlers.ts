@@ -63,12 +63,7 @@ function refusal(
   }
 }
 
-/**
- * GitHub's REST API for projects (the current kind): the project, its fields and its items, under
- * `/orgs/{org}/projectsV2/{n}` and `/users/{username}/projectsV2/{n}`. Items are issues added by
- * id (or owner/repo/number); an item's fields are set with one PATCH of `{fields: [{id, value}]}`.
- * With the projects feature off (a GitHub Enterprise Server without this API) every route answers 404.
- */
+/** GitHub's REST API for projects (org and user): the project, its fields and items; 404 everywhere when off. */
 export function projectRoutes(deps: HandlerDeps): Route[] {
   const { projects, store } = deps;
 

@@ -93,10 +93,7 @@ export function itemSimpleShape(deps: HandlerDeps, p: ProjectRecord, item: Proje
   return { ...common(deps, p, item), ...(c === null ? {} : { content: c }) };
 }
 
-/**
- * An item as the item routes answer it (`projects-v2-item-with-content`): `fields` holds the
- * title and the fields named by `?fields=` (ids, comma-separated or repeated `fields[]`), as GitHub.
- */
+/** An item as the item routes answer it, with the title and the fields `?fields=` names. */
 export function itemShape(
   deps: HandlerDeps,
   p: ProjectRecord,
@@ -124,10 +121,7 @@ export function wantedFields(query: URLSearchParams): Set<number> {
   return new Set(raw.filter((v) => /^\d+$/.test(v.trim())).map((v) => Number(v.trim())));
 }
 
-/**
- * Cursor pagination (`before`/`after`, `per_page` up to 100), as GitHub pages its project lists:
- * the cursors are opaque, the `Link` header carries them.
- */
+/** Cursor pagination (`before`/`after`), opaque cursors in the `Link` header, as GitHub pages projects. */
 export function cursorReply(all: readonly unknown[], url: URL, perPageMax: number): Reply {
   const perRaw = url.searchParams.get("per_page");
   const perPage = Math.min(

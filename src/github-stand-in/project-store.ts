@@ -102,10 +102,7 @@ export function createProjectStore(clock: Clock, newId: () => number) {
     return project;
   }
 
-  /**
-   * Adds an issue; a repeated add answers the existing item, as GitHub documents for its
-   * `addProjectV2ItemById` mutation ("the existing item ID is returned instead").
-   */
+  /** Adds an issue; a repeat answers the existing item, as GitHub documents for its GraphQL mutation. */
   function addItem(p: ProjectRecord, issueId: number, creator: string): ProjectItemRecord {
     const existing = p.items.find((i) => i.issueId === issueId);
     if (existing) return existing;

@@ -1,8 +1,4 @@
-/**
- * A handler's answer; the server adds the common headers, ETag and rate-limit headers. A file of
- * its own, importing nothing, so that the repository settings can answer without importing the
- * router (which imports the store, whose types import the settings).
- */
+/** A handler's answer; the server adds the common headers. Imports nothing, so settings need not import the router. */
 export interface Reply {
   status: number;
   body?: unknown;

@@ -9,10 +9,7 @@ import { renderIssue } from "./issue-render.js";
 
 const DOCS_COMMENTS = "https://docs.github.com/rest/issues/comments#list-issue-comments-for-a-repository";
 
-/**
- * Repository-wide activity: every issue comment and every issue event of a repository. These
- * paths must be matched before `/issues/{issue_number}` (`comments` and `events` are not numbers).
- */
+/** Repository-wide comments and events; matched before `/issues/{issue_number}`. */
 export function repoActivityRoutes(deps: HandlerDeps): Route[] {
   const { store } = deps;
 

@@ -1,10 +1,6 @@
 import type { Reply } from "./reply.js";
 
-/**
- * Repository settings of the stand-in, for `threatbridge check` and its tests: which repositories
- * exist, and which are archived, have issues disabled, or grant other permissions. By default
- * (no `repositories` option) every repository exists on first use, writable.
- */
+/** Which repositories exist and which are archived, without issues, or restricted; by default, all, writable. */
 export interface RepoSettings {
   /** GitHub answers writes to an archived repository 403 ("Repository was archived so is read-only."). */
   archived?: boolean | undefined;
@@ -42,10 +38,7 @@ export function settingsOf(directory: RepoDirectory, owner: string, repo: string
   return directory?.get(`${owner}/${repo}`.toLowerCase()) ?? {};
 }
 
-/**
- * What GitHub answers before any handler runs, for a repository that is not there (404), issue
- * routes of a repository without issues (410), and writes to an archived one (403); null: go on.
- */
+/** GitHub's answer before any handler: 404 no repository, 410 issues disabled, 403 a write to an archived one; else null. */
 export function repoGate(
   directory: RepoDirectory,
   params: Record<string, string>,

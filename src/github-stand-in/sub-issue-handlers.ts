@@ -24,12 +24,7 @@ function isSelfOrAncestor(deps: HandlerDeps, issue: IssueRecord, candidate: Issu
   return false;
 }
 
-/**
- * GitHub's sub-issues: a child is named by its issue `id` (not its number); it may sit in another
- * repository of the same owner; it has at most one parent (moving it takes `replace_parent`); a
- * parent has at most 100. Where the repository has no sub-issues (a GitHub Enterprise Server
- * without the feature) every route answers 404.
- */
+/** GitHub's sub-issues: children by issue id, one parent each, 100 a parent; 404 where there are none. */
 export function subIssueRoutes(deps: HandlerDeps): Route[] {
   const { store, clock } = deps;
 

@@ -3,10 +3,7 @@ import type { RepoSettings } from "./repo-settings.js";
 import type { StandInProjects } from "./project-controls.js";
 import type { Clock } from "../shared/clock.js";
 
-/**
- * Options of {@link startGitHubStandIn}; every field has a default, and `undefined` means the
- * default, so that callers can pass their own optional settings through unchanged.
- */
+/** Options of {@link startGitHubStandIn}; `undefined` means the default. */
 export interface StandInOptions {
   /** Interface to bind; tests use "127.0.0.1" (the default). */
   host?: string | undefined;
@@ -25,29 +22,15 @@ export interface StandInOptions {
   clock?: Clock | undefined;
   /** The login the connector's credentials act as; default `"threatbridge[bot]"`. */
   botLogin?: string | undefined;
-  /**
-   * When given, only these repositories (`owner/name`) exist, each with its settings (archived,
-   * issues disabled, permissions); any other answers 404. Default: every repository exists.
-   */
+  /** Only these repositories exist, with their settings; default: every repository exists. */
   repositories?: Record<string, RepoSettings> | undefined;
   /** When given, a person's close or reopen is POSTed here as a signed `issues` delivery. */
   webhook?: StandInWebhookOptions | undefined;
-  /**
-   * Sub-issues: everywhere (`true`, the default), nowhere (`false`), or everywhere but the listed
-   * `owner/name`s. Where they are missing their routes answer 404, as a GitHub Enterprise Server
-   * without the feature does, and issues carry no `sub_issues_summary`.
-   */
+  /** Sub-issues everywhere (default), nowhere, or everywhere but the listed repositories; missing, their routes answer 404. */
   subIssues?: FeatureOptions["subIssues"];
-  /**
-   * Issue types per organization (owner login → type names); an owner not listed has none (a
-   * `type` on create answers 422). `"unavailable"`: the issue-type routes answer 404 and `type` is
-   * ignored, as on a GitHub Enterprise Server without issue types. Default: no owner has types.
-   */
+  /** Issue types per organization; `"unavailable"`: their routes answer 404 and `type` is ignored. */
   issueTypes?: FeatureOptions["issueTypes"];
-  /**
-   * Whether GitHub's REST API for projects exists (default true). `false`: its routes answer 404,
-   * as a GitHub Enterprise Server without it does. Tests make projects with `projects.create`.
-   */
+  /** Whether GitHub's REST API for projects exists (default true). */
   projects?: FeatureOptions["projects"];
 }
 
@@ -147,10 +130,7 @@ export interface FaultControls {
   secondaryLimitNext(method: string, routePattern: string, retryAfterSeconds: number): void;
   /** The next matching request is answered 422 "Validation Failed" (body too long) and not processed. */
   refuseBodyNext(method: string, routePattern: string): void;
-  /**
-   * Runs `action` once the n-th write from now was processed, before it is answered: a person
-   * acting between two writes of the connector, at an exact point.
-   */
+  /** Runs `action` once the n-th write from now was processed, before it is answered. */
   afterWrites(n: number, action: () => void): void;
 }
 

@@ -4,12 +4,7 @@ import { sign } from "@octokit/webhooks-methods";
 import { issue as issueShape, user, type ShapeContext } from "./shapes.js";
 import type { IssueRecord, RepoRecord, Store } from "./store.js";
 
-/**
- * Webhook deliveries as GitHub sends them (an `issues` event with `action`, `issue`,
- * `repository` and `sender`; headers `X-GitHub-Event`, `X-GitHub-Delivery`, `X-Hub-Signature-256`
- * over the raw body; JSON), POSTed when a person closes or reopens an issue. Sent in the
- * background, as GitHub does: the person's action never waits for the receiver.
- */
+/** Signed `issues` deliveries as GitHub sends them, POSTed in the background when a person closes or reopens. */
 
 export interface WebhookSender extends StandInWebhooks {
   issueChanged(r: RepoRecord, issue: IssueRecord, action: "closed" | "reopened", login: string): void;

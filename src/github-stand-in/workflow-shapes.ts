@@ -20,11 +20,7 @@ function pacificParts(ms: number): { date: string; hour: number } {
   return { date: `${parts["year"]}-${parts["month"]}-${parts["day"]}`, hour: Number(parts["hour"]) };
 }
 
-/**
- * GitHub keeps a milestone's `due_on` as a calendar date in US Pacific time: the instant sent is
- * read as a Pacific date (so midnight UTC lands on the day before), and answered as midnight
- * Pacific of that date. The contract sends 12:00 UTC for that reason.
- */
+/** GitHub keeps a milestone's `due_on` as a US Pacific date, answered as Pacific midnight of that date. */
 export function pacificDateOf(ms: number): string {
   return pacificParts(ms).date;
 }

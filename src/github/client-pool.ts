@@ -9,11 +9,7 @@ interface SelfIdentity {
   appSlug: string | null;
 }
 
-/**
- * Hands out the REST context for a repository. A token serves every repository; a GitHub App
- * acts through an installation, found with `GET /repos/{owner}/{repo}/installation` (once per
- * owner) when the configuration does not name one.
- */
+/** The REST context for a repository: a token serves all; an App acts through its installation (found once per owner). */
 interface ClientPool {
   forRepo(repo: string): Promise<RestContext>;
   whoAmI(): Promise<SelfIdentity>;

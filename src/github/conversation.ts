@@ -3,12 +3,7 @@ import type { WriteDeps, WriteOptions } from "./issue-writes.js";
 import * as projects from "./projects.js";
 import { listRepoComments, type RepoCommentSnapshot } from "./repo-comments.js";
 
-/**
- * GitHub's side of the conversation back: the configured project (the current kind) and people's
- * comments. Kept apart from the other gateway interfaces so that the engine's fakes need not grow
- * until the project and notes features use it. Project calls answer `{ available: false }` where
- * the API or the project is missing (404, 403, 410), never a throw; writes are paced by the budget.
- */
+/** GitHub's side of the conversation back: projects and comments; `{ available: false }` where missing. */
 export interface GitHubConversation {
   /** The project, as an organization's, else as a user's (`ownerType` says which answered). */
   getProject(ref: projects.ProjectRef): Promise<projects.ProjectLookup>;

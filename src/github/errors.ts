@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * Stable codes of the GitHub side. `outcome_unknown` is the one that matters most: a create
- * whose fate is unknown is resolved by looking for its marker, never by sending it again.
- */
+/** Stable codes of the GitHub side; `outcome_unknown` is resolved by looking for the marker, never by resending. */
 type GitHubErrorCode =
   | "outcome_unknown"
   | "rate_limited"
@@ -127,10 +124,7 @@ function retryAfterMsOf(headers: Record<string, unknown> | undefined, now: numbe
   return null;
 }
 
-/**
- * Whether a 403/429 is GitHub's rate limiting rather than a permission problem (REST docs,
- * "Rate limits": primary = x-ratelimit-remaining 0; secondary = message or retry-after).
- */
+/** Whether a 403/429 is rate limiting (REST docs, "Rate limits") rather than a permission problem. */
 function isRateLimitAnswer(
   status: number,
   headers: Record<string, unknown> | undefined,
@@ -205,11 +199,7 @@ export function toGitHubError(error: unknown, ctx: ClassifyContext): GitHubError
 const REPOSITORY_ROUTE =
   /\/repos\/([^/?#]+\/[^/?#]+)(?:\/(?:issues|labels|issues\/comments|issues\/events|installation))?\/?(?:[?#]|$)/;
 
-/**
- * What to fix when GitHub answers 404 on a repository, so that a typo in a repository name does
- * not end in a bare 404. GitHub answers 404, not 403, to credentials that may not see a private
- * repository, so both causes are named; 410 on the issue routes means issues are disabled.
- */
+/** What to fix on a repository's 404 (a typo, or credentials that may not see it) or 410 (issues disabled). */
 function missingRepositoryHint(url: string, status: number): string {
   const repo = REPOSITORY_ROUTE.exec(url)?.[1];
   if (repo === undefined) return "";
@@ -231,11 +221,7 @@ export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, wha
 /** GitHub's 403 texts for a locked conversation and an archived (read-only) repository. */
 const REFUSED_FOR_GOOD = /\blocked\b|\barchived\b/i;
 
-/**
- * A refusal GitHub will repeat for the same request: a 403 for a locked
- * conversation or an archived repository, 404, 410 and 422. Rate limits, 5xx, network failures,
- * 401 and other 403s (a missing permission: the operator fixes it) are transient and backed off.
- */
+/** A refusal GitHub will repeat: 403 locked or archived, 404, 410, 422; everything else is transient. */
 export function isPermanentRefusal(error: unknown): error is GitHubError {
   if (!(error instanceof GitHubError) || error.code === "rate_limited") return false;
   if (error.status === 403) return REFUSED_FOR_GOOD.test(error.request?.message ?? error.message);

@@ -1,10 +1,6 @@
 import { z } from "zod";
 
-/**
- * ETags of change queries, one per (repository, kind of query). A query whose `since` moved on
- * replaces the older entry, so the cache stays as small as the number of repositories.
- * Plain data in and out, so the lead can persist it in the state file.
- */
+/** ETags of change queries, one per (repository, kind of query), as plain data the state keeps. */
 export const EtagEntry = z.object({
   repo: z.string(),
   kind: z.string(),

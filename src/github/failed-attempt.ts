@@ -1,10 +1,6 @@
 import { z } from "zod";
 
-/**
- * What one failed GitHub request attempt means for the next one: a rate limit (GitHub says when
- * to come back), a transient failure that an idempotent request may repeat, or the end. Pure: the
- * request policy (request-policy.ts) does the waiting.
- */
+/** What one failed attempt means for the next: a rate limit, a transient failure, or the end. Pure. */
 type AttemptVerdict =
   | { kind: "limit"; limit: "secondary" | "primary"; retryAfterSeconds: number }
   | { kind: "transient" }
@@ -19,10 +15,7 @@ const RequestErrorShape = z.object({
   response: z.object({ headers: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 
-/**
- * Answers that the same request would get again (the retry plugin's `doNotRetry`, which this
- * replaces): 403 and 429 are rate limits or refusals, decided by the limit rules below.
- */
+/** Answers the same request would get again; 403 and 429 are decided by the limit rules below. */
 const NOT_TRANSIENT: ReadonlySet<number> = new Set([400, 401, 403, 404, 410, 422, 429, 451]);
 
 /** GitHub's "secondary rate limit" text (REST docs, "Rate limits for the REST API"). */
@@ -36,11 +29,8 @@ function header(headers: Record<string, unknown> | undefined, name: string): str
 }
 
 /**
- * Classifies a failed attempt the way @octokit/plugin-throttling and @octokit/plugin-retry did
- * (this module replaces them, see request-policy.ts): a 403/429 whose message names the secondary
- * limit waits its retry-after; one with `x-ratelimit-remaining: 0` (the primary limit) waits until
- * a second after `x-ratelimit-reset`; any other answer ≥ 400 outside NOT_TRANSIENT, and a network
- * failure or timeout (Octokit reports those as 500 without a response), is transient.
+ * Classifies a failed attempt: a secondary limit waits its retry-after; the primary limit waits
+ * until a second after its reset; other answers ≥ 400 outside NOT_TRANSIENT and network failures are transient.
  */
 export function classifyFailure(error: unknown, nowMs: number): AttemptVerdict {
   const parsed = RequestErrorShape.safeParse(error);

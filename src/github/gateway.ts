@@ -39,10 +39,7 @@ export interface GitHubOptions {
   writeBudget: { perMinute: number; perHour: number; minIntervalMs: number };
   /** Default "threatbridge". */
   managedLabel?: string;
-  /**
-   * `github.issue_type`: set as `type` on every issue created in a repository that offers it
-   * (`GET /repos/{o}/{r}/issue-types`, read once per repository); left out elsewhere.
-   */
+  /** `github.issue_type`: the `type` of every issue created where the repository offers it. */
   issueType?: string | undefined;
   logger?: Logger;
   clock?: Clock;
@@ -51,10 +48,7 @@ export interface GitHubOptions {
   request?: { fetch?: typeof fetch };
   /** Time limit of one HTTP attempt (default 30 s). */
   timeoutMs?: number;
-  /**
-   * Stopping (SIGTERM/SIGINT, a lost lock): waits end and no request starts; one in flight is cut
-   * after a grace (github/stop.ts).
-   */
+  /** Stopping: waits end, no request starts, one in flight is cut after a grace (stop.ts). */
   stop?: AbortSignal | undefined;
   /** ms per second of retry-after and of retry back-off (default 1000; tests make it small). */
   retryAfterBaseValue?: number;
@@ -110,11 +104,7 @@ export interface GitHubGateway {
   ): Promise<{ id: number }>;
   listComments(repo: string, number: number): Promise<Array<{ id: number; body: string }>>;
   lastStateChange(repo: string, number: number): Promise<who.LastStateChange | null>;
-  /**
-   * `lastStateChange` of several issues at once (answers in the order asked; null where unknown or
-   * unreadable, reported in the log): one read of a repository's event list serves them all.
-   * `notBefore` is the change poll's previous watermark (see who-changed.ts).
-   */
+  /** `lastStateChange` of several issues, in the order asked (null where unknown), from one event list read. */
   lastStateChanges(
     issues: readonly IssueSnapshot[],
     notBefore: string | null,
@@ -126,18 +116,11 @@ export interface GitHubGateway {
   importEtags(data: unknown): void;
 }
 
-/**
- * GitHub's sub-issues and milestones, for the workflow features (groups, SLA milestones). Kept
- * apart from {@link GitHubGateway} so that the engine's fakes need not grow until an engine part
- * uses them.
- */
+/** GitHub's sub-issues and milestones, apart from {@link GitHubGateway} so the engine's fakes stay small. */
 export interface GitHubWorkflow {
   /**
-   * Sub-issues (`child` by its issue **id**). Where the repository has no sub-issues the answer is
-   * `{ available: false }` (404, 403, 410 or a 422 that says so), never a throw: callers fall back
-   * to a checklist. Attach and detach are writes paced by the budget. GitHub answers 404/410 also
-   * when the parent issue itself is gone: read it (`getIssue`) before taking the repository for
-   * one without sub-issues.
+   * Sub-issues (`child` by issue id); `{ available: false }` where the repository has none, never a
+   * throw. A 404/410 may also mean the parent is gone: read it before concluding.
    */
   addSubIssue(
     repo: string,
@@ -152,15 +135,9 @@ export interface GitHubWorkflow {
     opts?: writes.WriteOptions,
   ): Promise<subIssues.DetachResult>;
   listSubIssues(repo: string, parentNumber: number): Promise<subIssues.SubIssueList>;
-  /**
-   * The group's parent issue, found by its marker (`groupMarkerFor`) among the issues created
-   * since `createdSince` (every managed issue when absent): how a lost create is resolved.
-   */
+  /** The group's parent found by its marker among the issues created since `createdSince`. */
   findGroupParent(repo: string, marker: string, createdSince?: string): Promise<IssueSnapshot | null>;
-  /**
-   * Every issue of the repository labelled as a group's (`GROUP_LABEL`), open or closed, paged:
-   * how a group's existing issue is found again when the state that knew it was lost.
-   */
+  /** Every group-labelled issue of the repository, open or closed: finds a group's issue after a lost state. */
   listGroupIssues(repo: string): Promise<IssueSnapshot[]>;
   /** The parent issue, or null (GitHub answers 404 alike for no parent and for no sub-issues). */
   getParent(repo: string, number: number): Promise<IssueSnapshot | null>;
@@ -177,11 +154,7 @@ export interface GitHubWorkflow {
     patch: milestones.MilestonePatch,
     opts?: writes.WriteOptions,
   ): Promise<milestones.MilestoneUpdated>;
-  /**
-   * The number of the milestone of that title (and whether it was made now), made on demand; each
-   * repository's milestones are listed once per process (milestone-book.ts). Null where the
-   * repository has no milestones, which is logged once.
-   */
+  /** The number of the milestone of that title, made on demand; null where the repository has none. */
   milestoneNumber(
     repo: string,
     title: string,
@@ -218,10 +191,7 @@ export interface RepositoryReader {
   repository(repo: string): Promise<GitHubRepository>;
   /** Whether the repository offers the configured issue type; null when none is configured. */
   issueTypeOffer(repo: string): Promise<IssueTypeOffer | null>;
-  /**
-   * Whether the repository has sub-issues, asked of its newest issue (`GET .../sub_issues`, a
-   * read): null when it has no issue to ask about yet.
-   */
+  /** Whether the repository has sub-issues, asked of its newest issue; null when it has none yet. */
   subIssuesOffer?(repo: string): Promise<{ available: true } | subIssues.SubIssueList | null>;
 }
 
@@ -296,10 +266,7 @@ export function createGitHub(
       }),
     }),
   });
-  /**
-   * Whether an actor is the connector. An App's own actions always carry its integration
-   * (matched by id or client id, no request needed); a token acts as its user's login.
-   */
+  /** Whether an actor is the connector: an App by its integration, a token by its user's login. */
   async function isSelf(
     login: string,
     app: { id?: number | undefined; client_id?: string | null | undefined } | null,
@@ -352,10 +319,8 @@ export function createGitHub(
   );
 
   /**
-   * A create carries the configured type where the repository offers it. If GitHub refuses the
-   * type all the same (422 on field `type`: it was removed since it was read), nothing was
-   * created: the create is sent once more without it, and the repository is marked as not
-   * offering it, so no create fails or loops over its type.
+   * A create carries the configured type where offered; a 422 on `type` created nothing, so it is
+   * sent once more without it and the repository marked as not offering it.
    */
   async function createIssue(
     repo: string,

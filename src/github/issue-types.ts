@@ -47,12 +47,7 @@ export function isTypeRefusal(error: unknown): boolean {
   return entries.some((e) => e.field === "type") || /\btype\b/i.test(error.request?.message ?? "");
 }
 
-/**
- * The configured issue type per repository, decided once per process: `type` goes on a create
- * only where the repository offers it; elsewhere it is left out, and said once in the log. A
- * repository whose create was refused over its type (a type removed since it was read) is
- * marked as not offering it, so a create never loops on a 422.
- */
+/** The configured issue type per repository, once per process; a refusing repository is marked, no loop. */
 export function createIssueTypePolicy(opts: { wanted: string | undefined; reads: ReadDeps; logger: Logger }) {
   const decided = new Map<string, Promise<string | null>>();
 

@@ -125,10 +125,7 @@ export async function updateIssue(
 
 const LabelList = z.array(z.looseObject({ name: z.string() }));
 
-/**
- * Adds labels to an issue without touching the others (`POST /issues/{n}/labels`): people's labels
- * are never replaced. Answers the issue's labels afterwards.
- */
+/** Adds labels without touching the others: people's labels are never replaced. Answers the labels after. */
 export async function addLabels(
   deps: WriteDeps,
   repo: string,

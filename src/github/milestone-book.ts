@@ -7,13 +7,7 @@ export interface MilestoneApi {
   createMilestone(repo: string, input: NewMilestone, opts?: WriteOptions): Promise<MilestoneCreated>;
 }
 
-/**
- * The numbers of the milestones by title, per repository, for one process (the SLA's weekly ones): each repository's
- * milestones are listed once, and one that is missing is made on demand (GitHub's create is
- * idempotent by title: a lost answer or a person's milestone of the same title is found, not
- * doubled). A repository without milestones (404, 403, 410) is said once, through `onUnavailable`,
- * and asked no more.
- */
+/** Milestones by title per repository for one process: listed once, made on demand (idempotent by title). */
 export class MilestoneBook {
   /** repo → title → number; null: the repository has no milestones. */
   private readonly repos = new Map<string, Map<string, number> | null>();
@@ -31,10 +25,7 @@ export class MilestoneBook {
     return titles;
   }
 
-  /**
-   * Whether the repository has a milestone of that title (a read only, as a dry run may make);
-   * null where the repository has no milestones.
-   */
+  /** Whether the repository has a milestone of that title (a read only); null where it has no milestones. */
   async has(workflow: MilestoneApi, repo: string, title: string): Promise<boolean | null> {
     const known = await this.known(workflow, repo);
     return known === null ? null : known.has(title);

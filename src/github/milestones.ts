@@ -48,21 +48,14 @@ const GitHubMilestoneList = z.array(GitHubMilestone);
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/**
- * The `due_on` to send for a date: 12:00 UTC of that day. GitHub keeps a milestone's due date as
- * a calendar date in US Pacific time, so midnight UTC would show as the day before (contract,
- * "Workflow"); noon UTC is the same date in every US time zone.
- */
+/** The `due_on` for a date: 12:00 UTC, the same calendar date in every US time zone GitHub shows it in. */
 function dueOnFor(date: string): string {
   if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T12:00:00Z`)))
     throw new GitHubError("validation", `"${date}" is not a date in YYYY-MM-DD form`);
   return `${date}T12:00:00Z`;
 }
 
-/**
- * GitHub answers `due_on` as midnight US Pacific time of the date (07:00 or 08:00 UTC), whose
- * UTC calendar date is the date itself.
- */
+/** GitHub answers `due_on` as midnight US Pacific time, whose UTC calendar date is the date itself. */
 function toMilestone(m: GitHubMilestone): Milestone {
   return {
     number: m.number,
@@ -103,11 +96,7 @@ export async function listMilestones(deps: ReadDeps, repo: string): Promise<Mile
   });
 }
 
-/**
- * `POST /repos/{o}/{r}/milestones`. A title GitHub already has (422 `already_exists`: made by an
- * earlier attempt whose answer was lost, or by a person) is not an error: that milestone is
- * looked up and answered with `existed: true`, so creating on demand is safe to repeat.
- */
+/** Creates a milestone; a title GitHub already has answers that one with `existed: true` (safe to repeat). */
 export async function createMilestone(
   writeDeps: WriteDeps,
   readDeps: ReadDeps,

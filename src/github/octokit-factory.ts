@@ -4,10 +4,7 @@ import type { Logger } from "../observability/logger.js";
 import { createRequestTally, type RequestTally } from "../shared/request-tally.js";
 import type { RequestPolicy } from "./request-policy.js";
 
-/**
- * REST only. Rate limits and retries are the request policy's (request-policy.ts), which
- * replaces GitHub's throttling and retry plugins without their timer latency.
- */
+/** REST only; rate limits and retries are the request policy's (request-policy.ts). */
 export type GitHubOctokit = Octokit;
 
 /** The REST API version the connector is written against (sent on every request). */
@@ -88,14 +85,7 @@ export interface TransportStats {
   notModified: number;
 }
 
-/**
- * The fetch Octokit uses: bounds each attempt in time and counts it, by method and by what came
- * of it (`/metrics`). A 304 answer to a conditional request costs no rate-limit point (REST docs,
- * "Use conditional requests").
- * `cut` ends every attempt still in flight (a stop's grace is over). Each attempt has its own
- * controller, kept in a set until its time limit passes (its body may still be read after the
- * headers came), rather than AbortSignal.any over `cut`, which lives as long as the process.
- */
+/** The fetch Octokit uses: bounds and counts each attempt; `cut` ends every attempt in flight. */
 export function instrumentedFetch(
   base: typeof fetch,
   stats: TransportStats,

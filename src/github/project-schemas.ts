@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * GitHub's REST answers about projects (the current kind, "projectsV2"), parsed at the edge. Loose:
- * only the fields the connector reads are named, the rest are kept and ignored.
- */
+/** GitHub's answers about projects ("projectsV2"), loose: only the fields the connector reads are named. */
 export const GitHubProject = z.looseObject({
   id: z.number(),
   node_id: z.string(),

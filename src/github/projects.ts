@@ -71,11 +71,7 @@ async function allPages<T>(
   throw new GitHubError("http", `GitHub's ${what} did not end after ${MAX_PAGES} pages`);
 }
 
-/**
- * `GET /orgs/{owner}/projectsV2/{n}`, then `GET /users/{owner}/projectsV2/{n}` when the owner is
- * no organization's (404). Both 404 (no such project, or a GitHub Enterprise Server without this
- * API), 403 or 410 is `{ available: false }`: said once by the caller, and projects are off.
- */
+/** The project by organisation, then by user; 404, 403 or 410 on both is `{ available: false }`. */
 export async function getProject(deps: ReadDeps, ref: ProjectRef): Promise<ProjectLookup> {
   const ctx = await deps.forRepo(ref.via);
   const read = async (ownerType: "org" | "user"): Promise<ProjectLookup> => {
@@ -102,11 +98,8 @@ export async function listProjectFields(deps: ReadDeps, project: Project): Promi
 }
 
 /**
- * `POST …/items` with `{type: "Issue", id}`: a write, paced by the budget and sent once (a lost
- * answer is `outcome_unknown`). GitHub's REST description promises only the 201 and the item; it
- * documents that a repeated add answers the existing item for its GraphQL mutation alone. So a
- * caller that does not know whether an earlier add went through asks {@link findProjectItem}
- * before adding again, rather than relying on the repeat.
+ * Adds an issue to a project: a write sent once. GitHub's REST description does not promise that a
+ * repeated add answers the existing item, so after an unknown outcome ask {@link findProjectItem}.
  */
 export async function addProjectItem(
   deps: WriteDeps,
@@ -126,13 +119,7 @@ export async function addProjectItem(
   });
 }
 
-/**
- * The project's item for an issue (by the issue's `id`), or null: the items are listed page by
- * page (100 a page, `fieldIds` values included) until it is found. GitHub's `q` filter is not
- * used: its syntax is the board's, and nothing in the REST description promises how it matches.
- * This costs a listing, so it is for recovery (an add whose outcome is unknown, a lost state),
- * not for every cycle.
- */
+/** The project's item for an issue, or null, by listing every page: for recovery, not every cycle. */
 export async function findProjectItem(
   deps: ReadDeps,
   project: Project,
@@ -176,11 +163,7 @@ export async function getProjectItem(
   });
 }
 
-/**
- * Every changed field of one item in ONE `PATCH …/items/{item_id}` (`fields: [{id, value}]`), a
- * write paced by the budget. Setting values is idempotent, so a lost answer is safe to send again.
- * A 422 (a value GitHub refuses: wrong type, unknown option) is `refused`, not thrown.
- */
+/** Every changed field of one item in one PATCH (idempotent); a 422 is `refused`, not thrown. */
 export async function updateProjectItemFields(
   deps: WriteDeps,
   project: Project,

@@ -55,12 +55,8 @@ function toSnapshot(c: z.infer<typeof RepoComment>, repo: string): RepoCommentSn
 }
 
 /**
- * `GET /repos/{o}/{r}/issues/comments?since=`, every page: the comments created or edited at or
- * after `since`, in GitHub's default order (ascending id, so a comment written while the pages are
- * read lands on a later page and none shifts out of sight). One listing per repository serves
- * every issue's notes. A one-page answer's ETag is kept, and the same query next time is asked
- * with it: when nothing was written since, GitHub answers 304, which costs no rate-limit point,
- * and `notModified` is true.
+ * The comments created or edited since `since`, every page, ascending id (so none shifts out of
+ * sight). A one-page answer's ETag is kept: an unchanged repository answers 304 (`notModified`).
  */
 export async function listRepoComments(
   deps: ReadDeps,
@@ -82,8 +78,7 @@ export async function listRepoComments(
     }
     const next = page.links.next;
     if (next === undefined) {
-      // Kept only for a one-page answer, once read: with more pages, a comment written since would
-      // land on a later page while page 1 still answers 304, and it would be missed.
+      // Only a one-page answer's ETag: with more pages, a new comment would hide behind page 1's 304.
       if (etag === null || count > 1) deps.etags.forget(repo, COMMENTS_KIND);
       else deps.etags.set(repo, COMMENTS_KIND, queryKey, etag);
       return { notModified: false, comments };

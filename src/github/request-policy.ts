@@ -5,14 +5,8 @@ import { stoppableSleep, stoppedError } from "./stop.js";
 /**
  * How every GitHub request is sent: at most MAX_IN_FLIGHT at once, writes one at a time, rate
  * limits reported (and waited out when the handler says so), transient failures of idempotent
- * requests retried with back-off, creates never repeated.
- *
- * This replaces @octokit/plugin-throttling and @octokit/plugin-retry (they made the time per
- * new issue long): both run each request through Bottleneck, whose local datastore yields to the event
- * loop with a `setTimeout` on every operation and schedules every job with another one. No option
- * turns that off, and a POST went through five Bottleneck limiters (retry, throttling's retry,
- * write, notifications, global): ~28 ms of timers per request on loopback, 10× the round trip.
- * Here waiting happens only when there is something to wait for, and through the injected sleep.
+ * requests retried with back-off, creates never repeated. It waits only when there is something to
+ * wait for, through the injected sleep.
  */
 
 /** What a limit handler learns; it answers whether the request is sent again after the wait. */
@@ -54,11 +48,7 @@ const MAX_IN_FLIGHT = 10;
 const TRANSIENT_RETRIES = 3;
 /** A bound on limit retries whatever the handler says (the gateway's own handler stops at 2). */
 const MAX_LIMIT_RETRIES = 10;
-/**
- * Methods that may be sent again after a transient failure: sending them twice leaves GitHub as
- * sending them once. A POST (a create) or DELETE is never repeated blindly: its caller resolves an
- * unknown outcome by looking (for the marker).
- */
+/** Methods sent again after a transient failure; a POST or DELETE never is (its caller looks for the marker). */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "PATCH", "PUT"]);
 
 /** A counting semaphore without timers: a released slot passes straight to the next waiter. */
@@ -81,10 +71,7 @@ class Gate {
   }
 }
 
-/**
- * Requests that mint credentials (the throttling plugin's list): an App's installation token is
- * fetched from inside another request's auth hook, so it must not queue behind that request.
- */
+/** Requests that mint credentials: an App's token is fetched inside another request, so it must not queue behind it. */
 function isAuthRequest(method: string, pathname: string): boolean {
   return (
     (method === "PATCH" && /^\/applications\/[^/]+\/token\/scoped$/.test(pathname)) ||

@@ -28,12 +28,7 @@ const ResponseShape = z.object({
 });
 const NotModifiedShape = z.object({ status: z.literal(304) });
 
-/**
- * A page's body, read as text and parsed with JSON.parse. Octokit's own parse (json-with-bigint,
- * a scan of the text before JSON.parse) cost ~30 ms a 100-issue page, more than the request on
- * loopback; a backfill reads its own issues back in hundreds of pages. GitHub's ids fit
- * in a double. A body that is not JSON is answered as its text, as Octokit does.
- */
+/** A page's body parsed with JSON.parse (GitHub's ids fit in a double); a body not JSON is its text. */
 async function bodyJson(data: unknown): Promise<unknown> {
   if (!(data instanceof ReadableStream)) return data;
   const text = await new Response(data).text();
@@ -112,10 +107,7 @@ export async function getOrNull(ctx: RestContext, url: string, query: Query = {}
   }
 }
 
-/**
- * A write. `create` marks a POST that makes something new (issue, comment): it is sent once,
- * and any failure that leaves its outcome unknown is `outcome_unknown`.
- */
+/** A write; `create` marks a POST that makes something new: sent once, an unknown outcome is `outcome_unknown`. */
 export async function sendWrite(
   ctx: RestContext,
   method: "POST" | "PATCH" | "DELETE",

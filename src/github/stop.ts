@@ -2,12 +2,9 @@ import type { Sleep } from "../shared/clock.js";
 import { GitHubError } from "./errors.js";
 
 /**
- * What a stop (SIGTERM/SIGINT, a lost lock) does to GitHub requests (contract, `run`: exit within
- * 5 s whatever GitHub is doing). A wait (back-off, rate limit, write budget) ends at once and no
- * new attempt starts: the request ends as `stopped`, which is neither a refusal nor a lost write,
- * so its work stays queued and its intent stays for the next start to resolve. A request already
- * in flight gets IN_FLIGHT_GRACE_MS to be answered, then is cut: a create cut so is an unknown
- * outcome, resolved on restart by looking for its marker.
+ * What a stop does to GitHub requests (contract, `run`: exit within 5 s): a wait ends at once and
+ * no attempt starts (`stopped`: the work stays queued); one in flight gets IN_FLIGHT_GRACE_MS, then
+ * is cut, and a cut create is an unknown outcome resolved by its marker.
  */
 
 /** Leaves the stop the rest of its 5 s for the state's last write and the process's exit. */
@@ -17,11 +14,7 @@ export function stoppedError(method: string): GitHubError {
   return new GitHubError("stopped", `GitHub ${method} request not sent: stopping (it stays queued)`);
 }
 
-/**
- * A sleep that a stop ends early with `stopped`; other aborts pass through unchanged. Listeners
- * added and removed per wait rather than AbortSignal.any: the stop lives as long as the process
- * and must not collect one dependent signal per wait.
- */
+/** A sleep a stop ends early with `stopped`; listeners per wait, so the stop collects no signals. */
 export function stoppableSleep(sleep: Sleep, stop: AbortSignal | undefined, method = "write"): Sleep {
   if (stop === undefined) return sleep;
   return async (ms, signal) => {

@@ -6,12 +6,7 @@ import { getPage, sendWrite } from "./rest-calls.js";
 import { GitHubIssue, isPullRequest, toSnapshot, type IssueSnapshot } from "./schemas.js";
 import { FEATURE_OFF, unlessUnavailable, validationText, type Unavailable } from "./unavailable.js";
 
-/**
- * What an attach came to, where sub-issues exist. GitHub refuses with 422: a child that already
- * has another parent (`has_other_parent`: it is moved only with `replace_parent`), one already
- * under this parent (`already_attached`: a repeated attach, e.g. after a lost answer), a parent
- * with 100 sub-issues (`parent_full`), and anything else it refuses for good (`refused`).
- */
+/** What an attach came to: GitHub's 422 reasons told apart (another parent, already attached, full, refused). */
 export type AttachResult =
   | { available: true; outcome: "attached" }
   | {
@@ -32,11 +27,7 @@ const REFUSALS: Array<[RegExp, "already_attached" | "has_other_parent" | "parent
   [/more than \d+ sub-issues|sub-issue limit|maximum number of sub-issues/i, "parent_full"],
 ];
 
-/**
- * `POST /repos/{o}/{r}/issues/{parent}/sub_issues` with `sub_issue_id` = the child's issue **id**
- * (not its number). Paced by the write budget like every write; an attach is idempotent on
- * GitHub's side (a repeat answers 422 "duplicate"), so an unknown outcome is safe to send again.
- */
+/** Attaches a child by its issue id (not number); a repeat answers 422, so an unknown outcome is safe to resend. */
 export async function addSubIssue(
   deps: WriteDeps,
   repo: string,
@@ -117,10 +108,7 @@ export async function listSubIssues(
   });
 }
 
-/**
- * `GET …/issues/{n}/parent`: the parent issue, or null. GitHub answers 404 both for an issue without
- * a parent and where sub-issues do not exist, so null means "no parent that can be seen".
- */
+/** The parent issue, or null: GitHub's 404 means no parent, or no sub-issues, alike. */
 export async function getParent(deps: ReadDeps, repo: string, number: number): Promise<IssueSnapshot | null> {
   const ctx = await deps.forRepo(repo);
   try {

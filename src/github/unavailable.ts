@@ -1,9 +1,6 @@
 import { GitHubError } from "./errors.js";
 
-/**
- * A GitHub feature the repository does not offer (sub-issues, milestones, issue types): a result,
- * not an error, because the caller falls back (a checklist instead of sub-issues, no `type`).
- */
+/** A GitHub feature the repository does not offer: a result, not an error, since the caller falls back. */
 export interface Unavailable {
   available: false;
   status: number;
@@ -20,12 +17,7 @@ export function validationText(error: GitHubError): string {
   return [error.request?.message ?? error.message, ...entries.map((e) => e.message ?? "")].join(" ");
 }
 
-/**
- * Whether a failure means "this repository does not have the feature": 404 (a GitHub Enterprise
- * Server release without the route, or a route hidden from these credentials), 410 (disabled),
- * a 403 that is not a rate limit (the credentials may not use it), or a 422 that says the feature
- * is off. Everything else (rate limits, 5xx, network, other 422s) is not: it is thrown as before.
- */
+/** Whether a failure means the repository lacks the feature (404, 410, a non-limit 403, a 422 saying so). */
 function asUnavailable(error: unknown): Unavailable | null {
   if (!(error instanceof GitHubError) || error.code === "rate_limited" || error.status === null) return null;
   const message = validationText(error);

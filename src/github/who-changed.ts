@@ -4,9 +4,8 @@ import { getPage, type PageResult, type Query } from "./rest-calls.js";
 import { GitHubIssueEventList, type GitHubIssueEvent, type IssueSnapshot } from "./schemas.js";
 
 /**
- * Who made an issue's latest close or reopen: it names the person in a verdict's note, and tells
- * the connector's own GitHub App from a person. At most one read per
- * person's change, since every read spends the rate limit, and fewer when several come at once.
+ * Who made an issue's latest close or reopen: names the person in a verdict's note and tells the
+ * connector's App from a person. At most one read per change, fewer when several come at once.
  */
 
 export interface LastStateChange {
@@ -47,10 +46,7 @@ function lastStateEventIn(page: PageResult): StateEvent | null {
   return null;
 }
 
-/**
- * The latest `closed` or `reopened` event of one issue. Events come oldest first, so a long history
- * is read from its last page backwards (`rel="last"`, then `rel="prev"`) rather than from the start.
- */
+/** The latest `closed` or `reopened` event of one issue, read from the last page backwards. */
 async function lastStateEvent(deps: ReadDeps, repo: string, number: number): Promise<StateEvent | null> {
   const ctx = await deps.forRepo(repo);
   const first = await getPage(ctx, `/repos/${repo}/issues/${number}/events`, { per_page: PER_PAGE });
@@ -67,11 +63,8 @@ async function lastStateEvent(deps: ReadDeps, repo: string, number: number): Pro
 }
 
 /**
- * The latest state event of each wanted issue, from the repository's event list (newest first,
- * every issue's events in one list): one request covers all the changes one poll found. The walk
- * ends when every issue is found, at `maxPages`, or once the list (shown newest first) reached
- * events older than `notBefore` — the poll's previous watermark: a change first seen by this poll
- * was made after it. Issues not found are left to their own event list.
+ * The latest state event of each wanted issue from the repository's event list, newest first,
+ * down to the poll's previous watermark (`notBefore`); those not found are read on their own.
  */
 async function repoStateEvents(
   deps: ReadDeps,
@@ -129,13 +122,7 @@ export async function lastStateChange(
   return event === null ? null : toChange(deps, event);
 }
 
-/**
- * Who made the latest close or reopen of each issue (answers in the order asked). A close whose
- * answer named who closed it (`closed_by`, in an answer about one issue) needs no read with a
- * token; the others of one repository share a read of its event list when there are several, and
- * an issue that list does not show is read on its own. A failed read is reported and answers null
- * for its issues (the shared one falls back to the reads of each issue): it never stops a verdict.
- */
+/** Who made each issue's latest close or reopen, in order; a failed read answers null. */
 export async function lastStateChanges(
   deps: WhoDeps,
   issues: readonly IssueSnapshot[],

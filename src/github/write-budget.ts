@@ -1,12 +1,7 @@
 import type { Clock, Sleep } from "../shared/clock.js";
 import { GitHubError } from "./errors.js";
 
-/**
- * Client-side pacing of GitHub writes. GitHub.com allows about 80 content-creating requests a
- * minute and 500 an hour (REST docs, "Rate limits for the REST API": secondary rate limits);
- * the connector keeps its steady state under both, waits `minIntervalMs` between writes, and
- * stops all writes while a secondary limit's retry-after runs. 0 turns a knob off.
- */
+/** Client-side pacing of GitHub writes under its secondary rate limits: interval, caps, retry-after pause. */
 interface WriteBudgetOptions {
   perMinute: number;
   perHour: number;
@@ -32,10 +27,7 @@ export interface WriteBudgetSnapshot {
 export interface WriteBudget {
   /** Resolves when a write may be sent, and counts that write. Rejects when `signal` aborts. */
   acquire(signal?: AbortSignal): Promise<void>;
-  /**
-   * Like `acquire`, but only if the slot comes at or before `deadlineMs` (for
-   * `sync --max-duration`): resolves false at once, taking nothing, when it would come later.
-   */
+  /** Like `acquire`, but resolves false at once, taking nothing, when the slot would come after `deadlineMs`. */
   tryAcquireBefore(deadlineMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Holds every write until `ms` (epoch ms); a later pause extends, an earlier one is ignored. */
   pauseUntil(ms: number): void;
@@ -133,8 +125,7 @@ export function createWriteBudget(opts: WriteBudgetOptions): WriteBudget {
       const slot = nextSlotAt();
       if (slot > deadlineMs) return false;
       const now = clock.now();
-      // Checking and recording happen in one synchronous step, so concurrent callers never
-      // take the same slot; a caller that lost the race sleeps again.
+      // Checked and recorded in one synchronous step: no two callers take the same slot.
       if (slot <= now) {
         ring.push(now);
         acquired++;

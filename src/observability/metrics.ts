@@ -250,7 +250,7 @@ export function createMetrics(opts: MetricsOptions): ConnectorMetrics {
     registry,
     webhookDelivery: operations.webhookDelivery,
     observe(event) {
-      // `threatbridge_events_total{event}` is labelled with the cycle summary's names (events.ts).
+      // `threatbridge_events_total{event}` is labelled with the cycle summary's names (shared/engine-events.ts `countedAs`).
       const counted = countedAs(event);
       // A walk that read nothing adds nothing: no series appears at 0 for it.
       if (counted && counted.by > 0) events.inc({ event: counted.name }, counted.by);

@@ -37,11 +37,7 @@ export interface PlatformClientOptions extends TokenCredentials {
   clock?: Clock | undefined;
   sleep?: Sleep | undefined;
   random?: (() => number) | undefined;
-  /**
-   * Fires when the process stops (SIGTERM): a read in flight is abandoned, a write in flight is
-   * given `writeGraceMs` to be answered, no request starts after it, and a stream walk ends after
-   * the pages already delivered.
-   */
+  /** The process stops: reads in flight are abandoned, a write gets `writeGraceMs`, nothing starts after. */
   stop?: AbortSignal | undefined;
   /** Default IN_FLIGHT_WRITE_GRACE_MS (3 s). */
   writeGraceMs?: number | undefined;
@@ -190,8 +186,7 @@ export function createPlatformClient(opts: PlatformClientOptions): PlatformClien
     getAsset: (id) => getOne(`/v1/assets/${encodeURIComponent(id)}`, Asset),
     async setStatus(id, status, statusNote) {
       const body = statusNote === undefined ? { status } : { status, status_note: statusNote };
-      // Replay is safe: it sets a value ("Retry safety of writes"), even though the platform
-      // itself never retries it upstream (PATCH rule 5).
+      // Replay-safe: it sets a value ("Retry safety of writes").
       const res = await api.send({
         method: "PATCH",
         path: `/v1/threats/${encodeURIComponent(id)}`,

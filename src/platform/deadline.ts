@@ -1,8 +1,4 @@
-/**
- * A total deadline for one HTTP attempt. Timeouts between bytes would let a body trickled a byte
- * a second go on for ever; this signal bounds headers and body together, and also fires when the
- * process stops (for a write in flight, once its grace has passed).
- */
+/** A total deadline for one HTTP attempt, headers and body together (no byte-a-second trickle), ended by a stop too. */
 
 export interface AttemptSignal {
   signal: AbortSignal;
@@ -12,11 +8,7 @@ export interface AttemptSignal {
   done(): void;
 }
 
-/**
- * How long a write in flight may still take once the process stops (contract, `run`: SIGTERM
- * finishes the write in flight; it leaves the stop the rest of its 5 s to save the state and exit,
- * as GitHub's writes get). A read in flight is abandoned at once; no attempt starts after a stop.
- */
+/** How long a write in flight may take once the process stops, within the contract's 5 s for `run`. */
 export const IN_FLIGHT_WRITE_GRACE_MS = 3_000;
 
 export function attemptSignal(timeoutMs: number, stop: AbortSignal | undefined, graceMs = 0): AttemptSignal {
@@ -30,8 +22,7 @@ export function attemptSignal(timeoutMs: number, stop: AbortSignal | undefined, 
   }, timeoutMs);
   // The timer alone must not keep a finished process alive.
   timer.unref();
-  // A listener removed in done(), rather than AbortSignal.any: the stop signal lives as long as
-  // the process and must not collect one dependent per request.
+  // A listener removed in done(): the stop signal lives as long as the process.
   let grace: NodeJS.Timeout | undefined;
   const onStop = (): void => {
     if (graceMs <= 0) {

@@ -1,11 +1,7 @@
 import { FAILURE_HINTS, isNetworkKind, type PlatformFailureKind } from "./failure-kind.js";
 import { Problem } from "./schemas.js";
 
-/**
- * Errors of the platform client. Every error carries a stable `code` and the original `cause`;
- * messages and `toJSON()` hold only method, URL path, status and the problem body, never a token,
- * a secret or an `Authorization` header, so they are safe to log as they are.
- */
+/** Errors of the platform client: a stable `code`, the `cause`, and messages safe to log (never a secret). */
 
 export interface RequestInfo {
   method: string;
@@ -122,21 +118,12 @@ function problemKind(status: number): PlatformFailureKind {
   return status === 429 ? "rate_limited" : "answer";
 }
 
-/**
- * A request the platform refused for what it is, not for when it came: 400 (`request/invalid-filter`,
- * `request/invalid-status-transition`) or 422 `request/validation` (spec "Errors"). Sent again it
- * gets the same answer; a 401, 403, 404, 429 or 5xx may not.
- */
+/** A request refused for what it is (400, 422 `request/validation`, spec "Errors"): sent again, refused again. */
 export function isPermanentPlatformRefusal(error: unknown): error is PlatformProblem {
   return error instanceof PlatformProblem && (error.status === 400 || error.status === 422);
 }
 
-/**
- * The platform asked for a pause (spec "Errors" rule 1) that the request did not wait out: it was
- * not sent (the client's Retry-After gate holds longer than it waits in place), or it was answered
- * 429, or 503 with a Retry-After, longer than that. Nothing is wrong with the work: it goes again
- * once the client's `stats().notBefore` has passed.
- */
+/** The platform asked for a pause the request did not wait out (spec "Errors" rule 1): the work goes later. */
 export function isPlatformPause(error: unknown): error is PlatformError {
   return error instanceof PlatformError && (error.kind === "rate_limited" || error.status === 503);
 }
@@ -172,10 +159,7 @@ export class PlatformResponseError extends PlatformError {
   }
 }
 
-/**
- * The token endpoint refused or failed. The message names the OAuth error, never the credentials,
- * and blames credentials only when the endpoint answered so: a network failure says which part.
- */
+/** The token endpoint refused or failed; the message names the OAuth error, and blames credentials only when they were refused. */
 export class PlatformTokenError extends PlatformError {
   readonly oauthError: string | undefined;
   constructor(
@@ -242,10 +226,7 @@ export class PlatformStoppedError extends PlatformError {
   }
 }
 
-/**
- * A short description of a transport error (undici codes like UND_ERR_SOCKET, ECONNREFUSED).
- * Transport messages name at most host and port; requests never carry secrets in the URL.
- */
+/** A short description of a transport error (undici's codes); it names at most host and port. */
 export function describeTransportError(err: unknown): string {
   if (err instanceof Error) {
     const code = "code" in err && typeof err.code === "string" ? `${err.code} ` : "";

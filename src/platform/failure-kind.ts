@@ -1,8 +1,4 @@
-/**
- * Telling an unreachable platform from refused credentials, so that an operator whose network is
- * down is not sent to check the secret. Node and undici report the network's failures by `code` somewhere on
- * the error's cause chain; the platform's and the token endpoint's refusals arrive as answers.
- */
+/** An unreachable platform told from refused credentials, so a network outage does not blame the secret. */
 
 export type NetworkFailureKind =
   | "network_dns"

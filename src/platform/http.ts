@@ -11,11 +11,7 @@ import type { TokenCache } from "./token-cache.js";
 import { createRequestTally, type RequestTally } from "../shared/request-tally.js";
 import { headerValue, parseJsonBody, type HttpTransport, type RawResponse } from "./transport.js";
 
-/**
- * Authenticated JSON requests to the platform API with retries. A hand-written loop rather than a
- * library's retry: the retry must re-read the bearer token after a 401, and every wait must go
- * through the injected `sleep` so tests never wait for real.
- */
+/** Authenticated JSON requests with retries: a 401 renews the token, every wait goes through `sleep`. */
 
 export interface ApiRequest {
   method: "GET" | "POST" | "PUT" | "PATCH";
@@ -23,11 +19,7 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string>;
   body?: unknown;
-  /**
-   * May the request be sent again after a 429, a 5xx or a dropped connection? True for reads and
-   * for the three writes of the spec's "Retry safety of writes" table (upserts and set-value
-   * writes reach the same end state when replayed).
-   */
+  /** May it be sent again after a 429, 5xx or dropped connection: reads, and the spec's replay-safe writes. */
   replaySafe: boolean;
   /** False for writes answered 202/204: a stray body must not turn a done write into an error. */
   readBody?: boolean;

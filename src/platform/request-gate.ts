@@ -1,9 +1,4 @@
-/**
- * "Never ask before the platform said you may" (spec "Errors" rule 1). One gate
- * per client, shared by every request and by the token endpoint, so that a Retry-After seen by one
- * request holds back all of them. The instant is reported through `onChange` so that the caller
- * can keep it in the state: a later cycle or a new process honours it as well.
- */
+/** "Never ask before the platform said you may" (spec "Errors" rule 1): one gate per client. */
 
 export interface RequestGate {
   /** Epoch ms before which no request may be sent; 0 when the gate is open. */

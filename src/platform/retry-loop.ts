@@ -8,11 +8,9 @@ import { backoffMs, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
 import { headerValue, type HttpTransport, type RawRequest, type RawResponse } from "./transport.js";
 
 /**
- * The one retry loop of every platform request, the token endpoint's and the API's alike, so that
- * both honour the same rules: the client's Retry-After gate before each attempt (spec "Errors"
- * rule 1), a total deadline per attempt, capped exponential backoff after a dropped connection or
- * a 429/5xx, a Retry-After kept for every later request, and a stop that abandons the wait. What
- * an answer means, and which error to throw, is the caller's.
+ * The one retry loop of every platform request, the token endpoint's too: the Retry-After gate,
+ * a total deadline per attempt, capped back-off on 429/5xx and dropped connections, a stop that
+ * ends the wait. What an answer means is the caller's.
  */
 
 export interface RetryLoopOptions {
@@ -39,19 +37,13 @@ export interface Exchange<T> {
   /** Said in the debug line of a retry, with `logFields`. */
   label: string;
   logFields: Record<string, unknown>;
-  /**
-   * May it be sent again after a 429, a 5xx or a dropped connection? The spec's "Retry safety of
-   * writes" table says which writes reach the same end state when replayed.
-   */
+  /** May it be sent again after a 429, 5xx or dropped connection (the spec's "Retry safety of writes"). */
   replaySafe: boolean;
   /** How long an attempt in flight may go on once the process stops (a write's grace); default 0. */
   stopGraceMs?: number;
   /** One attempt's request, built afresh (the API's reads the current bearer token). */
   request(): Promise<Omit<RawRequest, "signal">>;
-  /**
-   * The caller's reading of an answer: a value ends the loop, "again" repeats at once without
-   * counting an attempt (a 401's one renewal), undefined leaves it to the loop's rules.
-   */
+  /** The caller's reading: a value ends the loop, "again" repeats without counting (a 401's renewal), undefined: the loop's rules. */
   answered(res: RawResponse): { value: T } | "again" | undefined;
   /** An answer that is not retried (or no longer): the error to throw. */
   refused(res: RawResponse): Error;
@@ -119,8 +111,7 @@ export async function sendWithRetries<T>(opts: RetryLoopOptions, ex: Exchange<T>
       continue;
     }
     if (meant !== undefined) return meant.value;
-    // 429 always carries Retry-After ("Errors" rule 1); a 503 may (RFC 9110 §10.2.3): honour both,
-    // for every request of this client and for later cycles, not just for this retry.
+    // A 429's or 503's Retry-After ("Errors" rule 1) holds for every later request of this client.
     const retryable = isRetryableStatus(res.status);
     const asked = retryable ? retryAfterMs(headerValue(res.headers, "retry-after"), opts.clock) : undefined;
     if (asked !== undefined) opts.gate.deferUntil(opts.clock.now() + asked);

@@ -12,10 +12,7 @@ export interface BackoffOptions {
 // A 500 is usually momentary: the first retry comes after 125–250 ms, not half a second.
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, capMs: 30_000 };
 
-/**
- * Capped exponential backoff with "equal jitter": half of the step is fixed, half random, so
- * concurrent clients spread out but no wait collapses to zero. `attempt` counts from 0.
- */
+/** Capped exponential back-off with equal jitter: no wait collapses to zero. `attempt` counts from 0. */
 export function backoffMs(
   attempt: number,
   random: () => number,
@@ -26,10 +23,7 @@ export function backoffMs(
   return Math.round(step / 2 + (step / 2) * r);
 }
 
-/**
- * Milliseconds a `Retry-After` header asks for, or undefined when absent or unreadable. The spec
- * ("Errors" rule 1) sends whole seconds, minimum 1; an HTTP date is accepted as well (RFC 9110 §10.2.3).
- */
+/** Milliseconds a `Retry-After` asks for (seconds, or an HTTP date), or undefined. */
 export function retryAfterMs(header: string | undefined, clock: Clock): number | undefined {
   if (header === undefined) return undefined;
   const trimmed = header.trim();

@@ -7,11 +7,7 @@ import {
   type ThreatStatus,
 } from "../shared/threat-status.js";
 
-/**
- * Zod schemas of the platform API spec ("Resources and their fields"). Every object is loose:
- * the spec's versioning rule 2 ships new optional fields without notice, so unknown fields are
- * kept (and ignored by this client) rather than stripped or rejected.
- */
+/** Zod schemas of the platform API, loose: new optional fields ship without notice (versioning rule 2). */
 
 /** Any 8-4-4-4-12 hex string: the spec says "uuid" but shows no version, so none is enforced. */
 const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
@@ -43,10 +39,8 @@ export const ExternalReference = z.looseObject({
 export type ExternalReference = z.infer<typeof ExternalReference>;
 
 /**
- * A threat's references. Another system's reference is the caller's business, not this client's:
- * one that is not as the table shows is left out rather than costing the threat. An unreadable
- * `github` one still fails the item (it is read again later): taking it for absent could give a
- * threat whose link names an issue a second one.
+ * A threat's references: another system's malformed one is left out; an unreadable `github` one
+ * fails the item, since taking it for absent could give the threat a second issue.
  */
 const ExternalReferences = z.array(z.unknown()).transform((items, ctx) => {
   const refs: ExternalReference[] = [];

@@ -10,11 +10,7 @@ import { Pagination } from "./schemas.js";
 export type ParsedItem<T> =
   { ok: true; value: T } | { ok: false; id: string | null; raw: unknown; error: string };
 
-/**
- * Says, from an item's raw JSON, that the caller already holds exactly this version (its own
- * id, `updated_at` and `status`, spec "Events"): such an item is not parsed. A re-read of 300,000
- * synced threats is nearly all such items, and parsing them was most of its memory churn.
- */
+/** Says from an item's raw JSON that the caller holds exactly this version (spec "Events"): not parsed. */
 export type UnchangedTest = (raw: Readonly<Record<string, unknown>>) => string | null;
 
 export interface StreamPage<T> {
@@ -51,10 +47,7 @@ export interface WalkOptions<S extends z.ZodType> {
   unchanged?: UnchangedTest | undefined;
 }
 
-/**
- * The array of a list page. The threats page's property name is "not shown" by the spec, so the
- * contract's rule applies: the ONE array-valued property other than `pagination`.
- */
+/** The array of a list page: the ONE array-valued property besides `pagination` where the spec names none. */
 function pageArray(body: Record<string, unknown>, preferred: string | undefined): unknown[] | string {
   if (preferred !== undefined) {
     const v = body[preferred];
@@ -127,11 +120,7 @@ async function fetchAndRead<S extends z.ZodType>(
   return { info: page.info, ...readPage(page, opts.item, opts.arrayProperty, opts.unchanged) };
 }
 
-/**
- * Walks from `start` until `next_cursor` is null, one page at a time (nothing is buffered).
- * List rule 4: an empty page with a cursor means recent changes are withheld, so wait and ask
- * again, a bounded number of times, then end; the caller resumes from `resumeCursor` next cycle.
- */
+/** Walks from `start` to `next_cursor: null`, a page at a time; an empty page (rule 4) is asked again. */
 export async function* walkStream<S extends z.ZodType>(
   opts: WalkOptions<S>,
 ): AsyncGenerator<StreamPage<z.output<S>>> {

@@ -5,10 +5,7 @@ import { isRetryableStatus } from "./retry-policy.js";
 import { sendWithRetries, type RetryLoopOptions } from "./retry-loop.js";
 import { parseJsonBody, type RawResponse } from "./transport.js";
 
-/**
- * OAuth 2.0 client-credentials tokens (spec "Authentication"): fetched once, shared by all
- * concurrent callers, renewed ahead of `expires_in`, and dropped when the platform answers 401.
- */
+/** OAuth client-credentials tokens (spec "Authentication"): shared, renewed ahead of expiry, dropped on 401. */
 
 export type TokenAuth = "client_secret_basic" | "client_secret_post";
 
@@ -23,10 +20,7 @@ export interface TokenCredentials {
   audience?: string | undefined;
 }
 
-/**
- * The retry loop's options (the token endpoint's Retry-After holds back everything through the same
- * gate), less the scrubber: every token issued is registered in `secrets`, which scrubs server text.
- */
+/** The retry loop's options, less the scrubber: every token issued is registered in `secrets`. */
 export interface TokenCacheOptions extends TokenCredentials, Omit<RetryLoopOptions, "scrub"> {
   secrets: SecretRegistry;
 }
@@ -43,17 +37,10 @@ export interface TokenCache {
 /** "An access token is valid for 5 minutes" (spec "Authentication" rule 3): used when `expires_in` is absent. */
 const DEFAULT_LIFETIME_S = 300;
 const RENEW_MARGIN_MS = 30_000;
-/**
- * After the endpoint refuses the credentials, ask again no sooner than this, doubling per refusal
- * up to the cap: wrong credentials do not get better by asking on every tick.
- */
+/** After a refusal of the credentials, asked again no sooner than this, doubling up to the cap. */
 const REFUSAL_BACKOFF = { baseMs: 30_000, capMs: 30 * 60_000 };
 
-/**
- * When to stop using a token: 30 s before expiry (longer than any request's timeout), or at 80 %
- * of a lifetime too short for that margin. A 300 s token serves 270 s, so a connector that is busy
- * all the time asks for about 1.1 tokens per lifetime, not 1.25.
- */
+/** When to stop using a token: 30 s before expiry (beyond any request's timeout), or at 80 % of a short lifetime. */
 function renewAfterMs(lifetimeMs: number): number {
   return Math.max(lifetimeMs * 0.8, lifetimeMs - RENEW_MARGIN_MS);
 }
@@ -81,11 +68,7 @@ export function createTokenCache(opts: TokenCacheOptions): TokenCache {
   let refusedUntil = 0;
   let lastRefusal: PlatformTokenError | null = null;
 
-  /**
-   * How the Basic pair is written: form-url-encoded first (RFC 6749 §2.3.1), as it is once a token
-   * endpoint that does not url-decode the pair refused the encoded one (many read it as it is).
-   * The two differ only for an id or secret with characters outside A-Z a-z 0-9 - . _ ~.
-   */
+  /** The Basic pair form-url-encoded first (RFC 6749 §2.3.1), raw once an endpoint refused the encoded one. */
   let basicEncoded = true;
   const basicForms = opts.tokenAuth === "client_secret_basic" && pairOf(true) !== pairOf(false);
 

@@ -1,11 +1,7 @@
 import type { Dispatcher } from "undici";
 import { loadUndiciParts, type UndiciParts } from "./undici-parts.js";
 
-/**
- * One HTTP exchange with the platform over an undici dispatcher; no retries, no auth, no
- * interpretation. undici is loaded on the first request, not at start: `status`, `config` and
- * `retry` never reach the platform, and loading it costs a start-up about a tenth of a second.
- */
+/** One HTTP exchange over an undici dispatcher; undici is loaded on the first request, not at start. */
 
 export interface RawResponse {
   status: number;
@@ -30,11 +26,7 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
-/**
- * A keep-alive pool per origin (at most 8 connections, idle ones closed after 10 s). The timeouts
- * bound each phase a total deadline cannot tell apart: the connect (at most 10 s), the wait for
- * the headers, the gaps in the body; and, for a caller without a deadline, the whole exchange.
- */
+/** A keep-alive pool per origin; the timeouts bound each phase a total deadline cannot tell apart. */
 export function createHttpTransport(timeoutMs: number): HttpTransport {
   let agent: Promise<{ parts: UndiciParts; pool: Dispatcher }> | null = null;
   const dispatcher = (): Promise<{ parts: UndiciParts; pool: Dispatcher }> =>

@@ -1,13 +1,9 @@
 import type { Agent, Dispatcher } from "undici";
 
 /**
- * The two parts of undici the platform transport uses: its connection pool (`Agent`) and the
- * promise API on a dispatcher (`request`). Loading undici's entry point builds everything it
- * offers (fetch, WebSocket, EventSource, caches, mocks): about 0.11 s of CPU measured on the
- * 2-core bench machine (Node 22, compile cache warm), against 0.045 s for these two modules,
- * paid by every command that reaches the platform (BENCHMARKS.md, "undici at start-up"). undici
- * publishes no `exports` map, so its modules are reachable by path; should a release move them,
- * the entry point is loaded instead: slower, never broken.
+ * The two parts of undici the transport uses (`Agent`, `request`), loaded by path rather than the
+ * entry point, which builds everything undici offers. undici has no `exports` map; should a release
+ * move them, the entry point is loaded instead: slower, never broken.
  */
 
 export type AgentClass = new (options: ConstructorParameters<typeof Agent>[0]) => Dispatcher;

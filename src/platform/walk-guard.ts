@@ -3,13 +3,7 @@ import type { Clock } from "../shared/clock.js";
 import { PlatformStoppedError } from "./errors.js";
 import type { RequestGate } from "./request-gate.js";
 
-/**
- * What a stream walk does at the edges of the process's life:
- * - while the platform's Retry-After holds (longer than the client would wait), the stream is not
- *   read at all and the log says until when; the rest of the cycle goes on;
- * - a stop ends a walk quietly after the pages already delivered, like a stop between pages: the
- *   caller's cursor stays at the last page it absorbed and the next start resumes there.
- */
+/** A walk while a Retry-After holds is not started; a stop ends it quietly after the pages delivered. */
 
 export interface WalkGuardOptions {
   path: string;

@@ -1,9 +1,4 @@
-/**
- * Durations and dates of the workflow settings (contract, "Workflow"): a duration is a whole number
- * with a unit (`90d`, `36h`, `10s`; `w` is 7 days), never a bare number, so `90` cannot be read as
- * seconds by one reader and days by another. A date a person types is `YYYY-MM-DD`, in UTC, and
- * means the end of that day.
- */
+/** Durations carry a unit (`90d`, `36h`, `2w`); a typed date is a UTC `YYYY-MM-DD`, meaning its end. */
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 type DurationUnit = keyof typeof UNIT_MS;
@@ -21,10 +16,7 @@ export function parseDuration(text: string): number | null {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/**
- * The epoch ms of the end of a typed UTC day (23:59:59.999), or null when the text is not a real
- * date (`2026-02-30` is refused, not rolled over into March).
- */
+/** The epoch ms of the end of a typed UTC day, or null when it is not a real date (no rollover). */
 export function endOfTypedDay(text: string): number | null {
   const match = DATE.exec(text);
   if (!match) return null;

@@ -1,11 +1,7 @@
 /**
- * What the engine did, as one typed union. The engine emits an event for every
- * fact worth telling (a write, an outcome, a read, a poll, a cycle's start and end); the audit log,
- * the cycle's summary (`lastCycle.counts`, `sync --json`), /metrics, the progress line and the demo
- * are observers of it, each keeping its own tally.
- *
- * It lives below src/sync and imports nothing, so that observers in lower layers (observability)
- * and above (daemon, demo) read the same vocabulary without importing the engine.
+ * What the engine did, as one typed union: the audit log, the cycle summary, /metrics, the
+ * progress line and the demo observe it, each keeping its own tally. It imports nothing, so layers
+ * below and above the engine share the vocabulary without importing it.
  */
 
 export interface IssueRef {
@@ -25,10 +21,7 @@ export type WriteEvent =
   | { type: "linked"; threatId: string; issue: IssueRef }
   /** `detail` is the status sent (PATCH /v1/threats/{id}). */
   | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string }
-  /**
-   * A group's parent issue written (contract, "Groups"); `threatId` is the group's key
-   * (`group:<by>:<key>`), `detail` what was written: create, update, close or reopen.
-   */
+  /** A group's parent issue written (contract, "Groups"); `threatId` is the group's key, `detail` what. */
   | { type: "group_written"; threatId: string; issue: IssueRef; detail: string }
   /** A threat's issue attached to its group's parent (`issue`) as a sub-issue; `detail` names it. */
   | { type: "attached"; threatId: string; issue: IssueRef; detail: string }
@@ -79,10 +72,7 @@ type ReadEvent =
   | { type: "threat_due"; threatId: string }
   | { type: "asset_removed"; assetId: string }
   | { type: "asset_restored"; assetId: string }
-  /**
-   * One walk of an asset's related assets (config `render.related_assets`): `listed` some, `none`
-   * (no relations, or 404: the asset is gone), or `failed` (the issue is written without the list).
-   */
+  /** One walk of an asset's related assets: `listed`, `none` (or 404), or `failed` (the issue goes without it). */
   | { type: "related_assets_read"; assetId: string; outcome: "listed" | "none" | "failed" }
   /** A repository's change list answered 304: nothing changed on GitHub. */
   | { type: "github_not_modified"; repo: string }
@@ -114,8 +104,7 @@ export type EngineEventType = EngineEvent["type"];
 
 export type EngineObserver = (event: EngineEvent) => void;
 
-// A record over every write type: a write added to `WriteEvent` without its entry here (or an entry
-// that is not a write) does not compile, so the audit log never misses a kind of write.
+// Over every write type: a write without its entry here does not compile, so the audit misses none.
 const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
   created: true,
   updated: true,
@@ -142,11 +131,7 @@ export function isWrite(event: EngineEvent): event is WriteEvent {
   return WRITES.has(event.type);
 }
 
-/**
- * The names under which the cycle summary (`lastCycle.counts`, `sync --json` `counters`) and
- * /metrics (`threatbridge_events_total{event}`) count events. External harnesses read them
- * (contract, `status` and `sync --json`): they never change.
- */
+/** The counter names of the cycle summary and /metrics: external harnesses read them, so they never change. */
 export type CounterName =
   | "issues_created"
   | "issues_updated"
@@ -190,10 +175,7 @@ export type CounterName =
   | "issues_milestoned"
   | "feature_writes";
 
-/**
- * What an event adds to which counter: one, or the number of items it reports (which may be 0: a
- * walk that read nothing still shows `threats_read: 0`). Cycle bounds are not counted.
- */
+/** What an event adds to which counter: one, or its item count (0 included). Cycle bounds are not counted. */
 export function countedAs(event: EngineEvent): { name: CounterName; by: number } | null {
   const one = (name: CounterName): { name: CounterName; by: number } => ({ name, by: 1 });
   switch (event.type) {
@@ -292,11 +274,7 @@ interface EventBus {
   subscribe(observer: EngineObserver): () => void;
 }
 
-/**
- * Calls every observer with each event, in the order they subscribed. An event is emitted right
- * after a write landed: an observer that throws must not turn that write into a failed step (it
- * would be retried: a duplicate), so its error goes to `onError` and the others still run.
- */
+/** Calls every observer in order; one that throws must not fail the write just landed: it goes to `onError`. */
 export function eventBus(
   initial: readonly EngineObserver[],
   onError: (error: unknown, event: EngineEvent) => void,

@@ -1,35 +1,24 @@
 /**
  * The connector's hidden lines in issue bodies and comments, each written and read here only.
- * Issues already on GitHub carry these exact bytes, so a change to any writer below strands them:
- * the marker could no longer tie an issue to its threat, the revision line would make every issue
- * look stale, and a lost comment response would post the comment twice.
+ * Issues on GitHub carry these exact bytes: changing a writer strands them.
  *
  * - the marker `<!-- threatbridge:threat=<threat id> -->` ties an issue to its threat (contract,
- *   "Conventions on GitHub"), so an unfinished create is resolved by looking, never by re-sending;
- *   a threat's later occurrence (`recurrence: new_issue`) carries
- *   `<!-- threatbridge:threat=<threat id> occurrence=<n> -->`, and the first keeps the plain
- *   marker (occurrence 1), so issues made before recurrences existed keep theirs;
- * - the revision line `<!-- threatbridge:rev=<hash> -->` is the hash of what the issue shows, so
- *   `reconcile` (or a start with a lost state file) knows whether an issue is current;
- * - the comment key `<!-- threatbridge:comment=<intent id> -->` makes a comment findable after a
- *   lost response;
- * - the group marker `<!-- threatbridge:group=<by>:<key> -->` ties a parent issue to its group
- *   (contract, "Groups"), so an unfinished parent create is resolved by looking, as a threat's is.
+ *   "Conventions on GitHub"); a later occurrence carries `... occurrence=<n> -->`, the first the
+ *   plain marker;
+ * - the revision line `<!-- threatbridge:rev=<hash> -->` tells whether an issue is current;
+ * - the comment key `<!-- threatbridge:comment=<intent id> -->` finds a comment after a lost response;
+ * - the group marker `<!-- threatbridge:group=<by>:<key> -->` ties a parent issue to its group.
  */
 
 /** Every hidden line of the connector, in the order a body has them. */
 export const OWN_LINES = /<!-- threatbridge:[^>]*-->/g;
 
-// The spec makes threat ids UUIDs ("Common rules" 4), which pass through unchanged. Anything else
-// is percent-encoded so that an odd id can neither end the comment early nor fake a second marker.
+// UUIDs (spec "Common rules" 4) pass unchanged; other ids are percent-encoded so none can fake a marker.
 const MARKER_PATTERN = /<!-- threatbridge:threat=([A-Za-z0-9%-]*)(?: occurrence=([1-9][0-9]{0,8}))? -->/g;
 
 const SLA_SINCE_PATTERN = /<!-- threatbridge:sla-since=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) -->/;
 
-/**
- * The hidden line of an SLA's start (ISO), after the marker of an issue with a due date: the state
- * keeps it, and a lost state file finds it again here instead of restarting the SLA.
- */
+/** The hidden line of an SLA's start, so a lost state file finds it again instead of restarting the SLA. */
 export function slaSinceLine(sinceIso: string): string {
   return `<!-- threatbridge:sla-since=${sinceIso} -->`;
 }
@@ -68,20 +57,14 @@ function isPaired(text: string, offset: number): boolean {
   return previous >= 0xd800 && previous <= 0xdbff;
 }
 
-/**
- * The marker line of a group's parent issue. The key is platform text (a title, a module): it is
- * percent-encoded as a threat id is, so that it can neither end the comment nor fake a marker.
- */
+/** A group's marker line; the key is percent-encoded, so it can neither end the comment nor fake a marker. */
 export function groupMarkerFor(by: string, key: string): string {
   return `<!-- threatbridge:group=${encodeId(by)}:${encodeId(key)} -->`;
 }
 
 const GROUP_MARKER_PATTERN = /<!-- threatbridge:group=([A-Za-z0-9%-]*):([A-Za-z0-9%-]*) -->/;
 
-/**
- * The group a body's group marker names (`by` and `key` as written before encoding), or null:
- * how a group's issue is found again when the state that knew it is lost.
- */
+/** The group a body's group marker names, or null: finds a group's issue after a lost state. */
 export function parseGroupMarker(body: string | null | undefined): { by: string; key: string } | null {
   const match = body ? GROUP_MARKER_PATTERN.exec(body) : null;
   if (!match || match[1] === undefined || match[2] === undefined) return null;
@@ -94,10 +77,8 @@ export function parseGroupMarker(body: string | null | undefined): { by: string;
 }
 
 /**
- * A retired group issue's body (contract, "Changing grouping": no group marker is reused by a
- * second issue): its marker line becomes `<!-- threatbridge:retired-group=<by>:<key> -->`, which no
- * marker search, label listing or change poll takes for a group's, so the new setting's issue of
- * the same group is the only one that carries the marker.
+ * A retired group issue's body: its marker becomes `<!-- threatbridge:retired-group=<by>:<key> -->`,
+ * which nothing takes for a group's (contract, "Changing grouping": no marker reused).
  */
 export function retiredGroupBody(body: string): string {
   return body.replaceAll("<!-- threatbridge:group=", "<!-- threatbridge:retired-group=");
@@ -150,10 +131,7 @@ export function parseMarker(body: string | null | undefined): string | null {
   return parseMarkerFound(body)?.threatId ?? null;
 }
 
-/**
- * Whether a body carries the marker of this threat's `occurrence` (ids compare
- * case-insensitively): occurrence 2 is never taken for 1, nor 1 for 2.
- */
+/** Whether a body carries this threat's `occurrence` marker (ids case-insensitive; 2 is never 1). */
 export function hasMarker(body: string | null | undefined, threatId: string, occurrence = 1): boolean {
   const found = parseMarkerFound(body);
   return found?.threatId.toLowerCase() === threatId.toLowerCase() && found.occurrence === occurrence;
@@ -180,10 +158,7 @@ export function parseRevision(body: string): string | null {
   return found;
 }
 
-/**
- * The most a body grows by `withRevision` (its line break, the line and the closing break), so
- * a rendered body can leave room for it within GitHub's limit.
- */
+/** The most `withRevision` adds to a body, so a rendered body leaves room for it within GitHub's limit. */
 export const REVISION_LINE_RESERVE = `\n${revisionLine("")}\n`.length + MAX_REVISION_HASH_LENGTH;
 
 const COMMENT_KEY = /<!-- threatbridge:comment=([^\s>]+) -->/g;

@@ -1,10 +1,4 @@
-/**
- * Method + path routing for the two local HTTP servers that tests and the demo run: the platform
- * simulator and the GitHub stand-in. Routes are path templates as the APIs document them
- * (`/repos/{owner}/{repo}/issues/{issue_number}`); `{name}` takes one path segment, decoded. The
- * first route that matches wins, so a literal segment listed before a parameter takes precedence
- * (`/issues/comments` before `/issues/{issue_number}`).
- */
+/** Method + path routing for the simulator and the stand-in; the first match wins. */
 
 interface RouterOptions {
   /** Also match the path with one trailing slash (GitHub answers `/user/` as `/user`). */

@@ -1,10 +1,4 @@
-/**
- * Orders two times as written by a server (ISO 8601), by the instant they name rather than by their
- * text: GitHub writes whole seconds (`…:30Z`), other servers and stand-ins milliseconds or offsets
- * (`…:30.500Z`, `…:30+00:00`), and as text `…:30Z` sorts after `…:30.500Z`. A text that is no time
- * (never seen from GitHub) falls back to the text's order, so the result is still a total order.
- * Negative: `a` is earlier; 0: the same instant; positive: `a` is later.
- */
+/** Orders two ISO 8601 times by the instant they name, not their text; a non-time falls back to text order. */
 export function compareIso(a: string, b: string): number {
   if (a === b) return 0;
   const am = Date.parse(a);

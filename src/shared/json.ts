@@ -3,10 +3,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * Reads a dotted path (`meta.title`, `ratings.0.level`: a whole number indexes an array) from a
- * JSON value; undefined when any step is missing.
- */
+/** Reads a dotted path (`ratings.0.level`: a whole number indexes an array); undefined when missing. */
 export function getPath(value: unknown, path: string): unknown {
   let current: unknown = value;
   for (const key of path.split(".")) {

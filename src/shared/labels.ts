@@ -1,7 +1,4 @@
-/**
- * The labels the connector owns, named once: the renderer writes them and the update keeps every
- * other label (people's) as it is, so a writer and its reader must agree on these names.
- */
+/** The labels the connector owns, named once: the renderer writes them, an update keeps every other. */
 
 /** The managed label's default (contract: every issue the connector creates carries it). */
 export const DEFAULT_MANAGED_LABEL = "threatbridge";
@@ -12,10 +9,7 @@ export const GROUP_LABEL = "threatbridge:group";
 const SEVERITY_LABEL_PREFIX = "severity:";
 const MODULE_LABEL_PREFIX = "module:";
 
-/**
- * Labels the connector once wrote and writes no more: the first versions labelled an issue
- * `pending` while its threat was; an update still removes it, as its own.
- */
+/** Labels the connector wrote once and no more (`pending`): an update still removes them as its own. */
 const RETIRED_LABELS: readonly string[] = ["pending"];
 
 export function severityLabel(severity: string): string {

@@ -1,10 +1,4 @@
-/**
- * Requests counted by method and outcome, for `/metrics` (`threatbridge_github_requests_total`
- * and `threatbridge_platform_requests_total`). The label values are bounded whatever a server
- * answers: a method outside the HTTP verbs the connector sends is `other`, an outcome is the
- * status code as the server gave it (three digits, 100-599), `error` when no answer came (a
- * network failure, a timeout, a stop), and `other` for anything else.
- */
+/** Requests by method and outcome for `/metrics`, with bounded label values (`other`, status, `error`). */
 
 const COUNTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 

@@ -1,7 +1,4 @@
-/**
- * The severity vocabulary, defined once. The spec: severity is "mapped by
- * consumers to a number from 0 informational to 4 critical"; a name's index is its rank.
- */
+/** The severity vocabulary: the spec maps it to 0 (informational) to 4 (critical), a name's index. */
 export const SEVERITIES = ["informational", "low", "medium", "high", "critical"] as const;
 export type SeverityName = (typeof SEVERITIES)[number];
 

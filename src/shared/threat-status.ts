@@ -1,7 +1,4 @@
-/**
- * The threat status vocabulary, defined once (spec, "States and transitions"). The platform may
- * add statuses later, so readers of the stream keep unknown words; these are the ones it names.
- */
+/** The threat statuses the spec names ("States and transitions"); readers keep unknown ones. */
 export const THREAT_STATUSES = ["unsolved", "solved", "false_positive", "accepted", "pending"] as const;
 export type ThreatStatus = (typeof THREAT_STATUSES)[number];
 

@@ -1,8 +1,4 @@
-/**
- * Notes and external references are applied asynchronously (spec, update-note rule 2 and
- * external references rule 5): a read right after the 202/204 may still show the old state.
- * Writes apply in the order they were accepted.
- */
+/** Notes and external references apply asynchronously, in order (spec, update-note rule 2, references rule 5). */
 export interface AsyncWrites {
   schedule(apply: () => void): void;
   /** Applies every accepted write now. */

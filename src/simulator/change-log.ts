@@ -1,9 +1,4 @@
-/**
- * One change log per stream (spec, Common list behaviour 1–2): entries in the order the platform
- * finished processing them, each with the processing time as its `stream_position`. When an item
- * changes again its older entry is compacted away, so only its latest version is delivered, at
- * its new position. A cursor is an index into this array, so a page costs O(limit).
- */
+/** One change log per stream (list behaviour 1–2), compacted to each item's latest; a cursor is an index. */
 
 /** A record that knows where its latest version sits in its log (-1: never logged). */
 export interface Logged {

@@ -17,10 +17,7 @@ export interface CursorCodec {
   decode(endpoint: CursorEndpoint, cursor: string): number;
 }
 
-/**
- * Cursors are base64url JSON `{v, e, p}` plus an HMAC with a per-process key, so corrupted,
- * truncated and hand-built values are recognised (spec, list rule 5). They never expire.
- */
+/** Cursors are base64url JSON plus an HMAC, so corrupted or hand-built ones are recognised (list rule 5). */
 export function createCursorCodec(secret: string | null): CursorCodec {
   const key = secret ?? randomBytes(32).toString("hex");
   const sign = (body: string): string =>

@@ -3,11 +3,7 @@ import type { Random } from "./random.js";
 
 const rate = z.number().min(0).max(1);
 
-/**
- * Fault injection for `/v1/*` (never `/_sim/*`; the token endpoint only through `token_rate_500`).
- * `rate_500_after_write` answers 500 after a write was applied: the "outcome unknown" case of
- * PATCH rule 5 and update-note rule 6.
- */
+/** Fault injection for `/v1/*`; `rate_500_after_write` answers 500 after applying: an unknown outcome. */
 export const FaultSettings = z.strictObject({
   rate_429: rate.optional(),
   rate_500: rate.optional(),

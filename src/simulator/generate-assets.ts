@@ -63,10 +63,7 @@ export function processingTime(random: Random, updatedAtMs: number, nowMs: numbe
   return Math.min(Math.ceil(lagged / BATCH_MS) * BATCH_MS, nowMs - 60_000);
 }
 
-/**
- * Stable sort by processing time in O(n + k log k): generated rows share few distinct batch
- * times, so grouping beats a comparison sort of 100,000 rows.
- */
+/** Stable sort by processing time, grouping the few distinct batch times. */
 export function inProcessingOrder<T extends { processedMs: number }>(rows: readonly T[]): T[] {
   const groups = new Map<number, T[]>();
   for (const row of rows) {

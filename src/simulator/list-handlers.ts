@@ -12,12 +12,7 @@ import {
   type RequestContext,
 } from "./request-params.js";
 
-/**
- * Reads one page of a change log (spec, Common list behaviour 1–6). A page with items always
- * carries a cursor just past them; only a request that finds nothing left answers
- * `next_cursor: null`, so the last non-null cursor resumes with exactly the newer changes.
- * Withheld recent changes and the per-page skip budget end a page early, with a cursor.
- */
+/** One page of a change log (spec, list behaviour 1–6): only an empty read answers `next_cursor: null`. */
 function readStream<R extends Logged, T>(
   core: SimCore,
   ctx: RequestContext,
@@ -41,11 +36,7 @@ function readStream<R extends Logged, T>(
   return { items: scan.items, next };
 }
 
-/**
- * A page of a current view (related assets, an asset's threats): the cursor is an offset into
- * the view. `view` answers null for an unknown asset: 404 without a cursor, an empty page with one
- * (spec, Related assets 5). Only the page's rows are rendered.
- */
+/** A page of a current view, by offset; an unknown asset is 404 without a cursor, an empty page with one. */
 function readView<R, T>(
   core: SimCore,
   ctx: RequestContext,

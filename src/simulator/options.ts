@@ -1,10 +1,7 @@
 import { systemClock, type Clock } from "../shared/clock.js";
 import { SimulatorError } from "./errors.js";
 
-/**
- * Every option of the contract's `threatbridge simulate` command line, plus test hooks. `undefined`
- * means the default, so parsed command-line flags can be passed straight through.
- */
+/** Every option of `threatbridge simulate`, plus test hooks; `undefined` means the default. */
 export interface SimulatorOptions {
   /** Interface to bind; default "127.0.0.1". */
   host?: string | undefined;

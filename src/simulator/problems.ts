@@ -1,9 +1,4 @@
-/**
- * Problem Details (RFC 9457) of the spec's error table. The `type` is `{base_url}/errors/<suffix>`.
- * Two suffixes are the simulator's own choice where the spec leaves the type unnamed:
- * `request/invalid-limit` (a `limit` outside 1..500) and `auth/invalid-token` (expired or
- * unknown bearer token).
- */
+/** Problem Details (RFC 9457) of the spec's error table, plus two types the simulator names itself. */
 const PROBLEMS = {
   "request/invalid-cursor": { status: 400, title: "Invalid cursor" },
   "request/invalid-filter": { status: 400, title: "Invalid filter" },

@@ -1,7 +1,4 @@
-/**
- * Seeded randomness (mulberry32): the same seed gives the same data, faults and scan outcomes,
- * so tests and demos are reproducible.
- */
+/** Seeded randomness (mulberry32): the same seed gives the same data, faults and scans. */
 export interface Random {
   /** Uniform in [0, 1). */
   next(): number;

@@ -1,7 +1,4 @@
-/**
- * The simulator's in-memory records and their JSON shapes on the API. Field names the spec
- * leaves unnamed follow docs/architecture.md (the defaults of the contract's `fields` block).
- */
+/** The simulator's records and their JSON shapes; unnamed fields are the contract's `fields` defaults. */
 import { THREAT_STATUSES, type ThreatStatus } from "../shared/threat-status.js";
 
 export { THREAT_STATUSES, type ThreatStatus };

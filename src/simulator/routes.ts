@@ -6,10 +6,7 @@ import type { Handler } from "./request-params.js";
 import { createSimHandlers } from "./sim-handlers.js";
 import { createThreatHandlers } from "./threat-handlers.js";
 
-/**
- * `token`: the identity provider's endpoint; `read`/`write`: the spec's `/v1` API (bearer token,
- * faults apply; `write` needs the writer role); `control`: `/_sim/*` (no token, no faults).
- */
+/** `token`: the identity provider; `read`/`write`: the `/v1` API (faults apply); `control`: `/_sim/*`. */
 export type Access = "token" | "read" | "write" | "control";
 
 export interface Route {
@@ -58,7 +55,6 @@ export function createRoutes(core: SimCore, sim: Simulator, tokenHandler: Handle
 
 /** Method and path together are the allowlist (spec, Errors: 404 `path/not-allowlisted`). */
 export function routerOf(routes: readonly Route[]): Router<Route> {
-  // An empty `system` segment reaches its handler, to be refused by the spec's limit on it
-  // ("1 to 64 characters") rather than as an unknown path.
+  // An empty `system` segment reaches its handler, refused by the spec's "1 to 64 characters".
   return createRouter(routes, (r) => r.template, { mayBeEmpty: ["system"] });
 }

@@ -26,11 +26,7 @@ function run<T>(action: () => T): T {
   }
 }
 
-/**
- * `/_sim/*`: the contract's control endpoints (no token, no faults), plus `GET /_sim/state`,
- * `POST /_sim/assets`, `GET|PATCH /_sim/threats/{id}`, `POST /_sim/settle` and
- * `POST /_sim/tokens/revoke`.
- */
+/** `/_sim/*`: the contract's control endpoints and the test helpers (no token, no faults). */
 export function createSimHandlers(sim: Simulator): Record<string, Handler> {
   return {
     scan: async (ctx) => {

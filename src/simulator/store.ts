@@ -134,11 +134,7 @@ export class SimStore {
     return true;
   }
 
-  /**
-   * Upsert keyed on `system` (spec, External references 2–5). Unlike an identical note (update-note
-   * rule 4), the spec makes no exception for an identical link: it bumps `updated_at` and is
-   * re-delivered; `linked_at` only moves when the link itself changes.
-   */
+  /** Upsert keyed on `system` (spec, External references 2–5); an identical link still bumps `updated_at`. */
   putReference(threat: ThreatRecord, system: string, externalId: string, url: string): void {
     const existing = threat.externalReferences.find((ref) => ref.system === system);
     const unchanged = existing !== undefined && existing.externalId === externalId && existing.url === url;

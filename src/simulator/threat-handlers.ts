@@ -10,10 +10,7 @@ import { isVerdict, SETTABLE_STATUSES } from "./threat-status.js";
 const PatchBody = z.strictObject({ status: z.string(), status_note: z.string().optional() });
 /** update-note body: `note`, a string (empty allowed), nothing else. */
 const NoteBody = z.strictObject({ note: z.string() });
-/**
- * External reference body. The spec leaves open whether both are required: the simulator
- * requires both, as non-empty strings. `linked_at` is the platform's (rule 4), so it is rejected.
- */
+/** External reference body: both fields required, non-empty; `linked_at` is the platform's, so refused. */
 const ReferenceBody = z.strictObject({ external_id: z.string().min(1), url: z.string().min(1) });
 
 export function createThreatHandlers(

@@ -5,11 +5,7 @@ import { isSettableStatus, SETTABLE_STATUSES, type SettableStatus } from "../sha
 export { SETTABLE_STATUSES };
 export type Verdict = SettableStatus;
 
-/**
- * The spec leaves open which threats the platform verifies automatically. The simulator's choice:
- * findings its scanners re-test on their own (modules `vulnerability`, `web`, `dns`). Others
- * (`lcm`, `leaked_credentials`, `cloud`, …) take a `solved` verdict as is.
- */
+/** The modules the simulator's platform re-tests on its own (a choice the spec leaves open). */
 const AUTO_VERIFIED_MODULES: ReadonlySet<string> = new Set(["vulnerability", "web", "dns"]);
 
 export function isAutoVerified(module: string): boolean {
@@ -25,11 +21,7 @@ export function statusAfterVerdict(module: string, verdict: Verdict): ThreatStat
 
 export type ScanOutcome = "solved" | "unsolved" | "random";
 
-/**
- * The platform's next scan (spec, status table rows 5–7): `pending` becomes `unsolved` (still
- * detected) or `solved` (gone); every other status, `false_positive` and `accepted` included,
- * stays as it is.
- */
+/** The next scan (spec, status table rows 5–7): `pending` becomes `unsolved` or `solved`; others stay. */
 export function statusAfterScan(
   status: ThreatStatus,
   outcome: ScanOutcome,

@@ -30,11 +30,7 @@ function basicCredentials(header: string): { id: string; secret: string } | null
   }
 }
 
-/**
- * `POST /oauth/token`: the client credentials grant (spec, Authentication 1–3). Client
- * authentication by HTTP Basic or by `client_id`/`client_secret` form fields, not both;
- * `scope` and `audience` are accepted and ignored.
- */
+/** `POST /oauth/token`, client credentials (spec, Authentication 1–3), by Basic or form fields, not both. */
 export function handleTokenRequest(
   registry: TokenRegistry,
   authorization: string | undefined,

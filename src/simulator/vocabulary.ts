@@ -112,10 +112,7 @@ export const CLOUD_ISSUES = [
   "Access key older than 365 days in {host}",
 ] as const;
 
-/**
- * Text that a naive renderer turns into mentions, cross-references or HTML; some generated
- * threats carry it so that the connector's inert rendering gets exercised.
- */
+/** Text a naive renderer turns into mentions, references or HTML, carried by some generated threats. */
 export const TRICKY_SUFFIXES = [
   { name: " (flagged by @secops-team)", description: "Ping @admin and @octocat about this." },
   { name: " (see #12)", description: "Duplicate of #12 and acme/security#34." },

@@ -7,11 +7,7 @@ import {
   type WriteEvent,
 } from "../shared/index.js";
 
-/**
- * The observers of engine events that the engine itself uses: the audit log (every run) and the
- * cycle summary (each cycle, cycle.ts). Other observers (/metrics, the progress line, the demo)
- * subscribe from outside and keep tallies of their own.
- */
+/** The observers the engine itself uses: the audit log and the cycle summary. */
 
 /** What one cycle did, by counter name; only the names the cycle's events touched are present. */
 export type CycleCounts = { [K in CounterName]?: number };
@@ -22,11 +18,7 @@ interface CycleSummary {
   counts(): CycleCounts;
 }
 
-/**
- * The summary a cycle reports (`lastCycle.counts` in the state, `counters` of `sync --json`):
- * each event counted under its name (events.ts, `countedAs`). The keys and values are those these
- * outputs have always had: external harnesses read them (contract, `status` and `sync`).
- */
+/** A cycle's counts by `countedAs` (`lastCycle.counts`, `sync --json`): external harnesses read these keys. */
 export function cycleSummary(): CycleSummary {
   const tally = new Map<CounterName, number>();
   return {
@@ -57,8 +49,7 @@ const AUDIT_ACTION: Record<WriteEvent["type"], string> = {
   expiry_warned: "warn",
   risk_expired: "expire",
   recurred: "recur",
-  // Adding the breach label is an update of the issue (the contract's vocabulary has no other name
-  // for it); the line's `what` says which update it was.
+  // The breach label is an update of the issue in the contract's vocabulary; `what` says which.
   sla_breach_labeled: "update",
   milestone_created: "milestone",
   // Setting an issue's milestone is a PATCH of the issue.
@@ -73,12 +64,7 @@ const AUDIT_WHAT: Partial<Record<WriteEvent["type"], string>> = {
   milestone_set: "sla milestone",
 };
 
-/**
- * The audit line (contract, "Logs"): every write the connector makes to either side is logged at
- * `info` as one line with `action`, `threat_id` and `issue` (`owner/name#N`) where an issue is
- * concerned, so that an operator can answer "what did it do to this threat, and when" from the
- * logs alone. Events that are not writes make no audit line.
- */
+/** The audit line (contract, "Logs"): every write to either side is one `info` line; other events none. */
 export function auditObserver(logger: Logger): EngineObserver {
   return (event) => {
     if (event.type === "acceptance_date_ignored") {

@@ -6,12 +6,9 @@ import type { EngineState } from "./records/threat-records.js";
 import { refusalCleared } from "./transitions/outcome.js";
 
 /**
- * `threatbridge retry`: work that GitHub (or the platform) refused for good is recorded on the threat and never
- * retried on its own (refusals.ts), because sending the same request again gets the same answer.
- * Once the operator has removed the cause (unarchived the repository, unlocked the conversation,
- * fixed a label), this puts that work back: the refusal is cleared and the threat gets a queue
- * entry, so that the next cycle reads the threat afresh and plans it like any other due work. No
- * step is replayed from the record: the planner decides again from the threat as it is then.
+ * `threatbridge retry`: work refused for good is never retried on its own (refusals.ts); once the
+ * operator removed the cause, this clears the refusal and queues the threat, which the next cycle
+ * reads and plans afresh. No step is replayed from the record.
  */
 
 /** Which refused work to put back: all of it, or that of the threats named. */
@@ -28,10 +25,7 @@ interface RefusedWork {
 export interface RetryPlan {
   /** The refused work selected, in the order it was asked for (`--all`: the state's order). */
   requeue: RefusedWork[];
-  /**
-   * Threats named that have no refused work: `known: false` when the state holds no record of
-   * the threat (a mistyped id, or one the connector never had to remember).
-   */
+  /** Threats named without refused work; `known: false`: the state holds no record of it. */
   notRefused: Array<{ threatId: string; known: boolean }>;
 }
 
@@ -56,20 +50,14 @@ export function planRetry(state: Pick<EngineState, "threats">, selection: RetryS
   return plan;
 }
 
-/**
- * Puts the planned work back in the queue of `loaded` (the state as opened under the lock) and
- * answers the one commit that makes it durable, or null when there is nothing to write. A threat
- * that already has a queue entry (new work came for it since the refusal) keeps its place and
- * age; its back-off ends, as with any new information.
- */
+/** Queues the planned work in `loaded` and answers its one commit, or null; a queued threat keeps its age. */
 export function applyRetry(
   loaded: EngineState,
   plan: RetryPlan,
   opts: { now: string; freeze?: boolean },
 ): StateCommit | null {
   const held = createStateContext(loaded, { freeze: opts.freeze === true });
-  // Only the records of the threats touched change; their asset and issue stay as they were, so
-  // the index needs no pass over the stored threats.
+  // Only the touched records change, not their asset or issue: the index needs no pass.
   const ctx = { ...held, index: new ThreatIndex(held.state.threats) };
   for (const { threatId } of plan.requeue) {
     updateThreat(ctx, threatId, refusalCleared);

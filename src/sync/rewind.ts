@@ -5,13 +5,7 @@ import { commitOf, isClean, type StateCommit } from "./records/state-changes.js"
 import { createStateContext } from "./records/state-updates.js";
 import type { EngineState } from "./records/threat-records.js";
 
-/**
- * `threatbridge rewind`: forgets a stream's saved cursor (and the refusal that stopped it, if the
- * platform refused it), so that the next cycle reads the stream from its beginning. Nothing else
- * changes: the threats the state holds are re-delivered with the versions it knows, which plan no
- * write (spec "Events": at-least-once delivery; the connector's re-delivery rule), so a rewind
- * costs platform reads and no GitHub writes.
- */
+/** `threatbridge rewind`: forgets a stream's cursor and refusal; the re-read costs reads, never writes. */
 
 export interface RewindStep {
   stream: StreamKind;

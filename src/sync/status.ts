@@ -13,12 +13,7 @@ import { BACKLOG_NAMES, queueSummary, type QueueSummary } from "./plan/queue-ord
 import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./features/acceptance/status.js";
 import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.js";
 
-/**
- * What `threatbridge status` shows (contract): a pure summary of the state file, the lock
- * and the configured write budget. It answers an operator's questions: is a process working on this
- * state now, how much is queued and how long it takes, how much budget and rate limit is left, and
- * what went wrong last.
- */
+/** What `threatbridge status` shows (contract): a pure summary of the state, the lock and the write budget. */
 
 /** The lock as `status` sees it (an adapter reads the lock file; see src/cli/status-lock.ts). */
 export type LockStatus =
@@ -37,10 +32,7 @@ interface StatusReport {
   generatedAt: string;
   lock: LockStatus;
   cursors: { assets: string | null; threats: string | null };
-  /**
-   * Streams stopped because the platform refused their saved cursor (`request/invalid-cursor`):
-   * not read until `threatbridge rewind` forgets the cursor.
-   */
+  /** Streams stopped by a refused saved cursor, until `threatbridge rewind`. */
   streamsStopped: Array<{ stream: StreamKind; at: string; detail: string }>;
   threats: { known: number; mapped: number; gone: number };
   issues: { open: number; closed: number; byRepository: Record<string, number> };
@@ -84,10 +76,7 @@ function lastError(state: EngineState): StatusReport["lastError"] {
   return latest === null ? null : { message: latest.message, threatId: latest.threatId };
 }
 
-/**
- * What binds the backlog's writes, as the last cycle left it: the writes its budget's windows still
- * hold, a Retry-After pause, GitHub's rate limit; a file from before these were kept has the limits only.
- */
+/** What binds the backlog's writes as the last cycle left it: the budget's windows, a Retry-After, the rate limit. */
 function backlogView(input: StatusInput): DrainView {
   const gh = input.state.lastCycle?.github;
   const paused = gh?.pausedUntil === undefined ? NaN : Date.parse(gh.pausedUntil);
@@ -152,10 +141,7 @@ export function summarize(input: StatusInput): StatusReport {
   return report;
 }
 
-/**
- * Each configured feature's counts from the stored records, under the feature's name (the JSON
- * report's key beside the core's); no engine and no index.
- */
+/** Each configured feature's counts from the stored records, under its name. */
 export function featureCounts(
   features: readonly Feature[],
   state: EngineState,
@@ -208,11 +194,7 @@ function formatGitHub(report: StatusReport, now: number): string {
   return `${limits}; ${used}\n            ${rate}`;
 }
 
-/**
- * An idle poll writes nothing (not even its time), so the state's last cycle is the last one that
- * changed something: said beside it while a process polls, so that an old time does not read as a
- * stalled daemon.
- */
+/** An idle poll writes nothing, so an old last-cycle time is not a stalled daemon: said beside it. */
 const IDLE_NOTE = "\n            (idle polls since write nothing; the daemon's /metrics shows its latest)";
 
 function isRunning(lock: LockStatus): boolean {

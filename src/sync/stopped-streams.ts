@@ -1,9 +1,6 @@
 import type { CursorRefusal, CursorRefusals } from "../state/index.js";
 
-/**
- * How a stream stopped by a refused cursor is named to the operator (`status`, the log, `/readyz`,
- * `sync`'s report): pure, so that `status` reads it without loading the engine.
- */
+/** How a stream stopped by a refused cursor is named to the operator; pure, so `status` loads no engine. */
 
 export type StreamKind = "threats" | "assets";
 

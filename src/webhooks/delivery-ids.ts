@@ -1,9 +1,4 @@
-/**
- * The ids of recent deliveries (`X-GitHub-Delivery`), so that a re-delivery (GitHub's "Redeliver",
- * or a replay of a captured request) is answered and ignored. Bounded: past `capacity` ids the
- * oldest is forgotten, so memory stays flat however long `run` runs; a replay older than that is
- * absorbed like any delivery, which reads the issue and changes nothing that is already recorded.
- */
+/** Recent delivery ids, so a re-delivery is ignored; bounded by `capacity`, oldest forgotten first. */
 export interface DeliveryIds {
   /** Records `id`; answers false when it was already recorded. */
   add(id: string): boolean;

@@ -12,21 +12,14 @@ import { deliveryIds } from "./delivery-ids.js";
 import { IssuesAction, IssuesDelivery, VERDICT_ACTIONS } from "./payload.js";
 
 /**
- * GitHub's webhook deliveries on `github.webhook.path` (contract, "GitHub webhooks"). A delivery
- * is read only up to the size limit, verified (`X-Hub-Signature-256`, HMAC-SHA256 of the raw body,
- * compared in constant time by @octokit/webhooks-methods) under the secret or a previous one before
- * anything in it is parsed, and answered at once: the work it asks for is handed to `onIssue`,
- * which only notes it (the daemon's loop reads the issue after the answer). A bad request is one
- * log line, without its body or any secret.
+ * GitHub's webhook deliveries (contract, "GitHub webhooks"): read up to the size limit, verified
+ * (`X-Hub-Signature-256`, constant time) under the secret or a previous one before parsing, and
+ * answered at once; `onIssue` only notes the work. A bad request is one log line, never a secret.
  */
 
 /** GitHub caps a delivery's payload at 25 MB, but an `issues` delivery is a few kilobytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/**
- * The body's own deadline, so that the read is bounded whatever server runs the receiver: on the
- * health port it is a backstop, a second after the port's own (REQUEST_TIMEOUT_MS from the
- * request's start), whose 408 comes first.
- */
+/** The body's own deadline, a second after the health port's, whose 408 comes first. */
 const READ_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 1_000;
 /** Delivery ids remembered against replays (about 1 MB of memory). */
 const REMEMBERED_DELIVERIES = 10_000;
@@ -49,10 +42,7 @@ export interface WebhookReceiverOptions {
   /** Secrets still accepted during a rotation. */
   previousSecrets?: readonly string[];
   logger: Logger;
-  /**
-   * Told of a verified `issues` delivery that may carry a verdict; answers whether the connector
-   * manages the issue (the work is then queued). Must not wait for the work: the answer is due now.
-   */
+  /** A verified delivery that may carry a verdict; answers whether the connector manages the issue. Never waits. */
   onIssue(notice: IssueDeliveryNotice): boolean;
   /** Told what became of each delivery (metrics). */
   onOutcome?(outcome: WebhookOutcome, reason?: WebhookRejection): void;
@@ -60,10 +50,7 @@ export interface WebhookReceiverOptions {
   maxBodyBytes?: number;
   /** How many delivery ids are remembered against replays; default 10,000. */
   rememberDeliveries?: number;
-  /**
-   * How long the body may take to arrive once the headers have (default READ_TIMEOUT_MS): a client
-   * that drips it is answered 408 and its connection closed, whatever server runs this.
-   */
+  /** How long the body may take after the headers; a dripping client is answered 408. */
   readTimeoutMs?: number;
 }
 
@@ -84,10 +71,7 @@ function answer(res: ServerResponse, status: number, body: Record<string, unknow
   res.end(text);
 }
 
-/**
- * The raw body; "size" as soon as it passes `max` bytes, "timeout" when it has not all arrived
- * within `timeoutMs` (the rest is never read either way).
- */
+/** The raw body, or "size" past `max` bytes, or "timeout" past `timeoutMs`. */
 function readBody(
   req: IncomingMessage,
   max: number,
@@ -206,8 +190,7 @@ export function createWebhookReceiver(opts: WebhookReceiverOptions): RouteHandle
       );
       return;
     }
-    // GitHub offers form encoding too (`payload=<JSON>`): its ping would pass and every issues
-    // delivery fail as "not JSON", so every delivery, the ping included, says what to choose.
+    // GitHub offers form encoding too: every delivery, the ping included, says to choose JSON.
     if (!isJson(header(req, "content-type"))) {
       reject(
         400,

@@ -7,8 +7,7 @@ export const acceptAction: ActionModule<ActionOf<"accept">, null> = {
   priority: () => QueueClass.verdict,
   spendsGitHubBudget: () => false,
   mappingRepair: true,
-  // Nothing is sent to either side: a dry run does not list it (its name would read as a risk
-  // acceptance, the contract's `accept`).
+  // Nothing is sent: a dry run does not list it (it would read as the contract's risk `accept`).
   describe: (action) => ({ hidden: true, detail: `state=${action.state}` }),
   send: () => Promise.resolve(null),
   settle: (action) => ({

@@ -2,11 +2,7 @@ import type { IssueSnapshot } from "../../github/index.js";
 import type { Threat } from "../../platform/index.js";
 import type { AskedIo } from "./types.js";
 
-/**
- * What more than one module's `asAsked` answers (a dry run's writes taken as answered as asked,
- * actions/types.ts): a new issue as GitHub would answer its create, and the threat as the platform
- * would answer a PATCH of its status.
- */
+/** What several modules' `asAsked` share: a new issue as its create would answer, a threat as a PATCH would. */
 
 /** An issue a write would make or leave, as far as the engine keeps what GitHub answers. */
 export function issueAsAsked(
@@ -42,10 +38,7 @@ export function createdAsAsked(
   });
 }
 
-/**
- * The platform's answer to a PATCH of a threat's status: the threat as it reads now (a read, which a
- * dry run may make), with the status (and note) asked; `gone` where it has left the API.
- */
+/** The platform's answer to a status PATCH: the threat as it reads now with the status asked, or `gone`. */
 export async function statusAsAsked(
   io: Pick<AskedIo, "platform" | "nowMs">,
   threatId: string,

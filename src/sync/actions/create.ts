@@ -9,10 +9,7 @@ import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./typ
 /** GitHub's limit on a title (characters). */
 const TITLE_MAX = 256;
 
-/**
- * What a create falls back to when GitHub refuses the full body as invalid (422): the marker and
- * the revision line are kept, so the issue stays findable and is not rewritten.
- */
+/** A create's body when GitHub refuses the full one (422): marker and revision kept, so it stays findable. */
 const MINIMAL_BODY_NOTE =
   "GitHub refused the full description of this threat; the platform holds it. This issue is still managed by threatbridge.";
 
@@ -50,9 +47,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     fields: { kind: "create", threatId: action.threatId, repo: action.repo },
     // A lost response: the issue is looked for by its marker before anything is sent again.
     onFailure: "find-by-marker",
-    // The issue is recorded with the next commit (at the latest the next intent's, which must be
-    // durable anyway): one fsync per new issue. A crash before it leaves the intent, which
-    // recovery resolves by the marker (run/recover.ts).
+    // Recorded with the next commit: a crash before it leaves the intent, resolved by the marker.
     settleLazily: true,
   }),
   async send(action, io) {
@@ -68,8 +63,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     try {
       return { issue: await send(action.title, action.body), minimal: false, milestone };
     } catch (error) {
-      // A 422 would be answered again to the same request: fall back once to a minimal body. Its
-      // revision is the full content's, so the planner does not rewrite it.
+      // A 422 would come again: fall back once to a minimal body, revision of the full content.
       if (!(error instanceof GitHubError && error.code === "validation")) throw error;
       return {
         issue: await send(action.title.slice(0, TITLE_MAX), minimalBody(action.threatId)),
@@ -87,8 +81,7 @@ export const createAction: ActionModule<ActionOf<"create">, CreateAnswer> = {
     if (milestone?.created && action.milestone)
       events.push({ type: "milestone_created", threatId: id, issue: at, detail: action.milestone.title });
     events.push({ type: "created", threatId: id, issue: at });
-    // In the milestone a feature asked for from the start (or, in a repository without milestones,
-    // taken as placed: not tried again).
+    // In the milestone asked for from the start (where there are none, taken as placed).
     const title = action.milestone?.title;
     return {
       record: (r) => issueCreated(r, issueRecord(issue, action.hash)),

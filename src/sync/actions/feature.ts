@@ -2,17 +2,12 @@ import { featureModule } from "../features/registry.js";
 import type { FeatureAction } from "../plan/plan.js";
 import type { ActionModule } from "./types.js";
 
-/**
- * The one core kind behind every plug-in feature's writes: each call goes to the module the
- * feature registered for the action's step (features/registry.ts), so that the runner, the drain,
- * the dry run and `reconcile` treat a feature's write as any other without naming the feature.
- */
+/** The one core kind behind every feature's writes, dispatched to the module registered for its step. */
 export const featureAction: ActionModule<FeatureAction, unknown> = {
   kind: "feature",
   priority: (action) => featureModule(action).priority(action),
   spendsGitHubBudget: (action) => featureModule(action).spendsGitHubBudget(action),
-  // `reconcile` repairs the threat↔issue mapping, and what the state lost where a feature's module
-  // says its step does (its `mappingRepair`).
+  // `reconcile` runs a feature's step where its module says it repairs what the state lost.
   mappingRepair: false,
   repairs: (action) => featureModule(action).mappingRepair,
   describe: (action) => featureModule(action).describe(action),

@@ -2,11 +2,7 @@ import type { AttachResult } from "../../github/index.js";
 import { parentChanged } from "../transitions/group.js";
 import { QueueClass, type ActionModule, type ActionOf, type Settlement } from "./types.js";
 
-/**
- * A member attached to its group's parent as a sub-issue, by its issue's id (read once where the
- * state does not know it): GitHub's answers are outcomes, never a second try at the same attach
- * (a repeated one is "already attached"). Lowest priority: after every other write of the cycle.
- */
+/** A member attached to its parent by issue id, never tried twice; after every other write of the cycle. */
 
 export const memberIdAction: ActionModule<ActionOf<"member_id">, number | null> = {
   kind: "member_id",

@@ -3,16 +3,10 @@ import type { GroupRecord, Intent } from "../../state/index.js";
 import type { RetireAction } from "../groups/retire-plan.js";
 import { commentText } from "../render/comment-key.js";
 import { groupRetired } from "../transitions/group.js";
-import { groupWritten } from "./group-issue-writes.js";
+import { groupWritten } from "./group-issue.js";
 import { QueueClass, type ActionModule, type ActionOf, type SendIo } from "./types.js";
 
-/**
- * Retiring a group's issue after `grouping` changed (contract, "Changing grouping";
- * groups/retire-plan.ts): `group_retire` closes it `not_planned` and retires its group marker in
- * one PATCH (idempotent: sent again after a crash, it changes nothing more); `group_retire_note`
- * comments why and which issues carry its members now, under an intent whose key is hidden in the
- * comment, so a crash never posts it twice (run/recover.ts finds it by the key).
- */
+/** Retiring an old group issue: one idempotent close, then a comment under a keyed intent (never twice). */
 
 function retired(action: RetireAction, step: "closed" | "noted"): (g: GroupRecord) => GroupRecord {
   return (g) => groupRetired(g, action.issueKind, action.repo, step);

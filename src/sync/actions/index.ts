@@ -7,14 +7,17 @@ import { updateAction } from "./update.js";
 import { verdictAction } from "./verdict.js";
 import { featureAction } from "./feature.js";
 import { attachAction, memberIdAction } from "./group-attach.js";
-import { groupCreateAction, groupFullAction, groupStateAction, groupUpdateAction } from "./group-parent.js";
 import {
+  groupCreateAction,
+  groupFullAction,
+  groupStateAction,
+  groupUpdateAction,
   singleCreateAction,
   singlePersonDoneAction,
   singleStateAction,
   singleUpdateAction,
   singleVerdictAction,
-} from "./group-single.js";
+} from "./group-issue.js";
 import type {
   ActionDescription,
   ActionModule,
@@ -28,14 +31,10 @@ import type { SingleAction } from "../groups/plan-single.js";
 import type { RetireAction } from "../groups/retire-plan.js";
 import { groupRetireAction, groupRetireNoteAction } from "./group-retire.js";
 
-/**
- * The registry: kind → module. Its type makes it exhaustive: a kind added to the `Action` union
- * without a module here does not compile.
- */
+/** The registry, kind → module: a kind of the `Action` union without a module does not compile. */
 type ActionRegistry = { [K in Action["kind"]]: ActionModule<ActionOf<K>, unknown> };
 
-// In the order a dry run lists the plan (people's verdicts first, then changes to issues, new
-// issues, mapping repairs): `ACTION_KINDS` is this order.
+// The dry run's order (`ACTION_KINDS`): people's verdicts, changes to issues, new issues, repairs.
 export const actionModules: ActionRegistry = {
   verdict: verdictAction,
   update: updateAction,
@@ -46,10 +45,7 @@ export const actionModules: ActionRegistry = {
   feature: featureAction,
 };
 
-/**
- * A group subject's kinds (groups/plan-groups.ts, plan-single.ts, retire-plan.ts), carried out by
- * the same drain and runner; exhaustive as the planner's registry is.
- */
+/** A group subject's kinds, exhaustive as the planner's registry is. */
 type GroupActionRegistry = {
   [K in (GroupAction | SingleAction | RetireAction)["kind"]]: ActionModule<ActionOf<K>, unknown>;
 };
@@ -73,11 +69,7 @@ export const groupActionModules: GroupActionRegistry = {
 /** Every kind of the planner's actions, from the registry (so a list of kinds cannot miss one). */
 export const ACTION_KINDS: ReadonlyArray<Action["kind"]> = Object.values(actionModules).map((m) => m.kind);
 
-/**
- * Every kind the one runner carries out, a threat's or a group's, and its module: the one lookup
- * (`moduleOf`), exhaustive over `EngineAction`. The two lists above are its halves, kept apart
- * because the planner's kinds are also the dry run's order (`ACTION_KINDS`).
- */
+/** Every kind the runner carries out and its module (the planner's half orders the dry run). */
 const engineModules: { [K in EngineAction["kind"]]: ActionModule<ActionOf<K>, unknown> } = {
   ...actionModules,
   ...groupActionModules,
@@ -101,10 +93,7 @@ export function isGitHubWrite(action: EngineAction): boolean {
   return moduleOf(action).spendsGitHubBudget(action);
 }
 
-/**
- * What `reconcile` may do: adopt issues, write links, accept people's changes, and what a
- * feature's module says repairs what the state lost (its `mappingRepair`).
- */
+/** What `reconcile` may do: adopt, link, accept people's changes, and a feature's own repairs. */
 export function isMappingRepair(action: EngineAction): boolean {
   const module = moduleOf(action);
   return module.repairs ? module.repairs(action) : module.mappingRepair;
@@ -114,10 +103,7 @@ export function describeAction(action: EngineAction): ActionDescription {
   return moduleOf(action).describe(action);
 }
 
-/**
- * What an action's answer would mean had it landed as asked (a dry run, which sends nothing): its
- * module's `asAsked` answer, settled by the module; null where the module cannot say.
- */
+/** What an action's answer would mean had it landed as asked (dry run); null where unknown. */
 export async function settledAsAsked(action: EngineAction, io: AskedIo): Promise<Settlement | null> {
   const module = moduleOf(action);
   const answer = await module.asAsked?.(action, io);

@@ -11,10 +11,7 @@ import type { DryRunRecord } from "../render/dry-run-record.js";
 
 export { QueueClass } from "../plan/queue-class.js";
 
-/**
- * Every action the one runner carries out: the planner's, per threat, and a group subject's, per
- * group (groups/plan-groups.ts, groups/plan-single.ts), whose subject is the group's key.
- */
+/** Every action the one runner carries out: the planner's, per threat, and a group subject's. */
 export type EngineAction = Action | GroupAction | SingleAction | RetireAction;
 
 /** What a dry run or a plan prints for an action beyond its kind, threat, repository and issue. */
@@ -26,10 +23,7 @@ export type ActionDescription = Pick<
   action?: string;
   /** Bookkeeping a dry run does not list (it writes nothing anyone sees). */
   hidden?: true;
-  /**
-   * The audit lines the same write makes after its own (a close's or a reopen's comment): a dry run
-   * lists them after it, under the same subject and issue, so that its lines are the audit's.
-   */
+  /** The audit lines the same write makes after its own (a close's comment), listed after it. */
   then?: ReadonlyArray<{ action: string; detail: string }>;
 };
 
@@ -45,10 +39,7 @@ export interface SendIo {
   isManagedLabel(label: string): boolean;
 }
 
-/**
- * What a dry run gives a module to tell what its write would answer (`asAsked`): reads of both
- * sides, never a write, and the time.
- */
+/** What a dry run gives `asAsked`: reads of both sides and the time, never a write. */
 export interface AskedIo {
   github: Pick<GitHubGateway, "getIssue" | "listComments">;
   platform: Pick<PlatformClient, "getThreat">;
@@ -61,27 +52,20 @@ export interface AskedIo {
 export interface IntentSpec {
   fields: Omit<Intent, "id" | "startedAt">;
   /**
-   * `find-by-marker`: a failure is resolved by looking for the issue by its marker (a lost answer
-   * to a create); `find-group-by-marker` likewise for a group's issue, by the group's marker. `keep-unless-refused`: the intent stays for recovery unless GitHub surely refused.
-   * `feature-recover`: the intent's feature resolves it (features/types.ts `recover`) at once.
+   * What resolves a failure: the issue's (`find-by-marker`) or the group's (`find-group-by-marker`)
+   * marker, recovery unless GitHub surely refused (`keep-unless-refused`), or the feature's `recover`.
    */
   onFailure: "find-by-marker" | "find-group-by-marker" | "keep-unless-refused" | "feature-recover";
   /** Whether the success may be committed with the next checkpoint (recovery resolves a crash). */
   settleLazily: boolean;
 }
 
-/**
- * What an outcome means for the engine, as plain data: the runner (run/run-action.ts) applies it
- * through the state updates, the cache and the event bus, and commits.
- */
+/** What an outcome means, as plain data: the runner applies it, emits the events and commits. */
 export interface Settlement {
   /** The threat's record after the outcome (a pure transition of transitions/outcome.ts). */
   record?: (record: ThreatRecord) => ThreatRecord;
   events: EngineEvent[];
-  /**
-   * The issue as GitHub answered it: a transfer is followed; with `mayShowPerson`, a state the
-   * connector did not write is taken as a person's change.
-   */
+  /** The issue as GitHub answered; with `mayShowPerson`, a state the connector did not write is a person's. */
   answered?: { issue: IssueSnapshot; mayShowPerson: boolean };
   /** Queue work this outcome finished: a person's change, a create's pending view. */
   finished?: "person" | "pending";
@@ -95,10 +79,7 @@ export interface Settlement {
   unfinished?: unknown;
   /** The group's record after the outcome, under the group's key (a pure transition of transitions/group.ts). */
   group?: { id: string; change: (group: GroupRecord) => GroupRecord };
-  /**
-   * A single-mode group's issue was made: its members are queued, so that the drain points their
-   * platform links at it.
-   */
+  /** A single-mode group's issue was made: its members are queued for their platform links. */
   linkMembers?: { groupId: string; repo: string };
   /** A fact for the log; with `once`, said once per process under that key. */
   notice?: { level: "info" | "warn"; once?: string; fields: object; message: string };
@@ -106,10 +87,7 @@ export interface Settlement {
   commit: "checkpoint" | "none";
 }
 
-/**
- * Everything the engine knows about one kind of action, in one place: adding a kind is one module
- * and its clause in the planner (the registry's type makes the module required).
- */
+/** One kind of action, whole: the registry's type makes a module required for every kind. */
 export interface ActionModule<A extends EngineAction = Action, O = unknown> {
   kind: A["kind"];
   /** The queue class of a plan holding this action. */
@@ -121,10 +99,7 @@ export interface ActionModule<A extends EngineAction = Action, O = unknown> {
   /** Whether `reconcile` may carry out this one, where it depends on the action (a feature's step): then `mappingRepair` is not read. */
   repairs?(action: A): boolean;
   describe(action: A): ActionDescription;
-  /**
-   * The issue is read first unless the repository's change list is fresh, so that a person's
-   * change since the connector's last write wins (README, "Conflicts").
-   */
+  /** Read the issue first unless the change list is fresh: a person's change wins (README, "Conflicts"). */
   readFirst?(action: A): boolean;
   /** The intent it goes out under, if it is not idempotent or changes an issue's state. */
   intent?(action: A): IntentSpec | null;
@@ -133,18 +108,11 @@ export interface ActionModule<A extends EngineAction = Action, O = unknown> {
   /** What the answer means (pure). */
   settle(action: A, outcome: O): Settlement;
   /**
-   * What the write would answer had it landed as asked, for a dry run, which sends nothing: made
-   * from the action, with a read where only one tells (the threat a platform PATCH answers, people's
-   * comments). The dry run settles it into its own unsaved state and plans again, so that what the
-   * write brings with it in the same drain is listed as well (a project item's fields after its
-   * add, an acceptance's comment after its PATCH). Without it, or where it answers undefined (a
-   * feature's step that has none), the dry run lists the write and nothing that follows from it.
+   * What the write would answer had it landed as asked, for a dry run: the dry run settles it and
+   * plans again, so what follows the write is listed too. Undefined: nothing follows that it can tell.
    */
   asAsked?(action: A, io: AskedIo): Promise<O | undefined>;
-  /**
-   * The milestone its write puts an issue into, which the write makes first where the repository
-   * lacks it (its own audit line, `milestone`): a dry run lists that make before the write.
-   */
+  /** The milestone its write needs, made first where the repository lacks it (listed first by a dry run). */
   milestoneOf?(action: A): { repo: string; title: string } | null;
 }
 

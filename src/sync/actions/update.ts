@@ -31,11 +31,7 @@ function patchOf(action: Update): IssuePatch {
   return patch;
 }
 
-/**
- * Posts the comment of a state change under its intent's key, to where GitHub answered from (a
- * POST to a transferred issue's old address is not followed). A failure is resolved by looking for
- * the key; only a comment proven absent makes it throw.
- */
+/** Posts a state change's comment under its key where GitHub answered from; only a proven absence throws. */
 async function postComment(io: SendIo, intent: Intent, issue: IssueSnapshot): Promise<void> {
   try {
     await io.github.createComment(issue.repo, issue.number, commentText(intent));
@@ -45,13 +41,7 @@ async function postComment(io: SendIo, intent: Intent, issue: IssueSnapshot): Pr
   }
 }
 
-/**
- * One PATCH of an issue: its state (a close or reopen, with a comment) and/or its content. A state
- * change runs under an intent: unless GitHub surely refused it, a failure leaves the intent and the
- * next cycle reads the issue (run/recover.ts) to learn whether it landed, so the connector's own
- * close is never taken for a person's verdict, and a comment whose state change landed is still
- * posted. Content alone needs none: setting it twice gives the same issue.
- */
+/** One PATCH of an issue's state and/or content; a state change goes under an intent. */
 export const updateAction: ActionModule<Update, UpdateAnswer> = {
   kind: "update",
   priority: (action) => (action.state !== undefined ? QueueClass.state : QueueClass.other),
@@ -70,11 +60,8 @@ export const updateAction: ActionModule<Update, UpdateAnswer> = {
     }
     return action.content ? { detail: "content changed" } : {};
   },
-  // A close is preceded by a read unless the change list is fresh: a person's close between two of
-  // the connector's writes is seen before the second (its reason is the person's, and it becomes a
-  // verdict). A reopen needs none: the one change a person can make to an issue the connector
-  // closed is to reopen it, which a reopen cannot overwrite, and the platform already holds
-  // `unsolved`. A content PATCH needs none: it never sends a state, and its answer shows one.
+  // A close reads first unless the change list is fresh, so a person's close between two writes is
+  // seen; a reopen cannot overwrite anything a person can do, nor can a content PATCH.
   readFirst: (action) => action.state === "closed",
   intent(action) {
     if (action.state === undefined) return null;
@@ -123,8 +110,7 @@ export const updateAction: ActionModule<Update, UpdateAnswer> = {
       if (hash !== undefined) record = (r: Parameters<typeof contentWritten>[0]) => contentWritten(r, hash);
       events.push({ type: "updated", threatId: id, issue: at });
     } else {
-      // Closed for the asset's removal: a person who reopens it wins, and it is not closed (nor
-      // commented on) again. Restoring the asset clears this (plan/plan-for.ts).
+      // Closed for the asset's removal: a person's reopen wins, until the asset is restored.
       const removal = action.comment === ASSET_REMOVED_COMMENT;
       record = (r: Parameters<typeof issueStateWritten>[0]) =>
         issueStateWritten(r, { state: issue.state, hash: action.hash, removal });

@@ -24,8 +24,7 @@ export const verdictAction: ActionModule<
     const id = action.threatId;
     const issueState = action.person.event === "closed" ? "closed" : "open";
     if (outcome.gone) {
-      // The threat left the API (its asset was removed) since the person acted: no verdict can
-      // be given; the issue stays as the person left it.
+      // The threat left the API since the person acted: no verdict; the issue stays as the person left it.
       return {
         record: (r) => issueStateIs(threatGone(r), issueState),
         events: [{ type: "threat_gone", threatId: id }],

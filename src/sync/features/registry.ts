@@ -12,16 +12,10 @@ import type { ActionModule } from "../actions/types.js";
 import type { Decider, FeatureAction } from "../plan/plan.js";
 
 /** Every feature the connector has, in the order the core calls them. */
-// Risk acceptance first: its steps were queued before the SLA's, and ties in the queue go by age.
-// Its deciders come before the recurrence's, as their clauses did in the planner (an acceptance's
-// steps, then its recovery, then a recurrence).
+// Risk acceptance first: its deciders come before the recurrence's, and its queued steps before the SLA's.
 const FEATURES: readonly Feature[] = [acceptance, recurrence, sla, notes, project];
 
-/**
- * The features a config switches on (its section present), whole and by hook: which of them
- * take each of the core's calls. Made once per config (a process has one), so that a hook no
- * configured feature has costs the core one length test, and a feature switched off costs nothing.
- */
+/** The configured features, whole and by hook, made once per config: a switched-off feature costs nothing. */
 export interface Plugged {
   readonly all: readonly Feature[];
   readonly onThreatVersion: readonly Feature[];
@@ -67,10 +61,7 @@ export function featuresFor(config: Config): readonly Feature[] {
   return pluggedFor(config).all;
 }
 
-/**
- * Every feature's slice tagger, by its name, configured or not (a slice outlives a setting): the
- * store keeps their tags beside the slices it packs (src/state/slice-tags.ts).
- */
+/** Every feature's slice tagger by name, configured or not (a slice outlives a setting). */
 export function sliceTaggers(): SliceTaggers {
   return new Map(
     FEATURES.flatMap((feature) => (feature.sliceTagger ? [[feature.name, feature.sliceTagger]] : [])),
@@ -130,10 +121,7 @@ export function statusSeen(
   return out;
 }
 
-/**
- * The issue as the record asks it shown, from the core's rendering: every feature is asked,
- * configured or not, since what the record holds (a later occurrence's marker) outlives a setting.
- */
+/** The issue as the record asks it shown; every feature is asked, configured or not (a marker outlives a setting). */
 export function renderedFor(record: ThreatRecord | undefined, threatId: string, base: Rendering): Rendering {
   let out = base;
   if (record === undefined) return out;
@@ -141,10 +129,7 @@ export function renderedFor(record: ThreatRecord | undefined, threatId: string, 
   return out;
 }
 
-/**
- * The feature whose write an intent is: named by a `feature` intent, or claimed by one (a core
- * kind in the shape a plug-in's module journals, earlier versions' included); whether configured or not.
- */
+/** The feature whose write an intent is (named, or claimed), configured or not. */
 export function intentOwner(intent: Intent): Feature | undefined {
   if (intent.kind === "feature")
     return intent.feature === undefined ? undefined : featureNamed(intent.feature);

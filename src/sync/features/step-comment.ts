@@ -5,12 +5,9 @@ import type { IntentSpec, SendIo } from "../actions/types.js";
 import type { FeatureAction } from "../plan/plan.js";
 
 /**
- * A comment that is a feature's step of its own: the end of a risk acceptance (`accept`), the
- * warning before it (`warn`), the note on an old issue naming its recurrence (`recur`). Each goes
- * out under an intent of the core's kind `comment` whose id is the comment's key and which names
- * the step: after a lost answer or a crash, recovery looks for the key before anything is posted
- * again (run/recover.ts), so each is on the issue once, ever, and then asks the features what the
- * step makes of the record (features/types.ts `stepCommented`).
+ * A comment that is a feature's own step (an acceptance's end and warning, a recurrence's note),
+ * under a `comment` intent keyed by the comment: recovery looks for the key before posting again,
+ * so each is on the issue once, ever.
  */
 export interface StepComment extends FeatureAction {
   repo: string;

@@ -19,38 +19,21 @@ export interface FeatureStatus {
 }
 
 /**
- * When a feature's work waits on the clock (a reconcile's `RequeueAfter`). Each cycle the core asks
- * which threats may be due (run/wake-due.ts): by default from the engine's index of due times, one
- * map per feature (records/threat-index.ts `dueTimes`), built from `nextDueAt` on the first sweep
- * and kept current by asking it of every changed record; never a scan of every record per cycle.
+ * When a feature's work waits on the clock (a reconcile's `RequeueAfter`). The core keeps an index
+ * of due times per feature (run/wake-due.ts), so no cycle scans every record.
  */
 export interface FeatureClock {
-  /**
-   * The threats that may be due by `nowMs`, for a feature that keeps its own index (never every
-   * record). Without it, those of the engine's index of due times whose time has come.
-   */
+  /** The threats that may be due by `nowMs`, for a feature that keeps its own index. */
   waiting?(ctx: SyncContext, nowMs: number): Iterable<string>;
   /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
   nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
-  /**
-   * Every stored record's `nextDueAt` that is not null, read where the store packs it (its columns)
-   * without building the records: a process's first sweep (a `sync` sweeps once, and builds no
-   * index for it), then the index of due times' first build. Without it, that build asks
-   * `nextDueAt` of every record once.
-   */
+  /** Every stored non-null `nextDueAt`, read from the store's columns without building records. */
   scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
-  /**
-   * A time before which no stored record is due (a lower bound the store keeps, read without a
-   * scan): while it is in the future the sweep reads nothing, builds no index, queues nothing.
-   */
+  /** A lower bound of every stored due time: while it is in the future, the sweep reads nothing. */
   earliestDue?(threats: ThreatRecords): number;
   /** Its work is planned from the record alone: the drain does not read the threat for it. */
   readonly fromRecord: boolean;
-  /**
-   * Whether a step of its own is due at `nowMs` that the record alone decides (no read of the
-   * threat before it is planned, nor after: a risk acceptance's comment, warning and end), for a
-   * threat queued without `timed` (a clock whose `fromRecord` is false).
-   */
+  /** Whether a step due at `nowMs` is decided by the record alone (no read of the threat). */
   plannedFromRecord?(record: ThreatRecord, ctx: SyncContext, nowMs: number): boolean;
 }
 
@@ -70,9 +53,8 @@ export interface DecideAt {
 }
 
 /**
- * A feature the core loops over without naming it (the registry holds the configured ones):
- * intake tells it of each threat version and each person's change to an issue, and each cycle asks
- * it which subjects its clock made due. Its slice of the record stays in the state's column table.
+ * A feature the core loops over without naming it (features/registry.ts holds the configured
+ * ones). Every hook is optional: one no configured feature has is never asked.
  */
 export interface Feature {
   readonly name: string;
@@ -94,51 +76,31 @@ export interface Feature {
   readonly clock?: FeatureClock;
   /** What `status` shows of its slices, when it shows something. */
   readonly status?: FeatureStatus;
-  /**
-   * Its summary of a slice as a digit, kept by the snapshot beside its slices so that `status`
-   * counts them without reading them (src/state/slice-tags.ts); its counts come from
-   * `ThreatRecords.tallySlices` with it.
-   */
+  /** Its summary of a slice as a digit, so that `status` counts slices without reading them. */
   readonly sliceTagger?: SliceTagger;
-  /**
-   * Its kinds of write, by step (`FeatureAction.step`): the one runner carries them out like the
-   * core's (their priority, budget, intent, dry-run line and settlement are the module's).
-   */
+  /** Its kinds of write, by step (`FeatureAction.step`), carried out by the one runner. */
   readonly actions?: Readonly<Record<string, ActionModule<FeatureAction, unknown>>>;
   /**
-   * The writes it plans for a threat, beside the core's: asked when the core's plan leaves the
-   * issue's state alone (a close may make them moot; the next round asks again), from the record and
-   * what the run has read: `view` is the threat as read, with every configured feature's additions
-   * (`viewOf`: the SLA's due day), or null when the run has not read it (work planned from the
-   * record alone). Nothing to do: an empty list (the plan has settled for this feature).
+   * The writes it plans for a threat beside the core's, asked when the core's plan leaves the
+   * issue's state alone. `view` is the threat as read, or null when planned from the record alone.
+   * An empty list: settled.
    */
   plan?(ctx: SyncContext, threatId: string, record: ThreatRecord, view: ThreatView | null): FeatureAction[];
   /**
-   * The writes it plans for a group's own issues (grouping: parent mode's parents, single mode's
-   * group issues), asked by the group's subject (groups/plan-subject.ts) once the group's own plan
-   * is empty (its issues made and written), from the group's record. Its actions name the group's
-   * key as `threatId` (the subject, records/subject.ts): their intents are the group's, and their
-   * settlements change the group's record (`Settlement.group`, its slice by `withSlice`), never a
-   * threat's. Nothing to do: an empty list (the plan has settled for this feature).
+   * The writes it plans for a group's own issues, once the group's own plan is empty. Its actions
+   * name the group's key as `threatId`, so their intents and settlements are the group's.
    */
   planGroup?(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[];
   /** Reads it makes once per cycle after intake and before the drain (one listing per repository, say). */
   beforeDrain?(ctx: SyncContext): Promise<void>;
   /**
-   * Resolves an intent of its own (kind `feature`) whose write failed or that a crash left: answers
-   * true when the write is found to have landed (and records what it means), false when it did not
-   * (the threat's work stays queued and is planned again). Without it, a failed write is sent again.
+   * Whether its write under an intent of its own landed, after a failure or a crash (recording what
+   * it means); false: the work stays queued. Without it, a failed write is sent again.
    */
   recover?(ctx: SyncContext, intent: Intent): Promise<boolean>;
-  /**
-   * What `threatbridge check` says of it (each result one line; `warn` where it works with
-   * something left out): a project's fields it cannot find, reads that carry no note, say.
-   */
+  /** Its lines of `threatbridge check` (`warn` where it works with something left out). */
   check?(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]>;
-  /**
-   * The record as an issue the connector made or took over (by its link or marker) leaves it: what
-   * the issue shows that the feature keeps (the SLA's hidden start line, its milestone).
-   */
+  /** What it keeps of an issue the connector made or took over (the SLA's start line, milestone). */
   onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
   /** What it adds to the threat's view for the issue and its templates (the SLA's due day). */
   viewOf?(record: ThreatRecord, nowMs: number): Partial<ThreatView>;
@@ -147,29 +109,17 @@ export interface Feature {
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */
   runtime?(ctx: SyncContext): unknown;
   /**
-   * Its clauses that decide first (plan.ts `Decider`): asked on a person's change before the core's
-   * verdict, and on an existing issue before the core's issue steps; the first answer that is not
-   * null, in the registry's order, is the plan. Made for one plan from the config, the time and the
-   * core's rendering; pure from then on. Null: nothing to decide for this plan.
+   * Its clauses that decide before the core's (plan.ts `Decider`); the first non-null answer, in
+   * registry order, is the plan. Pure once made; null: nothing to decide.
    */
   decide?(config: Config, at: DecideAt): Decider | null;
-  /**
-   * The record as the threat's status, seen now (read, or held by the state), leaves it, or null
-   * when unchanged: a risk acceptance the platform or a person ended is forgotten. Asked before the
-   * plan, on each plan of a mapped threat whose status is known.
-   */
+  /** The record as the threat's known status leaves it (an ended acceptance forgotten), or null. */
   onStatusSeen?(record: ThreatRecord, status: string, nowMs: number): ThreatRecord | null;
   /** The issue as the record asks it shown (a later occurrence's own marker and first line), from the core's rendering. */
   render?(record: ThreatRecord, threatId: string, rendered: Rendering): Rendering;
-  /**
-   * An intent of a core kind that is its write (a `create` of a later occurrence, written in the
-   * shape earlier versions journaled): then its `recover` resolves it, as it does its `feature` ones.
-   */
+  /** Whether an intent of a core kind is its write (a later occurrence's `create`): its `recover` resolves it. */
   claimsIntent?(intent: Intent): boolean;
-  /**
-   * A keyed comment that is its step (an intent of kind `comment` naming `step`) is on the issue:
-   * the record once that step is done. The core posts or finds the comment (run/recover.ts).
-   */
+  /** The record once its step's keyed comment (a `comment` intent naming `step`) is on the issue. */
   stepCommented?(record: ThreatRecord, step: string): ThreatRecord;
 }
 

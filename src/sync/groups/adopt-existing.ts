@@ -8,13 +8,9 @@ import { recordCreated } from "./single-members.js";
 import { supersededGroups } from "./supersede.js";
 
 /**
- * At most one issue per group and repository, ever (contract, "Workflow" → "Groups"), also when
- * the state that knew a group's issue is lost: a threat's issue is found again through the
- * platform's link, a group's has no such link. So before a group's issue is created in a
- * repository, the repository's group issues are listed once by their label (open and closed,
- * paged: a repository holds few), their group markers read, and an issue found for the group is
- * adopted instead of a second being made. The list is read again only while the state holds no
- * group issue in that repository (a process that lost its state, or a repository with none yet).
+ * At most one issue per group and repository, ever (contract, "Groups"), also after a lost state:
+ * before a group's issue is created, the repository's group-labelled issues are listed once and
+ * one carrying the group's marker is adopted. Listed again only while the state holds none there.
  */
 
 /** A planned create of a group's issue: its group and repository. */
@@ -79,10 +75,7 @@ export interface Adoption {
   unlisted: Set<string>;
 }
 
-/**
- * Adopts, for each planned create, the group's issue found on GitHub, if any; the creates of those
- * adopted must then be planned again.
- */
+/** Adopts, for each planned create, the group's issue found on GitHub; those creates are planned again. */
 export async function adoptExisting(ctx: SyncContext, creates: readonly GroupCreate[]): Promise<Adoption> {
   const result: Adoption = { adopted: 0, unlisted: new Set() };
   if (creates.length === 0 || !ctx.workflow) return result;

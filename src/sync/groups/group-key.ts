@@ -1,10 +1,7 @@
 import type { GroupBy } from "../../config/index.js";
 import type { ThreatView } from "../render/index.js";
 
-/**
- * What groups a threat (contract, "Groups"): its asset, title, module, or the first CVE id in its
- * title. A threat with no key (no CVE in the title, no asset) stays alone.
- */
+/** What groups a threat (contract, "Groups"): asset, title, module, or the first CVE id in its title. */
 
 /** The first `CVE-YYYY-NNNN…` of a title, any case: CVE ids have four or more digits after the year. */
 const CVE = /\bCVE-(\d{4})-(\d{4,})\b/i;

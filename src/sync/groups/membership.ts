@@ -9,10 +9,8 @@ import { isEligible, routeFor, type AssetValues } from "../plan/policy.js";
 import { groupIdOf, groupKeyOf } from "./group-key.js";
 
 /**
- * Group membership, kept as threats are read: each new version of a threat that has (or gets) an
- * issue is filed under its group's key with the title and severity its checklist line shows, so
- * that the group's plan needs no platform read. A threat whose key changed moves; one with no key,
- * or no issue to come, leaves its group. A group whose members changed is queued (its subject).
+ * Group membership, kept as threats are read: a member is filed under its group's key with what its
+ * checklist line shows, so the group's plan needs no read. A group whose members changed is queued.
  */
 
 /** Member titles are kept this long at most (the checklist line is one line). */
@@ -26,8 +24,7 @@ export function memberIndex(ctx: SyncContext): Map<string, string> {
 export function groupRuntime(ctx: SyncContext): GroupRuntime {
   if (ctx.groupRuntime) return ctx.groupRuntime;
   const source = ctx.config.grouping?.title ?? DEFAULT_GROUP_TITLE;
-  // Compiled on the first title rendered: a cycle with no group issue to write makes no Liquid
-  // engine (the config's check already parsed it).
+  // Compiled on first use: a cycle with no group issue to write makes no Liquid engine.
   let compiled: ((scope: object) => string) | undefined;
   const title = (scope: object): string => (compiled ??= compileGroupTitle(source))(scope);
   ctx.groupRuntime = { title, said: new Set(), found: new Map() };
@@ -52,11 +49,7 @@ function assetValues(ctx: SyncContext, view: ThreatView): AssetValues {
   return view.assetId ? ctx.state.assets[view.assetId]?.routeValues : undefined;
 }
 
-/**
- * Whether a threat is a member. Parent mode: it has an issue of its own, or is eligible for one.
- * Single mode: it has no issue of its own (switching single on leaves those as they are) and is
- * eligible, or was a member already (a solved member stays, checked, in its group's checklist).
- */
+/** Parent mode: a threat with (or eligible for) an issue. Single mode: eligible and without its own, or a member already. */
 function isMember(ctx: SyncContext, threatId: string, view: ThreatView, single: boolean): boolean {
   const record = ctx.state.threats.get(threatId);
   const eligible = (): boolean => isEligible(view, assetOf(ctx, view), ctx.policy);
@@ -65,11 +58,7 @@ function isMember(ctx: SyncContext, threatId: string, view: ThreatView, single: 
   return memberIndex(ctx).has(threatId) || eligible();
 }
 
-/**
- * Files a threat's new version under its group (or takes it out) by the configured `grouping`;
- * intake calls it only when grouping is on. Called before the threat is planned: in single mode
- * the planner asks whether it is a member.
- */
+/** Files a threat's new version under its group (or takes it out), before the threat is planned. */
 export function noteGroupMember(
   ctx: SyncContext,
   grouping: NonNullable<Config["grouping"]>,

@@ -2,25 +2,27 @@ import type { GroupParent } from "../../state/index.js";
 import { renderParent, type GroupScope, type MemberView } from "./render-parent.js";
 
 /**
- * What a group needs in one repository (pure): its parent issue created once it has
- * `min_members` open members, its content rewritten when the checklist changed (one update per
- * cycle, however many members joined), its state following its members, and its members attached
- * as sub-issues, at most GitHub's 100, each by its issue's id (read once where unknown).
+ * What a group needs in one repository (pure): its parent made at `min_members` open members, its
+ * checklist rewritten once per change, its state following its members, its members attached (up to 100).
  */
 
 /** GitHub's limit of sub-issues per parent. */
 export const SUB_ISSUES_MAX = 100;
 
-interface GroupRef {
+export interface GroupRef {
   /** The state's key of the group, `group:<by>:<key>`. */
   groupId: string;
   repo: string;
 }
 
+/** The writes to a group's own issue, the same in both modes but for their kinds (actions/group-issue.ts). */
+export type GroupIssueWrite<Create extends string, Update extends string, State extends string> =
+  | (GroupRef & { kind: Create; title: string; body: string; labels: string[]; hash: string })
+  | (GroupRef & { kind: Update; number: number; title: string; body: string; hash: string })
+  | (GroupRef & { kind: State; number: number; target: "open" | "closed" });
+
 export type GroupAction =
-  | (GroupRef & { kind: "group_create"; title: string; body: string; labels: string[]; hash: string })
-  | (GroupRef & { kind: "group_update"; number: number; title: string; body: string; hash: string })
-  | (GroupRef & { kind: "group_state"; number: number; target: "open" | "closed" })
+  | GroupIssueWrite<"group_create", "group_update", "group_state">
   /** A member whose issue id is not known: one read (GET) of its issue, before its attach. */
   | (GroupRef & { kind: "member_id"; threatId: string; number: number })
   | (GroupRef & {
@@ -70,8 +72,7 @@ export function planGroup(input: GroupPlanInput): GroupAction[] {
     const { title, body, hash } = rendered;
     actions.push({ kind: "group_update", groupId, repo, number: parent.number, title, body, hash });
   }
-  // The parent follows its members: written only when that target changes, so a person's close
-  // or reopen of the parent in between is not undone.
+  // Written only when the members' target changes: a person's close or reopen is not undone.
   const target = open > 0 ? "open" : "closed";
   if (members.length > 0 && target !== parent.state) {
     actions.push({ kind: "group_state", groupId, repo, number: parent.number, target });

@@ -8,11 +8,8 @@ import { membersOf } from "./single-members.js";
 import { supersededGroups } from "./supersede.js";
 
 /**
- * A superseded group's plan (contract, "Changing grouping"; groups/supersede.ts): a person's
- * change of a single-mode issue made under the old setting sends its members' verdicts under that
- * setting first; then each old parent and group issue is retired (retire-plan.ts) once the issues
- * that carry its members under the new setting exist. Its subject is drained like any other
- * (run/drain.ts): within the write budget and the deadline, through the one runner.
+ * A superseded group's plan (contract, "Changing grouping"): people's changes under the old setting
+ * first, then each old issue retired once the issues carrying its members under the new setting exist.
  */
 
 export type OldAction = SingleAction | RetireAction;
@@ -31,11 +28,7 @@ function nowSetting(ctx: SyncContext): string {
   return grouping ? setting(grouping.by, grouping.mode ?? "parent") : "off (no `grouping`)";
 }
 
-/**
- * The issue that carries a member now: its own issue, or its group's issue under the new single
- * mode; "wait" while it is due one (queued, or its new group's issue not made yet); null when it
- * needs none (not open, not eligible).
- */
+/** The issue carrying a member now, "wait" while one is due it, or null when it needs none. */
 function carrierOf(ctx: SyncContext, threatId: string): string | null | "wait" {
   const own = ctx.state.threats.get(threatId)?.issue;
   if (own) return `${own.repo}#${own.number}`;
@@ -72,11 +65,7 @@ function commenting(ctx: SyncContext, groupId: string, number: number): boolean 
   );
 }
 
-/**
- * A superseded group's next steps, from the state alone. `personOnly`: only people's changes
- * (at the start of a cycle, before the new setting plans anything); `eager`: a dry run, which
- * shows the retirements to come without waiting for the members' new issues.
- */
+/** A superseded group's next steps; `personOnly`: people's changes only; `eager`: a dry run's preview. */
 export function planOld(
   ctx: SyncContext,
   groupId: string,

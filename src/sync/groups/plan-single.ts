@@ -5,14 +5,13 @@ import type { GroupIssue, PersonChange } from "../../state/index.js";
 import { severityName } from "../render/normalize.js";
 import { desiredIssueState, verdictFor, type Policy } from "../plan/policy.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
+import type { GroupIssueWrite, GroupRef } from "./plan-groups.js";
 import { CHECKLIST_MAX, groupHeading } from "./render-parent.js";
 
 /**
- * Grouping `single` mode (pure): a group is one issue and its members have none of their own. The
- * issue is made once a member is open on the platform; its body is the checklist (severity,
- * asset, title per member); it closes when no member is open and reopens when one is. A person's
- * close sends its verdict to every open member, a person's reopen sends the reopen verdict to the
- * members that close closed; meanwhile the issue's state is the person's.
+ * Grouping `single` mode (pure): a group is one issue whose body is the members' checklist, made
+ * once a member is open, closed when none is, reopened when one is. A person's close or reopen is
+ * sent as verdicts to the members it concerns.
  */
 
 export interface SingleMemberView {
@@ -25,16 +24,9 @@ export interface SingleMemberView {
   status: string;
 }
 
-interface SingleRef {
-  groupId: string;
-  repo: string;
-}
-
 export type SingleAction =
-  | (SingleRef & { kind: "single_create"; title: string; body: string; labels: string[]; hash: string })
-  | (SingleRef & { kind: "single_update"; number: number; title: string; body: string; hash: string })
-  | (SingleRef & { kind: "single_state"; number: number; target: "open" | "closed" })
-  | (SingleRef & {
+  | GroupIssueWrite<"single_create", "single_update", "single_state">
+  | (GroupRef & {
       kind: "single_verdict";
       number: number;
       threatId: string;
@@ -43,7 +35,7 @@ export type SingleAction =
       note: string;
     })
   /** Every verdict of a person's change was sent: the issue's state is the person's. */
-  | (SingleRef & { kind: "single_person_done"; number: number });
+  | (GroupRef & { kind: "single_person_done"; number: number });
 
 export interface SinglePlanInput {
   groupId: string;
@@ -61,10 +53,7 @@ export interface SinglePlanInput {
   person?: PersonChange;
 }
 
-/**
- * Open on the platform: a status whose own issue would be open (`unsolved`). A `pending` member
- * (a close awaiting the platform's verification) no longer holds its group's issue open.
- */
+/** Open on the platform: `unsolved` (a `pending` member no longer holds its group's issue open). */
 export function isOpenOnPlatform(status: string): boolean {
   return desiredIssueState(status)?.state === "open";
 }
@@ -117,10 +106,7 @@ export function renderSingle(
   return { title, body, labels, hash };
 }
 
-/**
- * A person's close or reopen of the issue: its verdicts, one per member still to send, then done.
- * Also for a group of a setting since changed, under that setting (groups/plan-old.ts).
- */
+/** A person's close or reopen of the issue: its verdicts, one per member still to send, then done. */
 export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAction[] {
   const person = issue.person;
   if (!person) return [];
@@ -138,8 +124,7 @@ export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAct
   const byId = new Map(input.members.map((m) => [m.threatId, m]));
   const actions: SingleAction[] = person.pending.map((threatId) => {
     const m = byId.get(threatId);
-    // Only the very status the verdict sets makes its PATCH needless: `pending` is the platform's
-    // own, never a verdict (as for a threat's own issue, plan.ts).
+    // Only the very status the verdict sets makes its PATCH needless (`pending` is no verdict).
     const needed = m !== undefined && m.status !== rule.status;
     return {
       kind: "single_verdict",
@@ -176,10 +161,7 @@ export function planSingle(input: SinglePlanInput): SingleAction[] {
   return actions;
 }
 
-/**
- * The members a person's change sends verdicts to: a close, every member open on the platform; a
- * reopen, the members that close closed.
- */
+/** The members a person's change sends verdicts to: a close, every open member; a reopen, those that close closed. */
 export function personTargets(
   event: "closed" | "reopened",
   members: readonly SingleMemberView[],

@@ -16,13 +16,9 @@ import { membersOf } from "./single-members.js";
 import { attachedToOldParents, isCurrent, supersededGroups } from "./supersede.js";
 
 /**
- * A group as a subject of the one queue (records/subject.ts): what it needs next, planned from the
- * state alone (no read per issue), as plain actions the one drain hands to the one runner. Parent
- * mode (plan-groups.ts): its parents' creates, updates and state changes first, then, once those
- * are done, its members' ids and attaches (the drain plans again after each round). Single mode
- * (plan-single.ts): its one issue per repository. A superseded record (plan-old.ts): a person's
- * change under the old setting, then its issues retired. A group is queued by its members' changes
- * (controller-runtime's `Owns`: `enqueueOwners`), never swept.
+ * A group as a subject of the one queue, planned from the state alone: parent mode (plan-groups.ts)
+ * its parents' writes first, then its members' ids and attaches; single mode (plan-single.ts); a
+ * superseded record (plan-old.ts). Queued by its members' changes (`enqueueOwners`), never swept.
  */
 
 export type GroupSubjectAction = GroupAction | SingleAction | OldAction | FeatureAction;
@@ -30,17 +26,11 @@ export type GroupSubjectAction = GroupAction | SingleAction | OldAction | Featur
 export interface GroupPlanOptions {
   /** Only people's changes of a superseded group's issue (the start of a cycle after a change). */
   personOnly?: boolean;
-  /**
-   * A dry run: everything due, attaches included, and what a new parent would get (its members
-   * attached) and what an old issue's retirement would be without waiting for its carriers.
-   */
+  /** A dry run: everything due, attaches included, without waiting for what it waits on. */
   preview?: boolean;
 }
 
-/**
- * A member's due day, as the configured features show it on its own issue (`viewOf`: the SLA's
- * due day), null where none does: the parent's "earliest due date" shows what the members show.
- */
+/** A member's due day as the features show it on its issue (the parent's "earliest due date"), or null. */
 function dueDayOf(ctx: SyncContext, record: ThreatRecord, nowMs: number): string | null {
   let due: string | null = null;
   for (const feature of featuresFor(ctx.config)) due = feature.viewOf?.(record, nowMs).sla?.due ?? due;
@@ -72,12 +62,7 @@ function membersByRepo(ctx: SyncContext, group: GroupRecord): Map<string, Member
   return byRepo;
 }
 
-/**
- * Whether GitHub answered that sub-issues are not available in `repo` (a parent there is marked
- * so, in this process or an earlier one): its other parents keep the checklist alone too, without
- * asking again. The stored marks are read once per process; a new answer is said once
- * (actions/group-attach.ts, `unavailable:<repo>`).
- */
+/** Whether GitHub answered that `repo` has no sub-issues: its other parents keep the checklist alone. */
 function withoutSubIssues(ctx: SyncContext, repo: string): boolean {
   const runtime = groupRuntime(ctx);
   if (runtime.said.has(`unavailable:${repo}`)) return true;
@@ -92,10 +77,7 @@ function withoutSubIssues(ctx: SyncContext, repo: string): boolean {
   return runtime.noSubIssues.has(repo);
 }
 
-/**
- * Whether an attach is wanted: its parent stands, keeps sub-issues, and the repository has them
- * (asked again before each of a round's attaches: the first may have learnt that it has none).
- */
+/** Whether an attach is wanted: its parent stands, keeps sub-issues, and the repository has them. */
 export function stillAttaching(
   ctx: SyncContext,
   action: { kind: string; groupId?: string; repo?: string },
@@ -216,21 +198,12 @@ export function planGroupSubject(
   return own.length > 0 ? own : planFeatures(ctx, groupId, group);
 }
 
-/**
- * Each configured feature's writes for the group's issues (features/types.ts `planGroup`), in the
- * registry's order: asked once the group's own plan is empty, so that its issues are made and
- * written first and the drain's next round settles on the features' (their plans empty once their
- * writes are recorded on the group).
- */
+/** Each configured feature's writes for the group's issues, asked once the group's own plan is empty. */
 function planFeatures(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[] {
   return featuresFor(ctx.config).flatMap((feature) => feature.planGroup?.(ctx, groupId, group) ?? []);
 }
 
-/**
- * The plan, after a group's issue found on GitHub is taken over (a lost state: before any create
- * goes out, adopt-existing.ts). `waits`: a create held back because its repository's group issues
- * could not be listed; the subject stays queued for it.
- */
+/** The plan after a group's issue found on GitHub is adopted; `waits`: its repository could not be listed. */
 export async function planGroupWithAdoption(
   ctx: SyncContext,
   groupId: string,
@@ -252,11 +225,7 @@ function enqueueGroup(ctx: SyncContext, groupId: string): void {
   if (ctx.state.groups?.[groupId] !== undefined) enqueue(ctx, groupId, {}, nowIso(ctx));
 }
 
-/**
- * A member changed (its issue made, closed, reopened, its verdict sent): the groups that own it
- * are queued, its group under the current setting and a superseded one whose issue waits for it.
- * The drain asks it only when a group is stored (`anyGroupStored`): none, nothing owns a threat.
- */
+/** A member changed: the groups that own it are queued (the current one, and a superseded one waiting). */
 export function enqueueOwners(ctx: SyncContext, threatId: string): void {
   const current = memberIndex(ctx).get(threatId);
   if (current !== undefined) enqueueGroup(ctx, current);
@@ -289,11 +258,7 @@ function hasOpenIssue(group: GroupRecord): boolean {
   );
 }
 
-/**
- * Every group with something it may still do is queued: once per process (controller-runtime's
- * initial list: a state written by an older version, or a trigger lost with a crash), and when
- * the config changes what issues show.
- */
+/** Every group with something left to do is queued: once per process, and when what issues show changes. */
 export function enqueueAllGroups(ctx: SyncContext): void {
   for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
     if (group.superseded === undefined ? isCurrent(ctx, group) : hasOpenIssue(group))

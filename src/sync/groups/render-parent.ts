@@ -4,11 +4,7 @@ import { groupMarkerFor, GROUP_LABEL } from "../../shared/index.js";
 import { severityName } from "../render/normalize.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";
 
-/**
- * A group's parent issue, rendered from its members as the state holds them (pure): the key, the
- * highest open severity, the earliest due date, and a checklist of the members. Platform text
- * (the key, the titles) goes through the issue renderer's escaping, so it stays inert.
- */
+/** A group's parent issue rendered from its members (pure); platform text escaped as in any issue. */
 
 /** At most this many checklist lines, then "and N more" (contract, "Groups"). */
 export const CHECKLIST_MAX = 100;
@@ -33,10 +29,7 @@ export interface MemberView {
 export interface GroupScope {
   by: string;
   key: string;
-  /**
-   * What people call the key, where it is not itself readable: an asset group's asset name (its
-   * key is the asset's id). Templates get it as `group.name` (the key where there is none).
-   */
+  /** What people call the key where it is not readable (an asset group's asset name): `group.name`. */
   name?: string | null | undefined;
 }
 

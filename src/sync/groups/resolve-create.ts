@@ -6,11 +6,7 @@ import { markerOf, parentOf, setParent } from "./parent-state.js";
 import { recordCreated } from "./single-members.js";
 import { modeOf } from "./supersede.js";
 
-/**
- * A group issue's create whose answer was lost (or a crash after it was sent), in either mode:
- * its issue is looked for by the group's marker, never sent again before that (the runner's
- * `find-group-by-marker`, and recover.ts after a crash). Answers whether it was found.
- */
+/** A group issue's create whose answer was lost: looked for by the group's marker, never resent first. */
 
 const MARGIN_MS = 5 * 60_000;
 

@@ -1,10 +1,7 @@
 /**
- * Retiring a group's issue after `grouping` changed (contract, "Workflow" → "Changing grouping"),
- * pure: a parent or single-mode issue made under a setting the config no longer has is closed
- * (`not_planned`, its group marker retired so no second issue shares it), then gets one comment
- * that says why and names the issues that carry its members now. It waits until every member that
- * gets an issue under the new setting has it, so the comment can name them; a person's change of
- * it still unabsorbed goes first (its verdicts, under the old setting: groups/plan-old.ts).
+ * Retiring an old setting's group issue (contract, "Changing grouping"), pure: closed `not_planned`
+ * with its marker retired, then one comment naming the issues that carry its members now, once
+ * they all exist.
  */
 
 interface RetireRef {
@@ -27,10 +24,7 @@ export interface RetireInput extends RetireRef {
   refused: boolean;
   /** A person's change of it whose verdicts are still to send: it is absorbed first. */
   personPending: boolean;
-  /**
-   * The issues (`owner/name#N`) that carry its members now, or null while a member still waits
-   * for its issue under the new setting.
-   */
+  /** The issues that carry its members now, or null while one still waits for its issue. */
   carriers: readonly string[] | null;
   /** The old setting and the new, as the comment names them. */
   was: string;

@@ -36,10 +36,7 @@ function setIssue(
     putGroup(ctx, groupId, { ...group, single: { ...group.single, [repo]: change(group.single?.[repo]) } });
 }
 
-/**
- * The issue was made (or found again, in the state GitHub shows): its members are queued, so that
- * the drain points their links at it.
- */
+/** The issue was made (or found again): its members are queued for their links. */
 export function recordCreated(
   ctx: SyncContext,
   groupId: string,
@@ -57,8 +54,7 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
   const group = ctx.state.groups?.[groupId];
   for (const [threatId, m] of Object.entries(group?.members ?? {})) {
     if (m.repo !== repo) continue;
-    // A member with no issue of its own is not stored: it is, with no version, so the drain reads
-    // it (one GET) and plans its link.
+    // A member without an issue of its own is not stored: the drain reads it and plans its link.
     if (!ctx.state.threats.get(threatId)) {
       putThreat(ctx, threatId, {
         status: m.status ?? "unsolved",
@@ -71,14 +67,9 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
   }
 }
 
-/**
- * A group's issue seen on GitHub (the change poll) in a state the connector did not write: a
- * person closed or reopened it. Its verdicts are recorded to send, one per member (a close: the
- * members open on the platform; a reopen: those that close closed). Answers whether it was one.
- */
+/** A group's issue in a state the connector did not write: a person's change, recorded as its members' verdicts. */
 export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boolean {
-  // Whatever is configured now: a group issue of a setting since changed is absorbed under the
-  // setting it was made under (contract, "Changing grouping"), until it is retired.
+  // Under any setting: an old setting's issue is absorbed under it until retired.
   const groupId = singleIssueGroup(ctx, issue.repo, issue.number);
   const group = groupId === null ? undefined : ctx.state.groups?.[groupId];
   const known = group?.single?.[issue.repo];
@@ -109,10 +100,7 @@ export function noteSingleIssueSeen(ctx: SyncContext, issue: IssueSnapshot): boo
   return true;
 }
 
-/**
- * The group whose single-mode issue `repo#number` is, under any setting, while it is not retired:
- * a person's close or reopen of it is its members' verdicts. Null when it is none.
- */
+/** The group whose unretired single-mode issue `repo#number` is, or null. */
 export function singleIssueGroup(ctx: SyncContext, repo: string, number: number): string | null {
   for (const [groupId, group] of Object.entries(ctx.state.groups ?? {})) {
     const known = group.single?.[repo];

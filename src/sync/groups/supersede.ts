@@ -6,13 +6,9 @@ import { dropQueue, putGroup, putIntent } from "../records/state-updates.js";
 import { groupRetired } from "../transitions/group.js";
 
 /**
- * Changing `grouping` (contract, "Workflow" → "Changing grouping"): a group record made under a
- * setting (`by`, `mode`) the config no longer has is superseded. It is moved out of its group's
- * key to one of its own, so that the new setting's groups (a group of the same `by` and key in the
- * other mode among them) start afresh beside it, while the old record keeps what its setting
- * needs: its issues, to absorb a person's change under the old setting (its members' verdicts) and
- * then to retire them (groups/retire-plan.ts). A superseded record is never planned as a group
- * again and files no member.
+ * Changing `grouping` (contract, "Changing grouping"): a record of a setting the config no longer
+ * has moves to a key of its own, so the new groups start afresh while the old one keeps its issues
+ * to absorb people's changes and be retired. It is never planned as a group again.
  */
 
 export type GroupMode = "parent" | "single";
@@ -56,11 +52,7 @@ function freeKey(ctx: SyncContext, groupId: string): string {
   }
 }
 
-/**
- * Supersedes every record whose setting the config no longer has, once, at the start of a cycle
- * (after unfinished intents are resolved: one still open moves with its record). A record with no
- * issue has nothing to absorb or retire and is dropped. Answers how many were superseded.
- */
+/** Supersedes every record of a dropped setting, once per cycle start; one without an issue is dropped. */
 function supersedeChangedGroups(ctx: SyncContext): number {
   let moved = 0;
   for (const [groupId, group] of currentGroups(ctx)) {
@@ -104,11 +96,7 @@ export function retireNoted(ctx: SyncContext, groupId: string, repo: string, num
   putGroup(ctx, groupId, groupRetired(group, kind, repo, "noted"));
 }
 
-/**
- * The members attached as sub-issues to a parent of a superseded group: a new setting's parent
- * moves them to itself (GitHub's `replace_parent`) rather than leaving them where a person would
- * have put them.
- */
+/** Members attached to a superseded parent: a new parent moves them to itself (`replace_parent`). */
 export function attachedToOldParents(ctx: SyncContext): Set<string> {
   const ids = new Set<string>();
   for (const [, group] of supersededGroups(ctx)) {

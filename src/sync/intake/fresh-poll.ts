@@ -1,12 +1,9 @@
 import type { SyncContext } from "../context.js";
 
 /**
- * Whether a repository's change list was read since the connector's last GitHub write (and
- * moments ago). Before a state change the connector makes sure no person's change is still unread
- * (the person wins) by reading the change list again unless it is fresh — one
- * conditional request for the whole repository (a 304 costs no rate-limit point), never a GET of
- * the issue before every PATCH. A person who acts between two of the connector's
- * writes is read before the second, as the GET before each write used to (people-and-refusals e2e).
+ * Whether a repository's change list was read since the connector's last GitHub write, moments ago.
+ * Before a state change, the list is read again unless fresh (one conditional request, not a GET
+ * per issue), so a person's change is never overwritten: the person wins.
  */
 const FRESH_MS = 2_000;
 

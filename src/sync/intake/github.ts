@@ -14,11 +14,9 @@ import { issueRecord } from "../transitions/issue-record.js";
 import { applyIssueSeen, personChange, personChangeSeen } from "../transitions/issue-seen.js";
 
 /**
- * Intake from GitHub: the repositories' issues changed since the last cycle (conditional requests, so an
- * idle cycle costs no rate limit). An issue whose open/closed state differs from what the connector
- * last wrote was changed by a person: that becomes queued verdict work, recorded before the `since`
- * watermark moves. Issues carrying a marker the state does not know (a lost state file) are adopted,
- * so that no threat ever gets a second issue.
+ * Intake from GitHub: the issues changed since the last cycle (conditional requests: an idle cycle
+ * costs no rate limit). A state the connector did not write is a person's change, queued before the
+ * watermark moves; an unknown issue carrying a marker is adopted, so no threat gets a second issue.
  */
 
 export function reposToWatch(ctx: SyncContext): string[] {
@@ -47,17 +45,13 @@ export interface SeenIssue {
 
 const ADOPTED = "adopted";
 
-/**
- * Adopts or warns about an issue the poll listed; answers it when it may show a person's change,
- * `ADOPTED` when it was taken over, null when it is none of the connector's business.
- */
+/** Adopts or warns about a listed issue; answers it when it may show a person's change, `ADOPTED`, or null. */
 function absorbIssue(
   ctx: SyncContext,
   issue: IssueSnapshot,
   mapped: MappedLookup,
 ): SeenIssue | typeof ADOPTED | null {
-  // A group's issue is its group's subject's (groups/), never a threat's; in single mode a person's
-  // close or reopen of it is recorded there, to become its members' verdicts.
+  // A group's issue is its group's, never a threat's; a person's change to it is recorded there.
   if (issue.threatId === null && isGroupIssue(issue.body)) {
     noteSingleIssueSeen(ctx, issue);
     return null;
@@ -91,10 +85,7 @@ function absorbIssue(
   return { threatId, issue };
 }
 
-/**
- * Whether an issue shows a state the connector did not write, so that a person changed it (no
- * read). A person who undid their own change before the connector acted on it is forgotten.
- */
+/** Whether an issue shows a state the connector did not write (a person's undone change is forgotten). */
 function isPersonCandidate(ctx: SyncContext, threatId: string, issue: IssueSnapshot): boolean {
   // The connector's own writes in flight, resolved by intent recovery.
   const writing = Object.values(ctx.state.intents).flatMap((i) =>
@@ -131,11 +122,8 @@ function enqueuePersonChange(
 }
 
 /**
- * Issues showing a state the connector did not write are people's changes: each becomes queued
- * verdict work (README, "Conflicts": the person wins). Who made them is read at
- * most once for each, and once for all of a poll's (gateway `lastStateChanges`).
- * Who did it only names the person in the verdict's note: a GitHub that cannot say (no events
- * endpoint, no /user) must not stop the verdict itself. Answers how many were people's.
+ * Queues people's changes as verdict work (README, "Conflicts"). Who made them names the person in
+ * the note only, so a GitHub that cannot say never stops the verdict. Answers how many.
  */
 async function notePersonChanges(
   ctx: SyncContext,
@@ -160,10 +148,7 @@ async function notePersonChanges(
   return people;
 }
 
-/**
- * An issue that GitHub answered (a poll, a GET, the answer to one of the connector's own writes)
- * showing a state the connector did not write is a person's change. Answers whether it was one.
- */
+/** An issue GitHub answered in a state the connector did not write is a person's change; answers whether. */
 export async function notePersonChange(
   ctx: SyncContext,
   threatId: string,
@@ -190,8 +175,7 @@ async function pollRepo(ctx: SyncContext, repo: string, mapped: MappedLookup): P
   }
   await notePersonChanges(ctx, seen, since);
   ctx.emit({ type: "github_issues_read", repo, issues: result.issues.length });
-  // `since` is inclusive, so the newest issue is read again after a change; an inconsistent read
-  // (issues edited while it paged) keeps the old watermark so that none slips past.
+  // `since` is inclusive; an inconsistent read keeps the old watermark, so none slips past.
   if (watermark !== null && result.consistent && watermark !== since) {
     setMeta(ctx, "githubSince", { ...ctx.state.github.since, [repo]: watermark });
   }
@@ -203,16 +187,12 @@ function mappedLookup(ctx: SyncContext): MappedLookup {
 }
 
 /**
- * GitHub said that one issue changed (a webhook delivery): it is read now and absorbed as a poll
- * would absorb it (adopted, or a person's change queued as verdict work), without moving the poll's
- * watermark, so the next poll still lists everything since the last one and nothing slips past if
- * a delivery is lost. What it changed is committed at once: a delivery comes once, and a person's
- * verdict must outlive a crash. Answers whether the issue was taken over or became work.
+ * One issue GitHub said changed (a webhook), read and absorbed as a poll would, without moving the
+ * poll's watermark (a lost delivery slips nothing); committed at once, since a delivery comes once.
  */
 export async function absorbIssueNow(ctx: SyncContext, repo: string, number: number): Promise<boolean> {
   const issue = await ctx.github.getIssue(repo, number);
-  // Deleted or out of reach: a poll would not list it either; the engine learns of it when it
-  // next writes to that issue.
+  // Deleted or out of reach: the engine learns of it at its next write there.
   if (issue === null) return false;
   const absorbed = absorbIssue(ctx, issue, mappedLookup(ctx));
   const people =
@@ -227,13 +207,7 @@ export async function readGitHub(ctx: SyncContext): Promise<void> {
   keepValidators(ctx);
 }
 
-/**
- * The ETags of GitHub's change listings, into the state when they changed: the next process (a
- * scheduled `sync`, a restarted `run`) asks with them, and an unchanged listing answers 304, which
- * costs no rate-limit point. Called after every read of a cycle that keeps one (the issues' listing
- * here, a feature's listing such as the notes' comments after it). Unchanged ETags are not written
- * again: an idle cycle commits nothing.
- */
+/** The listings' changed ETags into the state, so the next process's unchanged listing is a free 304. */
 export function keepValidators(ctx: SyncContext): void {
   const etags = ctx.github.exportEtags();
   if (JSON.stringify(etags) !== JSON.stringify(ctx.state.github.etags)) setMeta(ctx, "etags", etags);

@@ -29,9 +29,8 @@ import {
 } from "../transitions/threat-version.js";
 
 /**
- * Intake from the platform: read the asset and threat streams from the saved cursors to
- * `next_cursor: null`, record what each change makes due, and save the cursor only together with
- * that work (one atomic state write), so that a crash never skips unrecorded work.
+ * Intake from the platform: both streams from the saved cursors to `next_cursor: null`; a cursor is
+ * saved only with the work it made due (one commit), so a crash never skips unrecorded work.
  */
 
 /** Pages between checkpoints of a long walk (a backfill). */
@@ -81,8 +80,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   if (result.kind === "ignored") return;
   putAsset(ctx, asset.id, result.asset);
   if (result.change === null) return;
-  // Removed: its threats left the API, their issues are closed. Restored: each is read again (GET)
-  // to reopen those still unsolved (spec, "Asset lifecycle").
+  // Removed: its threats' issues are closed. Restored: each is read again (spec, "Asset lifecycle").
   ctx.emit({ type: result.change === "removed" ? "asset_removed" : "asset_restored", assetId: asset.id });
   const follow = result.change === "removed" ? threatOnAssetRemoved : threatOnAssetRestored;
   for (const threatId of [...(ctx.index.byAsset.get(asset.id) ?? [])]) {
@@ -95,11 +93,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
   }
 }
 
-/**
- * The id of a raw stream item that is a threat version the state already holds (same id,
- * `updated_at` and `status`, spec "Events": a re-delivery), so that the client need not parse it.
- * Any other item, a malformed one included, is parsed and absorbed as before.
- */
+/** The id of a raw item that is a version the state holds (a re-delivery, spec "Events"): not parsed. */
 function unchangedThreat(ctx: SyncContext, raw: Readonly<Record<string, unknown>>): string | null {
   const { id, updated_at: updatedAt, status } = raw;
   if (typeof id !== "string" || typeof updatedAt !== "string" || typeof status !== "string") return null;
@@ -119,8 +113,7 @@ function redelivered(ctx: SyncContext, kind: "threats" | "assets", ids: readonly
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
 function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
-  // The re-delivery test straight on the stored columns (no record built): the common case of a
-  // no-change re-read; `applyThreatVersion` answers the same for it.
+  // A re-delivery told from the stored columns, with no record built.
   if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
     // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
@@ -207,12 +200,7 @@ export interface StreamReadOptions {
   signal?: AbortSignal | undefined;
   /** Runs between pages with the page's item count, its work recorded with the cursor (in memory). */
   afterPage?: ((items: number) => Promise<void>) | undefined;
-  /**
-   * A walk that meets the platform's pause (a Retry-After longer than the client waits in place,
-   * `isPlatformPause`) ends there instead of failing: what its pages recorded is kept, the cursor at
-   * the last page read, and `pausedUntil` says when the rest may be read (`run`: the daemon drains
-   * meanwhile and reads on then).
-   */
+  /** A walk that meets the platform's pause ends there, its pages kept; `pausedUntil` says when. */
   endOnPause?: boolean | undefined;
 }
 
@@ -223,9 +211,8 @@ export interface StreamRead {
 }
 
 /**
- * A stream stopped by a refused cursor is not read (stream-stops.ts); a walk the platform answers
- * with `request/invalid-cursor` keeps what its earlier pages recorded and stops the stream, and the
- * cycle goes on with the other stream and GitHub's side.
+ * A stream stopped by a refused cursor is not read; a walk refused `request/invalid-cursor` keeps
+ * its earlier pages and stops the stream, and the cycle goes on (stream-stops.ts).
  */
 async function readStream(
   ctx: SyncContext,

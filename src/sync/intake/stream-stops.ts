@@ -6,11 +6,8 @@ import { stoppedStreams, stoppedText, type StreamKind } from "../stopped-streams
 
 /**
  * A stream whose saved cursor the platform refuses (400 `request/invalid-cursor`, spec "Common list
- * behaviour" rule 5) is stopped, not retried: a cursor "does not expire", so the same cursor gets
- * the same answer on every cycle, and a one-second schedule would send it every second while
- * nothing told the operator what to do. The refusal is kept in the state (shown by `status`,
- * `/readyz` and `/metrics`) until `threatbridge rewind` forgets the cursor; the other stream and
- * GitHub's side (verdicts, the queue) go on meanwhile.
+ * behaviour" rule 5) is stopped, not retried: the same cursor gets the same answer. The refusal is
+ * shown by `status`, `/readyz` and `/metrics` until `threatbridge rewind`; the rest goes on.
  */
 
 /** A reminder of a stopped stream, in the log, at most this often (the first skip of a process is said at once). */
@@ -39,11 +36,7 @@ export function noteCursorRefused(ctx: SyncContext, kind: StreamKind, error: Pla
   ctx.logger.error({ stream: kind, detail: refusal.detail }, stoppedText(kind, refusal));
 }
 
-/**
- * Whether the stream is stopped: then it is not read at all. The first skip of a process says so
- * at `error` (a restarted daemon's log shows why one stream is idle), later ones at most once an
- * hour at `warn`, so that a one-second schedule does not fill the log.
- */
+/** Whether the stream is stopped (then not read): said at `error` once a process, then hourly at `warn`. */
 export function streamStopped(ctx: SyncContext, kind: StreamKind): boolean {
   const refusal = ctx.state.cursorRefused?.[kind];
   if (refusal === undefined) return false;
@@ -59,10 +52,7 @@ export function streamStopped(ctx: SyncContext, kind: StreamKind): boolean {
   return true;
 }
 
-/**
- * Forgets a stream's cursor and its refusal, so that the next read starts from the beginning: what
- * `rewind` does, and what `reconcile` and a config change that re-reads the threats do too.
- */
+/** Forgets a stream's cursor and its refusal: `rewind`, `reconcile`, and a config change that re-reads. */
 export function rewindStream(ctx: Parameters<typeof setMeta>[0], kind: StreamKind): void {
   if (ctx.state.cursors[kind] !== null) setMeta(ctx, "cursors", { ...ctx.state.cursors, [kind]: null });
   const refused = ctx.state.cursorRefused;

@@ -1,8 +1,4 @@
-/**
- * What the connector knows about something on the other side: it is there (with
- * its value), it is gone (the API answered 404), or it was not read. `null` used to mean both of
- * the last two; a planner that took "not read" for "gone" would close the issue of a live threat.
- */
+/** Present, gone (404), or not read: a planner that took "not read" for "gone" would close a live issue. */
 export type Known<T> = { kind: "present"; value: T } | { kind: "gone" } | { kind: "unknown" };
 
 export function present<T>(value: T): Known<T> {

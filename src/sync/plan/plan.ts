@@ -17,27 +17,20 @@ import { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 export { ASSET_REMOVED_COMMENT, REOPEN_COMMENT } from "./issue-comments.js";
 
 /**
- * The planner: pure. (threat, its asset, what the issue shows now, a person's change, config) →
- * the actions that make both sides agree. The writer carries them out and calls the planner again
- * with the result until it answers no action, so each call only has to take the next step.
+ * The planner, pure: (threat, asset, the issue as it shows, a person's change, config) → the next
+ * actions that make both sides agree; called again after each until it answers none.
  *
  * Rules (contract, "Conventions on GitHub and on the platform"):
- * - A person's close or reopen comes first. It becomes a PATCH verdict unless the platform already
- *   holds that verdict; the PATCH response's status then decides what the issue shows.
- * - Both sides changed since the last cycle: the person's action wins on the platform (it is sent
- *   as a verdict), and the platform's answer to it drives the issue. See README, "Conflicts".
- * - An issue is updated only when what it would show has changed (its hash), so the connector's own
- *   writes, echoed back on the streams, cost no GitHub write.
+ * - A person's close or reopen comes first: a PATCH verdict unless the platform already holds it.
+ * - Both sides changed: the person wins on the platform, its answer drives the issue (README, "Conflicts").
+ * - An issue is updated only when what it would show changed (its hash): echoes cost no write.
  */
 
 export type { SettableStatus };
 
 export interface PlanInput {
   threatId: string;
-  /**
-   * The platform's current threat; `gone` when it left the API (its asset was removed); `unknown`
-   * when it was not read, and then nothing is planned (the planner never guesses).
-   */
+  /** The platform's current threat; `gone`: its asset was removed; `unknown`: not read, nothing planned. */
   threat: Known<{ status: string }>;
   /** The threat's `github` external reference as the platform shows it. */
   link: { externalId: string; url: string } | null;
@@ -51,24 +44,15 @@ export interface PlanInput {
   policy: Policy;
   /** `reconcile --recreate`: a threat whose issue a person deleted gets a new one. */
   recreate?: boolean;
-  /**
-   * Grouping `single` mode: the threat is a member of a group whose one issue stands for it
-   * (null until the group pass made it). It gets no issue of its own; its link names the group's.
-   */
+  /** Grouping `single` mode: the group's one issue stands for the threat, whose link names it. */
   single?: SingleMembership;
   /** What the features ask a new issue to be created with (its milestone), from plan-for.ts. */
   createWith?: CreateAttributes;
-  /**
-   * The configured features' clauses that decide first (features/types.ts `decide`), in the
-   * registry's order, gathered by plan-for.ts: the planner asks them and never names them.
-   */
+  /** The configured features' clauses that decide first, in registry order (plan-for.ts gathers them). */
   deciders?: readonly Decider[];
 }
 
-/**
- * A feature's clauses that come before the core's, pure: each answers its actions instead of the
- * core's, or null to let the next decider, then the core, go on.
- */
+/** A feature's clause before the core's, pure: its actions instead of the core's, or null to go on. */
 export interface Decider {
   /** A person's change to a live threat's issue, before the core's verdict. */
   person?(input: PlanInput, person: PersonChange): Action[] | null;
@@ -112,10 +96,7 @@ export type Action =
   | { kind: "link"; threatId: string; repo: string; number: number; externalId: string; url: string }
   | FeatureAction;
 
-/**
- * A plug-in feature's write (src/sync/features/): one kind for all of them, so that the core never
- * names one; `feature` and `step` find its module in the registry, the rest is the feature's own.
- */
+/** A plug-in feature's write: one kind for all, so the core never names one; `feature`/`step` find its module. */
 export interface FeatureAction {
   kind: "feature";
   feature: string;
@@ -124,10 +105,7 @@ export interface FeatureAction {
   /** The issue it concerns, where there is one (the dry-run line and the refusal name it). */
   repo?: string;
   number?: number;
-  /**
-   * A decider's answer (`Decider`): it stands where the core's plan would, so the features' plans
-   * beside the core's (plan-for.ts) wait until it is done.
-   */
+  /** A decider's answer: the features' plans beside the core's wait until it is done. */
   decided?: true;
   /** It writes an issue's body rendered from the threat (its related assets are read first). */
   writesBody?: true;
@@ -149,9 +127,8 @@ function planPerson(input: PlanInput, person: PersonChange): Action[] {
     if (decided) return decided;
   }
   const rule = verdictFor(person.event, person.reason, input.policy);
-  // Only the very status the verdict sets makes its PATCH needless (contract: an issue closed by a
-  // person → PATCH). `pending` is the platform's own status (spec, "Threat status": computed, never
-  // a verdict): a threat can be pending without anyone's verdict, so the person's is still sent.
+  // Only the very status the verdict sets makes its PATCH needless; `pending` is computed by the
+  // platform (spec, "Threat status"), so a person's verdict is still sent.
   if (threat.status === rule.status) return [accept];
   return [
     {
@@ -168,8 +145,7 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
   const externalId = formatExternalId(issue);
   const shown = input.link;
   if (shown && shown.externalId === externalId && shown.url === issue.url) return [];
-  // A reference reaches the stream asynchronously (spec, PUT external-references rule 5): when the
-  // platform still shows nothing after our own write, trust the write instead of sending it again.
+  // A reference reaches the stream asynchronously (PUT rule 5): our own write is trusted, not resent.
   if (!shown && input.record?.link === externalId) return [];
   return [
     {
@@ -200,10 +176,8 @@ const CLOSE_COMPLETED: IssueStateStep = { state: "closed", reason: "completed" }
 const CLOSE_NOT_PLANNED: IssueStateStep = { state: "closed", reason: "not_planned" };
 
 /**
- * The state change the plan makes to an existing issue, or null for none. `status` is the
- * threat's, null when it is gone (its asset removed): then the issue is closed with a comment
- * saying why (contract), once only, so a person who reopens it wins. Else the issue takes the
- * state the status asks where it shows another. The queue's order reads it too (queue-order.ts `dueClass`).
+ * The state change the plan makes to an existing issue, or null. A gone threat's issue is closed
+ * with a comment once only, so a person who reopens it wins (contract). queue-order.ts reads it too.
  */
 export function issueStateStep(
   status: string | null,
@@ -297,39 +271,47 @@ export function plan(input: PlanInput): Action[] {
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
   if (issue) return decideIssue(input, issue) ?? planExisting(input, issue);
-  // A person deleted the threat's issue: the threat is no longer managed, and gets no second issue
-  // unless `reconcile --recreate` asks (README, "Deleted, transferred, locked, unlabelled").
+  // A person deleted the issue: no second one unless `reconcile --recreate` asks (README).
   const deleted = input.record?.deletedIssue;
   if (deleted && !input.recreate) return [];
   if (input.single) return planSingleMember(input, input.single);
-  // No issue known. The platform's link names one: never give the threat a second one (contract),
-  // unless it is the issue a person deleted and a new one was asked for.
+  // No issue known: the platform's link names one, never a second issue (contract), unless deleted.
   const shown = input.link ? parseExternalId(input.link.externalId) : null;
   const linked =
     shown && deleted && shown.repo === deleted.repo && shown.number === deleted.number ? null : shown;
   if (linked) return [{ kind: "adopt", threatId: input.threatId, repo: linked.repo, number: linked.number }];
   if (!threatOf(input) || !input.rendered || !input.eligible) return [];
-  // The text is rendered only when the create is sent (or described): intake plans every new threat
-  // to queue it, and a backfill is 100,000 of them.
-  const rendered = input.rendered;
-  return [
+  const create = { kind: "create" as const, threatId: input.threatId, ...input.createWith };
+  return [newIssue(create, input.route, input.rendered)];
+}
+
+/** The text of a new issue: its title, body and labels, read from the rendering when first asked. */
+export interface NewIssueText {
+  readonly title: string;
+  readonly body: string;
+  readonly labels: string[];
+  repo: string;
+  assignees: string[];
+  hash: string;
+}
+
+/**
+ * A create (the core's, or a feature's new issue) with its route and rendering: the text is read
+ * only when the create is sent or described, since intake plans every new threat to queue it.
+ */
+export function newIssue<T extends object>(
+  base: T,
+  route: { repo: string; labels: string[]; assignees: string[] },
+  rendered: { issue: RenderedIssue; hash: string },
+): T & NewIssueText {
+  const text = (read: () => unknown) => ({ get: read, enumerable: true, configurable: true });
+  return Object.defineProperties(
+    { ...base, repo: route.repo, assignees: route.assignees, hash: rendered.hash },
     {
-      kind: "create",
-      threatId: input.threatId,
-      repo: input.route.repo,
-      get title() {
-        return rendered.issue.title;
-      },
-      get body() {
-        return rendered.issue.body;
-      },
+      title: text(() => rendered.issue.title),
+      body: text(() => rendered.issue.body),
       // The route's labels are the new issue's only: a person's later change of them stands.
-      get labels() {
-        return withLabels(rendered.issue.labels, input.route.labels);
-      },
-      assignees: input.route.assignees,
-      hash: rendered.hash,
-      ...input.createWith,
+      labels: text(() => withLabels(rendered.issue.labels, route.labels)),
     },
-  ];
+  ) as T & NewIssueText;
 }

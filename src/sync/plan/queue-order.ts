@@ -7,21 +7,16 @@ import type { EngineState } from "../records/threat-records.js";
 import { subjectKind, type Subject, type SubjectKind } from "../records/subject.js";
 
 /**
- * The queue's order (contract, "Priorities"), derived from the entries (records/queue.ts) and the
- * threats' records at each drain: each threat's work in the class of the plan its record makes
- * (`dueClass`), then severity, then age; every group's subject after every threat's work.
+ * The queue's order (contract, "Priorities"), derived at each drain: each threat's work in its
+ * plan's class (`dueClass`), then severity, then age; every group after every threat's work.
  */
 
 /** The part of the state the queue's order is derived from. */
 type QueueState = Pick<EngineState, "queue" | "threats">;
 
 /**
- * The queue class (contract, "Priorities") of a threat's work: the class of the plan the planner
- * makes for the threat as its record holds it, `priorityOf(plan(...))` (actions/index.ts), decided
- * by the plan's own branches from the record's brief alone. The queue orders every queued threat by
- * it at each drain (100,000 and more), where rendering each threat and building its actions would
- * cost more than the drain. test/sync/queue.test.ts checks it against `priorityOf(plan(...))` over
- * every record shape.
+ * The queue class of a threat's work, `priorityOf(plan(...))`, decided from the record's brief
+ * alone so that ordering a large queue renders nothing; test/sync/queue.test.ts checks the two agree.
  */
 export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): QueueClass {
   // A person's change on the issue, kept in the entry: their verdict, or its acceptance.
@@ -35,9 +30,7 @@ export function dueClass(record: ThreatBrief | undefined, entry: QueueEntry): Qu
   // An existing issue: a state change first (issueStateStep, as the plan makes it).
   const status = record.gone === true ? null : record.status;
   if (issueStateStep(status, issue, record.closedForRemoval === true) !== null) return QueueClass.state;
-  // Else content and link. A create is finished by its link: an issue whose link is not written yet
-  // (a drain interrupted between the two) keeps the create class it was queued in, as `status`
-  // shows it; the plan's link step alone would be the last class.
+  // A create is finished by its link: an issue whose link is not written yet keeps the create class.
   return record.link === formatExternalId(issue) ? QueueClass.other : QueueClass.create;
 }
 
@@ -76,19 +69,12 @@ export interface DueFilter {
   keep?: (item: DueItem) => boolean;
 }
 
-/**
- * Whether a threat's entry can be of a class at most `upTo`, from the entry alone: a verdict's class
- * is only ever a person's change (`dueClass`). `run`'s verdict step before each poll asks for the
- * verdicts of a backlog of 100,000: their records' briefs are then not read.
- */
+/** Whether a threat's entry can be of a class at most `upTo`, from the entry alone (verdicts are people's changes). */
 function mayReach(entry: QueueEntry, upTo: QueueClass): boolean {
   return upTo > QueueClass.verdict || entry.person !== undefined;
 }
 
-/**
- * What is due at `nowMs` (of what `filter` keeps), in the order it is done; entries backing off
- * until later are left out. What is left out is left out before ordering.
- */
+/** What is due at `nowMs` (of what `filter` keeps), in order; entries backing off are left out first. */
 export function dueWork(state: QueueState, nowMs: number, filter: DueFilter = {}): DueItem[] {
   const { upTo, keep } = filter;
   const due: DueItem[] = [];

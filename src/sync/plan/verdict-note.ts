@@ -11,12 +11,7 @@ function isTemplate(note: string): boolean {
   return /\{[{%]/.test(note);
 }
 
-/**
- * Renders status notes with liquidjs, each template compiled once, at its first use: a run in which
- * no person closes or reopens an issue (an idle `sync`) never loads liquidjs. The config checked
- * every custom note already (config/schema.ts), so a render that still fails (a limit) sends the
- * note as written rather than holding back the person's verdict.
- */
+/** Renders status notes, compiled at first use; a failing render sends the note as written. */
 export function noteRenderer(): NoteRenderer {
   const compiled = new Map<string, (values: Readonly<Record<string, string>>) => string>();
   return (template, person) => {

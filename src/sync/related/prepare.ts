@@ -1,11 +1,7 @@
 import type { RelatedView } from "../render/index.js";
 import type { RelatedAssets } from "./related-store.js";
 
-/**
- * Whether the plan writes the issue's body: a create, a feature's write that says it does (a new
- * occurrence's issue), or an update whose content changed (its `content` is there, rendered only
- * when read: `in` does not render).
- */
+/** Whether the plan writes the issue's body (a create, a body-writing step, a content update), rendering nothing. */
 export function writesBody(action: { kind: string; writesBody?: boolean }): boolean {
   return (
     action.kind === "create" ||
@@ -14,11 +10,7 @@ export function writesBody(action: { kind: string; writesBody?: boolean }): bool
   );
 }
 
-/**
- * Reads the related assets of the threat's asset before its body is rendered, only when the plan
- * writes that body (the renderer then finds them: its body is rendered lazily, when sent). Answers
- * the list read (null: none to show), or undefined when nothing was read for this plan.
- */
+/** Reads the related assets before a body that shows them is written; null: none; undefined: not read. */
 export async function prepareRelated(
   related: RelatedAssets | undefined,
   assetId: string | null | undefined,

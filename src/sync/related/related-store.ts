@@ -5,13 +5,7 @@ import type { RelatedView } from "../render/index.js";
 import type { RelatedSource } from "../render/renderer.js";
 import { walkRelated } from "./related-walk.js";
 
-/**
- * The related assets of each asset whose issues are written (config `render.related_assets`),
- * read at most once per asset per cycle and kept until the asset changes on the stream: an entry
- * holds the asset's version (`updated_at` as the state recorded it) it was read under, and a newer
- * version makes it stale. A walk that fails is not retried in the same cycle: the issue is written
- * without the list (logged once per asset), and a later write of one of its issues tries again.
- */
+/** Each asset's related assets, read at most once a cycle and kept until its version changes. */
 
 interface RelatedStoreDeps {
   platform: Pick<PlatformClient, "relatedAssets">;

@@ -5,11 +5,8 @@ import { toAssetView } from "../render/normalize.js";
 import type { AssetView, RelatedView } from "../render/index.js";
 
 /**
- * One walk of `GET /v1/assets/{asset_id}/related` to its end (spec, "GET /v1/assets/{asset_id}/related"),
- * made into what the issue lists: the first `limit` distinct assets and how many more there were.
- * The walk is the spec's list: delivery is at-least-once (the last occurrence of an id wins, in the
- * place it was first seen), the asset itself and removed assets are never listed (rules 2 and 3: a
- * platform that sent one anyway is not believed), and an item that does not parse is left out.
+ * One walk of `GET /v1/assets/{asset_id}/related` to its end, as the issue lists it: the first
+ * `limit` distinct assets and how many more; never the asset itself or a removed one (rules 2, 3).
  */
 
 type RelatedWalk = { outcome: "listed" | "none"; view: RelatedView } | { outcome: "failed"; error: unknown };
@@ -39,10 +36,7 @@ function relatedView(seen: ReadonlyMap<string, AssetView | null>, limit: number)
   return { assets: live.slice(0, limit), more: Math.max(0, live.length - limit) };
 }
 
-/**
- * Reads every page of the asset's related walk. A failure is an outcome, never thrown, except a
- * stop (SIGTERM): the write it was for is not started then, and stays queued like any other.
- */
+/** Reads every page; a failure is an outcome, never thrown, but for a stop. */
 export async function walkRelated(
   pages: AsyncIterable<StreamPage<Asset>>,
   assetId: string,

@@ -23,10 +23,8 @@ import { stoppedStreams, type StreamKind } from "../stopped-streams.js";
 export { isMappingRepair };
 
 /**
- * One cycle (contract): resolve what an earlier run left unfinished; read the asset and threat
- * streams to `next_cursor: null` and what changed on GitHub; record the work now due (durably,
- * before any cursor is saved — intake writes both in one atomic state write); then carry it out in
- * priority order within the write budget. Callable from `sync`, `run` and the demo alike.
+ * One cycle (contract): resolve what an earlier run left unfinished; read both streams and GitHub's
+ * changes; record the work due durably before any cursor is saved; carry it out in priority order.
  */
 
 export interface CycleOptions {
@@ -42,75 +40,51 @@ export interface CycleOptions {
   /** `reconcile --recreate`: threats whose issue a person deleted get a new one. */
   recreate?: boolean;
   /**
-   * `run`: the daemon's most urgent work (a verdict a webhook brought), run between two pages of
-   * either stream's walk, once the pages read so far are recorded with their cursor; it commits
-   * what it does, and with it those pages and that cursor, so a crash then loses nothing.
+   * `run`: the daemon's most urgent work, run between two pages of a stream once the pages read are
+   * recorded with their cursor; its commit takes them along, so a crash then loses nothing.
    */
   betweenPages?: () => Promise<void>;
   /**
-   * `run`: a stream read that meets the platform's pause (a Retry-After longer than the platform
-   * client waits in place) ends there as a partial read rather than failing the cycle: the pages
-   * read are kept, the cursor at the last of them; the cycle goes on with GitHub's side and
-   * `CycleReport.platformPause` says when the rest may be read.
+   * `run`: a stream read that meets the platform's pause ends there, keeping the pages read; the
+   * cycle goes on and `CycleReport.platformPause` says when the rest may be read.
    */
   endReadOnPause?: boolean;
 }
 
 export interface CycleReport {
   ok: boolean;
-  error?: string;
+  error?: string | undefined;
   startedAt: string;
   finishedAt: string;
   drained: DrainResult;
   queue: QueueSummary;
   /** The cycle summary observer's tally; the same keys as `lastCycle.counts` (contract, `sync --json`). */
   counters: CycleCounts;
-  dryRunActions?: number;
-  /**
-   * Streams not read because the platform refused their saved cursor (intake/stream-stops.ts):
-   * the rest of the cycle ran, and `ok` speaks for it; `sync` exits 1 while one is listed.
-   */
+  dryRunActions?: number | undefined;
+  /** Streams not read because the platform refused their saved cursor; `sync` exits 1 while one is listed. */
   streamsStopped?: Array<{ stream: StreamKind; at: string; detail: string }>;
-  /**
-   * Epoch ms: a stream read ended at the platform's pause (`endReadOnPause`); the rest of the
-   * streams is due once it has passed, not before.
-   */
-  platformPause?: number;
+  /** Epoch ms: a read ended at the platform's pause; the rest is due once it has passed. */
+  platformPause?: number | undefined;
 }
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Every stored version is forgotten, so that the re-read from the start plans each threat again
- * rather than taking it for a re-delivery. Durable with the cursor's reset: a crash mid-walk
- * still re-plans the rest. One commit of every threat, once per reconcile or config change.
- */
+/** Forgets every stored version so the re-read plans each threat again; durable with the cursor's reset. */
 function forgetVersions(ctx: SyncContext): void {
   for (const [id, record] of ctx.state.threats.entries()) {
     if (record.updatedAt !== "") putThreat(ctx, id, versionForgotten(record));
   }
 }
 
-/**
- * Due work the threat walk lets pile up before it drains it (a stream of 1,000,000
- * threats in bounded memory). A backfill with no write budget to wait for would otherwise hold
- * every due create, and the view it is rendered from, until the stream's end.
- */
+/** Due work the threat walk lets pile up before it drains it, so a backfill holds bounded memory. */
 export const INTERLEAVE_DUE = 1_000;
 
-/**
- * How long new due work waits for a long walk at most: a few due threats are not held until the
- * walk ends (at 1,000,000 threats, minutes later, or behind the stream's tail of its own echoes).
- */
+/** How long new due work waits for a long walk at most. */
 export const INTERLEAVE_AGE_MS = 1_000;
 
-/**
- * Threats a walk reads between two of its mid-walk reads of GitHub (people's changes, and the
- * issues its drains created). Counted in items, not time, so that a short walk (any ordinary
- * cycle) reads GitHub once, after it, however slow the machine.
- */
+/** Threats walked between two mid-walk reads of GitHub; in items, so a short walk reads GitHub once. */
 export const INTERLEAVE_READ_ITEMS = 10_000;
 
 function add(total: DrainResult, part: DrainResult): void {
@@ -120,12 +94,9 @@ function add(total: DrainResult, part: DrainResult): void {
 }
 
 /**
- * Between pages of the threat walk: once INTERLEAVE_DUE threats have due work, or new due work has
- * waited INTERLEAVE_AGE_MS or a page brought none, the page's work is committed, people's changes
- * on GitHub are read, and the queue is drained; then the walk goes on. Once a drain leaves work
- * deferred (the write budget, a deadline, a stop), the walk reads on without draining and the
- * rest is drained at its end as before, so a budgeted connector still sees every change on the
- * stream at once.
+ * Between pages of the threat walk: once enough work is due, or it has waited long enough, or a
+ * page brought none, the page's work is committed, GitHub's changes read and the queue drained.
+ * Once a drain leaves work deferred (budget, deadline, stop), the walk reads on without draining.
  */
 function interleavedDrain(
   ctx: SyncContext,
@@ -137,8 +108,7 @@ function interleavedDrain(
   let left = Object.keys(ctx.state.queue).length;
   let lastPage = left;
   let dueSince: number | null = null;
-  // The first drain reads GitHub (people's changes made since the last cycle decide what it
-  // sends), then once every INTERLEAVE_READ_ITEMS threats walked.
+  // The first drain reads GitHub, then once every INTERLEAVE_READ_ITEMS threats walked.
   let walked = Number.POSITIVE_INFINITY;
   return async (items) => {
     walked += items;
@@ -148,16 +118,12 @@ function interleavedDrain(
     if (queued > left) dueSince ??= now;
     const full = queued >= (ctx.interleaveDue ?? INTERLEAVE_DUE);
     const waited = dueSince !== null && now - dueSince >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS);
-    // A page that brought no new work while some waits: the walk is in a quiet stretch (the
-    // stream's tail of echoes of the connector's own links, or re-deliveries), so the waiting
-    // work goes out now rather than when the stretch ends.
+    // A page with no new work while some waits (a tail of echoes): the waiting work goes out now.
     const quiet = dueSince !== null && queued === lastPage;
     lastPage = queued;
     if (!full && !waited && !quiet) return;
-    // People's changes are read before a drain too, then every INTERLEAVE_READ_ITEMS threats walked:
-    // a close made while a long walk runs is seen within a drain or two, and the issues the
-    // drains created are read back as the walk goes rather than all at once after it (88,000 of
-    // them in a 1M stream). A short walk reads GitHub once, after it, as before.
+    // A close made during a long walk is seen within a drain or two, and the drains' new issues are
+    // read back as the walk goes. Threats only: a group follows once its members are filed.
     if (walked >= (ctx.interleaveReadItems ?? INTERLEAVE_READ_ITEMS)) {
       await readGitHub(ctx);
       walked = 0;
@@ -186,12 +152,9 @@ function both(
 }
 
 /**
- * The start of a cycle after `grouping` changed (contract, "Changing grouping": loses nothing):
- * the old setting's groups are superseded (groups/supersede.ts), and a person's close or reopen of
- * an old single-mode issue that the connector had not absorbed yet is read (the change poll) and
- * its verdicts sent under the old setting, before the new setting plans any member's issue: a
- * member that close solved then gets none. Nothing is written in a dry run; with no drain options
- * (`reconcile`) the groups are only superseded.
+ * The start of a cycle after `grouping` changed (contract, "Changing grouping"): the old groups are
+ * superseded, and people's changes to old single-mode issues are read and their verdicts sent under
+ * the old setting first. Nothing written in a dry run; without drain options only superseded.
  */
 async function beginGroupingChange(ctx: SyncContext, drainOpts: DrainOptions | null): Promise<void> {
   await supersedeAndCommit(ctx);
@@ -209,13 +172,9 @@ function groupingSetting(ctx: SyncContext): string | null {
 }
 
 /**
- * The start of a cycle's look at the stored groups: skipped while the config's grouping setting is
- * the one they were last seen under and no superseded record was left (state `groupingSeen`):
- * every current group was then made under this setting (groups are made under the configured
- * one), so none is superseded and no old issue waits. An idle `sync` with grouping on reads no
- * group (at 100,000 threats, 10 % grouped, their unpacking and checking was ~25 ms). Otherwise
- * each group is read and the change begun as before, and what was seen is recorded (a state
- * written before this record gets it once, in its first cycle's commit).
+ * The cycle's look at the stored groups, skipped while the config's grouping setting is the one
+ * they were last seen under and none is superseded (state `groupingSeen`): an idle cycle reads no
+ * group. Otherwise the change is begun and what was seen recorded.
  */
 async function lookAtGroups(ctx: SyncContext, drainOpts: DrainOptions | null): Promise<void> {
   const setting = groupingSetting(ctx);
@@ -249,6 +208,15 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   }
 }
 
+/** What a cycle's steps found, for its report: kept as they go, so a failure keeps what came before. */
+interface CycleProgress {
+  drained: DrainResult;
+  error?: string | undefined;
+  dryRunActions?: number | undefined;
+  platformPause?: number | undefined;
+}
+
+/** The cycle the contract describes, as its steps (each below, in this order). */
 async function cycleBody(
   ctx: SyncContext,
   opts: CycleOptions,
@@ -256,100 +224,146 @@ async function cycleBody(
   counts: () => CycleCounts,
 ): Promise<CycleReport> {
   const commitsBefore = ctx.commits;
-  let error: string | undefined;
-  const drained: DrainResult = { done: 0, failed: 0, deferred: 0 };
-  let dryRunActions: number | undefined;
-  let platformPause: number | undefined;
+  const progress: CycleProgress = { drained: { done: 0, failed: 0, deferred: 0 } };
   ctx.recreate = opts.recreate === true;
   try {
-    if (!ctx.dryRun) await recoverIntents(ctx);
-    if (opts.reconcile) {
-      // Everything is read and planned again, also threats whose version the state already holds.
+    await finishEarlierWork(ctx, opts);
+    await readChanges(ctx, opts, progress);
+    await recordDueWork(ctx);
+    await carryOut(ctx, opts, progress);
+  } catch (e) {
+    progress.error = cycleFailed(ctx, e);
+  }
+  return finish(ctx, startedAt, counts, commitsBefore, progress);
+}
+
+/** The drain's options of this cycle: its deadline, its stop, and `sync`'s retry of backed-off entries. */
+function drainOptionsOf(opts: CycleOptions): DrainOptions {
+  return {
+    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
+  };
+}
+
+/**
+ * Step 1: what an earlier run left unfinished is resolved (its intents, by reading GitHub); what a
+ * `reconcile`, a config change or a grouping change asks to be read or planned again is set up.
+ */
+async function finishEarlierWork(ctx: SyncContext, opts: CycleOptions): Promise<void> {
+  if (!ctx.dryRun) await recoverIntents(ctx);
+  if (opts.reconcile) {
+    // Everything is read and planned again, also threats whose version the state already holds.
+    rewindStream(ctx, "threats");
+    setMeta(ctx, "githubSince", {});
+    ctx.github.importEtags([]);
+    forgetVersions(ctx);
+  }
+  if (ctx.state.renderKey !== ctx.renderer.key) {
+    // What issues show depends on the config: after a change every threat is read again.
+    if (ctx.state.renderKey !== undefined) {
+      ctx.logger.info("the config changes what issues show; threats are read again from the start");
       rewindStream(ctx, "threats");
-      setMeta(ctx, "githubSince", {});
-      ctx.github.importEtags([]);
       forgetVersions(ctx);
     }
-    if (ctx.state.renderKey !== ctx.renderer.key) {
-      // What issues show depends on the config: after a change, every threat is read again and
-      // each issue whose content differs is updated (paced by the write budget like any write).
-      if (ctx.state.renderKey !== undefined) {
-        ctx.logger.info("the config changes what issues show; threats are read again from the start");
-        rewindStream(ctx, "threats");
-        forgetVersions(ctx);
-      }
-      setMeta(ctx, "renderKey", ctx.renderer.key);
-      enqueueAllGroups(ctx);
-    }
-    const drainOpts = {
-      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.ignoreBackoff ? { ignoreBackoff: true } : {}),
-    };
-    // A changed `grouping`: what a person did under the old setting is absorbed first (not by
-    // `reconcile`, which only repairs the mapping, but its groups are superseded all the same).
-    // No group stored: no setting to supersede, nothing of an old one to absorb. The setting the
-    // groups were last seen under unchanged, and none superseded left: no group is read.
-    await lookAtGroups(ctx, opts.reconcile ? null : drainOpts);
-    if (!ctx.groupsListed) {
-      // Once per state, every group with something it may still do is queued (a state written by a
-      // version before the one queue); after that its members' changes queue it, in the same commit
-      // as the change (a crash loses both or neither), so a later process plans no group it need not.
-      if (ctx.state.groupsListed !== true) {
-        enqueueAllGroups(ctx);
-        setMeta(ctx, "groupsListed", true);
-      }
-      ctx.groupsListed = true;
-    }
-    const readOpts = { signal: opts.signal, endOnPause: opts.endReadOnPause === true };
-    const assets = await readAssets(ctx, { ...readOpts, afterPage: opts.betweenPages });
-    platformPause = assets.pausedUntil;
-    const interleave =
-      ctx.dryRun || opts.skipDrain || opts.reconcile ? undefined : interleavedDrain(ctx, drainOpts, drained);
-    const afterPage = both(opts.betweenPages, interleave);
-    // Threats are read after assets (a threat names its asset); not while the platform pauses.
-    if (!opts.signal?.aborted && platformPause === undefined) {
-      platformPause = (await readThreats(ctx, { ...readOpts, afterPage })).pausedUntil;
-    }
-    // Items that did not parse are read one by one: not while the platform pauses.
-    if (platformPause === undefined) await retryMalformed(ctx);
-    await readGitHub(ctx);
-    // What the features read once per cycle (people's comments, say), after both sides' changes.
-    for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
-    // The validators of the features' listings too, so that the next process asks with them.
-    keepValidators(ctx);
-    // Work the features' clocks made due (features/types.ts `clock`), from the state; people's
-    // changes are read first (a person's change may end what the clock waited for).
-    wakeDue(ctx);
-    await persist(ctx);
-    // With --recreate, reconcile also creates the issues people deleted, and only those.
-    const recreating = (action: EngineAction): boolean =>
-      action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
-    const allow = opts.reconcile
-      ? opts.recreate
-        ? (action: EngineAction) => isMappingRepair(action) || recreating(action)
-        : isMappingRepair
-      : undefined;
-    // One drain for every subject: the threats' work first, then their groups' (a parent follows
-    // its members), and the old setting's issues retired once their members' new issues exist.
-    if (ctx.dryRun) dryRunActions = await printQueue(ctx, allow);
-    else if (!opts.skipDrain) {
-      add(drained, await drainQueue(ctx, { ...drainOpts, ...(allow ? { allow } : {}) }));
-    }
-  } catch (e) {
-    error = message(e);
-    ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
-    // A stop is the operator's, not a fault: said once, without an error for the alerting to see.
-    if (isStopped(e))
-      ctx.logger.info({ err: error }, "cycle stopped; it resumes from the saved state next time");
-    else ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+    setMeta(ctx, "renderKey", ctx.renderer.key);
+    enqueueAllGroups(ctx);
   }
+  // A changed `grouping`: what people did under the old setting is absorbed first.
+  await lookAtGroups(ctx, opts.reconcile ? null : drainOptionsOf(opts));
+  if (!ctx.groupsListed) {
+    // Once per state every group with work left is queued; after that its members' changes
+    // queue it, in the same commit as the change.
+    if (ctx.state.groupsListed !== true) {
+      enqueueAllGroups(ctx);
+      setMeta(ctx, "groupsListed", true);
+    }
+    ctx.groupsListed = true;
+  }
+}
+
+/**
+ * Step 2: both streams to their end and GitHub's changes since the last cycle. Intake commits
+ * each page's due work with its cursor; a long threat walk drains as it goes.
+ */
+async function readChanges(ctx: SyncContext, opts: CycleOptions, progress: CycleProgress): Promise<void> {
+  const readOpts = { signal: opts.signal, endOnPause: opts.endReadOnPause === true };
+  const assets = await readAssets(ctx, { ...readOpts, afterPage: opts.betweenPages });
+  progress.platformPause = assets.pausedUntil;
+  const interleave =
+    ctx.dryRun || opts.skipDrain || opts.reconcile
+      ? undefined
+      : interleavedDrain(ctx, drainOptionsOf(opts), progress.drained);
+  const afterPage = both(opts.betweenPages, interleave);
+  // Threats are read after assets (a threat names its asset); not while the platform pauses.
+  if (!opts.signal?.aborted && progress.platformPause === undefined) {
+    progress.platformPause = (await readThreats(ctx, { ...readOpts, afterPage })).pausedUntil;
+  }
+  // Items that did not parse are read one by one: not while the platform pauses.
+  if (progress.platformPause === undefined) await retryMalformed(ctx);
+  await readGitHub(ctx);
+  // What the features read once per cycle (people's comments, say), after both sides' changes.
+  for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
+}
+
+/** Step 3: the due work is committed with the cursors, watermarks and validators it covers. */
+async function recordDueWork(ctx: SyncContext): Promise<void> {
+  // The validators of the features' listings too, so that the next process asks with them.
+  keepValidators(ctx);
+  // Work the features' clocks made due, after people's changes (which may end what a clock waited for).
+  wakeDue(ctx);
+  await persist(ctx);
+}
+
+/** What `reconcile` carries out: mapping repairs, and with --recreate the issues people deleted. */
+function reconcileFilter(
+  ctx: SyncContext,
+  opts: CycleOptions,
+): ((action: EngineAction) => boolean) | undefined {
+  if (!opts.reconcile) return undefined;
+  if (!opts.recreate) return isMappingRepair;
+  const recreating = (action: EngineAction): boolean =>
+    action.kind === "create" && ctx.state.threats.get(action.threatId)?.deletedIssue !== undefined;
+  return (action) => isMappingRepair(action) || recreating(action);
+}
+
+/**
+ * Step 4: one drain for every subject, in priority order within the write budget: the threats'
+ * work first, then their groups'. A dry run prints the plan instead.
+ */
+async function carryOut(ctx: SyncContext, opts: CycleOptions, progress: CycleProgress): Promise<void> {
+  const allow = reconcileFilter(ctx, opts);
+  if (ctx.dryRun) progress.dryRunActions = await printQueue(ctx, allow);
+  else if (!opts.skipDrain) {
+    add(progress.drained, await drainQueue(ctx, { ...drainOptionsOf(opts), ...(allow ? { allow } : {}) }));
+  }
+}
+
+/** A cycle that failed is said once, its error kept for the report; a stop is the operator's, not a fault. */
+function cycleFailed(ctx: SyncContext, e: unknown): string {
+  const error = message(e);
+  ctx.emit({ type: "cycle_failed", error: ctx.scrub(error.slice(0, 500)) });
+  if (isStopped(e))
+    ctx.logger.info({ err: error }, "cycle stopped; it resumes from the saved state next time");
+  else ctx.logger.error({ err: error }, "cycle failed; it resumes from the saved cursors next time");
+  return error;
+}
+
+/** Step 5: the cycle's summary recorded (unless idle) and its report. */
+async function finish(
+  ctx: SyncContext,
+  startedAt: string,
+  counts: () => CycleCounts,
+  commitsBefore: number,
+  progress: CycleProgress,
+): Promise<CycleReport> {
+  const { drained, dryRunActions, platformPause } = progress;
+  let error = progress.error;
   const finishedAt = new Date(ctx.clock.now()).toISOString();
   const ok = error === undefined && drained.failed === 0;
   const last: LastCycle = { startedAt, finishedAt, ok, counts: counts() };
   if (error !== undefined) last.error = ctx.scrub(error.slice(0, 500));
-  // An idle cycle (nothing changed, and it went as well as the last) writes nothing at all. One
-  // whose drain already committed its work is not idle: its summary is the last cycle's now.
+  // An idle cycle (nothing changed, as good as the last) writes nothing at all.
   const idle = ctx.commits === commitsBefore && !hasChanges(ctx) && ok && ctx.state.lastCycle?.ok === true;
   if (!ctx.dryRun && !idle) {
     setMeta(ctx, "lastCycle", last);

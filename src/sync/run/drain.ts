@@ -30,12 +30,8 @@ import { attemptFailed, backedOff } from "../transitions/due-work.js";
 import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
 
 /**
- * Carries out the queue in priority order, one subject at a time (records/subject.ts). For a
- * threat: make sure its current platform version is at hand (a GET when it was queued by an
- * earlier run), plan (plan/plan-for.ts), execute, and plan again until the planner has nothing
- * left to do; then the groups that own it are queued. For a group: plan from the state
- * (groups/plan-subject.ts), execute, plan again, the same way. A failure backs the entry off and
- * moves on: one bad item never stops the others.
+ * Carries out the queue in priority order, one subject at a time: plan, carry out, plan again until
+ * empty. A failure backs the entry off and moves on: one bad item never stops the others.
  */
 
 const MAX_ROUNDS = 6;
@@ -45,33 +41,24 @@ export interface DrainOptions {
   deadline?: number;
   /** Restricts the actions carried out (`reconcile` repairs the mapping only). */
   allow?: (action: EngineAction) => boolean;
-  /**
-   * The kind of subject carried out, when not every kind: `threat` in the middle of the threat
-   * walk (a group follows its members once the walk has filed them all), `group` for the old
-   * setting's people's changes at the start of a cycle after `grouping` changed.
-   */
+  /** The kind of subject carried out: `threat` mid-walk, `group` for a changed grouping's people's changes. */
   only?: SubjectKind;
   signal?: AbortSignal;
   /** Retry entries still backing off from an earlier failure (`sync`: the operator asked for it now). */
   ignoreBackoff?: boolean;
   /**
-   * `run`: a GitHub write first waits here for the write budget's next slot, a wait `signal` ends
-   * (a webhook named an issue, a tick, a stop). The subject is then deferred as it stands, so that
-   * a person's verdict never waits behind the budget (contract, "GitHub webhooks": within 5 s).
+   * `run`: a GitHub write waits here for the write budget's slot, a wait `signal` ends; the subject
+   * is then deferred, so a person's verdict never waits behind the budget (contract, "GitHub webhooks").
    */
   waitForSlot?: Sleep;
   /**
-   * The most urgent work only: subjects whose queue class (plan/queue-class.ts) is at most this,
-   * and of each only the actions of such a class; the rest of their work stays queued for the next
-   * full drain. `run` drains people's verdicts (`QueueClass.verdict`) between two pages of a long
-   * stream read and before a poll (contract, "Priorities": a person's verdict first).
+   * Only work of a queue class at most this, the rest staying queued: `run` drains people's
+   * verdicts between two pages of a read and before a poll (contract, "Priorities").
    */
   upTo?: QueueClass;
   /**
-   * `run`: a subject whose platform request meets the platform's pause (a Retry-After longer than
-   * the client waits in place, `isPlatformPause`) is put back until the pause ends, with no
-   * attempt counted, and the drain goes on with the others: GitHub's work is not held by the
-   * platform's pause, and a verdict goes as soon as the platform lets it (spec "Errors" rule 1).
+   * `run`: a subject that meets the platform's pause is put back until it ends, no attempt counted,
+   * and the drain goes on with the others (spec "Errors" rule 1).
    */
   deferPlatformPause?: boolean;
 }
@@ -121,10 +108,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
 }
 
-/**
- * The one planning entry of the drain: a group's plan, or a threat's, with its platform version at
- * hand first unless it is planned from the record.
- */
+/** The one planning entry of the drain: a group's plan, or a threat's with its platform version at hand. */
 async function planSubject(
   ctx: SyncContext,
   subject: Subject,
@@ -133,9 +117,9 @@ async function planSubject(
 ): Promise<{ actions: EngineAction[]; waits: boolean }> {
   const threatId = subject.id;
   if (subject.kind === "group") return planGroupWithAdoption(ctx, threatId, allow);
-  // A person's change is planned from the status the state holds; the verdict's PATCH answers with
-  // the threat, so no GET goes before it.
-  // Time-driven work (an SLA breach) is planned from the record: no read of the threat either.
+  // No read before a plan for a person's change (the verdict's PATCH answers the threat), for
+  // time-driven work, or for a feature's step the record alone decides (`plannedFromRecord`).
+  // A group's parent follows its members' own work (contract, "Groups"): it waits for them.
   const timed = ctx.state.queue[threatId]?.timed === true;
   if (!awaitsVerdict(ctx, threatId) && !timed && !fromRecord) await ensureLoaded(ctx, threatId);
   return { actions: planFor(ctx, threatId).filter(allow), waits: false };
@@ -186,8 +170,7 @@ async function processOne(
         // A threat's refused step ends its work; a group's other issues go on (planned again).
         if (subject.kind === "threat") return "done";
       } finally {
-        // The subject changed: a member's groups follow it (when any group is stored), and a new
-        // group waits on an old one.
+        // The subject changed: its groups follow it, and a new group waits on an old one.
         if (subject.kind === "group") enqueueSuccessor(ctx, threatId);
         else if (anyGroupStored(ctx.state.groups)) enqueueOwners(ctx, threatId);
       }
@@ -197,8 +180,7 @@ async function processOne(
     throw new Error(`the plan for ${subject.kind} ${threatId} did not settle in ${MAX_ROUNDS} rounds`);
   if (ctx.state.threats.get(threatId)?.refused) updateThreat(ctx, threatId, refusalCleared);
   if (waits) {
-    // A create held back (its repository's group issues could not be listed): tried again after
-    // a back-off, not at once.
+    // A create held back (its group issues not listed): tried again after a back-off.
     const entry = ctx.state.queue[threatId];
     if (entry) putQueue(ctx, threatId, backedOff(entry, ctx.clock.now()));
     return "deferred";
@@ -217,10 +199,7 @@ function allowed(opts: DrainOptions): (action: EngineAction) => boolean {
   return (action) => priorityOf([action]) <= upTo && (allow === undefined || allow(action));
 }
 
-/**
- * Whether the write budget's slot for the next GitHub write came without `signal` ending the wait
- * (DrainOptions `waitForSlot`); true at once without such a wait or when the slot is free now.
- */
+/** Whether the write budget's next slot came before `signal` ended the wait (`waitForSlot`). */
 async function slotCame(ctx: SyncContext, opts: DrainOptions): Promise<boolean> {
   const { waitForSlot, signal } = opts;
   if (waitForSlot === undefined || signal === undefined) return true;
@@ -235,9 +214,8 @@ async function slotCame(ctx: SyncContext, opts: DrainOptions): Promise<boolean> 
 }
 
 /**
- * A step GitHub refused for good is resolved, never retried blindly: a
- * write to the threat's issue answered 404/410 means a person deleted it; any other permanent
- * refusal (403 locked or archived, 404, 422) is recorded on the threat. The other threats go on.
+ * A step GitHub refused for good is never retried blindly: a 404/410 on the issue is a person's
+ * delete; any other permanent refusal is recorded on the threat. The other threats go on.
  */
 async function resolvedRefusal(
   ctx: SyncContext,
@@ -261,26 +239,17 @@ async function resolvedRefusal(
   return true;
 }
 
-/**
- * Worth another try in this drain: a rate limit (the budget is paused until it passes), or a write
- * whose outcome was unknown and that reading GitHub proved did not land (re-sending is safe then).
- */
+/** Worth another try in this drain: a rate limit, or an unknown outcome that GitHub shows did not land. */
 function worthRetryingNow(error: unknown): boolean {
   return isRecord(error) && (error["code"] === "rate_limited" || error["code"] === "outcome_unknown");
 }
 
-/**
- * The process is stopping and the request was not sent, not waited for, or cut (github/stop.ts,
- * PlatformStoppedError): not a failure of the work, which stays queued as it was.
- */
+/** The process is stopping and the request was not sent or was cut: the work stays queued as it was. */
 export function isStopped(error: unknown): boolean {
   return isRecord(error) && (error["code"] === "stopped" || error["code"] === "platform_stopped");
 }
 
-/**
- * When the platform's pause that `error` met ends (spec "Errors" rule 1: never ask before), or null
- * when the error is not such a pause or the pause is over already.
- */
+/** When the platform's pause `error` met ends (spec "Errors" rule 1), or null. */
 function platformPauseEnd(ctx: SyncContext, error: unknown): number | null {
   if (!isPlatformPause(error)) return null;
   return ctx.platform.stats().notBefore ?? null;
@@ -292,10 +261,7 @@ const MAX_PASSES = 5;
 /** Rounds of the drain over the work its own writes queued (a member's group, a group's members' links). */
 const MAX_FOLLOW_UPS = 4;
 
-/**
- * The groups among the due subjects, in the order of their plans' queue classes (their action
- * modules' `priority`, as a threat's class is its plan's), after every threat's work.
- */
+/** The groups among the due subjects, by their plans' queue classes, after every threat's work. */
 function ordered(ctx: SyncContext, due: DueItem[], upTo: QueueClass | undefined): Subject[] {
   // The threats are kept by `upTo` already (dueSubjects); a group's class is known once it is planned.
   const threats = due.filter((d) => d.kind === "threat");
@@ -323,8 +289,7 @@ export async function drainQueue(ctx: SyncContext, opts: DrainOptions = {}): Pro
   const result: DrainResult = { done: 0, failed: 0, deferred: 0 };
   const attempted = new Set<string>();
   let stopped = false;
-  // The work this drain's own writes queued (a member's group, a group's members' links) is
-  // carried out by the same drain, after what was due when it began.
+  // The work this drain's own writes queued is carried out by the same drain, after the rest.
   for (let round = 0; round < MAX_FOLLOW_UPS && !stopped; round += 1) {
     const subjects = dueSubjects(ctx, opts, attempted);
     if (subjects.length === 0) break;
@@ -357,8 +322,7 @@ async function drainSubjects(
         result.deferred += 1;
         continue;
       }
-      // An intent recovery could not resolve yet (GitHub unreachable): this subject waits for it,
-      // the others go on.
+      // An intent not resolved yet: this subject waits for it, the others go on.
       if (Object.values(ctx.state.intents).some((i) => i.threatId === threatId)) {
         result.deferred += 1;
         continue;

@@ -16,20 +16,9 @@ import { issueAsAsked } from "../actions/as-asked.js";
 import { subjectKind } from "../records/subject.js";
 
 /**
- * What a subject's writes bring with them, as a dry run shows it (contract, "Workflow": "`sync
- * --dry-run` shows every one of these writes before they happen"; "The conversation back": it
- * "lists note writes and project writes like any other"). The drain plans a subject again once each
- * write has answered, and writes what follows in the same cycle: after a create, the weekly
- * milestone the issue is created in (made first where the repository lacks it), its link, the
- * features' writes for the new issue and its group's parent (the group's own plan, after the
- * threats'); after a close, a reopen or a verdict, the features' writes the new state calls for;
- * after a feature's write, what its own plan asks next (an acceptance's comment after its PATCH,
- * the new issue of a recurrence after an acceptance's end, a project item's fields after its add);
- * after a new parent, its attaches and its own project item. A dry run sends nothing, so each write
- * is taken as answered as asked, in the dry run's state only, which is never saved: the core's
- * create, close, reopen and verdict here, every other kind by its module (`asAsked`, so a plug-in's
- * chain is its own, and the core names none); a new issue is one no GitHub issue can be (number
- * NEW_ISSUE), and its lines show it as new.
+ * What a subject's writes bring with them, as a dry run shows it (contract, "Workflow"): each write
+ * is taken as answered as asked, in the dry run's unsaved state, and the subject planned again. The
+ * core answers its create, close, reopen and verdict; every other kind its module (`asAsked`).
  */
 
 /** The number of an issue a dry run would create: far past any number GitHub gives an issue. */
@@ -37,10 +26,7 @@ export const NEW_ISSUE = Number.MAX_SAFE_INTEGER;
 
 type CreateAction = ActionOf<"create">;
 
-/**
- * The milestone a write would make before it (a create's, or a feature's step that puts an issue into
- * one: its module's `milestoneOf`) where the repository lacks it, once per repository and title.
- */
+/** The milestone a write would make first where the repository lacks it, once per repository and title. */
 async function madeMilestone(
   ctx: SyncContext,
   action: EngineAction,
@@ -150,13 +136,7 @@ function answeredCore(ctx: SyncContext, action: EngineAction): boolean {
 export interface FollowUps {
   /** The milestone a write makes first (a create's, a feature's step's), if it makes one. */
   before(action: EngineAction): Promise<DryRunRecord | null>;
-  /**
-   * Takes a planned write as answered as asked, in the dry run's state: the core's create, close,
-   * reopen and verdict, and every other kind whose module says what it would answer
-   * (actions/types.ts `asAsked`: a feature's steps, a group's parent and attaches). Answers whether
-   * it did; the groups that own a threat whose issue or status changed are queued, to be planned
-   * after the threats, as the drain queues them.
-   */
+  /** Takes a planned write as answered as asked, in the dry run's state; answers whether it could. */
   answer(subjectId: string, action: EngineAction): Promise<boolean>;
 }
 

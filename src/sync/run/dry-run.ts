@@ -18,21 +18,13 @@ import { planGroupSubject } from "../groups/plan-subject.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import type { EngineObserver } from "../../shared/index.js";
 
-/**
- * Dry run (contract: "`--dry-run` ... prints every action it would take, one line each"): what
- * each queued entry would do next, as records, nothing written. The CLI lays them out as a plan.
- */
+/** Dry run (contract: "prints every action it would take, one line each"): records, nothing written. */
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : "unknown error";
 }
 
-/**
- * An action's lines of the plan: the subject's kind, repository and issue, and what is particular
- * to the kind (labels of a create, the state of a close, a group's title): its module says; then the
- * audit lines the same write makes after its own (a reopen's comment). None for bookkeeping the
- * module hides.
- */
+/** An action's lines: what its module says of it, then the audit lines the same write makes after it. */
 function recordsFor(ctx: SyncContext, subjectId: string, action: EngineAction): DryRunRecord[] {
   const { hidden, action: named, then = [], ...described } = describeAction(action);
   if (hidden) return [];
@@ -75,16 +67,10 @@ export async function printQueue(
     lines += 1;
     ctx.dryRun?.print(record);
   };
-  // What the writes bring with them in the same drain (a new issue's milestone, the features'
-  // writes that follow a create, a close, a reopen or a verdict, a group's parent): not in
-  // `reconcile`, whose drain carries out mapping repairs only.
+  // What the writes bring with them in the same drain; not in `reconcile` (mapping repairs only).
   const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
-  // Every subject in the drain's order: the threats', then the groups' (planned as they stand, with
-  // the new issues the threats' creates would make, what a new parent would get and the
-  // retirements to come). Each further pass takes the subjects that another's answered writes
-  // queued (a member's group, a group issue's members for their links), as the drain's follow-up
-  // rounds do: a subject is planned again when its queue entry changed since it was planned (the
-  // state's values are replaced, never changed in place), and a line already printed is not again.
+  // Every subject in the drain's order; each further pass takes the subjects another's answered
+  // writes queued, as the drain's follow-up rounds do. A line already printed is not printed again.
   const plannedUnder = new Map<string, unknown>();
   const shown = new Set<string>();
   for (let pass = 0; pass < (followUps ? MAX_PASSES : 1); pass += 1) {
@@ -103,11 +89,7 @@ export async function printQueue(
 /** How many times the queue is walked for subjects that others' answered writes queued. */
 const MAX_PASSES = 4;
 
-/**
- * How many times a subject is planned again after its writes are taken as answered: the longest
- * chain a drain makes of one subject in a cycle is shorter (an acceptance's end, its new issue, that
- * issue's note on the old one, its link, its project item, the item's fields).
- */
+/** How many times a subject is planned again after its writes are taken as answered (longer than any chain). */
 const MAX_ROUNDS = 12;
 
 /** A write as told apart from the subject's others: listed once, however often it is planned again. */
@@ -124,10 +106,8 @@ function lineKey(subjectId: string, action: EngineAction): string {
 }
 
 /**
- * One subject's lines, as the drain would carry it out: planned, each write taken as answered as
- * asked (dry-run-as-asked.ts), planned again, until nothing new follows: what a threat's writes
- * bring with them (a new issue's link and milestone, the features' writes, their own follow-ups), a
- * group's parent and what follows it. A write planned again is listed once.
+ * One subject's lines as the drain would carry it out: planned, each write taken as answered as
+ * asked, planned again until nothing new follows. A write planned again is listed once.
  */
 async function printSubject(
   ctx: SyncContext,

@@ -5,9 +5,8 @@ import { commentText } from "../render/comment-key.js";
 import { dropIntent, nextSeq, putIntent } from "../records/state-updates.js";
 
 /**
- * Write-ahead intents: recorded (durably) before a GitHub write that is not idempotent or that
- * changes an issue's state, and removed once its outcome is recorded, so that a crash at any
- * instant is resolved on restart by reading GitHub (recover.ts), never by writing again.
+ * Write-ahead intents: durable before a non-idempotent or state-changing GitHub write, so a crash
+ * at any instant is resolved on restart by reading GitHub (recover.ts), never by writing again.
  */
 
 function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
@@ -18,30 +17,15 @@ function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">)
 
 /** What becomes of an intent whose `send` failed. */
 interface IntentOutcome {
-  /**
-   * Reads GitHub to learn whether the write landed all the same (a lost response): true counts
-   * as success. Without it, every failure is a failure.
-   */
+  /** Reads GitHub to learn whether a failed write landed all the same: true counts as success. */
   resolve?: (intent: Intent) => Promise<boolean>;
-  /**
-   * Whether a failure (not resolved) leaves the intent for the next cycle's recovery (recover.ts)
-   * instead of removing it. Without it, the intent is removed and the write may be sent again.
-   */
+  /** Whether an unresolved failure leaves the intent for recovery instead of removing it. */
   keepOnFailure?: (error: unknown) => boolean;
-  /**
-   * Whether a success may be committed with the next commit (a checkpoint) instead of at once.
-   * Only for writes that recovery (recover.ts) resolves by reading GitHub: a crash before that
-   * commit leaves the intent, and recovery finds what the write did instead of sending it again.
-   */
+  /** Whether a success may wait for the next checkpoint: only for writes recovery resolves by reading GitHub. */
   settleLazily?: boolean;
 }
 
-/**
- * Runs `send` under a write-ahead intent: the intent is persisted before anything goes out and
- * removed once `send` has recorded the outcome. On failure it is resolved by `resolve` if given,
- * else kept when `keepOnFailure` says so, else removed; the error is passed on unless resolved.
- * A `resolve` that itself fails leaves the intent, for recovery to read GitHub again.
- */
+/** Runs `send` under a write-ahead intent, durable first; a failure as `IntentSpec` says. */
 export async function withIntent(
   ctx: SyncContext,
   fields: Omit<Intent, "id" | "startedAt">,
@@ -67,10 +51,7 @@ export async function withIntent(
   else await persist(ctx);
 }
 
-/**
- * Posts the comment of an intent under the intent's key. A failure is resolved by looking for the
- * key among the issue's comments; only a comment proven absent makes it throw (and the intent stays).
- */
+/** Posts an intent's comment under its key; only a comment proven absent makes a failure throw. */
 export async function postComment(ctx: SyncContext, intent: Intent): Promise<void> {
   if (intent.number === undefined) return;
   try {

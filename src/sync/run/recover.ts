@@ -14,9 +14,8 @@ import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js
 import { issueCreated, issueStateIs, issueTransferred } from "../transitions/outcome.js";
 
 /**
- * Resolves write-ahead intents left by a crash or a lost response, by reading GitHub — never by
- * writing again what may have landed. Issues are found with the list endpoint (not search, whose
- * index lags); comments by the intent's key.
+ * Resolves write-ahead intents left by a crash or a lost response by reading GitHub, never by
+ * writing again. Issues are found with the list endpoint (search's index lags); comments by key.
  */
 
 const MARGIN_MS = 5 * 60_000;
@@ -35,13 +34,11 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   if (intent.number === undefined || intent.target === undefined) return;
   const issue = await ctx.github.getIssue(intent.repo, intent.number);
   if (!issue || issue.state !== intent.target) return; // it did not land: the plan sends it again
-  // It landed: the connector's own write, not a person's change; and its comment is due. No later
-  // plan would send that comment (the state is right), so it is sent here, under the same key.
+  // It landed: the connector's own write; its comment, which no later plan sends, is sent here.
   const target = intent.target;
   updateThreat(ctx, intent.threatId, (record) => issueStateIs(record, target));
   if (issue.repo !== intent.repo || issue.number !== intent.number) {
-    // A person transferred the issue meanwhile (GitHub answered from its new place): the comment
-    // goes there, since a POST to the old address is not followed (a 301 turns it into a GET).
+    // A transferred issue: the comment goes to its new place (a POST is not redirected).
     const known = ctx.state.threats.get(intent.threatId)?.issue;
     if (known && known.repo === intent.repo && known.number === intent.number) {
       updateThreat(ctx, intent.threatId, (record) => issueTransferred(record, known, issue));
@@ -57,11 +54,7 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
   if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
 }
 
-/**
- * A feature's intent (kind `feature`, or a core kind a feature claims: features/registry.ts
- * `intentOwner`): its feature says whether the write landed; one no longer in the code, or without
- * a `recover`, is dropped (the work is planned again, and its writes are safe to send twice).
- */
+/** A feature's intent: its feature says whether the write landed; one without a `recover` is dropped. */
 export async function resolveFeatureIntent(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const feature = intentOwner(intent);
   return feature?.recover ? feature.recover(ctx, intent) : false;
@@ -78,8 +71,7 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
   else if (intent.kind === "issue_state") await resolveState(ctx, intent);
   else {
     if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
-    // A feature's step comment (features/step-comment.ts) is on the issue now, found by its key or
-    // posted under it: its feature marks the step done, and it is not planned again.
+    // A feature's step comment is on the issue now: its feature marks the step done.
     const step = intent.step;
     if (step !== undefined) updateThreat(ctx, intent.threatId, (record) => stepCommented(record, step));
     // A retired group issue's comment (groups/retire-plan.ts): that step is done too.
@@ -87,12 +79,7 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
   }
 }
 
-/**
- * Resolves every unfinished intent from an earlier run; the queue still holds their work. It never
- * throws for the whole cycle: an intent GitHub refuses for good is resolved as
- * refused (or its issue as deleted); one that cannot be resolved now stays, and only its threat
- * waits for it (drain.ts), not the streams, the verdicts or the other threats.
- */
+/** Resolves every unfinished intent of an earlier run; one that cannot be resolved now waits, alone. */
 export async function recoverIntents(ctx: SyncContext): Promise<number> {
   const intents = Object.values(ctx.state.intents);
   for (const intent of intents) {

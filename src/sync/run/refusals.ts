@@ -7,10 +7,8 @@ import { threatLogFields } from "./log-fields.js";
 import { isPermanentPlatformRefusal } from "../../platform/index.js";
 
 /**
- * Steps GitHub (or the platform: a 400 or 422) refuses for good. Such a step is resolved, not retried: it
- * is recorded on the threat (shown by `status`, counted in metrics), its queue entry and intents
- * are dropped, and the rest of the queue goes on. New work for the threat (a platform change, a
- * person's change) is planned afresh.
+ * Steps GitHub (or the platform: a 400 or 422) refuses for good are recorded on the threat, not
+ * retried; their queue entry and intents are dropped. New work for the threat is planned afresh.
  */
 
 function dropWork(ctx: SyncContext, threatId: string): void {
@@ -38,10 +36,7 @@ export function recordRefusal(ctx: SyncContext, threatId: string, action: string
   );
 }
 
-/**
- * A person deleted the threat's issue (GitHub answers 404 or 410): the person removed the ticket.
- * The threat is no longer managed and gets no second issue unless `reconcile --recreate` asks.
- */
+/** A person deleted the threat's issue: it is no longer managed (`reconcile --recreate` may make it again). */
 export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: string, number: number): void {
   updateThreat(ctx, threatId, (record) => issueDeleted(record, { repo, number, at: nowIso(ctx) }));
   dropWork(ctx, threatId);
@@ -52,12 +47,7 @@ export function markIssueDeleted(ctx: SyncContext, threatId: string, repo: strin
   );
 }
 
-/**
- * GitHub refused a write to a group's issue for good (deleted: 404, 410; locked or archived: 403;
- * 422): a parent or a single-mode issue is written no more and the group gets no second one; an
- * old setting's issue being retired is left as it is. Answers whether the action was one of those
- * (a read of a member's id, an attach, a verdict: not the group's issue's).
- */
+/** A write to a group's own issue refused for good: written no more; answers whether it was one. */
 export function recordGroupRefusal(ctx: SyncContext, action: EngineAction, error: unknown): boolean {
   if (!("groupId" in action)) return false;
   const group = ctx.state.groups?.[action.groupId];

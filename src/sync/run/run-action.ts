@@ -24,12 +24,8 @@ import { markIssueDeleted } from "./refusals.js";
 import { subjectKind } from "../records/subject.js";
 
 /**
- * The one place an action is carried out. Its module sends it and says what the answer means
- * (actions/); this runner makes the intent durable first, sends, applies the settlement through the
- * state updates and the pure transitions, tells the observers and commits. No action module
- * touches the state, the cache, the events or a commit. A threat's action is about its threat; a
- * group's about its group (records/subject.ts), whose key is then the subject (its intent's
- * `threatId`, with `subject: "group"`), and its settlement changes the group's record.
+ * The one place an action is carried out: the module sends it and says what the answer means; this
+ * runner makes the intent durable first, applies the settlement, tells the observers and commits.
  */
 
 /** Whose action it is: the threat's id, or for a group's own issue the group's key. */
@@ -79,12 +75,7 @@ function follow(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void 
   if (known) repoint(ctx, threatId, known, issue);
 }
 
-/**
- * The issue is read before the write unless the repository's change list was read since the
- * connector's last write (intake/fresh-poll.ts): a person's change seen now is planned first (the
- * person wins), and a transferred issue is written where it is. Answers the action to send, or
- * null when a person's change came first.
- */
+/** Reads the issue first unless the change list is fresh; null when a person's change came first. */
 async function readFirst<A extends EngineAction>(ctx: SyncContext, action: A): Promise<A | null> {
   const { repo, number } = action as { repo?: unknown; number?: unknown };
   if (typeof repo !== "string" || typeof number !== "number" || isFresh(ctx, repo)) return action;
@@ -101,10 +92,7 @@ async function readFirst<A extends EngineAction>(ctx: SyncContext, action: A): P
   return { ...action, repo: current.repo, number: current.number };
 }
 
-/**
- * Applies what an outcome means: the record, the cache, the queue, the observers, the commit.
- * Answers the error of a follow-up that failed after the write landed, if any.
- */
+/** Applies an outcome (record, cache, queue, observers, commit); answers a failed follow-up's error. */
 async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise<unknown> {
   if (s.answered) follow(ctx, threatId, s.answered.issue);
   if (s.deleted) markIssueDeleted(ctx, threatId, s.deleted.repo, s.deleted.number);
@@ -118,10 +106,7 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
   return undefined;
 }
 
-/**
- * What an outcome means for the records, the cache and the queue: the part of a settlement that a
- * dry run applies too (to its own unsaved state), when it takes a write as answered as asked.
- */
+/** The part of a settlement a dry run applies too: the records, the cache and the queue. */
 export function applyToRecords(ctx: SyncContext, threatId: string, s: Settlement): void {
   if (s.record) updateThreat(ctx, threatId, s.record);
   const found = s.found;

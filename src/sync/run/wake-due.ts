@@ -4,13 +4,9 @@ import type { FeatureClock } from "../features/types.js";
 import { enqueue } from "../records/queue.js";
 
 /**
- * The queue's wake-up by the clock (a reconcile's `RequeueAfter`): each cycle, every configured
- * feature with a clock names the threats whose time may have come (its own `waiting`, or the
- * engine's index of its due times: `dueBy`), and a threat is queued when the feature's
- * `nextDueAt` of its record is past, from the state alone (no read of GitHub or the platform).
- * Nothing due: nothing queued, nothing written. A threat whose last step GitHub refused for good is
- * not queued again: its refusal is on the record and in `status` (`threatbridge retry`).
- * Answers how many it queued.
+ * The queue's wake-up by the clock (a reconcile's `RequeueAfter`): each configured feature clock
+ * names the threats whose time may have come, and one whose `nextDueAt` is past is queued, from the
+ * state alone. A threat whose last step was refused for good is not queued again. Answers the count.
  */
 export function wakeDue(ctx: SyncContext): number {
   const now = ctx.clock.now();
@@ -37,13 +33,9 @@ export function wakeDue(ctx: SyncContext): number {
 const sweptOnce = new WeakMap<SyncContext, Set<string>>();
 
 /**
- * The threats of the engine's index of a feature's due times whose time has come (the index built
- * at its second sweep, from the clock's `scanDue` or its `nextDueAt` of every record). A clock
- * that reads the stored columns (`scanDue`) is swept from them directly the first time: a `sync`
- * sweeps once and exits, and an index of every open issue's due time built for one look was ~20 ms
- * and a map entry per threat of an idle `sync` at 30,000 threats; a long-running `run` builds it at
- * its second cycle and keeps it current from then on. A clock that knows a time before which
- * nothing stored is due (`earliestDue`, the SLA's: the store keeps it) is not swept before then.
+ * The threats of a feature's index of due times whose time has come. A `sync` sweeps once from the
+ * stored columns (`scanDue`) without building the index; a `run` builds it at its second sweep.
+ * Before the clock's `earliestDue`, nothing is swept.
  */
 function dueBy(ctx: SyncContext, feature: string, clock: FeatureClock, nowMs: number): Iterable<string> {
   // Nothing stored is due before this: no row read, no index built (an idle cycle's usual case).

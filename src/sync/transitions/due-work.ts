@@ -1,10 +1,6 @@
 import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js";
 
-/**
- * How a threat's stored work changes, pure. The entry keeps only what cannot be
- * derived from the state (queue.ts): a person's change waiting to become a verdict, a pending
- * create's view, the attempts, back-off and last error of failures, and `seq` for age order.
- */
+/** How a threat's stored work changes, pure; the entry keeps only what cannot be derived from the state. */
 
 export interface NewWork {
   person?: PersonChange;
@@ -15,22 +11,16 @@ export interface NewWork {
   later?: true;
 }
 
-/**
- * New work for a threat. `fresh` numbers a new entry (`seq`, the state's next) and dates it; an
- * existing entry keeps its seq (its age) and is retried now: new information ends a back-off.
- * A person's change is never dropped here: a later stream version only replaces the create's view.
- */
+/** New work for a threat: a new entry dated, or an old one's back-off ended; a person's change stays. */
 export function withWork(
   current: QueueEntry | undefined,
   work: NewWork,
   fresh: { seq: number; now: string },
 ): QueueEntry {
   if (current) {
-    // Time-driven or backfill work adds nothing to an entry that has work already (nor ends its
-    // back-off).
+    // Time-driven or backfill work adds nothing to an entry with work already.
     if (work.timed || work.later) return current;
-    // Any other work needs the threat read, and comes in its own class: the entry is no longer
-    // time-driven only, nor a backfill's.
+    // Any other work needs the threat read: no longer time-driven only, nor a backfill's.
     const { notBefore: _retryNow, pending, timed: _read, later: _waiting, ...rest } = current;
     // A person's change keeps a create's view; a new version of the threat replaces it.
     const view = work.pending ?? (work.person ? pending : undefined);

@@ -1,11 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import type { GroupIssue, GroupParent, GroupRecord } from "../../state/index.js";
 
-/**
- * Pure transitions of a group's record: what the connector's writes to a group's issue make of it
- * (a parent in `parent` mode, the one issue in `single` mode). The group actions' `settle`
- * (actions/group-*.ts) returns them; the runner applies them to the record under the group's key.
- */
+/** Pure transitions of a group's record: what the connector's writes to its issues make of it. */
 
 /** The parent in `repo` set (made, or found again by its marker). */
 export function withParent(group: GroupRecord, repo: string, parent: GroupParent): GroupRecord {
@@ -59,11 +55,7 @@ export function singleMade(
   };
 }
 
-/**
- * An issue of a superseded group (groups/supersede.ts) retired a step further: `closed` (closed as
- * not planned, its marker retired), then `noted` (the comment naming its members' issues posted).
- * Once every issue of the group is noted its members are let go: nothing reads them any more.
- */
+/** A superseded group's issue retired a step further; once every issue is `noted`, its members are let go. */
 export function groupRetired(
   group: GroupRecord,
   issueKind: "parent" | "single",

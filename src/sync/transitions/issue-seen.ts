@@ -2,11 +2,7 @@ import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../
 import { parseMarkerFound } from "../../shared/index.js";
 import { parseExternalId } from "../render/normalize.js";
 
-/**
- * Pure transitions of what GitHub shows: an issue seen (a poll, a GET, the answer
- * to a write) and the threat's record before it give the record after it, or a person's change to
- * queue. The shell (intake/github.ts) reads who changed it, emits events and applies the result.
- */
+/** Pure transitions of what GitHub shows: the record after an issue seen, or a person's change to queue. */
 
 /** What these transitions read of an issue GitHub answered (plain data). */
 export interface IssueSeen {
@@ -33,11 +29,7 @@ type IssueSeenResult =
   /** The threat's own issue: it may show a person's change (`personChangeSeen`). */
   | { kind: "mapped" };
 
-/**
- * The record of a threat whose issue is adopted; a threat not stored yet gets a placeholder. The
- * issue's marker says which occurrence of the threat it is (`recurrence: new_issue`): the next
- * recurrence then gets the occurrence after it, also after a lost state file.
- */
+/** The record of an adopted issue's threat; the marker's occurrence carries on after a lost state. */
 function adoptedRecord(record: ThreatRecord | undefined, issue: IssueRecord, occurrence = 1): ThreatRecord {
   const which = occurrence > 1 ? { occurrence } : {};
   if (record) {
@@ -86,10 +78,7 @@ type PersonCandidate =
   /** The issue shows a state the connector did not write: a person's, unless GitHub says our App did it. */
   | { kind: "candidate" };
 
-/**
- * `writing`: the states the connector's unfinished intents are writing to this issue (its own
- * write, resolved by intent recovery, is never taken for a person's).
- */
+/** `writing`: the states the connector's unfinished intents write to this issue (never a person's). */
 export function personChangeSeen(
   record: ThreatRecord | undefined,
   entry: QueueEntry | undefined,

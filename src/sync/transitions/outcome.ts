@@ -1,10 +1,6 @@
 import type { IssueRecord, ThreatRecord } from "../../state/index.js";
 
-/**
- * Pure transitions of outcomes: what the connector's own writes, or the
- * platform's answers to them, make of a threat's record. The action modules and the drain apply
- * them through state-updates.ts (`updateThreat(ctx, id, (r) => outcome(r, ...))`).
- */
+/** Pure transitions of outcomes: what the connector's writes, or the platform's answers, make of a record. */
 
 /** The verdict's PATCH answered: its status is the recalculated effective status (spec, PATCH rule 3). */
 export function verdictSent(
@@ -25,10 +21,7 @@ export function issueStateIs(record: ThreatRecord, state: "open" | "closed"): Th
   return record.issue ? { ...record, issue: { ...record.issue, state } } : record;
 }
 
-/**
- * A state change landed. `removal`: it closed the issue for the asset's removal, so a person who
- * reopens it wins and it is not closed again. `hash`: the content it also wrote.
- */
+/** A state change landed; `removal`: closed for the asset's removal, so a person's reopen wins. */
 export function issueStateWritten(
   record: ThreatRecord,
   written: { state: "open" | "closed"; hash?: string | undefined; removal: boolean },
@@ -60,10 +53,7 @@ export function issueAdopted(record: ThreatRecord, issue: IssueRecord, occurrenc
   };
 }
 
-/**
- * A person transferred the issue (GitHub answered from its new place): the record follows it,
- * from the issue as it was known before the write (`known`).
- */
+/** A person transferred the issue: the record follows it from the issue as known before the write. */
 export function issueTransferred(
   record: ThreatRecord,
   known: IssueRecord,
@@ -72,10 +62,7 @@ export function issueTransferred(
   return { ...record, issue: { ...known, repo: to.repo, number: to.number, url: to.url } };
 }
 
-/**
- * The threat is back on the stream (its asset restored): a later removal closes its issue again
- * (closing only once for a removal holds per removal).
- */
+/** The threat is back on the stream: a later removal closes its issue again. */
 export function removalCloseCleared(record: ThreatRecord): ThreatRecord {
   if (!record.closedForRemoval) return record;
   const { closedForRemoval: _back, ...rest } = record;
@@ -116,10 +103,7 @@ export function refused(
   return { ...record, refused: refusal };
 }
 
-/**
- * The create landed, or intent recovery found the issue it made (by its marker): the threat is
- * mapped to it. A deleted issue it replaces (`reconcile --recreate`) is no longer the record's.
- */
+/** The create landed, or recovery found its issue by marker: the threat is mapped to it. */
 export function issueCreated(record: ThreatRecord, issue: IssueRecord): ThreatRecord {
   const { deletedIssue: _recreated, ...rest } = record;
   return { ...rest, issue };
@@ -130,10 +114,7 @@ export function linkWritten(record: ThreatRecord, externalId: string): ThreatRec
   return { ...record, link: externalId };
 }
 
-/**
- * The version is forgotten so that the next read plans the threat again (reconcile, or a config
- * change that changes what issues show).
- */
+/** The version is forgotten so the next read plans the threat again. */
 export function versionForgotten(record: ThreatRecord): ThreatRecord {
   return record.updatedAt === "" ? record : { ...record, updatedAt: "" };
 }

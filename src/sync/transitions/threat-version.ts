@@ -8,12 +8,7 @@ import type { KeptValue } from "../../shared/kept-values.js";
  */
 export type EngineAsset = AssetRecord & { routeValues?: Readonly<Record<string, KeptValue>> };
 
-/**
- * Pure transitions of the platform's streams: a stream item and the record(s)
- * before it give the record(s) after it. No context, no I/O, no clock: the shell
- * (intake-platform.ts) reads the state, calls these, and applies the result through
- * state-updates.ts; what becomes due is the planner's answer on the new record (due-work.ts).
- */
+/** Pure transitions of the platform's streams: the record(s) a stream item leaves; applied by intake. */
 
 /** What a threat version contributes to its record (the fields the state keeps). */
 export interface ThreatVersion {
@@ -30,10 +25,7 @@ type ThreatVersionResult =
   /** The version already processed: nothing changes and nothing becomes due (spec, "Events"). */
   { kind: "redelivery" } | { kind: "changed"; record: ThreatRecord };
 
-/**
- * Unchanged `updated_at` (and status) with a later stream_position is a re-delivery, not a change
- * (spec, "Events"). A gone threat back on the stream is a change even at the same version.
- */
+/** Same `updated_at` and status is a re-delivery, not a change (spec, "Events"), unless the threat was gone. */
 function isRedelivery(before: ThreatRecord | undefined, version: ThreatVersion): boolean {
   return (
     before !== undefined &&
@@ -48,8 +40,7 @@ export function applyThreatVersion(
   version: ThreatVersion,
 ): ThreatVersionResult {
   if (isRedelivery(before, version)) return { kind: "redelivery" };
-  // Back on the stream: no longer gone (kept only while true: a state stores only what it must). What the connector
-  // wrote (issue, link, refusals) stays: a stream version never undoes it.
+  // Back on the stream: no longer gone; what the connector wrote (issue, link, refusals) stays.
   const { gone: _back, ...kept } = before ?? {};
   return {
     kind: "changed",
@@ -82,10 +73,7 @@ type AssetVersionResult =
   /** A tombstone for an asset never seen: ignored (spec, "Asset lifecycle"). */
   { kind: "ignored" } | { kind: "recorded"; asset: EngineAsset; change: "removed" | "restored" | null };
 
-/**
- * `hasThreats`: whether the state maps threats to this asset (a tombstone for one is recorded).
- * `change` says what happens to the asset's threats: `threatOnAssetRemoved` / `threatOnAssetRestored`.
- */
+/** `hasThreats`: whether the state maps threats to this asset; `change` says what happens to them. */
 export function applyAssetVersion(
   known: EngineAsset | undefined,
   asset: AssetVersion,

@@ -35,12 +35,7 @@ async function endOf(
   );
 }
 
-/**
- * A person closed the issue "not planned" with the acceptance label (contract, "Risk acceptance"):
- * the issue's comments are read once for "Accepted until: YYYY-MM-DD", and the platform gets
- * `accepted` with the status note instead of the `not_planned` verdict. The comment naming the end
- * follows as its own step (step_comment), under its intent.
- */
+/** A labelled "not planned" close: the end read from the comments once, the platform sent `accepted`. */
 const acceptRisk: ActionModule<AcceptRisk, AcceptRiskAnswer> = {
   kind: "feature",
   priority: () => QueueClass.verdict,

@@ -1,12 +1,7 @@
 import type { PersonChange } from "../../../state/index.js";
 import type { FeatureAction } from "../../plan/plan.js";
 
-/**
- * The steps of a risk acceptance (contract, "Risk acceptance"): the plug-in's writes, through the
- * one core kind `feature` (features/registry.ts finds their modules by `step`). Each is a decider's
- * answer (`decided`): it stands where the core's plan would. The steps keep the names the actions
- * had as kinds of their own, which the dry run still shows.
- */
+/** A risk acceptance's steps, through the core's kind `feature`, each a decider's answer. */
 interface AcceptanceStep<S extends string> extends FeatureAction {
   feature: "acceptance";
   step: S;

@@ -5,11 +5,7 @@ import { acceptancePolicyOf } from "./policy.js";
 import type { FeatureClock } from "../types.js";
 import { heldAcceptances } from "./status.js";
 
-/**
- * Risk acceptances' warnings and ends (contract, "Risk acceptance"), decided from the state over
- * only the threats that hold one (the engine's index), with no read of GitHub or the platform; the
- * drain plans a due step from the record. A threat already queued is left to that work.
- */
+/** Risk acceptances' warnings and ends, from the index of held ones only, with no read of either side. */
 export const acceptanceClock: FeatureClock = {
   waiting: (ctx: SyncContext, nowMs: number) => notQueued(ctx, nowMs),
   nextDueAt: (record: ThreatRecord, ctx: SyncContext) => {
@@ -20,10 +16,7 @@ export const acceptanceClock: FeatureClock = {
   },
   // What follows the end (a reopen, a new issue) shows the threat: it is read then if not at hand.
   fromRecord: false,
-  /**
-   * Its comment, its warning and its end are planned from the record alone (no read), and so is
-   * what follows the end's PATCH, which answers with the threat.
-   */
+  /** Its comment, warning and end are planned from the record alone, and so is what follows the end. */
   plannedFromRecord(record, ctx, nowMs) {
     const { acceptance } = record;
     const policy = acceptancePolicyOf(ctx.config);
@@ -32,11 +25,7 @@ export const acceptanceClock: FeatureClock = {
   },
 };
 
-/**
- * The held acceptances not queued whose next step's time has come, from the index's copy of each
- * (nextDueAt then reads the record of these only: 1,000 records read and checked at each sweep
- * when none was due).
- */
+/** The held acceptances not queued whose next step is due, from the index's copy of each. */
 function* notQueued(ctx: SyncContext, nowMs: number): Iterable<string> {
   const warnMs = acceptancePolicyOf(ctx.config)?.warnMs;
   if (warnMs === undefined) return;

@@ -23,10 +23,7 @@ export interface AcceptanceTold {
   warned: boolean;
 }
 
-/**
- * The newest acceptance the connector's own comments announce (`ownComment` tells them from people's,
- * who may quote them), and whether its warning followed; null when none does.
- */
+/** The newest acceptance the connector's own comments announce, and whether its warning followed; or null. */
 export function acceptanceFromComments(
   comments: readonly string[],
   ownComment: (body: string) => boolean,

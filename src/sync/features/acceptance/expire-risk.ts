@@ -7,11 +7,7 @@ import { statusAsAsked } from "../../actions/as-asked.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { ExpireRisk } from "./actions.js";
 
-/**
- * A risk acceptance reached its end (contract, "Risk acceptance"): the platform gets
- * `PATCH {status: unsolved}`; the planner then reopens the issue with a comment (or, with
- * `recurrence: new_issue`, opens a new one). Sending it twice after a crash sets the same status.
- */
+/** An acceptance's end: `PATCH {status: unsolved}`, then the issue reopens; sent twice, the same status. */
 const expireRisk: ActionModule<ExpireRisk, { gone: false; answer: Threat } | { gone: true }> = {
   kind: "feature",
   priority: () => QueueClass.other,

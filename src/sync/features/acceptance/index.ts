@@ -9,11 +9,9 @@ import { acceptedCommentAction, warnExpiryAction } from "./comment-actions.js";
 import { recoverAcceptanceAction } from "./recover-action.js";
 
 /**
- * Risk acceptance (contract, "Risk acceptance") as a plug-in: a person's "not planned" close with
- * the acceptance label becomes `accepted` on the platform (its decider, asked before the core's
- * verdict); its comment, warning and end follow from the record and the clock (asked before the
- * core's issue steps, planned with no read); an acceptance the platform or a person ended is
- * forgotten (`onStatusSeen`); one a lost state forgot is read back from the issue's comments.
+ * Risk acceptance (contract, "Risk acceptance") as a plug-in: a labelled "not planned" close becomes
+ * `accepted`; its comment, warning and end follow from the record and the clock; one a lost state
+ * forgot is read back from the issue's comments.
  */
 export const acceptance: Feature = {
   name: "acceptance",

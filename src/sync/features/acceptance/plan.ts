@@ -5,12 +5,7 @@ import { isRiskAcceptance, type AcceptancePolicy } from "./policy.js";
 import { acceptedComment, EXPIRED_COMMENT, warnComment } from "./comments.js";
 import type { AcceptanceAction } from "./actions.js";
 
-/**
- * The plug-in's clauses (contract, "Risk acceptance"), asked before the core's (plan.ts
- * `Decider`), pure: each step is decided from the record and `now`, so the time-driven ones (the
- * warning, the end) need no read of GitHub or the platform. Each answers null when it has nothing
- * to say, and the rest of the planner goes on.
- */
+/** The acceptance's clauses before the core's, pure, from the record and `now` (no read); null: none. */
 
 /** What the clauses are made with for one plan: the settings, the time, and how a recurrence is taken. */
 export interface AcceptanceAt {
@@ -49,12 +44,7 @@ function planRiskAcceptance(input: PlanInput, person: PersonChange, at: Acceptan
   });
 }
 
-/**
- * A threat the platform holds as `accepted` whose closed issue the state knows but not its
- * acceptance: the state was lost and rebuilt from the streams and the issues' markers. The
- * connector's own comments on the issue say until when it was accepted (and whether the warning
- * went out), so that it still ends, warned, on time. Sought once per version of the threat.
- */
+/** An `accepted` threat whose acceptance a lost state forgot: the connector's comments say until when. */
 function planAcceptanceRecovery(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
   const record = input.record;
   if (!record || record.acceptance || issue.state !== "closed") return null;

@@ -8,12 +8,7 @@ import type { RecoverAcceptance } from "./actions.js";
 /** The connector's own comments carry a comment key; people's quotes of them do not. */
 const isOwnComment = (body: string): boolean => parseCommentKeys(body).length > 0;
 
-/**
- * An acceptance the state lost (contract, "Risk acceptance"; README: a lost state file costs no
- * lost verdict): the issue's comments are read once, and the end the connector announced there
- * (and whether its warning went out) is taken back into the record, so that the acceptance still
- * ends on time. One read; nothing is written.
- */
+/** A lost acceptance read back from the connector's comments, so it still ends on time. One read. */
 const recoverAcceptance: ActionModule<RecoverAcceptance, AcceptanceTold | null> = {
   kind: "feature",
   priority: () => QueueClass.other,

@@ -5,11 +5,7 @@ import { compareIso } from "../../../shared/iso-time.js";
 
 type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
 
-/**
- * Threat id → its risk acceptance, for the threats that hold one: the per-cycle sweep of due
- * warnings and ends (clock.ts) and `/metrics` read only these, from the engine's index (built the
- * first time it is asked for, from the records of an uncommon shape only, and kept current).
- */
+/** Threat id → its risk acceptance, for the threats that hold one (from the engine's index). */
 export function heldAcceptances(index: ThreatIndex): ReadonlyMap<string, Acceptance> {
   return index.uncommonBy("acceptance", (record) => record.acceptance);
 }

@@ -1,10 +1,7 @@
 import { endOfTypedDay } from "../../../shared/duration.js";
 import type { ThreatRecord } from "../../../state/index.js";
 
-/**
- * Pure transitions of a risk acceptance (contract, "Risk acceptance"): when an acceptance ends,
- * and what each of its steps makes of the record.
- */
+/** Pure transitions of a risk acceptance (contract, "Risk acceptance"). */
 
 export type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
 
@@ -18,9 +15,8 @@ export interface AcceptanceEnd {
 }
 
 /**
- * The end of an acceptance closed at `now`, from people's comments on the issue (the newest
- * comment that names a date wins): a date later than `now + maxMs`, a past date, text that is not a
- * date, or two different dates in one comment fall back to `now + defaultMs` (capped at max).
+ * The end of an acceptance closed at `now`, from the newest comment naming a date; a date past
+ * the max, in the past, unreadable or ambiguous falls back to `now + defaultMs` (capped at max).
  */
 export function acceptanceEnd(
   comments: readonly string[],
@@ -94,13 +90,7 @@ function acceptanceEnded(record: ThreatRecord): ThreatRecord {
   return rest;
 }
 
-/**
- * What the platform's status (or the issue back open) makes of an acceptance, or null when it is
- * unchanged. Another status than `accepted` before the end ends it (a scan solved the threat, a
- * person changed it there or reopened the issue); `unsolved` after the end is the connector's own
- * expiry, which landed before a crash let it be recorded: the acceptance is expired, and the
- * reopen that follows says so. Once expired, it is over when the issue is open again.
- */
+/** What a status seen makes of an acceptance, or null: another status before the end ends it. */
 export function acceptanceAfterStatus(
   record: ThreatRecord,
   status: string,
@@ -135,11 +125,7 @@ export function acceptanceNextAt(acceptance: Acceptance, warnMs: number): number
   }
 }
 
-/**
- * An acceptance the state had lost, as the connector's own comments told it (or none: the search
- * is not made again for this version of the threat). Its start and who accepted are not in those
- * comments: `since` is when it was found again, `by` says it was recovered.
- */
+/** An acceptance recovered from the connector's comments: `since` is when it was found, `by` says recovered. */
 export function acceptanceRecovered(
   record: ThreatRecord,
   version: string,

@@ -31,12 +31,7 @@ const written = (action: ProjectAction, detail: string) => ({
   detail,
 });
 
-/**
- * `POST …/projectsV2/{n}/items` with the issue's id, under an intent (kind `feature`, data the
- * issue id): a POST is sent once, and whether a lost answer landed is found by listing the items
- * (features/project/recover.ts), never by adding again, since GitHub's REST description promises
- * nothing of a repeated add.
- */
+/** Adds the issue to the project under an intent: sent once, a lost answer found by listing the items. */
 export const addItemModule: ActionModule<AddItemAction, AddOutcome> = {
   kind: "feature",
   // The last class there is: after people's verdicts, closes and reopens and new issues.
@@ -89,11 +84,7 @@ export const addItemModule: ActionModule<AddItemAction, AddOutcome> = {
   },
 };
 
-/**
- * Every changed field of the item in ONE `PATCH …/items/{item_id}` (idempotent: a lost answer is
- * sent again, no intent). A field the project lacks, or an option it lacks, is left unset (said once)
- * and its value recorded as decided, so it is not tried again until the value changes.
- */
+/** Every changed field in one idempotent PATCH; a field or option the project lacks is left unset. */
 export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
   kind: "feature",
   priority: () => QueueClass.other,
@@ -136,8 +127,7 @@ export const setFieldsModule: ActionModule<SetFieldsAction, FieldsOutcome> = {
       changes,
     );
     if (!answer.available) {
-      // The item answers 404 when a person removed it from the board; the project's own lookup says
-      // whether the whole project went (then off).
+      // 404: a person removed the item, unless the whole project went (then off).
       return answer.status === 404
         ? { kind: "item_gone" }
         : (runtime.turnOff(answer.status, answer.message), { kind: "off" });

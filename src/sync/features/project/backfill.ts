@@ -14,13 +14,7 @@ function projectKey(ctx: SyncContext): string | null {
   return config === undefined ? null : `${config.owner}/${config.number}`;
 }
 
-/**
- * Issues that existed before the project was configured are queued once (contract: "added at the
- * lowest priority"): their plan is the add and the fields, queued `later` (the queue's last class,
- * after every other threat's work; real work for the threat clears it). The drain reads each threat first (its fields need
- * it). Done once per project: the state remembers it, so a later cycle scans nothing; an idle
- * process with the backfill done reads nothing from GitHub (the project is looked up on first need).
- */
+/** Issues made before the project was configured are queued once, at the lowest class (contract). */
 export async function queueBackfill(ctx: SyncContext): Promise<void> {
   const key = projectKey(ctx);
   const runtime = runtimeFor(ctx);

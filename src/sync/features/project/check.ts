@@ -8,11 +8,7 @@ import { fitsThreatIssue, GROUP_FIELD_SAMPLE } from "../../../config/project.js"
 
 const CHECK = "github project";
 
-/**
- * What a single-select field's value can be, as far as `check` can know it without a threat: the
- * text itself when it holds no Liquid, else its render for each severity (the usual
- * `{{ threat.severity }}`) over the config's sample scope; other values are said in the log once.
- */
+/** A single-select field's possible values without a threat: its text, or its render for each severity. */
 function sampleValues(source: string): string[] {
   if (!source.includes("{{") && !source.includes("{%")) return [source];
   const render = compileTemplates({ title: source }).renderTitle;
@@ -35,11 +31,7 @@ function sampleValues(source: string): string[] {
   });
 }
 
-/**
- * `threatbridge check` (contract: "`check` reads the project and names every configured field it
- * cannot find"): the project (as an organization's, then a user's), its fields; and a single-select
- * field names the options it lacks (of its fixed text, or of its render for each severity). Reads only.
- */
+/** `threatbridge check`: the project, its fields, and the options a single-select field lacks. Reads only. */
 export async function checkProject(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]> {
   const project = config.github.project;
   if (project === undefined) return [];

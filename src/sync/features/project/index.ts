@@ -9,12 +9,7 @@ import { renderFields, renderGroupFields } from "./render-fields.js";
 import { runtimeFor } from "./runtime.js";
 import { FEATURE } from "./slice.js";
 
-/**
- * Project items (contract, "The conversation back": projects) as a plug-in: every issue the
- * connector makes (a threat's, a recurrence's, a group's parent or single-mode issue) joins the
- * configured GitHub project, once whatever crashes, and its fields show what the templates render
- * over the issue's scope (a threat's, or its group's), written only when a rendered value changes.
- */
+/** Project items (contract, "The conversation back"): every issue joins once, its fields kept current. */
 export const project: Feature = {
   name: FEATURE,
   configKey: "github",

@@ -29,10 +29,7 @@ export function groupItemChanged(group: GroupRecord, key: string, update: ItemUp
   return next === undefined ? group : withSlice(group, FEATURE, encodeGroupSlice({ ...items, [key]: next }));
 }
 
-/**
- * The settlement's change of the item of the action's issue, on its subject's record: a threat's
- * (`record`), or, for a group's issue, the group's (`group`: the runner applies it under its key).
- */
+/** The item's change on its subject's record: a threat's, or the group's for a group's issue. */
 export function itemChange(
   action: { threatId: string; repo: string; number: number },
   update: ItemUpdate,

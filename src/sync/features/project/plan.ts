@@ -33,13 +33,7 @@ function changedFields(slice: ProjectSlice, rendered: ReadonlyMap<string, string
   return changed;
 }
 
-/**
- * The project's writes for a threat, pure over the record and what the run rendered: the add while
- * the slice names no item for the threat's issue, then one PATCH of the fields whose rendered value
- * changed since it was written. Nothing when settled: a person's edit on the board stands until the
- * threat changes that value (nothing reads the board), and an echo of the connector's own write
- * renders the same values, so it costs nothing.
- */
+/** A threat's project writes, pure: the add, then a PATCH of the fields whose rendered value changed. */
 export function planProjectWrites(
   threatId: string,
   record: ThreatRecord,
@@ -72,11 +66,7 @@ export interface GroupIssueRef {
   id?: number | undefined;
 }
 
-/**
- * The group's issues that join the project: its parents and single-mode issues, but not one
- * GitHub refused for good (a person deleted or locked it) nor one retired after a change of
- * `grouping` (its superseded record is not planned; a retired issue joined before, if ever).
- */
+/** The group's issues that join the project: not one refused for good, nor a retired one. */
 export function groupIssues(group: GroupRecord): GroupIssueRef[] {
   const all = [...Object.entries(group.parents), ...Object.entries(group.single ?? {})];
   return all.flatMap(([repo, issue]) =>
@@ -86,12 +76,7 @@ export function groupIssues(group: GroupRecord): GroupIssueRef[] {
   );
 }
 
-/**
- * The project's writes for a group's issues, pure over the group's record and each issue's
- * rendered fields: for each issue the add while the group's slice names no item for it, then one
- * PATCH of its fields whose rendered value changed. The actions name the group's key as their
- * subject (`threatId`), so their intents and settlements are the group's. Nothing when settled.
- */
+/** The project's writes for a group's issues, as for a threat's, under the group's key. */
 export function planGroupWrites(
   groupId: string,
   group: GroupRecord,

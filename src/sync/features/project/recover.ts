@@ -6,13 +6,7 @@ import { groupItemChanged, threatItemChanged } from "./item-change.js";
 import { runtimeFor } from "./runtime.js";
 import { issueKey } from "./slice.js";
 
-/**
- * An add whose answer was lost, or that a crash left (intent kind `feature`): the project's items
- * are listed until the issue's is found (`findProjectItem`), and then recorded; not found, it did
- * not land (false: the add is planned again). A group's issue's add (the intent's subject `group`)
- * is recorded on the group's record, keyed by the issue. Reads only: at most one item per issue whatever
- * crashes, without relying on what GitHub does with a repeated add.
- */
+/** A lost add: the items are listed for the issue's; not found, it did not land. Reads only. */
 export async function recoverAdd(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const runtime = runtimeFor(ctx);
   if (runtime === null || intent.number === undefined) return false;

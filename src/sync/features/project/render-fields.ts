@@ -21,11 +21,7 @@ const FITS: Record<IssueKind, (source: string) => boolean> = {
   group: fitsGroupIssue,
 };
 
-/**
- * Each configured field's template that reads only what the kind's issue offers, parsed once per
- * config (checked when the config was read): a field reading a threat is left unset on a group's
- * issue, and one reading the group (`group.key`) on a threat's.
- */
+/** Each field's template that reads only what the kind's issue offers, parsed once per config. */
 function templatesOf(fields: Readonly<Record<string, string>>, kind: IssueKind): FieldTemplates {
   let compiled = COMPILED[kind].get(fields);
   if (!compiled) {
@@ -63,13 +59,7 @@ function renderAll(
   return out;
 }
 
-/**
- * Each configured field's text for the threat as the run read it (`view`: with what the configured
- * features add, the SLA's due day as the issue shows it), by field name; null when the run has not
- * read the threat (work planned from the record alone): the fields wait for a read. The scope is
- * the issue title's (plain text: a board cell shows text as it is, and platform text is escaped so
- * that it cannot mention anyone).
- */
+/** Each field's text for the threat as read, or null when not read; platform text escaped. */
 export function renderFields(
   ctx: SyncContext,
   threatId: string,
@@ -89,12 +79,7 @@ export function renderFields(
   });
 }
 
-/**
- * Each configured field's text for a group's issues (the same for each of its repositories), by
- * field name: the fields whose template reads the group (`group.key`, `group.name`, `group.by`) or
- * nothing; those reading a threat are left out (unset). Platform text is escaped as in the parent's
- * title (render-parent.ts), so that it cannot mention anyone.
- */
+/** Each field's text for a group's issues: only the fields whose template reads the group (or nothing). */
 export function renderGroupFields(
   ctx: SyncContext,
   groupId: string,

@@ -12,12 +12,7 @@ export interface ResolvedProject {
   fields: ReadonlyMap<string, ProjectField>;
 }
 
-/**
- * What the project's modules share in one process: the project and its fields, looked up on first
- * need (so an idle cycle reads nothing), and whether the feature is off because GitHub has no such
- * project or no projects API (a GitHub Enterprise Server answers 404): said once, then nothing is
- * planned for the rest of the process (no error loop).
- */
+/** The project and its fields, looked up on first need; a missing project or API turns it off. */
 export class ProjectRuntime {
   private lookup: Promise<ResolvedProject | null> | null = null;
   private offNow = false;

@@ -1,9 +1,4 @@
-/**
- * What a threat's record keeps of its project item (its slice, features/types.ts): which issue it
- * is for, the item's id (0: a person removed it from the board, so it is not added again), and a
- * short hash of the value last written to each field, by field name. Compact, for 100,000 threats:
- * `{"k":"acme/threats#12","i":4711,"v":{"Severity":"1x2y3z"}}`.
- */
+/** What a threat's record keeps of its item: the issue, the item id (0: removed by a person), field hashes. */
 export interface ProjectSlice {
   /** `owner/name#number` of the issue the item is for: another issue (a recurrence's) gets its own. */
   k: string;
@@ -19,11 +14,7 @@ export function issueKey(issue: { repo: string; number: number }): string {
   return `${issue.repo}#${issue.number}`;
 }
 
-/**
- * A slice as stored, on up to 100,000 threats: tab-separated (`item`, `issue`, then each field's
- * name and hash), about half the JSON once the snapshot escapes it; JSON where a name holds a tab
- * or a newline. `decodeSlice` reads both.
- */
+/** A slice as stored: tab-separated, or JSON where a name holds a tab or newline; `decodeSlice` reads both. */
 export function encodeSlice(slice: ProjectSlice): string {
   const fields = Object.entries(slice.v);
   const plain = (text: string): boolean => !/[\t\n]/.test(text);
@@ -88,11 +79,7 @@ export interface GroupItem {
   v: Record<string, string>;
 }
 
-/**
- * What a group's record keeps of its issues' items (its slice, `GroupRecord.slices`): by issue
- * (`owner/name#number`, a parent or single-mode issue per repository), the item and the hashes of
- * its fields, e.g. `{"acme/threats#7":{"i":4712,"v":{"Group":"1x2y3z"}}}`. A group has a few issues.
- */
+/** What a group's record keeps of its issues' items, by issue: the item and its fields' hashes. */
 export type GroupSlice = Record<string, GroupItem>;
 
 export function encodeGroupSlice(slice: GroupSlice): string | undefined {

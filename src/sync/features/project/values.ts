@@ -1,11 +1,6 @@
 import type { ProjectField, ProjectFieldValue } from "../../../github/project-schemas.js";
 
-/**
- * What a rendered field text becomes on the board (contract, "Projects"): text and number fields
- * get the text (a number field the number it reads as), date fields `YYYY-MM-DD` (empty leaves the
- * field unset), single-select fields the option of that name, case-insensitively, by its id (none:
- * left unset, and said). Pure.
- */
+/** What a rendered field text becomes on the board (contract, "Projects"): text, number, date or option. */
 export type FieldDecision =
   | { set: true; value: ProjectFieldValue }
   | { set: false; why: "empty" | "no_option" | "not_a_date" | "not_a_number" | "unsupported" };

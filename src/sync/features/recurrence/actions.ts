@@ -1,10 +1,6 @@
 import type { FeatureAction } from "../../plan/plan.js";
 
-/**
- * The writes of a recurrence (contract, "Recurrence"), through the one core kind `feature`: the
- * new issue (`recur`) and the comment on the old one naming it (`step_comment`). Both are a
- * decider's answer; their steps keep the names the dry run showed when they were kinds of their own.
- */
+/** The writes of a recurrence (contract, "Recurrence"): the new issue (`recur`) and the comment on the old one. */
 export interface RecurAction extends FeatureAction {
   feature: "recurrence";
   step: "recur";

@@ -7,10 +7,8 @@ import { recurrenceNoted } from "./transitions.js";
 
 /**
  * `recurrence: new_issue` (contract, "Recurrence") as a plug-in: a threat `unsolved` again whose
- * issue is closed gets a new issue of its next occurrence instead of a reopen (its decider, asked
- * before the core's issue steps), then the old issue gets a comment naming the new one. `reopen`,
- * the default, is the core's own behaviour: the plug-in is then left out. An issue of a later
- * occurrence keeps its own marker and first line whatever the setting is now (`render`).
+ * issue is closed gets a new issue, then the old one a comment naming it. A later occurrence's issue
+ * keeps its own marker whatever the setting is now (`render`).
  */
 export const recurrence: Feature = {
   name: "recurrence",

@@ -2,12 +2,7 @@ import { createHash } from "node:crypto";
 import { markerFor } from "../../../shared/index.js";
 import type { RenderedIssue } from "../../render/index.js";
 
-/**
- * A threat's later occurrence (`recurrence: new_issue`, contract "Recurrence"): the same rendering
- * with `Recurrence of owner/name#N` first and the occurrence's own marker, so that the marker
- * search after a crash finds this occurrence's issue and never takes the first one for it. Its
- * hash differs from the first occurrence's, and stays the same for the same threat version.
- */
+/** A later occurrence's rendering: `Recurrence of owner/name#N` first, and its own marker. */
 export function forOccurrence(
   base: { readonly issue: RenderedIssue; readonly hash: string },
   threatId: string,

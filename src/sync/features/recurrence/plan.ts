@@ -1,17 +1,11 @@
 import type { IssueRecord } from "../../../state/index.js";
-import type { Action, Decider, PlanInput } from "../../plan/plan.js";
+import { newIssue, type Action, type Decider, type PlanInput } from "../../plan/plan.js";
 import { desiredIssueState } from "../../plan/policy.js";
 import type { Rendering } from "../types.js";
 import { forOccurrence } from "./occurrence.js";
-import { withLabels } from "../../render/index.js";
 import type { RecurAction, RecurNote } from "./actions.js";
 
-/**
- * `recurrence: new_issue` (contract, "Recurrence") as a clause asked before the core's (plan.ts
- * `Decider`): a threat `unsolved` again whose issue is closed gets a new issue instead of a
- * reopen; then the old one gets a comment naming it. Pure, from the record and the core's
- * rendering (`base`, before this plug-in's `render`).
- */
+/** The recurrence's clause before the core's, pure: a new issue instead of a reopen, then the comment. */
 export function recurrenceDecider(base: Rendering | null): Decider {
   return { issue: (input, issue) => planRecurrence(input, issue, base) };
 }
@@ -43,28 +37,19 @@ function planRecurrence(input: PlanInput, issue: IssueRecord, base: Rendering | 
   const occurrence = (record?.occurrence ?? 1) + 1;
   const previous = { repo: issue.repo, number: issue.number };
   const rendered = forOccurrence(base, input.threatId, occurrence, previous);
-  const recur: RecurAction = {
-    kind: "feature",
-    feature: "recurrence",
-    step: "recur",
-    decided: true,
-    writesBody: true,
-    threatId: input.threatId,
-    repo: input.route.repo,
-    occurrence,
-    previous,
-    get title() {
-      return rendered.issue.title;
-    },
-    get body() {
-      return rendered.issue.body;
-    },
-    // The route's labels are the new issue's only: a person's later change of them stands.
-    get labels() {
-      return withLabels(rendered.issue.labels, input.route.labels);
-    },
-    assignees: input.route.assignees,
-    hash: rendered.hash,
-  };
+  const recur: RecurAction = newIssue(
+    {
+      kind: "feature",
+      feature: "recurrence",
+      step: "recur",
+      decided: true,
+      writesBody: true,
+      threatId: input.threatId,
+      occurrence,
+      previous,
+    } as const,
+    input.route,
+    rendered,
+  );
   return [recur];
 }

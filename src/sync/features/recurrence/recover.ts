@@ -6,11 +6,7 @@ import { recurred } from "./transitions.js";
 
 const MARGIN_MS = 5 * 60_000;
 
-/**
- * A later occurrence's create intent (kind `create` naming its `occurrence`, as earlier versions
- * journaled it too): its issue is found by that occurrence's own marker only, never the first
- * one's; found, the threat is mapped to it. Not found: it did not land, and the plan sends it again.
- */
+/** A later occurrence's create intent: found by that occurrence's own marker only, else sent again. */
 export async function recoverOccurrence(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const occurrence = intent.occurrence ?? 1;
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();

@@ -8,13 +8,7 @@ import { postStepComment, stepCommentIntent } from "../step-comment.js";
 import { recurred, recurrenceNoted } from "./transitions.js";
 import type { RecurAction, RecurNote } from "./actions.js";
 
-/**
- * A new issue for a threat `unsolved` again after its issue was closed (`recurrence: new_issue`,
- * contract "Recurrence"). Its marker names the occurrence, and it goes out under a create intent
- * that carries it (the shape earlier versions journaled, which this plug-in claims: recover.ts): a
- * lost answer or a crash is resolved by looking for that occurrence's marker, so each occurrence
- * gets one issue, whatever crashes.
- */
+/** A recurring threat's new issue, under a create intent naming its occurrence: one issue each, ever. */
 const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
   kind: "feature",
   // It stands where a reopen would: a state change's class.
@@ -68,11 +62,7 @@ const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
   },
 };
 
-/**
- * The comment on the old issue naming the new one (its step `recur`), under its keyed comment
- * intent. It comes between the new issue and that issue's link: the create's class, as the queue
- * derives it from the record (queue-order.ts `dueClass`: a link not yet written).
- */
+/** The comment on the old issue naming the new one, under its keyed comment intent. */
 const note: ActionModule<RecurNote, { posted: true }> = {
   kind: "feature",
   priority: () => QueueClass.create,

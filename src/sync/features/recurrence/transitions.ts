@@ -2,10 +2,7 @@ import type { IssueRecord, ThreatRecord } from "../../../state/index.js";
 
 /** Pure transitions of a recurrence (contract, "Recurrence"). */
 
-/**
- * A new issue for the threat's next occurrence (`recurrence: new_issue`): the threat is mapped to
- * it, the old one is kept until a comment names the new one, and an acceptance that ended is over.
- */
+/** A new issue for the next occurrence: mapped to it, the old kept until the comment names the new. */
 export function recurred(record: ThreatRecord, issue: IssueRecord, occurrence: number): ThreatRecord {
   const { acceptance: _over, deletedIssue: _gone, ...rest } = record;
   const old = record.issue;

@@ -3,13 +3,7 @@ import { QueueClass, type ActionModule } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { SlaBreach } from "./plan.js";
 
-/**
- * The SLA's breach label on an open issue past its due date (contract, "Workflow": SLA): one
- * write (`POST /issues/{n}/labels`, which keeps every other label), decided from the record with
- * no read of the issue. Once added for a due date it is never added again: a person who removes it
- * is not fought over (features/sla/intake.ts notes the removal once). The label is not of the connector's
- * managed vocabulary, so the content updates that follow (syncLabels) neither drop nor re-add it.
- */
+/** The SLA's breach label on an open issue past due, added once per due date: a person's removal stands. */
 const breach: ActionModule<SlaBreach, null> = {
   kind: "feature",
   priority: () => QueueClass.other,

@@ -3,13 +3,7 @@ import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureClock } from "../types.js";
 import { dueMs } from "./transitions.js";
 
-/**
- * The SLA's time-driven work (contract, "Workflow": SLA): an open issue past its due date whose
- * breach label is not added yet. A process's first sweep reads the stored SLA columns (`scanDue`);
- * later ones read the engine's index of due times (records/threat-index.ts `dueTimes`, built from
- * those columns and kept current from `nextDueAt`), never a scan of every record; the planner then plans the label
- * from the record and `now` (plan.ts), with no read of the threat from the platform either.
- */
+/** The SLA's time-driven work: open issues past due without the label, from stored columns, never a scan. */
 export const slaClock: FeatureClock = {
   nextDueAt: (record: ThreatRecord) => {
     const { sla, issue } = record;

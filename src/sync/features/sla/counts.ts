@@ -2,10 +2,7 @@ import { DAY_MS } from "../../../shared/duration.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureCounts } from "../types.js";
 
-/**
- * What `status` and `/metrics` say of the SLA (contract, "Workflow": SLA): open issues past their
- * due date, and open issues due within 7 days (not yet past it).
- */
+/** What `status` and `/metrics` say of the SLA: open issues past due, and due within 7 days. */
 export type SlaCounts = {
   breached: number;
   dueWithin7Days: number;
@@ -26,10 +23,7 @@ export function slaCounts(dues: Iterable<number>, nowMs: number): SlaCounts {
   return counts;
 }
 
-/**
- * The due times of the open issues with an SLA, from the stored records (`status`: no engine, no
- * index), read from the columns where the store packs the SLA (no record is built).
- */
+/** The due times of the open issues with an SLA, read from the store's columns (no record built). */
 export function openSlaDues(threats: ThreatRecords): number[] {
   const dues: number[] = [];
   threats.scanSla((_id, due, open) => {
@@ -38,10 +32,7 @@ export function openSlaDues(threats: ThreatRecords): number[] {
   return dues;
 }
 
-/**
- * The counts of `status` (stored records, no index), counted as the scan goes: an array of
- * 100,000 due times and its iteration were ~7 MB of garbage at 100,000 threats with an SLA.
- */
+/** The counts of `status`, counted as the scan goes (no array of due times). */
 export function storedSlaCounts(threats: ThreatRecords, nowMs: number): SlaCounts {
   const counts: SlaCounts = { breached: 0, dueWithin7Days: 0 };
   threats.scanSla((_id, due, open) => {

@@ -8,10 +8,7 @@ import { parseSlaSince } from "../../../shared/index.js";
 import { slaBreachAction } from "./breach-action.js";
 import { slaMilestoneAction } from "./milestone-action.js";
 
-/**
- * The SLA (contract, "Workflow": SLA) as a plug-in: a due date noted on each threat version, a
- * person's removal of the breach label noted from the issue, the breach queued when its time comes.
- */
+/** The SLA (contract, "Workflow": SLA) as a plug-in: due date, breach label, weekly milestone. */
 export const sla: Feature = {
   name: "sla",
   configKey: "sla",

@@ -9,10 +9,7 @@ import { updateThreat } from "../../records/state-updates.js";
 import type { IssueSnapshot } from "../../../github/index.js";
 import { getPath } from "../../../shared/json.js";
 
-/**
- * The shell of the SLA's start (features/sla/transitions.ts): the severity's duration from the config, the
- * detection time from the threat, the clock. Off (the record unchanged) without `sla` in the config.
- */
+/** The shell of the SLA's start: the config's duration, the threat's detection time, the clock. */
 
 /** The duration of a severity rank in ms, or null when the config gives it none. */
 export function slaDurationMs(sla: NonNullable<Config["sla"]>, rank: number | null): number | null {
@@ -24,10 +21,7 @@ export function slaDurationMs(sla: NonNullable<Config["sla"]>, rank: number | nu
 /** Epoch seconds below this are taken as seconds, above it as milliseconds (year 5138 in seconds). */
 const EPOCH_SECONDS_BELOW = 1e11;
 
-/**
- * A detection time as platforms write it: an ISO time (`2026-11-01T08:00:00Z`), an ISO day
- * (`2026-11-01`, its start in UTC), or a Unix time in seconds or milliseconds; null otherwise.
- */
+/** A detection time: an ISO time, an ISO day (its UTC start), or Unix seconds or milliseconds; else null. */
 function timeOf(value: unknown): number | null {
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value <= 0) return null;
@@ -44,10 +38,7 @@ function timeOf(value: unknown): number | null {
   return null;
 }
 
-/**
- * `fields.threat.detected_at` as epoch ms; null when not configured, absent or not a time (`timeOf`)
- * (`unreadable` is then told, so that the shell says so once).
- */
+/** `fields.threat.detected_at` as epoch ms, or null (with `unreadable` told, so it is said once). */
 export function detectedAtMs(
   config: Config,
   threat: Threat,
@@ -91,10 +82,7 @@ export function slaOnVersion(
   });
 }
 
-/**
- * A listed issue no longer shows the breach label the connector added: a person removed it. It is
- * noted on the record and logged once, and never added again for this due date (not fought over).
- */
+/** A person removed the breach label: noted and logged once, never added again for this due date. */
 export function noteBreachLabel(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
   const label = ctx.config.sla?.breach_label;
   if (label === undefined || ctx.state.threats.get(threatId)?.sla?.breach !== "added") return;

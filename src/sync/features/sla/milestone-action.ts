@@ -11,18 +11,13 @@ interface MilestoneAnswer {
   created: boolean;
 }
 
-/**
- * Puts an issue into the weekly SLA milestone of its due date ("SLA <Sunday>", due that Sunday),
- * made on demand (the workflow gateway's `milestoneNumber`: listed once per repository and process). A repository
- * without milestones is recorded as done for that title, so that it is not asked again every cycle.
- */
+/** Puts an issue into its due date's weekly milestone, made on demand (none there: done). */
 const milestone: ActionModule<SlaMilestone, MilestoneAnswer> = {
   kind: "feature",
   priority: () => QueueClass.other,
   spendsGitHubBudget: () => true,
   mappingRepair: false,
-  // Named as its audit lines name it: putting the issue into the milestone is an `update`; making
-  // the milestone first, where the repository lacks it, is a `milestone` (listed before it).
+  // Its audit name: an `update`; making the milestone first is a `milestone`.
   describe: (action) => ({ action: "update", detail: `milestone "${action.title}"` }),
   milestoneOf: (action) => ({ repo: action.repo, title: action.title }),
   // The milestone's create is idempotent by title and setting it twice gives the same issue: no intent.

@@ -3,11 +3,7 @@ import type { SyncContext } from "../../context.js";
 import type { CreateAttributes, FeatureAction } from "../../plan/plan.js";
 import { breachDue, weeklyMilestone } from "./transitions.js";
 
-/**
- * The planner's SLA clause (contract, "Workflow": SLA), pure: decided from the threat's record and
- * `now` alone, so that a breach needs no read of the threat or of its issue. Its steps go beside
- * a content update or a link, never with a change of the issue's state (plan.ts).
- */
+/** The SLA clause, pure, from the record and `now`: beside an update or a link, never a state change. */
 
 /** What the clause needs of the config and the clock (`slaPolicy` fills it when `sla` is on). */
 export interface SlaPolicy {
@@ -71,10 +67,7 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
   return actions;
 }
 
-/**
- * The weekly milestone a new issue is created in (the create's `milestone`: no second write), when
- * the threat has a due date and milestones are on.
- */
+/** The weekly milestone a new issue is created in (no second write), when it has a due date. */
 export function milestoneOnCreate(ctx: SyncContext, record: ThreatRecord): CreateAttributes {
   const sla = record.sla;
   return slaPolicy(ctx).weekly && sla ? { milestone: weeklyMilestone(sla) } : {};

@@ -2,12 +2,7 @@ import { DAY_MS, utcDay } from "../../../shared/duration.js";
 import type { SlaRecord, ThreatRecord } from "../../../state/index.js";
 import type { SlaView } from "../../render/types.js";
 
-/**
- * The SLA of a threat, pure (contract, "Workflow": SLA). A threat whose severity has a duration
- * gets a due date: its first sighting `unsolved` by the connector (or its detection time, when the
- * platform gives one) plus that duration. The record keeps `since` and `due`; what is shown and
- * what becomes due (the breach label, the weekly milestone) is derived from them and `now`.
- */
+/** A threat's SLA, pure: due at its first `unsolved` sighting (or detection) plus its severity's duration. */
 
 /** What a threat version brings to its SLA (the shell reads the config, the clock and the threat). */
 export interface SlaInput {
@@ -31,13 +26,7 @@ function fresh(sinceMs: number, durationMs: number): SlaRecord {
   return { since: isoAt(sinceMs), due: isoAt(sinceMs + durationMs) };
 }
 
-/**
- * The record after a threat version (`before`: the record before it), with its SLA set, kept or
- * dropped. A severity with no duration has no SLA. A threat that is not unsolved keeps the SLA it
- * had (a reopen may need it). The first unsolved sighting starts it; a later one keeps `since`
- * (the due date follows a severity change); a reopen (unsolved after another status) keeps it all
- * unless `restartOnReopen`, which starts it again from now.
- */
+/** The record after a version, its SLA set, kept or dropped; a reopen keeps it unless `restartOnReopen`. */
 export function withSla(
   before: ThreatRecord | undefined,
   after: ThreatRecord,
@@ -106,11 +95,7 @@ export function slaView(sla: SlaRecord, nowMs: number): SlaView {
   return { due: utcDay(due), daysLeft, breached: isBreached(sla, nowMs), since: sla.since };
 }
 
-/**
- * An adopted issue's SLA start, from its hidden line (a lost state file rebuilt from the streams
- * started the SLA again when the threat was read): the SLA keeps its first start and its due date,
- * with the duration the record has. A later start in the issue (a restart) is the record's already.
- */
+/** An adopted issue's SLA start from its hidden line: a rebuilt state keeps the first start and due date. */
 export function slaSinceRecovered(
   record: ThreatRecord,
   hiddenSince: string | null,

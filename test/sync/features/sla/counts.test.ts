@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../src/shared/duration.js";
-import type { ThreatRecord } from "../../src/state/index.js";
-import { ThreatIndex } from "../../src/sync/records/threat-index.js";
-import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
-import { openSlaDues, slaCounts } from "../../src/sync/features/sla/counts.js";
-import { slaClock } from "../../src/sync/features/sla/clock.js";
-import { sla } from "../../src/sync/features/sla/index.js";
-import type { SyncContext } from "../../src/sync/context.js";
+import { DAY_MS } from "../../../../src/shared/duration.js";
+import type { ThreatRecord } from "../../../../src/state/index.js";
+import { ThreatIndex } from "../../../../src/sync/records/threat-index.js";
+import { ThreatRecordsView } from "../../../../src/sync/records/threat-records.js";
+import { openSlaDues, slaCounts } from "../../../../src/sync/features/sla/counts.js";
+import { slaClock } from "../../../../src/sync/features/sla/clock.js";
+import { sla } from "../../../../src/sync/features/sla/index.js";
+import type { SyncContext } from "../../../../src/sync/context.js";
 
 // The SLA's clock reads the record alone: no context is needed to ask it.
 const ctx = {} as SyncContext;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { GitHubWorkflow, Milestone } from "../../../src/github/index.js";
-import type { ThreatRecord } from "../../../src/state/index.js";
-import { MilestoneBook } from "../../../src/github/milestone-book.js";
-import { sla } from "../../../src/sync/features/sla/index.js";
-import type { SlaBreach, SlaMilestone } from "../../../src/sync/features/sla/plan.js";
-import { REPO } from "../harness.js";
+import type { GitHubWorkflow, Milestone } from "../../../../src/github/index.js";
+import type { ThreatRecord } from "../../../../src/state/index.js";
+import { MilestoneBook } from "../../../../src/github/milestone-book.js";
+import { sla } from "../../../../src/sync/features/sla/index.js";
+import type { SlaBreach, SlaMilestone } from "../../../../src/sync/features/sla/plan.js";
+import { REPO } from "../../harness.js";
 
 /** Contract, "Workflow" → "SLA": what the breach label's and the milestone's answers mean. */
 

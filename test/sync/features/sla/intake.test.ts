@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Threat } from "../../../src/platform/index.js";
-import { detectedAtMs, slaDurationMs } from "../../../src/sync/features/sla/intake.js";
-import { makeConfig } from "../harness.js";
+import type { Threat } from "../../../../src/platform/index.js";
+import { detectedAtMs, slaDurationMs } from "../../../../src/sync/features/sla/intake.js";
+import { makeConfig } from "../../harness.js";
 
 /** Contract, "Workflow" → "SLA": the start is `fields.threat.detected_at` when configured and parseable. */
 

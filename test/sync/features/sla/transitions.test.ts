@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../src/shared/duration.js";
-import type { ThreatRecord } from "../../../src/state/index.js";
+import { DAY_MS } from "../../../../src/shared/duration.js";
+import type { ThreatRecord } from "../../../../src/state/index.js";
 import {
   breachDue,
   slaBreachAdded,
@@ -12,7 +12,7 @@ import {
   weeklyMilestone,
   withSla,
   type SlaInput,
-} from "../../../src/sync/features/sla/transitions.js";
+} from "../../../../src/sync/features/sla/transitions.js";
 
 /** Contract, "Workflow" → "SLA": the due date's transitions, pure. */
 

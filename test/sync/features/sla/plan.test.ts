@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../src/shared/duration.js";
-import type { ThreatRecord } from "../../../src/state/index.js";
-import { leavesStateAlone, plan, type Action, type PlanInput } from "../../../src/sync/plan/plan.js";
-import { notRead, present } from "../../../src/sync/plan/known.js";
-import { policyFromConfig } from "../../../src/sync/plan/policy.js";
-import { planSla, type SlaPolicy } from "../../../src/sync/features/sla/plan.js";
-import { weeklyMilestone } from "../../../src/sync/features/sla/transitions.js";
-import { makeConfig, REPO } from "../harness.js";
+import { DAY_MS } from "../../../../src/shared/duration.js";
+import type { ThreatRecord } from "../../../../src/state/index.js";
+import { leavesStateAlone, plan, type Action, type PlanInput } from "../../../../src/sync/plan/plan.js";
+import { notRead, present } from "../../../../src/sync/plan/known.js";
+import { policyFromConfig } from "../../../../src/sync/plan/policy.js";
+import { planSla, type SlaPolicy } from "../../../../src/sync/features/sla/plan.js";
+import { weeklyMilestone } from "../../../../src/sync/features/sla/transitions.js";
+import { makeConfig, REPO } from "../../harness.js";
 
 /**
  * Contract, "Workflow" → "SLA": the planner's clause. When an open issue passes its due date the
