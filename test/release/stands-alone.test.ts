@@ -15,12 +15,6 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const SHARED = ["..", "shared"].join("/");
 const FORBIDDEN = [["shared", "contract.md"].join("/"), ["seeds", "000_"].join("/")];
 
-/**
- * Files rewritten on another branch, whose own version names no outside path; each must still need
- * its exception (a stale one fails below), so that the exception goes once the rewrite is merged.
- */
-const REWRITTEN_ELSEWHERE = ["docs/architecture.md"];
-
 function trackedTextFiles(): string[] {
   const out = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" });
   return out
@@ -48,7 +42,6 @@ describe("the repository stands alone", () => {
     const files = trackedTextFiles();
     expect(files.length).toBeGreaterThan(300);
     const offenders = files
-      .filter((file) => !REWRITTEN_ELSEWHERE.includes(file))
       .map((file) => ({ file, paths: outsidePaths(file) }))
       .filter((o) => o.paths.length > 0);
     expect(offenders).toEqual([]);
@@ -60,9 +53,5 @@ describe("the repository stands alone", () => {
       `../../${SHARED}/json.js`,
     );
     expect(outsidePaths("src/sync/features/notes/intake.ts")).toEqual([]);
-  });
-
-  it("an exception for a file rewritten elsewhere is dropped once the file no longer needs it", () => {
-    for (const file of REWRITTEN_ELSEWHERE) expect(outsidePaths(file)).not.toEqual([]);
   });
 });
