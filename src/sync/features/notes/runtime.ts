@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { SyncContext } from "../../context.js";
 import { setMeta, updateThreat } from "../../records/state-updates.js";
 import { changeSlice, NOTES, parseSlice, readSlice } from "./slice.js";
-import { noteIssueMade } from "./to-github.js";
 
 /**
  * The notes' per-process part and their feature-level data in the state.
@@ -138,4 +137,14 @@ export function takePending(ctx: SyncContext): string[] {
   // written before the mark was kept gets it once, in its first cycle's commit.
   if (flagged !== false) setNotesData(ctx, { ...notesData(ctx), pending: false });
   return taken;
+}
+
+/**
+ * The connector made the threat's issue: what its body shows (found when it was made, `s`) is what
+ * the issue last showed. An issue adopted (a lost state) is not made: what it showed stays unknown
+ * until its comments are read.
+ */
+export function noteIssueMade(ctx: SyncContext, threatId: string): void {
+  if (ctx.config.notes?.to_github !== true) return;
+  updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, g: s.s ?? "" })));
 }

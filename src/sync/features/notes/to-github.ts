@@ -3,7 +3,6 @@ import type { IssueSnapshot } from "../../../github/index.js";
 import { markerFor } from "../../../shared/index.js";
 import type { ThreatRecord } from "../../../state/index.js";
 import type { SyncContext } from "../../context.js";
-import { updateThreat } from "../../records/state-updates.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { Rendering } from "../types.js";
 import { analystText, cutText, shownHash, textHash, withBodyNote } from "./analyst.js";
@@ -122,16 +121,6 @@ export function noteIssueFound(record: ThreatRecord, issue: IssueSnapshot): Thre
   const hash = shownHash(issue.body);
   const slice = readSlice(record);
   return hash === slice.s ? record : changeSlice(record, (s) => ({ ...s, s: hash }));
-}
-
-/**
- * The connector made the threat's issue: what its body shows (found when it was made, `s`) is what
- * the issue last showed. An issue adopted (a lost state) is not made: what it showed stays unknown
- * until its comments are read.
- */
-export function noteIssueMade(ctx: SyncContext, threatId: string): void {
-  if (ctx.config.notes?.to_github !== true) return;
-  updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, g: s.s ?? "" })));
 }
 
 /** The issue as the record asks it shown: the analyst's text it is made with in its body (hash unchanged). */
