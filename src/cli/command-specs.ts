@@ -186,6 +186,22 @@ config/threatbridge.yaml works against both as it stands.`,
   },
 });
 
+export const INIT = defineCommand({
+  name: "init",
+  summary: "write a starter config where the other commands find it",
+  description: `Write the documented example config to D/config/threatbridge.yaml (D defaults to the current
+directory), where the other commands read it when run from D without -c. As written it talks to
+\`threatbridge simulate --with-github\`; its comments say what to set for real use. An existing
+file is never overwritten (exit 2, naming it). Exit 0 written, 1 it could not be written.`,
+  options: {
+    dir: {
+      type: "string",
+      arg: "D",
+      help: "the directory to write config/threatbridge.yaml under (default: the current directory)",
+    },
+  },
+});
+
 export const DEMO = defineCommand({
   name: "demo",
   summary: "simulator + GitHub stand-in + connector, narrated",

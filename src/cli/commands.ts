@@ -45,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
     spec: specs.SIMULATE,
     run: async (args, io) => (await import("./simulate-command.js")).simulateCommand(args, io),
   },
+  { spec: specs.INIT, run: async (args, io) => (await import("./init-command.js")).initCommand(args, io) },
   { spec: specs.DEMO, run: async (args, io) => (await import("./demo-command.js")).demoCommand(args, io) },
 ];
 
