@@ -20,6 +20,8 @@
  * kind, org and user): the project, its fields (text, number, date, single select), items added by
  * issue id (a repeated add answers the existing item) and set with one PATCH; tests make projects
  * and people's board edits through `projects`, and `projects: false` answers every route 404.
+ * People act over HTTP too, without a token (`/_sim/*`, person-routes.ts): close, reopen, comment
+ * and assign as a named login, for someone trying the connector by hand with `simulate --with-github`.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";

@@ -117,6 +117,8 @@ export interface PersonActions {
   close(repo: string, number: number, opts: { reason: "completed" | "not_planned"; login: string }): void;
   reopen(repo: string, number: number, login: string): void;
   comment(repo: string, number: number, body: string, login: string): void;
+  /** Assigns people to the issue (added to its assignees, as GitHub's "Assignees" menu does). */
+  assign(repo: string, number: number, assignees: string[], login: string): void;
   /** Edits a comment's text (its author's edit): `updated_at` moves on, `created_at` stays. */
   editComment(repo: string, commentId: number, body: string): void;
   relabel(repo: string, number: number, labels: string[], login: string): void;
