@@ -136,8 +136,10 @@ Exit 0 all pass, 1 any fails, 2 config error.`,
 export const CONFIG_VALIDATE = defineCommand({
   name: "config validate",
   summary: "validate the config, no network",
-  description:
-    "Validate the config without any network call: exit 0 and `FILE: valid`, or 2 and what is wrong.",
+  description: `Validate the config without any network call and without any secret: exit 0 and \`FILE: valid\`,
+or 2 and every problem of the file. A secret (or the id that goes with it) whose variable is unset,
+or whose _file cannot be read, is a warning on stderr: it stops only the commands that use it
+(sync, run, reconcile, check).`,
   options: { ...CONFIG_OPTION },
 });
 
