@@ -77,6 +77,8 @@ export async function simulateCommand(args: string[], io: Io): Promise<number> {
         return 2;
       }
     }
+    // Listening for the signal before the banner: whoever reads the banner may stop it at once.
+    const stopped = untilSignal();
     io.out(
       `platform simulator on ${running.url} (token endpoint ${running.url}/oauth/token; ` +
         `client id ${o["client-id"]}, secret ${o["client-secret"]}; read only: ${o["read-only-client-id"]}, ` +
@@ -90,7 +92,7 @@ export async function simulateCommand(args: string[], io: Io): Promise<number> {
     io.out(
       `${github === null ? "it serves" : "both serve"} from memory until stopped; Ctrl-C stops ${github === null ? "it" : "both"}`,
     );
-    await untilSignal();
+    await stopped;
   } finally {
     await github?.close();
     await running.close();
