@@ -63,6 +63,8 @@ ENV THREATBRIDGE_COMPILE_CACHE=/app/data/compile-cache
 # Slim images have no curl: Node itself asks /healthz (set THREATBRIDGE_HEALTH_PORT if health.port differs).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.THREATBRIDGE_HEALTH_PORT||9464)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# The CLI runs inside this image: the demo's last words name `docker run`/`docker exec` commands.
+ENV THREATBRIDGE_IMAGE=1
 # Exec form: node is PID 1 and gets `docker stop`'s SIGTERM itself (run: finish the write in
 # flight, save the state, exit 0).
 ENTRYPOINT ["node", "/app/dist/cli.js"]

@@ -136,8 +136,10 @@ Exit 0 all pass, 1 any fails, 2 config error.`,
 export const CONFIG_VALIDATE = defineCommand({
   name: "config validate",
   summary: "validate the config, no network",
-  description:
-    "Validate the config without any network call: exit 0 and `FILE: valid`, or 2 and what is wrong.",
+  description: `Validate the config without any network call and without any secret: exit 0 and \`FILE: valid\`,
+or 2 and every problem of the file. A secret (or the id that goes with it) whose variable is unset,
+or whose _file cannot be read, is a warning on stderr: it stops only the commands that use it
+(sync, run, reconcile, check).`,
   options: { ...CONFIG_OPTION },
 });
 
@@ -162,26 +164,66 @@ config/threatbridge.yaml works against both as it stands.`,
       arg: "N",
       help: `the simulator's port (default ${SIMULATOR_PORT}; 0 picks a free one)`,
     },
-    seed: { type: "string", arg: "N", help: "seed of the generated assets and threats" },
-    assets: { type: "string", arg: "N", help: "how many assets to generate" },
-    threats: { type: "string", arg: "N", help: "how many threats to generate" },
-    "client-id": { type: "string", arg: "ID", help: "the OAuth client id it accepts" },
-    "client-secret": { type: "string", arg: "S", help: "that client's secret" },
-    "read-only-client-id": { type: "string", arg: "ID", help: "a client id that may only read" },
-    "read-only-client-secret": { type: "string", arg: "S", help: "that client's secret" },
-    "token-ttl": { type: "string", arg: "S", help: "seconds an access token lives" },
-    "with-github": { type: "boolean", default: false, help: "also serve the GitHub stand-in" },
+    seed: { type: "string", default: "1", arg: "N", help: "seed of the generated assets and threats" },
+    assets: { type: "string", default: "40", arg: "N", help: "how many assets to generate" },
+    threats: { type: "string", default: "150", arg: "N", help: "how many threats to generate" },
+    "client-id": {
+      type: "string",
+      default: "threatbridge",
+      arg: "ID",
+      help: "the OAuth client id it accepts",
+    },
+    "client-secret": {
+      type: "string",
+      default: "threatbridge-secret",
+      arg: "S",
+      help: "that client's secret",
+    },
+    "read-only-client-id": {
+      type: "string",
+      default: "threatbridge-readonly",
+      arg: "ID",
+      help: "a client id that may only read",
+    },
+    "read-only-client-secret": {
+      type: "string",
+      default: "threatbridge-readonly-secret",
+      arg: "S",
+      help: "that client's secret",
+    },
+    "token-ttl": { type: "string", default: "300", arg: "S", help: "seconds an access token lives" },
+    "with-github": {
+      type: "boolean",
+      default: false,
+      help: "also serve the GitHub stand-in, with person controls under /_sim/ (README, Try it locally)",
+    },
     "github-port": {
       type: "string",
       default: String(STAND_IN_PORT),
       arg: "N",
-      help: `the stand-in's port (default ${STAND_IN_PORT})`,
+      help: `the stand-in's port (default ${STAND_IN_PORT}; 0 picks a free one)`,
     },
     "github-token": {
       type: "string",
       default: STAND_IN_TOKEN,
       arg: "T",
       help: `the token the stand-in accepts (default ${STAND_IN_TOKEN})`,
+    },
+  },
+});
+
+export const INIT = defineCommand({
+  name: "init",
+  summary: "write a starter config where the other commands find it",
+  description: `Write the documented example config to D/config/threatbridge.yaml (D defaults to the current
+directory), where the other commands read it when run from D without -c. As written it talks to
+\`threatbridge simulate --with-github\`; its comments say what to set for real use. An existing
+file is never overwritten (exit 2, naming it). Exit 0 written, 1 it could not be written.`,
+  options: {
+    dir: {
+      type: "string",
+      arg: "D",
+      help: "the directory to write config/threatbridge.yaml under (default: the current directory)",
     },
   },
 });

@@ -45,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
     spec: specs.SIMULATE,
     run: async (args, io) => (await import("./simulate-command.js")).simulateCommand(args, io),
   },
+  { spec: specs.INIT, run: async (args, io) => (await import("./init-command.js")).initCommand(args, io) },
   { spec: specs.DEMO, run: async (args, io) => (await import("./demo-command.js")).demoCommand(args, io) },
 ];
 
@@ -61,13 +62,17 @@ export function findCommand(argv: readonly string[]): { command: Command; rest: 
  * A first word that only begins commands ("config"): the usage of each command under it, for
  * `threatbridge config --help` and for `threatbridge config` with no or an unknown second word.
  */
-export function findGroup(word: string | undefined): { usage: string; takes: string } | undefined {
+export function findGroup(
+  word: string | undefined,
+): { usage: string; takes: string; words: string[] } | undefined {
   const under = COMMANDS.filter((c) => c.spec.name.startsWith(`${word} `));
   if (under.length === 0) return undefined;
-  const words = under.map((c) => `"${c.spec.name.slice(`${word} `.length)}"`);
+  const words = under.map((c) => c.spec.name.slice(`${word} `.length));
+  const quoted = words.map((w) => `"${w}"`);
   return {
     usage: under.map((c) => commandUsage(c.spec)).join("\n\n"),
-    takes: `${words.slice(0, -1).join(", ")} or ${words.at(-1) ?? ""}`,
+    takes: `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1) ?? ""}`,
+    words,
   };
 }
 

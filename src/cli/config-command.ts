@@ -3,11 +3,23 @@ import { CONFIG_SCHEMA, CONFIG_VALIDATE } from "./command-specs.js";
 import { parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
 
-/** `config validate`: the config is read and checked, no network (exit 0, or 2 through main). */
+/**
+ * `config validate`: the config is read and checked, no network, no secret needed (exit 0, or 2
+ * through main with every problem of the file). A secret it cannot resolve is a warning, on
+ * stderr: it stops only the commands that use it.
+ */
 export async function configValidate(args: string[], io: Io): Promise<number> {
   const opts = parseCommand(CONFIG_VALIDATE, args);
-  const { path } = await configFromArgs(opts.config, io.env);
-  io.out(`${path}: valid`);
+  const { path, warnings } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "warn" });
+  for (const w of warnings)
+    io.err(
+      `${w.line === null ? path : `${path}:${w.line}`}: ${w.path === "" ? "" : `${w.path}: `}warning: ${w.message}`,
+    );
+  io.out(
+    warnings.length === 0
+      ? `${path}: valid`
+      : `${path}: valid, with ${warnings.length} warning${warnings.length === 1 ? "" : "s"}`,
+  );
   return 0;
 }
 

@@ -1,5 +1,5 @@
 import type { Clock } from "../shared/clock.js";
-import { loadConfig, resolveConfigPath, type Config, type LoadOptions } from "../config/index.js";
+import { loadConfig, resolveConfigPath, type LoadedConfig, type LoadOptions } from "../config/index.js";
 
 /** What a command talks to: its output streams and the environment (parameters, for tests). */
 export interface Env {
@@ -27,6 +27,6 @@ export async function configFromArgs(
   configPath: string | undefined,
   env: Env,
   opts: LoadOptions = {},
-): Promise<{ config: Config; path: string }> {
+): Promise<LoadedConfig> {
   return loadConfig(resolveConfigPath(configPath, env), env, opts);
 }

@@ -1,7 +1,8 @@
 import { ConfigError } from "../config/index.js";
 import { LockHeldError, StateError } from "../state/index.js";
 import type { Io } from "./io.js";
-import { findCommand, findGroup, USAGE } from "./commands.js";
+import { COMMANDS, findCommand, findGroup, USAGE } from "./commands.js";
+import { suggest } from "../config/suggest.js";
 import { commandUsage, UsageError } from "./usage.js";
 import { version } from "./version.js";
 
@@ -25,8 +26,15 @@ function topLevel(command: string | undefined, io: Io): number {
     case "help":
       io.out(USAGE);
       return 0;
-    default:
-      throw new UsageError(command === undefined ? "no command given" : `unknown command "${command}"`);
+    default: {
+      if (command === undefined) throw new UsageError("no command given");
+      // `snyc`: the first word of a command, or a word `threatbridge` answers on its own.
+      const words = [...new Set(COMMANDS.map((c) => c.spec.name.split(" ")[0] ?? "")), "help", "version"];
+      const match = suggest(command, words);
+      throw new UsageError(
+        `unknown command "${command}"${match === undefined ? "" : `; did you mean ${match}?`}`,
+      );
+    }
   }
 }
 
@@ -46,8 +54,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (found !== undefined) return await found.command.run(found.rest, io);
     if (group !== undefined) {
       const word = argv[1];
+      const match = word === undefined ? undefined : suggest(word, group.words);
       throw new UsageError(
-        `${argv[0]} takes ${group.takes}, got ${word === undefined ? "nothing" : `"${word}"`}`,
+        `${argv[0]} takes ${group.takes}, got ${word === undefined ? "nothing" : `"${word}"`}` +
+          (match === undefined ? "" : `; did you mean ${argv[0]} ${match}?`),
       );
     }
     return topLevel(argv[0], io);

@@ -80,7 +80,10 @@ export function commandUsage(spec: CommandSpec): string {
   const rows = [...Object.entries(spec.options), ["help", HELP_OPTION] as const].map(
     ([name, o]): [string, string] => [
       (o.short !== undefined ? `-${o.short}, ` : "") + flag(name, o, false),
-      o.help,
+      // Every value an option takes by default is shown, where its help does not say it already.
+      typeof o.default === "string" && !o.help.includes("(default")
+        ? `${o.help} (default ${o.default})`
+        : o.help,
     ],
   );
   const width = Math.max(...rows.map(([left]) => left.length)) + 4;
@@ -132,9 +135,18 @@ function spreadValues(spec: CommandSpec, args: string[]): string[] {
       out.push(...(taking !== undefined ? [`--${taking}`, arg] : [arg]));
       continue;
     }
-    out.push(arg);
     const name = arg.startsWith("--") ? (arg.slice(2).split("=")[0] ?? "") : undefined;
     const option = name !== undefined && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
+    // `--threats -5`: a value that looks like a negative number is that option's value, so that the
+    // command can say what the option takes instead of the parser calling it ambiguous.
+    const next = args[i + 1];
+    if (option?.type === "string" && !arg.includes("=") && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+      taking = undefined;
+      continue;
+    }
+    out.push(arg);
     taking = option?.multiple === true && option.type === "string" ? name : undefined;
     if (taking !== undefined && !arg.includes("=") && i + 1 < args.length) out.push(args[++i] ?? "");
   }
@@ -161,8 +173,8 @@ export function intOption(
   max: number,
 ): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number, got "${value}"`);
   const n = Number(value);
-  if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`--${name} takes a whole number from ${min} to ${max}, got "${value}"`);
   return n;
 }

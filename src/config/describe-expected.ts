@@ -19,6 +19,8 @@ const JsonNode = z.looseObject({
   exclusiveMaximum: z.number().optional(),
   minLength: z.number().optional(),
   pattern: z.string().optional(),
+  title: z.string().optional(),
+  examples: z.array(z.unknown()).optional(),
 });
 
 export function describeExpected(schema: z.core.$ZodType | undefined): string {
@@ -28,7 +30,12 @@ export function describeExpected(schema: z.core.$ZodType | undefined): string {
     return inner._zod.def.options.map((option) => describeExpected(option)).join(" or ");
   }
   const parsed = JsonNode.safeParse(z.toJSONSchema(inner, { io: "input", unrepresentable: "any" }));
-  return parsed.success ? describeNode(parsed.data) : "a valid value";
+  if (!parsed.success) return "a valid value";
+  // A key's title and examples (its `.meta`) say what a value is and looks like: `schedule: 15`
+  // gets "a cron expression" and an example of one.
+  const example = parsed.data.examples?.[0];
+  const described = parsed.data.title ?? describeNode(parsed.data);
+  return example === undefined ? described : `${described}, such as ${JSON.stringify(example)}`;
 }
 
 function describeNode(node: z.infer<typeof JsonNode>): string {

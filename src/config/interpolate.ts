@@ -71,9 +71,12 @@ export function expandString(text: string, env: Env, showFragments: boolean): Ex
       const set = env[name];
       if (fallback !== undefined && (set === undefined || set === "")) value += fallback;
       else if (set !== undefined) value += set;
+      // A secret's default would be a secret written into the file: its hint names the safe ways.
       else
         errors.push(
-          `environment variable ${name} is not set (or write \${${name}:-default} to give a default)`,
+          showFragments
+            ? `environment variable ${name} is not set (or write \${${name}:-default} to give a default)`
+            : `environment variable ${name} is not set (set it, or give the key's _file form: a file holding the secret)`,
         );
     }
     changed = true;
@@ -92,7 +95,11 @@ export function interpolateDocument(
   lines: LineCounter,
   env: Env,
   schema: z.core.$ZodType,
-  opts: { unresolvedSecrets?: "error" | "placeholder" } = {},
+  opts: {
+    unresolvedSecrets?: "error" | "placeholder" | "warn";
+    /** With `warn`: each secret (or credential id) left unresolved, named. */
+    warnings?: ConfigProblem[];
+  } = {},
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const visit = (node: unknown, path: PropertyKey[]): void => {
@@ -110,19 +117,35 @@ export function interpolateDocument(
       // an operator (or a compose file's `KEY=`) leaves a variable unset, and the commands that use
       // the secret still refuse it ("must not be empty").
       const unresolved = expanded.errors.length > 0 || expanded.value === "";
-      const placeholder = opts.unresolvedSecrets === "placeholder" ? placeholderFor(path) : undefined;
+      const start = node.range?.[0];
+      const line = start === undefined ? null : lines.linePos(start).line;
+      const mode = opts.unresolvedSecrets ?? "error";
+      const placeholder = mode === "error" ? undefined : placeholderFor(path);
       if (placeholder !== undefined && unresolved) {
+        if (mode === "warn")
+          opts.warnings?.push({
+            path: formatPath(path),
+            line,
+            message: unresolvedWarning(node.value, expanded),
+          });
         node.value = placeholder;
         return;
       }
-      const start = node.range?.[0];
-      const line = start === undefined ? null : lines.linePos(start).line;
       for (const message of expanded.errors) problems.push({ path: formatPath(path), line, message });
       if (expanded.changed && expanded.errors.length === 0) node.value = typed(expanded.value, path, schema);
     }
   };
   visit(doc.contents, []);
   return problems;
+}
+
+/** The commands a secret (or a credential's id) stops when it is missing, and those it does not. */
+export const NEEDS_SECRETS = "sync, run, reconcile and check need it; status, retry and rewind do not";
+
+function unresolvedWarning(text: string, expanded: Expansion): string {
+  const name = /\$\{([A-Za-z_][A-Za-z0-9_]*)/.exec(text)?.[1];
+  if (name === undefined) return `the value is empty: ${NEEDS_SECRETS}`;
+  return `environment variable ${name} ${expanded.errors.length === 0 ? "is empty" : "is not set"}: ${NEEDS_SECRETS}`;
 }
 
 function typed(

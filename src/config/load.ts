@@ -10,15 +10,18 @@ import { ConfigSchema } from "./schema.js";
 import type { Config } from "./schema.js";
 
 /**
- * YAML file → `${VAR}` interpolation → zod validation → typed Config. Every failure is one
- * ConfigError listing all problems found at that stage with file, line and key path, so the CLI
- * can exit 2 before any network call (contract, "Configuration").
+ * YAML file → `${VAR}` interpolation → secret files → zod validation → typed Config. Every failure
+ * is one ConfigError listing every problem of the file with its line and key path (a YAML syntax
+ * error stops there: nothing after it can be read), so the CLI can exit 2 before any network call
+ * (contract, "Configuration").
  */
 
 export interface LoadedConfig {
   config: Config;
   /** The file it came from, as given. */
   path: string;
+  /** With `unresolvedSecrets: "warn"`: each secret left unresolved, by line; otherwise empty. */
+  warnings: readonly ConfigProblem[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,9 +39,10 @@ export interface LoadOptions {
    * `placeholder`: a secret (`client_secret`, `token`, `private_key`) or the id that goes with one
    * (`platform.client_id`, a GitHub App's ids) whose `${VAR}` is unset or empty reads as a
    * placeholder instead of failing, for commands that use no secret (`status`, `retry`, `rewind`;
-   * contract).
+   * contract). `warn`: the same, and each is named in `warnings` (`config validate`, which checks
+   * a file without its secrets; a secret file is read, and one that cannot be is a warning too).
    */
-  unresolvedSecrets?: "error" | "placeholder";
+  unresolvedSecrets?: "error" | "placeholder" | "warn";
   /** Reads `*_file` secrets (default: the file system). */
   readSecretFile?: ReadSecretFile;
 }
@@ -70,17 +74,16 @@ export function parseConfigText(text: string, path: string, env: Env, opts: Load
   // No cause: the parser's own errors may quote a token of the source, i.e. part of a secret.
   if (doc.errors.length > 0) throw new ConfigError(path, syntaxProblems(doc.errors, text, lines));
 
-  const envProblems = interpolateDocument(doc, lines, env, ConfigSchema, opts);
-  if (envProblems.length > 0) throw new ConfigError(path, envProblems);
-
+  const warnings: ConfigProblem[] = [];
+  const envProblems = interpolateDocument(doc, lines, env, ConfigSchema, { ...opts, warnings });
   const fileProblems = resolveSecretFiles(
     doc,
     lines,
     opts.readSecretFile,
     // A command that uses no secret reads no secret file either (status, contract).
     opts.unresolvedSecrets === "placeholder" ? UNRESOLVED_SECRET : undefined,
+    opts.unresolvedSecrets === "warn" ? warnings : undefined,
   );
-  if (fileProblems.length > 0) throw new ConfigError(path, sortByLine(fileProblems));
 
   let raw: unknown;
   try {
@@ -94,12 +97,20 @@ export function parseConfigText(text: string, path: string, env: Env, opts: Load
   // schema on its first parse, and the config is parsed once a process: compiling cost more than
   // it saved (about 20 ms of a first load with every feature configured, half that without).
   const result = ConfigSchema.safeParse(raw ?? {}, { reportInput: true, jitless: true });
-  if (!result.success) {
-    const problems = issuesToProblems(result.error.issues, { doc, lines, schema: ConfigSchema });
-    // No cause: zod's error holds the input values, secrets included, and causes get logged.
-    throw new ConfigError(path, sortByLine(problems));
-  }
-  return { config: result.data, path };
+  const earlier = [...envProblems, ...fileProblems];
+  // A key already named (its variable unset, its secret file unreadable) is not named again for
+  // the value it was left with.
+  const named = (p: ConfigProblem): boolean =>
+    earlier.some(
+      (e) => p.path === e.path || p.path.startsWith(`${e.path}.`) || p.path.startsWith(`${e.path}[`),
+    );
+  const schemaProblems = result.success
+    ? []
+    : issuesToProblems(result.error.issues, { doc, lines, schema: ConfigSchema }).filter((p) => !named(p));
+  const problems = [...earlier, ...schemaProblems];
+  // No cause: zod's error holds the input values, secrets included, and causes get logged.
+  if (problems.length > 0 || !result.success) throw new ConfigError(path, sortByLine(problems));
+  return { config: result.data, path, warnings: sortByLine(warnings) };
 }
 
 function readFailure(cause: unknown): string {

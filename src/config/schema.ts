@@ -346,6 +346,8 @@ export const ConfigSchema = z.strictObject({
           message: "not a valid cron expression (5 fields, or 6 with seconds)",
         });
     })
+    // What a schedule is, for editors and for the message of one that is no string (`schedule: 15`).
+    .meta({ title: "a cron expression, quoted", examples: ["*/15 * * * * *", "* * * * *"] })
     // Every 15 s: a new threat's issue within seconds, while an idle poll costs two platform reads
     // and conditional GitHub reads (304s, no rate-limit point), and writes no state.
     .default("*/15 * * * * *")

@@ -3,6 +3,7 @@ import { isMap, isScalar, isSeq } from "yaml";
 import type { Document, LineCounter } from "yaml";
 import { formatPath } from "./errors.js";
 import type { ConfigProblem } from "./errors.js";
+import { NEEDS_SECRETS, UNRESOLVED_SECRET } from "./interpolate.js";
 import { keyText, lineOfPath } from "./yaml-lines.js";
 
 /**
@@ -47,6 +48,11 @@ export function resolveSecretFiles(
   readSecret: ReadSecretFile = readSecretFileSync,
   /** When given, the file is not read and the secret takes this value (`status` needs none). */
   placeholder?: string,
+  /**
+   * When given, a file that cannot be read (or is empty) is named here instead of among the
+   * problems, and the secret reads as `UNRESOLVED_SECRET` (`config validate` needs no secret).
+   */
+  warnings?: ConfigProblem[],
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const visit = (node: unknown, path: PropertyKey[]): void => {
@@ -88,11 +94,19 @@ export function resolveSecretFiles(
         node.set(secretKey, shape === "list" ? doc.createNode([placeholder]) : placeholder);
         continue;
       }
+      // A secret that cannot be had is named, and reads as a placeholder, so that validation still
+      // checks the rest of the file (every problem in one run) without a second message for the key.
+      const unavailable = (message: string): void => {
+        if (warnings !== undefined) warnings.push(problem(`${message}: ${NEEDS_SECRETS}`));
+        else problems.push(problem(message));
+        node.delete(key);
+        node.set(secretKey, shape === "list" ? doc.createNode([UNRESOLVED_SECRET]) : UNRESOLVED_SECRET);
+      };
       let content: string;
       try {
         content = readSecret(file);
       } catch (cause) {
-        problems.push(problem(`cannot read the secret file ${file} (${readFailure(cause)})`));
+        unavailable(`cannot read the secret file ${file} (${readFailure(cause)})`);
         continue;
       }
       const value = content.replace(/\r?\n$/, "");
@@ -104,7 +118,7 @@ export function resolveSecretFiles(
         continue;
       }
       if (value === "") {
-        problems.push(problem(`the secret file ${file} is empty`));
+        unavailable(`the secret file ${file} is empty`);
         continue;
       }
       node.delete(key);

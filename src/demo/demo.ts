@@ -4,16 +4,7 @@ import { clip, DemoError, firstLine, plural, shortId, type Say } from "./narrate
 import { demoTally, type DemoCounts, type DemoTally } from "./tally.js";
 import { DEMO_REPO, startDemoWorld, type OpenDemoEngine, type DemoWorld } from "./setup.js";
 import { rankOfSeverity } from "../shared/severity.js";
-
-/**
- * The demo's last words: commands that work as written from the repository root after
- * `npm run build`. `simulate --with-github` serves the simulator on 8080 and the stand-in on 8081
- * with the token ghp_standin, which is where config/threatbridge.yaml points by default.
- */
-export const CLOSING_HINT =
-  "Done. Now run it yourself against both fakes, from this directory: " +
-  "`node dist/cli.js simulate --with-github --threats 10` in one terminal, then " +
-  "`PLATFORM_CLIENT_ID=threatbridge PLATFORM_CLIENT_SECRET=threatbridge-secret GITHUB_TOKEN=ghp_standin node dist/cli.js sync` in another.";
+import { closingHint, type Place } from "./closing-hint.js";
 
 /**
  * `threatbridge demo` (contract: "the embedded default: simulator + local GitHub stand-in +
@@ -28,6 +19,8 @@ interface DemoOptions {
   seed?: number;
   threats?: number;
   assets?: number;
+  /** Where the demo runs, for the commands its last words name (default: a checkout's root). */
+  place?: Place;
   /** Where the temp state directory goes (default: the OS temp directory); removed at the end. */
   tmpRoot?: string;
 }
@@ -250,7 +243,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
     await assetRemoved(run, closed.assetId);
     summary(run);
     opts.say("");
-    opts.say(CLOSING_HINT);
+    opts.say(closingHint(opts.place ?? { kind: "checkout", root: ".", here: true }));
   } finally {
     await world.close();
   }

@@ -60,7 +60,7 @@ export async function routeByAsset(run: RouteStepRun, step: number): Promise<voi
     issue.labels.filter((l) => l !== ROUTE_LABEL),
     "dave",
   );
-  world.gh.person.assign(ROUTED_REPO, issue.number, ["dave"], "dave");
+  world.gh.person.reassign(ROUTED_REPO, issue.number, ["dave"], "dave");
   world.sim.sim.updateThreat(threat.id, { severity: "critical" });
   await run.cycle("route update");
   const after = world.gh.issues(ROUTED_REPO).find((i) => i.number === issue.number);

@@ -4,6 +4,8 @@
  * installation tokens, ETags and 304s. People's actions and faults are driven in-process through
  * {@link RunningStandIn}; `faults.afterWrites(n, action)` acts right after the connector's n-th
  * write; with `webhook`, a person's close or reopen is also POSTed as a signed delivery.
+ * People also act over HTTP without a token (`/_sim/*`, person-routes.ts): close, reopen, comment and
+ * assign as a named login, for someone trying the connector by hand with `simulate --with-github`.
  */
 export { startGitHubStandIn } from "./server.js";
 export { StandInError } from "./errors.js";

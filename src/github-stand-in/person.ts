@@ -28,6 +28,10 @@ export function createPersonActions(
       const { r, issue } = target(repo, number);
       store.addComment(r, issue, body, as(login));
     },
+    assign(repo, number, assignees, login) {
+      const { r, issue } = target(repo, number);
+      store.updateIssue(r, issue, { assignees: [...issue.assignees, ...assignees] }, as(login));
+    },
     editComment(repo, commentId, body) {
       const r = store.repoByFullName(repo);
       const comment = [...r.comments.values()].flat().find((c) => c.id === commentId);
@@ -40,7 +44,7 @@ export function createPersonActions(
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { labels }, as(login));
     },
-    assign(repo, number, assignees, login) {
+    reassign(repo, number, assignees, login) {
       const { r, issue } = target(repo, number);
       store.updateIssue(r, issue, { assignees }, as(login));
     },

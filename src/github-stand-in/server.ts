@@ -13,6 +13,7 @@ import { milestoneRoutes } from "./milestone-handlers.js";
 import { createPrimaryLimit, createSecondaryLimit } from "./limits.js";
 import { appIntegration, miscRoutes } from "./misc-handlers.js";
 import { createPersonActions } from "./person.js";
+import { PERSON_ROUTE_PREFIX, personRoutes } from "./person-routes.js";
 import { createPipeline } from "./pipeline.js";
 import { repoActivityRoutes } from "./repo-activity-handlers.js";
 import { repoDirectory } from "./repo-settings.js";
@@ -68,8 +69,20 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     counters,
     repositories,
   });
+  const webhooks = createWebhookSender(
+    opts.webhook,
+    store,
+    // Read once a person acts, after the server listens and `deps` exists.
+    () => deps.shape,
+    () => clock.now(),
+  );
+  const person = createPersonActions(store, webhooks);
+  const control = personRoutes(store, person);
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    const path = new URL(req.url ?? "/", "http://stand-in").pathname;
+    // People's actions (`/_sim/*`) bypass GitHub's pipeline: no token, no limit, no fault.
+    const served = path.startsWith(PERSON_ROUTE_PREFIX) ? control(req, res, path) : handle(req, res);
+    served.catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify({ message: `stand-in failed: ${String(error)}` }));
     });
@@ -108,12 +121,6 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     ...miscRoutes(deps, primary, auth),
   ]);
 
-  const webhooks = createWebhookSender(
-    opts.webhook,
-    store,
-    () => deps.shape,
-    () => clock.now(),
-  );
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -136,7 +143,7 @@ export async function startGitHubStandIn(opts: StandInOptions = {}): Promise<Run
     comments: (repo, number) => store.commentsOf(store.repoByFullName(repo), number).map(commentSnapshot),
     events: (repo, number) => store.eventsOf(store.repoByFullName(repo), number).map(eventSnapshot),
     counters: () => ({ ...counters, byRoute: { ...counters.byRoute } }),
-    person: { ...createPersonActions(store, webhooks), setIssueTypes: features.setIssueTypes },
+    person: { ...person, setIssueTypes: features.setIssueTypes },
     webhooks,
     faults: faults.controls,
     projects: projectControls(projects),

@@ -100,11 +100,13 @@ export interface PersonActions {
   close(repo: string, number: number, opts: { reason: "completed" | "not_planned"; login: string }): void;
   reopen(repo: string, number: number, login: string): void;
   comment(repo: string, number: number, body: string, login: string): void;
+  /** Assigns people to the issue (added to its assignees, as GitHub's "Assignees" menu does). */
+  assign(repo: string, number: number, assignees: string[], login: string): void;
   /** Edits a comment's text (its author's edit): `updated_at` moves on, `created_at` stays. */
   editComment(repo: string, commentId: number, body: string): void;
   relabel(repo: string, number: number, labels: string[], login: string): void;
-  /** Sets the issue's assignees (a person's assignment in the web UI). */
-  assign(repo: string, number: number, assignees: string[], login: string): void;
+  /** Sets the issue's assignees to exactly these (a person's reassignment in the web UI). */
+  reassign(repo: string, number: number, assignees: string[], login: string): void;
   editTitle(repo: string, number: number, title: string, login: string): void;
   openPullRequest(repo: string, title: string, labels: string[], login: string): number;
   /** Locks the conversation: the connector's comments are refused with 403. */

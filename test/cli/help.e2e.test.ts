@@ -86,6 +86,28 @@ describe("<command> --help", () => {
     }
   });
 
+  it("a mistyped command gets a did-you-mean and the command list, exit 2: snyc, stauts, config valdate", async () => {
+    const cases = [
+      [["snyc"], 'unknown command "snyc"; did you mean sync?'],
+      [["stauts", "--json"], 'unknown command "stauts"; did you mean status?'],
+      [["iint"], 'unknown command "iint"; did you mean init?'],
+      [
+        ["config", "valdate"],
+        'config takes "validate" or "schema", got "valdate"; did you mean config validate?',
+      ],
+    ] as const;
+    for (const [args, message] of cases) {
+      const r = await runMain([...args], ENV);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain(`threatbridge: ${message}\n`);
+      expect(r.stdout).toBe("");
+    }
+    const far = await runMain(["frobnicate"], ENV);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('threatbridge: unknown command "frobnicate"\n');
+    expect(far.stderr).toContain("commands:");
+  });
+
   it("config with no or an unknown second word shows both config commands' usage, exit 2", async () => {
     for (const args of [["config"], ["config", "validat"]]) {
       const r = await runMain(args, ENV);

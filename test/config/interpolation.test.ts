@@ -24,14 +24,14 @@ describe("environment interpolation", () => {
     expect(parse(text).config.github.api_url).toBe("http://127.0.0.1:3000/api/v3");
   });
 
-  it("an unset variable without default is an error naming the variable, the key path and the line", () => {
+  it("an unset variable without default is an error naming the variable, the key path and the line; a secret's hint never suggests a default written into the file", () => {
     const error = errorOf(minimalPlus(), { PLATFORM_CLIENT_ID: "id", GITHUB_TOKEN: "t" });
     expect(error.problems).toEqual([
       {
         path: "platform.client_secret",
         line: 5,
         message:
-          "environment variable PLATFORM_CLIENT_SECRET is not set (or write ${PLATFORM_CLIENT_SECRET:-default} to give a default)",
+          "environment variable PLATFORM_CLIENT_SECRET is not set (set it, or give the key's _file form: a file holding the secret)",
       },
     ]);
     expect(error.message).toMatch(

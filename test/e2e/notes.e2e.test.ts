@@ -57,7 +57,7 @@ describe("notes (end to end)", () => {
     expect(section()).toContain(`${BEGIN}\n`);
     expect(section()).not.toContain("Assignees:");
     // A person assigns the issue and two people comment, in GitHub's web UI.
-    w.gh.person.assign(REPO, issue.number, ["alice", "bob"], "alice");
+    w.gh.person.reassign(REPO, issue.number, ["alice", "bob"], "alice");
     w.gh.person.comment(REPO, issue.number, "Taking this one.", "alice");
     w.gh.person.comment(REPO, issue.number, "Thanks.", "carol");
     expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
@@ -67,7 +67,7 @@ describe("notes (end to end)", () => {
     // A later cycle with nothing new keeps them; an unassignment is shown as well.
     expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
     expect(section()).toContain("Assignees: alice, bob\n");
-    w.gh.person.assign(REPO, issue.number, ["bob"], "bob");
+    w.gh.person.reassign(REPO, issue.number, ["bob"], "bob");
     expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
     expect(section()).toContain("Assignees: bob\n");
   });

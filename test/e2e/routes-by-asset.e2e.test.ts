@@ -107,7 +107,7 @@ describe("routes by asset (end to end)", () => {
       [...created!.labels.filter((l) => l !== "payments"), "triaged"],
       "alice",
     );
-    w.gh.person.assign(PAYMENTS, created!.number, ["bob"], "alice");
+    w.gh.person.reassign(PAYMENTS, created!.number, ["bob"], "alice");
     w.sim.sim.updateThreat(threat.id, { severity: "critical", name: "Weak cipher, now exploited" });
     await sync(w);
 
