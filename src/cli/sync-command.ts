@@ -10,7 +10,14 @@ import {
   type SyncContext,
 } from "../sync/index.js";
 import type { Threat } from "../platform/index.js";
-import { drainSeconds, drainView, progressTally, startTerminalProgress } from "../observability/index.js";
+import {
+  drainSeconds,
+  drainView,
+  progressTally,
+  queuedText,
+  startTerminalProgress,
+  type BudgetLimits,
+} from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { RECONCILE, SYNC } from "./command-specs.js";
@@ -20,15 +27,18 @@ import { cliLogger, secretsOf, type Connector } from "./wiring.js";
 import { terminalWriter, type TerminalWriter } from "./terminal-writer.js";
 import { openEngine } from "./open-engine.js";
 
-/** The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`). */
-function reportText(report: CycleReport, reconcile: boolean): string {
+/**
+ * The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`);
+ * `queued` says what is left for the write budget and how long it takes (observability/eta.ts).
+ */
+function reportText(report: CycleReport, reconcile: boolean, queued: string): string {
   const c = (name: CounterName): number => report.counters[name] ?? 0;
   const parts = [
     `cycle ${report.ok ? "ok" : "failed"}`,
     `read ${c("threats_read")} threats, ${c("assets_read")} assets`,
-    `done ${report.drained.done}, failed ${report.drained.failed}, deferred ${report.drained.deferred}`,
+    `done ${report.drained.done}, failed ${report.drained.failed}`,
     `created ${c("issues_created")}, updated ${c("issues_updated") + c("issues_state_changed")}, verdicts ${c("platform_verdicts")}, links ${c("platform_links")}`,
-    `queued ${report.queue.total}`,
+    report.queue.total === 0 ? queued : `${queued} (the next \`sync\` or \`run\` carries them out)`,
   ];
   // The SLA's writes, only where there were some (the line is unchanged without SLAs).
   const sla = [c("sla_breach_labels"), c("milestones_created"), c("issues_milestoned")];
@@ -54,6 +64,20 @@ function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
   );
 }
 
+/** Seconds the given writes take now: the budget's windows as they stand and GitHub's rate limit as last seen. */
+function etaNow(
+  ctx: SyncContext,
+  connector: Pick<Connector, "rateLimitSeen">,
+): (writes: number) => number | null {
+  return (writes) =>
+    drainSeconds(writes, drainView(ctx.github.budget.snapshot(), connector.rateLimitSeen()), ctx.clock.now());
+}
+
+function budgetOf(ctx: SyncContext): BudgetLimits {
+  const b = ctx.config.github.write_budget;
+  return { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms };
+}
+
 /**
  * On a terminal (or with THREATBRIDGE_PROGRESS=1, for tests: one line per refresh), a progress line
  * on stderr, below the log records, with the ETA under every limit that binds now.
@@ -67,11 +91,10 @@ function startSyncProgress(
   if (terminal === null && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
   const tally = progressTally();
   ctx.subscribe(tally.observe);
-  const budget = ctx.github.budget;
   return startTerminalProgress({
     sample: () => tally.sample(Object.keys(ctx.state.queue).length),
-    eta: (writes) =>
-      drainSeconds(writes, drainView(budget.snapshot(), connector.rateLimitSeen()), ctx.clock.now()),
+    eta: etaNow(ctx, connector),
+    budget: budgetOf(ctx),
     display: terminal ?? { progress: (line) => line !== "" && io.err(line) },
   });
 }
@@ -136,7 +159,10 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         const report = await runCycle(ctx, { reconcile, recreate, signal: abort.signal });
         const summary = summarizeDryRun(ctx, threatsRead, hadIssue, reads.read());
         if (json) for (const record of [...summary.adopted, ...sink.records]) io.out(JSON.stringify(record));
-        else io.out(secrets.scrub(formatPlan(sink.records, summary, report.error)));
+        else {
+          const time = { githubWrites: sink.githubWrites, budget: budgetOf(ctx) };
+          io.out(secrets.scrub(formatPlan(sink.records, summary, time, report.error)));
+        }
         // The cycle logged the error (stderr); with --json the exit code says it.
         return report.error ? 1 : 0;
       } finally {
@@ -197,7 +223,11 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
       const text = json
         ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
-        : reportText(report, reconcile) +
+        : reportText(
+            report,
+            reconcile,
+            queuedText(report.queue.total, etaNow(ctx, connector)(report.queue.total), budgetOf(ctx)),
+          ) +
           (waiting === undefined
             ? ""
             : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`) +

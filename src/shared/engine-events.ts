@@ -114,32 +114,51 @@ export type EngineEventType = EngineEvent["type"];
 
 export type EngineObserver = (event: EngineEvent) => void;
 
+/** Which side a write went to: GitHub's (paced by `github.write_budget`) or the platform's. */
+export type WriteSide = "github" | "platform";
+
 // A record over every write type: a write added to `WriteEvent` without its entry here (or an entry
-// that is not a write) does not compile, so the audit log never misses a kind of write.
-const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
-  created: true,
-  updated: true,
-  closed: true,
-  reopened: true,
-  commented: true,
-  linked: true,
-  verdict_sent: true,
-  group_written: true,
-  attached: true,
-  risk_accepted: true,
-  expiry_warned: true,
-  risk_expired: true,
-  recurred: true,
-  sla_breach_labeled: true,
-  milestone_created: true,
-  milestone_set: true,
-  feature_written: true,
+// that is not a write) does not compile, so the audit log never misses a kind of write. Each names
+// the side the write goes to; a feature's write says its own (`PLATFORM_FEATURE_ACTIONS`).
+const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: WriteSide | "feature" } = {
+  created: "github",
+  updated: "github",
+  closed: "github",
+  reopened: "github",
+  commented: "github",
+  linked: "platform",
+  verdict_sent: "platform",
+  group_written: "github",
+  attached: "github",
+  risk_accepted: "platform",
+  expiry_warned: "github",
+  risk_expired: "platform",
+  recurred: "github",
+  sla_breach_labeled: "github",
+  milestone_created: "github",
+  milestone_set: "github",
+  feature_written: "feature",
 };
 const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
+
+/** The features' audit actions that write to the platform (a note, `POST …/update-note`); the rest write to GitHub. */
+const PLATFORM_FEATURE_ACTIONS: ReadonlySet<string> = new Set(["note"]);
 
 /** Whether the event is a write the connector made to either side (contract, "Logs"). */
 export function isWrite(event: EngineEvent): event is WriteEvent {
   return WRITES.has(event.type);
+}
+
+/**
+ * The side a write went to: GitHub's writes are the ones `github.write_budget` paces, so a count of
+ * them is read against that budget; the platform's (links, verdicts, notes) are counted apart.
+ */
+export function writeSide(event: WriteEvent): WriteSide {
+  const side = WRITE_TYPES[event.type];
+  if (side !== "feature") return side;
+  return event.type === "feature_written" && PLATFORM_FEATURE_ACTIONS.has(event.action)
+    ? "platform"
+    : "github";
 }
 
 /**

@@ -7,12 +7,14 @@ export {
   countedAs,
   eventBus,
   isWrite,
+  writeSide,
   type CounterName,
   type EngineEvent,
   type EngineEventType,
   type EngineObserver,
   type IssueRef,
   type WriteEvent,
+  type WriteSide,
 } from "./engine-events.js";
 export {
   isSettableStatus,

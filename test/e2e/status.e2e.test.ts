@@ -142,7 +142,7 @@ describe("status", () => {
       `held by pid ${process.pid} on ${hostname()} since ${since} (5 min ago) (running)`,
     );
     // 6 a minute, one a second, nothing spent in the windows: the sixth goes 5 s from now.
-    expect(text.stdout).toMatch(/backlog: +6 due \(1 failing\); about 5 s at the write budget/);
+    expect(text.stdout).toMatch(/backlog: +6 queued: about 5 s at 6\/min, 600\/h, 1 s apart; 1 failing$/m);
     expect(text.stdout).toContain("by action:   verdict 1, close_reopen 1, create 4");
     expect(text.stdout).toContain("by severity: critical 2, high 1, medium 1, low 1, informational 1");
     expect(text.stdout).toContain(`last error: GitHub answered 422: label name too long (threat ${ID(3)})`);
