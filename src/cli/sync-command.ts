@@ -200,6 +200,8 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         });
       } finally {
         progress?.stop();
+        // On a terminal, the summary of the writes held back in the last seconds comes now.
+        logger.flush();
       }
       if (lockLost) {
         io.err("sync stopped: another process holds the state lock now; nothing more was saved");
