@@ -23,8 +23,19 @@ export type WriteEvent =
   | { type: "reopened"; threatId: string; issue: IssueRef }
   | { type: "commented"; threatId: string; issue: IssueRef }
   | { type: "linked"; threatId: string; issue: IssueRef }
-  /** `detail` is the status sent (PATCH /v1/threats/{id}). */
-  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string }
+  /**
+   * `detail` is the status sent (PATCH /v1/threats/{id}), `answered` the status the platform
+   * answered with (its effective status: spec, PATCH rule 3), `by` the GitHub login of the person
+   * whose close or reopen it carries (null where GitHub did not say who).
+   */
+  | {
+      type: "verdict_sent";
+      threatId: string;
+      issue: IssueRef;
+      detail: string;
+      answered: string | null;
+      by: string | null;
+    }
   /**
    * A group's parent issue written (contract, "Groups"); `threatId` is the group's key
    * (`group:<by>:<key>`), `detail` what was written: create, update, close or reopen.

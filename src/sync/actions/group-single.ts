@@ -3,6 +3,7 @@ import type { Threat } from "../../platform/index.js";
 import { withRevision } from "../../shared/index.js";
 import type { GroupIssue, GroupRecord } from "../../state/index.js";
 import { singleChanged, singleMade } from "../transitions/group.js";
+import { personLogin } from "./write-helpers.js";
 import {
   describeGroupState,
   groupCreateAsAsked,
@@ -140,6 +141,8 @@ export const singleVerdictAction: ActionModule<ActionOf<"single_verdict">, Threa
               threatId: action.threatId,
               issue: { repo: action.repo, number: action.number },
               detail: action.status,
+              answered: threat?.status ?? null,
+              by: personLogin(action.login),
             },
           ],
     commit: "checkpoint",
