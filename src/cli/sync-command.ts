@@ -9,7 +9,7 @@ import {
   type CycleReport,
   type SyncContext,
 } from "../sync/index.js";
-import type { Threat } from "../platform/index.js";
+import { FAILURE_HINTS, type Threat } from "../platform/index.js";
 import {
   drainSeconds,
   drainView,
@@ -31,7 +31,7 @@ import { openEngine } from "./open-engine.js";
  * The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`);
  * `queued` says what is left for the write budget and how long it takes (observability/eta.ts).
  */
-function reportText(report: CycleReport, reconcile: boolean, queued: string): string {
+function reportText(report: CycleReport, reconcile: boolean, queued: string, logged: boolean): string {
   const c = (name: CounterName): number => report.counters[name] ?? 0;
   const parts = [
     `cycle ${report.ok ? "ok" : "failed"}`,
@@ -50,7 +50,19 @@ function reportText(report: CycleReport, reconcile: boolean, queued: string): st
       `second issues carrying a mapped threat's marker (left alone) ${c("duplicate_markers")}`,
     );
   }
-  return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
+  return parts.join("; ") + (report.error ? `\nerror: ${errorOnce(report.error, logged)}` : "");
+}
+
+/**
+ * The cycle's error as the summary says it: when the cycle's log line (stderr) carried it already,
+ * the platform's hint of what to check (`FAILURE_HINTS`) is said there only, not a second time.
+ */
+function errorOnce(error: string, logged: boolean): string {
+  if (!logged) return error;
+  const hint = Object.values(FAILURE_HINTS).find((h) => error.endsWith(`; ${h}`));
+  return hint === undefined
+    ? error
+    : `${error.slice(0, -hint.length - 2)} (the log line above says what to check)`;
 }
 
 function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
@@ -229,6 +241,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
             report,
             reconcile,
             queuedText(report.queue.total, etaNow(ctx, connector)(report.queue.total), budgetOf(ctx)),
+            logger.isLevelEnabled("error"),
           ) +
           (waiting === undefined
             ? ""

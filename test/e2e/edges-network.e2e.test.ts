@@ -148,5 +148,8 @@ describe("an unreachable platform is not blamed on credentials", () => {
     expect(text).toMatch(/connection was refused/);
     expect(text).toContain("not a credentials problem");
     expect(text).not.toContain("check platform.client_id");
+    // The hint is said once: in the cycle's log line; the summary points there.
+    expect(text.match(/not a credentials problem/g)).toHaveLength(1);
+    expect(result.stdout).toMatch(/^error: .*ECONNREFUSED.* \(the log line above says what to check\)$/m);
   });
 });
