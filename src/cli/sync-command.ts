@@ -10,6 +10,7 @@ import {
   type SyncContext,
 } from "../sync/index.js";
 import { FAILURE_HINTS, type Threat } from "../platform/index.js";
+import { DATA_MAPS, snakeKeys } from "../shared/index.js";
 import {
   drainSeconds,
   drainView,
@@ -51,6 +52,18 @@ function reportText(report: CycleReport, reconcile: boolean, queued: string, log
     );
   }
   return parts.join("; ") + (report.error ? `\nerror: ${errorOnce(report.error, logged)}` : "");
+}
+
+/**
+ * `sync --json`: the report with snake_case keys (one vocabulary with the logs and `status --json`);
+ * what stays queued is `queue.total`, so the drain's count of subjects it left for later (summed
+ * over the walk's drains, not a count of work) is not shown.
+ */
+function reportJson(
+  report: CycleReport & { interrupted?: NodeJS.Signals; platformNotBefore?: string },
+): string {
+  const { deferred: _left, ...drained } = report.drained;
+  return JSON.stringify(snakeKeys({ ...report, drained }, DATA_MAPS));
 }
 
 /**
@@ -226,7 +239,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         io.out(
           secrets.scrub(
             json
-              ? JSON.stringify({ ...report, interrupted: interruptedBy })
+              ? reportJson({ ...report, interrupted: interruptedBy })
               : interruptedText(report, interruptedBy),
           ),
         );
@@ -236,7 +249,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       const notBefore = connector.platform.stats().notBefore;
       const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
       const text = json
-        ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
+        ? reportJson(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
         : reportText(
             report,
             reconcile,

@@ -1,5 +1,6 @@
 export { realSleep, systemClock, type Clock, type Sleep } from "./clock.js";
 export { deepFreeze } from "./deep-freeze.js";
+export { DATA_MAPS, snakeCase, snakeKeys } from "./snake-keys.js";
 export { isRecord } from "./json.js";
 export { createRequestTally, type RequestCount, type RequestTally } from "./request-tally.js";
 export { rankOfSeverity, SEVERITIES, type SeverityName } from "./severity.js";

@@ -132,7 +132,7 @@ describe("a long Retry-After is honoured across processes (spec Errors rule 1)",
     const third = await world.cli(["sync", "-c", world.configPath, "--json"]);
     expect(platform.requests.length).toBe(asked);
     expect(JSON.parse(third.stdout.trim().split("\n").at(-1) ?? "{}")).toMatchObject({
-      platformNotBefore: expect.stringMatching(/^\d{4}-/),
+      platform_not_before: expect.stringMatching(/^\d{4}-/),
     });
   });
 });
