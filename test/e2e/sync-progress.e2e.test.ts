@@ -68,6 +68,9 @@ describe("sync progress and interruption", () => {
         "write_budget: { per_minute: 6, per_hour: 0, min_interval_ms: 0 }",
       ),
     );
+    // The word is explained where a user looks first.
+    const help = await world.run(["sync", "--help"]);
+    expect(help.stdout).toMatch(/^Queued: work waiting for github\.write_budget/m);
     const plan = await world.run(["sync", "-c", config, "--dry-run"]);
     const creates = /totals: create (\d+)/.exec(plan.stdout)?.[1];
     expect(creates).toBeDefined();
