@@ -30,7 +30,11 @@ on health.port. SIGTERM or SIGINT finish the write in flight, save the state and
 export const SYNC = defineCommand({
   name: "sync",
   summary: "exactly one cycle, then exit",
-  description: "Exactly one cycle, then exit (0 ok, 1 failed, 2 config or usage error).",
+  description: `Exactly one cycle, then exit (0 ok, 1 failed, 2 config or usage error).
+
+Queued: work waiting for github.write_budget (GitHub's writes are paced by it; the
+platform's are not). It is kept in the state and done in priority order by the next
+\`sync\` or \`run\`; \`status\` shows it and how long it takes at the budget.`,
   options: {
     ...CONFIG_OPTION,
     "dry-run": DRY_RUN,

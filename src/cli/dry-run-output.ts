@@ -1,5 +1,13 @@
 import type { PlatformClient, StreamPage, Threat } from "../platform/index.js";
 import { ACTION_KINDS, type DryRunRecord, type DryRunSink, type DryRunSummary } from "../sync/index.js";
+import {
+  budgetText,
+  drainSeconds,
+  formatCount,
+  formatEta,
+  limitsOnly,
+  type BudgetLimits,
+} from "../observability/index.js";
 import { fit, terminalText } from "./terminal-text.js";
 
 /**
@@ -8,10 +16,50 @@ import { fit, terminalText } from "./terminal-text.js";
  * contract's one object per action per line.
  */
 
-/** Collects the engine's records, so that the header (what was read) can come first. */
-export function collectingSink(): DryRunSink & { records: DryRunRecord[] } {
+/**
+ * Collects the engine's records, so that the header (what was read) can come first, and counts the
+ * GitHub writes among them by action (the plan's time at the write budget).
+ */
+export function collectingSink(): DryRunSink & {
+  records: DryRunRecord[];
+  githubWrites: Map<string, number>;
+} {
   const records: DryRunRecord[] = [];
-  return { records, print: (line) => void records.push(line) };
+  const githubWrites = new Map<string, number>();
+  return {
+    records,
+    githubWrites,
+    print(line, githubWrite) {
+      records.push(line);
+      if (githubWrite === true) githubWrites.set(line.action, (githubWrites.get(line.action) ?? 0) + 1);
+    },
+  };
+}
+
+/** What the plan's GitHub writes take at the configured write budget, from nothing spent. */
+export interface PlanTime {
+  githubWrites: ReadonlyMap<string, number>;
+  budget: BudgetLimits;
+}
+
+const plural = (n: number, word: string): string =>
+  `${formatCount(n)} ${n === 1 ? word : /(s|sh|ch|x)$/.test(word) ? `${word}es` : `${word}s`}`;
+
+/**
+ * "4,015 creates: about 8 h 2 min at 80/min, 500/h" (several kinds: "4,030 GitHub writes (create
+ * 4,015, comment 15): …"). Only GitHub's writes: the platform's are not paced by the write budget.
+ */
+export function planTimeText(time: PlanTime): string {
+  const kinds = [...time.githubWrites].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  const total = kinds.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return "no GitHub writes: the write budget does not bind";
+  const [only] = kinds;
+  const what =
+    kinds.length === 1 && only !== undefined
+      ? plural(only[1], only[0])
+      : `${formatCount(total)} GitHub writes (${kinds.map(([a, n]) => `${a} ${formatCount(n)}`).join(", ")})`;
+  const seconds = drainSeconds(total, limitsOnly(time.budget), 0);
+  return `${what}: ${seconds === null ? formatEta(total, null) : `${formatEta(total, seconds)} at ${budgetText(time.budget)}`}`;
 }
 
 async function* tap(
@@ -63,7 +111,12 @@ function table(rows: string[][]): string[] {
   );
 }
 
-export function formatPlan(records: DryRunRecord[], summary: DryRunSummary, error?: string): string {
+export function formatPlan(
+  records: DryRunRecord[],
+  summary: DryRunSummary,
+  time: PlanTime,
+  error?: string,
+): string {
   const all = [...summary.adopted, ...records];
   const r = summary.read;
   const lines = [
@@ -95,6 +148,7 @@ export function formatPlan(records: DryRunRecord[], summary: DryRunSummary, erro
     "",
     `totals: ${ordered.length === 0 ? "none" : ordered.map(([a, n]) => `${a} ${n}`).join(", ")}`,
   );
+  if (all.length > 0) lines.push(`time at the write budget: ${planTimeText(time)}`);
   const n = summary.noIssue;
   const statuses = Object.entries(n.status);
   const firstSeen = statuses.reduce((sum, [, k]) => sum + k, 0);

@@ -8,6 +8,7 @@ import { inspectLockFile } from "./status-lock.js";
 import { STATUS } from "./command-specs.js";
 import { parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
+import { DATA_MAPS, snakeKeys } from "../shared/index.js";
 
 /**
  * `status`: what the state holds; reads the state and lock files only (no lock taken, no network)
@@ -59,7 +60,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
     }),
     ...counted,
   };
-  if (opts.json === true) io.out(JSON.stringify(report));
+  if (opts.json === true) io.out(JSON.stringify(snakeKeys(report, DATA_MAPS)));
   else if (problem !== undefined)
     io.out(`state:      ${config.state.path} (unreadable)\nproblem:    ${problem}`);
   else

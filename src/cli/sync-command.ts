@@ -9,8 +9,16 @@ import {
   type CycleReport,
   type SyncContext,
 } from "../sync/index.js";
-import type { Threat } from "../platform/index.js";
-import { drainSeconds, drainView, progressTally, startTerminalProgress } from "../observability/index.js";
+import { FAILURE_HINTS, type Threat } from "../platform/index.js";
+import { DATA_MAPS, snakeKeys } from "../shared/index.js";
+import {
+  drainSeconds,
+  drainView,
+  progressTally,
+  queuedText,
+  startTerminalProgress,
+  type BudgetLimits,
+} from "../observability/index.js";
 import { noteGitHubSide } from "./cycle-github.js";
 import { collectingSink, formatPlan, tapThreats } from "./dry-run-output.js";
 import { RECONCILE, SYNC } from "./command-specs.js";
@@ -20,15 +28,18 @@ import { cliLogger, secretsOf, type Connector } from "./wiring.js";
 import { terminalWriter, type TerminalWriter } from "./terminal-writer.js";
 import { openEngine } from "./open-engine.js";
 
-/** The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`). */
-function reportText(report: CycleReport, reconcile: boolean): string {
+/**
+ * The human summary, from the cycle summary observer's tally (the same as `--json`'s `counters`);
+ * `queued` says what is left for the write budget and how long it takes (observability/eta.ts).
+ */
+function reportText(report: CycleReport, reconcile: boolean, queued: string, logged: boolean): string {
   const c = (name: CounterName): number => report.counters[name] ?? 0;
   const parts = [
     `cycle ${report.ok ? "ok" : "failed"}`,
     `read ${c("threats_read")} threats, ${c("assets_read")} assets`,
-    `done ${report.drained.done}, failed ${report.drained.failed}, deferred ${report.drained.deferred}`,
+    `done ${report.drained.done}, failed ${report.drained.failed}`,
     `created ${c("issues_created")}, updated ${c("issues_updated") + c("issues_state_changed")}, verdicts ${c("platform_verdicts")}, links ${c("platform_links")}`,
-    `queued ${report.queue.total}`,
+    report.queue.total === 0 ? queued : `${queued} (the next \`sync\` or \`run\` carries them out)`,
   ];
   // The SLA's writes, only where there were some (the line is unchanged without SLAs).
   const sla = [c("sla_breach_labels"), c("milestones_created"), c("issues_milestoned")];
@@ -40,7 +51,31 @@ function reportText(report: CycleReport, reconcile: boolean): string {
       `second issues carrying a mapped threat's marker (left alone) ${c("duplicate_markers")}`,
     );
   }
-  return parts.join("; ") + (report.error ? `\nerror: ${report.error}` : "");
+  return parts.join("; ") + (report.error ? `\nerror: ${errorOnce(report.error, logged)}` : "");
+}
+
+/**
+ * `sync --json`: the report with snake_case keys (one vocabulary with the logs and `status --json`);
+ * what stays queued is `queue.total`, so the drain's count of subjects it left for later (summed
+ * over the walk's drains, not a count of work) is not shown.
+ */
+function reportJson(
+  report: CycleReport & { interrupted?: NodeJS.Signals; platformNotBefore?: string },
+): string {
+  const { deferred: _left, ...drained } = report.drained;
+  return JSON.stringify(snakeKeys({ ...report, drained }, DATA_MAPS));
+}
+
+/**
+ * The cycle's error as the summary says it: when the cycle's log line (stderr) carried it already,
+ * the platform's hint of what to check (`FAILURE_HINTS`) is said there only, not a second time.
+ */
+function errorOnce(error: string, logged: boolean): string {
+  if (!logged) return error;
+  const hint = Object.values(FAILURE_HINTS).find((h) => error.endsWith(`; ${h}`));
+  return hint === undefined
+    ? error
+    : `${error.slice(0, -hint.length - 2)} (the log line above says what to check)`;
 }
 
 function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
@@ -52,6 +87,20 @@ function interruptedText(report: CycleReport, signal: NodeJS.Signals): string {
     `sync interrupted by ${signal}: the state is saved; ${report.drained.done} done, ${q.total} stay queued` +
     (q.total > 0 ? ` (${byAction}); the next \`sync\` or \`run\` carries them out` : "")
   );
+}
+
+/** Seconds the given writes take now: the budget's windows as they stand and GitHub's rate limit as last seen. */
+function etaNow(
+  ctx: SyncContext,
+  connector: Pick<Connector, "rateLimitSeen">,
+): (writes: number) => number | null {
+  return (writes) =>
+    drainSeconds(writes, drainView(ctx.github.budget.snapshot(), connector.rateLimitSeen()), ctx.clock.now());
+}
+
+function budgetOf(ctx: SyncContext): BudgetLimits {
+  const b = ctx.config.github.write_budget;
+  return { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms };
 }
 
 /**
@@ -67,11 +116,10 @@ function startSyncProgress(
   if (terminal === null && io.env["THREATBRIDGE_PROGRESS"] !== "1") return null;
   const tally = progressTally();
   ctx.subscribe(tally.observe);
-  const budget = ctx.github.budget;
   return startTerminalProgress({
     sample: () => tally.sample(Object.keys(ctx.state.queue).length),
-    eta: (writes) =>
-      drainSeconds(writes, drainView(budget.snapshot(), connector.rateLimitSeen()), ctx.clock.now()),
+    eta: etaNow(ctx, connector),
+    budget: budgetOf(ctx),
     display: terminal ?? { progress: (line) => line !== "" && io.err(line) },
   });
 }
@@ -136,7 +184,10 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         const report = await runCycle(ctx, { reconcile, recreate, signal: abort.signal });
         const summary = summarizeDryRun(ctx, threatsRead, hadIssue, reads.read());
         if (json) for (const record of [...summary.adopted, ...sink.records]) io.out(JSON.stringify(record));
-        else io.out(secrets.scrub(formatPlan(sink.records, summary, report.error)));
+        else {
+          const time = { githubWrites: sink.githubWrites, budget: budgetOf(ctx) };
+          io.out(secrets.scrub(formatPlan(sink.records, summary, time, report.error)));
+        }
         // The cycle logged the error (stderr); with --json the exit code says it.
         return report.error ? 1 : 0;
       } finally {
@@ -174,6 +225,8 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         });
       } finally {
         progress?.stop();
+        // On a terminal, the summary of the writes held back in the last seconds comes now.
+        logger.flush();
       }
       if (lockLost) {
         io.err("sync stopped: another process holds the state lock now; nothing more was saved");
@@ -186,7 +239,7 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
         io.out(
           secrets.scrub(
             json
-              ? JSON.stringify({ ...report, interrupted: interruptedBy })
+              ? reportJson({ ...report, interrupted: interruptedBy })
               : interruptedText(report, interruptedBy),
           ),
         );
@@ -196,8 +249,13 @@ export async function syncCommand(args: string[], io: Io, mode: "sync" | "reconc
       const notBefore = connector.platform.stats().notBefore;
       const waiting = notBefore === undefined ? undefined : new Date(notBefore).toISOString();
       const text = json
-        ? JSON.stringify(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
-        : reportText(report, reconcile) +
+        ? reportJson(waiting === undefined ? report : { ...report, platformNotBefore: waiting })
+        : reportText(
+            report,
+            reconcile,
+            queuedText(report.queue.total, etaNow(ctx, connector)(report.queue.total), budgetOf(ctx)),
+            logger.isLevelEnabled("error"),
+          ) +
           (waiting === undefined
             ? ""
             : `\nplatform: asked not to be called before ${waiting} (Retry-After); it is read after that`) +

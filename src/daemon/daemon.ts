@@ -21,6 +21,7 @@ import {
   type EngineEvent,
   type StreamKind,
   type SyncContext,
+  writeSide,
 } from "../sync/index.js";
 import { nextWorkAt } from "./next-work.js";
 import { createPollPace, type PollStats } from "./poll-pace.js";
@@ -107,9 +108,11 @@ export function createDaemon(opts: DaemonOptions): Daemon {
   };
   const sliceMs = opts.drainSliceMs ?? 10_000;
   // One info line a minute while a backlog drains, so a long drain is not silent.
+  const b = ctx.config.github.write_budget;
   const progress = drainProgress({
     logger,
     now: () => clock.now(),
+    budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
     eta: (writes) =>
       drainSeconds(
         writes,
@@ -117,10 +120,10 @@ export function createDaemon(opts: DaemonOptions): Daemon {
         ctx.clock.now(),
       ),
   });
-  /** Writes done to either side while running, as the engine's events tell (the progress log's count). */
-  let written = 0;
+  /** Writes done to each side while running, as the engine's events tell (the progress log's counts). */
+  const written = { github: 0, platform: 0 };
   const countWrites = (event: EngineEvent): void => {
-    if (isWrite(event)) written += 1;
+    if (isWrite(event)) written[writeSide(event)] += 1;
   };
   const maxIdleMs = opts.maxIdleMs ?? 60_000;
   const errorPauseMs = opts.errorPauseMs ?? 5_000;

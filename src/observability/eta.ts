@@ -126,6 +126,41 @@ export function formatEta(writes: number, seconds: number | null): string {
   return `about ${formatDuration(s)}`;
 }
 
+/** A count as a person reads it: "4,015". */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** The configured limits as a person reads them: "80/min, 500/h, 1 s apart"; "no write budget set". */
+export function budgetText(b: BudgetLimits): string {
+  const parts = [
+    ...(b.perMinute > 0 ? [`${formatCount(b.perMinute)}/min`] : []),
+    ...(b.perHour > 0 ? [`${formatCount(b.perHour)}/h`] : []),
+    ...(b.minIntervalMs > 0
+      ? [b.minIntervalMs % 1000 === 0 ? `${b.minIntervalMs / 1000} s apart` : `${b.minIntervalMs} ms apart`]
+      : []),
+  ];
+  return parts.length === 0 ? "no write budget set" : parts.join(", ");
+}
+
+/**
+ * Work waiting on the write budget, in the one word every output uses for it ("queued"), with the
+ * ETA of what is known: "1,195 queued: about 2 h 3 min at 80/min, 500/h". `moreToRead`: a stream is
+ * still being read, so more work may come than the ETA counts ("…, and more to read").
+ */
+export function queuedText(
+  queued: number,
+  seconds: number | null,
+  budget: BudgetLimits,
+  moreToRead = false,
+): string {
+  const more = moreToRead ? ", and more to read" : "";
+  if (queued === 0) return `nothing queued${moreToRead ? " yet, more to read" : ""}`;
+  const eta =
+    seconds === null ? formatEta(queued, null) : `${formatEta(queued, seconds)} at ${budgetText(budget)}`;
+  return `${formatCount(queued)} queued: ${eta}${more}`;
+}
+
 /** "2026-11-23T04:10:00.000Z (3 min ago)": ISO for logs and scripts, the age for a person. */
 export function formatWhen(iso: string, nowMs: number): string {
   const at = Date.parse(iso);

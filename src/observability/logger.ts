@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type * as PinoPrettyModule from "pino-pretty";
 import type { SecretRegistry } from "./secrets.js";
 import { serializeError } from "./error-serializer.js";
+import { writeLines, type WriteLinesOptions } from "./write-lines.js";
 
 export type Logger = PinoLogger;
 
@@ -46,11 +47,28 @@ interface LoggerOptions {
   format?: LogFormat;
   /** Colours in pretty text (a terminal); off for files and tests. */
   colorize?: boolean;
+  /** Pretty text only: how writes are summarized in a backfill (observability/write-lines.ts; tests). */
+  writeLines?: Partial<WriteLinesOptions>;
 }
 
+/** A destination pino's `logger.flush()` reaches (a SonicBoom; the pretty writer's summary of writes). */
+type Flushable = DestinationStream & { flush?: (cb?: (err?: Error) => void) => void };
+
 /** A destination that scrubs each serialized line; registered secrets are matched in JSON form too. */
-function scrubbing(destination: DestinationStream, secrets: SecretRegistry): DestinationStream {
-  return { write: (line: string) => destination.write(secrets.scrub(line)) };
+function scrubbing(destination: Flushable, secrets: SecretRegistry): Flushable {
+  return {
+    write: (line: string) => destination.write(secrets.scrub(line)),
+    // Bound: a SonicBoom's flush is a method of its stream.
+    flush: (cb) => (destination.flush ? destination.flush(cb) : cb?.()),
+  };
+}
+
+/** The audit action of a write's record (`"audit":true`, contract "Logs"); null for any other record. */
+function auditAction(line: string): string | null {
+  if (!line.includes('"audit":true')) return null;
+  const record: unknown = JSON.parse(line);
+  if (typeof record !== "object" || record === null || !("action" in record)) return null;
+  return typeof record.action === "string" ? record.action : null;
 }
 
 /** `log.format` when set, else pretty exactly when stderr is a terminal (contract). */
@@ -75,13 +93,39 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     // loaded only here: JSON logs (every container) do not pay for it. Its formatter, not its
     // transport: a record is rendered and written in the same call, whole.
     const { prettyFactory } = createRequire(import.meta.url)("pino-pretty") as typeof PinoPrettyModule;
-    const render = prettyFactory({
+    const style = {
       colorize: opts.colorize ?? false,
       ignore: "pid,hostname,name",
       translateTime: "SYS:HH:MM:ss",
+    };
+    const render = prettyFactory(style);
+    // A write's audit line is one line of text: its message names the action and the issue; the
+    // threat follows. Every key stays in the JSON logs.
+    const renderWrite = prettyFactory({
+      ...style,
+      hideObject: true,
+      messageFormat: (log, messageKey) => `${String(log[messageKey])} (threat ${String(log["threat_id"])})`,
     });
     const out = opts.destination ?? pino.destination({ fd: 2, sync: true });
-    return pino(base, guard({ write: (line: string) => out.write(render(line)) }));
+    const now = opts.writeLines?.now ?? Date.now;
+    const lines = writeLines(
+      (text) => out.write(text),
+      (msg) => render(JSON.stringify({ level: 30, time: now(), msg })),
+      { ...opts.writeLines, now },
+    );
+    const destination = {
+      write(line: string): void {
+        const write = auditAction(line);
+        if (write === null) lines.other(render(line));
+        else lines.write(write, renderWrite(line));
+      },
+      // `logger.flush()`: the summary of the writes held back, at the end of a command.
+      flush(cb?: (err?: Error) => void): void {
+        lines.flush();
+        cb?.();
+      },
+    };
+    return pino(base, guard(destination));
   }
   // Level names, not numbers: `"level":"info"` is what an operator greps for.
   const json = { ...base, formatters: { level: (label: string) => ({ level: label }) } };

@@ -19,9 +19,23 @@ export type WriteEvent =
   | { type: "reopened"; threatId: string; issue: IssueRef }
   | { type: "commented"; threatId: string; issue: IssueRef }
   | { type: "linked"; threatId: string; issue: IssueRef }
-  /** `detail` is the status sent (PATCH /v1/threats/{id}). */
-  | { type: "verdict_sent"; threatId: string; issue: IssueRef; detail: string }
-  /** A group's parent issue written (contract, "Groups"); `threatId` is the group's key, `detail` what. */
+  /**
+   * `detail` is the status sent (PATCH /v1/threats/{id}), `answered` the status the platform
+   * answered with (its effective status: spec, PATCH rule 3), `by` the GitHub login of the person
+   * whose close or reopen it carries (null where GitHub did not say who).
+   */
+  | {
+      type: "verdict_sent";
+      threatId: string;
+      issue: IssueRef;
+      detail: string;
+      answered: string | null;
+      by: string | null;
+    }
+  /**
+   * A group's parent issue written (contract, "Groups"); `threatId` is the group's key
+   * (`group:<by>:<key>`), `detail` what was written: create, update, close or reopen.
+   */
   | { type: "group_written"; threatId: string; issue: IssueRef; detail: string }
   /** A threat's issue attached to its group's parent (`issue`) as a sub-issue; `detail` names it. */
   | { type: "attached"; threatId: string; issue: IssueRef; detail: string }
@@ -104,34 +118,58 @@ export type EngineEventType = EngineEvent["type"];
 
 export type EngineObserver = (event: EngineEvent) => void;
 
-// Over every write type: a write without its entry here does not compile, so the audit misses none.
-const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: true } = {
-  created: true,
-  updated: true,
-  closed: true,
-  reopened: true,
-  commented: true,
-  linked: true,
-  verdict_sent: true,
-  group_written: true,
-  attached: true,
-  risk_accepted: true,
-  expiry_warned: true,
-  risk_expired: true,
-  recurred: true,
-  sla_breach_labeled: true,
-  milestone_created: true,
-  milestone_set: true,
-  feature_written: true,
+/** Which side a write went to: GitHub's (paced by `github.write_budget`) or the platform's. */
+export type WriteSide = "github" | "platform";
+
+// A record over every write type: a write added to `WriteEvent` without its entry here (or an entry
+// that is not a write) does not compile, so the audit log never misses a kind of write. Each names
+// the side the write goes to; a feature's write says its own (`PLATFORM_FEATURE_ACTIONS`).
+const WRITE_TYPES: { readonly [T in WriteEvent["type"]]: WriteSide | "feature" } = {
+  created: "github",
+  updated: "github",
+  closed: "github",
+  reopened: "github",
+  commented: "github",
+  linked: "platform",
+  verdict_sent: "platform",
+  group_written: "github",
+  attached: "github",
+  risk_accepted: "platform",
+  expiry_warned: "github",
+  risk_expired: "platform",
+  recurred: "github",
+  sla_breach_labeled: "github",
+  milestone_created: "github",
+  milestone_set: "github",
+  feature_written: "feature",
 };
 const WRITES: ReadonlySet<EngineEventType> = new Set(Object.keys(WRITE_TYPES) as EngineEventType[]);
+
+/** The features' audit actions that write to the platform (a note, `POST …/update-note`); the rest write to GitHub. */
+const PLATFORM_FEATURE_ACTIONS: ReadonlySet<string> = new Set(["note"]);
 
 /** Whether the event is a write the connector made to either side (contract, "Logs"). */
 export function isWrite(event: EngineEvent): event is WriteEvent {
   return WRITES.has(event.type);
 }
 
-/** The counter names of the cycle summary and /metrics: external harnesses read them, so they never change. */
+/**
+ * The side a write went to: GitHub's writes are the ones `github.write_budget` paces, so a count of
+ * them is read against that budget; the platform's (links, verdicts, notes) are counted apart.
+ */
+export function writeSide(event: WriteEvent): WriteSide {
+  const side = WRITE_TYPES[event.type];
+  if (side !== "feature") return side;
+  return event.type === "feature_written" && PLATFORM_FEATURE_ACTIONS.has(event.action)
+    ? "platform"
+    : "github";
+}
+
+/**
+ * The names under which the cycle summary (`lastCycle.counts`, `sync --json` `counters`) and
+ * /metrics (`threatbridge_events_total{event}`) count events. External harnesses read them
+ * (contract, `status` and `sync --json`): they never change.
+ */
 export type CounterName =
   | "issues_created"
   | "issues_updated"

@@ -1,5 +1,6 @@
 export { realSleep, systemClock, type Clock, type Sleep } from "./clock.js";
 export { deepFreeze } from "./deep-freeze.js";
+export { DATA_MAPS, snakeCase, snakeKeys } from "./snake-keys.js";
 export { isRecord } from "./json.js";
 export { createRequestTally, type RequestCount, type RequestTally } from "./request-tally.js";
 export { rankOfSeverity, SEVERITIES, type SeverityName } from "./severity.js";
@@ -7,12 +8,14 @@ export {
   countedAs,
   eventBus,
   isWrite,
+  writeSide,
   type CounterName,
   type EngineEvent,
   type EngineEventType,
   type EngineObserver,
   type IssueRef,
   type WriteEvent,
+  type WriteSide,
 } from "./engine-events.js";
 export {
   isSettableStatus,

@@ -80,6 +80,16 @@ export function auditObserver(logger: Logger): EngineObserver {
     const action = event.type === "feature_written" ? event.action : AUDIT_ACTION[event.type];
     const issue = `${event.issue.repo}#${event.issue.number}`;
     const what = AUDIT_WHAT[event.type];
+    if (event.type === "verdict_sent") {
+      // Which verdict (contract, "Logs"): the status sent, the one the platform answered with, and
+      // the person whose close or reopen it carries, where GitHub said who.
+      const { detail: status, answered, by } = event;
+      logger.info(
+        { audit: true, action, threat_id: event.threatId, issue, status, answered, by },
+        `${action} ${issue}: ${status} sent, ${answered ?? "nothing"} answered, by ${by ?? "someone GitHub did not name"}`,
+      );
+      return;
+    }
     logger.info(
       { audit: true, action, threat_id: event.threatId, issue, ...(what ? { what } : {}) },
       what ? `${action} ${issue} (${what})` : `${action} ${issue}`,

@@ -22,6 +22,7 @@ export type { NoIssueCounts } from "./plan/policy-counts.js";
 export {
   countedAs,
   isWrite,
+  writeSide,
   type CounterName,
   type EngineEvent,
   type EngineEventType,

@@ -1,8 +1,8 @@
 import {
   drainSeconds,
   drainView,
-  formatEta,
   formatWhen,
+  queuedText,
   type BudgetLimits,
   type DrainView,
 } from "../observability/eta.js";
@@ -48,6 +48,8 @@ interface StatusReport {
     bySeverity: Array<[string, number]>;
     etaSeconds: number | null;
     budget: BudgetLimits;
+    /** The last cycle stopped early (a stop, an error): its reads may not have reached the streams' end. */
+    moreToRead: boolean;
   };
   retry: { threats: number; assets: number };
   /** Steps GitHub or the platform refused for good: resolved, not retried. */
@@ -112,6 +114,7 @@ export function summarize(input: StatusInput): StatusReport {
       bySeverity: ordered(queue.bySeverity, SEVERITY_ORDER),
       etaSeconds: queue.total === 0 ? 0 : drainSeconds(queue.total, backlogView(input), input.nowMs),
       budget: input.budget,
+      moreToRead: state.lastCycle?.error !== undefined,
     },
     retry: {
       threats: Object.keys(state.retry.threats).length,
@@ -225,7 +228,8 @@ export function formatStatus(report: StatusReport, nowMs: number, features: read
             `\n            ${i.id} ${i.kind} threat ${i.threatId} in ${i.repo} since ${formatWhen(i.startedAt, nowMs)}`,
         )
         .join(""),
-    `backlog:    ${report.backlog.total} due (${report.queue.failing} failing); ${formatEta(report.backlog.total, report.backlog.etaSeconds)} at the write budget` +
+    `backlog:    ${queuedText(report.backlog.total, report.backlog.etaSeconds, report.backlog.budget, report.backlog.moreToRead)}; ${report.queue.failing} failing` +
+      (report.backlog.moreToRead ? " (the last cycle stopped before the end of its reads)" : "") +
       `\n            by action:   ${formatCounts(report.backlog.byAction)}` +
       `\n            by severity: ${formatCounts(report.backlog.bySeverity)}`,
     `github:     ${formatGitHub(report, nowMs)}`,

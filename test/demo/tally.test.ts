@@ -20,7 +20,7 @@ describe("demo tally (the demo narrates from engine events)", () => {
     const second: EngineEvent[] = [
       { type: "cycle_started", at: 1 },
       { type: "stream_read", stream: "threats", items: 1 },
-      { type: "verdict_sent", threatId: "a", issue, detail: "solved" },
+      { type: "verdict_sent", threatId: "a", issue, detail: "solved", answered: "solved", by: "alice" },
       { type: "closed", threatId: "b", issue },
       { type: "reopened", threatId: "a", issue },
       { type: "commented", threatId: "a", issue },

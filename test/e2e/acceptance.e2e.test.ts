@@ -64,11 +64,11 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     expect(threat?.status_note).toBe(`Risk accepted on GitHub (${REPO}#${number}) by alice until ${until}.`);
     expect(comments(w, number).filter((c) => c.includes(`Risk accepted until ${until}`))).toHaveLength(1);
     const status = JSON.parse((await w.run(["status", "-c", w.configPath, "--json"])).stdout) as {
-      acceptances: Array<{ threatId: string; until: string; by: string; step: string }>;
+      acceptances: Array<{ threat_id: string; until: string; by: string; step: string }>;
     };
     expect(status.acceptances).toEqual([
       expect.objectContaining({
-        threatId,
+        threat_id: threatId,
         by: "alice",
         step: "announced",
         until: expect.stringMatching(`^${until}`),
@@ -119,10 +119,14 @@ describe("risk acceptance that expires (contract, Workflow: Risk acceptance)", (
     await w.loseState();
     await sync(w, 15);
     const status = JSON.parse((await w.run(["status", "-c", w.configPath, "--json"])).stdout) as {
-      acceptances: Array<{ threatId: string; until: string; step: string }>;
+      acceptances: Array<{ threat_id: string; until: string; step: string }>;
     };
     expect(status.acceptances).toEqual([
-      expect.objectContaining({ threatId, step: "warned", until: expect.stringMatching(`^${until}`) }),
+      expect.objectContaining({
+        threat_id: threatId,
+        step: "warned",
+        until: expect.stringMatching(`^${until}`),
+      }),
     ]);
     // No second warning after the loss, and nothing reopened before the end.
     await sync(w, 16);

@@ -16,6 +16,10 @@ interface LogLine {
   action?: string;
   threat_id?: string;
   issue?: string;
+  status?: string;
+  answered?: string | null;
+  by?: string | null;
+  msg?: string;
 }
 
 /** The JSON log lines of a run (stderr is not a terminal, so pino writes JSON). */
@@ -76,5 +80,39 @@ describe("the audit line (contract, Logs)", () => {
     expect(await syncLog(world)).toContainEqual(
       expect.objectContaining({ action: "verdict", threat_id: threatId, issue: ref }),
     );
+  });
+
+  it("a verdict's line says which verdict: `status` sent, `answered` by the platform, and `by` the person whose close or reopen it carries", async () => {
+    world = await startWorld({ threats: 4 }, "", { env: { THREATBRIDGE_LOG_LEVEL: "info" } });
+    await syncLog(world);
+    const first = world.gh.issues(REPO)[0];
+    if (!first) throw new Error("no issue");
+    const threatId = MARKER.exec(first.body ?? "")?.[1] ?? "";
+    const ref = `${REPO}#${first.number}`;
+    world.gh.person.close(REPO, first.number, { reason: "completed", login: "alice" });
+    const closed = (await syncLog(world)).filter((l) => l.action === "verdict");
+    expect(closed).toEqual([
+      expect.objectContaining({
+        level: "info",
+        threat_id: threatId,
+        issue: ref,
+        status: "solved",
+        answered: world.sim.sim.getThreat(threatId)?.status,
+        by: "alice",
+        msg: `verdict ${ref}: solved sent, ${world.sim.sim.getThreat(threatId)?.status} answered, by alice`,
+      }),
+    ]);
+    // The platform answers with the effective status it recalculated, which need not be the one sent.
+    expect(closed[0]?.answered).toEqual(expect.any(String));
+    world.gh.person.reopen(REPO, first.number, "bob");
+    const reopened = (await syncLog(world)).filter((l) => l.action === "verdict");
+    expect(reopened).toEqual([
+      expect.objectContaining({
+        threat_id: threatId,
+        status: "unsolved",
+        answered: world.sim.sim.getThreat(threatId)?.status,
+        by: "bob",
+      }),
+    ]);
   });
 });

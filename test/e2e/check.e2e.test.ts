@@ -145,6 +145,8 @@ describe("threatbridge check (end to end)", () => {
     const token = lineFor(r.stdout, "platform token");
     expect(token).toMatch(/^FAIL /);
     expect(token).toContain(`hint: network: cannot connect to 127.0.0.1:${port}`);
+    // One hint: the platform error's own is not said beside the check's.
+    expect(token.match(/network:/g)).toHaveLength(1);
     expect(token).not.toContain("hint: credentials");
     expect(token).not.toContain("client_secret");
   });

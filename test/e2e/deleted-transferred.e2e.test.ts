@@ -28,8 +28,8 @@ describe("deleted and transferred issues", () => {
     expect(await sync(world)).toBe(0);
     expect(world.gh.issues(REPO)).toHaveLength(count - 1);
     expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === threatId)).toBe(false);
-    const deleted = (await status(world)).deletedIssues ?? [];
-    expect(deleted).toContainEqual({ threatId, issue: `${REPO}#${number}` });
+    const deleted = (await status(world)).deleted_issues ?? [];
+    expect(deleted).toContainEqual({ threat_id: threatId, issue: `${REPO}#${number}` });
 
     expect((await world.run(["reconcile", "-c", world.configPath, "--recreate"])).code).toBe(0);
     expect(await sync(world)).toBe(0);
@@ -38,7 +38,7 @@ describe("deleted and transferred issues", () => {
     world.sim.sim.settle();
     const ref = world.sim.sim.getThreat(threatId)?.external_references.find((r) => r.system === "github");
     expect(ref?.external_id).toBe(`${REPO}#${again[0]?.number ?? 0}`);
-    expect((await status(world)).deletedIssues ?? []).toHaveLength(0);
+    expect((await status(world)).deleted_issues ?? []).toHaveLength(0);
   });
 
   it("a transferred issue keeps its verdicts and the platform link follows it to owner/name#N", async () => {
@@ -72,7 +72,10 @@ describe("deleted and transferred issues: recovery and reconcile", () => {
     expect((await world.run(["reconcile", "-c", world.configPath])).code).toBe(0);
     expect(await sync(world)).toBe(0);
     expect(world.gh.issues(REPO)).toHaveLength(count - 1);
-    expect((await status(world)).deletedIssues).toContainEqual({ threatId, issue: `${REPO}#${number}` });
+    expect((await status(world)).deleted_issues).toContainEqual({
+      threat_id: threatId,
+      issue: `${REPO}#${number}`,
+    });
   });
 
   it("a reopen's comment left unfinished is posted once on the issue's new place after a transfer", async () => {

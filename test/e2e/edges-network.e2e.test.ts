@@ -132,7 +132,7 @@ describe("a long Retry-After is honoured across processes (spec Errors rule 1)",
     const third = await world.cli(["sync", "-c", world.configPath, "--json"]);
     expect(platform.requests.length).toBe(asked);
     expect(JSON.parse(third.stdout.trim().split("\n").at(-1) ?? "{}")).toMatchObject({
-      platformNotBefore: expect.stringMatching(/^\d{4}-/),
+      platform_not_before: expect.stringMatching(/^\d{4}-/),
     });
   });
 });
@@ -148,5 +148,8 @@ describe("an unreachable platform is not blamed on credentials", () => {
     expect(text).toMatch(/connection was refused/);
     expect(text).toContain("not a credentials problem");
     expect(text).not.toContain("check platform.client_id");
+    // The hint is said once: in the cycle's log line; the summary points there.
+    expect(text.match(/not a credentials problem/g)).toHaveLength(1);
+    expect(result.stdout).toMatch(/^error: .*ECONNREFUSED.* \(the log line above says what to check\)$/m);
   });
 });

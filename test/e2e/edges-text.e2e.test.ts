@@ -132,8 +132,8 @@ describe("status on a damaged state file (contract: status exits 0)", () => {
     const asJson = await world.run(["status", "-c", world.configPath, "--json"]);
     expect(asJson.code).toBe(0);
     expect(JSON.parse(asJson.stdout)).toMatchObject({
-      stateFile: false,
-      stateProblem: expect.stringContaining("JSON"),
+      state_file: false,
+      state_problem: expect.stringContaining("JSON"),
     });
   });
 

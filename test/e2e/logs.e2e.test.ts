@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./world.js";
+import { REPO, startWorld, type World } from "./world.js";
 
 /** Contract, "Logs go to stderr": JSON lines when stderr is not a terminal, `log.format` forces one. */
 
@@ -42,5 +42,28 @@ describe("logs of the built CLI", () => {
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toContain("cycle failed");
     expect(result.stderr).not.toMatch(/^\{"level"/m);
+  });
+
+  it("pretty logs (a terminal's): one line per write, and a backfill's writes past the first few summarized by action", async () => {
+    world = await startWorld({}, "log:\n  format: pretty\n");
+    world.env["THREATBRIDGE_LOG_LEVEL"] = "info";
+    const result = await world.cli(["sync", "-c", world.configPath]);
+    expect(result.code).toBe(0);
+    const made = world.gh.issues(REPO).length;
+    expect(made).toBeGreaterThan(10);
+    const writes = result.stderr.split("\n").filter((l) => / INFO: (create|link) /.test(l));
+    // Each line names the action, the issue and the threat; no key of the record on lines below it.
+    for (const line of writes)
+      expect(line).toMatch(/INFO: (create|link) acme\/security-threats#\d+ \(threat [0-9a-f-]{36}\)$/);
+    expect(result.stderr).not.toMatch(/^\s+audit: true$/m);
+    const summaries = [
+      ...result.stderr.matchAll(
+        /… and (\d+) more writes in the last \d+ s: (.*) \(log\.format: json has a line for each\)/g,
+      ),
+    ];
+    // Every create and link is either its own line or counted in a summary.
+    const summarized = summaries.reduce((sum, m) => sum + Number(m[1]), 0);
+    expect(writes.length + summarized).toBe(2 * made);
+    expect(summarized).toBeGreaterThan(0);
   });
 });

@@ -88,8 +88,8 @@ describe("permanent refusals never stop the connector", () => {
     world.sim.sim.updateThreat(threatId, { status: "unsolved" });
     expect(await sync(world)).toBe(0);
     const refused = (await status(world)).refused ?? [];
-    expect(refused.map((r) => r.threatId)).toContain(threatId);
-    expect(refused.find((r) => r.threatId === threatId)?.reason).toMatch(/403|locked/);
+    expect(refused.map((r) => r.threat_id)).toContain(threatId);
+    expect(refused.find((r) => r.threat_id === threatId)?.reason).toMatch(/403|locked/);
     // A new critical threat still gets its issue: nothing is stuck on the refused step.
     const fresh = world.sim.sim.addThreat({ severity: "critical", status: "unsolved" });
     expect(await sync(world)).toBe(0);
@@ -123,7 +123,7 @@ describe("permanent refusals never stop the connector", () => {
     expect(await sync(world)).toBe(0);
     expect(world.gh.issues(REPO).some((i) => threatOf(i.body) === fresh.id)).toBe(true);
     const report = await status(world);
-    expect(report.refused?.find((r) => r.threatId === threatId)?.reason).toMatch(/locked/);
+    expect(report.refused?.find((r) => r.threat_id === threatId)?.reason).toMatch(/locked/);
     expect((await world.run(["status", "-c", world.configPath, "--json"])).stdout).toContain('"intents":[]');
   });
 
@@ -137,7 +137,7 @@ describe("permanent refusals never stop the connector", () => {
     expect(await sync(world)).toBe(0);
     expect(world.sim.sim.getThreat(threatId)?.status).not.toBe("unsolved");
     const refused = (await status(world)).refused ?? [];
-    expect(refused.find((r) => r.threatId === fresh.id)?.reason).toMatch(/archived/);
+    expect(refused.find((r) => r.threat_id === fresh.id)?.reason).toMatch(/archived/);
     const posts = world.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues"] ?? 0;
     expect(await sync(world)).toBe(0);
     expect(world.gh.counters().byRoute["POST /repos/{owner}/{repo}/issues"] ?? 0).toBe(posts);

@@ -21,8 +21,8 @@ export async function sync(w: World, args: string[] = []): Promise<number | null
 export interface StatusJson {
   threats: { mapped: number };
   intents: unknown[];
-  refused?: Array<{ threatId: string; action: string; reason: string }>;
-  deletedIssues?: Array<{ threatId: string; issue: string }>;
+  refused?: Array<{ threat_id: string; action: string; reason: string }>;
+  deleted_issues?: Array<{ threat_id: string; issue: string }>;
 }
 
 export async function status(w: World): Promise<StatusJson> {

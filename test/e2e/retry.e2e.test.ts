@@ -44,7 +44,7 @@ describe("threatbridge retry", () => {
     world.gh.person.archive(REPO);
     const fresh = world.sim.sim.addThreat({ severity: "critical", status: "unsolved" });
     expect(await sync(world)).toBe(0);
-    expect((await status(world)).refused?.find((r) => r.threatId === fresh.id)?.reason).toMatch(/archived/);
+    expect((await status(world)).refused?.find((r) => r.threat_id === fresh.id)?.reason).toMatch(/archived/);
     // The text report tells the operator the way out.
     expect((await world.run(["status", "-c", world.configPath])).stdout).toContain(
       "`threatbridge retry --all` once the cause is fixed",
@@ -73,7 +73,7 @@ describe("threatbridge retry", () => {
     const queued = await world.cli(["status", "-c", world.configPath, "--json"]);
     expect(JSON.parse(queued.stdout)).toMatchObject({
       refused: [],
-      backlog: { total: 1, byAction: [["create", 1]], bySeverity: [["critical", 1]] },
+      backlog: { total: 1, by_action: [["create", 1]], by_severity: [["critical", 1]] },
     });
 
     expect(await sync(world)).toBe(0);
@@ -158,7 +158,7 @@ describe("threatbridge retry", () => {
     expect(issuesOf(world, id)).toHaveLength(1);
     expect((await status(world)).refused).toEqual([
       expect.objectContaining({
-        threatId: id,
+        threat_id: id,
         action: "link",
         reason: expect.stringMatching(/422/) as unknown,
       }),

@@ -114,7 +114,7 @@ describe("a refused stream cursor, and threatbridge rewind", () => {
     const status = await w.run(["status", "-c", w.configPath, "--json"]);
     expect(JSON.parse(status.stdout)).toMatchObject({
       cursors: { threats: BOGUS },
-      streamsStopped: [{ stream: "threats", detail: expect.stringContaining("request/invalid-cursor") }],
+      streams_stopped: [{ stream: "threats", detail: expect.stringContaining("request/invalid-cursor") }],
     });
     expect((await w.run(["status", "-c", w.configPath])).stdout).toContain(
       "stopped:    the threats stream is stopped: the platform refused its saved cursor",
@@ -139,17 +139,20 @@ describe("a refused stream cursor, and threatbridge rewind", () => {
     const writes = w.gh.counters().writes;
     const again = await w.run(["sync", "-c", w.configPath, "--json"]);
     expect(again.code, again.stderr).toBe(0);
-    const report = JSON.parse(again.stdout) as { counters: Record<string, number>; streamsStopped?: unknown };
-    expect(report.streamsStopped).toBeUndefined();
+    const report = JSON.parse(again.stdout) as {
+      counters: Record<string, number>;
+      streams_stopped?: unknown;
+    };
+    expect(report.streams_stopped).toBeUndefined();
     // Read from the beginning: every threat came back, and what the state held cost no GitHub write.
     expect(report.counters["threats_read"]).toBeGreaterThanOrEqual(issues);
     expect(w.gh.counters().writes).toBe(writes);
     expect(w.gh.issues(REPO)).toHaveLength(issues);
     const after = JSON.parse((await w.run(["status", "-c", w.configPath, "--json"])).stdout) as {
       cursors: { threats: string | null };
-      streamsStopped: unknown[];
+      streams_stopped: unknown[];
     };
-    expect(after.streamsStopped).toEqual([]);
+    expect(after.streams_stopped).toEqual([]);
     expect(after.cursors.threats).not.toBe(BOGUS);
   }, 180_000);
 

@@ -91,7 +91,9 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     // status: none breached yet; the critical ones (7 days) are due within 7 days a day later.
     const critical = withDue.filter((i) => i.state === "open" && i.labels.includes("severity:critical"));
     const soon = await world.run(["status", "-c", world.configPath, "--json"], { clock: later(1) });
-    expect(JSON.parse(soon.stdout)).toMatchObject({ sla: { breached: 0, dueWithin7Days: critical.length } });
+    expect(JSON.parse(soon.stdout)).toMatchObject({
+      sla: { breached: 0, due_within_7_days: critical.length },
+    });
     const text = await world.run(["status", "-c", world.configPath], { clock: later(1) });
     expect(text.stdout).toContain(
       `sla:        0 open issues past their due date, ${String(critical.length)} due within 7 days`,
@@ -150,9 +152,9 @@ describe("SLA due dates, breach label and weekly milestones (end to end)", () =>
     expect(said).toHaveLength(1);
     // Status gives the breached count (and none due within 7 days: all are past due).
     const status = await world.run(["status", "-c", world.configPath, "--json"], { clock: later(202) });
-    const doc = JSON.parse(status.stdout) as { sla?: { breached: number; dueWithin7Days: number } };
+    const doc = JSON.parse(status.stdout) as { sla?: { breached: number; due_within_7_days: number } };
     expect(doc.sla?.breached).toBe(openWithDue.length);
-    expect(doc.sla?.dueWithin7Days).toBe(0);
+    expect(doc.sla?.due_within_7_days).toBe(0);
   });
 
   it("switching SLAs on: the dry run lists the due-date updates, milestones and breach labels it would write, with totals; nothing is written", async () => {

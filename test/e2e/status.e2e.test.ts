@@ -142,7 +142,7 @@ describe("status", () => {
       `held by pid ${process.pid} on ${hostname()} since ${since} (5 min ago) (running)`,
     );
     // 6 a minute, one a second, nothing spent in the windows: the sixth goes 5 s from now.
-    expect(text.stdout).toMatch(/backlog: +6 due \(1 failing\); about 5 s at the write budget/);
+    expect(text.stdout).toMatch(/backlog: +6 queued: about 5 s at 6\/min, 600\/h, 1 s apart; 1 failing$/m);
     expect(text.stdout).toContain("by action:   verdict 1, close_reopen 1, create 4");
     expect(text.stdout).toContain("by severity: critical 2, high 1, medium 1, low 1, informational 1");
     expect(text.stdout).toContain(`last error: GitHub answered 422: label name too long (threat ${ID(3)})`);
@@ -161,16 +161,16 @@ describe("status", () => {
       lock: { held: true, pid: process.pid, since, alive: true },
       backlog: {
         total: 6,
-        bySeverity: [
+        by_severity: [
           ["critical", 2],
           ["high", 1],
           ["medium", 1],
           ["low", 1],
           ["informational", 1],
         ],
-        etaSeconds: 5,
+        eta_seconds: 5,
       },
-      lastError: { message: "GitHub answered 422: label name too long", threatId: ID(3) },
+      last_error: { message: "GitHub answered 422: label name too long", threat_id: ID(3) },
       cursors: { threats: "eyJwb3NpdGlvbiI6MTIzNDU2Nzg5MCwic2VlZCI6N30" },
     });
   });
@@ -198,7 +198,7 @@ describe("status", () => {
     const json = await status(["-c", "c.yaml", "--json"], dir, empty);
     expect(json.stderr).toBe("");
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ statePath, stateFile: false, refused: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ state_path: statePath, state_file: false, refused: [] });
 
     for (const command of ["sync", "run", "check"]) {
       const refused = await threatbridge([command, "-c", "c.yaml"], dir, {

@@ -199,10 +199,10 @@ describe("GitHub faults and pacing (end to end)", () => {
     const created = world.gh.issues(REPO).length;
     expect(created).toBeGreaterThan(0);
     const status = JSON.parse((await world.run(["status", "-c", world.configPath, "--json"])).stdout) as {
-      queue: { total: number; byAction: Record<string, number> };
+      queue: { total: number; by_action: Record<string, number> };
     };
     expect(status.queue.total).toBeGreaterThan(0);
-    expect(status.queue.byAction["create"]).toBe(status.queue.total);
+    expect(status.queue.by_action["create"]).toBe(status.queue.total);
     // Severity order: no issue of a lower severity was created while a higher one waits.
     const rank = ["informational", "low", "medium", "high", "critical"];
     const createdIds = new Set(markerIds(world));

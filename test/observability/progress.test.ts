@@ -57,7 +57,7 @@ afterEach(async () => {
 });
 
 describe("sync progress line (terminal)", () => {
-  it("shows read, planned, written, queued and the ETA at the current budget", () => {
+  it("shows reading and writing apart: threats read and due, writes to GitHub and to the platform, and the ETA of what is queued at the budget", () => {
     const tally = progressTally();
     const issue = { repo: "acme/threats", number: 1 };
     for (let i = 0; i < 120; i += 1) tally.observe({ type: "threat_due", threatId: `due-${i}` });
@@ -68,11 +68,29 @@ describe("sync progress line (terminal)", () => {
       // Not writes: they move no count of the line.
       tally.observe({ type: "failed", threatId: `due-${i}`, detail: "x" });
     }
+    tally.observe({ type: "stream_read", stream: "threats", items: 150 });
     const sample = tally.sample(80);
-    expect(sample).toEqual({ read: 150, planned: 120, written: 80, queued: 80 });
+    expect(sample).toEqual({ read: 150, reading: false, due: 120, github: 40, platform: 40, queued: 80 });
     // One a second binds (80 fit in the minute's and the hour's windows): the 80th goes at 79 s.
-    expect(progressLine(sample, eta)).toBe(
-      "read 150 threats, planned 120, written 80, queued 80; ETA about 1 min 19 s",
+    expect(progressLine(sample, eta, BUDGET)).toBe(
+      "read: 150 threats, 120 due | writing: 40 to GitHub, 40 to the platform | 80 queued: about 1 min 19 s at 80/min, 500/h, 1 s apart",
+    );
+  });
+
+  it("while the threat stream is still being read, the ETA is of what is queued so far, 'and more to read'", () => {
+    const tally = progressTally();
+    tally.observe({ type: "cycle_started", at: 0 });
+    for (let i = 0; i < 1500; i += 1) tally.observe({ type: "threat_due", threatId: `due-${i}` });
+    const sample = tally.sample(1206);
+    expect(sample.reading).toBe(true);
+    // 1,206 writes at 500 an hour: two hours and about three minutes, for what is known.
+    expect(progressLine(sample, eta, BUDGET)).toBe(
+      "reading: 1,500 threats so far, 1,500 due | writing: 0 to GitHub, 0 to the platform | 1,206 queued: about 2 h 3 min at 80/min, 500/h, 1 s apart, and more to read",
+    );
+    tally.observe({ type: "stream_read", stream: "threats", items: 5000 });
+    // The reading done, no "more to read"; 4,000 at 500 an hour: the first 500 in 8 min, then 7 hours.
+    expect(progressLine(tally.sample(4000), eta, BUDGET)).toBe(
+      "read: 5,000 threats, 1,500 due | writing: 0 to GitHub, 0 to the platform | 4,000 queued: about 7 h 8 min at 80/min, 500/h, 1 s apart",
     );
   });
 
@@ -84,10 +102,11 @@ describe("sync progress line (terminal)", () => {
     tally.observe({ type: "item_malformed", stream: "assets", id: null });
     expect(tally.sample(0).read).toBe(2);
     tally.observe({ type: "stream_read", stream: "assets", items: 9 });
+    expect(tally.sample(0).reading).toBe(true);
     tally.observe({ type: "stream_read", stream: "threats", items: 5 });
-    expect(tally.sample(0)).toEqual({ read: 5, planned: 0, written: 0, queued: 0 });
+    expect(tally.sample(0)).toEqual({ read: 5, reading: false, due: 0, github: 0, platform: 0, queued: 0 });
     tally.observe({ type: "cycle_started", at: 1 });
-    expect(tally.sample(3)).toEqual({ read: 0, planned: 0, written: 0, queued: 3 });
+    expect(tally.sample(3)).toEqual({ read: 0, reading: true, due: 0, github: 0, platform: 0, queued: 3 });
   });
 
   it("is refreshed at most once a second, redrawn in place, and cleared at the end", () => {
@@ -95,8 +114,9 @@ describe("sync progress line (terminal)", () => {
     const written: string[] = [];
     let queued = 10;
     const progress = startTerminalProgress({
-      sample: () => ({ read: 10, planned: 10, written: 10 - queued, queued }),
+      sample: () => ({ read: 10, reading: false, due: 10, github: 10 - queued, platform: 0, queued }),
       eta,
+      budget: BUDGET,
       display: terminalWriter({ write: (text: string) => written.push(text) }),
       ticker,
     });
@@ -109,42 +129,52 @@ describe("sync progress line (terminal)", () => {
     progress.stop();
     expect(ticker.cancelled).toBe(true);
     expect(written).toEqual([
-      "\r\u001b[2Kread 10 threats, planned 10, written 0, queued 10; ETA about 9 s",
-      "\r\u001b[2Kread 10 threats, planned 10, written 6, queued 4; ETA about 3 s",
+      "\r\u001b[2Kread: 10 threats, 10 due | writing: 0 to GitHub, 0 to the platform | 10 queued: about 9 s at 80/min, 500/h, 1 s apart",
+      "\r\u001b[2Kread: 10 threats, 10 due | writing: 6 to GitHub, 0 to the platform | 4 queued: about 3 s at 80/min, 500/h, 1 s apart",
       "\r\u001b[2K",
     ]);
   });
 });
 
 describe("run: one progress line a minute while a backlog drains", () => {
-  it("logs at info once per minute of a drain, never while nothing is queued", () => {
+  it("logs at info once per minute of a drain, never while nothing is queued; GitHub's writes are read against the budget, the platform's counted apart", () => {
     let now = 0;
     const { stream, lines } = jsonLines();
     const report = drainProgress({
       logger: createLogger({ destination: stream }),
       now: () => now,
       eta,
+      budget: BUDGET,
     });
-    report(0, 100); // the backlog is first seen
+    // Each GitHub write brings a platform link: 2 writes a threat, one of them against the budget.
+    const w = (n: number) => ({ github: n, platform: n });
+    report(w(0), 100); // the backlog is first seen
     now = 30_000;
-    report(20, 80);
+    report(w(20), 80);
     expect(lines).toHaveLength(0);
     now = 60_000;
-    report(40, 60);
+    report(w(40), 60);
     now = 90_000;
-    report(60, 40);
+    report(w(60), 40);
     now = 120_000;
-    report(80, 20);
+    report(w(80), 20);
     now = 200_000;
-    report(100, 0);
+    report(w(100), 0);
     now = 400_000;
-    report(100, 0);
-    expect(lines.map((l) => [l["level"], l["queued"], l["written_since_last"]])).toEqual([
-      ["info", 60, 40],
-      ["info", 20, 40],
+    report(w(100), 0);
+    expect(
+      lines.map((l) => [
+        l["level"],
+        l["queued"],
+        l["github_written_since_last"],
+        l["platform_written_since_last"],
+      ]),
+    ).toEqual([
+      ["info", 60, 40, 40],
+      ["info", 20, 40, 40],
     ]);
-    expect(String(lines[0]?.["msg"])).toMatch(
-      /^progress: 60 queued, 40 written in the last minute; ETA about/,
+    expect(String(lines[0]?.["msg"])).toBe(
+      "progress: 60 queued: about 59 s at 80/min, 500/h, 1 s apart; in the last 1 min 40 written to GitHub (budget 80/min, 500/h, 1 s apart), 40 to the platform",
     );
   });
 
@@ -195,10 +225,18 @@ describe("run: one progress line a minute while a backlog drains", () => {
     await running;
     const progress = lines.filter((l) => String(l["msg"]).startsWith("progress:"));
     // 10 slices of 20 s: the backlog is seen at 20 s, lines at 80 s and 140 s (queued 6 and 3),
-    // each after 3 entries of 2 writes.
-    expect(progress.map((l) => [l["level"], l["queued"], l["written_since_last"]])).toEqual([
-      ["info", 6, 6],
-      ["info", 3, 6],
+    // each after 3 entries of 2 writes (an issue on GitHub, its link on the platform).
+    // Each entry is a GitHub write and a platform write, counted apart.
+    expect(
+      progress.map((l) => [
+        l["level"],
+        l["queued"],
+        l["github_written_since_last"],
+        l["platform_written_since_last"],
+      ]),
+    ).toEqual([
+      ["info", 6, 3, 3],
+      ["info", 3, 3, 3],
     ]);
   }, 20_000);
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/observability/index.js";
 import { Writable } from "node:stream";
 import { eventBus, isWrite, type EngineEvent } from "../../src/shared/index.js";
+import { personLogin } from "../../src/sync/actions/write-helpers.js";
 import { auditObserver, cycleSummary } from "../../src/sync/event-observers.js";
 import { dryRunReads } from "../../src/sync/run/dry-run.js";
 import { ASSET, Harness, REPO, threatId } from "./harness.js";
@@ -47,7 +48,7 @@ describe("engine events (one typed union; logs, summary, metrics are observers)"
     const issue = { repo: REPO, number: 1 };
     expect(h.events.filter((e) => e.type === "person_changed" || isWrite(e))).toEqual([
       { type: "person_changed", threatId: T1, issue, state: "closed" },
-      { type: "verdict_sent", threatId: T1, issue, detail: "solved" },
+      { type: "verdict_sent", threatId: T1, issue, detail: "solved", answered: "solved", by: "alice" },
     ]);
   });
 
@@ -84,7 +85,14 @@ describe("cycle summary observer (lastCycle.counts and `sync --json` counters ke
       { type: "closed", threatId: T2, issue: ISSUE },
       { type: "reopened", threatId: T2, issue: ISSUE },
       { type: "commented", threatId: T2, issue: ISSUE },
-      { type: "verdict_sent", threatId: T2, issue: ISSUE, detail: "unsolved" },
+      {
+        type: "verdict_sent",
+        threatId: T2,
+        issue: ISSUE,
+        detail: "unsolved",
+        answered: "unsolved",
+        by: "bob",
+      },
       { type: "intent_recovered", threatId: T1, intentId: "i1" },
       { type: "cycle_failed", error: "boom" },
       { type: "cycle_finished", ok: false, at: 5, durationMs: 5 },
@@ -157,12 +165,62 @@ describe('audit observer (contract, "Logs": one info line per write with action,
     const audit = auditObserver(createLogger({ destination: stream }));
     audit({ type: "threat_due", threatId: T1 });
     audit({ type: "failed", threatId: T1, detail: "boom" });
-    audit({ type: "verdict_sent", threatId: T1, issue: ISSUE, detail: "solved" });
+    audit({
+      type: "verdict_sent",
+      threatId: T1,
+      issue: ISSUE,
+      detail: "solved",
+      answered: "solved",
+      by: "alice",
+    });
     audit({ type: "reopened", threatId: T1, issue: ISSUE });
     expect(lines.map((l) => [l["level"], l["action"], l["threat_id"], l["issue"]])).toEqual([
       ["info", "verdict", T1, `${REPO}#7`],
       ["info", "reopen", T1, `${REPO}#7`],
     ]);
+  });
+
+  it("a verdict's line carries `status` sent, `answered` and `by`; `by` is null where GitHub did not say who", () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const text of chunk.toString().split("\n").filter(Boolean)) {
+          const value: unknown = JSON.parse(text);
+          if (typeof value === "object" && value !== null) lines.push({ ...value });
+        }
+        done();
+      },
+    });
+    const audit = auditObserver(createLogger({ destination: stream }));
+    audit({
+      type: "verdict_sent",
+      threatId: T1,
+      issue: ISSUE,
+      detail: "solved",
+      answered: "pending",
+      by: "alice",
+    });
+    audit({
+      type: "verdict_sent",
+      threatId: T1,
+      issue: ISSUE,
+      detail: "unsolved",
+      answered: "unsolved",
+      by: null,
+    });
+    expect(lines.map((l) => [l["action"], l["status"], l["answered"], l["by"], l["msg"]])).toEqual([
+      ["verdict", "solved", "pending", "alice", `verdict ${REPO}#7: solved sent, pending answered, by alice`],
+      [
+        "verdict",
+        "unsolved",
+        "unsolved",
+        null,
+        `verdict ${REPO}#7: unsolved sent, unsolved answered, by someone GitHub did not name`,
+      ],
+    ]);
+    // A person's change GitHub named no one for is recorded as "unknown" (transitions/issue-seen.ts).
+    expect(personLogin("unknown")).toBeNull();
+    expect(personLogin("alice")).toBe("alice");
   });
 
   it('the SLA\'s writes: the breach label (`breach`), a milestone made (`milestone`, contract "Workflow"), an issue put into it (`update`)', () => {

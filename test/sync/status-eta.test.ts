@@ -12,7 +12,11 @@ import { formatStatus, summarize } from "../../src/sync/status.js";
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 const BUDGET = { perMinute: 80, perHour: 500, minIntervalMs: 1000 };
 
-function stateWith(queued: number, github?: NonNullable<State["lastCycle"]>["github"]): State {
+function stateWith(
+  queued: number,
+  github?: NonNullable<State["lastCycle"]>["github"],
+  error?: string,
+): State {
   const state = emptyState();
   for (let i = 0; i < queued; i++) state.queue[`t-${i}`] = { seq: i, enqueuedAt: "", attempts: 0 };
   state.lastCycle = {
@@ -21,6 +25,7 @@ function stateWith(queued: number, github?: NonNullable<State["lastCycle"]>["git
     ok: true,
     counts: {},
     ...(github ? { github } : {}),
+    ...(error !== undefined ? { error } : {}),
   };
   return state;
 }
@@ -37,8 +42,29 @@ describe("status: the backlog's ETA under every limit that binds", () => {
   it("nothing spent: 100 writes one a second take 99 s, not the 12 min 500/h alone gives", () => {
     expect(eta(stateWith(100))).toEqual({
       seconds: 99,
-      text: "backlog:    100 due (0 failing); about 1 min 39 s at the write budget",
+      text: "backlog:    100 queued: about 1 min 39 s at 80/min, 500/h, 1 s apart; 0 failing",
     });
+  });
+
+  it("the one word for work waiting on the budget is 'queued', with the budget it is timed at; nothing waiting says so", () => {
+    expect(eta(stateWith(4015)).text).toBe(
+      "backlog:    4,015 queued: about 8 h at 80/min, 500/h, 1 s apart; 0 failing",
+    );
+    expect(eta(stateWith(0)).text).toBe("backlog:    nothing queued; 0 failing");
+  });
+
+  it("a last cycle that stopped early may have left threats unread: the ETA is of what is queued, 'and more to read'", () => {
+    const state = stateWith(10, undefined, "stopped");
+    const report = summarize({
+      state: engineState(state),
+      nowMs: NOW,
+      budget: BUDGET,
+      lock: { held: false },
+    });
+    expect(report.backlog.moreToRead).toBe(true);
+    expect(eta(state).text).toBe(
+      "backlog:    10 queued: about 9 s at 80/min, 500/h, 1 s apart, and more to read; 0 failing (the last cycle stopped before the end of its reads)",
+    );
   });
 
   it("the hour's 500 spent by the last cycle (the last 40 min ago): the writes wait for them to age out", () => {

@@ -6,7 +6,12 @@ import {
   type RepositoryReader,
 } from "../../github/index.js";
 import { featuresFor } from "../../sync/features/registry.js";
-import { PlatformError, PlatformTokenError, type PlatformClient } from "../../platform/index.js";
+import {
+  FAILURE_HINTS,
+  PlatformError,
+  PlatformTokenError,
+  type PlatformClient,
+} from "../../platform/index.js";
 import { diagnose, diagnosisHint, type Diagnosis } from "./diagnose.js";
 import { subIssuesCheck, subIssuesCheckName, wantsSubIssues } from "./sub-issues-check.js";
 
@@ -65,6 +70,9 @@ function failure(check: string, error: unknown, url: string, credentials: string
   // The token error's own advice is about credentials: not what to check when the network failed.
   if (error instanceof PlatformTokenError && diagnosis !== "credentials" && diagnosis !== "other")
     detail = detail.replace(/; check platform\.client_id.*$/s, "");
+  // The check's hint says what to do: the platform error's own hint (`FAILURE_HINTS`) is not said twice.
+  if (diagnosis !== "other")
+    for (const hint of Object.values(FAILURE_HINTS)) detail = detail.replace(`; ${hint}`, "");
   return { check, status: "fail", detail, hint: diagnosisHint(diagnosis, url, credentials), diagnosis };
 }
 

@@ -4,6 +4,7 @@ import { withRevision, type EngineEvent } from "../../shared/index.js";
 import type { GroupIssue, GroupRecord } from "../../state/index.js";
 import { parentChanged, parentMade, singleChanged, singleMade, withParent } from "../transitions/group.js";
 import { createdAsAsked, issueAsAsked, statusAsAsked } from "./as-asked.js";
+import { personLogin } from "./write-helpers.js";
 import {
   QueueClass,
   type ActionDescription,
@@ -303,6 +304,8 @@ export const singleVerdictAction: ActionModule<ActionOf<"single_verdict">, Threa
               threatId: action.threatId,
               issue: { repo: action.repo, number: action.number },
               detail: action.status,
+              answered: threat?.status ?? null,
+              by: personLogin(action.login),
             },
           ],
     commit: "checkpoint",

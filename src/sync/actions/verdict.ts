@@ -1,7 +1,7 @@
 import type { Threat } from "../../platform/index.js";
 import { issueStateIs, threatGone, verdictSent } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
-import { unlessGone } from "./write-helpers.js";
+import { personLogin, unlessGone } from "./write-helpers.js";
 
 /** A person's close or reopen sent to the platform as a verdict (contract: people's actions first). */
 export const verdictAction: ActionModule<
@@ -43,6 +43,8 @@ export const verdictAction: ActionModule<
           threatId: id,
           issue: { repo: action.person.repo, number: action.person.number },
           detail: action.status,
+          answered: threat.status,
+          by: personLogin(action.person.login),
         },
       ],
       cache: { threat },

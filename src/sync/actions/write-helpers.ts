@@ -46,3 +46,11 @@ export async function syncLabels(io: SendIo, issue: IssueSnapshot, wanted: reado
   if (add.length > 0) await io.github.addLabels(issue.repo, issue.number, add);
   for (const label of remove) await io.github.removeLabel(issue.repo, issue.number, label);
 }
+
+/**
+ * The login a verdict's audit line names as `by`: null where GitHub did not say who closed or
+ * reopened the issue (the person's change then records "unknown": transitions/issue-seen.ts).
+ */
+export function personLogin(login: string): string | null {
+  return login === "unknown" || login === "" ? null : login;
+}

@@ -33,6 +33,8 @@ export type SingleAction =
       /** null: the member needs none (the platform already agrees): it is only taken off the list. */
       status: SettableStatus | null;
       note: string;
+      /** The login of the person whose close or reopen the verdict carries (for the audit line). */
+      login: string;
     })
   /** Every verdict of a person's change was sent: the issue's state is the person's. */
   | (GroupRef & { kind: "single_person_done"; number: number });
@@ -134,6 +136,7 @@ export function planPerson(input: SinglePlanInput, issue: GroupIssue): SingleAct
       threatId,
       status: needed ? rule.status : null,
       note: needed ? input.policy.verdictNote(rule.status_note, change) : "",
+      login: change.login,
     };
   });
   return [...actions, { kind: "single_person_done", groupId, repo, number: issue.number }];

@@ -16,5 +16,9 @@ export interface DryRunRecord {
 
 /** Where the engine writes what it decided: the real writer, or the dry-run printer. */
 export interface DryRunSink {
-  print(line: DryRunRecord): void;
+  /**
+   * `githubWrite`: the line is a write to GitHub, one the write budget would pace (the plan's time
+   * at the budget counts those); absent for lines that write nothing.
+   */
+  print(line: DryRunRecord, githubWrite?: boolean): void;
 }

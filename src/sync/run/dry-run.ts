@@ -7,7 +7,7 @@ import { ensureLoaded } from "./drain.js";
 import { dryRunFollowUps, NEW_ISSUE, type FollowUps } from "./dry-run-as-asked.js";
 import { plannedFromRecord } from "../features/registry.js";
 import { severityName, toThreatView } from "../render/normalize.js";
-import { describeAction, type EngineAction } from "../actions/index.js";
+import { describeAction, isGitHubWrite, type EngineAction } from "../actions/index.js";
 import type { Action } from "../plan/plan.js";
 import { planFor } from "../plan/plan-for.js";
 import { prepareRelated, relatedRecord, writesBody } from "../related/index.js";
@@ -63,9 +63,9 @@ export async function printQueue(
   allow?: (action: EngineAction) => boolean,
 ): Promise<number> {
   let lines = 0;
-  const print = (record: DryRunRecord): void => {
+  const print = (record: DryRunRecord, githubWrite: boolean): void => {
     lines += 1;
-    ctx.dryRun?.print(record);
+    ctx.dryRun?.print(record, githubWrite);
   };
   // What the writes bring with them in the same drain; not in `reconcile` (mapping repairs only).
   const followUps = allow === undefined ? dryRunFollowUps(ctx) : null;
@@ -112,7 +112,7 @@ function lineKey(subjectId: string, action: EngineAction): string {
 async function printSubject(
   ctx: SyncContext,
   id: string,
-  print: (record: DryRunRecord) => void,
+  print: (record: DryRunRecord, githubWrite: boolean) => void,
   followUps: FollowUps | null,
   allow: ((action: EngineAction) => boolean) | undefined,
   shown: Set<string>,
@@ -143,7 +143,7 @@ async function printActions(
   ctx: SyncContext,
   id: string,
   actions: readonly EngineAction[],
-  print: (record: DryRunRecord) => void,
+  print: (record: DryRunRecord, githubWrite: boolean) => void,
   followUps: FollowUps | null,
 ): Promise<void> {
   // A related walk is a read: the dry run makes it, and shows what the written body would list.
@@ -153,11 +153,14 @@ async function printActions(
       : await prepareRelated(ctx.related, ctx.cache.get(id)?.view.assetId, actions);
   for (const action of actions) {
     const milestone = followUps ? await followUps.before(action) : null;
-    if (milestone !== null) print(milestone);
+    // A milestone is made on GitHub; the lines a write brings with it (an update's comment) go
+    // where the write goes.
+    if (milestone !== null) print(milestone, true);
     const [record, ...then] = recordsFor(ctx, id, action);
     if (record === undefined) continue;
-    print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record);
-    for (const more of then) print(more);
+    const github = isGitHubWrite(action);
+    print(related !== undefined && writesBody(action) ? relatedRecord(record, related) : record, github);
+    for (const more of then) print(more, github);
   }
 }
 

@@ -132,13 +132,21 @@ describe("the group pass's action modules settle as plain data", () => {
         threatId: MEMBER,
         status: "solved",
         note: "",
+        login: "alice",
       },
       null,
     );
     const afterVerdict = verdict.group?.change(single) ?? single;
     expect(afterVerdict.single?.[REPO]?.person?.pending).toEqual([]);
     expect(verdict.events).toEqual([
-      { type: "verdict_sent", threatId: MEMBER, issue: { repo: REPO, number: 9 }, detail: "solved" },
+      {
+        type: "verdict_sent",
+        threatId: MEMBER,
+        issue: { repo: REPO, number: 9 },
+        detail: "solved",
+        answered: null,
+        by: "alice",
+      },
     ]);
     const done = groupActionModules.single_person_done.settle(
       { kind: "single_person_done", groupId: GROUP, repo: REPO, number: 9 },
