@@ -32,7 +32,6 @@ export interface Plugged {
 
 const PLUGGED = new WeakMap<Config, Plugged>();
 
-/** The configured features of `config`, by hook (made on the first call for that config). */
 export function pluggedFor(config: Config): Plugged {
   const known = PLUGGED.get(config);
   if (known) return known;
@@ -56,7 +55,6 @@ export function pluggedFor(config: Config): Plugged {
   return plugged;
 }
 
-/** The features the config switches on, in the registry's order. */
 export function featuresFor(config: Config): readonly Feature[] {
   return pluggedFor(config).all;
 }

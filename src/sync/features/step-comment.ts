@@ -4,11 +4,7 @@ import { commentText } from "../render/comment-key.js";
 import type { IntentSpec, SendIo } from "../actions/types.js";
 import type { FeatureAction } from "../plan/plan.js";
 
-/**
- * A comment that is a feature's own step (an acceptance's end and warning, a recurrence's note),
- * under a `comment` intent keyed by the comment: recovery looks for the key before posting again,
- * so each is on the issue once, ever.
- */
+/** A feature's step comment under a keyed intent: recovery looks for the key first, so it posts once, ever. */
 export interface StepComment extends FeatureAction {
   repo: string;
   number: number;

@@ -13,21 +13,16 @@ export type FeatureCounts = Readonly<Record<string, number>>;
 
 /** A feature's counts in `status`: under its name in the JSON report, and one line of text. */
 export interface FeatureStatus {
-  /** From the stored records (no engine, no index). */
   counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
   line(counts: FeatureCounts): string;
 }
 
-/**
- * When a feature's work waits on the clock (a reconcile's `RequeueAfter`). The core keeps an index
- * of due times per feature (run/wake-due.ts), so no cycle scans every record.
- */
+/** When a feature's work waits on the clock; the core indexes due times so no cycle scans every record. */
 export interface FeatureClock {
   /** The threats that may be due by `nowMs`, for a feature that keeps its own index. */
   waiting?(ctx: SyncContext, nowMs: number): Iterable<string>;
   /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
   nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
-  /** Every stored non-null `nextDueAt`, read from the store's columns without building records. */
   scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
   /** A lower bound of every stored due time: while it is in the future, the sweep reads nothing. */
   earliestDue?(threats: ThreatRecords): number;
@@ -43,26 +38,20 @@ export interface Rendering {
   readonly hash: string;
 }
 
-/** What a feature's decider is made with for one plan (features/types.ts `decide`). */
 export interface DecideAt {
   threatId: string;
-  /** The time the plan's time-driven steps are decided at (epoch ms). */
   nowMs: number;
   /** The core's rendering of the threat's issue before any feature's `render`; null when not read. */
   base: Rendering | null;
 }
 
-/**
- * A feature the core loops over without naming it (features/registry.ts holds the configured
- * ones). Every hook is optional: one no configured feature has is never asked.
- */
+/** A feature the core loops over without naming it; a hook no configured feature has is never asked. */
 export interface Feature {
   readonly name: string;
   /** The config section that switches it on: without it, the registry leaves the feature out. */
   readonly configKey: keyof Config;
   /** Whether it is on, where its section is nested (`github.project`): then `configKey` alone does not say. */
   configured?(config: Config): boolean;
-  /** The record as a new version of its threat leaves it, with this feature's slice noted. */
   onThreatVersion?(
     ctx: SyncContext,
     before: ThreatRecord | undefined,
@@ -70,21 +59,15 @@ export interface Feature {
     threat: Threat,
     severityRank: number | null,
   ): ThreatRecord;
-  /** What it notes when a person's change to a mapped threat's issue is seen. */
   onIssueChange?(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
   /** Its time-driven work, when it has some: the queue wakes a threat when it is due (run/wake-due.ts). */
   readonly clock?: FeatureClock;
-  /** What `status` shows of its slices, when it shows something. */
   readonly status?: FeatureStatus;
   /** Its summary of a slice as a digit, so that `status` counts slices without reading them. */
   readonly sliceTagger?: SliceTagger;
   /** Its kinds of write, by step (`FeatureAction.step`), carried out by the one runner. */
   readonly actions?: Readonly<Record<string, ActionModule<FeatureAction, unknown>>>;
-  /**
-   * The writes it plans for a threat beside the core's, asked when the core's plan leaves the
-   * issue's state alone. `view` is the threat as read, or null when planned from the record alone.
-   * An empty list: settled.
-   */
+  /** Its writes beside the core's, when the core leaves the issue's state alone; `view` null: from the record. */
   plan?(ctx: SyncContext, threatId: string, record: ThreatRecord, view: ThreatView | null): FeatureAction[];
   /**
    * The writes it plans for a group's own issues, once the group's own plan is empty. Its actions
@@ -93,12 +76,8 @@ export interface Feature {
   planGroup?(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[];
   /** Reads it makes once per cycle after intake and before the drain (one listing per repository, say). */
   beforeDrain?(ctx: SyncContext): Promise<void>;
-  /**
-   * Whether its write under an intent of its own landed, after a failure or a crash (recording what
-   * it means); false: the work stays queued. Without it, a failed write is sent again.
-   */
+  /** Whether its write landed, after a failure or a crash; false: the work stays queued. */
   recover?(ctx: SyncContext, intent: Intent): Promise<boolean>;
-  /** Its lines of `threatbridge check` (`warn` where it works with something left out). */
   check?(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]>;
   /** What it keeps of an issue the connector made or took over (the SLA's start line, milestone). */
   onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
@@ -108,10 +87,7 @@ export interface Feature {
   createWith?(ctx: SyncContext, record: ThreatRecord): CreateAttributes;
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */
   runtime?(ctx: SyncContext): unknown;
-  /**
-   * Its clauses that decide before the core's (plan.ts `Decider`); the first non-null answer, in
-   * registry order, is the plan. Pure once made; null: nothing to decide.
-   */
+  /** Its clauses that decide before the core's; the first non-null answer, in registry order, is the plan. */
   decide?(config: Config, at: DecideAt): Decider | null;
   /** The record as the threat's known status leaves it (an ended acceptance forgotten), or null. */
   onStatusSeen?(record: ThreatRecord, status: string, nowMs: number): ThreatRecord | null;
@@ -134,7 +110,6 @@ export interface FeatureCheckResult {
   check: string;
   status: "pass" | "fail" | "skip" | "warn";
   detail: string;
-  /** What to do next; set on every failure. */
   hint?: string;
 }
 

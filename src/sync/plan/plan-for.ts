@@ -40,9 +40,8 @@ interface GroupedInputs {
 }
 
 /**
- * The planner's grouping inputs for one threat, asked only when a group is stored (planCore). A
- * group stored under an older setting still counts after grouping is switched off (contract,
- * "Changing grouping": a former member's link names its issue, which is not the threat's own).
+ * The planner's grouping inputs, asked only when a group is stored. A group stored under an older
+ * setting still counts after grouping is off (contract, "Changing grouping").
  */
 function groupedInputs(
   ctx: SyncContext,
@@ -64,11 +63,7 @@ function groupedInputs(
   };
 }
 
-/**
- * The threat's platform link, unless it names a group's issue while the threat is no member of
- * that group in single mode: such a link is not the threat's own issue to adopt (the threat gets
- * its own, and its link is moved to it).
- */
+/** The threat's platform link, unless it names a single-mode group's issue the threat is no member of. */
 function ownLink(
   link: { externalId: string; url: string } | null,
   hasIssue: boolean,
@@ -80,11 +75,9 @@ function ownLink(
 }
 
 /**
- * A threat that was a single-mode member (its link names a group's issue, and it is no member now:
- * grouping changed or its group left it): it gets an issue of its own only while it is open on
- * the platform. One a person's close of its group issue solved, or whose fix the platform still
- * verifies (`pending`), stays with the closed group issue (contract, "Changing grouping"); so does
- * a version older than that verdict's answer, read again by a walk from the start.
+ * A former single-mode member gets an issue of its own only while open on the platform; one its
+ * group issue's close solved (or `pending`), or an older version of it, stays with the closed group
+ * issue (contract, "Changing grouping").
  */
 function formerMemberAtRest(
   ctx: SyncContext,
@@ -127,17 +120,13 @@ function createWith(ctx: SyncContext, features: Plugged, threatId: string): Crea
   return out;
 }
 
-/**
- * The plan for one threat: the core's, then, where it leaves the issue's state alone, each
- * configured feature's (features/registry.ts), in the registry's order.
- */
+/** The core's plan, then, where it leaves the issue's state alone, each feature's in registry order. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
   const planners = pluggedFor(ctx.config).plan;
   const actions = planCore(ctx, threatId);
   if (planners.length === 0 || !actions.every(leavesStateAlone)) return actions;
   const record = ctx.state.threats.get(threatId);
   if (!record || record.gone) return actions;
-  // The threat as read, with what the configured features add to it (as the issue shows it).
   const plugged = pluggedFor(ctx.config);
   const read = ctx.cache.get(threatId)?.view ?? null;
   const view =
@@ -146,7 +135,6 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   return features.length === 0 ? actions : [...actions, ...features];
 }
 
-/** Gathers the planner's plain inputs for one threat from the run's cache and the state. */
 function planCore(ctx: SyncContext, threatId: string): Action[] {
   const record = ctx.state.threats.get(threatId);
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
@@ -154,7 +142,6 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   const read = cached?.view ?? null;
   // The configured features by hook: a hook no feature has is not asked (features/registry.ts).
   const features = pluggedFor(ctx.config);
-  // What the features hold of the threat is shown on the issue (the SLA's due day) and given to templates.
   const view = features.viewOf.length === 0 ? read : withFeatures(ctx, features, read, threatId, nowMs);
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
@@ -169,14 +156,12 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   // A person's change with the threat not at hand (it did not change on the stream): the planner
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;
-  // A feature's time-driven step is planned from the record too (no read to decide it).
   const statusOnly =
     !view && record?.issue && !record.gone && (person || plannedFromRecord(ctx, threatId, nowMs))
       ? { status: record.status }
       : null;
   const seen = view ? { status: view.status } : statusOnly;
   const threat = seen ? present(seen) : record?.gone ? gone : notRead;
-  // What the status seen makes of the features' data on the record (features/types.ts `onStatusSeen`).
   const afterStatus =
     record && seen && features.onStatusSeen.length > 0
       ? statusSeen(ctx.config, record, seen.status, nowMs)
@@ -184,10 +169,8 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
   if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
   const base = view ? ctx.renderer.render(view, asset, route) : null;
   const current = ctx.state.threats.get(threatId);
-  // The issue as the record asks it shown (features/types.ts `render`).
   const rendered = base ? renderedFor(current, threatId, base) : null;
-  // Nothing grouped (no group stored: the default config, or grouping off since before any group
-  // was made): grouping says nothing of the plan, and the threat's link is its own.
+  // Nothing grouped: grouping says nothing of the plan, and the threat's link is its own.
   const link = cached?.link ?? null;
   const grouped: GroupedInputs = anyGroupStored(ctx.state.groups)
     ? groupedInputs(ctx, threatId, link, record?.issue !== undefined, view)

@@ -32,7 +32,6 @@ export interface PlanInput {
   threatId: string;
   /** The platform's current threat; `gone`: its asset was removed; `unknown`: not read, nothing planned. */
   threat: Known<{ status: string }>;
-  /** The threat's `github` external reference as the platform shows it. */
   link: { externalId: string; url: string } | null;
   record: ThreatRecord | undefined;
   person: PersonChange | undefined;
@@ -46,9 +45,8 @@ export interface PlanInput {
   recreate?: boolean;
   /** Grouping `single` mode: the group's one issue stands for the threat, whose link names it. */
   single?: SingleMembership;
-  /** What the features ask a new issue to be created with (its milestone), from plan-for.ts. */
   createWith?: CreateAttributes;
-  /** The configured features' clauses that decide first, in registry order (plan-for.ts gathers them). */
+  /** The features' clauses that decide first, in registry order. */
   deciders?: readonly Decider[];
 }
 
@@ -78,7 +76,6 @@ export type Action =
       labels: string[];
       assignees: string[];
       hash: string;
-      /** The milestone the issue is created in (a feature asked for it: the SLA's weekly one). */
       milestone?: { title: string; dueOn: string };
     }
   | {
@@ -159,7 +156,6 @@ function planLink(input: PlanInput, issue: IssueRecord): Action[] {
   ];
 }
 
-/** A state change the plan makes to an existing issue (its PATCH's state, reason and comment). */
 interface IssueStateStep {
   state: IssueState;
   reason: CloseReason | "reopened";
@@ -285,7 +281,6 @@ export function plan(input: PlanInput): Action[] {
   return [newIssue(create, input.route, input.rendered)];
 }
 
-/** The text of a new issue: its title, body and labels, read from the rendering when first asked. */
 export interface NewIssueText {
   readonly title: string;
   readonly body: string;
@@ -295,10 +290,7 @@ export interface NewIssueText {
   hash: string;
 }
 
-/**
- * A create (the core's, or a feature's new issue) with its route and rendering: the text is read
- * only when the create is sent or described, since intake plans every new threat to queue it.
- */
+/** A create; its text is rendered only when sent or described, since intake plans every new threat. */
 export function newIssue<T extends object>(
   base: T,
   route: { repo: string; labels: string[]; assignees: string[] },

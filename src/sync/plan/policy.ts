@@ -21,7 +21,6 @@ export interface Policy {
   modules: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
   assetTypes: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined;
   routes: readonly RouteRule[];
-  /** The routes with their globs compiled (route-match.ts). */
   compiledRoutes: ReturnType<typeof compileRoutes>;
   /** The `where` paths the routes read, by the JSON they start in: intake keeps these values. */
   wherePaths: { threat: string[]; asset: string[] };
@@ -76,20 +75,15 @@ export function noIssueReason(
   return null;
 }
 
-/** Whether a threat that has no issue yet should get one. */
 export function isEligible(threat: ThreatView, asset: AssetView | null, policy: Policy): boolean {
   return noIssueReason(threat, asset, policy) === null;
 }
 
 export type { Route };
 
-/** What intake kept of the threat's asset for `where` (by full path, `asset.…`). */
 export type AssetValues = Readonly<Record<string, KeptValue>> | undefined;
 
-/**
- * First matching rule wins; none matching → the default repository (contract, `routes`). Reads
- * only what is at hand: the threat's view, its asset's view and the asset's kept values.
- */
+/** First matching rule wins, else the default repository (contract, `routes`); reads only what is at hand. */
 export function routeFor(
   threat: ThreatView,
   asset: AssetView | null,
@@ -119,7 +113,6 @@ export function defaultRoute(policy: Pick<Policy, "defaultRepo">): Route {
   return { repo: policy.defaultRepo, labels: [], assignees: [] };
 }
 
-/** Every repository the connector may have issues in. */
 export function allRepos(policy: Policy): string[] {
   const repos = new Set([policy.defaultRepo]);
   for (const rule of policy.routes) if (rule.repository) repos.add(rule.repository);

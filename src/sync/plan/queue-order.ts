@@ -11,7 +11,6 @@ import { subjectKind, type Subject, type SubjectKind } from "../records/subject.
  * plan's class (`dueClass`), then severity, then age; every group after every threat's work.
  */
 
-/** The part of the state the queue's order is derived from. */
 type QueueState = Pick<EngineState, "queue" | "threats">;
 
 /**
@@ -45,7 +44,7 @@ export interface DueItem extends Subject {
 function dueItem(state: QueueState, id: string, entry: QueueEntry): DueItem {
   const kind = subjectKind(id);
   if (kind === "group") return { id, kind, entry, priority: QueueClass.other, severity: 0 };
-  // The brief, not the record: building 100,000 records was most of a drain's ordering.
+  // The brief, not the record: building records would dominate a large queue's ordering.
   const record = state.threats.brief(id);
   return { id, kind, entry, priority: dueClass(record, entry), severity: record?.severity ?? 0 };
 }
@@ -65,7 +64,6 @@ function compareDue(a: DueItem, b: DueItem): number {
 export interface DueFilter {
   /** Threats' work of these classes at most (a group's class is its plan's: groups are all kept). */
   upTo?: QueueClass;
-  /** Any other test of an item. */
   keep?: (item: DueItem) => boolean;
 }
 
@@ -79,7 +77,7 @@ export function dueWork(state: QueueState, nowMs: number, filter: DueFilter = {}
   const { upTo, keep } = filter;
   const due: DueItem[] = [];
   const queue = state.queue;
-  // Not Object.entries: a pair array per entry was most of a filtered walk of 100,000.
+  // Not Object.entries: a pair array per entry would dominate a large queue's walk.
   for (const id in queue) {
     const entry = queue[id];
     if (entry === undefined || !Object.hasOwn(queue, id)) continue;

@@ -4,23 +4,13 @@ import type { KeptValue, WhereScalar } from "../../shared/kept-values.js";
 export type { KeptValue, WhereScalar };
 
 /**
- * Which route a threat matches (contract, `routes`), pure. A rule holds when every key its
- * `match` gives holds (and); a key holds when any of its values does (or). The first rule that
- * holds wins. Matching reads only what intake kept of the threat and its asset: it costs no
- * request.
- *
- * - `severity`, `module`, `asset_type`: the threat's canonical severity, its module, its asset's
- *   type, compared ignoring case.
- * - `asset_name`: globs on the asset's name (fields.asset.name), whole name, ignoring case;
- *   `*` is any run of characters (none included, dots included), `?` exactly one.
- * - `where`: a dotted path into the threat's (`threat.…`) or its asset's (`asset.…`) JSON → the
- *   values it may hold. Strings compare exactly (case included), as do booleans; a number equals
- *   the same number, or the string of its decimal digits (`"443"` in the YAML matches 443 in the
- *   data, and `443` matches `"443"`). A list at the path matches when one of its items does. An
- *   absent path, or null, never matches.
+ * Which route a threat matches (contract, `routes`), pure and request-free: a rule holds when every
+ * key holds (and), a key when any of its values does (or); the first rule that holds wins.
+ * `severity`, `module`, `asset_type` and `asset_name` globs ignore case; `where` values compare
+ * exactly, except that a number equals the string of its digits; a list matches when an item does,
+ * and an absent path or null never matches.
  */
 
-/** What matching reads of one threat. */
 export interface RouteFacts {
   /** The canonical severity word (`critical`), or null when unknown. */
   severity: string | null;
@@ -31,10 +21,7 @@ export interface RouteFacts {
   values: (path: string) => KeptValue | undefined;
 }
 
-/**
- * The rule that matched, counted from 0 as in the config, and what of it matched: severity,
- * module, asset_type, asset_name, then `where`'s paths as the YAML gives them.
- */
+/** The rule that matched (counted from 0) and what of it matched, in the YAML's key order. */
 export interface RouteMatched {
   index: number;
   rule: RouteRule;
@@ -57,7 +44,6 @@ export function globRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, "isu");
 }
 
-/** Whether a name matches a glob (see `globRegExp`). */
 export function globMatches(glob: string, name: string): boolean {
   return globRegExp(glob).test(name);
 }
@@ -90,7 +76,6 @@ function equals(data: WhereScalar, wanted: WhereScalar): boolean {
   return false;
 }
 
-/** The first wanted value the data holds, or undefined. */
 function whereMatch(data: KeptValue | undefined, wanted: readonly WhereScalar[]): WhereScalar | undefined {
   if (data === undefined) return undefined;
   const items = Array.isArray(data) ? data : [data];

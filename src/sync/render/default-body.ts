@@ -8,10 +8,8 @@ import { inertRouteLine } from "./route-line.js";
 import type { AssetView, RelatedView, ThreatView } from "./types.js";
 
 /**
- * The default issue body: a summary table, the route's line (when a route placed the issue), the description, the module data, a link to the
- * platform, a footer, and last, on its own line, the marker. It always fits GitHub's body limit:
- * the table cells are bounded, and the description and module data (the parts that can be long)
- * share what is left, each cut with a visible note. The marker is never cut.
+ * The default issue body. It always fits GitHub's body limit: the table cells are bounded, and the
+ * description and module data share what is left, each cut with a visible note. The marker is never cut.
  */
 
 const MISSING = "—";
@@ -20,7 +18,6 @@ export const FOOTER =
   "---\n\n_This issue is managed by threatbridge and mirrors a threat on the security platform. " +
   "Closing it sends a verdict on the threat to the platform; reopening it sends the threat back to unsolved._";
 
-/** Raw length caps of the summary cells, so that the table stays a small, fixed part of the body. */
 const CAP = { title: 1_000, short: 100, name: 500, id: 200 } as const;
 
 /** An escaped table cell within `cap` raw characters (twice that escaped), or a dash if missing. */
@@ -34,7 +31,6 @@ function tableCell(raw: string | null, cap: number): string {
 
 function ageText(days: number | null): string {
   if (days === null || !Number.isFinite(days)) return MISSING;
-  // String() of a number is locale-independent.
   return `${String(days)} ${days === 1 ? "day" : "days"}`;
 }
 
@@ -57,10 +53,7 @@ function summaryTable(threat: ThreatView, asset: AssetView | null): string {
   return ["| Field | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
 }
 
-/**
- * The platform link: `{id}` in the configured URL becomes the percent-encoded threat id, and
- * characters that would end a Markdown link destination are percent-encoded too.
- */
+/** The platform link, percent-encoded so nothing in it can end the Markdown link destination. */
 export function platformLink(template: string | undefined, threatId: string): string | null {
   if (template === undefined || template === "") return null;
   const url = template
@@ -74,7 +67,6 @@ function percentEncode(c: string): string {
   return encoded !== c ? encoded : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
 }
 
-/** Splits `available` between two parts, giving the smaller part all it needs. */
 function share(a: number, b: number, available: number): [number, number] {
   if (a + b <= available) return [a, b];
   const half = Math.floor(available / 2);
@@ -106,7 +98,6 @@ export function defaultBody(
   // The SLA's due day only: what changes with the clock (days left, breached) would rewrite every
   // issue daily. A breach shows as the breach label instead.
   const due = threat.sla ? [`**Due: ${threat.sla.due}**`] : [];
-  // The route that placed the issue, so that the people it reached see why (contract, "Conventions").
   const routed = routeLine ? [inertRouteLine(routeLine)] : [];
   const head = [summaryTable(threat, asset), ...due, ...routed, "### Description"];
   const tail = [
@@ -122,7 +113,6 @@ export function defaultBody(
   const desc = description(threat.description);
   const rows = moduleDataRows(threat.moduleData);
   const fullData = moduleDataTable(rows, Number.POSITIVE_INFINITY);
-  // The table, headings, link, footer and marker are bounded; the two long parts share the rest.
   const available = MAX_RENDERED_BODY_LENGTH - frame("", fullData === null ? null : "").length;
   const [descBudget, dataBudget] = share(desc.length, fullData?.length ?? 0, available);
   return frame(truncateBlock(desc, descBudget), fullData === null ? null : moduleDataTable(rows, dataBudget));

@@ -3,11 +3,7 @@ import { MAX_TITLE_LENGTH } from "./limits.js";
 import { precut, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, ThreatView } from "./types.js";
 
-/**
- * The default issue title: `[High] <title> — <asset name>`, within GitHub's 256 characters.
- * A missing title falls back to the threat id (contract: a missing mapped field degrades the
- * rendering, never the sync). Severity and asset name are bounded first so the title keeps room.
- */
+/** The default title, `[High] <title> — <asset name>`; a missing title degrades to the threat id (contract). */
 
 const SEVERITY_MAX = 24;
 const ASSET_MAX = 80;
@@ -17,7 +13,7 @@ function plain(raw: string | null, max: number): string {
   return escapePlainText(precut(raw, max * 4).text);
 }
 
-/** "high" → "High"; toUpperCase (not toLocaleUpperCase) is locale-independent. */
+/** toUpperCase, not toLocaleUpperCase: locale-independent. */
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

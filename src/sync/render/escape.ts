@@ -1,10 +1,7 @@
 /**
- * Inert rendering of platform text (contract, "Conventions": text from the platform cannot
- * @mention anyone, cross-reference an issue or inject HTML).
- *
- * GitHub links mentions and references in the text after Markdown is parsed, so HTML entities
- * (`&#64;`) do not stop them: a zero-width space (U+200B) after `@` and `#` does. This is what
- * Renovate and Dependabot do for release notes; it is invisible to readers and breaks the match.
+ * Inert rendering of platform text (contract, "Conventions": no @mention, cross-reference or HTML).
+ * GitHub links mentions after Markdown is parsed, so entities (`&#64;`) do not stop them: a
+ * zero-width space after `@` and `#` does, invisibly.
  */
 
 export const ZWSP = "\u200B";
@@ -14,19 +11,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
-/**
- * Bidirectional controls: embeddings and overrides (U+202A-U+202E), isolates (U+2066-U+2069) and
- * the marks (U+200E, U+200F, U+061C). An override makes `Invoice \u202Egnp.exe` show as
- * "Invoice exe.png"; removed, the text shows in its stored order.
- */
+/** Bidi controls: an override makes `Invoice \u202Egnp.exe` show as "Invoice exe.png". */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
-/** Text without bidirectional controls, so that it shows the characters in the order they are stored. */
 export function stripBidi(text: string): string {
   return text.replace(BIDI_CONTROL, "");
 }
 
-/** Well-formed UTF-16 without control characters (tabs become spaces) or bidi controls. */
 function clean(text: string): string {
   return stripBidi(text.replace(LONE_SURROGATE, "\uFFFD").replace(CONTROL, "").replace(/\t/g, " "));
 }
@@ -67,24 +58,16 @@ function breakReferences(text: string): string {
     .replace(/(threatbridge)(?=\s*:\s*threat\s*=)/gi, `$1${ZWSP}`);
 }
 
-/** Collapses line breaks and runs of spaces into single spaces. */
 function oneLine(text: string): string {
   return text.replace(LINE_BREAK, " ").replace(/ {2,}/g, " ").trim();
 }
 
-/**
- * Platform text for one line of Markdown (a table cell, a list item): no line breaks, no HTML,
- * no Markdown structure, no mentions or references.
- */
+/** Platform text for one line of Markdown (a table cell, a list item). */
 export function escapeMarkdownInline(text: string): string {
   return breakReferences(escapeMarkdownPunctuation(escapeHtml(oneLine(clean(text)))));
 }
 
-/**
- * Platform text as a Markdown block (the description): line breaks are kept as hard breaks and
- * blank lines as paragraph breaks; nothing at the start of a line can open a heading, list,
- * quote, code block or setext underline.
- */
+/** Platform text as a Markdown block: line breaks kept; no line start can open a heading, list or quote. */
 export function escapeMarkdownBlock(text: string): string {
   const paragraphs: string[][] = [[]];
   for (const raw of clean(text).split(LINE_BREAK)) {
@@ -108,18 +91,12 @@ function escapeLineStart(line: string): string {
   return line.replace(/^(\d+)([.)])/, "$1\\$2");
 }
 
-/**
- * Platform text for a plain-text place such as the issue title: GitHub shows titles as text
- * (no HTML, so no entities here, they would show literally) but does link references in them.
- */
+/** Platform text for a title: no entities (titles show them literally), but references are broken. */
 export function escapePlainText(text: string): string {
   return breakReferences(oneLine(clean(text)));
 }
 
-/**
- * Breaks anything in user-template output that a marker parser could take for a marker; the
- * real marker is appended after this.
- */
+/** Breaks anything in template output a marker parser could take for ours (the real marker comes after). */
 export function neutralizeMarkers(text: string): string {
   // A template's own text may carry bidi controls too: the whole output is made inert.
   return stripBidi(text).replace(/(threatbridge)(?=\s*:\s*threat\s*=)/gi, `$1${ZWSP}`);

@@ -5,13 +5,9 @@ import { precut } from "./truncate.js";
 import type { ThreatView } from "./types.js";
 
 /**
- * The issue's labels: the managed label, `severity:<severity>` and `module:<module>`, the
- * connector's own, which every content update brings back; and, when the issue is created only,
- * the route's (a person's later change of them stands: contract, "Conventions"). None follows the
- * platform status: the issue's open/closed state shows it (contract: `pending` leaves the issue as
- * it is), so a verdict's echo costs no GitHub write. GitHub label names are at most 50
- * characters and compared case-insensitively, so duplicates are dropped ignoring case (the first
- * one wins: managed, then ours, then the route's) and the result is sorted by code unit.
+ * The issue's labels. The route's are given at creation only (contract, "Conventions"); none follows
+ * the platform status, so a verdict's echo costs no GitHub write. GitHub compares names
+ * case-insensitively, so duplicates are dropped ignoring case (the first wins).
  */
 
 function cleanLabel(raw: string): string {

@@ -2,11 +2,7 @@ import { isRecord } from "../../shared/json.js";
 import { escapeMarkdownInline } from "./escape.js";
 import { precut, safePrefix } from "./truncate.js";
 
-/**
- * `module_data` as readable Markdown. The spec does not show its fields ("Threat", module_data),
- * so any JSON is accepted: nested keys are flattened to dotted paths in the order given, arrays
- * of plain values are joined, arrays of objects are indexed, null values are left out.
- */
+/** `module_data` as Markdown: the platform API leaves its fields open, so any JSON is flattened to dotted paths. */
 
 interface FlatEntry {
   key: string;
@@ -21,13 +17,11 @@ const MAX_RAW_VALUE = 4_000;
 
 function scalar(value: unknown): string | null {
   if (typeof value === "string") return value;
-  // String() on numbers and booleans is locale-independent.
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
     return String(value);
   return null;
 }
 
-/** Flattened raw (unescaped) entries; callers escape. */
 function flattenModuleData(data: Record<string, unknown>): FlatEntry[] {
   const out: FlatEntry[] = [];
   const visit = (value: unknown, path: string, depth: number): void => {
@@ -58,7 +52,6 @@ function flattenModuleData(data: Record<string, unknown>): FlatEntry[] {
   return out;
 }
 
-/** The table rows of the module data, escaped; each cell bounded. */
 export function moduleDataRows(data: Record<string, unknown> | null): string[] {
   if (data === null) return [];
   return flattenModuleData(data).map(({ key, value }) => {

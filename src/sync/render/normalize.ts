@@ -6,9 +6,8 @@ import type { AssetView, ThreatView } from "./types.js";
 import { SEVERITIES } from "../../shared/severity.js";
 
 /**
- * Turns platform JSON into the plain views the planner and renderer see. The spec does not name a
- * threat's title, severity, module or asset id, nor an asset's name or type: the YAML's `fields`
- * block says where they are. A missing field degrades the rendering, never the sync (the contract).
+ * Platform JSON as the plain views the planner and renderer see, found at the YAML's `fields`
+ * paths. A missing field degrades the rendering, never the sync (the contract).
  */
 
 function text(value: unknown): string | null {
@@ -37,7 +36,6 @@ export function severityRank(value: unknown): number | null {
   return SEVERITY_WORDS[word] ?? null;
 }
 
-/** The canonical severity word for a rank, used by filters, routes and labels. */
 export function severityName(rank: number | null): string | null {
   return rank === null ? null : (SEVERITIES[rank] ?? null);
 }

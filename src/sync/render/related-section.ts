@@ -2,23 +2,15 @@ import { escapeMarkdownInline, escapePlainText } from "./escape.js";
 import { precut, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, RelatedView } from "./types.js";
 
-/**
- * The related assets of the threat's asset (config `render.related_assets`), as a Markdown list in
- * the body and as `related` / `related_more` for templates. Names and types are platform text,
- * escaped like every other cell: no mention, no cross-reference, no HTML.
- */
+/** The related assets (config `render.related_assets`), for the body and for templates, escaped as every cell. */
 
 export const RELATED_HEADING = "### Related assets";
 const NO_RELATED = "_No related assets._";
 
-/**
- * The section stays a small, bounded part of the body (at most 100 lines of capped cells): lines
- * past this many characters count into "and N more" instead of crowding out the description.
- */
+/** Lines past this count into "and N more", so the section never crowds out the description. */
 const MAX_SECTION = 8_000;
 const CAP = { name: 200, type: 50, id: 100 } as const;
 
-/** One escaped item within `cap` raw characters (twice that escaped), cut with an ellipsis. */
 function cell(raw: string, cap: number): string {
   const { text, cut } = precut(raw, cap);
   const escaped = escapeMarkdownInline(text);

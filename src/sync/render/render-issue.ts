@@ -9,11 +9,7 @@ import { bodyScope, titleScope } from "./template-scope.js";
 import { truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, RenderOptions, RenderOutcome, RenderWarning, ThreatView } from "./types.js";
 
-/**
- * A threat as a GitHub issue: title, body and labels, byte for byte the same for the same input.
- * Never throws: a user template that fails at render time is replaced by the default for that
- * part, with a warning for the caller to log.
- */
+/** A threat as a GitHub issue, deterministic; never throws: a failing template falls back to the default. */
 
 function failure(part: "title" | "body", error: unknown): RenderWarning {
   const reason = error instanceof Error ? error.message : String(error);

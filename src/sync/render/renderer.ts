@@ -14,12 +14,9 @@ import {
 } from "./index.js";
 
 /**
- * Renders with the YAML's templates, compiled once. The hash that decides whether an issue needs an
- * update is taken over what the issue is made from, not over the rendered text, so that deciding
- * costs no rendering (intake decides for every changed threat; a backfill is 100,000 of them), and
- * it leaves out the threat's age, status and `updated_at`: they change without anything worth a GitHub
- * write (the connector's own link, echoed back, bumps `updated_at`). The issue itself is rendered
- * only when an action needs it.
+ * The hash that decides whether an issue needs an update is taken over what the issue is made from,
+ * so deciding costs no rendering; it leaves out age, status and `updated_at`, which change without
+ * anything worth a GitHub write (the connector's own link, echoed back, bumps `updated_at`).
  */
 
 /** Bump when the default rendering changes, so that existing issues are brought up to date. */
@@ -64,8 +61,7 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
     // not rewrites nothing; the list is current whenever the body is written for another reason.
     ...(relatedLimit > 0 ? [["related_assets", relatedLimit]] : []),
   ]);
-  // Switching SLAs on (or changing a duration) re-reads every threat, so that existing issues get
-  // (or follow) their due dates. Off, the key is what it was before SLAs existed.
+  // Switching SLAs on (or changing a duration) re-reads every threat, so issues get their due dates.
   const slaKey = config.sla
     ? [...SEVERITIES.map((name) => config.sla?.[name] ?? null), config.sla.milestones]
     : null;
@@ -80,11 +76,9 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
       JSON.stringify([
         fixed,
         config.fields,
-        // What the routes' lines say (a rule's index and what of it matches).
         config.routes.map((r) => r.match),
         ...(slaKey ? [slaKey] : []),
-        // Grouping on (or a new key) files every threat under its group: the stream is read again
-        // from the start. Left out when off, so that the key of a config without groups is as before.
+        // Grouping on (or a new key) files every threat under its group: the stream is read again.
         ...(config.grouping ? [["grouping", config.grouping.by, config.grouping.mode]] : []),
       ]),
     )
@@ -96,10 +90,7 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
       // The route's line is what the issue shows of its route: its labels and assignees are the
       // new issue's only (plan.ts), so they are not content an update brings back.
       const shown = routeShown(route);
-      // The default rendering does not show the status (the open/closed state does), so that a
-      // verdict's echo is free.
-      // Both are taken on first use: the planner asks neither for a threat that gets no issue,
-      // which is most of a backfill's stream.
+      // Both are taken on first use: the planner asks neither for a threat that gets no issue.
       let hash: string | undefined;
       let issue: RenderedIssue | undefined;
       return {

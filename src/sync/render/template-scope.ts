@@ -9,10 +9,8 @@ import { inertRouteLine } from "./route-line.js";
 import type { AssetView, RelatedView, RouteShown, ThreatView } from "./types.js";
 
 /**
- * The variables user templates see (typed by the config's `IssueTemplateScope`, against whose
- * sample `config validate` checks every template's variables). Every platform string is already escaped for where the
- * template's output goes (plain text for the title, Markdown for the body), and raw values are
- * never exposed, so a template cannot undo the inert rendering by accident.
+ * The variables user templates see (`IssueTemplateScope`). Every platform string is already escaped
+ * for where the output goes, and raw values are never exposed, so a template cannot undo the inert rendering.
  */
 
 type Escape = (text: string) => string;
@@ -77,9 +75,7 @@ function buildScope(
     sla: threat.sla
       ? { due: threat.sla.due, days_left: threat.sla.daysLeft, breached: threat.sla.breached }
       : null,
-    // The route that placed the issue: its rule (counted from 0) and its line; null when none did.
     route: route ? { rule: route.rule, line: inertRouteLine(route.line, inline) } : null,
-    // The related walk's list (config `render.related_assets`); empty when off or not read.
     ...relatedScope(related, withTable),
   };
 }

@@ -10,10 +10,7 @@ export interface SlaView {
   /** Whole days from today (UTC) to the due day; 0 on the day, negative past it. */
   daysLeft: number;
   breached: boolean;
-  /**
-   * When the SLA started (ISO): kept in the body as a hidden line, so that a lost state file does
-   * not restart it (the issue is adopted with it).
-   */
+  /** When the SLA started: kept in the body as a hidden line, so a lost state does not restart it. */
   since: string;
 }
 
@@ -23,7 +20,6 @@ export interface ThreatView {
   /** null when the mapped field is missing: the title then falls back to the id. */
   title: string | null;
   description: string | null;
-  /** The platform's string, e.g. "high". */
   severity: string | null;
   /** 0 informational .. 4 critical. */
   severityRank: number | null;
@@ -36,10 +32,7 @@ export interface ThreatView {
   updatedAt: string;
   /** The threat's SLA as of now (config `sla`); absent when it has none. */
   sla?: SlaView | undefined;
-  /**
-   * The values at the routes' `where` paths into the threat (`threat.…`, by full path), those
-   * present only; absent when no route reads the threat's JSON (plan/route-match.ts).
-   */
+  /** The values at the routes' `where` paths into the threat, those present only. */
   routeValues?: Readonly<Record<string, KeptValue>>;
 }
 
@@ -49,14 +42,10 @@ export interface Route {
   /** Given to a new issue only: a person's later change of them stands (contract, "Conventions"). */
   labels: string[];
   assignees: string[];
-  /**
-   * The rule that matched, counted from 0 as in the config, and what of it matched (the body's
-   * line says so: render/route-line.ts); absent when none did.
-   */
+  /** The rule that matched (counted from 0) and what of it matched; absent when none did. */
   placed?: { index: number; matched: { key: string; value: string }[] };
 }
 
-/** What an issue shows of the route that placed it. */
 export interface RouteShown {
   rule: number;
   line: string;
@@ -68,28 +57,20 @@ export interface AssetView {
   type: string | null;
 }
 
-/**
- * Assets related to the threat's asset (config `render.related_assets`): the first `assets` of the
- * platform's related walk, and how many more it listed.
- */
+/** The first assets of the platform's related walk (config `render.related_assets`), and how many more. */
 export interface RelatedView {
   assets: AssetView[];
   more: number;
 }
 
 export interface RenderOptions {
-  /** The managed label, e.g. "threatbridge". */
   managedLabel: string;
-  /**
-   * The route that placed the issue: its rule (counted from 0) and its line (route-line.ts, plain
-   * text); absent or null when no route matched, and then the issue says nothing of routes.
-   */
+  /** The route that placed the issue; absent or null: the issue says nothing of routes. */
   route?: RouteShown | null | undefined;
   /** The body template places `route` itself; otherwise the line is put before the marker. */
   bodyPlacesRoute?: boolean | undefined;
   /** e.g. "https://app.example.com/threats/{id}": a link to the threat in the body. */
   platformUiUrl?: string | undefined;
-  /** User templates from the YAML, compiled once with `compileTemplates`. */
   templates?: CompiledTemplates | undefined;
   /** The related assets to list; absent or null: no list (off, not read, or the walk failed). */
   related?: RelatedView | null | undefined;

@@ -5,11 +5,8 @@ import { MAX_RENDERED_BODY_LENGTH } from "../../render/limits.js";
 import { findSection } from "./section.js";
 
 /**
- * The analyst's words on GitHub (contract, "The analyst's words on GitHub": `notes.to_github`),
- * pure: the analyst's text is the note outside the connector's section; the issue shows it in its
- * body when it is created with one, and in one comment per change after that. Each carries the
- * hidden line `<!-- threatbridge:note=<hash> -->`, the hash of the text it shows, so that what the
- * issue last showed can be read back from the issue itself (after a lost state).
+ * `notes.to_github` (contract, "The analyst's words on GitHub"), pure. Each body or comment showing
+ * the analyst's text carries its hash in a hidden line, so a lost state reads it back from the issue.
  */
 
 /** The hash of a text the issue shows: "" for an empty text (the issue shows none), else 16 characters. */
@@ -18,11 +15,7 @@ export function textHash(text: string): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 16);
 }
 
-/**
- * The analyst's text of a note: everything outside the connector's section (the one it last wrote,
- * `writtenHash`, else the last), line endings made LF, trimmed, so that the blank line the
- * connector puts before its section is not the analyst's.
- */
+/** The note outside the connector's section, LF, trimmed (the blank line before the section is not the analyst's). */
 export function analystText(note: string, writtenHash?: string): string {
   const span = findSection(note, writtenHash);
   const outside = span ? note.slice(0, span.start) + note.slice(span.end) : note;
@@ -43,7 +36,6 @@ export function cutText(text: string, maxLength: number): string {
   return text.slice(0, cut) + ELLIPSIS;
 }
 
-/** The hidden line a body or comment showing a text carries. */
 export function noteLine(hash: string): string {
   return `<!-- threatbridge:note=${hash} -->`;
 }
@@ -66,10 +58,7 @@ export function lastShown(comments: ReadonlyArray<{ body: string }>): string | u
   return undefined;
 }
 
-/**
- * Platform text quoted inertly: escaped as every platform text is (no @mention, no issue
- * reference, no HTML, no Markdown structure: render/escape.ts), then each line quoted with `>`.
- */
+/** Platform text escaped as every platform text is (render/escape.ts), each line quoted with `>`. */
 export function quoteInert(text: string): string {
   return escapeMarkdownBlock(text)
     .split("\n")
@@ -83,25 +72,16 @@ function minuteOf(iso: string): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : iso;
 }
 
-/**
- * The comment for a change of the analyst's text (`text` already cut): the line
- * `Platform note, changed <YYYY-MM-DD HH:MM> UTC:`, the text quoted inertly (or, emptied, a line
- * saying the note was cleared), and the hidden line of its hash.
- */
+/** The comment for a change of the analyst's text (`text` already cut), with the hidden line of its hash. */
 export function commentBody(text: string, hash: string, changedAt: string): string {
   const head = `Platform note, changed ${minuteOf(changedAt)} UTC:`;
   const shown = text === "" ? "_The analyst cleared the note._" : quoteInert(text);
   return `${head}\n\n${shown}\n\n${noteLine(hash)}`;
 }
 
-/** The heading of the body's part showing the analyst's text. */
 export const BODY_HEADING = "### Platform note";
 
-/**
- * The issue's body with the analyst's text (already cut) shown under `### Platform note`, before the
- * footer (or, in a templated body, before the marker), with its hidden line. The text is cut further
- * where the body would pass GitHub's limit.
- */
+/** The body with the analyst's text before the footer (or marker), cut further to stay within GitHub's limit. */
 export function withBodyNote(body: string, text: string, hash: string, marker: string): string {
   const footerAt = body.lastIndexOf(FOOTER);
   const markerAt = body.lastIndexOf(marker);

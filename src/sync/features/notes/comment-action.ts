@@ -9,15 +9,10 @@ import { NOTES } from "./slice.js";
 import { noteShown, type NoteCommentAction } from "./to-github.js";
 
 /**
- * The comment showing the analyst's changed text on the issue (contract, "The analyst's words on
- * GitHub"; audit action `note_comment`), paced by the write budget like every comment. It goes out
- * under an intent (`feature`, its data `c:<hash>`): after a lost answer or a crash, the issue's
- * comments are read before anything is posted again, and the write landed when the last comment
- * carrying a note line shows this hash, so the same text is never posted twice in a row, and a
- * text whose comment did not land is posted at the next plan (never lost).
+ * The comment showing the analyst's changed text (contract, "The analyst's words on GitHub"), under
+ * an intent (data `c:<hash>`): after a lost answer or a crash the issue's comments are read first,
+ * so the same text is never posted twice in a row and one that did not land is posted again.
  */
-
-/** The intent data of a note comment: `c:` and the hash of the text it shows. */
 const PREFIX = "c:";
 
 export function isCommentIntent(intent: Intent): boolean {
@@ -25,17 +20,13 @@ export function isCommentIntent(intent: Intent): boolean {
 }
 
 type Answer =
-  /** Posted. */
   | { kind: "posted" }
-  /** The issue shows this text already (its comments, or its body, read first): nothing posted. */
+  /** The issue shows this text already: nothing posted. */
   | { kind: "shown" };
 
 const asComment = (action: FeatureAction): NoteCommentAction => action as NoteCommentAction;
 
-/**
- * What the issue last showed, read from the issue: its last comment carrying a note line, else
- * what its body showed (known from when it was found, else read: one issue read).
- */
+/** What the issue last showed: its last comment with a note line, else its body. */
 async function shownOnIssue(github: GitHubGateway, action: NoteCommentAction): Promise<string> {
   const fromComments = lastShown(await github.listComments(action.repo, action.number));
   if (fromComments !== undefined) return fromComments;
@@ -107,11 +98,7 @@ export const noteCommentAction: ActionModule<FeatureAction, Answer> = {
   },
 };
 
-/**
- * A note comment's intent left by a crash or a failed send: it landed when the issue's last
- * comment carrying a note line shows its hash (recorded then); otherwise the threat's work stays
- * queued and the comment is planned again.
- */
+/** A comment intent left by a crash: landed when the issue's last note line shows its hash, else planned again. */
 export async function recoverComment(ctx: SyncContext, intent: Intent): Promise<boolean> {
   const hash = intent.data?.slice(PREFIX.length);
   if (hash === undefined || intent.number === undefined) return false;

@@ -14,17 +14,11 @@ import { noteWriteAction } from "./write-action.js";
 import { isCommentIntent, noteCommentAction, recoverComment } from "./comment-action.js";
 import { noteIssueFound, renderBodyNote } from "./to-github.js";
 
-/**
- * Notes (contract, "The conversation back": notes) as a plug-in: the threat's note on the platform
- * tells its issue's story in a section the connector owns, written only when that section changes;
- * with `to_github`, the analyst's text around that section comes to the issue (to-github.ts).
- */
+/** Notes (contract, "The conversation back": notes) as a plug-in. */
 
 /**
- * An intent left by a crash or a failed send: the threat is read, and the write landed when its
- * note holds the section of the intent's hash (recorded then). The platform applies notes
- * asynchronously, so a write that landed may not show yet: it is then sent once more, the same
- * text (at most one identical extra note). 404: the threat is gone, nothing to send.
+ * A write intent left by a crash: it landed when the note holds the intent's section. Notes apply
+ * asynchronously, so one not shown yet is sent again (at most one identical extra note).
  */
 async function recoverNote(ctx: SyncContext, intent: Intent): Promise<boolean> {
   if (isCommentIntent(intent)) return recoverComment(ctx, intent);
@@ -69,9 +63,8 @@ async function checkNotes(config: Config, deps: FeatureCheckDeps): Promise<Featu
   return [{ check: "notes", status: "skip", detail: "no threat to read a note from yet" }];
 }
 
-/** `status`: threats whose note holds the connector's section, and those whose reads carry no note. */
+/** `status`: counted from the snapshot's slice tags, so no record is built. */
 function countNotes(threats: ThreatRecords): FeatureCounts {
-  // From the tags the snapshot keeps (or the slices' column): no record is built.
   const tally = threats.tallySlices(NOTES, notesTagger);
   let written = 0;
   let absent = 0;
@@ -81,7 +74,6 @@ function countNotes(threats: ThreatRecords): FeatureCounts {
     if ((tag & ABSENT) !== 0) absent += n;
     if ((tag & COMMENT_DUE) !== 0) commentsDue += n;
   });
-  // Only `notes.to_github` makes comments due: without it the counts are the notes' two.
   return commentsDue === 0 ? { written, absent } : { written, absent, commentsDue };
 }
 

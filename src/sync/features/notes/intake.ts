@@ -15,12 +15,9 @@ import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlic
 import { compareIso } from "../../../shared/iso-time.js";
 
 /**
- * What the notes take in (contract, "The conversation back": notes): each threat version (is there
- * a note at `fields.threat.note`; after a lost state, which section the note already holds), each
- * listed issue (its close reason, assignees, milestone) and, once per cycle, each repository's
- * people's comments in ONE listing (`GET /repos/{o}/{r}/issues/comments?since=`), never one read
- * per issue. A threat whose section changes waits in `pending` until that listing is done, then is
- * queued `timed` (planned from the record: no read of the threat for planning).
+ * What the notes take in (contract, "The conversation back": notes). People's comments come from ONE
+ * listing per repository per cycle, never one read per issue; a threat whose section changes waits
+ * in `pending` until that listing is done.
  */
 
 /** The note a threat read carries: its text ("" for null), or undefined when the field is absent. */
@@ -30,10 +27,7 @@ export function noteOf(threat: unknown, path: string): string | undefined {
   return typeof value === "string" ? value : value === null ? "" : undefined;
 }
 
-/**
- * A new version of a threat: whether reads carry its note, and, when the slice does not know what
- * was written (a lost state, or notes just switched on), the section the note holds.
- */
+/** A new threat version: whether reads carry its note, and after a lost state the section it holds. */
 export function notesOnVersion(
   ctx: SyncContext,
   _before: ThreatRecord | undefined,
@@ -62,7 +56,6 @@ export function notesOnVersion(
     const found = findSection(note);
     return found ? { ...rest, w: sectionHash(found.text) } : rest;
   });
-  // `notes.to_github`: the analyst's text for the issue (its body when made, else a comment).
   if (ctx.config.notes.to_github)
     return analystOnVersion(ctx, ctx.config.notes, threat.id, noted, note, threat.updated_at);
   // Off: an issue not made yet is made without the analyst's text (one made with it keeps it).
@@ -74,7 +67,6 @@ function sameFacts(a: NotesSlice, b: NotesSlice): boolean {
   return a.r === b.r && a.m === b.m && (a.a ?? []).join("\n") === (b.a ?? []).join("\n");
 }
 
-/** The threat waits for the next listing when its section now differs from the one written. */
 function noteChange(ctx: SyncContext, threatId: string): void {
   const config = ctx.config.notes;
   const record = ctx.state.threats.get(threatId);
@@ -86,7 +78,6 @@ function noteChange(ctx: SyncContext, threatId: string): void {
   }
 }
 
-/** A listed issue of a mapped threat: its close reason, assignees and milestone, where they changed. */
 export function notesOnIssue(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
   if (!ctx.config.notes) return;
   const record = ctx.state.threats.get(threatId);
@@ -127,7 +118,6 @@ async function selfLogin(ctx: SyncContext): Promise<string | null> {
   return run.self;
 }
 
-/** Takes in one repository's listing: each mapped issue's people's comments, kept to the last N. */
 function takeComments(
   ctx: SyncContext,
   repo: string,
@@ -157,11 +147,7 @@ function takeComments(
   }
 }
 
-/**
- * Once per cycle, before the drain: one comment listing per repository that holds mapped issues
- * (when `notes.comments` > 0), then every threat waiting for it is queued `timed`, and notes may be
- * written for the rest of the cycle.
- */
+/** Once per cycle before the drain: the listings, then every pending threat is queued. */
 export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
   const config = ctx.config.notes;
   if (!config) return;
@@ -170,7 +156,6 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
   if (config.comments > 0 && conversation === undefined) {
     sayOnce(ctx, "no-conversation", {}, "this engine has no GitHub comment listing; notes show no comments");
   } else if (config.comments > 0 && conversation !== undefined) {
-    // The configured repositories (new issues go there) and any other that holds mapped issues.
     const repos = new Map<string, string>();
     for (const repo of [...allRepos(ctx.policy), ...ctx.index.repositories()])
       if (!repos.has(repo.toLowerCase())) repos.set(repo.toLowerCase(), repo);
@@ -182,8 +167,7 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
       const startedMs = ctx.clock.now();
       try {
         const listed = await conversation.listRepoComments(repo, since);
-        // Who the connector is (one GitHub read) is asked only once a listing holds comments to
-        // sort from people's: an idle cycle lists none, and asks nothing more.
+        // Who the connector is is asked only when there are comments to sort: an idle cycle asks nothing.
         if (listed.comments.length > 0) takeComments(ctx, repo, listed.comments, await selfLogin(ctx));
         let next = since ?? new Date(startedMs - FIRST_LISTING_MARGIN_MS).toISOString();
         // The latest by instant: as text `…:05Z` sorts after `…:05.500Z` (src/shared/iso-time.ts).

@@ -10,10 +10,8 @@ import { NOTES, readSlice, type NotesSlice } from "./slice.js";
 import { commentDue } from "./to-github.js";
 
 /**
- * The notes' plan for one threat (contract, "The conversation back": notes), from the record and
- * its slice only (no read of the threat): a note write when the section the record calls for is not
- * the one last written. It settles once the write is recorded (the slice's hash is the section's),
- * and the platform's echo of the write changes nothing the section shows, so it plans nothing.
+ * The notes' plan (contract, "The conversation back": notes), from the record only: a write when the
+ * section it calls for is not the one last written. The platform's echo of a write plans nothing.
  */
 
 export interface NoteAction extends FeatureAction {
@@ -21,14 +19,12 @@ export interface NoteAction extends FeatureAction {
   step: "write";
   repo: string;
   number: number;
-  /** Where threat reads carry the note (`fields.threat.note`). */
   path: string;
   /** The whole section to write (markers included) and its hash. */
   section: string;
   hash: string;
 }
 
-/** The section's template scope, from the record and its slice. */
 export function sectionScope(record: ThreatRecord, slice: NotesSlice): NoteSectionScope | null {
   const issue = record.issue;
   if (!issue) return null;
@@ -59,7 +55,6 @@ function bodyOf(config: NotesConfig, scope: NoteSectionScope): string {
   return render(scope);
 }
 
-/** The section the record calls for, or null when no note is to be written for it. */
 export function desiredSection(config: NotesConfig, record: ThreatRecord): string | null {
   const slice = readSlice(record);
   if (slice.n === 1 || record.gone) return null;
@@ -92,11 +87,7 @@ export function noteDue(
   };
 }
 
-/**
- * The feature's `plan`: the write where one is due, once this cycle's comment listing is done and
- * the threat was not written this cycle already; otherwise the threat waits for the next listing
- * (`pending`, in the state), which queues it.
- */
+/** Writes wait for this cycle's comment listing, at most one per threat per cycle; otherwise `pending`. */
 export function planNotes(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[] {
   const config = ctx.config.notes;
   if (!config) return [];
@@ -104,11 +95,7 @@ export function planNotes(ctx: SyncContext, threatId: string, record: ThreatReco
   return config.to_github ? [...write, ...planNoteComment(ctx, threatId, record)] : write;
 }
 
-/**
- * `notes.to_github`: the comment showing the analyst's changed text, once this cycle's intake is
- * done (the newest text of the cycle) and the threat got none this cycle; otherwise it waits for
- * the next cycle's intake (`pending`).
- */
+/** The analyst's comment waits for this cycle's intake (its newest text), at most one per cycle. */
 function planNoteComment(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[] {
   const due = commentDue(threatId, record);
   if (due === null) return [];

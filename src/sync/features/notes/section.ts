@@ -78,7 +78,6 @@ export function spliceNote(note: string, section: string, writtenHash?: string):
   return note + gap + section;
 }
 
-/** A short, stable hash of a section's text (what the slice keeps of what was written). */
 export function sectionHash(section: string): string {
   return createHash("sha256").update(section).digest("base64url").slice(0, 16);
 }
@@ -107,7 +106,6 @@ export function utcMinute(iso: string): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** The default body of the section (no template). */
 export function defaultBody(scope: NoteSectionScope): string {
   const { issue } = scope;
   const lines = [`Issue: ${issue.ref} ${issue.url}`];
@@ -121,10 +119,7 @@ export function defaultBody(scope: NoteSectionScope): string {
 
 const ELLIPSIS = "…";
 
-/**
- * The whole section: the markers around the body, marker-like lines quoted, cut to `maxLength`
- * characters (markers included) with "…" where it was cut. A cut never splits a surrogate pair.
- */
+/** The whole section, markers included, cut to `maxLength` with "…" (never splitting a surrogate pair). */
 export function renderSection(body: string, maxLength: number): string {
   const head = `${BEGIN}\n`;
   const tail = `\n${END}`;

@@ -3,11 +3,7 @@ import type { ThreatRecord } from "../../../state/index.js";
 import { sliceOf, withSlice } from "../types.js";
 import { compareIso } from "../../../shared/iso-time.js";
 
-/**
- * What a threat's record keeps for its note (its slice, a short JSON string): the hash of the
- * section last written (or read back from the note after a lost state), the issue's facts the
- * section shows that the record does not hold, and the last N people's comments. Absent when empty.
- */
+/** What a threat's record keeps for its note (its slice, a short JSON string); absent when empty. */
 
 export const NOTES = "notes";
 
@@ -26,11 +22,7 @@ const Slice = z.object({
   a: z.array(z.string()).optional(),
   m: z.string().optional(),
   c: z.array(z.tuple([z.number(), z.string(), z.string(), z.string()])).optional(),
-  /**
-   * `notes.to_github` (analyst.ts): the hash of the analyst's text the issue last showed (in its
-   * body or a comment; "" for none or cleared); absent when not known (a lost state, an issue made
-   * before the setting), then the issue's own comments say.
-   */
+  /** `notes.to_github`: hash of the analyst's text the issue last showed ("" for none); absent when unknown. */
   g: z.string().optional(),
   /** The hash of the analyst's text due on the issue, that text (cut at max_length) and when it changed. */
   d: z.string().optional(),
@@ -67,8 +59,7 @@ export function writeSlice(record: ThreatRecord, slice: NotesSlice): ThreatRecor
     Object.entries(slice).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
   );
   const keys = Object.keys(kept);
-  // Only the hash (a synced threat's slice, on most of 100,000 of them): the hash alone (a
-  // base64url hash never starts with "{"); else the JSON.
+  // The common slice is stored as the hash alone (a base64url hash never starts with "{").
   const text =
     keys.length === 0
       ? undefined
@@ -78,7 +69,6 @@ export function writeSlice(record: ThreatRecord, slice: NotesSlice): ThreatRecor
   return withSlice(record, NOTES, text);
 }
 
-/** The record with its slice changed by `change`. */
 export function changeSlice(record: ThreatRecord, change: (slice: NotesSlice) => NotesSlice): ThreatRecord {
   return writeSlice(record, change(readSlice(record)));
 }

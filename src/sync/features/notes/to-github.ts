@@ -10,14 +10,8 @@ import { addPendingFlagged, notesRun } from "./runtime.js";
 import { changeSlice, NOTES, readSlice, type NotesSlice } from "./slice.js";
 
 /**
- * `notes.to_github` (contract, "The analyst's words on GitHub") in the notes feature: what the
- * intake notes of each threat version, what the issue is created with, and the comment due.
- *
- * The slice keeps the hash of the text the issue last showed (`g`) and, while one is due, the
- * text to show (`d` its hash, `t` the text cut at `notes.max_length`, `k` when it changed). The
- * comment is planned from the record (no read of the threat), once this cycle's intake is done,
- * at most once per threat per cycle: the newest text of the cycle. Only a change of the analyst's
- * text counts: the connector's own section, its echo and a re-delivery hash the same.
+ * `notes.to_github` (contract, "The analyst's words on GitHub"). Only a change of the analyst's text
+ * counts: the connector's own section, its echo and a re-delivery hash the same.
  */
 
 export interface NoteCommentAction extends FeatureAction {
@@ -30,10 +24,7 @@ export interface NoteCommentAction extends FeatureAction {
   hash: string;
   /** When the text changed (the threat version's `updated_at`): the comment's first line says so. */
   changedAt: string;
-  /**
-   * What the issue last showed is not known (a lost state, an issue made before the setting): the
-   * issue's comments are read first (one listing), and nothing is posted when they show this text.
-   */
+  /** What the issue last showed is unknown: its comments are read first, and nothing is posted if they show it. */
   check: boolean;
   /** When `check` finds no comment of the connector's: what the issue's body showed, if known. */
   body?: string;
@@ -45,11 +36,8 @@ function withoutDue(slice: NotesSlice): NotesSlice {
 }
 
 /**
- * A new version of a threat (its note at `fields.threat.note`, as read): the record with what the
- * analyst's text means for the issue. Before the issue is made (and with no platform link, which
- * would name an issue made before: a lost state), the text is kept for the body the issue is made
- * with; after, a text that differs from what the issue last showed is due, and the threat waits
- * for this cycle's intake to end (`addPending`).
+ * A new threat version: before the issue is made, the text is kept for its body; after, a text that
+ * differs from what the issue last showed is due once this cycle's intake ends.
  */
 export function analystOnVersion(
   ctx: SyncContext,
@@ -68,9 +56,7 @@ export function analystOnVersion(
     const body = text === "" ? undefined : text;
     return body === slice.b ? after : changeSlice(after, (s) => ({ ...s, b: body }));
   }
-  // A platform link but no issue known: a lost state, whose issue is adopted later in the cycle.
-  // Only a text kept for it is due (what the issue showed is read then, from its comments): an
-  // empty one is not, so that threats without analyst text cost no read.
+  // A lost state (link, no issue): an empty text is not due, so threats without one cost no read.
   if (!after.issue && text === "") return after;
   const unknown = slice.g === undefined;
   // Nothing to show: what the issue shows already, or an empty text on an issue known to show none.
@@ -108,7 +94,6 @@ export function commentDue(threatId: string, record: ThreatRecord): NoteCommentA
   };
 }
 
-/** The record once the issue shows the text of `hash` (a comment posted, or found on the issue). */
 export function noteShown(record: ThreatRecord, hash: string): ThreatRecord {
   return changeSlice(record, (s) => {
     const out = { ...s, g: hash };

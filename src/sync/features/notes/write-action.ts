@@ -9,25 +9,17 @@ import { findSection, spliceNote } from "./section.js";
 import { changeSlice, NOTES } from "./slice.js";
 
 /**
- * The note write (contract, "The conversation back": notes; spec, `POST /v1/threats/{id}/update-note`):
- * the threat is read fresh right before (`GET /v1/threats/{id}`), everything outside the section is
- * kept and only the section is replaced; nothing is sent when the note already holds it (after a
- * lost state, or a write that landed while its answer was lost). A platform write like a verdict:
- * queued, under an intent (`feature`, its data the section's hash), paced by the platform's 429s
- * (the client's), and safe to send twice (update-note rule 6: same text, same note).
+ * The note write (contract, "The conversation back": notes; update-note): the threat is read fresh
+ * right before, only the section is replaced, and nothing is sent when the note holds it already.
+ * Under an intent, safe to send twice (update-note rule 6).
  *
- * The window that remains: an analyst's edit that reaches the platform between that read and the
- * write (one request long) is replaced by the note as read, since update-note replaces the whole
- * note and the spec offers no compare-and-set; and the platform applies notes asynchronously (rule
- * 2), so an edit the platform accepted but not yet applied is not in the read either.
+ * The window that remains: an analyst's edit landing between that read and the write is lost, since
+ * update-note replaces the whole note with no compare-and-set, and notes apply asynchronously (rule 2).
  */
 
 type Answer =
-  /** Sent: the note as written. */
   | { kind: "written" }
-  /** The note holds the section already: nothing sent. */
   | { kind: "unchanged" }
-  /** Reads carry no note at `fields.threat.note`: nothing sent. */
   | { kind: "absent"; path: string }
   /** 404: the threat left the API (its asset was removed). */
   | { kind: "gone" };
