@@ -52,10 +52,14 @@ class DocumentFile implements Adapter<Document> {
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      throw new StateError("state_corrupt", `${this.path} is not JSON: restore it from a backup`, {
-        cause: err,
-        file: this.path,
-      });
+      throw new StateError(
+        "state_corrupt",
+        `${this.path} is not valid JSON: restore it from a backup, or move it aside (the next sync then reads the streams again from their start, which duplicates nothing)`,
+        {
+          cause: err,
+          file: this.path,
+        },
+      );
     }
     // Another document here (the store before this one, kept as .bak once imported): not ours.
     if (!isDocument(doc)) return null;

@@ -1,5 +1,4 @@
-import { readFile, writeFile, mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ISSUED_TOKEN,
@@ -121,7 +120,8 @@ describe("text that spoofs is inert", () => {
 describe("status on a damaged state file (contract: status exits 0)", () => {
   it("prints the problem and exits 0", async () => {
     world = await startWorld();
-    await mkdir(dirname(world.statePath), { recursive: true });
+    expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
+    // The saved cursors' document, cut short.
     await writeFile(world.statePath, '{"format": "threatbridge-cursors", "version": 1, "values": ');
     const text = await world.run(["status", "-c", world.configPath]);
     expect(text.code).toBe(0);
