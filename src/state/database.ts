@@ -37,21 +37,36 @@ CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (lower(value ->> '$.issue
   WHERE value ->> '$.issue.number' IS NOT NULL;
 `;
 
-/** One collection's rows, read and written in the database's open transaction. */
+/**
+ * One collection's rows, read and written in the database's open transaction. Over a read-only
+ * connection (a dry-run plans as a sync would, and commits nothing), changes are kept in memory
+ * beside the stored rows instead, and every read sees them.
+ */
 export class Rows {
   private readonly statements = new Map<string, Statement>();
+  /** A read-only connection's changes: key → its value, undefined when deleted. */
+  private overlay: Map<string, Json | undefined> | null = null;
 
   constructor(
     private readonly db: Db,
     readonly table: string,
   ) {}
 
+  /** Whether changes are held in memory beside the rows (SQL over the table would miss them). */
+  get changedInMemory(): boolean {
+    return this.overlay !== null && this.overlay.size > 0;
+  }
+
   get(key: string): Json | undefined {
-    const row = this.statement(`SELECT value FROM ${this.table} WHERE id = ?`).get(key);
-    return row === undefined ? undefined : (JSON.parse(String(row["value"])) as Json);
+    if (this.overlay?.has(key)) return this.overlay.get(key);
+    return this.stored(key);
   }
 
   set(key: string, value: Json): void {
+    if (this.db.readOnly) {
+      (this.overlay ??= new Map()).set(key, value);
+      return;
+    }
     this.db.begin();
     this.statement(
       `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
@@ -59,21 +74,41 @@ export class Rows {
   }
 
   delete(key: string): void {
+    if (this.db.readOnly) {
+      (this.overlay ??= new Map()).set(key, undefined);
+      return;
+    }
     this.db.begin();
     this.statement(`DELETE FROM ${this.table} WHERE id = ?`).run(key);
   }
 
   get size(): number {
-    return Number(this.statement(`SELECT count(*) AS n FROM ${this.table}`).get()?.["n"] ?? 0);
+    let n = Number(this.statement(`SELECT count(*) AS n FROM ${this.table}`).get()?.["n"] ?? 0);
+    for (const [key, value] of this.overlay ?? [])
+      n += (value === undefined ? 0 : 1) - (this.stored(key) === undefined ? 0 : 1);
+    return n;
   }
 
   *entries(): IterableIterator<[string, Json]> {
-    for (const row of this.pages(`id, value`, ""))
-      yield [String(row["id"]), JSON.parse(String(row["value"])) as Json];
+    for (const row of this.pages(`id, value`, "")) {
+      const key = String(row["id"]);
+      if (this.overlay?.has(key)) {
+        const value = this.overlay.get(key);
+        if (value !== undefined) yield [key, value];
+      } else yield [key, JSON.parse(String(row["value"])) as Json];
+    }
+    for (const [key, value] of [...(this.overlay ?? [])])
+      if (value !== undefined && this.stored(key) === undefined) yield [key, value];
   }
 
   *keys(): IterableIterator<string> {
-    for (const row of this.pages("id", "")) yield String(row["id"]);
+    if (this.overlay === null) for (const row of this.pages("id", "")) yield String(row["id"]);
+    else for (const [key] of this.entries()) yield key;
+  }
+
+  private stored(key: string): Json | undefined {
+    const row = this.statement(`SELECT value FROM ${this.table} WHERE id = ?`).get(key);
+    return row === undefined ? undefined : (JSON.parse(String(row["value"])) as Json);
   }
 
   /**
@@ -115,7 +150,7 @@ export class Db {
 
   constructor(
     private readonly database: Database,
-    private readonly readOnly: boolean,
+    readonly readOnly: boolean,
   ) {}
 
   rows(collection: string): Rows {

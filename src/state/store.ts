@@ -32,8 +32,11 @@ export interface StateStore {
   delete(collection: string, key: string): void;
   getMeta(key: string): Json | undefined;
   setMeta(key: string, value: Json): void;
-  /** The questions the engine asks of every stored threat, in SQL over the rows' JSON. */
-  readonly threatQueries: ThreatQueries;
+  /**
+   * The questions the engine asks of every stored threat, in SQL over the rows' JSON; undefined
+   * while a read-only store holds changes to them in memory (a dry-run), which SQL would not see.
+   */
+  readonly threatQueries: ThreatQueries | undefined;
   /**
    * Makes every change since the last commit durable (one transaction), then the document. With
    * nothing changed it writes nothing, and resolves once earlier commits are done. After a failed
@@ -112,8 +115,9 @@ class Store implements StateStore {
     private readonly cursors: SavedCursors,
   ) {}
 
-  get threatQueries(): ThreatQueries {
-    return (this.queries ??= new ThreatQueries(this.db.rows("threats")));
+  get threatQueries(): ThreatQueries | undefined {
+    const rows = this.db.rows("threats");
+    return rows.changedInMemory ? undefined : (this.queries ??= new ThreatQueries(rows));
   }
 
   get(collection: string, key: string): Json | undefined {

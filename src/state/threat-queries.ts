@@ -18,7 +18,9 @@ const COMMON_KEYS = [
   "slices",
   "occurrence",
 ];
-const UNCOMMON = `EXISTS (SELECT 1 FROM json_each(value) WHERE key NOT IN (${COMMON_KEYS.map((k) => `'${k}'`).join(", ")}))`;
+/** A row with a key outside COMMON_KEYS (the table's `value` named: json_each has a column of that name). */
+const UNCOMMON = (table: string): string =>
+  `EXISTS (SELECT 1 FROM json_each(${table}.value) AS j WHERE j.key NOT IN (${COMMON_KEYS.map((k) => `'${k}'`).join(", ")}))`;
 const OPEN = `value ->> '$.issue.state' = 'open' AND coalesce(value ->> '$.gone', 0) = 0`;
 
 export interface Tally {
@@ -50,7 +52,7 @@ export class ThreatQueries {
 
   /** The records of an uncommon shape (a refusal, a risk acceptance, a recurrence's origin…). */
   *uncommon(): IterableIterator<[string, Json]> {
-    for (const row of this.rows.pages("id, value", UNCOMMON))
+    for (const row of this.rows.pages("id, value", UNCOMMON(this.rows.table)))
       yield [String(row["id"]), JSON.parse(String(row["value"])) as Json];
   }
 

@@ -69,7 +69,9 @@ function threatRowsOf(store: StateStore): ThreatRows {
     get size() {
       return store.size("threats");
     },
-    queries: store.threatQueries,
+    get queries() {
+      return store.threatQueries;
+    },
   };
   return rows;
 }
