@@ -1,8 +1,12 @@
 import { packBytes, unpackBytes } from "./threat-compact.js";
 import { RowError } from "./snapshot-threat-codec.js";
-import { NO_SLICE, TAG_COUNT, tagOf, type SliceTagger, type SliceTaggers } from "../state/slice-tags.js";
+import { TAG_COUNT, tagOf, type SliceTagger } from "../state/slice-tags.js";
 
-export { NO_SLICE, TAG_COUNT, tagOf, type SliceTagger, type SliceTaggers };
+export { TAG_COUNT, tagOf, type SliceTagger };
+/** The taggers by feature name (the slice's name in ThreatRecord.slices). */
+export type SliceTaggers = ReadonlyMap<string, SliceTagger>;
+/** A row with no slice of that feature, in a column of tags. */
+export const NO_SLICE = -1;
 
 const NONE_CHAR = 0x2d; // "-"
 const ZERO = 0x30;

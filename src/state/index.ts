@@ -15,5 +15,5 @@ export {
 } from "./store.js";
 export type { Json } from "./database.js";
 export { ThreatQueries } from "./threat-queries.js";
-export { NO_SLICE, TAG_COUNT, tagOf, type SliceTagger, type SliceTaggers } from "./slice-tags.js";
+export { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 export { isoCanonicalMs } from "./iso-ms.js";

@@ -9,11 +9,6 @@ export interface SliceTagger {
   tag(slice: string): number;
 }
 
-/** The taggers by feature name (the slice's name in ThreatRecord.slices). */
-export type SliceTaggers = ReadonlyMap<string, SliceTagger>;
-
-/** A row with no slice of that feature. */
-export const NO_SLICE = -1;
 /** How tags are counted: index = tag. */
 export const TAG_COUNT = 10;
 

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/index.js";
 import type { IssueSnapshot } from "../../github/index.js";
-import type { Intent, SliceTaggers, ThreatRecord } from "../../state/index.js";
+import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
 import { acceptance } from "./acceptance/index.js";
 import { recurrence } from "./recurrence/index.js";
@@ -65,16 +65,6 @@ export function pluggedFor(config: Config): Plugged {
 /** The features the config switches on, in the registry's order. */
 export function featuresFor(config: Config): readonly Feature[] {
   return pluggedFor(config).all;
-}
-
-/**
- * Every feature's slice tagger, by its name, configured or not (a slice outlives a setting): the
- * store keeps their tags beside the slices it packs (src/state/slice-tags.ts).
- */
-export function sliceTaggers(): SliceTaggers {
-  return new Map(
-    FEATURES.flatMap((feature) => (feature.sliceTagger ? [[feature.name, feature.sliceTagger]] : [])),
-  );
 }
 
 /** The feature of that name, whether configured or not (an intent outlives a config change). */

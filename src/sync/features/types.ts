@@ -95,9 +95,8 @@ export interface Feature {
   /** What `status` shows of its slices, when it shows something. */
   readonly status?: FeatureStatus;
   /**
-   * Its summary of a slice as a digit, kept by the snapshot beside its slices so that `status`
-   * counts them without reading them (src/state/slice-tags.ts); its counts come from
-   * `ThreatRecords.tallySlices` with it.
+   * Its summary of a slice as a digit (src/state/slice-tags.ts): `status` counts its slices by
+   * their tags, `ThreatRecords.tallySlices` with it.
    */
   readonly sliceTagger?: SliceTagger;
   /**
