@@ -54,8 +54,7 @@ export interface ThreatRecords {
   scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
   /**
    * A time before which no stored threat with an open issue and an SLA whose breach is not noted
-   * falls due (one SQL aggregate where the store can; +Infinity: none); −Infinity when the rows
-   * cannot tell.
+   * falls due (one SQL aggregate over the database's rows; +Infinity: none).
    */
   earliestSlaDue(): number;
   /** Every record's slice of one feature (ThreatRecord.slices). */
@@ -198,7 +197,16 @@ export class ThreatRecordsView implements ThreatRecords {
   }
 
   earliestSlaDue(): number {
-    return this.rows.queries?.earliestSlaDue() ?? Number.NEGATIVE_INFINITY;
+    const queries = this.rows.queries;
+    if (queries) return queries.earliestSlaDue();
+    // A plain state's map, in memory: each record's SLA read as it is.
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [, value] of this.rows.entries()) {
+      const { sla, issue, gone } = this.looseRecord(value);
+      if (sla && !sla.breach && issue?.state === "open" && !gone)
+        earliest = Math.min(earliest, Date.parse(sla.due));
+    }
+    return earliest;
   }
 
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
