@@ -1,7 +1,7 @@
 // The far side of bench/engine-scale.mjs, in a process of its own (so that its memory and CPU do not
 // count towards the CLI's): the platform simulator and the GitHub stand-in, both in-process here,
-// and — with --state — a VERSION-1 state file (today's format, src/state/schema.ts) built from this
-// very simulator's threats, so that updated_at, status and stream_position match what the stream
+// and — with --state — a state (src/state/schema.ts, stored as the engine stores it: bench/store-seed.mjs)
+// built from this very simulator's threats, so that updated_at, status and stream_position match what the stream
 // delivers (the simulator's data depends on its clock, so another process could not rebuild them).
 // Prints one JSON line {platformUrl, githubUrl, threats, mapped, stateBytes} and serves until SIGTERM.
 // With --workflow, each unsolved threat's record holds the SLA a connector with `sla` on every
@@ -20,9 +20,7 @@
 // and the simulator's request counters ({github, platform}), to check that a run wrote nothing.
 // Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow] [--slices]
 //          [--groups P] [--accepted P] [--counters]
-import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../dist/config/index.js";
@@ -35,6 +33,7 @@ import { groupIdOf } from "../dist/sync/groups/group-key.js";
 import { SUB_ISSUES_MAX } from "../dist/sync/groups/plan-groups.js";
 import { renderParent } from "../dist/sync/groups/render-parent.js";
 import { platformClient } from "./lib.mjs";
+import { seedStore } from "./store-seed.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -283,9 +282,7 @@ let stateBytes = 0;
 if (values.state) {
   const state = await v1State();
   mapped = Object.keys(state.threats).length;
-  const text = JSON.stringify(state);
-  writeFileSync(values.state, text);
-  stateBytes = Buffer.byteLength(text);
+  stateBytes = await seedStore(values.state, state);
 }
 // The far sides' request counters, for a caller in another process (bench/everything-on.mjs).
 let countersUrl;

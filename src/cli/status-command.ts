@@ -1,6 +1,6 @@
 import { emptyState, StateError } from "../state/index.js";
 import { ZodError } from "zod";
-import { openEngineState } from "./state-open.js";
+import { openEngineState, type OpenedState } from "./state-open.js";
 import { featureCounts, featureLines, formatStatus, summarize } from "../sync/status.js";
 import { featuresFor } from "../sync/features/registry.js";
 import { engineState, type EngineState } from "../sync/records/threat-records.js";
@@ -21,11 +21,12 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   const { config } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "placeholder" });
   let state: EngineState | null;
   let problem: string | undefined;
+  let opened: OpenedState | undefined;
   try {
     // Read-only: no lock, nothing written, beside a running daemon (src/state/README-store.md).
-    const opened = await openEngineState(config.state.path, { readOnly: true });
+    // The threats are read from the database as they are counted: it stays open until then.
+    opened = await openEngineState(config.state.path, { readOnly: true });
     state = opened.stored ? opened.state : null;
-    await opened.close();
   } catch (err) {
     if (!(err instanceof StateError || err instanceof ZodError)) throw err;
     state = null;
@@ -37,27 +38,29 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   const features = featuresFor(config);
   let held = state ?? engineState(emptyState());
   let counted: ReturnType<typeof featureCounts>;
+  let summary: ReturnType<typeof summarize>;
+  const lock = await inspectLockFile(config.state.path);
+  const budget = { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms };
   try {
     counted = featureCounts(features, held, nowMs);
+    summary = summarize({ state: held, nowMs, budget, lock });
   } catch (err) {
-    // A feature's slice column is read here for the first time (src/state/slice-pack.ts): one that
-    // does not decode is the damaged state's finding, as at open.
-    if (!(err instanceof StateError)) throw err;
+    // A stored row is read here for the first time: one that does not match its schema is the
+    // damaged state's finding, as at open.
+    if (!(err instanceof StateError || err instanceof ZodError)) throw err;
     state = null;
-    problem = err.message;
+    problem = err instanceof ZodError ? `the state does not match its schema: ${err.message}` : err.message;
     held = engineState(emptyState());
     counted = featureCounts(features, held, nowMs);
+    summary = summarize({ state: held, nowMs, budget, lock });
+  } finally {
+    await opened?.close();
   }
   const report = {
     statePath: config.state.path,
     stateFile: state !== null,
     ...(problem !== undefined ? { stateProblem: problem } : {}),
-    ...summarize({
-      state: held,
-      nowMs,
-      budget: { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms },
-      lock: await inspectLockFile(config.state.path),
-    }),
+    ...summary,
     ...counted,
   };
   if (opts.json === true) io.out(JSON.stringify(snakeKeys(report, DATA_MAPS)));

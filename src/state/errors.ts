@@ -6,6 +6,7 @@
 type StateErrorCode =
   | "state_corrupt"
   | "state_too_new"
+  | "state_too_old"
   | "state_unreadable"
   | "state_write_failed"
   | "state_locked"

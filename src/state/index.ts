@@ -1,19 +1,19 @@
 export * from "./schema.js";
 export { StateError, LockHeldError } from "./errors.js";
-export { migrate, applyMigrations, type Migration } from "./migrations.js";
-export { openStateStore } from "./store.js";
-export { readStateFile } from "./state-file.js";
 export { acquireLock, type Lock } from "./lock.js";
 export { inspectLock, type LockStatus } from "./lock-inspect.js";
 export { LEASE_MS, RENEW_EVERY_MS, type LockIdentity } from "./lock-judge.js";
 export type { LockTimer, RenewResult } from "./lock-lease.js";
 export type { LockStep } from "./lock-file.js";
 export { LockInfo } from "./lock-file.js";
-export { openJournaledStore } from "./journaled-open.js";
-export { type JournaledStore, type JournaledStoreOptions, type StoreStats } from "./journaled-store-api.js";
-export type { Json } from "./journal-line.js";
-export { nodeStoreFs, type StoreFs, type StoreFile } from "./store-fs.js";
-export { ThreatTable, type ThreatBrief } from "./threat-table.js";
-export { NO_SLICE, TAG_COUNT, tagOf, type SliceTagger, type SliceTaggers } from "./slice-tags.js";
-export { newRows, copyRows, type Rows } from "./rows.js";
+export {
+  openStateStore,
+  databasePathOf,
+  CURSOR_KEYS,
+  type StateStore,
+  type StateStoreOptions,
+} from "./store.js";
+export type { Json } from "./database.js";
+export { ThreatQueries } from "./threat-queries.js";
+export { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 export { isoCanonicalMs } from "./iso-ms.js";

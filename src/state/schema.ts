@@ -447,3 +447,8 @@ export function emptyState(): State {
     lastCycle: null,
   };
 }
+
+/** What the order of a threat's queued work reads of its record (sync/plan/queue-order.ts). */
+export type ThreatBrief = Pick<ThreatRecord, "status" | "severity" | "gone" | "closedForRemoval" | "link"> & {
+  issue?: Pick<IssueRecord, "repo" | "number" | "state"> | undefined;
+};

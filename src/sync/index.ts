@@ -1,7 +1,7 @@
 export { createContext, persist, type SyncContext, type DryRunSink } from "./context.js";
 export { setMeta, updateThreat, type StateCtx } from "./records/state-updates.js";
 export type { StateCommit } from "./records/state-changes.js";
-export { stateFromStore, persistTo } from "./records/journaled-state.js";
+export { stateFromStore, persistTo } from "./records/stored-state.js";
 export { runCycle, isMappingRepair, type CycleOptions, type CycleReport } from "./run/cycle.js";
 export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js";
 export { summarize, formatStatus, type LockStatus } from "./status.js";

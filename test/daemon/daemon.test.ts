@@ -2,7 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEngine } from "../../src/daemon/index.js";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import { absorbIssueNow, drainQueue, runCycle } from "../../src/sync/index.js";
 import { gate, REPO, startDaemonWorld, until, type DaemonWorld } from "./daemon-world.js";
 
@@ -112,7 +112,7 @@ describe("threatbridge run: the daemon loop", () => {
     await until(() => w.gh.issues(REPO).length >= 2, "a few issues to be created");
     daemon.stop();
     await running;
-    const saved = await readJournaledState(world.statePath);
+    const saved = await readStoredState(world.statePath);
     if (!saved) throw new Error("no state file was saved");
     const made = world.gh
       .issues(REPO)

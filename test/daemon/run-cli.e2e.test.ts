@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort, get } from "../e2e/world.js";
 import { until } from "./daemon-world.js";
 
@@ -68,7 +68,7 @@ describe("threatbridge run (end to end)", () => {
       clearTimeout(timer);
     }
     expect(code, stderr).toBe(0);
-    const state = await readJournaledState(w.statePath);
+    const state = await readStoredState(w.statePath);
     expect([...(state?.threats.values() ?? [])].filter((t) => t.issue).length).toBe(wanted);
     expect(await get(`${base}/healthz`)).toBeNull();
   }, 60_000);

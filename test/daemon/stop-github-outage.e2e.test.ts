@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import { startGitHubFront, type FrontMode, type GitHubFront } from "../e2e/github-front.js";
 import { eligibleIds, firstSeenStatuses, freePort, REPO, startWorld, type World } from "../e2e/world.js";
 import { until } from "./daemon-world.js";
@@ -88,7 +88,7 @@ describe("run: SIGTERM exits 0 within 5 s whatever GitHub does (contract, run)",
       expect(stopped.ms, stopped.stderr).toBeLessThan(CONTRACT_MS);
       // A stop is no fault: nothing at error level for an alert to fire on.
       expect(stopped.stderr).not.toContain('"level":"error"');
-      expect(await readJournaledState(w.statePath)).not.toBeNull();
+      expect(await readStoredState(w.statePath)).not.toBeNull();
       await restartDoesItOnce(w, f, firstSeen);
     }, 60_000);
   }
@@ -103,7 +103,7 @@ describe("run: SIGTERM exits 0 within 5 s whatever GitHub does (contract, run)",
     const stopped = await stopAndTime(child);
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.ms, stopped.stderr).toBeLessThan(CONTRACT_MS);
-    const state = await readJournaledState(w.statePath);
+    const state = await readStoredState(w.statePath);
     expect(Object.values(state?.intents ?? {}).map((i) => i.kind)).toContain("create");
     const creates = f.requests.filter((r) => r.method === "POST" && r.path.endsWith("/issues")).length;
     await restartDoesItOnce(w, f, firstSeen);

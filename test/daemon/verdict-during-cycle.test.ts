@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RUN_RETRY_AFTER_WAIT_MS } from "../../src/daemon/index.js";
 import type { PlatformClient } from "../../src/platform/index.js";
 import type { Sleep } from "../../src/shared/clock.js";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import type { EngineEvent } from "../../src/sync/index.js";
 import {
   firstCycleDone,
@@ -220,7 +220,7 @@ describe("a person's verdict during a long cycle of `run`", () => {
     expect(daemon.status().cycles.failed).toBe(0);
     expect(holds.served()).toBe(3);
     expect(w.ctx.state.cursors.threats).toBe(holds.resumeAfter(3));
-    expect((await readJournaledState(w.statePath))?.cursors.threats).toBe(holds.resumeAfter(3));
+    expect((await readStoredState(w.statePath))?.cursors.threats).toBe(holds.resumeAfter(3));
     expect(w.ctx.platform.stats().notBefore).toBe(opensAt);
 
     // GitHub's work is not held by the platform's pause: the pages read get their issues now.

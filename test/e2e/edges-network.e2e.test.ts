@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import {
   issueToken,
   json,
@@ -87,7 +87,7 @@ describe("a platform read has a total deadline and a stop cuts it short", () => 
       const result = await stopWhileStalled(world.spawnCli(["sync", "-c", world.configPath]), platform);
       expect(result.killed, result.stderr).toBe(false);
       expect(result.code).not.toBeNull();
-      expect(await readJournaledState(world.statePath)).not.toBeNull();
+      expect(await readStoredState(world.statePath)).not.toBeNull();
     }, 40_000);
 
     it(`run exits 0 after SIGTERM while the platform ${mode === "hang" ? "never answers" : "trickles"}, with the state saved`, async () => {
@@ -103,7 +103,7 @@ describe("a platform read has a total deadline and a stop cuts it short", () => 
       const result = await stopWhileStalled(world.spawnCli(["run", "-c", world.configPath]), platform);
       expect(result.killed, result.stderr).toBe(false);
       expect(result.code, result.stderr).toBe(0);
-      expect(await readJournaledState(world.statePath)).not.toBeNull();
+      expect(await readStoredState(world.statePath)).not.toBeNull();
     }, 40_000);
   }
 });

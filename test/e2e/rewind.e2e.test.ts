@@ -1,7 +1,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { openJournaledStore } from "../../src/state/index.js";
+import { openStateStore } from "../../src/state/index.js";
 import { freePort, get, REPO, startWorld, type World } from "./world.js";
 
 /**
@@ -21,7 +21,7 @@ const THREATS_LIST = "GET /v1/threats";
 
 /** A state restored from another installation: its threat cursor was never issued by this platform. */
 async function plantBogusCursor(w: World): Promise<void> {
-  const store = await openJournaledStore(w.statePath);
+  const store = await openStateStore(w.statePath);
   try {
     const cursors = store.getMeta("cursors");
     store.setMeta("cursors", { ...(cursors as Record<string, string | null>), threats: BOGUS });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyState, type State } from "../../src/state/index.js";
 import { assertBuilt, CLI, REPO, startWorld, type RunResult, type World } from "./world.js";
+import { seedStore } from "../state/seed-store.js";
 
 /** `threatbridge status` answers an operator's questions (contract, "Command line": `status`). */
 
@@ -127,7 +128,7 @@ describe("status", () => {
     const statePath = join(dir, "data", "state.json");
     await mkdir(join(dir, "data"));
     await writeFile(join(dir, "c.yaml"), CONFIG(statePath));
-    await writeFile(statePath, JSON.stringify(stateWithBacklog()));
+    await seedStore(statePath, stateWithBacklog());
     const since = new Date(Date.now() - 5 * 60_000).toISOString();
     // A lock held by this (running) test process, as `run` would write it.
     await writeFile(

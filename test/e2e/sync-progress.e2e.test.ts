@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import { startWorld, type World } from "./world.js";
 
 /** `sync` on a terminal shows progress, and an interrupted sync says so. */
@@ -52,7 +52,7 @@ describe("sync progress and interruption", () => {
       /^sync interrupted by SIGINT: the state is saved; \d+ done, [1-9]\d* stay queued \(create \d+\)/m,
     );
     expect(code).toBe(1);
-    const state: unknown = await readJournaledState(world.statePath);
+    const state: unknown = await readStoredState(world.statePath);
     expect(state).toHaveProperty("queue");
   }, 60_000);
 

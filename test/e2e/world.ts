@@ -49,7 +49,7 @@ export interface World {
    */
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
   spawnCli(args: string[]): ChildProcess;
-  /** Every file of the state (the snapshot `statePath` and its journals), by name. */
+  /** Every file of the state (the saved cursors at `statePath`, the database beside it), by name. */
   stateFiles(): Promise<Map<string, Buffer>>;
   /** Deletes every file of the state, as an operator who lost it would find it. */
   loseState(): Promise<void>;
@@ -148,7 +148,7 @@ ${extra}`,
     const files = new Map<string, Buffer>();
     const names = await readdir(dirname(statePath)).catch(() => []);
     for (const name of names.sort()) {
-      if (name === basename(statePath) || name.startsWith(`${basename(statePath)}.journal.`)) {
+      if (name === basename(statePath) || name === basename(statePath).replace(/\.json$/, ".db")) {
         files.set(name, await readFile(join(dirname(statePath), name)));
       }
     }
@@ -207,6 +207,9 @@ ${extra}`,
     stateFiles,
     async loseState() {
       for (const name of (await stateFiles()).keys()) await rm(join(dirname(statePath), name));
+      // The database's write-ahead log and its index, when a process left them.
+      for (const suffix of ["-wal", "-shm"])
+        await rm(`${statePath.replace(/\.json$/, ".db")}${suffix}`, { force: true });
     },
     async close() {
       for (const child of children) child.kill("SIGKILL");

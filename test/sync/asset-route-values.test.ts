@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyState, openJournaledStore } from "../../src/state/index.js";
+import { emptyState, openStateStore } from "../../src/state/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
-import { commitToStore } from "../../src/sync/records/journaled-state.js";
+import { commitToStore } from "../../src/sync/records/stored-state.js";
 import { commitOf } from "../../src/sync/records/state-changes.js";
 import { createStateContext, putAsset } from "../../src/sync/records/state-updates.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
@@ -97,7 +97,7 @@ describe("the asset values the routes read are kept with the asset", () => {
   it("what a commit writes is what the next start reads; a stored value no route could match is dropped", async () => {
     dir = await mkdtemp(join(tmpdir(), "tb-route-values-"));
     const path = join(dir, "state.json");
-    const store = await openJournaledStore(path);
+    const store = await openStateStore(path);
     const c = { ...createStateContext(emptyState(), { freeze: true }), index: new ThreatIndex() };
     putAsset(c, "a1", {
       ...KNOWN,
@@ -115,7 +115,7 @@ describe("the asset values the routes read are kept with the asset", () => {
     await store.commit();
     await store.close();
 
-    const reopened = await openJournaledStore(path, { readOnly: true });
+    const reopened = await openStateStore(path, { readOnly: true });
     const state = stateFromStore(reopened);
     await reopened.close();
     expect(state.assets["a1"]?.routeValues).toEqual({

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openJournaledStore, type GroupParent, type GroupRecord, type Json } from "../../src/state/index.js";
+import { openStateStore, type GroupParent, type GroupRecord, type Json } from "../../src/state/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { createStateContext } from "../../src/sync/records/state-updates.js";
 
@@ -40,7 +40,7 @@ const PLAIN = {
 
 async function openWith(groups: Record<string, Json>) {
   dir = await mkdtemp(join(tmpdir(), "tb-groups-"));
-  const store = await openJournaledStore(join(dir, "state.json"));
+  const store = await openStateStore(join(dir, "state.json"));
   for (const [key, value] of Object.entries(groups)) store.set("groups", key, value);
   await store.commit();
   return store;

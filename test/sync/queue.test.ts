@@ -3,12 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  emptyState,
-  openJournaledStore,
-  type PersonChange,
-  type ThreatRecord,
-} from "../../src/state/index.js";
+import { emptyState, openStateStore, type PersonChange, type ThreatRecord } from "../../src/state/index.js";
 import { priorityOf } from "../../src/sync/actions/index.js";
 import { decidersFor, statusSeen } from "../../src/sync/features/registry.js";
 import { stateFromStore } from "../../src/sync/index.js";
@@ -316,7 +311,7 @@ describe("queue derived from the state", () => {
 
   it("a state stored before the order was derived still loads: entries lose `priority` and `severity`, and their order comes from the records", async () => {
     dir = await mkdtemp(join(tmpdir(), "tb-queue-"));
-    const store = await openJournaledStore(join(dir, "state.json"));
+    const store = await openStateStore(join(dir, "state.json"));
     // As written by the earlier engine: the queue entry carries its priority and severity.
     store.set("threats", "old", { status: "unsolved", severity: 1, assetId: null, updatedAt: "u" });
     store.set("threats", "crit", { status: "unsolved", severity: 4, assetId: null, updatedAt: "u" });

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyState, openJournaledStore, type State, type ThreatRecord } from "../../src/state/index.js";
+import { emptyState, openStateStore, type State, type ThreatRecord } from "../../src/state/index.js";
 import {
   applyRetry,
   engineState,
@@ -13,8 +13,9 @@ import {
   summarize,
   type EngineState,
 } from "../../src/sync/index.js";
-import { readJournaledState } from "../../src/sync/records/journaled-state.js";
+import { readStoredState } from "../../src/sync/records/stored-state.js";
 import { REPO } from "./harness.js";
+import { seedStore } from "../state/seed-store.js";
 
 /**
  * `threatbridge retry` (contract, command table): work either side refused for good, which
@@ -126,11 +127,11 @@ describe("applyRetry: the refused work goes back in the queue", () => {
     expect(state.queue).toEqual({});
   });
 
-  it("the commit survives a reopen of the journaled store, as the next cycle finds it", async () => {
+  it("the commit survives a reopen of the store, as the next cycle finds it", async () => {
     dir = await mkdtemp(join(tmpdir(), "threatbridge-retry-"));
     const path = join(dir, "state.json");
-    await writeFile(path, JSON.stringify(plainStateWithRefusals()));
-    const store = await openJournaledStore(path);
+    await seedStore(path, plainStateWithRefusals());
+    const store = await openStateStore(path);
     try {
       const state = stateFromStore(store);
       const commit = applyRetry(state, planRetry(state, { all: true }), { now: NOW });
@@ -139,7 +140,7 @@ describe("applyRetry: the refused work goes back in the queue", () => {
     } finally {
       await store.close();
     }
-    const reopened = await readJournaledState(path);
+    const reopened = await readStoredState(path);
     if (reopened === null) throw new Error("the state file is gone");
     expect(Object.keys(reopened.queue).sort()).toEqual(["create-refused", "reopen-refused"]);
     expect(reopened.threats.get("create-refused")?.refused).toBeUndefined();

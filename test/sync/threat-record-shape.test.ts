@@ -1,6 +1,8 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ThreatRecord, ThreatTable } from "../../src/state/index.js";
-import { decodeSnapshot, encodeSnapshot, type StoreView } from "../../src/state/snapshot-codec.js";
+import { openStateStore, ThreatRecord } from "../../src/state/index.js";
 import { THREAT_RECORD_FIELDS, toThreatRecord } from "../../src/sync/records/threat-record-guard.js";
 
 // One record with every field of the schema set, so a field the schema gains shows up below.
@@ -65,19 +67,24 @@ describe("the threat record's shape is the state schema's (src/state/schema.ts)"
     expect(() => toThreatRecord({ ...row, sla: { ...sla, breach: "maybe" } })).toThrow();
   });
 
-  it("the column table keeps every field of a record, packed or not, also through a snapshot", async () => {
-    const table = new ThreatTable();
-    // The rarer fields leave a row outside the packed columns; without them it is packed.
-    const { status, severity, assetId, updatedAt, issue, link } = FULL;
-    const packed = { status, severity, assetId, updatedAt, issue, link } satisfies ThreatRecord;
-    table.set("t-full", FULL).set("t-packed", packed);
-    expect(table.get("t-full")).toEqual(FULL);
-    expect(table.get("t-packed")).toEqual(packed);
-    const view: StoreView = { gen: 1, seq: 1, meta: new Map(), collections: new Map([["threats", table]]) };
-    const text = (await encodeSnapshot(view, () => Promise.resolve())).join("");
-    const back = decodeSnapshot(JSON.parse(text)).collections.get("threats");
-    expect(back instanceof ThreatTable && back.get("t-full")).toEqual(FULL);
-    expect(back instanceof ThreatTable && back.get("t-packed")).toEqual(packed);
+  it("the database keeps every field of a record through a commit and a reopen", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "threatbridge-shape-"));
+    try {
+      const path = join(dir, "state.json");
+      const store = await openStateStore(path);
+      const { status, severity, assetId, updatedAt, issue, link } = FULL;
+      const plain = { status, severity, assetId, updatedAt, issue, link } satisfies ThreatRecord;
+      store.set("threats", "t-full", FULL);
+      store.set("threats", "t-plain", plain);
+      await store.commit();
+      await store.close();
+      const back = await openStateStore(path, { readOnly: true });
+      expect(back.get("threats", "t-full")).toEqual(FULL);
+      expect(back.get("threats", "t-plain")).toEqual(plain);
+      await back.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/index.js";
 import type { IssueSnapshot } from "../../github/index.js";
-import type { Intent, SliceTaggers, ThreatRecord } from "../../state/index.js";
+import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
 import { acceptance } from "./acceptance/index.js";
 import { recurrence } from "./recurrence/index.js";
@@ -57,13 +57,6 @@ export function pluggedFor(config: Config): Plugged {
 
 export function featuresFor(config: Config): readonly Feature[] {
   return pluggedFor(config).all;
-}
-
-/** Every feature's slice tagger by name, configured or not (a slice outlives a setting). */
-export function sliceTaggers(): SliceTaggers {
-  return new Map(
-    FEATURES.flatMap((feature) => (feature.sliceTagger ? [[feature.name, feature.sliceTagger]] : [])),
-  );
 }
 
 /** The feature of that name, whether configured or not (an intent outlives a config change). */

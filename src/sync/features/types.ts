@@ -63,7 +63,7 @@ export interface Feature {
   /** Its time-driven work, when it has some: the queue wakes a threat when it is due (run/wake-due.ts). */
   readonly clock?: FeatureClock;
   readonly status?: FeatureStatus;
-  /** Its summary of a slice as a digit, so that `status` counts slices without reading them. */
+  /** Its summary of a slice as a digit, so that `status` counts slices by tag (`ThreatRecords.tallySlices`). */
   readonly sliceTagger?: SliceTagger;
   /** Its kinds of write, by step (`FeatureAction.step`), carried out by the one runner. */
   readonly actions?: Readonly<Record<string, ActionModule<FeatureAction, unknown>>>;

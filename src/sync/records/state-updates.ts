@@ -19,8 +19,8 @@ import { engineState, ThreatRecordsView, type EngineState, type ThreatRecords } 
 
 /**
  * The only way the engine changes its state. Each function REPLACES a value
- * (never mutates a record in place: the journaled store shares values with a compaction in
- * flight) and marks it dirty, so that `persist` commits exactly what changed. With
+ * (never mutates a record in place: a value read may be shared, e.g. a plain state's checked
+ * records) and marks it dirty, so that `persist` commits exactly what changed. With
  * `freezeState` on (tests, THREATBRIDGE_FREEZE_STATE=1) values are deep-frozen and the
  * collections refuse writes that do not come through here, so an in-place mutation throws.
  */
@@ -54,7 +54,7 @@ export function createStateContext(
 
 /**
  * The state the engine's context holds: `held`'s values with these threats, and its groups as it
- * holds them: a loaded state reads its groups when first used (journaled-state.ts), and an idle
+ * holds them: a loaded state reads its groups when first used (stored-state.ts), and an idle
  * cycle uses none (run/cycle.ts), so they are not read here. Always an object (none: empty).
  */
 function withGroups(held: EngineState, threats: ThreatRecordsView): EngineState {

@@ -1,11 +1,11 @@
 import {
   TAG_COUNT,
   tagOf,
-  ThreatTable,
   type Json,
   type SliceTagger,
   type State,
   type ThreatBrief,
+  type ThreatQueries,
   type ThreatRecord,
 } from "../../state/index.js";
 import { deepFreeze } from "../../shared/deep-freeze.js";
@@ -15,9 +15,9 @@ import type { EngineAsset } from "../transitions/threat-version.js";
 
 /**
  * The engine's threat records, read and written through where they are stored (the
- * state is held once). Backed by the journaled store's `threats` collection when the engine runs
- * over one (a column table: threat-table.ts), or by a table of its own in tests and dry-runs of a
- * plain state. Every read returns a fresh record (deep-frozen when the state guard is on), so no
+ * state is held once, in the database: no process holds every threat). Backed by the store's
+ * `threats` table when the engine runs over one (its questions of every row answered in SQL:
+ * state/threat-queries.ts), or by a map of its own in tests and dry-runs of a plain state. Every read returns a fresh record (deep-frozen when the state guard is on), so no
  * caller can mutate what is stored: changes go through state-updates.ts, which calls `set`.
  */
 export interface ThreatRecords {
@@ -50,27 +50,21 @@ export interface ThreatRecords {
   ): void;
   /**
    * Every threat with an SLA: its due time (epoch ms), whether it counts as open (an open issue,
-   * not gone) and whether its breach label was noted. Read from the columns where the store packs
-   * the SLA (threat-table.ts), from the record otherwise.
+   * not gone) and whether its breach label was noted. Read in SQL where the store can.
    */
   scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
   /**
    * A time before which no stored threat with an open issue and an SLA whose breach is not noted
-   * falls due (a lower bound the store keeps as records change: no scan); −Infinity when the rows
-   * cannot tell.
+   * falls due (one SQL aggregate over the database's rows; +Infinity: none).
    */
   earliestSlaDue(): number;
-  /** Every record's slice of one feature (ThreatRecord.slices), from the columns where packed. */
+  /** Every record's slice of one feature (ThreatRecord.slices). */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
-  /**
-   * How many records' slices of one feature have each of its tagger's tags (index: the tag,
-   * src/state/slice-tags.ts): the same as tagging every slice scanSlices gives, but read from the
-   * tags the snapshot keeps where it has them (no slice column inflated: `status`'s counts).
-   */
+  /** How many records' slices of one feature have each of its tagger's tags (index: the tag). */
   tallySlices(feature: string, tagger: SliceTagger): number[];
   /**
    * The records of an uncommon shape (a refusal, a feature's rare data...), without building the
-   * common ones where the store keeps those apart (threat-table.ts `extra`); every record otherwise.
+   * common ones where the store can tell them apart in SQL; every record otherwise.
    */
   uncommon(): IterableIterator<[string, ThreatRecord]>;
 }
@@ -86,7 +80,7 @@ interface ThreatTally {
   special: [string, ThreatRecord][];
 }
 
-/** Where the records live: a `threats` collection (store-backed) or a table. */
+/** Where the records live: the store's `threats` table, or a map (a plain state). */
 export interface ThreatRows {
   get(key: string): Json | undefined;
   set(key: string, value: Json): unknown;
@@ -94,8 +88,8 @@ export interface ThreatRows {
   entries(): IterableIterator<[string, Json]>;
   keys(): IterableIterator<string>;
   readonly size: number;
-  /** The column table behind the rows, when there is one (read-only use: counting). */
-  readonly table?: ThreatTable | undefined;
+  /** SQL over the rows, when they are a database's (else every question reads every record). */
+  readonly queries?: ThreatQueries | undefined;
 }
 
 export class ThreatRecordsView implements ThreatRecords {
@@ -103,37 +97,30 @@ export class ThreatRecordsView implements ThreatRecords {
     private readonly rows: ThreatRows,
     private readonly frozen = false,
     /**
-     * The records kept whole (the table's `extra`: a risk acceptance's, a refusal's...) as checked
-     * once, by their stored value: stored values are immutable and replaced on change, so a value
-     * checked is checked for good. The index's build, the SLA's sweep and the acceptances' lookup
-     * each read every one of them (1,000 at 100,000 threats with every feature on).
+     * The records of a plain state's map as checked once, by their stored value: stored values are
+     * immutable and replaced on change, so a value checked is checked for good.
      */
     private readonly checked = new WeakMap<object, ThreatRecord>(),
   ) {}
 
-  /** A view over a table of its own holding `records` (a plain state: tests, fixtures). */
+  /** A view over a map of its own holding `records` (a plain state: tests, fixtures). */
   static of(records: Record<string, ThreatRecord>, frozen = false): ThreatRecordsView {
-    const view = ThreatRecordsView.over(new ThreatTable(), frozen);
-    for (const [id, record] of Object.entries(records)) view.set(id, record);
-    return view;
-  }
-
-  /** A view over `table` itself, not journaled (tests, fixtures: a table as a snapshot loads it). */
-  static over(table: ThreatTable, frozen = false): ThreatRecordsView {
-    return new ThreatRecordsView(
+    const map = new Map<string, Json>();
+    const view = new ThreatRecordsView(
       {
-        get: (key) => table.get(key),
-        set: (key, value) => table.set(key, value),
-        delete: (key) => table.delete(key),
-        entries: () => table.entries(),
-        keys: () => table.keys(),
+        get: (key) => map.get(key),
+        set: (key, value) => map.set(key, value),
+        delete: (key) => map.delete(key),
+        entries: () => map.entries(),
+        keys: () => map.keys(),
         get size() {
-          return table.size;
+          return map.size;
         },
-        table,
       },
       frozen,
     );
+    for (const [id, record] of Object.entries(records)) view.set(id, record);
+    return view;
   }
 
   /** The same rows, read deep-frozen (the state guard of tests and THREATBRIDGE_FREEZE_STATE=1). */
@@ -152,13 +139,13 @@ export class ThreatRecordsView implements ThreatRecords {
   get(id: string): ThreatRecord | undefined {
     const value = this.rows.get(id);
     if (value === undefined) return undefined;
-    // A record kept whole and checked before (a packed row's value is made afresh: never there).
+    // A plain state's record checked before (a database's row is parsed afresh: never there).
     const checked = typeof value === "object" && value !== null ? this.checked.get(value) : undefined;
     return checked ?? this.record(value);
   }
 
   brief(id: string): ThreatBrief | undefined {
-    return this.rows.table?.brief(id) ?? this.get(id);
+    return this.get(id);
   }
 
   *entries(): IterableIterator<[string, ThreatRecord]> {
@@ -174,8 +161,6 @@ export class ThreatRecordsView implements ThreatRecords {
   }
 
   sameVersion(id: string, updatedAt: string, status: string): boolean {
-    const packed = this.rows.table?.sameVersion(id, updatedAt, status);
-    if (packed !== undefined) return packed;
     const record = this.get(id);
     return record !== undefined && !record.gone && record.updatedAt === updatedAt && record.status === status;
   }
@@ -188,21 +173,18 @@ export class ThreatRecordsView implements ThreatRecords {
       loose?: ThreatRecord,
     ) => void,
   ): void {
-    const table = this.rows.table;
-    if (table)
-      table.scanPacked((id, assetId, repo, number) =>
-        visit(id, assetId, repo === null ? null : { repo, number }),
-      );
-    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+    const queries = this.rows.queries;
+    if (queries) return queries.scanIssues(visit);
+    for (const [id, value] of this.rows.entries()) {
       const record = this.looseRecord(value);
       visit(id, record.assetId, record.issue ?? null, record);
     }
   }
 
   scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
-    const table = this.rows.table;
-    if (table) table.scanPackedSla(visit);
-    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+    const queries = this.rows.queries;
+    if (queries) return queries.scanSla(visit);
+    for (const [id, value] of this.rows.entries()) {
       const record = this.looseRecord(value);
       const sla = record.sla;
       if (!sla) continue;
@@ -216,37 +198,48 @@ export class ThreatRecordsView implements ThreatRecords {
   }
 
   earliestSlaDue(): number {
-    return this.rows.table?.earliestOpenSlaDue() ?? Number.NEGATIVE_INFINITY;
+    const queries = this.rows.queries;
+    if (queries) return queries.earliestSlaDue();
+    // A plain state's map, in memory: each record's SLA read as it is.
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [, value] of this.rows.entries()) {
+      const { sla, issue, gone } = this.looseRecord(value);
+      if (sla && !sla.breach && issue?.state === "open" && !gone)
+        earliest = Math.min(earliest, Date.parse(sla.due));
+    }
+    return earliest;
   }
 
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
-    const table = this.rows.table;
-    if (table) table.scanPackedSlices(feature, visit);
-    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+    const queries = this.rows.queries;
+    if (queries) return queries.scanSlices(feature, visit);
+    for (const [id, value] of this.rows.entries()) {
       const slice = this.looseRecord(value).slices?.[feature];
       if (slice !== undefined) visit(id, slice);
     }
   }
 
   tallySlices(feature: string, tagger: SliceTagger): number[] {
-    const table = this.rows.table;
-    const counts = table ? table.tallySlices(feature, tagger) : new Array<number>(TAG_COUNT).fill(0);
-    for (const [, value] of table ? table.looseEntries() : this.rows.entries()) {
-      const slice = this.looseRecord(value).slices?.[feature];
-      if (slice === undefined) continue;
+    const counts = new Array<number>(TAG_COUNT).fill(0);
+    this.scanSlices(feature, (_id, slice) => {
       const tag = tagOf(tagger, slice);
       counts[tag] = (counts[tag] ?? 0) + 1;
-    }
+    });
     return counts;
   }
 
   *uncommon(): IterableIterator<[string, ThreatRecord]> {
-    const table = this.rows.table;
-    for (const [id, value] of table ? table.looseEntries() : this.rows.entries())
+    const queries = this.rows.queries;
+    for (const [id, value] of queries ? queries.uncommon() : this.rows.entries())
       yield [id, this.looseRecord(value)];
   }
 
   tally(): ThreatTally {
+    const queries = this.rows.queries;
+    if (queries) {
+      const { tally, special } = queries.tally();
+      return { ...tally, special: special.map(([id, value]) => [id, this.looseRecord(value)]) };
+    }
     const tally: ThreatTally = {
       known: 0,
       gone: 0,
@@ -256,19 +249,7 @@ export class ThreatRecordsView implements ThreatRecords {
       byRepository: {},
       special: [],
     };
-    const count = (repo: string, n: number): void => {
-      tally.byRepository[repo] = (tally.byRepository[repo] ?? 0) + n;
-    };
-    const table = this.rows.table;
-    if (table) {
-      const packed = table.packedTally();
-      tally.known += packed.rows;
-      tally.mapped += packed.open + packed.closed;
-      tally.open += packed.open;
-      tally.closed += packed.closed;
-      for (const [repo, n] of packed.byRepo) count(repo, n);
-    }
-    for (const [id, value] of table ? table.looseEntries() : this.rows.entries()) {
+    for (const [id, value] of this.rows.entries()) {
       const record = this.looseRecord(value);
       if (record.refused || record.deletedIssue) tally.special.push([id, record]);
       tally.known += 1;
@@ -276,7 +257,7 @@ export class ThreatRecordsView implements ThreatRecords {
       if (!record.issue) continue;
       tally.mapped += 1;
       tally[record.issue.state] += 1;
-      count(record.issue.repo, 1);
+      tally.byRepository[record.issue.repo] = (tally.byRepository[record.issue.repo] ?? 0) + 1;
     }
     return tally;
   }
@@ -300,7 +281,7 @@ export class ThreatRecordsView implements ThreatRecords {
     return this.frozen ? deepFreeze(record) : record;
   }
 
-  /** A stored value read as a record, checked once (`checked`); a table's rows are fresh each read. */
+  /** A stored value read as a record, checked once (`checked`); a database's rows are fresh each read. */
   private looseRecord(value: Json): ThreatRecord {
     if (typeof value !== "object" || value === null) return this.record(value);
     let record = this.checked.get(value);

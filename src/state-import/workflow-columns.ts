@@ -1,8 +1,8 @@
 import { everyKeyOf } from "../shared/every-key.js";
-import { isoCanonicalMs } from "./iso-ms.js";
+import { isoCanonicalMs } from "../state/iso-ms.js";
 import type { Interner } from "./interner.js";
 import type { Json } from "./journal-line.js";
-import type { SlaRecord, ThreatRecord } from "./schema.js";
+import type { SlaRecord, ThreatRecord } from "../state/schema.js";
 
 /**
  * The workflow fields most records hold when the workflow features are on, as columns of the

@@ -1,7 +1,7 @@
 import { isAscii } from "node:buffer";
 import { mkdir, open, readFile, readdir, rename, rm, truncate } from "node:fs/promises";
-import { errnoCode } from "./errors.js";
-import { syncDirectory } from "./atomic-write.js";
+import { errnoCode } from "../state/errors.js";
+import { syncDirectory } from "../state/atomic-write.js";
 
 /**
  * The few file operations the journaled store needs, as a narrow seam: the store's crash safety

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyState, openJournaledStore } from "../../src/state/index.js";
+import { emptyState, openStateStore } from "../../src/state/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
-import { commitToStore } from "../../src/sync/records/journaled-state.js";
+import { commitToStore } from "../../src/sync/records/stored-state.js";
 import { commitOf } from "../../src/sync/records/state-changes.js";
 import {
   createStateContext,
@@ -15,7 +15,7 @@ import {
   setMeta,
 } from "../../src/sync/records/state-updates.js";
 
-/** The engine's state over the journaled store: what a commit writes is what the next start reads. */
+/** The engine's state over the store: what a commit writes is what the next start reads. */
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -31,11 +31,11 @@ const ISSUE = {
   hash: "h",
 };
 
-describe("journaled state", () => {
+describe("stored state", () => {
   it("commits of the changed values (sets, deletes, meta) are what the next open reads", async () => {
     dir = await mkdtemp(join(tmpdir(), "tb-state-"));
     const path = join(dir, "state.json");
-    const store = await openJournaledStore(path);
+    const store = await openStateStore(path);
     const c = {
       ...createStateContext(emptyState(), { freeze: true }),
       index: new ThreatIndex(),
@@ -68,24 +68,24 @@ describe("journaled state", () => {
     await commitToStore(store, second);
     await store.close();
 
-    const reopened = await openJournaledStore(path, { readOnly: true });
+    const reopened = await openStateStore(path, { readOnly: true });
     const state = stateFromStore(reopened);
-    await reopened.close();
     expect(Object.fromEntries(state.threats.entries())).toEqual(
       Object.fromEntries(c.state.threats.entries()),
     );
     expect(state.queue).toEqual({});
     expect(state.cursors).toEqual({ assets: "a9", threats: "t9" });
     expect(state.renderKey).toBe("rk");
+    await reopened.close();
   });
 
-  it("a stored threat of a wrong shape is refused at load, not taken as it is", async () => {
+  it("a stored threat of a wrong shape is refused when read, not taken as it is", async () => {
     dir = await mkdtemp(join(tmpdir(), "tb-state-"));
     const path = join(dir, "state.json");
-    const store = await openJournaledStore(path);
+    const store = await openStateStore(path);
     store.set("threats", "t1", { status: "unsolved", severity: 9, assetId: null, updatedAt: "u" });
     await store.commit();
-    expect(() => stateFromStore(store)).toThrow();
+    expect(() => stateFromStore(store).threats.get("t1")).toThrow();
     await store.close();
   });
 });

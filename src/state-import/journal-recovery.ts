@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { StateError } from "./errors.js";
+import { StateError } from "../state/errors.js";
 import { readJournalText, type JournalEntry } from "./journal-line.js";
 import type { StoreView } from "./snapshot-codec.js";
 import { newRows } from "./rows.js";

@@ -2,22 +2,23 @@ import { z } from "zod";
 import {
   emptyState,
   LastCycle,
-  openJournaledStore,
+  openStateStore,
   State,
   type GroupRecord,
-  type JournaledStore,
   type Json,
+  type StateStore,
 } from "../../state/index.js";
 import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
 import { isRecord } from "../../shared/json.js";
 import { keptValuesOf } from "../../shared/kept-values.js";
-import { ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
+import { engineState, ThreatRecordsView, type EngineState, type ThreatRows } from "./threat-records.js";
 import { COLLECTIONS, type Collection, type MetaKey, type StateCommit } from "./state-changes.js";
 
 /**
- * The engine's state over the journaled store: loaded once at start, then
- * every `persist` is one commit of exactly the values that changed (src/state/README-store.md).
+ * The engine's state over the store (SQLite rows, saved cursors: src/state/README-store.md): the
+ * small collections are read once at start, the threats stay in the database and are read through
+ * it; every `persist` is one commit of exactly the values that changed.
  */
 
 const Meta = z.object({
@@ -37,7 +38,7 @@ const Meta = z.object({
 /** The schema of the groups collection (a record of GroupRecord by key). */
 const StateGroups = z.object({ groups: State.shape.groups }).transform((s) => s.groups);
 
-function metaOf(store: JournaledStore): Record<string, Json> {
+function metaOf(store: StateStore): Record<string, Json> {
   const keys: MetaKey[] = [
     "cursors",
     "githubSince",
@@ -59,8 +60,8 @@ function metaOf(store: JournaledStore): Record<string, Json> {
   return meta;
 }
 
-/** The store's `threats` collection as the engine's records read and write it (one copy). */
-function threatRowsOf(store: JournaledStore): ThreatRows {
+/** The store's `threats` table as the engine's records read and write it (held once: in the database). */
+function threatRowsOf(store: StateStore): ThreatRows {
   const rows: ThreatRows = {
     get: (key) => store.get("threats", key),
     set: (key, value) => store.set("threats", key, value),
@@ -70,8 +71,8 @@ function threatRowsOf(store: JournaledStore): ThreatRows {
     get size() {
       return store.size("threats");
     },
-    get table() {
-      return store.threatTable();
+    get queries() {
+      return store.threatQueries;
     },
   };
   return rows;
@@ -100,7 +101,7 @@ function withRouteValues(
  * The threats stay in the store and are read through it (threat-records.ts): a write to them is
  * a buffered store change at once, and `persist` commits it with the rest.
  */
-export function stateFromStore(store: JournaledStore): EngineState {
+export function stateFromStore(store: StateStore): EngineState {
   const meta = Meta.parse(metaOf(store));
   const state = emptyState();
   const records: Record<Collection, Record<string, unknown>> = {
@@ -121,8 +122,6 @@ export function stateFromStore(store: JournaledStore): EngineState {
   // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
   // small, by the schema, which applies defaults and refuses a value of a wrong shape.
   const threats = new ThreatRecordsView(threatRowsOf(store));
-  // Checked once here: later reads of these (the index's build, the clocks' sweeps) reuse the check.
-  for (const entry of threats.uncommon()) void entry;
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -161,7 +160,7 @@ export function stateFromStore(store: JournaledStore): EngineState {
  * those the checks do not pass (it applies defaults, or refuses a value of a wrong shape). In the
  * stored order, each group as checked or as the schema gave it back.
  */
-function groupsOf(store: JournaledStore): Record<string, GroupRecord> {
+function groupsOf(store: StateStore): Record<string, GroupRecord> {
   const stored = [...store.entries("groups")];
   const checked: Record<string, GroupRecord> = {};
   const unchecked: Record<string, unknown> = {};
@@ -184,7 +183,7 @@ function groupsOf(store: JournaledStore): Record<string, GroupRecord> {
  * a state read by stateFromStore were written through to the store already (`throughStore`).
  */
 export function commitToStore(
-  store: JournaledStore,
+  store: StateStore,
   commit: StateCommit,
   throughStore: ReadonlySet<Collection> = new Set(),
 ): Promise<void> {
@@ -197,18 +196,22 @@ export function commitToStore(
   return store.commit();
 }
 
-/** Reads the state at `path` without the lock and without writing (null: nothing stored yet). */
 /** Commits for a state read by stateFromStore: its threats are in the store already. */
-export function persistTo(store: JournaledStore): (commit: StateCommit) => Promise<void> {
+export function persistTo(store: StateStore): (commit: StateCommit) => Promise<void> {
   const through: ReadonlySet<Collection> = new Set(["threats"]);
   return (commit) => commitToStore(store, commit, through);
 }
 
-export async function readJournaledState(path: string): Promise<EngineState | null> {
-  const store = await openJournaledStore(path, { readOnly: true });
+/**
+ * Reads the state at `path` without the lock and without writing (null: nothing stored yet), as
+ * a plain state held in memory (tests, tools: it outlives the store, closed on return).
+ */
+export async function readStoredState(path: string): Promise<EngineState | null> {
+  const store = await openStateStore(path, { readOnly: true });
   try {
-    const stats = store.stats();
-    return stats.seq > 0 || stats.snapshotBytes > 0 ? stateFromStore(store) : null;
+    if (!store.stored) return null;
+    const { threats, ...rest } = stateFromStore(store);
+    return engineState({ ...rest, threats: Object.fromEntries(threats.entries()) });
   } finally {
     await store.close();
   }

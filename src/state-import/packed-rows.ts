@@ -1,5 +1,5 @@
 import { crc32 } from "node:zlib";
-import { StateError } from "./errors.js";
+import { StateError } from "../state/errors.js";
 import type { Json } from "./journal-line.js";
 import type { Rows } from "./rows.js";
 import { RowError } from "./snapshot-threat-codec.js";

@@ -1,7 +1,7 @@
 import { everyKeyOf } from "../shared/every-key.js";
 import { Interner } from "./interner.js";
-import { isoCanonicalMs } from "./iso-ms.js";
-import type { IssueRecord, ThreatRecord } from "./schema.js";
+import { isoCanonicalMs } from "../state/iso-ms.js";
+import type { IssueRecord, ThreatRecord } from "../state/schema.js";
 import type { Json } from "./journal-line.js";
 import {
   DIGIT_COLUMNS,

@@ -1,7 +1,7 @@
 import { isAscii } from "node:buffer";
 import { promisify } from "node:util";
 import { constants as zlibConstants, crc32, deflate as deflateZlib, inflateSync } from "node:zlib";
-import { StateError } from "./errors.js";
+import { StateError } from "../state/errors.js";
 import { RowError } from "./snapshot-threat-codec.js";
 
 /**

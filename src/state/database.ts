@@ -1,0 +1,268 @@
+import { existsSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { Logger } from "../observability/index.js";
+import { importLegacyState } from "../state-import/index.js";
+import { syncDirectory } from "./atomic-write.js";
+import { StateError } from "./errors.js";
+import { sqlite, type Database, type Statement } from "./sqlite.js";
+
+/** A stored value: plain JSON, stored as its text. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The collections the engine names, and their tables. */
+const TABLES: Readonly<Record<string, string>> = {
+  threats: "threats",
+  assets: "assets",
+  queue: "queue",
+  intents: "intents",
+  retryThreats: "retry_threats",
+  retryAssets: "retry_assets",
+  groups: "groups",
+};
+
+/**
+ * One table a collection, `(id, value)`: the value is the row's JSON text, read with SQLite's JSON
+ * functions where the engine asks a question of every row (threat-queries.ts). `meta` holds the
+ * single values committed with the rows; `feature_data` is each feature's data on a subject.
+ */
+const SCHEMA = `
+${Object.values(TABLES)
+  .map((table) => `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);`)
+  .join("\n")}
+CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS feature_data (
+  feature TEXT NOT NULL, subject TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (feature, subject));
+CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (lower(value ->> '$.issue.repo'), value ->> '$.issue.number')
+  WHERE value ->> '$.issue.number' IS NOT NULL;
+`;
+
+/**
+ * One collection's rows, read and written in the database's open transaction. Over a read-only
+ * connection (a dry-run plans as a sync would, and commits nothing), changes are kept in memory
+ * beside the stored rows instead, and every read sees them.
+ */
+export class Rows {
+  private readonly statements = new Map<string, Statement>();
+  /** A read-only connection's changes: key → its value, undefined when deleted. */
+  private overlay: Map<string, Json | undefined> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    readonly table: string,
+  ) {}
+
+  /** Whether changes are held in memory beside the rows (SQL over the table would miss them). */
+  get changedInMemory(): boolean {
+    return this.overlay !== null && this.overlay.size > 0;
+  }
+
+  get(key: string): Json | undefined {
+    if (this.overlay?.has(key)) return this.overlay.get(key);
+    return this.stored(key);
+  }
+
+  set(key: string, value: Json): void {
+    if (this.db.readOnly) {
+      (this.overlay ??= new Map()).set(key, value);
+      return;
+    }
+    this.db.begin();
+    this.statement(
+      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
+    ).run(key, JSON.stringify(value));
+  }
+
+  delete(key: string): void {
+    if (this.db.readOnly) {
+      (this.overlay ??= new Map()).set(key, undefined);
+      return;
+    }
+    this.db.begin();
+    this.statement(`DELETE FROM ${this.table} WHERE id = ?`).run(key);
+  }
+
+  get size(): number {
+    let n = Number(this.statement(`SELECT count(*) AS n FROM ${this.table}`).get()?.["n"] ?? 0);
+    for (const [key, value] of this.overlay ?? [])
+      n += (value === undefined ? 0 : 1) - (this.stored(key) === undefined ? 0 : 1);
+    return n;
+  }
+
+  *entries(): IterableIterator<[string, Json]> {
+    for (const row of this.pages(`id, value`, "")) {
+      const key = String(row["id"]);
+      if (this.overlay?.has(key)) {
+        const value = this.overlay.get(key);
+        if (value !== undefined) yield [key, value];
+      } else yield [key, JSON.parse(String(row["value"])) as Json];
+    }
+    for (const [key, value] of [...(this.overlay ?? [])])
+      if (value !== undefined && this.stored(key) === undefined) yield [key, value];
+  }
+
+  *keys(): IterableIterator<string> {
+    if (this.overlay === null) for (const row of this.pages("id", "")) yield String(row["id"]);
+    else for (const [key] of this.entries()) yield key;
+  }
+
+  private stored(key: string): Json | undefined {
+    const row = this.statement(`SELECT value FROM ${this.table} WHERE id = ?`).get(key);
+    return row === undefined ? undefined : (JSON.parse(String(row["value"])) as Json);
+  }
+
+  /**
+   * Every row (in the order written) of `columns`, where `where` holds, a page at a time: a write
+   * to the table while the caller visits a row neither repeats nor stops the walk.
+   */
+  *pages(
+    columns: string,
+    where: string,
+    ...params: (string | number)[]
+  ): IterableIterator<Record<string, unknown>> {
+    const page = this.statement(
+      `SELECT rowid AS _r, ${columns} FROM ${this.table} WHERE rowid > ? ${where ? `AND (${where})` : ""} ORDER BY rowid LIMIT 1000`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after, ...params);
+      for (const row of rows) yield row;
+      if (rows.length < 1000) return;
+      after = Number(rows[rows.length - 1]?.["_r"]);
+    }
+  }
+
+  /** A prepared statement of this connection, made once. */
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** The database connection: its tables' rows, the `meta` table, and the open transaction. */
+export class Db {
+  private readonly rowsOf = new Map<string, Rows>();
+  private inTransaction = false;
+
+  constructor(
+    private readonly database: Database,
+    readonly readOnly: boolean,
+  ) {}
+
+  rows(collection: string): Rows {
+    let rows = this.rowsOf.get(collection);
+    if (rows === undefined) {
+      const table =
+        TABLES[collection] ??
+        (collection === "meta" || collection === "feature_data" ? collection : undefined);
+      if (table === undefined) throw new Error(`no collection ${collection} in the state`);
+      rows = new Rows(this, table);
+      this.rowsOf.set(collection, rows);
+    }
+    return rows;
+  }
+
+  getMeta(key: string): Json | undefined {
+    return this.rows("meta").get(key);
+  }
+
+  setMeta(key: string, value: Json): void {
+    this.rows("meta").set(key, value);
+  }
+
+  prepare(sql: string): Statement {
+    return this.database.prepare(sql);
+  }
+
+  /** Opens the transaction the next changes go into (they are durable at `commit`). */
+  begin(): void {
+    if (this.inTransaction) return;
+    if (this.readOnly) throw new StateError("state_write_failed", "the state was opened read-only");
+    this.database.exec("BEGIN IMMEDIATE");
+    this.inTransaction = true;
+  }
+
+  /** Commits the open transaction, if any: durable when this returns (WAL, synchronous=FULL). */
+  commit(): void {
+    if (!this.inTransaction) return;
+    try {
+      this.database.exec("COMMIT");
+    } catch (err) {
+      if (this.database.isTransaction) this.database.exec("ROLLBACK");
+      throw err;
+    } finally {
+      this.inTransaction = false;
+    }
+  }
+
+  close(): void {
+    // What was not committed is dropped, as a crash would drop it.
+    if (this.inTransaction && this.database.isTransaction) this.database.exec("ROLLBACK");
+    this.inTransaction = false;
+    this.database.close();
+  }
+}
+
+function connect(file: string, readOnly: boolean): Database {
+  const { DatabaseSync } = sqlite();
+  const database = new DatabaseSync(file, { readOnly });
+  // Wait for a checkpoint or another reader's brief lock rather than fail at once.
+  database.exec("PRAGMA busy_timeout = 5000");
+  if (!readOnly) {
+    database.exec("PRAGMA journal_mode = WAL");
+    database.exec("PRAGMA synchronous = FULL");
+    database.exec(SCHEMA);
+  }
+  return database;
+}
+
+/**
+ * Opens the database at `dbPath`. A state of the store before this one at `path` (its snapshot
+ * and journals) is imported first, once (state-import/): into a new file, renamed into place when
+ * whole, the originals kept as `.bak`. Read-only, a state not imported yet is imported in memory.
+ */
+export async function openDatabase(
+  path: string,
+  dbPath: string,
+  opts: { readOnly: boolean; logger?: Logger },
+): Promise<{ db: Db; imported: boolean }> {
+  if (existsSync(dbPath))
+    return { db: new Db(connect(dbPath, opts.readOnly), opts.readOnly), imported: false };
+  if (opts.readOnly) {
+    const memory = connect(":memory:", false);
+    const db = new Db(memory, false);
+    const imported = await importLegacyState(path, db, { readOnly: true }).catch((err: unknown) => {
+      db.close();
+      throw err;
+    });
+    db.commit();
+    return { db: new Db(memory, true), imported };
+  }
+  const draft = `${dbPath}.import`;
+  await rm(draft, { force: true });
+  await rm(`${draft}-wal`, { force: true });
+  const db = new Db(connect(draft, false), false);
+  let imported: boolean;
+  try {
+    imported = await importLegacyState(path, db, { readOnly: false });
+    db.commit();
+  } catch (err) {
+    // Refused or failed: nothing is left behind, the old files are as they were.
+    db.close();
+    for (const suffix of ["", "-wal", "-shm"]) await rm(`${draft}${suffix}`, { force: true });
+    throw err;
+  }
+  db.close();
+  if (imported)
+    opts.logger?.info(
+      { path, database: dbPath },
+      "state imported into the database; the original files are kept as .bak",
+    );
+  await rename(draft, dbPath);
+  await syncDirectory(dirname(dbPath));
+  return { db: new Db(connect(dbPath, false), false), imported };
+}

@@ -1,0 +1,47 @@
+import { createRequire } from "node:module";
+import type * as NodeSqlite from "node:sqlite";
+
+/** Node's built-in SQLite module (`node:sqlite`), as this file loads it. */
+export type Sqlite = typeof NodeSqlite;
+export type Database = NodeSqlite.DatabaseSync;
+export type Statement = NodeSqlite.StatementSync;
+
+let loaded: Sqlite | undefined;
+
+/**
+ * `node:sqlite`, loaded on first use. This is the only place the project loads it.
+ *
+ * Node prints an ExperimentalWarning ("SQLite is an experimental feature…") the first time the
+ * module loads, on Node 22 and 24. The CLI's stderr carries JSON log lines only, so that one
+ * warning is dropped: `process.emitWarning` is wrapped for the duration of the load alone, and
+ * drops exactly a warning of type ExperimentalWarning whose message starts with "SQLite"; any
+ * other warning, then or later, is emitted as before.
+ */
+export function sqlite(): Sqlite {
+  if (loaded !== undefined) return loaded;
+  const emit = process.emitWarning;
+  process.emitWarning = function filtered(this: NodeJS.Process, warning, ...rest: unknown[]): void {
+    if (isSqliteNotice(warning, rest[0])) return;
+    (emit as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    loaded = createRequire(import.meta.url)("node:sqlite") as Sqlite;
+  } finally {
+    process.emitWarning = emit;
+  }
+  return loaded;
+}
+
+/** Node's notice that node:sqlite is experimental (and nothing else). */
+function isSqliteNotice(warning: unknown, typeOrOptions: unknown): boolean {
+  const type =
+    typeof typeOrOptions === "string"
+      ? typeOrOptions
+      : typeof typeOrOptions === "object" && typeOrOptions !== null && "type" in typeOrOptions
+        ? typeOrOptions.type
+        : warning instanceof Error
+          ? warning.name
+          : undefined;
+  const message = warning instanceof Error ? warning.message : warning;
+  return type === "ExperimentalWarning" && typeof message === "string" && message.startsWith("SQLite");
+}

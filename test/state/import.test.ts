@@ -1,0 +1,101 @@
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStateStore, StateError } from "../../src/state/index.js";
+
+/**
+ * The one-time import of a state written before the SQLite store (src/state-import/): the fixture
+ * in fixtures/threat-8 is what the previous release's `sync` wrote (store version 7, codec
+ * `threat-8` snapshot plus its journal) for 13 threats with grouping, an SLA and notes on.
+ */
+
+const FIXTURE = join(import.meta.dirname, "fixtures", "threat-8");
+const FIRST = "015863dd-6ea4-479a-abcf-e4860059cc5b";
+const THREATS_CURSOR = "eyJ2IjoxLCJlIjoidGhyZWF0cyIsInAiOjMxfQ.OG12pryrusS3IJBIQNczE-wQQEOgj5QB";
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function fixtureCopy(): Promise<string> {
+  dir = await mkdtemp(join(tmpdir(), "threatbridge-import-"));
+  await cp(FIXTURE, dir, { recursive: true });
+  return join(dir, "state.json");
+}
+
+function expectImported(store: Awaited<ReturnType<typeof openStateStore>>): void {
+  expect(store.stored).toBe(true);
+  expect(store.size("threats")).toBe(9);
+  expect(store.size("assets")).toBe(8);
+  expect(store.size("groups")).toBe(6);
+  // The journal's commits after the snapshot are in: its last cursor, sequence and slices.
+  expect(store.getMeta("cursors")).toMatchObject({ threats: THREATS_CURSOR });
+  expect(store.getMeta("seq")).toBe(45);
+  expect(store.getMeta("renderKey")).toBe("8c1c9aeb25d98fa3");
+  expect(store.get("threats", FIRST)).toMatchObject({
+    status: "unsolved",
+    severity: 2,
+    issue: { repo: "acme/security-threats", number: 4, state: "open", id: 1023 },
+    sla: { due: "2027-03-01T23:36:15.940Z", milestone: "SLA 2027-03-07" },
+    slices: { notes: expect.stringContaining("SLA 2027-03-07") as unknown },
+  });
+}
+
+describe("today's state files are imported once on first open", () => {
+  it("the snapshot and its journal become the database and the saved cursors; the originals are kept as .bak", async () => {
+    const path = await fixtureCopy();
+    const original = await readFile(path);
+    const store = await openStateStore(path);
+    expectImported(store);
+    await store.close();
+    expect((await readdir(dir ?? "")).sort()).toEqual([
+      "state.db",
+      "state.json",
+      "state.json.bak",
+      "state.json.journal.1.bak",
+    ]);
+    expect(await readFile(`${path}.bak`)).toEqual(original);
+    // state.path is the saved cursors' document now, for a person to read.
+    const doc = JSON.parse(await readFile(path, "utf8")) as { format: string; values: { cursors: unknown } };
+    expect(doc.format).toBe("threatbridge-cursors");
+    expect(doc.values.cursors).toMatchObject({ threats: THREATS_CURSOR });
+    // The next open reads the database as it is (no second import).
+    const again = await openStateStore(path);
+    expectImported(again);
+    await again.close();
+  });
+
+  it("read-only (status, dry-run) imports in memory and leaves every file byte-for-byte", async () => {
+    const path = await fixtureCopy();
+    const before = await Promise.all(
+      ["state.json", "state.json.journal.1"].map((n) => readFile(join(dir ?? "", n))),
+    );
+    const store = await openStateStore(path, { readOnly: true });
+    expectImported(store);
+    await store.close();
+    expect((await readdir(dir ?? "")).sort()).toEqual(["state.json", "state.json.journal.1"]);
+    const after = await Promise.all(
+      ["state.json", "state.json.journal.1"].map((n) => readFile(join(dir ?? "", n))),
+    );
+    expect(after).toEqual(before);
+  });
+
+  it("older formats (a version-1 state file, a store version before 7) are refused with state_too_old, untouched", async () => {
+    dir = await mkdtemp(join(tmpdir(), "threatbridge-import-"));
+    const path = join(dir, "state.json");
+    for (const text of [
+      JSON.stringify({ version: 1, cursors: { assets: null, threats: null } }),
+      JSON.stringify({ format: "threatbridge-store", version: 6, gen: 1, seq: 1, meta: {}, collections: {} }),
+    ]) {
+      await writeFile(path, text);
+      const refused = await openStateStore(path).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(StateError);
+      expect((refused as StateError).code).toBe("state_too_old");
+      expect(await readFile(path, "utf8")).toBe(text);
+      expect((await readdir(dir)).sort()).toEqual(["state.json"]);
+    }
+  });
+});

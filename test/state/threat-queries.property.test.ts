@@ -1,0 +1,100 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { openStateStore, type ThreatRecord } from "../../src/state/index.js";
+import { stateFromStore } from "../../src/sync/index.js";
+import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
+import { withTempDir } from "./helpers.js";
+
+/**
+ * The questions the engine asks of every stored threat are answered in SQL over the database's rows
+ * (src/state/threat-queries.ts): for any records, the same answers as reading every record.
+ */
+
+const iso = fc
+  .integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2028, 0, 1) })
+  .map((ms) => new Date(ms).toISOString());
+
+const record: fc.Arbitrary<ThreatRecord> = fc.record(
+  {
+    status: fc.constantFrom("unsolved", "solved", "accepted"),
+    severity: fc.integer({ min: 0, max: 4 }),
+    assetId: fc.option(fc.constantFrom("a1", "a2", "a3"), { nil: null }),
+    updatedAt: iso,
+    gone: fc.constant(true),
+    issue: fc.record({
+      repo: fc.constantFrom("acme/sec", "acme/ops", "Acme/Sec"),
+      number: fc.integer({ min: 1, max: 500 }),
+      url: fc.constant("https://github.com/acme/sec/issues/1"),
+      state: fc.constantFrom("open" as const, "closed" as const),
+      hash: fc.constant("h"),
+    }),
+    refused: fc.record({ action: fc.constant("update"), reason: fc.constant("locked"), at: iso }),
+    acceptance: fc.record({
+      until: iso,
+      since: iso,
+      by: fc.constant("alice"),
+      step: fc.constantFrom("accepted" as const, "warned" as const),
+    }),
+    sla: fc.record(
+      { since: iso, due: iso, breach: fc.constantFrom("added" as const, "removed" as const) },
+      { requiredKeys: ["since", "due"] },
+    ),
+    slices: fc.dictionary(fc.constantFrom("notes", "project", "__proto__", "a'b"), fc.string(), {
+      minKeys: 1,
+    }),
+  },
+  { requiredKeys: ["status", "severity", "assetId", "updatedAt"] },
+);
+
+function collect<T extends unknown[]>(run: (visit: (...args: T) => void) => void): T[] {
+  const seen: T[] = [];
+  run((...args) => seen.push(args));
+  return seen.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+}
+
+describe("the threats' SQL queries", () => {
+  it("scan, tally, SLA scan and earliest due, slices and uncommon records equal a read of every record", async () => {
+    const { dir, cleanup } = await withTempDir();
+    let n = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.dictionary(fc.uuid(), record, { maxKeys: 12 }), async (records) => {
+          const path = `${dir}/state-${(n += 1)}.json`;
+          const store = await openStateStore(path);
+          for (const [id, r] of Object.entries(records))
+            store.set("threats", id, JSON.parse(JSON.stringify(r)));
+          await store.commit();
+          const sql = stateFromStore(store).threats;
+          const plain = ThreatRecordsView.of(records);
+          const issueOf = (issue: { repo: string; number: number } | null) =>
+            issue === null ? null : { repo: issue.repo, number: issue.number };
+          expect(collect((v) => sql.scan((id, asset, issue) => v(id, asset, issueOf(issue))))).toEqual(
+            collect((v) => plain.scan((id, asset, issue) => v(id, asset, issueOf(issue)))),
+          );
+          const { special: sqlSpecial, ...sqlTally } = sql.tally();
+          const { special: plainSpecial, ...plainTally } = plain.tally();
+          expect(sqlTally).toEqual(plainTally);
+          expect(sqlSpecial.map(([id]) => id).sort()).toEqual(plainSpecial.map(([id]) => id).sort());
+          expect(collect((v) => sql.scanSla(v))).toEqual(collect((v) => plain.scanSla(v)));
+          for (const feature of ["notes", "project", "a'b"])
+            expect(collect((v) => sql.scanSlices(feature, v))).toEqual(
+              collect((v) => plain.scanSlices(feature, v)),
+            );
+          const uncommon = [...sql.uncommon()].map(([id]) => id);
+          for (const [id, r] of Object.entries(records))
+            if (r.acceptance || r.refused) expect(uncommon).toContain(id);
+          // The earliest due of an open SLA not breached: a lower bound no such record precedes.
+          let earliest = Number.POSITIVE_INFINITY;
+          plain.scanSla((_id, due, open, breach) => {
+            if (open && !breach) earliest = Math.min(earliest, due);
+          });
+          expect(sql.earliestSlaDue()).toBe(earliest);
+          await store.close();
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+});
