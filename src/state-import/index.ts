@@ -1,6 +1,5 @@
 import { copyFile, open, readdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { Db } from "../state/database.js";
 import { StateError, errnoCode } from "../state/errors.js";
 import { recoverJournals } from "./journal-recovery.js";
 import { emptyView, STORE_FORMAT, STORE_FORMAT_VERSION } from "./snapshot-codec.js";
@@ -50,11 +49,22 @@ function snapshotVersion(text: string): number | null {
   return match[1] === STORE_FORMAT ? Number(match[2]) : null;
 }
 
+/** What the import writes into: the new database's rows and meta (state/database.ts `Db`). */
+export interface ImportTarget {
+  rows(collection: string): { set(key: string, value: unknown): void };
+  setMeta(key: string, value: unknown): void;
+  begin(): void;
+}
+
 /**
  * Imports the old store at `path` into `db` (its open transaction; the caller commits), and
  * unless `readOnly` copies its files to `<name>.bak` first. False when there is none to import.
  */
-export async function importLegacyState(path: string, db: Db, opts: { readOnly: boolean }): Promise<boolean> {
+export async function importLegacyState(
+  path: string,
+  db: ImportTarget,
+  opts: { readOnly: boolean },
+): Promise<boolean> {
   const journals = await journalsOf(path);
   const text = await head(path);
   const version = text === null ? null : snapshotVersion(text.trimStart());

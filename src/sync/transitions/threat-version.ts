@@ -4,7 +4,7 @@ import type { KeptValue } from "../../shared/kept-values.js";
 /**
  * An asset as the engine keeps it: the store's record, and the values at the routes' `where`
  * paths into its JSON (`asset.…`, by full path; those present only), so that a route matches
- * without a read. Kept in the same `assets` record (records/journaled-state.ts reads them back).
+ * without a read. Kept in the same `assets` record (records/stored-state.ts reads them back).
  */
 export type EngineAsset = AssetRecord & { routeValues?: Readonly<Record<string, KeptValue>> };
 
