@@ -207,15 +207,31 @@ export class Db {
   }
 }
 
+/** The tables' layout this threatbridge writes (SQLite's `user_version`); a later one may differ. */
+export const SCHEMA_VERSION = 1;
+
 function connect(file: string, readOnly: boolean): Database {
   const { DatabaseSync } = sqlite();
   const database = new DatabaseSync(file, { readOnly });
   // Wait for a checkpoint or another reader's brief lock rather than fail at once.
   database.exec("PRAGMA busy_timeout = 5000");
+  // A rollback after an upgrade must not read (or write) tables whose layout it does not know.
+  const row = database.prepare("PRAGMA user_version").get() as { user_version?: unknown } | undefined;
+  const version = typeof row?.user_version === "number" ? row.user_version : 0;
+  if (version > SCHEMA_VERSION) {
+    database.close();
+    throw new StateError(
+      "state_too_new",
+      `state database ${file} was written by a newer threatbridge (state version ${version}; ` +
+        `this one knows up to ${SCHEMA_VERSION}): upgrade threatbridge to use it`,
+      { file },
+    );
+  }
   if (!readOnly) {
     database.exec("PRAGMA journal_mode = WAL");
     database.exec("PRAGMA synchronous = FULL");
     database.exec(SCHEMA);
+    if (version < SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   }
   return database;
 }
