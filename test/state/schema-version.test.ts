@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type * as NodeSqlite from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { databasePathOf, openStateStore, StateError } from "../../src/state/index.js";
 import { SCHEMA_VERSION } from "../../src/state/database.js";
@@ -12,8 +13,7 @@ import { SCHEMA_VERSION } from "../../src/state/database.js";
  * changes nothing in it.
  */
 
-type Sqlite = typeof import("node:sqlite");
-const { DatabaseSync } = createRequire(import.meta.url)("node:sqlite") as Sqlite;
+const { DatabaseSync } = createRequire(import.meta.url)("node:sqlite") as typeof NodeSqlite;
 
 let dir: string | undefined;
 afterEach(async () => {
