@@ -3,7 +3,8 @@
 # install the tarball into an empty prefix with `npm install -g --prefix`, and run the installed
 # `threatbridge --version` (it must print package.json's version), `threatbridge demo` and
 # `demo --workflow` and `config validate` of the shipped example config (each must exit 0) from an
-# empty directory, on Node MAJOR. The tarball holds no source map and unpacks to at most 2.5 MB.
+# empty directory, then `init`, `config validate` and a `sync` against `simulate --with-github`, on
+# Node MAJOR. The tarball holds no source map and unpacks to at most 2.5 MB.
 # Whatever the tarball forgot to ship (a file outside `files`, a devDependency needed at run time)
 # fails here, not on a user's machine.
 #
@@ -80,4 +81,37 @@ if ! (cd "$WORK/cwd" && PLATFORM_CLIENT_ID=smoke PLATFORM_CLIENT_SECRET=smoke GI
   fail "threatbridge config validate of the shipped config/threatbridge.yaml did not exit 0"
 fi
 ok "threatbridge config validate of the shipped example config exits 0"
+
+# ---------------------------------------------------------------- a user's first run, as the README says
+# `init` writes the example config where the commands read it; against `simulate --with-github`
+# (on free ports, told to the config by its ${VAR:-default} keys), `config validate` needs no
+# secret and `sync` runs a cycle. The simulator is stopped whatever happens.
+user="$WORK/user"
+mkdir -p "$user"
+(cd "$user" && on_node "$bin" init >"$WORK/init.log" 2>&1) || { cat "$WORK/init.log" >&2; fail "threatbridge init did not exit 0"; }
+[ -f "$user/config/threatbridge.yaml" ] || fail "threatbridge init wrote no config/threatbridge.yaml"
+ok "threatbridge init writes config/threatbridge.yaml"
+(cd "$user" && on_node "$bin" config validate >"$WORK/validate-user.log" 2>&1) ||
+  { cat "$WORK/validate-user.log" >&2; fail "threatbridge config validate of init's config, with no secret set, did not exit 0"; }
+ok "threatbridge config validate of init's config exits 0 with no secret set"
+ports="$(on_node node -e 'const n=require("node:net");const a=n.createServer().listen(0,"127.0.0.1",()=>{const b=n.createServer().listen(0,"127.0.0.1",()=>{console.log(a.address().port,b.address().port);a.close();b.close();});});')"
+read -r sim_port gh_port <<<"$ports"
+on_node "$bin" simulate --port "$sim_port" --github-port "$gh_port" --with-github --threats 20 >"$WORK/simulate.log" 2>&1 &
+sim_pid=$!
+trap 'rc=$?; kill "$sim_pid" 2>/dev/null; wait "$sim_pid" 2>/dev/null; rm -rf "$WORK"; [ "$rc" = 0 ] || echo "tarball-smoke: FAILED on Node ${MAJOR} (exit $rc)" >&2; exit "$rc"' EXIT
+for _ in $(seq 1 100); do
+  grep -q "$gh_port" "$WORK/simulate.log" 2>/dev/null && break
+  kill -0 "$sim_pid" 2>/dev/null || { cat "$WORK/simulate.log" >&2; fail "threatbridge simulate --with-github exited"; }
+  sleep 0.2
+done
+grep -q "$gh_port" "$WORK/simulate.log" || { cat "$WORK/simulate.log" >&2; fail "threatbridge simulate --with-github did not start within 20 s"; }
+if ! (cd "$user" && PLATFORM_BASE_URL="http://127.0.0.1:$sim_port" PLATFORM_TOKEN_URL="http://127.0.0.1:$sim_port/oauth/token" \
+  GITHUB_API_URL="http://127.0.0.1:$gh_port" PLATFORM_CLIENT_ID=threatbridge PLATFORM_CLIENT_SECRET=threatbridge-secret \
+  GITHUB_TOKEN=ghp_standin timeout 180 npx -y -p "node@${MAJOR}" -- "$bin" sync >"$WORK/sync.log" 2>&1); then
+  tail -n 30 "$WORK/sync.log" >&2
+  fail "threatbridge sync with init's config against simulate --with-github did not exit 0"
+fi
+[ -f "$user/data/state.json" ] || fail "threatbridge sync saved no state at data/state.json"
+ok "threatbridge sync with init's config against simulate --with-github exits 0 and saves its state"
+
 echo "tarball-smoke: passed on Node $node_version in $((SECONDS - started)) s"
