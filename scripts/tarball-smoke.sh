@@ -96,7 +96,9 @@ ok "threatbridge init writes config/threatbridge.yaml"
 ok "threatbridge config validate of init's config exits 0 with no secret set"
 ports="$(on_node node -e 'const n=require("node:net");const a=n.createServer().listen(0,"127.0.0.1",()=>{const b=n.createServer().listen(0,"127.0.0.1",()=>{console.log(a.address().port,b.address().port);a.close();b.close();});});')"
 read -r sim_port gh_port <<<"$ports"
-on_node "$bin" simulate --port "$sim_port" --github-port "$gh_port" --with-github --threats 20 >"$WORK/simulate.log" 2>&1 &
+# Node itself, not npx, so that the pid stopped at the end is the simulator's own.
+node_bin="$(on_node node -p process.execPath)"
+"$node_bin" "$bin" simulate --port "$sim_port" --github-port "$gh_port" --with-github --threats 20 >"$WORK/simulate.log" 2>&1 &
 sim_pid=$!
 trap 'rc=$?; kill "$sim_pid" 2>/dev/null; wait "$sim_pid" 2>/dev/null; rm -rf "$WORK"; [ "$rc" = 0 ] || echo "tarball-smoke: FAILED on Node ${MAJOR} (exit $rc)" >&2; exit "$rc"' EXIT
 for _ in $(seq 1 100); do
