@@ -11,8 +11,8 @@ let loaded: Sqlite | undefined;
 /**
  * `node:sqlite`, loaded on first use. This is the only place the project loads it.
  *
- * Node prints an ExperimentalWarning ("SQLite is an experimental feature…") the first time the
- * module loads, on Node 22 and 24. The CLI's stderr carries JSON log lines only, so that one
+ * Node 22 prints an ExperimentalWarning ("SQLite is an experimental feature…") the first time the
+ * module loads (later releases may not). The CLI's stderr carries JSON log lines only, so that one
  * warning is dropped: `process.emitWarning` is wrapped for the duration of the load alone, and
  * drops exactly a warning of type ExperimentalWarning whose message starts with "SQLite"; any
  * other warning, then or later, is emitted as before.

@@ -30,10 +30,14 @@ describe("node:sqlite's ExperimentalWarning", () => {
     expect(child.stderr).toContain("Warning: something else");
   });
 
-  it("prints without the filter (the test above would see it)", () => {
+  it("without the filter, Node 22 prints that notice (the test above would see it); a Node that prints none prints nothing else", () => {
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", `await import("node:sqlite");`], {
       encoding: "utf8",
     });
-    expect(child.stderr).toContain("SQLite is an experimental feature");
+    expect(child.status).toBe(0);
+    // Node 22 calls node:sqlite experimental; Node 24's releases (24.21 here) no longer warn.
+    if (process.versions.node.startsWith("22."))
+      expect(child.stderr).toContain("SQLite is an experimental feature");
+    else expect(child.stderr.replace(/.*SQLite is an experimental feature.*\n?/g, "").trim()).toBe("");
   });
 });
