@@ -1,4 +1,4 @@
-import { configJsonSchema } from "../config/index.js";
+import { ConfigError, configJsonSchema, type ConfigProblem } from "../config/index.js";
 import { CONFIG_SCHEMA, CONFIG_VALIDATE } from "./command-specs.js";
 import { parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
@@ -6,15 +6,22 @@ import { configFromArgs, type Io } from "./io.js";
 /**
  * `config validate`: the config is read and checked, no network, no secret needed (exit 0, or 2
  * through main with every problem of the file). A secret it cannot resolve is a warning, on
- * stderr: it stops only the commands that use it.
+ * stderr, also beside errors: it stops only the commands that use it.
  */
 export async function configValidate(args: string[], io: Io): Promise<number> {
   const opts = parseCommand(CONFIG_VALIDATE, args);
-  const { path, warnings } = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "warn" });
-  for (const w of warnings)
+  const warn = (path: string, w: ConfigProblem): void =>
     io.err(
       `${w.line === null ? path : `${path}:${w.line}`}: ${w.path === "" ? "" : `${w.path}: `}warning: ${w.message}`,
     );
+  const loaded = await configFromArgs(opts.config, io.env, { unresolvedSecrets: "warn" }).catch(
+    (err: unknown) => {
+      if (err instanceof ConfigError) for (const w of err.warnings) warn(err.file, w);
+      throw err;
+    },
+  );
+  const { path, warnings } = loaded;
+  for (const w of warnings) warn(path, w);
   io.out(
     warnings.length === 0
       ? `${path}: valid`

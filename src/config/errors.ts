@@ -16,12 +16,19 @@ export class ConfigError extends Error {
   readonly code = "config_invalid";
   readonly file: string;
   readonly problems: readonly ConfigProblem[];
+  /** What `config validate` warns of besides the errors (a secret left unset), so none is lost. */
+  readonly warnings: readonly ConfigProblem[];
 
-  constructor(file: string, problems: readonly ConfigProblem[], options?: { cause?: unknown }) {
+  constructor(
+    file: string,
+    problems: readonly ConfigProblem[],
+    options?: { cause?: unknown; warnings?: readonly ConfigProblem[] },
+  ) {
     super(problems.map((p) => formatProblem(file, p)).join("\n"), options);
     this.name = "ConfigError";
     this.file = file;
     this.problems = problems;
+    this.warnings = options?.warnings ?? [];
   }
 }
 

@@ -109,7 +109,8 @@ export function parseConfigText(text: string, path: string, env: Env, opts: Load
     : issuesToProblems(result.error.issues, { doc, lines, schema: ConfigSchema }).filter((p) => !named(p));
   const problems = [...earlier, ...schemaProblems];
   // No cause: zod's error holds the input values, secrets included, and causes get logged.
-  if (problems.length > 0 || !result.success) throw new ConfigError(path, sortByLine(problems));
+  if (problems.length > 0 || !result.success)
+    throw new ConfigError(path, sortByLine(problems), { warnings: sortByLine(warnings) });
   return { config: result.data, path, warnings: sortByLine(warnings) };
 }
 

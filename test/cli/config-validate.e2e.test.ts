@@ -41,7 +41,7 @@ describe("config validate", () => {
     expect(r.stderr).not.toContain("GITHUB_TOKEN:-default");
   });
 
-  it("every error of the file in one run, exit 2", async () => {
+  it("every error of the file in one run, exit 2, and its unset secrets as warnings beside them", async () => {
     dir = await mkdtemp(join(tmpdir(), "threatbridge-validate-"));
     const file = join(dir, "broken.yaml");
     await writeFile(
@@ -66,6 +66,11 @@ describe("config validate", () => {
       "2 platform.base_url",
       "8 github.repository",
       "9 schedule",
+    ]);
+    const warnings = r.stderr.split("\n").filter((l) => l.includes(": warning: "));
+    expect(warnings.map((l) => /^[^:]+:(\d+): ([\w.]+): warning: /.exec(l)?.slice(1).join(" "))).toEqual([
+      "5 platform.client_secret",
+      "7 github.token",
     ]);
   });
 });
