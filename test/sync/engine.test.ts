@@ -266,6 +266,20 @@ describe("sync engine: never a duplicate", () => {
     expect(h.issueFor(T1)).toHaveLength(1);
     expect(h.github.writes).toBe(1);
   });
+
+  it("a person closes an issue whose create answer was lost, before the marker finds it: the close is a verdict", async () => {
+    const h = new Harness();
+    h.platform.put({ id: T1 });
+    h.crashAt("github", 2, true); // listChangedIssues, then the create: killed as it lands
+    await h.cycle().catch(() => undefined);
+    h.restart();
+    expect(h.ctx.state.threats.get(T1)?.issue).toBeUndefined();
+    h.github.personSets(REPO, 1, "closed", "alice");
+    await h.settle();
+    expect(h.issueFor(T1)).toHaveLength(1);
+    expect(h.issueFor(T1)[0]?.state).toBe("closed");
+    expect(h.platform.threats.get(T1)?.status).toBe("solved");
+  });
 });
 
 describe("sync engine: config changes and bad input", () => {

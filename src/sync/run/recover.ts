@@ -24,7 +24,11 @@ export async function resolveCreate(ctx: SyncContext, intent: Intent): Promise<b
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since);
   if (!issue) return false;
-  updateThreat(ctx, intent.threatId, (record) => issueCreated(record, issueRecord(issue)));
+  // Recorded as the create wrote it (open): a person's close made before it was found is then
+  // seen as theirs, a verdict, not taken for the connector's own state.
+  updateThreat(ctx, intent.threatId, (record) =>
+    issueCreated(record, { ...issueRecord(issue), state: "open" }),
+  );
   ctx.emit({ type: "intent_found", threatId: intent.threatId, intentId: intent.id });
   return true;
 }
