@@ -113,12 +113,8 @@ function redelivered(ctx: SyncContext, kind: "threats" | "assets", ids: readonly
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
 function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
-  // A re-delivery told from the stored columns, with no record built.
-  if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
-    // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
-    ctx.emit({ type: "threat_redelivered", threatId: threat.id });
-    return;
-  }
+  // The stream tells re-deliveries apart before parsing (`unchangedThreat`); a threat read one by
+  // one is told apart here, by the one read of its record.
   const view = toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat);
   const link = githubLink(threat);
   const before = ctx.state.threats.get(threat.id);
@@ -130,6 +126,7 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
     link: link?.externalId ?? null,
   });
   if (result.kind === "redelivery") {
+    // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
