@@ -164,10 +164,6 @@ function relatedAssetsOf(deps: SyncDeps, ctx: () => SyncContext): RelatedAssets 
 const CACHE_MAX = 5000;
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
-export function remember(ctx: SyncContext, threatId: string, threat: CachedThreat): void {
-  ctx.cache.set(threatId, threat);
-}
-
 /**
  * Commits what changed since the last commit (one fsynced journal line): around every
  * non-idempotent write, and when a cycle's intake is done. Nothing changed: nothing is written.

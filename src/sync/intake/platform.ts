@@ -6,7 +6,7 @@ import {
   type Threat,
 } from "../../platform/index.js";
 import { pluggedFor } from "../features/registry.js";
-import { nowIso, persist, remember, type SyncContext } from "../context.js";
+import { nowIso, persist, type SyncContext } from "../context.js";
 import {
   dropPending,
   forgetIfIdle,
@@ -134,7 +134,7 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
   for (const feature of pluggedFor(ctx.config).onThreatVersion)
     record = feature.onThreatVersion?.(ctx, before, record, threat, view.severityRank) ?? record;
   putThreat(ctx, threat.id, record);
-  remember(ctx, threat.id, { view, link });
+  ctx.cache.set(threat.id, { view, link });
   // Grouping, when on, files the version under its group first: in single mode the planner asks for it.
   const grouping = ctx.config.grouping;
   if (grouping !== undefined) noteGroupMember(ctx, grouping, threat.id, view);

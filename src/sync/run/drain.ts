@@ -1,7 +1,7 @@
 import { isGone, isPermanentRefusal } from "../../github/index.js";
 import { isPermanentPlatformRefusal, isPlatformPause } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
-import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
+import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
 import type { Sleep } from "../../shared/clock.js";
 import { isGitHubWrite, priorityOf, type EngineAction } from "../actions/index.js";
 import { runAction } from "./run-action.js";
@@ -80,7 +80,7 @@ export async function ensureLoaded(
   const pending = ctx.state.queue[threatId]?.pending;
   if (pending) {
     // A queued create keeps its view in the state: no second read.
-    remember(ctx, threatId, { view: pending.view, link: pending.link });
+    ctx.cache.set(threatId, { view: pending.view, link: pending.link });
     await ensureAsset(ctx, pending.view.assetId);
     return;
   }
@@ -93,7 +93,7 @@ export async function ensureLoaded(
   const read = threatRead(record, { status: threat.status, updatedAt: threat.updated_at });
   putThreat(ctx, threatId, read, record);
   const view = toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat);
-  remember(ctx, threatId, { view, link: githubLink(threat) });
+  ctx.cache.set(threatId, { view, link: githubLink(threat) });
   await ensureAsset(ctx, view.assetId);
 }
 
@@ -159,9 +159,10 @@ async function processOne(
       await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
     for (const action of actions) {
       if (subject.kind === "group" && !stillAttaching(ctx, action)) continue;
+      // The write budget is asked only where the drain has a deadline or waits for its slots.
       if (
-        isGitHubWrite(action) &&
         opts.deadline !== undefined &&
+        isGitHubWrite(action) &&
         ctx.github.budget.nextSlotAt() > opts.deadline
       ) {
         return "deferred";
