@@ -7,7 +7,7 @@ import type { State } from "../state/index.js";
 import { engineState, type EngineState, type ThreatRecordsView } from "./records/threat-records.js";
 import { policyFromConfig, type Policy } from "./plan/policy.js";
 import { createRenderer, type Renderer } from "./render/renderer.js";
-import { ThreatCache, type CachedThreat } from "./records/threat-cache.js";
+import { ThreatCache } from "./records/threat-cache.js";
 import type { DryRunSink } from "./render/dry-run-record.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./records/state-changes.js";
 import type { StateGuard } from "./records/state-guard.js";
