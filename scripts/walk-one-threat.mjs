@@ -3,7 +3,8 @@
 // engine in this process against the platform simulator and the GitHub stand-in on 127.0.0.1):
 // the functions of src/sync that run while one new threat goes from the stream to its issue and
 // its platform link, and the files they are in. A cycle with nothing new runs first and is
-// counted apart, so the report says which steps are the threat's own and which are the cycle's.
+// counted apart, so the report says which steps are the threat's own and which are the cycle's;
+// with how often the threat was planned and its stored record read and checked.
 // `--config '{"sla":{…}}'` adds settings (JSON) to measure a feature's extra steps.
 // Usage: npm run build && node scripts/walk-one-threat.mjs [--list] [--config JSON]
 import { Session } from "node:inspector/promises";
@@ -58,6 +59,14 @@ await runCycle(ctx);
 await ranSinceLastTake();
 await runCycle(ctx);
 const idle = await ranSinceLastTake();
+// Every read of a stored threat record in the walk (the view's own reads go through `get` too).
+const threats = ctx.state.threats;
+const read = threats.get.bind(threats);
+let reads = 0;
+threats.get = (id) => {
+  reads += 1;
+  return read(id);
+};
 // One threat appears, and one cycle takes it to its issue and link.
 const threat = sim.sim.addThreat({ status: "unsolved", severity: "critical", name: "Walk me" });
 const report = await runCycle(ctx);
@@ -77,6 +86,10 @@ const out = {
   threat_own_steps: own.length,
   threat_own_files: new Set(own.map(fileOf)).size,
   idle_cycle_steps: idle.size,
+  // How often the threat was planned, and how often its stored record was read (built or not).
+  plans: walk.get("src/sync/plan/plan-for.ts:planFor") ?? 0,
+  record_reads: reads,
+  record_checks: walk.get("src/sync/records/threat-record-guard.ts:toThreatRecord") ?? 0,
   ...(values.list ? { threat_own: own.sort() } : {}),
 };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -7,7 +7,7 @@ import type { State } from "../state/index.js";
 import { engineState, type EngineState, type ThreatRecordsView } from "./records/threat-records.js";
 import { policyFromConfig, type Policy } from "./plan/policy.js";
 import { createRenderer, type Renderer } from "./render/renderer.js";
-import { ThreatCache, type CachedThreat } from "./records/threat-cache.js";
+import { ThreatCache } from "./records/threat-cache.js";
 import type { DryRunSink } from "./render/dry-run-record.js";
 import { commitOf, emptyDirty, isClean, type DirtySet, type StateCommit } from "./records/state-changes.js";
 import type { StateGuard } from "./records/state-guard.js";
@@ -163,10 +163,6 @@ function relatedAssetsOf(deps: SyncDeps, ctx: () => SyncContext): RelatedAssets 
  */
 const CACHE_MAX = 5000;
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
-
-export function remember(ctx: SyncContext, threatId: string, threat: CachedThreat): void {
-  ctx.cache.set(threatId, threat);
-}
 
 /**
  * Commits what changed since the last commit (one fsynced journal line): around every

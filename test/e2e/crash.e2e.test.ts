@@ -1,4 +1,5 @@
 import { existsSync, watch } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStoredState } from "../../src/sync/records/stored-state.js";
@@ -33,6 +34,50 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
     if (Date.now() > until) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A world of `threats` whose GitHub writes are paced, so that kills land inside the backfill. */
+async function pacedWorld(threats: number, seed: number): Promise<World> {
+  const started = await startWorld({ threats, seed });
+  const { readFile, writeFile } = await import("node:fs/promises");
+  const yaml = await readFile(started.configPath, "utf8");
+  await writeFile(started.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 15"));
+  await mkdir(dirname(started.statePath), { recursive: true });
+  return started;
+}
+
+/**
+ * A `sync` killed with SIGKILL once `kills` says so of a file changed in the state's folder (or at
+ * the end of the run); answers whether the watcher killed it.
+ */
+async function syncKilledWhen(w: World, kills: (name: string) => boolean): Promise<boolean> {
+  const child = w.spawnCli(["sync", "-c", w.configPath]);
+  let done = false;
+  let killed = false;
+  const exited = new Promise((r) => child.once("exit", () => r((done = true))));
+  const watcher = watch(dirname(w.statePath), (_event, name) => {
+    if (done || name === null || !kills(name)) return;
+    killed = true;
+    done = true;
+    child.kill("SIGKILL");
+  });
+  await waitFor(() => done, 30_000);
+  watcher.close();
+  child.kill("SIGKILL");
+  await exited;
+  return killed;
+}
+
+/** The sync that finishes the work (once more if the first meets what a kill left): its issues, one per eligible threat. */
+async function finishedIssues(w: World, firstSeen: Map<string, string>) {
+  let final = await w.cli(["sync", "-c", w.configPath]);
+  if (final.code !== 0) final = await w.cli(["sync", "-c", w.configPath]);
+  expect(final.code).toBe(0);
+  w.sim.sim.settle();
+  const issues = w.gh.issues(REPO).filter((i) => !i.isPullRequest);
+  const ids = issues.map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "").sort();
+  expect(ids).toEqual(eligibleIds(w, firstSeen)); // no duplicate, none missing
+  return { issues, ids };
 }
 
 describe("crash safety (end to end)", () => {
@@ -74,14 +119,7 @@ describe("crash safety (end to end)", () => {
     // A person also closes one issue between crashes: that verdict must not be lost either.
     const someIssue = world.gh.issues(REPO)[0];
     if (someIssue) world.gh.person.close(REPO, someIssue.number, { reason: "completed", login: "alice" });
-    let final = await world.cli(["sync", "-c", world.configPath]);
-    if (final.code !== 0) final = await world.cli(["sync", "-c", world.configPath]);
-    expect(final.code).toBe(0);
-    world.sim.sim.settle();
-
-    const issues = world.gh.issues(REPO).filter((i) => !i.isPullRequest);
-    const ids = issues.map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "").sort();
-    expect(ids).toEqual(eligibleIds(world, firstSeen)); // no duplicate, none missing
+    const { issues } = await finishedIssues(world, firstSeen);
     for (const issue of issues) {
       const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
       const ref = world.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");
@@ -100,14 +138,9 @@ describe("crash safety (end to end)", () => {
   }, 180_000);
 
   it("SIGKILL during a database commit (its write-ahead log being written): no duplicate issue, no lost verdict, no torn row", async () => {
-    world = await startWorld({ threats: 40, seed: 13 });
-    const { mkdir, readFile, writeFile } = await import("node:fs/promises");
-    const yaml = await readFile(world.configPath, "utf8");
-    await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 15"));
-    const firstSeen = firstSeenStatuses(world);
+    world = await pacedWorld(40, 13);
     const w = world;
-    const stateDir = dirname(w.statePath);
-    await mkdir(stateDir, { recursive: true });
+    const firstSeen = firstSeenStatuses(w);
     const wal = `${basename(w.statePath).replace(/\.json$/, ".db")}-wal`;
     const random = mulberry32(20261202);
     const closedByPerson: number[] = [];
@@ -132,30 +165,12 @@ describe("crash safety (end to end)", () => {
         w.gh.person.close(REPO, person.number, { reason: "completed", login: "alice" });
         closedByPerson.push(person.number);
       }
-      const child = w.spawnCli(["sync", "-c", w.configPath]);
-      let done = false;
-      const exited = new Promise((r) => child.once("exit", () => r((done = true))));
       // Killed as the n-th write to the database's log is seen: inside a commit, or just after one.
       let writes = 1 + Math.floor(random() * 6);
-      const watcher = watch(stateDir, (_event, name) => {
-        if (done || name !== wal || --writes > 0) return;
-        killsInCommit += 1;
-        done = true;
-        child.kill("SIGKILL");
-      });
-      await waitFor(() => done, 30_000);
-      watcher.close();
-      child.kill("SIGKILL");
-      await exited;
+      if (await syncKilledWhen(w, (name) => name === wal && --writes <= 0)) killsInCommit += 1;
     }
     expect(killsInCommit).toBeGreaterThanOrEqual(4);
-    let final = await w.cli(["sync", "-c", w.configPath]);
-    if (final.code !== 0) final = await w.cli(["sync", "-c", w.configPath]);
-    expect(final.code).toBe(0);
-    w.sim.sim.settle();
-    const issues = w.gh.issues(REPO).filter((i) => !i.isPullRequest);
-    const ids = issues.map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "").sort();
-    expect(ids).toEqual(eligibleIds(w, firstSeen)); // no duplicate, none missing
+    const { issues, ids } = await finishedIssues(w, firstSeen);
     for (const number of closedByPerson) {
       const issue = issues.find((i) => i.number === number);
       const id = MARKER.exec(issue?.body ?? "")?.[1] ?? "";
@@ -172,43 +187,19 @@ describe("crash safety (end to end)", () => {
   }, 180_000);
 
   it("SIGKILL while the saved cursors are written (after the commit of their rows): nothing lost, nothing duplicated", async () => {
-    world = await startWorld({ threats: 40, seed: 12 });
-    const { mkdir, readFile, writeFile } = await import("node:fs/promises");
-    const yaml = await readFile(world.configPath, "utf8");
-    await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 15"));
-    const firstSeen = firstSeenStatuses(world);
+    world = await pacedWorld(40, 12);
     const w = world;
-    const stateDir = dirname(w.statePath);
-    await mkdir(stateDir, { recursive: true });
+    const firstSeen = firstSeenStatuses(w);
     const documentTemp = new RegExp(
       `^${basename(w.statePath).replace(/\./g, "\\.")}\\.\\d+\\.[0-9a-f]{12}\\.tmp$`,
     );
     let killsMidWrite = 0;
     for (let kill = 0; kill < 8; kill += 1) {
-      const child = w.spawnCli(["sync", "-c", w.configPath]);
-      let done = false;
-      const exited = new Promise((r) => child.once("exit", () => r((done = true))));
       // Killed the moment the document's temp file appears: after the rows' commit, before its rename.
-      const watcher = watch(stateDir, (_event, name) => {
-        if (!done && name !== null && documentTemp.test(name)) {
-          killsMidWrite += 1;
-          done = true;
-          child.kill("SIGKILL");
-        }
-      });
-      await waitFor(() => done, 30_000);
-      watcher.close();
-      child.kill("SIGKILL");
-      await exited;
+      if (await syncKilledWhen(w, (name) => documentTemp.test(name))) killsMidWrite += 1;
     }
     expect(killsMidWrite).toBeGreaterThanOrEqual(2);
-    let final = await w.cli(["sync", "-c", w.configPath]);
-    if (final.code !== 0) final = await w.cli(["sync", "-c", w.configPath]);
-    expect(final.code).toBe(0);
-    w.sim.sim.settle();
-    const issues = w.gh.issues(REPO).filter((i) => !i.isPullRequest);
-    const ids = issues.map((i) => MARKER.exec(i.body ?? "")?.[1] ?? "").sort();
-    expect(ids).toEqual(eligibleIds(w, firstSeen)); // no duplicate, none missing
+    const { issues } = await finishedIssues(w, firstSeen);
     for (const issue of issues) {
       const id = MARKER.exec(issue.body ?? "")?.[1] ?? "";
       const ref = w.sim.sim.getThreat(id)?.external_references.find((r) => r.system === "github");

@@ -79,6 +79,8 @@ export class FakePlatform extends FailingFake implements PlatformClient {
   /** Call number to fail, and whether the write lands before the failure (a lost response). */
   autoVerify: (threat: Threat) => boolean = (t) => t["module"] === "vulnerability";
   pageSize = 3;
+  /** A walk ends on an empty page, as the platform's stream may (its last page of items names a next cursor). */
+  endOnEmptyPage = false;
   /** Walks of each stream begun (each begins with one request carrying the saved cursor). */
   readonly streamRequests = { threats: 0, assets: 0 };
   /** Called after each page a walk yields (a test can stop the engine there). */
@@ -196,7 +198,8 @@ export class FakePlatform extends FailingFake implements PlatformClient {
       const start = index;
       const page = await this.call(() => log.slice(start, start + this.pageSize));
       index += page.length;
-      const next = index < log.length ? String(index) : null;
+      const emptyLast = this.endOnEmptyPage && page.length > 0;
+      const next = index < log.length || emptyLast ? String(index) : null;
       // The end of the stream still hands back a cursor to resume from (spec list rule 6).
       const resumeCursor = next ?? String(index);
       resume = resumeCursor;

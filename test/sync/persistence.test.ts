@@ -205,6 +205,24 @@ describe("a long threat walk drains as it goes (a 1,000,000-threat stream in bou
     expect(created).toBeLessThan(walkEnd);
   });
 
+  it("a short walk that ends on an empty page leaves its work to the cycle's one drain, after GitHub's changes: GitHub's list is read once", async () => {
+    const h = new Harness();
+    h.ctx.clock = { now: () => 1_700_000_000_000 }; // frozen: the age trigger never fires
+    h.ctx.interleaveDue = 1_000;
+    h.platform.endOnEmptyPage = true;
+    const id = threatId(470);
+    h.platform.put({ id });
+    expect((await h.cycle()).drained.done).toBe(1);
+    const reads = h.events.filter((e) => e.type === "github_issues_read" || e.type === "github_not_modified");
+    expect(reads).toHaveLength(1);
+    const created = h.events.findIndex((e) => e.type === "created" && e.threatId === id);
+    const walkEnd = h.events.findIndex((e) => e.type === "stream_read" && e.stream === "threats");
+    const githubRead = h.events.indexOf(reads[0] as (typeof h.events)[number]);
+    expect(created).toBeGreaterThan(walkEnd);
+    expect(created).toBeGreaterThan(githubRead);
+    expect(h.issueFor(id)).toHaveLength(1);
+  });
+
   it("a person's close made while the walk runs becomes a verdict before the walk ends (contract, GitHub → platform)", async () => {
     const h = new Harness();
     h.ctx.interleaveDue = 4;

@@ -6,7 +6,7 @@ import {
   type Threat,
 } from "../../platform/index.js";
 import { pluggedFor } from "../features/registry.js";
-import { nowIso, persist, remember, type SyncContext } from "../context.js";
+import { nowIso, persist, type SyncContext } from "../context.js";
 import {
   dropPending,
   forgetIfIdle,
@@ -113,12 +113,8 @@ function redelivered(ctx: SyncContext, kind: "threats" | "assets", ids: readonly
 /** Records one threat version and queues the work it makes due (transitions/threat-version.ts). */
 function absorbThreat(ctx: SyncContext, threat: Threat): void {
   putRetry(ctx, "threats", threat.id, undefined);
-  // A re-delivery told from the stored columns, with no record built.
-  if (ctx.state.threats.sameVersion(threat.id, threat.updated_at, threat.status)) {
-    // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
-    ctx.emit({ type: "threat_redelivered", threatId: threat.id });
-    return;
-  }
+  // The stream tells re-deliveries apart before parsing (`unchangedThreat`); a threat read one by
+  // one is told apart here, by the one read of its record.
   const view = toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat);
   const link = githubLink(threat);
   const before = ctx.state.threats.get(threat.id);
@@ -130,6 +126,7 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
     link: link?.externalId ?? null,
   });
   if (result.kind === "redelivery") {
+    // Nothing is written for a re-delivery: an idle re-read of the stream commits nothing.
     ctx.emit({ type: "threat_redelivered", threatId: threat.id });
     return;
   }
@@ -137,7 +134,7 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
   for (const feature of pluggedFor(ctx.config).onThreatVersion)
     record = feature.onThreatVersion?.(ctx, before, record, threat, view.severityRank) ?? record;
   putThreat(ctx, threat.id, record);
-  remember(ctx, threat.id, { view, link });
+  ctx.cache.set(threat.id, { view, link });
   // Grouping, when on, files the version under its group first: in single mode the planner asks for it.
   const grouping = ctx.config.grouping;
   if (grouping !== undefined) noteGroupMember(ctx, grouping, threat.id, view);

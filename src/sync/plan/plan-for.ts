@@ -10,7 +10,8 @@ import {
 } from "../features/registry.js";
 import { defaultRoute, desiredIssueState, isEligible, routeFor } from "./policy.js";
 import type { AssetView, ThreatView } from "../render/index.js";
-import { updateThreat } from "../records/state-updates.js";
+import { putThreat } from "../records/state-updates.js";
+import type { ThreatRecord } from "../../state/index.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
 import { gone, notRead, present } from "./known.js";
 import {
@@ -96,13 +97,11 @@ import type { CreateAttributes } from "./plan.js";
 
 /** The features' additions to the threat's view (the SLA's due day, for the body and templates). */
 function withFeatures(
-  ctx: SyncContext,
   features: Plugged,
   view: ThreatView | null,
-  threatId: string,
+  record: ThreatRecord | undefined,
   nowMs: number,
 ): ThreatView | null {
-  const record = ctx.state.threats.get(threatId);
   if (!view || !record) return view;
   let out = view;
   for (const feature of features.viewOf)
@@ -111,8 +110,7 @@ function withFeatures(
 }
 
 /** What the features ask a new issue to be created with (the SLA's weekly milestone). */
-function createWith(ctx: SyncContext, features: Plugged, threatId: string): CreateAttributes {
-  const record = ctx.state.threats.get(threatId);
+function createWith(ctx: SyncContext, features: Plugged, record: ThreatRecord | undefined): CreateAttributes {
   let out: CreateAttributes = {};
   if (!record) return out;
   for (const feature of features.createWith)
@@ -122,30 +120,33 @@ function createWith(ctx: SyncContext, features: Plugged, threatId: string): Crea
 
 /** The core's plan, then, where it leaves the issue's state alone, each feature's in registry order. */
 export function planFor(ctx: SyncContext, threatId: string): Action[] {
-  const planners = pluggedFor(ctx.config).plan;
-  const actions = planCore(ctx, threatId);
-  if (planners.length === 0 || !actions.every(leavesStateAlone)) return actions;
-  const record = ctx.state.threats.get(threatId);
-  if (!record || record.gone) return actions;
+  const { actions, record } = planCore(ctx, threatId);
   const plugged = pluggedFor(ctx.config);
+  if (plugged.plan.length === 0 || !actions.every(leavesStateAlone)) return actions;
+  if (!record || record.gone) return actions;
   const read = ctx.cache.get(threatId)?.view ?? null;
-  const view =
-    plugged.viewOf.length === 0 ? read : withFeatures(ctx, plugged, read, threatId, ctx.clock.now());
-  const features = planners.flatMap((feature) => feature.plan?.(ctx, threatId, record, view) ?? []);
+  const view = plugged.viewOf.length === 0 ? read : withFeatures(plugged, read, record, ctx.clock.now());
+  const features = plugged.plan.flatMap((feature) => feature.plan?.(ctx, threatId, record, view) ?? []);
   return features.length === 0 ? actions : [...actions, ...features];
 }
 
-function planCore(ctx: SyncContext, threatId: string): Action[] {
-  const record = ctx.state.threats.get(threatId);
+/** The core's plan, and the record it planned from (read once; what it changed of it written through). */
+function planCore(
+  ctx: SyncContext,
+  threatId: string,
+): { actions: Action[]; record: ThreatRecord | undefined } {
+  let record = ctx.state.threats.get(threatId);
   const cached = record?.gone ? undefined : ctx.cache.get(threatId);
   const nowMs = ctx.clock.now();
   const read = cached?.view ?? null;
   // The configured features by hook: a hook no feature has is not asked (features/registry.ts).
   const features = pluggedFor(ctx.config);
-  const view = features.viewOf.length === 0 ? read : withFeatures(ctx, features, read, threatId, nowMs);
+  const view = features.viewOf.length === 0 ? read : withFeatures(features, read, record, nowMs);
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
-    updateThreat(ctx, threatId, removalCloseCleared);
+    const before = record;
+    record = removalCloseCleared(record);
+    putThreat(ctx, threatId, record, before);
   }
   const assetRecord = view?.assetId ? ctx.state.assets[view.assetId] : undefined;
   const asset: AssetView | null =
@@ -166,20 +167,22 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
     record && seen && features.onStatusSeen.length > 0
       ? statusSeen(ctx.config, record, seen.status, nowMs)
       : null;
-  if (afterStatus) updateThreat(ctx, threatId, () => afterStatus);
+  if (afterStatus) {
+    putThreat(ctx, threatId, afterStatus, record);
+    record = afterStatus;
+  }
   const base = view ? ctx.renderer.render(view, asset, route) : null;
-  const current = ctx.state.threats.get(threatId);
-  const rendered = base ? renderedFor(current, threatId, base) : null;
+  const rendered = base ? renderedFor(record, threatId, base) : null;
   // Nothing grouped: grouping says nothing of the plan, and the threat's link is its own.
   const link = cached?.link ?? null;
   const grouped: GroupedInputs = anyGroupStored(ctx.state.groups)
     ? groupedInputs(ctx, threatId, link, record?.issue !== undefined, view)
     : { link, atRest: false };
-  return plan({
+  const actions = plan({
     threatId,
     threat,
     link: grouped.link,
-    record: ctx.state.threats.get(threatId),
+    record,
     person,
     eligible: view !== null && isEligible(view, asset, ctx.policy) && !grouped.atRest,
     route,
@@ -187,7 +190,8 @@ function planCore(ctx: SyncContext, threatId: string): Action[] {
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     ...(grouped.single ? { single: grouped.single } : {}),
-    createWith: features.createWith.length === 0 ? {} : createWith(ctx, features, threatId),
+    createWith: features.createWith.length === 0 ? {} : createWith(ctx, features, record),
     deciders: features.decide.length === 0 ? [] : decidersFor(ctx.config, { threatId, nowMs, base }),
   });
+  return { actions, record };
 }

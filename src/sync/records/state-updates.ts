@@ -118,8 +118,13 @@ function put<C extends Exclude<Collection, "threats">>(
   markKey(ctx.changes, collection, key);
 }
 
-export function putThreat(ctx: ThreatCtx, id: string, record: ThreatRecord): void {
-  const before = ctx.state.threats.get(id);
+/** `before`: the stored record, where the caller has just read it (the index follows the change). */
+export function putThreat(
+  ctx: ThreatCtx,
+  id: string,
+  record: ThreatRecord,
+  before: ThreatRecord | undefined = ctx.state.threats.get(id),
+): void {
   ctx.threatRows.set(id, record);
   markKey(ctx.changes, "threats", id);
   ctx.index.update(id, before, record);
@@ -140,7 +145,7 @@ export function updateThreat(
   change: (record: ThreatRecord) => ThreatRecord,
 ): void {
   const record = ctx.state.threats.get(id);
-  if (record) putThreat(ctx, id, change(record));
+  if (record) putThreat(ctx, id, change(record), record);
 }
 
 /**

@@ -262,9 +262,16 @@ export class ThreatRecordsView implements ThreatRecords {
     return tally;
   }
 
-  /** Only state-updates.ts calls this (it marks the key for the next commit). */
+  /**
+   * Only state-updates.ts calls this (it marks the key for the next commit). The value stored is
+   * the engine's own record as JSON, so it is held as checked: reading it back builds nothing.
+   */
   set(id: string, record: ThreatRecord): void {
-    this.rows.set(id, toJson(record));
+    const value = toJson(record);
+    this.rows.set(id, value);
+    if (typeof value !== "object" || value === null) return;
+    const stored = value as unknown as ThreatRecord;
+    this.checked.set(value, this.frozen ? deepFreeze(stored) : stored);
   }
 
   delete(id: string): void {

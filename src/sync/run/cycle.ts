@@ -118,8 +118,9 @@ function interleavedDrain(
     if (queued > left) dueSince ??= now;
     const full = queued >= (ctx.interleaveDue ?? INTERLEAVE_DUE);
     const waited = dueSince !== null && now - dueSince >= (ctx.interleaveAgeMs ?? INTERLEAVE_AGE_MS);
-    // A page with no new work while some waits (a tail of echoes): the waiting work goes out now.
-    const quiet = dueSince !== null && queued === lastPage;
+    // A page of items with no new work while some waits (a tail of echoes): the waiting work goes
+    // out now. An empty page (the stream's end) leaves it to the cycle's drain, after GitHub's changes.
+    const quiet = dueSince !== null && items > 0 && queued === lastPage;
     lastPage = queued;
     if (!full && !waited && !quiet) return;
     // A close made during a long walk is seen within a drain or two, and the drains' new issues are

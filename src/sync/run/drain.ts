@@ -1,7 +1,7 @@
 import { isGone, isPermanentRefusal } from "../../github/index.js";
 import { isPermanentPlatformRefusal, isPlatformPause } from "../../platform/index.js";
 import { isRecord } from "../../shared/json.js";
-import { checkpoint, nowIso, persist, remember, type SyncContext } from "../context.js";
+import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
 import type { Sleep } from "../../shared/clock.js";
 import { isGitHubWrite, priorityOf, type EngineAction } from "../actions/index.js";
 import { runAction } from "./run-action.js";
@@ -25,7 +25,8 @@ import {
 } from "../groups/plan-subject.js";
 import { markIssueDeleted, recordGroupRefusal, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
-import { dropQueue, putQueue, updateThreat } from "../records/state-updates.js";
+import { dropQueue, putQueue, putThreat, updateThreat } from "../records/state-updates.js";
+import type { ThreatRecord } from "../../state/index.js";
 import { attemptFailed, backedOff } from "../transitions/due-work.js";
 import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
 
@@ -69,25 +70,30 @@ export interface DrainResult {
   deferred: number;
 }
 
-export async function ensureLoaded(ctx: SyncContext, threatId: string): Promise<void> {
-  const record = ctx.state.threats.get(threatId);
+/** The threat at hand for its plan: a queued create's kept view, else read from the platform. */
+export async function ensureLoaded(
+  ctx: SyncContext,
+  threatId: string,
+  record: ThreatRecord | undefined = ctx.state.threats.get(threatId),
+): Promise<void> {
   if (!record || record.gone || ctx.cache.has(threatId)) return;
   const pending = ctx.state.queue[threatId]?.pending;
   if (pending) {
     // A queued create keeps its view in the state: no second read.
-    remember(ctx, threatId, { view: pending.view, link: pending.link });
+    ctx.cache.set(threatId, { view: pending.view, link: pending.link });
     await ensureAsset(ctx, pending.view.assetId);
     return;
   }
   const threat = await ctx.platform.getThreat(threatId);
   if (threat === null) {
     // 404: its asset was removed (spec, GET /v1/threats/{id}).
-    updateThreat(ctx, threatId, threatGone);
+    putThreat(ctx, threatId, threatGone(record), record);
     return;
   }
-  updateThreat(ctx, threatId, (r) => threatRead(r, { status: threat.status, updatedAt: threat.updated_at }));
+  const read = threatRead(record, { status: threat.status, updatedAt: threat.updated_at });
+  putThreat(ctx, threatId, read, record);
   const view = toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat);
-  remember(ctx, threatId, { view, link: githubLink(threat) });
+  ctx.cache.set(threatId, { view, link: githubLink(threat) });
   await ensureAsset(ctx, view.assetId);
 }
 
@@ -96,12 +102,6 @@ async function ensureAsset(ctx: SyncContext, assetId: string | null): Promise<vo
   if (assetId === null || ctx.state.assets[assetId]) return;
   const asset = await ctx.platform.getAsset(assetId);
   if (asset) absorbAsset(ctx, asset);
-}
-
-/** A person's change on a mapped, live threat: the planner needs only the status the state holds. */
-function awaitsVerdict(ctx: SyncContext, threatId: string): boolean {
-  const record = ctx.state.threats.get(threatId);
-  return Boolean(ctx.state.queue[threatId]?.person && record?.issue && !record.gone);
 }
 
 function describe(error: unknown): string {
@@ -117,11 +117,15 @@ async function planSubject(
 ): Promise<{ actions: EngineAction[]; waits: boolean }> {
   const threatId = subject.id;
   if (subject.kind === "group") return planGroupWithAdoption(ctx, threatId, allow);
-  // No read before a plan for a person's change (the verdict's PATCH answers the threat), for
-  // time-driven work, or for a feature's step the record alone decides (`plannedFromRecord`).
-  // A group's parent follows its members' own work (contract, "Groups"): it waits for them.
-  const timed = ctx.state.queue[threatId]?.timed === true;
-  if (!awaitsVerdict(ctx, threatId) && !timed && !fromRecord) await ensureLoaded(ctx, threatId);
+  // No read before a plan for time-driven work, for a feature's step the record alone decides
+  // (`plannedFromRecord`), or for a person's change on a mapped, live threat (the planner needs
+  // only the status the state holds; the verdict's PATCH answers the threat).
+  const entry = ctx.state.queue[threatId];
+  if (!fromRecord && entry?.timed !== true && !ctx.cache.has(threatId)) {
+    const record = ctx.state.threats.get(threatId);
+    const awaitsVerdict = entry?.person !== undefined && record?.issue !== undefined && !record.gone;
+    if (!awaitsVerdict) await ensureLoaded(ctx, threatId, record);
+  }
   return { actions: planFor(ctx, threatId).filter(allow), waits: false };
 }
 
@@ -155,9 +159,10 @@ async function processOne(
       await prepareRelated(ctx.related, ctx.cache.get(threatId)?.view.assetId, actions);
     for (const action of actions) {
       if (subject.kind === "group" && !stillAttaching(ctx, action)) continue;
+      // The write budget is asked only where the drain has a deadline or waits for its slots.
       if (
-        isGitHubWrite(action) &&
         opts.deadline !== undefined &&
+        isGitHubWrite(action) &&
         ctx.github.budget.nextSlotAt() > opts.deadline
       ) {
         return "deferred";

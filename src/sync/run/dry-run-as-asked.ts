@@ -1,5 +1,5 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import { nowIso, remember, type SyncContext } from "../context.js";
+import { nowIso, type SyncContext } from "../context.js";
 import { createAction } from "../actions/create.js";
 import { updateAction } from "../actions/update.js";
 import { verdictAction } from "../actions/verdict.js";
@@ -116,7 +116,7 @@ function answeredVerdict(ctx: SyncContext, verdict: ActionOf<"verdict">): void {
   dropPerson(ctx, verdict.threatId);
   const cached = ctx.cache.get(verdict.threatId);
   if (cached)
-    remember(ctx, verdict.threatId, { ...cached, view: { ...cached.view, status: verdict.status } });
+    ctx.cache.set(verdict.threatId, { ...cached, view: { ...cached.view, status: verdict.status } });
 }
 
 /** What a dry run's module answers are made with: reads only, the time, the new issue's number. */

@@ -8,7 +8,7 @@ import {
   type SendIo,
   type Settlement,
 } from "../actions/index.js";
-import { checkpoint, remember, type SyncContext } from "../context.js";
+import { checkpoint, type SyncContext } from "../context.js";
 import { isFresh } from "../intake/fresh-poll.js";
 import { notePersonChange } from "../intake/github.js";
 import { githubLink, toThreatView } from "../render/normalize.js";
@@ -33,11 +33,6 @@ function subjectOf(action: EngineAction): string {
   return "threatId" in action ? action.threatId : action.groupId;
 }
 
-/** Labels of the connector's own vocabulary; others (people's) are kept on update. */
-function managedLabel(ctx: SyncContext): (label: string) => boolean {
-  return (label) => isOwnLabel(label, ctx.policy.managedLabel);
-}
-
 /** What a feature made for its modules, once per process (features/types.ts `runtime`). */
 function featureRuntime(ctx: SyncContext, name: string): unknown {
   const runtimes = (ctx.featureRuntimes ??= new Map());
@@ -50,7 +45,8 @@ function sendIo(ctx: SyncContext): SendIo {
     github: ctx.github,
     workflow: ctx.workflow ?? null,
     platform: ctx.platform,
-    isManagedLabel: managedLabel(ctx),
+    // Labels of the connector's own vocabulary; others (people's) are kept on update.
+    isManagedLabel: (label) => isOwnLabel(label, ctx.policy.managedLabel),
     runtimeOf: (feature) => featureRuntime(ctx, feature),
   };
 }
@@ -115,7 +111,7 @@ export function applyToRecords(ctx: SyncContext, threatId: string, s: Settlement
   if (s.cache === "forget") ctx.cache.delete(threatId);
   else if (s.cache && "threat" in s.cache) {
     const threat = s.cache.threat;
-    remember(ctx, threatId, {
+    ctx.cache.set(threatId, {
       view: toThreatView(threat, ctx.config.fields.threat, ctx.policy.wherePaths.threat),
       link: githubLink(threat),
     });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ASSET, Harness, makeConfig, REPO, threatId } from "../harness.js";
 import { FakeWorkflowGitHub } from "../fake-workflow.js";
-import { remember } from "../../../src/sync/context.js";
 import { putGroup } from "../../../src/sync/records/state-updates.js";
 import { planFor } from "../../../src/sync/plan/plan-for.js";
 import { githubLink, toThreatView } from "../../../src/sync/render/normalize.js";
@@ -228,7 +227,7 @@ describe("changing grouping, through the engine", () => {
       });
     const readAgain = (updatedAt: string): string[] => {
       const older = { ...threat, status: "unsolved", updated_at: updatedAt };
-      remember(h.ctx, id, { view: toThreatView(older, h.ctx.config.fields.threat), link: githubLink(older) });
+      h.ctx.cache.set(id, { view: toThreatView(older, h.ctx.config.fields.threat), link: githubLink(older) });
       return planFor(h.ctx, id).map((a) => a.kind);
     };
     // Whole seconds after milliseconds: as text "…:09Z" sorts after "…:09.500Z", as instants before.

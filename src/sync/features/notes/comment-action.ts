@@ -7,6 +7,7 @@ import { updateThreat } from "../../records/state-updates.js";
 import { commentBody, lastShown, shownHash } from "./analyst.js";
 import { NOTES } from "./slice.js";
 import { noteShown, type NoteCommentAction } from "./to-github.js";
+import { noteIntent } from "./write-action.js";
 
 /**
  * The comment showing the analyst's changed text (contract, "The analyst's words on GitHub"), under
@@ -50,21 +51,7 @@ export const noteCommentAction: ActionModule<FeatureAction, Answer> = {
           : `the platform note (${comment.text.length} characters)`,
     };
   },
-  intent: (action) => {
-    const comment = asComment(action);
-    return {
-      fields: {
-        kind: "feature",
-        feature: NOTES,
-        threatId: comment.threatId,
-        repo: comment.repo,
-        number: comment.number,
-        data: `${PREFIX}${comment.hash}`,
-      },
-      onFailure: "feature-recover",
-      settleLazily: false,
-    };
-  },
+  intent: (action) => noteIntent(asComment(action), `${PREFIX}${asComment(action).hash}`),
   async send(action, io) {
     const comment = asComment(action);
     if (comment.check && (await shownOnIssue(io.github, comment)) === comment.hash) return { kind: "shown" };

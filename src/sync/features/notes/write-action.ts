@@ -1,6 +1,6 @@
 import type { Threat } from "../../../platform/index.js";
 import { isRecord } from "../../../shared/json.js";
-import { QueueClass, type ActionModule, type Settlement } from "../../actions/types.js";
+import { QueueClass, type ActionModule, type IntentSpec, type Settlement } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { threatGone } from "../../transitions/outcome.js";
 import { noteOf } from "./intake.js";
@@ -30,6 +30,19 @@ function isNotFound(error: unknown): boolean {
 
 const asNote = (action: FeatureAction): NoteAction => action as NoteAction;
 
+/** The intent of a notes write on an issue (`data` tells the kinds apart; the feature's `recover` resolves it). */
+export function noteIntent(
+  write: { threatId: string; repo: string; number: number },
+  data: string,
+): IntentSpec {
+  const { threatId, repo, number } = write;
+  return {
+    fields: { kind: "feature", feature: NOTES, threatId, repo, number, data },
+    onFailure: "feature-recover",
+    settleLazily: false,
+  };
+}
+
 export const noteWriteAction: ActionModule<FeatureAction, Answer> = {
   kind: "feature",
   // A platform write, like a verdict's: after the GitHub side's own work of the threat.
@@ -40,21 +53,7 @@ export const noteWriteAction: ActionModule<FeatureAction, Answer> = {
     action: "note",
     detail: `note section (${asNote(action).section.length} characters)`,
   }),
-  intent: (action) => {
-    const note = asNote(action);
-    return {
-      fields: {
-        kind: "feature",
-        feature: NOTES,
-        threatId: note.threatId,
-        repo: note.repo,
-        number: note.number,
-        data: note.hash,
-      },
-      onFailure: "feature-recover",
-      settleLazily: false,
-    };
-  },
+  intent: (action) => noteIntent(asNote(action), asNote(action).hash),
   async send(action, io) {
     const note = asNote(action);
     let threat: Threat | null;

@@ -1,0 +1,30 @@
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/** The measure of one new threat's walk (docs/architecture.md, "One threat's walk"), on the built engine. */
+const SCRIPT = resolve("scripts/walk-one-threat.mjs");
+
+describe("scripts/walk-one-threat.mjs", () => {
+  it("one new threat gets its issue and link in one cycle, planned at intake and once per drain round, its stored record read back with no check", () => {
+    const result = spawnSync(process.execPath, [SCRIPT, "--list"], { encoding: "utf8", timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const walk = JSON.parse(result.stdout) as {
+      issues_created: number;
+      linked: boolean;
+      threat_own_steps: number;
+      threat_own: string[];
+      plans: number;
+      record_reads: number;
+      record_checks: number;
+    };
+    expect(walk.issues_created).toBe(1);
+    expect(walk.linked).toBe(true);
+    // Intake (to queue it), then the drain's rounds: the create, the link, the plan that is empty.
+    expect(walk.plans).toBe(4);
+    // What the engine stored is read back as it wrote it: no record is checked again.
+    expect(walk.record_checks).toBe(0);
+    expect(walk.record_reads).toBeGreaterThan(0);
+    expect(walk.threat_own).toHaveLength(walk.threat_own_steps);
+  });
+});
