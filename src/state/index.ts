@@ -1,11 +1,7 @@
 export * from "./schema.js";
 export { StateError, LockHeldError } from "./errors.js";
-export { acquireLock, type Lock } from "./lock.js";
-export { inspectLock, type LockStatus } from "./lock-inspect.js";
-export { LEASE_MS, RENEW_EVERY_MS, type LockIdentity } from "./lock-judge.js";
-export type { LockTimer, RenewResult } from "./lock-lease.js";
-export type { LockStep } from "./lock-file.js";
-export { LockInfo } from "./lock-file.js";
+export { acquireLock, type Lock, type LockStep, type LockTimer } from "./lock.js";
+export { inspectLock, LEASE_MS, RENEW_EVERY_MS, type LockStatus } from "./lock-judge.js";
 export {
   openStateStore,
   databasePathOf,

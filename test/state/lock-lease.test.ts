@@ -153,6 +153,43 @@ describe("the lock's lease", () => {
     await stalled.release();
     expect(await lockContent()).toMatchObject({ token: successor.holder.token });
   });
+  it("a starter that judged the lock stale cannot take it over between the holder's check and its renewal: it finds the renewed lock live", async () => {
+    let now = T0;
+    let reachedCheck!: () => void;
+    const atCheck = new Promise<void>((resolve) => (reachedCheck = resolve));
+    let letRenewalOn!: () => void;
+    const renewalOn = new Promise<void>((resolve) => (letRenewalOn = resolve));
+    const holder = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 11, hostname: "node-a" },
+      step: async (point) => {
+        if (point !== "renew:checked") return;
+        reachedCheck();
+        await renewalOn;
+      },
+    });
+    // The holder stalled past its lease and renews just as a starter on another host judges it stale.
+    now = T0 + LEASE_MS + 1;
+    const renewal = holder.renew();
+    await atCheck;
+    const outcome: unknown = await acquireLock(statePath, {
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 22, hostname: "node-b" },
+      sleep: async () => {
+        letRenewalOn();
+        await renewal;
+      },
+    }).then(
+      (lock) => (locks.push(lock), "won"),
+      (e: unknown) => e,
+    );
+    letRenewalOn();
+    expect(await renewal).toBe("renewed");
+    expect(outcome).toBeInstanceOf(LockHeldError);
+    expect(await lockContent()).toMatchObject({ token: holder.holder.token });
+  });
 });
 
 describe("inspectLock (for status: read-only)", () => {
