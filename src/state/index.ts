@@ -1,7 +1,7 @@
 export * from "./schema.js";
 export { StateError, LockHeldError } from "./errors.js";
 export { acquireLock, type Lock, type LockStep, type LockTimer } from "./lock.js";
-export { inspectLock, LEASE_MS, RENEW_EVERY_MS, type LockStatus } from "./lock-judge.js";
+export { inspectLock, LEASE_MS, RENEW_EVERY_MS, type LockView } from "./lock-judge.js";
 export {
   openStateStore,
   databasePathOf,

@@ -135,43 +135,24 @@ export async function judge(
   return now - (Number.isNaN(renewed) ? file.mtimeMs : renewed) > LEASE_MS ? "stale" : "live";
 }
 
-/** Who holds a state file's lock, for `status` (read-only: it never takes or changes the lock). */
-export type LockStatus =
-  | { state: "free"; lockPath: string }
-  /** The lock file cannot be parsed: being written, or damaged. */
-  | { state: "damaged"; lockPath: string }
-  | {
-      /** "alive": it blocks a start now; "stale": the next start takes it over. */
-      state: "alive" | "stale";
-      lockPath: string;
-      pid: number;
-      hostname: string;
-      sameHost: boolean;
-      startedAt: string;
-      /** The last lease renewal (startedAt for locks written before the lease). */
-      renewedAt: string;
-    };
+/** Who holds a state file's lock, as `status` shows it. */
+export type LockView =
+  | { held: false }
+  /** `alive`: it blocks a start now (false: the next start takes it over); `lastSeen`: its last renewal. */
+  | { held: true; pid: number; hostname: string; since: string; lastSeen: string; alive: boolean }
+  /** A lock file that cannot be parsed (being written, or damaged), last written at `lastSeen`. */
+  | { held: true; damaged: true; lastSeen: string };
 
-/** `path` is the state file's, or (ending in `.lock`) the lock file itself. */
+/** Reads the lock of the state file at `statePath` and judges it as a start would; changes nothing. */
 export async function inspectLock(
-  path: string,
+  statePath: string,
   opts: { now?: () => number; identity?: LockIdentity } = {},
-): Promise<LockStatus> {
-  const lockPath = path.endsWith(".lock") ? path : `${path}.lock`;
-  const self = opts.identity ?? thisProcess();
-  const file = await readLock(lockPath);
-  if (file === null) return { state: "free", lockPath };
-  if (file.info === null) return { state: "damaged", lockPath };
+): Promise<LockView> {
+  const file = await readLock(`${statePath}.lock`);
+  if (file === null) return { held: false };
+  if (file.info === null)
+    return { held: true, damaged: true, lastSeen: new Date(file.mtimeMs).toISOString() };
   const { pid, hostname, startedAt, renewedAt } = file.info;
-  const live = (await judge(file, self, (opts.now ?? Date.now)())) === "live";
-  const sameHost = hostname === self.hostname;
-  return {
-    state: live ? "alive" : "stale",
-    lockPath,
-    pid,
-    hostname,
-    sameHost,
-    startedAt,
-    renewedAt: renewedAt ?? startedAt,
-  };
+  const alive = (await judge(file, opts.identity ?? thisProcess(), (opts.now ?? Date.now)())) === "live";
+  return { held: true, pid, hostname, since: startedAt, lastSeen: renewedAt ?? startedAt, alive };
 }

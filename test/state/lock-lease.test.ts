@@ -194,31 +194,38 @@ describe("the lock's lease", () => {
 
 describe("inspectLock (for status: read-only)", () => {
   it("says free, then who holds the lock and since when, and whether it still blocks", async () => {
-    expect(await inspectLock(statePath)).toEqual({ state: "free", lockPath });
+    expect(await inspectLock(statePath)).toEqual({ held: false });
     await writeOtherHostLock(T0);
-    const fresh = await inspectLock(statePath, { now: () => T0 + 5000 });
-    expect(fresh).toEqual({
-      state: "alive",
-      lockPath,
+    expect(await inspectLock(statePath, { now: () => T0 + 5000 })).toEqual({
+      held: true,
       pid: 4242,
       hostname: "rescheduled-away.example",
-      sameHost: false,
-      startedAt: new Date(T0 - 3_600_000).toISOString(),
-      renewedAt: new Date(T0).toISOString(),
+      since: new Date(T0 - 3_600_000).toISOString(),
+      lastSeen: new Date(T0).toISOString(),
+      alive: true,
     });
-    expect(await inspectLock(statePath, { now: () => T0 + LEASE_MS + 1 })).toMatchObject({ state: "stale" });
-    // The lock file's own path works too.
-    expect(await inspectLock(lockPath, { now: () => T0 + 5000 })).toEqual(fresh);
+    expect(await inspectLock(statePath, { now: () => T0 + LEASE_MS + 1 })).toMatchObject({ alive: false });
     // Inspecting changed nothing.
     expect(await lockContent()).toMatchObject({ pid: 4242 });
   });
 
-  it("a lock of this process is alive on this host", async () => {
+  it("a lock of this process is alive on this host, however old its lease", async () => {
     await acquire({ now: () => T0, timer: manualTimer() });
     expect(await inspectLock(statePath, { now: () => T0 + 10 * LEASE_MS })).toMatchObject({
-      state: "alive",
+      alive: true,
       pid: process.pid,
-      sameHost: true,
+      hostname: hostname(),
+    });
+  });
+
+  it("a lock file that cannot be parsed is shown as damaged, with when it was last written", async () => {
+    await writeFile(lockPath, "{");
+    const written = new Date("2026-03-01T09:59:00Z");
+    await utimes(lockPath, written, written);
+    expect(await inspectLock(statePath)).toEqual({
+      held: true,
+      damaged: true,
+      lastSeen: written.toISOString(),
     });
   });
 });
