@@ -19,13 +19,13 @@ const DAMAGED_GRACE_MS = 10_000;
 export const LockInfo = z.object({
   pid: z.int().positive(),
   hostname: z.string(),
-  startedAt: z.string(),
+  startedAt: z.iso.datetime(),
   /** Field 22 of the holder's /proc/<pid>/stat (its start time), null where there is no procfs. */
   procStart: z.string().nullable().optional(),
   /** Random per acquisition, so that two locks of one process never have the same content. */
   token: z.string().optional(),
   /** The holder's last sign of life, rewritten every RENEW_EVERY_MS (startedAt stands in when absent). */
-  renewedAt: z.string().optional(),
+  renewedAt: z.iso.datetime().optional(),
 });
 export type LockInfo = z.infer<typeof LockInfo>;
 
@@ -37,7 +37,7 @@ export interface LockIdentity {
 
 export const thisProcess = (): LockIdentity => ({ pid: process.pid, hostname: hostname() });
 
-/** A lock file as read; `info` is null when its text is not a lock (damaged, or mid-write). */
+/** A lock file as read; `info` is null when its text is not a lock (damaged, mid-write, a time unreadable). */
 export interface LockFile {
   text: string;
   info: LockInfo | null;
@@ -130,9 +130,7 @@ export async function judge(
   const { info } = file;
   if (info === null) return now - file.mtimeMs < DAMAGED_GRACE_MS ? "damaged" : "stale";
   if (info.hostname === self.hostname) return (await runs(info)) ? "live" : "stale";
-  const renewed = Date.parse(info.renewedAt ?? info.startedAt);
-  // An unreadable time cannot prove the holder gone; the file's mtime is then its sign of life.
-  return now - (Number.isNaN(renewed) ? file.mtimeMs : renewed) > LEASE_MS ? "stale" : "live";
+  return now - Date.parse(info.renewedAt ?? info.startedAt) > LEASE_MS ? "stale" : "live";
 }
 
 /** Who holds a state file's lock, as `status` shows it. */

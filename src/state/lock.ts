@@ -5,16 +5,8 @@ import { basename, dirname } from "node:path";
 import { realSleep, type Sleep } from "../shared/clock.js";
 import { removeStaleTemps, tempPathFor } from "./atomic-write.js";
 import { LockHeldError, StateError, errnoCode } from "./errors.js";
-import {
-  judge,
-  LEASE_MS,
-  ownProcStart,
-  pidExists,
-  readLock,
-  readText,
-  RENEW_EVERY_MS,
-} from "./lock-judge.js";
-import { thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
+import { judge, LEASE_MS, ownProcStart, pidExists, readLock, readText } from "./lock-judge.js";
+import { RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
 
 /**
  * The single-instance lock on a state file (contract: "Two processes never work on one state
