@@ -1,3 +1,5 @@
+import type { LockInfo } from "./lock-judge.js";
+
 /**
  * Errors of the state store and the single-instance lock. Each carries a stable `code` and the
  * original `cause`; messages name the file and tell the operator what to do next.
@@ -26,22 +28,13 @@ export class StateError extends Error {
   }
 }
 
-interface LockHolder {
-  pid: number;
-  hostname: string;
-  startedAt: string;
-  /** The holder's last lease renewal (see lock-judge.ts), when its lock records one. */
-  renewedAt?: string | undefined;
-}
-
 /** Another live process (or one on another host, which cannot be checked) holds the state file's lock. */
 export class LockHeldError extends StateError {
   readonly pid: number;
   readonly hostname: string;
   readonly startedAt: string;
-  readonly lockPath: string;
 
-  constructor(statePath: string, lockPath: string, holder: LockHolder, sameHost: boolean) {
+  constructor(statePath: string, lockPath: string, holder: LockInfo, sameHost: boolean) {
     const base = `state file ${statePath} is in use by pid ${holder.pid} on host ${holder.hostname} since ${holder.startedAt}`;
     // A holder on another host is judged by its lease: it stops blocking once it stops renewing.
     const lease =
@@ -55,7 +48,6 @@ export class LockHeldError extends StateError {
     this.pid = holder.pid;
     this.hostname = holder.hostname;
     this.startedAt = holder.startedAt;
-    this.lockPath = lockPath;
   }
 }
 
