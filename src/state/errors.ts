@@ -1,5 +1,3 @@
-import type { LockInfo } from "./lock-judge.js";
-
 /**
  * Errors of the state store and the single-instance lock. Each carries a stable `code` and the
  * original `cause`; messages name the file and tell the operator what to do next.
@@ -28,13 +26,16 @@ export class StateError extends Error {
   }
 }
 
+/** Who holds the lock (lock-judge.ts LockInfo). */
+type LockHolder = { pid: number; hostname: string; startedAt: string; renewedAt?: string | undefined };
+
 /** Another live process (or one on another host, which cannot be checked) holds the state file's lock. */
 export class LockHeldError extends StateError {
   readonly pid: number;
   readonly hostname: string;
   readonly startedAt: string;
 
-  constructor(statePath: string, lockPath: string, holder: LockInfo, sameHost: boolean) {
+  constructor(statePath: string, lockPath: string, holder: LockHolder, sameHost: boolean) {
     const base = `state file ${statePath} is in use by pid ${holder.pid} on host ${holder.hostname} since ${holder.startedAt}`;
     // A holder on another host is judged by its lease: it stops blocking once it stops renewing.
     const lease =
