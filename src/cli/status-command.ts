@@ -1,10 +1,9 @@
-import { emptyState, StateError } from "../state/index.js";
+import { emptyState, inspectLock, StateError } from "../state/index.js";
 import { ZodError } from "zod";
 import { openEngineState, type OpenedState } from "./state-open.js";
 import { featureCounts, featureLines, formatStatus, summarize } from "../sync/status.js";
 import { featuresFor } from "../sync/features/registry.js";
 import { engineState, type EngineState } from "../sync/records/threat-records.js";
-import { inspectLockFile } from "./status-lock.js";
 import { STATUS } from "./command-specs.js";
 import { parseCommand } from "./usage.js";
 import { configFromArgs, type Io } from "./io.js";
@@ -39,7 +38,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   let held = state ?? engineState(emptyState());
   let counted: ReturnType<typeof featureCounts>;
   let summary: ReturnType<typeof summarize>;
-  const lock = await inspectLockFile(config.state.path);
+  const lock = await inspectLock(config.state.path);
   const budget = { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms };
   try {
     counted = featureCounts(features, held, nowMs);

@@ -51,41 +51,23 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** A temp file left by a process that is gone is removed once it is this old (see removeStaleTemps). */
-const STALE_TEMP_MS = 60_000;
-
 /**
- * Removes temp files (`<name>.<pid>.<rand>.tmp`, from tempPathFor) of the files `names` in `dir`
- * that a crashed or failed process left behind. A temp file is stale when its pid does not run
- * here and it is over a minute old: the age keeps the temp file of a live process on another host
- * sharing the volume (whose pid means nothing here) safe, since those live for milliseconds.
- * Best effort: returns the names removed.
+ * Removes the temp files (from tempPathFor) of the files `names` in `dir` that a killed process
+ * left: its pid does not run here, and it is over a minute old, which keeps safe the temp file of
+ * a live process on another host sharing the volume (whose pid means nothing here): those live
+ * for milliseconds. Best effort.
  */
 export async function removeStaleTemps(
   dir: string,
   names: readonly string[],
-  opts: { now: number; pidRuns: (pid: number) => boolean },
-): Promise<string[]> {
-  let entries: string[];
-  try {
-    entries = await readdir(dir);
-  } catch {
-    return [];
+  now: number,
+  pidRuns: (pid: number) => boolean,
+): Promise<void> {
+  for (const entry of await readdir(dir)) {
+    const [, name = "", pid = ""] = /^(.*)\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry) ?? [];
+    if (!names.includes(name) || Number(pid) === process.pid || pidRuns(Number(pid))) continue;
+    const path = join(dir, entry);
+    const stats = await stat(path).catch(() => null);
+    if (stats !== null && now - stats.mtimeMs >= 60_000) await rm(path, { force: true });
   }
-  const removed: string[] = [];
-  for (const entry of entries) {
-    const match = /^(.*)\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry);
-    if (match === null || !names.includes(match[1] ?? "")) continue;
-    const pid = Number(match[2]);
-    if (pid === process.pid || opts.pidRuns(pid)) continue;
-    try {
-      const stats = await stat(join(dir, entry));
-      if (opts.now - stats.mtimeMs < STALE_TEMP_MS) continue;
-      await rm(join(dir, entry), { force: true });
-      removed.push(entry);
-    } catch {
-      // Removed by another starter meanwhile, or unreadable: nothing to clean.
-    }
-  }
-  return removed;
 }

@@ -26,20 +26,14 @@ export class StateError extends Error {
   }
 }
 
-interface LockHolder {
-  pid: number;
-  hostname: string;
-  startedAt: string;
-  /** The holder's last lease renewal (see lock-judge.ts), when its lock records one. */
-  renewedAt?: string | undefined;
-}
+/** Who holds the lock (lock-judge.ts LockInfo). */
+type LockHolder = { pid: number; hostname: string; startedAt: string; renewedAt?: string | undefined };
 
 /** Another live process (or one on another host, which cannot be checked) holds the state file's lock. */
 export class LockHeldError extends StateError {
   readonly pid: number;
   readonly hostname: string;
   readonly startedAt: string;
-  readonly lockPath: string;
 
   constructor(statePath: string, lockPath: string, holder: LockHolder, sameHost: boolean) {
     const base = `state file ${statePath} is in use by pid ${holder.pid} on host ${holder.hostname} since ${holder.startedAt}`;
@@ -55,7 +49,6 @@ export class LockHeldError extends StateError {
     this.pid = holder.pid;
     this.hostname = holder.hostname;
     this.startedAt = holder.startedAt;
-    this.lockPath = lockPath;
   }
 }
 

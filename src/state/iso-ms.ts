@@ -1,21 +1,11 @@
 /**
  * Epoch ms of a time in the exact form `Date.prototype.toISOString` gives for years 0000–9999
- * (`YYYY-MM-DDTHH:mm:ss.sssZ`), read digit by digit, with no Date or string built; null for any
+ * (`YYYY-MM-DDTHH:mm:ss.sssZ`), its digits read in place (no Date or string built); null for any
  * other text. For such a string s, `new Date(isoCanonicalMs(s)).toISOString() === s` (each field in
  * range, so no other text gives the same instant). The re-delivery test runs it once per threat of
  * a re-read stream: 300,000 of them, where formatting a Date each time cost a tenth of the walk.
  */
-const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
-const SEPARATORS: ReadonlyArray<[number, number]> = [
-  [4, 45], // -
-  [7, 45], // -
-  [10, 84], // T
-  [13, 58], // :
-  [16, 58], // :
-  [19, 46], // .
-  [23, 90], // Z
-];
-
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
 
 function daysIn(year: number, month: number): number {
@@ -24,12 +14,7 @@ function daysIn(year: number, month: number): number {
 }
 
 export function isoCanonicalMs(s: string): number | null {
-  if (s.length !== 24) return null;
-  for (const [at, code] of SEPARATORS) if (s.charCodeAt(at) !== code) return null;
-  for (const at of DIGIT_AT) {
-    const c = s.charCodeAt(at);
-    if (c < 48 || c > 57) return null;
-  }
+  if (!CANONICAL.test(s)) return null;
   const n = (from: number, to: number): number => {
     let v = 0;
     for (let i = from; i < to; i++) v = v * 10 + (s.charCodeAt(i) - 48);

@@ -1,17 +1,33 @@
-import type { LockFileContent, LockInfo } from "./lock-file.js";
-import { pidExists, readProcStat } from "./proc-stat.js";
+import { readFile, stat } from "node:fs/promises";
+import { hostname } from "node:os";
+import { z } from "zod";
+import { errnoCode } from "./errors.js";
 
 /**
  * The lease (contract, "Command line": a holder on another host stops blocking "within 60 s of its
  * last sign of life"). The holder renews every RENEW_EVERY_MS; a holder on another host whose last
  * renewal is older than LEASE_MS is stale. LEASE_MS leaves 15 s of the contract's 60 s for clock
- * skew between hosts, and is long enough for a holder to miss three renewals in a row (a slow
- * volume, a long GC pause) without losing its lock.
+ * skew between hosts, and lets a holder miss three renewals in a row (a slow volume, a long GC
+ * pause) without losing its lock.
  */
 export const RENEW_EVERY_MS = 10_000;
 export const LEASE_MS = 45_000;
-/** A lock file that cannot be parsed is treated as stale once it is this old (it might be mid-write). */
+/** A lock file that cannot be parsed blocks until it is this old (a file system without hard links shows it mid-write). */
 const DAMAGED_GRACE_MS = 10_000;
+
+/** What a lock file holds: enough to name the holder and to tell whether it still runs. */
+export const LockInfo = z.object({
+  pid: z.int().positive(),
+  hostname: z.string(),
+  startedAt: z.iso.datetime(),
+  /** Field 22 of the holder's /proc/<pid>/stat (its start time), null where there is no procfs. */
+  procStart: z.string().nullable().optional(),
+  /** Random per acquisition, so that two locks of one process never have the same content. */
+  token: z.string().optional(),
+  /** The holder's last sign of life, rewritten every RENEW_EVERY_MS (startedAt stands in when absent). */
+  renewedAt: z.iso.datetime().optional(),
+});
+export type LockInfo = z.infer<typeof LockInfo>;
 
 /** Who is looking: a process on a host. Tests give each simulated starter its own. */
 export interface LockIdentity {
@@ -19,39 +35,122 @@ export interface LockIdentity {
   hostname: string;
 }
 
-export type Verdict =
-  | { kind: "live"; sameHost: boolean; info: LockInfo }
-  | { kind: "damaged" }
-  | { kind: "stale"; info: LockInfo | null };
+export const thisProcess = (): LockIdentity => ({ pid: process.pid, hostname: hostname() });
 
-/** The holder's last sign of life, in ms since the epoch (NaN when the lock names none readable). */
-function lastRenewal(info: LockInfo): number {
-  return Date.parse(info.renewedAt ?? info.startedAt);
+/** A lock file as read; `info` is null when its text is not a lock (damaged, mid-write, a time unreadable). */
+export interface LockFile {
+  text: string;
+  info: LockInfo | null;
+  mtimeMs: number;
+}
+
+/** The text of `path`, null when it does not exist. */
+export async function readText(path: string): Promise<string | null> {
+  return readFile(path, "utf8").catch((err: unknown) => {
+    if (errnoCode(err) === "ENOENT") return null;
+    throw err;
+  });
+}
+
+export async function readLock(path: string): Promise<LockFile | null> {
+  const [text, stats] = await Promise.all([readText(path), stat(path).catch(() => null)]);
+  if (text === null) return null;
+  let info: LockInfo | null = null;
+  try {
+    info = LockInfo.safeParse(JSON.parse(text)).data ?? null;
+  } catch {
+    // Not JSON: damaged.
+  }
+  return { text, info, mtimeMs: stats?.mtimeMs ?? Date.now() };
 }
 
 /**
- * A holder on this host is alive when its pid exists and is not a zombie, and (where its start
- * time was recorded) the process with that pid started at the same moment: the start time is what
- * makes a lock left by a SIGKILLed process stale even when its pid was reused since — pid 1 in a
- * restarted container, or this very process. That check is instant. A holder on another host
- * cannot be checked that way: it is alive while its lease is fresh.
+ * Fields 3 (state: R, S, Z for zombie, X for dead…) and 22 (start time in clock ticks since boot,
+ * which with the pid names one process) of /proc/<pid>/stat (proc(5)). Field 2, the command name
+ * in parentheses, may hold spaces and parentheses itself, so fields are counted from the last ')'.
  */
-export async function judge(content: LockFileContent, self: LockIdentity, now: number): Promise<Verdict> {
-  const info = content.info;
-  if (info === null)
-    return now - content.mtimeMs < DAMAGED_GRACE_MS ? { kind: "damaged" } : { kind: "stale", info: null };
-  if (info.hostname !== self.hostname) {
-    const renewed = lastRenewal(info);
-    // An unreadable time cannot prove the holder gone; the file's mtime is then its sign of life.
-    const since = Number.isNaN(renewed) ? content.mtimeMs : renewed;
-    return now - since > LEASE_MS ? { kind: "stale", info } : { kind: "live", sameHost: false, info };
+export function parseProcStat(text: string): { state: string; startTime: string } | null {
+  const close = text.lastIndexOf(")");
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
+  const [state, startTime] = [fields[0], fields[19]];
+  if (close < 0 || state === undefined || startTime === undefined || !/^\d+$/.test(startTime)) return null;
+  return { state, startTime };
+}
+
+/** This process's start time (field 22), null where there is no procfs (macOS, Windows). */
+export async function ownProcStart(): Promise<string | null> {
+  return parseProcStat((await readText("/proc/self/stat").catch(() => null)) ?? "")?.startTime ?? null;
+}
+
+/** Whether a process with this pid exists (signal 0 only checks; EPERM means it exists). */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errnoCode(err) !== "ESRCH";
   }
-  if (!pidExists(info.pid)) return { kind: "stale", info };
-  const stat = await readProcStat(info.pid);
-  if (stat === "gone") return { kind: "stale", info };
-  // Cannot read /proc: the pid exists, so assume it is the holder.
-  if (stat === "unknown") return { kind: "live", sameHost: true, info };
-  if (stat.state === "Z" || stat.state === "X") return { kind: "stale", info };
-  if (info.procStart != null && info.procStart !== stat.startTime) return { kind: "stale", info };
-  return { kind: "live", sameHost: true, info };
+}
+
+/**
+ * Whether the holder on this host still runs: its pid exists and is not a zombie, and (where its
+ * start time was recorded) the process with that pid started at that moment. The start time is
+ * what makes a lock left by a SIGKILLed process stale even when its pid was reused since (pid 1 in
+ * a restarted container, or this very process).
+ */
+async function runs(info: LockInfo): Promise<boolean> {
+  if (!pidExists(info.pid)) return false;
+  const text = await readText(`/proc/${info.pid}/stat`).catch((err: unknown) =>
+    errnoCode(err) === "ESRCH" ? null : "",
+  );
+  // No such file: the process ended since kill(0), unless there is no procfs at all.
+  if (text === null) return (await ownProcStart()) === null;
+  const stat = parseProcStat(text);
+  return (
+    stat === null || // unreadable: the pid exists, so assume it is the holder
+    (stat.state !== "Z" &&
+      stat.state !== "X" &&
+      (info.procStart == null || info.procStart === stat.startTime))
+  );
+}
+
+/**
+ * "live": it blocks a start; "stale": a start takes it over (the holder died on this host, or on
+ * another host stopped renewing for LEASE_MS: it cannot be checked any other way); "damaged": a
+ * fresh file that is not a lock, which blocks while it may be mid-write.
+ */
+export async function judge(
+  file: LockFile,
+  self: LockIdentity,
+  now: number,
+): Promise<"live" | "stale" | "damaged"> {
+  const { info } = file;
+  if (info === null) return now - file.mtimeMs < DAMAGED_GRACE_MS ? "damaged" : "stale";
+  if (info.hostname === self.hostname) return (await runs(info)) ? "live" : "stale";
+  return now - Date.parse(info.renewedAt ?? info.startedAt) > LEASE_MS ? "stale" : "live";
+}
+
+/** Who holds a state file's lock, as `status` shows it. */
+export type LockView =
+  | { held: false }
+  /** `alive`: it blocks a start now (false: the next start takes it over); `lastSeen`: its last renewal. */
+  | { held: true; pid: number; hostname: string; since: string; lastSeen: string; alive: boolean }
+  /** A lock file that cannot be parsed (being written, or damaged), last written at `lastSeen`. */
+  | { held: true; damaged: true; lastSeen: string };
+
+/** Reads the lock of the state file at `statePath` and judges it as a start would; changes nothing. */
+export async function inspectLock(
+  statePath: string,
+  opts: { now?: () => number; identity?: LockIdentity } = {},
+): Promise<LockView> {
+  const file = await readLock(`${statePath}.lock`);
+  if (file === null) return { held: false };
+  if (file.info === null)
+    return { held: true, damaged: true, lastSeen: new Date(file.mtimeMs).toISOString() };
+  const { pid, hostname, startedAt, renewedAt } = file.info;
+  const alive = (await judge(file, opts.identity ?? thisProcess(), (opts.now ?? Date.now)())) === "live";
+  return { held: true, pid, hostname, since: startedAt, lastSeen: renewedAt ?? startedAt, alive };
 }

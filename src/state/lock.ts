@@ -1,174 +1,275 @@
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { hostname } from "node:os";
+import { readFileSync, unlinkSync } from "node:fs";
+import { link, mkdir, open, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { realSleep, type Sleep } from "../shared/clock.js";
-import { removeStaleTemps } from "./atomic-write.js";
+import { removeStaleTemps, tempPathFor } from "./atomic-write.js";
 import { LockHeldError, StateError, errnoCode } from "./errors.js";
-import {
-  createExclusive,
-  noStep,
-  readLockFile,
-  removeIfSame,
-  removeIfUnchangedRacy,
-  type LockInfo,
-  type LockStep,
-} from "./lock-file.js";
-import { judge, RENEW_EVERY_MS, type LockIdentity } from "./lock-judge.js";
-import { HeldLock, systemLockTimer, type LockTimer, type RenewResult } from "./lock-lease.js";
-import { ownProcStart, pidExists } from "./proc-stat.js";
+import { judge, LEASE_MS, ownProcStart, pidExists, readLock, readText } from "./lock-judge.js";
+import { RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
 
-/** The single-instance lock on a state file (contract: "Two processes never work on one state file"). */
-export interface Lock {
-  /** The lock file: `<statePath>.lock`. */
-  readonly path: string;
-  readonly holder: LockInfo;
-  /** True once a renewal found the lock taken over (this process stalled past its lease). */
-  readonly lost: boolean;
-  /** Renews the lease now (the lock does so by itself every 10 s until released). */
-  renew(): Promise<RenewResult>;
-  /**
-   * Before a write: resolves when this process surely still holds the lock. Free while the lease
-   * is being renewed on time; after a stall (the renewals did not run), renews first, and rejects
-   * with a StateError when the lock was taken over meanwhile or that cannot be known.
-   */
-  confirm(): Promise<void>;
-  /** Stops the renewal and removes the lock file if it still holds this lock. Idempotent. */
-  release(): Promise<void>;
-}
+/**
+ * The single-instance lock on a state file (contract: "Two processes never work on one state
+ * file"): `<statePath>.lock`, created exclusively, holding LockInfo. A live holder blocks a start,
+ * a stale one (lock-judge.ts) is taken over, and the holder renews its lease every RENEW_EVERY_MS.
+ *
+ * Removing a stale lock and renewing one both happen under the guard `<lock>.takeover`, created
+ * exclusively: so of several starters that judged one lock stale only one removes it, none
+ * removes a lock created meanwhile, and a holder that stalled past its lease never overwrites its
+ * successor's lock (it learns that it lost).
+ */
+
+/** "busy": another process holds the guard (try again); "lost": another process took the lock over. */
+export type RenewResult = "renewed" | "busy" | "lost" | "released";
+/** Runs `fn` every `ms` until the returned function is called. */
+export type LockTimer = { repeat(ms: number, fn: () => void): () => void };
+/** A named point between two file operations: tests inject faults or interleave racers there. */
+export type LockStep = (point: string) => Promise<void>;
 
 interface AcquireLockOptions {
   now?: () => number;
-  /** Waits while another starter is taking over a stale lock (default: real timers). */
+  /** Waits while another process holds the guard (default: real timers). */
   sleep?: Sleep;
-  /** Runs the lease renewal (default: an unref'd setInterval, so it never keeps the process up). */
+  /** Runs the renewal (default: an unref'd setInterval, which never keeps the process up). */
   timer?: LockTimer;
   /** Called once when a renewal finds that another process took the lock over. */
   onLost?: () => void;
-  /** Named points between file operations, for fault injection and interleaving tests. */
   step?: LockStep;
   /** Who takes the lock (default: this process on this host); tests simulate several starters. */
   identity?: LockIdentity & { procStart?: string | null };
 }
 
-/** Bounds the acquire loop: each turn either wins, fails, or sees the lock file change. */
-const MAX_ATTEMPTS = 50;
-/** How long to wait for another starter that is in the middle of a takeover (microseconds of work). */
-const GUARD_WAIT_MS = 20;
+/** The lock file and how its users act: shared by the starter and, once it won, the holder. */
+interface Site {
+  path: string;
+  self: LockIdentity;
+  now: () => number;
+  step: LockStep;
+  /** Waits for the guard's holder: a takeover or a renewal is a few file operations. */
+  pause: () => Promise<void>;
+}
+
+/** Bounds the acquire loop (each turn wins, fails, or sees the lock change) and a stalled holder's waits. */
+const MAX_TRIES = 50;
+const text = (info: LockInfo): string => `${JSON.stringify(info)}\n`;
 
 /**
- * Removes a stale lock file under a takeover guard (`<lock>.takeover`, created exclusively), so
- * that of several starters that judged the same file stale, only one removes it, and none removes
- * a fresh lock that another starter created (or a renewal its holder wrote) meanwhile — holders
- * renew under the same guard. "busy": another process holds the guard.
+ * Creates `path` holding `content` unless it exists; true when this call created it. The content
+ * goes to a temp file hard-linked into place, so a reader never finds the lock half-written; a
+ * file system without hard links gets open(wx) and a write.
  */
-async function removeStale(
-  lockPath: string,
-  staleText: string,
-  guardText: string,
-  self: LockIdentity,
-  now: number,
-  step: LockStep,
-): Promise<"done" | "busy"> {
-  const guardPath = `${lockPath}.takeover`;
-  if (!(await createExclusive(guardPath, guardText, step))) {
-    await step("takeover:guard-busy");
-    const guard = await readLockFile(guardPath);
-    if (guard === null) return "done";
-    if ((await judge(guard, self, now)).kind !== "stale") return "busy";
-    // Its holder died within the takeover itself: move the guard aside, checking it is that one.
-    await removeIfUnchangedRacy(guardPath, guard.text);
-    return "done";
-  }
+async function createExclusive(path: string, content: string, step: LockStep): Promise<boolean> {
+  const tmp = tempPathFor(path);
   try {
-    await step("takeover:guarded");
-    // Under the guard nobody else removes or renews the lock file, so it is still the one judged
-    // stale unless it was released and re-created, which removeIfSame sees by its content.
-    await removeIfSame(lockPath, staleText);
+    await writeFile(tmp, content, { flag: "wx", mode: 0o600 });
+    await step("lock:temp-written");
+    await link(tmp, path);
+    return true;
+  } catch (err) {
+    const code = errnoCode(err) ?? "";
+    if (code === "EEXIST") return false;
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"].includes(code)) throw err;
+    const file = await open(path, "wx", 0o600).catch((e: unknown) =>
+      errnoCode(e) === "EEXIST" ? null : Promise.reject(e),
+    );
+    if (file === null) return false;
+    await file.writeFile(content).finally(() => file.close());
+    return true;
   } finally {
-    await removeIfSame(guardPath, guardText);
+    await rm(tmp, { force: true });
   }
-  return "done";
+}
+
+/** Removes `path` if it holds `content`; only the guard's or the lock's holder calls it, so nobody replaces it in between. */
+async function removeIfSame(path: string, content: string): Promise<void> {
+  if ((await readText(path)) === content) await unlink(path).catch(() => undefined);
 }
 
 /**
- * Takes the single-instance lock of the state file at `statePath`: the file `<statePath>.lock`,
- * holding `{ pid, hostname, startedAt, procStart, token, renewedAt }`. A live holder gives
- * LockHeldError; a stale lock (its process died, even by SIGKILL; or, on another host, its lease
- * ran out) is taken over. The returned lock renews its lease until released.
+ * Runs `fn` holding the guard, which holds `mine` (the caller's lock info, judged like a lock);
+ * "busy" while another process holds it. A guard whose holder died is removed for the next try.
  */
+async function guarded<T>(site: Site, mine: string, fn: () => Promise<T>): Promise<T | "busy"> {
+  const guardPath = `${site.path}.takeover`;
+  if (!(await createExclusive(guardPath, mine, site.step))) {
+    await site.step("guard:busy");
+    const guard = await readLock(guardPath);
+    if (guard && (await judge(guard, site.self, site.now())) === "stale")
+      await removeIfSame(guardPath, guard.text);
+    return "busy";
+  }
+  try {
+    await site.step("guard:held");
+    return await fn();
+  } finally {
+    await removeIfSame(guardPath, mine);
+  }
+}
+
+/** Takes the lock of the state file at `statePath`: LockHeldError while a live process holds it. */
 export async function acquireLock(statePath: string, opts: AcquireLockOptions = {}): Promise<Lock> {
-  const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? realSleep;
-  const step = opts.step ?? noStep;
-  const lockPath = `${statePath}.lock`;
-  const self: LockIdentity = opts.identity ?? { pid: process.pid, hostname: hostname() };
+  const { now = Date.now, step = () => Promise.resolve(), sleep = realSleep } = opts;
+  const self = opts.identity ?? thisProcess();
+  const site: Site = { path: `${statePath}.lock`, self, now, step, pause: () => sleep(20) };
   const startedAt = new Date(now()).toISOString();
-  const info: LockInfo = {
-    pid: self.pid,
-    hostname: self.hostname,
-    startedAt,
-    procStart: opts.identity ? (opts.identity.procStart ?? null) : ownProcStart(),
-    token: randomBytes(8).toString("hex"),
-    renewedAt: startedAt,
-  };
-  const text = `${JSON.stringify(info)}\n`;
+  const procStart = opts.identity ? (opts.identity.procStart ?? null) : await ownProcStart();
+  const token = randomBytes(8).toString("hex");
+  const info: LockInfo = { ...self, startedAt, procStart, token, renewedAt: startedAt };
+  const lockPath = site.path;
   try {
     await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       await step("acquire:create");
-      if (await createExclusive(lockPath, text, step)) {
-        await cleanTemps(statePath, now());
-        return new HeldLock({
-          path: lockPath,
-          info,
-          text,
-          self,
-          now,
-          step,
-          timer: opts.timer ?? systemLockTimer,
-          renewEveryMs: RENEW_EVERY_MS,
-          onLost: opts.onLost,
-          sleep,
-        });
+      if (await createExclusive(lockPath, text(info), step)) {
+        // What failed or killed starters left (best effort).
+        const name = basename(statePath);
+        const names = [name, `${name}.lock`, `${name}.lock.takeover`];
+        await removeStaleTemps(dirname(lockPath), names, now(), pidExists).catch(() => []);
+        return new Lock(site, info, opts.timer, opts.onLost);
       }
       await step("acquire:read");
-      const existing = await readLockFile(lockPath);
-      if (existing === null) continue; // released meanwhile: try again
-      const verdict = await judge(existing, self, now());
-      if (verdict.kind === "live")
-        throw new LockHeldError(statePath, lockPath, verdict.info, verdict.sameHost);
-      if (verdict.kind === "damaged") {
-        throw new StateError(
-          "state_locked",
-          `lock file ${lockPath} is being written or is damaged; if no threatbridge uses ${statePath}, delete it`,
-          { file: lockPath },
-        );
+      const found = await readLock(lockPath);
+      const verdict = found && (await judge(found, self, now()));
+      if (verdict === "live" && found?.info)
+        throw new LockHeldError(statePath, lockPath, found.info, found.info.hostname === self.hostname);
+      if (verdict === "damaged") {
+        const what = `lock file ${lockPath} is being written or is damaged`;
+        const hint = `if no threatbridge uses ${statePath}, delete it`;
+        throw new StateError("state_locked", `${what}; ${hint}`, { file: lockPath });
       }
-      if ((await removeStale(lockPath, existing.text, text, self, now(), step)) === "busy")
-        await sleep(GUARD_WAIT_MS);
+      if (found && (await guarded(site, text(info), () => removeIfSame(lockPath, found.text))) === "busy")
+        await site.pause();
     }
   } catch (err) {
     if (err instanceof StateError) throw err;
-    const detail = err instanceof Error ? err.message : String(err);
-    throw new StateError(
-      "state_lock_failed",
-      `cannot take the lock ${lockPath} (${detail}${errnoCode(err) === "EACCES" ? "; check the directory's permissions" : ""})`,
-      { cause: err, file: lockPath },
-    );
+    const detail = `${err instanceof Error ? err.message : String(err)}${errnoCode(err) === "EACCES" ? "; check the directory's permissions" : ""}`;
+    throw new StateError("state_lock_failed", `cannot take the lock ${lockPath} (${detail})`, {
+      cause: err,
+      file: lockPath,
+    });
   }
-  throw new StateError(
-    "state_lock_failed",
-    `cannot take the lock ${lockPath}: it kept changing while other processes started; if none runs, delete ${lockPath} and ${lockPath}.takeover`,
-    { file: lockPath },
-  );
+  const why = `it kept changing while other processes started; if none runs, delete ${lockPath} and ${lockPath}.takeover`;
+  throw new StateError("state_lock_failed", `cannot take the lock ${lockPath}: ${why}`, { file: lockPath });
 }
 
-/** The new holder removes what failed or killed starters left (best effort; see removeStaleTemps). */
-async function cleanTemps(statePath: string, now: number): Promise<void> {
-  const name = basename(statePath);
-  await removeStaleTemps(dirname(statePath), [name, `${name}.lock`, `${name}.lock.takeover`], {
-    now,
-    pidRuns: pidExists,
-  }).catch(() => []);
+/** A held lock: renews its lease on a timer; removes its file on release or at process exit. */
+export class Lock {
+  readonly path: string;
+  private mine: string;
+  /** When the lock file last got this holder's sign of life. */
+  private renewedAtMs: number;
+  private released = false;
+  private lostFlag = false;
+  private inFlight: Promise<RenewResult> | null = null;
+  private readonly stopTimer: () => void;
+  private readonly onExit = (): void => {
+    try {
+      if (readFileSync(this.path, "utf8") === this.mine) unlinkSync(this.path);
+    } catch {
+      // Nothing more can be done at exit: the next start finds the lock stale.
+    }
+  };
+
+  constructor(
+    private readonly site: Site,
+    readonly holder: LockInfo,
+    timer: LockTimer | undefined,
+    private readonly onLost: (() => void) | undefined,
+  ) {
+    this.path = site.path;
+    this.mine = text(holder);
+    this.renewedAtMs = Date.parse(holder.startedAt);
+    process.on("exit", this.onExit);
+    const repeat =
+      timer?.repeat ??
+      ((ms: number, fn: () => void) => {
+        const handle = setInterval(fn, ms).unref();
+        return () => clearInterval(handle);
+      });
+    // A failed renewal (an I/O error) is tried again at the next tick: the lease has room for a few.
+    this.stopTimer = repeat(RENEW_EVERY_MS, () => void this.renew().catch(() => undefined));
+  }
+
+  /** True once a renewal found the lock taken over (this process stalled past its lease). */
+  get lost(): boolean {
+    return this.lostFlag;
+  }
+
+  /**
+   * Renews the lease now; one renewal at a time (a call while one runs shares its result). A
+   * holder whose own lease ran out (it stalled) does not settle for "busy": a starter is taking
+   * the lock over at that moment, and until the holder knows whether it did, it must not believe
+   * it holds the lock; so it waits for the guard.
+   */
+  renew(): Promise<RenewResult> {
+    if (this.released || this.lostFlag) return Promise.resolve(this.lostFlag ? "lost" : "released");
+    this.inFlight ??= (async () => {
+      for (let tries = 1; ; tries++) {
+        const result = await this.renewOnce();
+        const stalled = this.site.now() - this.renewedAtMs > LEASE_MS;
+        if (result !== "busy" || !stalled || tries >= MAX_TRIES) return result;
+        await this.site.step("renew:busy-stalled");
+        await this.site.pause();
+      }
+    })().finally(() => (this.inFlight = null));
+    return this.inFlight;
+  }
+
+  /**
+   * Under the guard nobody removes the lock file, and rename() keeps it existing throughout (nobody
+   * can create it), so between "the file is still mine" and the replace it stays mine.
+   */
+  private async renewOnce(): Promise<RenewResult> {
+    const renewedAt = this.site.now();
+    const next = text({ ...this.holder, renewedAt: new Date(renewedAt).toISOString() });
+    await this.site.step("renew:guard");
+    return guarded(this.site, next, async () => {
+      if ((await readText(this.path)) !== this.mine) {
+        this.stop();
+        this.lostFlag = true;
+        this.onLost?.();
+        return "lost";
+      }
+      if (this.released) return "released";
+      await this.site.step("renew:checked");
+      const tmp = tempPathFor(this.path);
+      try {
+        await writeFile(tmp, next, { flag: "wx", mode: 0o600 });
+        await rename(tmp, this.path);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+      [this.mine, this.renewedAtMs] = [next, renewedAt];
+      return "renewed";
+    });
+  }
+
+  /**
+   * Before a write: resolves when this process surely still holds the lock. Free while renewals
+   * run on time; after a stall, renews first, and rejects with `state_lock_lost` when the lock was
+   * taken over meanwhile or that cannot be known.
+   */
+  async confirm(): Promise<void> {
+    if (this.released) return;
+    if (!this.lostFlag && this.site.now() - this.renewedAtMs <= RENEW_EVERY_MS * 2) return;
+    const result = await this.renew();
+    if (result === "renewed" || result === "released") return;
+    const what = result === "lost" ? "was taken over" : "is being taken over";
+    const message = `the lock ${this.path} ${what} by another process while this one stalled; it writes nothing more`;
+    throw new StateError("state_lock_lost", message, { file: this.path });
+  }
+
+  private stop(): void {
+    this.stopTimer();
+    process.removeListener("exit", this.onExit);
+  }
+
+  /** Stops the renewal and removes the lock file if it still holds this lock. Idempotent. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    this.stop();
+    await this.inFlight?.catch(() => undefined);
+    await removeIfSame(this.path, this.mine);
+  }
 }

@@ -17,45 +17,7 @@ import { ThreatQueries } from "./threat-queries.js";
  * if a cursor changed. A crash before the commit returns loses the transaction, never part of it;
  * a crash between the two re-reads pages from the older cursors (delivery is at-least-once).
  */
-export interface StateStore {
-  /** The saved cursors' document (`state.path`). */
-  readonly path: string;
-  /** The database beside it. */
-  readonly dbPath: string;
-  /** Whether anything was stored before this open. */
-  readonly stored: boolean;
-  get(collection: string, key: string): Json | undefined;
-  entries(collection: string): IterableIterator<[string, Json]>;
-  keys(collection: string): IterableIterator<string>;
-  size(collection: string): number;
-  set(collection: string, key: string, value: Json): void;
-  delete(collection: string, key: string): void;
-  getMeta(key: string): Json | undefined;
-  setMeta(key: string, value: Json): void;
-  /**
-   * The questions the engine asks of every stored threat, in SQL over the rows' JSON; undefined
-   * while a read-only store holds changes to them in memory (a dry-run), which SQL would not see.
-   */
-  readonly threatQueries: ThreatQueries | undefined;
-  /**
-   * Makes every change since the last commit durable (one transaction), then the document. With
-   * nothing changed it writes nothing, and resolves once earlier commits are done. After a failed
-   * commit the store refuses every later one (`state_write_failed`): the process should exit;
-   * reopening finds the last durable commit.
-   */
-  commit(): Promise<void>;
-  /** Waits for commits, drops any change not committed, and closes the database. */
-  close(): Promise<void>;
-}
-
-export interface StateStoreOptions {
-  logger?: Logger;
-  /**
-   * Reads without the lock and writes nothing (for `status` and dry-runs beside a running daemon):
-   * the database is opened read-only, and a state not imported yet is imported in memory only.
-   */
-  readOnly?: boolean;
-}
+export type StateStore = Store;
 
 /**
  * The meta values kept in the document at `state.path` (what `rewind` edits): written after the
@@ -76,8 +38,15 @@ export function databasePathOf(path: string): string {
   return `${path.replace(/\.json$/, "")}.db`;
 }
 
-/** Opens the state at `path`; the caller holds the lock (acquireLock) unless it reads only. */
-export async function openStateStore(path: string, opts: StateStoreOptions = {}): Promise<StateStore> {
+/**
+ * Opens the state at `path`; the caller holds the lock (acquireLock) unless it reads only. `readOnly`
+ * (for `status` and dry-runs beside a running daemon) opens the database read-only and imports a
+ * state not imported yet in memory only: it writes nothing.
+ */
+export async function openStateStore(
+  path: string,
+  opts: { logger?: Logger; readOnly?: boolean } = {},
+): Promise<StateStore> {
   const dbPath = databasePathOf(path);
   const readOnly = opts.readOnly === true;
   if (!readOnly) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -101,20 +70,27 @@ export async function openStateStore(path: string, opts: StateStoreOptions = {})
   return new Store(path, dbPath, existed || imported, db, cursors);
 }
 
-class Store implements StateStore {
+class Store {
   private failed: unknown = null;
   private tail: Promise<void> = Promise.resolve();
   private closed = false;
   private queries: ThreatQueries | undefined;
 
   constructor(
+    /** The saved cursors' document (`state.path`). */
     readonly path: string,
+    /** The database beside it. */
     readonly dbPath: string,
+    /** Whether anything was stored before this open. */
     readonly stored: boolean,
     private readonly db: Awaited<ReturnType<typeof openDatabase>>["db"],
     private readonly cursors: SavedCursors,
   ) {}
 
+  /**
+   * The questions the engine asks of every stored threat, in SQL over the rows' JSON; undefined
+   * while a read-only store holds changes to them in memory (a dry-run), which SQL would not see.
+   */
   get threatQueries(): ThreatQueries | undefined {
     const rows = this.db.rows("threats");
     return rows.changedInMemory ? undefined : (this.queries ??= new ThreatQueries(rows));
@@ -153,6 +129,12 @@ class Store implements StateStore {
     else this.db.setMeta(key, value);
   }
 
+  /**
+   * Makes every change since the last commit durable (one transaction), then the document. With
+   * nothing changed it writes nothing, and resolves once earlier commits are done. After a failed
+   * commit the store refuses every later one (`state_write_failed`): the process should exit;
+   * reopening finds the last durable commit.
+   */
   commit(): Promise<void> {
     if (this.failed !== null) return Promise.reject(writeFailed(this.path, this.failed));
     try {
@@ -172,6 +154,7 @@ class Store implements StateStore {
     return this.tail.catch((err: unknown) => Promise.reject(writeFailed(this.path, err)));
   }
 
+  /** Waits for commits, drops any change not committed, and closes the database. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

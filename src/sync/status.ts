@@ -15,7 +15,7 @@ import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.
 
 /** What `threatbridge status` shows (contract): a pure summary of the state, the lock and the write budget. */
 
-/** The lock as `status` sees it (an adapter reads the lock file; see src/cli/status-lock.ts). */
+/** The lock as `status` sees it (src/state/lock-judge.ts `inspectLock` reads the lock file). */
 export type LockStatus =
   | { held: false }
   | { held: true; pid: number; hostname: string; since: string; lastSeen: string; alive: boolean | null }

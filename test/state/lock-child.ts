@@ -7,11 +7,8 @@ import ts from "typescript";
 /** The lock module and what it imports at run time, relative to the repository root. */
 const LOCK_SOURCES = [
   "src/state/lock.ts",
-  "src/state/lock-file.ts",
   "src/state/lock-judge.ts",
-  "src/state/lock-lease.ts",
   "src/state/errors.ts",
-  "src/state/proc-stat.ts",
   "src/state/atomic-write.ts",
   "src/shared/clock.ts",
 ];

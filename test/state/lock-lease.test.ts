@@ -153,35 +153,79 @@ describe("the lock's lease", () => {
     await stalled.release();
     expect(await lockContent()).toMatchObject({ token: successor.holder.token });
   });
+  it("a starter that judged the lock stale cannot take it over between the holder's check and its renewal: it finds the renewed lock live", async () => {
+    let now = T0;
+    let reachedCheck!: () => void;
+    const atCheck = new Promise<void>((resolve) => (reachedCheck = resolve));
+    let letRenewalOn!: () => void;
+    const renewalOn = new Promise<void>((resolve) => (letRenewalOn = resolve));
+    const holder = await acquire({
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 11, hostname: "node-a" },
+      step: async (point) => {
+        if (point !== "renew:checked") return;
+        reachedCheck();
+        await renewalOn;
+      },
+    });
+    // The holder stalled past its lease and renews just as a starter on another host judges it stale.
+    now = T0 + LEASE_MS + 1;
+    const renewal = holder.renew();
+    await atCheck;
+    const outcome: unknown = await acquireLock(statePath, {
+      now: () => now,
+      timer: manualTimer(),
+      identity: { pid: 22, hostname: "node-b" },
+      sleep: async () => {
+        letRenewalOn();
+        await renewal;
+      },
+    }).then(
+      (lock) => (locks.push(lock), "won"),
+      (e: unknown) => e,
+    );
+    letRenewalOn();
+    expect(await renewal).toBe("renewed");
+    expect(outcome).toBeInstanceOf(LockHeldError);
+    expect(await lockContent()).toMatchObject({ token: holder.holder.token });
+  });
 });
 
 describe("inspectLock (for status: read-only)", () => {
   it("says free, then who holds the lock and since when, and whether it still blocks", async () => {
-    expect(await inspectLock(statePath)).toEqual({ state: "free", lockPath });
+    expect(await inspectLock(statePath)).toEqual({ held: false });
     await writeOtherHostLock(T0);
-    const fresh = await inspectLock(statePath, { now: () => T0 + 5000 });
-    expect(fresh).toEqual({
-      state: "alive",
-      lockPath,
+    expect(await inspectLock(statePath, { now: () => T0 + 5000 })).toEqual({
+      held: true,
       pid: 4242,
       hostname: "rescheduled-away.example",
-      sameHost: false,
-      startedAt: new Date(T0 - 3_600_000).toISOString(),
-      renewedAt: new Date(T0).toISOString(),
+      since: new Date(T0 - 3_600_000).toISOString(),
+      lastSeen: new Date(T0).toISOString(),
+      alive: true,
     });
-    expect(await inspectLock(statePath, { now: () => T0 + LEASE_MS + 1 })).toMatchObject({ state: "stale" });
-    // The lock file's own path works too.
-    expect(await inspectLock(lockPath, { now: () => T0 + 5000 })).toEqual(fresh);
+    expect(await inspectLock(statePath, { now: () => T0 + LEASE_MS + 1 })).toMatchObject({ alive: false });
     // Inspecting changed nothing.
     expect(await lockContent()).toMatchObject({ pid: 4242 });
   });
 
-  it("a lock of this process is alive on this host", async () => {
+  it("a lock of this process is alive on this host, however old its lease", async () => {
     await acquire({ now: () => T0, timer: manualTimer() });
     expect(await inspectLock(statePath, { now: () => T0 + 10 * LEASE_MS })).toMatchObject({
-      state: "alive",
+      alive: true,
       pid: process.pid,
-      sameHost: true,
+      hostname: hostname(),
+    });
+  });
+
+  it("a lock file that cannot be parsed is shown as damaged, with when it was last written", async () => {
+    await writeFile(lockPath, "{");
+    const written = new Date("2026-03-01T09:59:00Z");
+    await utimes(lockPath, written, written);
+    expect(await inspectLock(statePath)).toEqual({
+      held: true,
+      damaged: true,
+      lastSeen: written.toISOString(),
     });
   });
 });

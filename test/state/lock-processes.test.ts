@@ -7,9 +7,11 @@ import { LEASE_MS, LockHeldError, acquireLock, type Lock } from "../../src/state
 import { withTempDir } from "./helpers.js";
 import { buildLockDriver, startLockChild, type LockChild } from "./lock-child.js";
 
-/** Contract, "Command line": two processes never work on one state file; a lock left by a process
- * that died (even by SIGKILL) does not block the next start. These tests use separate processes. A holder on another host that stopped renewing stops
- * blocking within 60 s of its last renewal. */
+/**
+ * Contract, "Command line": two processes never work on one state file; a lock left by a process
+ * that died (even by SIGKILL) does not block the next start, and a holder on another host that
+ * stopped renewing stops blocking within 60 s of its last renewal. Real separate processes here.
+ */
 
 const hasProcfs = existsSync("/proc/self/stat");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseProcStat } from "../../src/state/proc-stat.js";
+import { parseProcStat } from "../../src/state/lock-judge.js";
 
 /** A /proc/<pid>/stat line (proc(5)) with the given command name, state and start time (field 22). */
 function statLine(comm: string, state: string, startTime: string): string {
