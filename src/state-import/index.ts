@@ -1,7 +1,7 @@
 import { copyFile, open, readFile, rm } from "node:fs/promises";
 import { StateError, errnoCode } from "../state/errors.js";
 import { journalsOf, replayJournals } from "./journal.js";
-import { decodeSnapshot, STORE_FORMAT, STORE_VERSION } from "./snapshot.js";
+import { decodeSnapshot, STORE_FORMAT, STORE_VERSION, type StoreView } from "./snapshot.js";
 
 /**
  * The one-time import of a state written before the SQLite store: the snapshot at `state.path`
@@ -64,7 +64,7 @@ export async function importLegacyState(
         "that this threatbridge no longer reads: run the previous release once (it converts the file), then this one",
       { file: path },
     );
-  const view =
+  const view: StoreView =
     text === null ? { gen: 0, seq: 0, meta: new Map(), collections: new Map() } : decodeSnapshot(text, path);
   await replayJournals(path, view);
   for (const [collection, rows] of view.collections)
