@@ -1,44 +1,31 @@
-import { copyFile, open, readdir, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { copyFile, open, readFile, rm } from "node:fs/promises";
 import { StateError, errnoCode } from "../state/errors.js";
-import { recoverJournals } from "./journal-recovery.js";
-import { emptyView, STORE_FORMAT, STORE_FORMAT_VERSION } from "./snapshot-codec.js";
-import { SnapshotReader } from "./snapshot-reader.js";
-import { nodeStoreFs } from "./store-fs.js";
+import { journalsOf, replayJournals } from "./journal.js";
+import { decodeSnapshot, STORE_FORMAT, STORE_VERSION, type StoreView } from "./snapshot.js";
 
 /**
  * The one-time import of a state written before the SQLite store: the snapshot at `state.path`
- * (store version 7, codec `threat-8`, the newest format) and its journals `<path>.journal.<gen>`.
- * Everything in this folder serves it alone, and goes once no such state is left to import.
- * Older formats (a version-1 state file; store versions 2 to 6, codecs `threat-3` to `threat-7`)
- * are refused with `state_too_old`: the release before this one reads them and writes version 7.
+ * (store version 7, codec `threat-8`, the newest format: snapshot.ts) and its journals
+ * `<path>.journal.<gen>` (journal.ts). Everything in this folder serves it alone, and goes once no
+ * such state is left to import. Older formats (a version-1 state file; store versions 2 to 6,
+ * codecs `threat-3` to `threat-7`) are refused with `state_too_old`: the release before this one
+ * reads them and writes version 7.
  */
 
-/** The journals of the old store beside `path`. */
-async function journalsOf(path: string): Promise<string[]> {
-  const prefix = `${basename(path)}.journal.`;
-  const names = await readdir(dirname(path)).catch(() => [] as string[]);
-  return names.filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)));
-}
-
-/** The first bytes of `path` (null: no such file). */
-async function head(path: string): Promise<string | null> {
-  let handle;
+/** The text of the file at `path` (null: no such file). */
+async function textOf(path: string): Promise<string | null> {
   try {
-    handle = await open(path, "r");
+    return await readFile(path, "utf8");
   } catch (err) {
     if (errnoCode(err) === "ENOENT") return null;
-    throw new StateError("state_unreadable", `cannot read state file ${path}: ${String(err)}`, {
-      cause: err,
-      file: path,
-    });
-  }
-  try {
-    const buffer = Buffer.alloc(256);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await handle.close();
+    throw new StateError(
+      "state_unreadable",
+      `cannot read state file ${path} (${String(err)}); check its permissions`,
+      {
+        cause: err,
+        file: path,
+      },
+    );
   }
 }
 
@@ -66,25 +53,26 @@ export async function importLegacyState(
   opts: { readOnly: boolean },
 ): Promise<boolean> {
   const journals = await journalsOf(path);
-  const text = await head(path);
+  const text = await textOf(path);
   const version = text === null ? null : snapshotVersion(text.trimStart());
   if (text !== null && version === null) return false;
   if (text === null && journals.length === 0) return false;
-  if (version !== null && version !== STORE_FORMAT_VERSION)
+  if (version !== null && version !== STORE_VERSION)
     throw new StateError(
       "state_too_old",
       `state file ${path} is of an older format (${version === 1 ? "a version-1 state file" : `store version ${version}`}) ` +
         "that this threatbridge no longer reads: run the previous release once (it converts the file), then this one",
       { file: path },
     );
-  const view = (await new SnapshotReader(path, nodeStoreFs).read()) ?? emptyView();
-  await recoverJournals(nodeStoreFs, path, view, { readOnly: true });
+  const view: StoreView =
+    text === null ? { gen: 0, seq: 0, meta: new Map(), collections: new Map() } : decodeSnapshot(text, path);
+  await replayJournals(path, view);
   for (const [collection, rows] of view.collections)
     for (const [key, value] of rows.entries()) db.rows(collection).set(key, value);
   for (const [key, value] of view.meta) db.setMeta(key, value);
   db.begin();
   if (!opts.readOnly) {
-    const files = [...(text === null ? [] : [path]), ...journals.map((name) => join(dirname(path), name))];
+    const files = [...(text === null ? [] : [path]), ...journals.map(({ file }) => file)];
     for (const file of files) {
       await copyFile(file, `${file}.bak`);
       const copy = await open(`${file}.bak`, "r+");
@@ -96,5 +84,5 @@ export async function importLegacyState(
 
 /** Deletes the old store's journals once the import is in place (their copies are kept as `.bak`). */
 export async function removeLegacyJournals(path: string): Promise<void> {
-  for (const name of await journalsOf(path)) await rm(join(dirname(path), name), { force: true });
+  for (const { file } of await journalsOf(path)) await rm(file, { force: true });
 }
