@@ -9,6 +9,7 @@ import { issueKey } from "../../records/threat-index.js";
 import { updateThreat } from "../../records/state-updates.js";
 import { noteDue } from "./plan.js";
 import { analystOnVersion } from "./to-github.js";
+import { analystBackfill } from "./backfill.js";
 import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } from "./runtime.js";
 import { findSection, plainText, sectionHash } from "./section.js";
 import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
@@ -179,6 +180,7 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
       }
     }
   }
+  await analystBackfill(ctx, config);
   for (const threatId of takePending(ctx)) enqueue(ctx, threatId, { timed: true }, nowIso(ctx));
   run.ready = true;
 }
