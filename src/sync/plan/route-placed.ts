@@ -1,6 +1,5 @@
 import type { ThreatRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
-import { sliceOf, withSlice } from "../features/types.js";
 import { updateThreat } from "../records/state-updates.js";
 import { routeLine } from "../render/route-line.js";
 import type { Route } from "../render/types.js";
@@ -20,6 +19,11 @@ import type { Route } from "../render/types.js";
 export const ROUTES_SLICE = "routes";
 
 const NONE = "-";
+
+/** The record's slice (as features/types.ts `sliceOf` reads one; the plan stands below the features). */
+function sliceOf(record: ThreatRecord | undefined): string | undefined {
+  return record?.slices?.[ROUTES_SLICE];
+}
 
 type Placed = NonNullable<Route["placed"]>;
 
@@ -53,7 +57,7 @@ function decode(text: string | undefined): Placed | null | undefined {
 
 /** The placement kept on the record, as `decode` answers it. */
 export function placementOf(record: ThreatRecord | undefined): Placed | null | undefined {
-  return decode(sliceOf(record, ROUTES_SLICE));
+  return decode(sliceOf(record));
 }
 
 /** The route as an existing issue shows it: the rule that placed it (or none), where the record keeps that. */
@@ -68,7 +72,8 @@ export function shownRoute(record: ThreatRecord | undefined, route: Route): Rout
 /** The record with the placement of the issue about to be created (unchanged when it holds it already). */
 export function withPlacement(record: ThreatRecord, placed: Placed | undefined): ThreatRecord {
   const text = encode(placed);
-  return sliceOf(record, ROUTES_SLICE) === text ? record : withSlice(record, ROUTES_SLICE, text);
+  if (sliceOf(record) === text) return record;
+  return { ...record, slices: { ...record.slices, [ROUTES_SLICE]: text } };
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { NotesConfig } from "../../../config/notes.js";
+import { PlatformProblem } from "../../../platform/index.js";
 import { nowIso, persist, type SyncContext } from "../../context.js";
-import { isCursorRefusal } from "../../intake/stream-stops.js";
 import { enqueue } from "../../records/queue.js";
 import { updateThreat } from "../../records/state-updates.js";
-import { noteOf } from "./intake.js";
+import { noteOf } from "./section.js";
 import { notesData, notesRun, setNotesData, type NotesData } from "./runtime.js";
 import { changeSlice, readSlice } from "./slice.js";
 import { analystSeen } from "./to-github.js";
@@ -79,6 +79,7 @@ export async function analystBackfill(ctx: SyncContext, config: NotesConfig): Pr
       return;
     }
     setNotesData(ctx, withBackfill(data, { at: null }));
+    run.seen = undefined;
     ctx.logger.info(
       {},
       "notes.to_github: the analysts' texts of existing issues are compared with what the issues show, after new work",
@@ -99,7 +100,8 @@ export async function analystBackfill(ctx: SyncContext, config: NotesConfig): Pr
     }
   } catch (error) {
     // A resume cursor the platform refuses: the walk begins again from the listing's start.
-    if (isCursorRefusal(error)) setNotesData(ctx, withBackfill(notesData(ctx), { at: null }));
+    if (error instanceof PlatformProblem && error.status === 400 && error.type === "request/invalid-cursor")
+      setNotesData(ctx, withBackfill(notesData(ctx), { at: null }));
     ctx.logger.warn(
       { err: error },
       "notes.to_github: the threat listing failed; the comparison of existing issues resumes next cycle",
