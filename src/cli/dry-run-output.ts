@@ -133,9 +133,11 @@ export function formatPlan(
       fit(terminalText(x.title ?? "-"), 48),
       where(x) || "-",
       x.labels && x.labels.length > 0 ? x.labels.map(terminalText).join(",") : "-",
-      [x.assignees?.map(terminalText).join(",") || "-", x.detail ? ` ${terminalText(x.detail)}` : ""].join(
-        "",
-      ),
+      [
+        x.assignees?.map(terminalText).join(",") || "-",
+        x.detail ? ` ${terminalText(x.detail)}` : "",
+        x.route ? ` (${terminalText(x.route)})` : "",
+      ].join(""),
     ]);
     lines.push(
       ...table([["ACTION", "SEVERITY", "THREAT", "TITLE", "ISSUE", "LABELS", "ASSIGNEES"], ...rows]),

@@ -122,4 +122,43 @@ describe("routes by asset (end to end)", () => {
     expect(after.assignees).toEqual(["bob"]);
     expect(after.body).toContain("Routed here by routes\\[1\\]");
   });
+
+  it("sync --dry-run names the rule that places a create; after the config's routes are reordered, the body still names the rule that placed the issue", async () => {
+    world = await startWorld({ assets: 3, threats: 0 }, ROUTES);
+    const w = world;
+    const api = w.sim.sim.addAsset({
+      type: "domain",
+      name: "api.payments.acme.test",
+      business_value: "critical",
+    });
+    const threat = w.sim.sim.addThreat({ asset_id: api.id, severity: "high", name: "TLS 1.0" });
+    const placing = "routes[1]: asset_name *.payments.acme.test, asset.business_value critical";
+    const json = await w.run(["sync", "-c", w.configPath, "--dry-run", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const creates = json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l["action"] === "create");
+    expect(creates).toEqual([
+      expect.objectContaining({ threat_id: threat.id, repository: PAYMENTS, route: placing }),
+    ]);
+    const text = await w.run(["sync", "-c", w.configPath, "--dry-run"]);
+    expect(text.stdout).toContain(`(${placing})`);
+    await sync(w);
+    expect(w.gh.issues(PAYMENTS)[0]?.body).toContain(LINE);
+
+    // A new first rule that matches the same threat: the issue stays where it is and says who placed it.
+    await w.writeConfig(`routes:
+  - match: { severity: [high] }
+    repository: acme/urgent
+${ROUTES.replace("routes:\n", "")}`);
+    w.sim.sim.updateThreat(threat.id, { name: "TLS 1.0, now exploited" });
+    await sync(w);
+    const after = w.gh.issues(PAYMENTS)[0];
+    expect(after?.title).toContain("now exploited");
+    expect(after?.body).toContain(LINE);
+    expect(after?.body?.match(/Routed here by/g)).toHaveLength(1);
+    expect(w.gh.issues("acme/urgent")).toEqual([]);
+  });
 });

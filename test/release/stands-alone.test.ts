@@ -48,10 +48,10 @@ describe("the repository stands alone", () => {
   });
 
   it("imports of the project's own src/shared are not taken for outside paths", () => {
-    // src/sync/features/notes/intake.ts imports src/shared/json.js by a relative path three folders up.
-    expect(readFileSync(join(ROOT, "src/sync/features/notes/intake.ts"), "utf8")).toContain(
+    // src/sync/features/notes/section.ts imports src/shared/json.js by a relative path three folders up.
+    expect(readFileSync(join(ROOT, "src/sync/features/notes/section.ts"), "utf8")).toContain(
       `../../${SHARED}/json.js`,
     );
-    expect(outsidePaths("src/sync/features/notes/intake.ts")).toEqual([]);
+    expect(outsidePaths("src/sync/features/notes/section.ts")).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ import {
 } from "../records/group-members.js";
 import { parseExternalId } from "../render/normalize.js";
 import { compareIso } from "../../shared/iso-time.js";
+import { keepPlacement, shownRoute } from "./route-placed.js";
 
 /** Grouping `single` mode: the threat's group and its issue, when the threat is a member. */
 function singleOf(ctx: SyncContext, threatId: string): SingleMembership | undefined {
@@ -153,7 +154,10 @@ function planCore(
     view?.assetId && assetRecord
       ? { id: view.assetId, name: assetRecord.name, type: assetRecord.type }
       : null;
-  const route = view ? routeFor(view, asset, ctx.policy, assetRecord?.routeValues) : defaultRoute(ctx.policy);
+  // An existing issue shows the rule that placed it (kept at its creation), not the one matching now.
+  const route = view
+    ? shownRoute(record, routeFor(view, asset, ctx.policy, assetRecord?.routeValues))
+    : defaultRoute(ctx.policy);
   // A person's change with the threat not at hand (it did not change on the stream): the planner
   // needs only its status, which the state holds; the verdict's answer brings the threat (drain.ts).
   const person = ctx.state.queue[threatId]?.person;
@@ -193,5 +197,6 @@ function planCore(
     createWith: features.createWith.length === 0 ? {} : createWith(ctx, features, record),
     deciders: features.decide.length === 0 ? [] : decidersFor(ctx.config, { threatId, nowMs, base }),
   });
+  if (ctx.policy.compiledRoutes.length > 0) record = keepPlacement(ctx, threatId, record, actions, route);
   return { actions, record };
 }

@@ -9,6 +9,8 @@ export interface DryRunRecord {
   labels?: string[];
   assignees?: string[];
   detail?: string;
+  /** A create a route places: the rule and what of it matched (`routes[1]: asset_name *.acme.test`). */
+  route?: string;
   /** The related assets the written body lists (config `render.related_assets`), and how many more. */
   related_assets?: { id: string; name: string | null; type: string | null }[];
   related_more?: number;

@@ -17,6 +17,7 @@ import { subjectKind } from "../records/subject.js";
 import { planGroupSubject } from "../groups/plan-subject.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import type { EngineObserver } from "../../shared/index.js";
+import { placedRule, placementOf } from "../plan/route-placed.js";
 
 /** Dry run (contract: "prints every action it would take, one line each"): records, nothing written. */
 
@@ -38,6 +39,10 @@ function recordsFor(ctx: SyncContext, subjectId: string, action: EngineAction): 
     if (severity !== null) line.severity = severity;
     // The platform's own title: the rendered one is escaped for GitHub (zero-width spaces).
     if (view?.title) line.title = view.title;
+  }
+  if (action.kind === "create") {
+    const placed = placementOf(ctx.state.threats.get(threatId));
+    if (placed) line.route = placedRule(placed);
   }
   const record: DryRunRecord = { ...line, ...described };
   // An issue the dry run would create has no number yet: the line names its repository only.

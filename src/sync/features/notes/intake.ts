@@ -1,6 +1,5 @@
 import type { IssueSnapshot, RepoCommentSnapshot } from "../../../github/index.js";
 import type { Threat } from "../../../platform/index.js";
-import { getPath } from "../../../shared/json.js";
 import type { ThreatRecord } from "../../../state/index.js";
 import { nowIso, type SyncContext } from "../../context.js";
 import { allRepos } from "../../plan/policy.js";
@@ -9,8 +8,9 @@ import { issueKey } from "../../records/threat-index.js";
 import { updateThreat } from "../../records/state-updates.js";
 import { noteDue } from "./plan.js";
 import { analystOnVersion } from "./to-github.js";
+import { analystBackfill } from "./backfill.js";
 import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } from "./runtime.js";
-import { findSection, plainText, sectionHash } from "./section.js";
+import { findSection, noteOf, plainText, sectionHash } from "./section.js";
 import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
 import { compareIso } from "../../../shared/iso-time.js";
 
@@ -19,13 +19,6 @@ import { compareIso } from "../../../shared/iso-time.js";
  * listing per repository per cycle, never one read per issue; a threat whose section changes waits
  * in `pending` until that listing is done.
  */
-
-/** The note a threat read carries: its text ("" for null), or undefined when the field is absent. */
-export function noteOf(threat: unknown, path: string): string | undefined {
-  const value = getPath(threat, path);
-  if (value === undefined) return undefined;
-  return typeof value === "string" ? value : value === null ? "" : undefined;
-}
 
 /** A new threat version: whether reads carry its note, and after a lost state the section it holds. */
 export function notesOnVersion(
@@ -179,6 +172,7 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
       }
     }
   }
+  await analystBackfill(ctx, config);
   for (const threatId of takePending(ctx)) enqueue(ctx, threatId, { timed: true }, nowIso(ctx));
   run.ready = true;
 }

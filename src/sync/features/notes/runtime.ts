@@ -21,6 +21,11 @@ interface NotesRun {
   written: Set<string>;
   /** The threats whose issue got the analyst's text this cycle (`notes.to_github`: at most one comment each). */
   commented: Set<string>;
+  /**
+   * `notes.to_github` before its backfill has begun: the threats whose analyst text the intake saw in
+   * this process (notes/backfill.ts needs no walk when every threat with an issue is among them).
+   */
+  seen?: Set<string> | undefined;
   said: Set<string>;
   self?: string | null;
 }
@@ -38,6 +43,7 @@ export function notesRun(ctx: SyncContext): NotesRun {
       commented: new Set(),
       said: new Set(),
     };
+    if (ctx.config.notes?.to_github === true && notesData(ctx).backfill === undefined) made.seen = new Set();
     run = made;
     runs.set(ctx, made);
     // A new cycle waits for its own listing before it writes.
@@ -64,6 +70,8 @@ const NotesData = z.object({
   since: z.record(z.string(), z.string()).default({}),
   /** false: no slice holds the pending flag (none is read); absent (an older state): they are read. */
   pending: z.boolean().optional(),
+  /** `notes.to_github`'s backfill (notes/backfill.ts): absent (not begun), its resume cursor, or done. */
+  backfill: z.union([z.literal("done"), z.object({ at: z.string().nullable() })]).optional(),
 });
 export type NotesData = z.infer<typeof NotesData>;
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { NOTE_BEGIN, NOTE_END, type NoteSectionScope } from "../../../config/notes.js";
+import { getPath } from "../../../shared/json.js";
 
 /**
  * The connector's section of a threat's note (contract, "The conversation back": notes), pure. The
@@ -132,4 +133,11 @@ export function renderSection(body: string, maxLength: number): string {
     text = text.slice(0, cut) + ELLIPSIS;
   }
   return head + text + tail;
+}
+
+/** The note a threat read carries: its text ("" for null), or undefined when the field is absent. */
+export function noteOf(threat: unknown, path: string): string | undefined {
+  const value = getPath(threat, path);
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? value : value === null ? "" : undefined;
 }

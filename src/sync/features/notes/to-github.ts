@@ -47,30 +47,48 @@ export function analystOnVersion(
   note: string,
   updatedAt: string,
 ): ThreatRecord {
-  notesRun(ctx);
+  const run = notesRun(ctx);
+  run.seen?.add(threatId);
+  const seen = analystSeen(config, after, note, updatedAt, true);
+  if (seen.due) addPendingFlagged(ctx, threatId);
+  return seen.record;
+}
+
+/**
+ * What the analyst's text of a note makes of the record (pure): the text kept for a body not made
+ * yet, or a comment due (`due`, its hash, text and time in the slice) when it differs from what the
+ * issue last showed. `flag`: the slice says the threat waits for this cycle's queueing (`p`).
+ */
+export function analystSeen(
+  config: NotesConfig,
+  after: ThreatRecord,
+  note: string,
+  updatedAt: string,
+  flag: boolean,
+): { record: ThreatRecord; due: boolean } {
   const slice = readSlice(after);
   // The text as the issue would show it: a change past `max_length` shows nothing new.
   const text = cutText(analystText(note, slice.w), config.max_length);
   const hash = textHash(text);
   if (!after.issue && after.link === undefined) {
     const body = text === "" ? undefined : text;
-    return body === slice.b ? after : changeSlice(after, (s) => ({ ...s, b: body }));
+    return { record: body === slice.b ? after : changeSlice(after, (s) => ({ ...s, b: body })), due: false };
   }
   // A lost state (link, no issue): an empty text is not due, so threats without one cost no read.
-  if (!after.issue && text === "") return after;
+  if (!after.issue && text === "") return { record: after, due: false };
   const unknown = slice.g === undefined;
   // Nothing to show: what the issue shows already, or an empty text on an issue known to show none.
   const shown = unknown ? hash === "" && (slice.s ?? "") === "" : slice.g === hash;
-  if (shown) return slice.d === undefined ? after : changeSlice(after, withoutDue);
-  if (slice.d === hash) return after;
-  addPendingFlagged(ctx, threatId);
-  return changeSlice(after, (s) => ({
+  if (shown) return { record: slice.d === undefined ? after : changeSlice(after, withoutDue), due: false };
+  if (slice.d === hash) return { record: after, due: false };
+  const record = changeSlice(after, (s) => ({
     ...s,
-    p: 1,
+    ...(flag ? { p: 1 as const } : {}),
     d: hash,
     t: text === "" ? undefined : text,
     k: updatedAt,
   }));
+  return { record, due: true };
 }
 
 /** The comment due for a threat, if any (pure: what the plan and its tests share). */
@@ -96,7 +114,8 @@ export function commentDue(threatId: string, record: ThreatRecord): NoteCommentA
 
 export function noteShown(record: ThreatRecord, hash: string): ThreatRecord {
   return changeSlice(record, (s) => {
-    const out = { ...s, g: hash };
+    // Known from now on: what the body showed when found (`s`) no longer counts.
+    const out = { ...s, g: hash, s: undefined };
     return s.d === hash ? withoutDue(out) : out;
   });
 }

@@ -3,7 +3,7 @@ import { isRecord } from "../../../shared/json.js";
 import { QueueClass, type ActionModule, type IntentSpec, type Settlement } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { threatGone } from "../../transitions/outcome.js";
-import { noteOf } from "./intake.js";
+import { noteOf } from "./section.js";
 import type { NoteAction } from "./plan.js";
 import { findSection, spliceNote } from "./section.js";
 import { changeSlice, NOTES } from "./slice.js";
