@@ -173,7 +173,8 @@ export async function scenarioIdle(n) {
   });
 }
 
-function createTimes(lines) {
+/** The `time` (ms) of every audit line `action: "create"` among log lines. */
+export function createTimes(lines) {
   const times = [];
   for (const line of lines) {
     try {
@@ -186,9 +187,9 @@ function createTimes(lines) {
   return times;
 }
 
-const meanGap = (times) =>
+export const meanGap = (times) =>
   times.length < 2 ? NaN : (times[times.length - 1] - times[0]) / (times.length - 1);
-const isCreate = (line) => line.includes('"action":"create"');
+export const isCreate = (line) => line.includes('"action":"create"');
 
 /**
  * The bare round trips one new issue needs, as one sequence per sample (a POST to the stand-in, a
