@@ -1,5 +1,5 @@
 // The engine's intake of a 100,000-threat backfill: both streams read, every threat planned and
-// queued, the state committed to a real journaled store through the CLI's own openEngineState, as
+// queued, the state committed to the real state store through the CLI's own openEngineState, as
 // `sync` does; no GitHub writes (the queue is left for the budget). Prints time,
 // peak RSS and the size of the state's files.
 // Usage: node bench/engine-backfill.mjs [threats]
