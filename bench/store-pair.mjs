@@ -421,6 +421,14 @@ async function worldScenario(n, k) {
             unit: "s",
             target: "≤ 0.4 s",
           });
+          record(
+            `  \`status --json\` at ${k}, features ${mode}: CPU (user+sys)`,
+            build,
+            status.cpuMs / 1000,
+            {
+              unit: "s",
+            },
+          );
           record(`  \`status --json\` at ${k}, features ${mode}: peak RSS`, build, status.peakRssMb, {
             unit: "MB",
           });
@@ -453,6 +461,7 @@ async function worldScenario(n, k) {
           target: "≤ 150 MB",
         });
         record(`  the re-delivery's wall at ${k}`, build, sync.wallMs / 1000, { unit: "s" });
+        record(`  the re-delivery's CPU (user+sys) at ${k}`, build, sync.cpuMs / 1000, { unit: "s" });
       }
   } finally {
     await Promise.allSettled(Object.values(fixtures).map((fx) => fx.stop()));
