@@ -275,7 +275,7 @@ try {
               timeoutMs: (maxS + 120) * 1000,
             });
             const note = run.timedOut
-              ? "a run was stopped by SIGTERM"
+              ? `stopped at ${maxS + 120} s: the peak RSS so far, a lower bound`
               : run.code !== 0
                 ? `exit ${run.code}`
                 : null;
