@@ -56,11 +56,12 @@ try {
   const writeStarted = performance.now();
   await persist(ctx);
   const writeSeconds = (performance.now() - writeStarted) / 1000;
+  // Read before the close: the state's rows live in the database, not in this process.
+  const queue = queueSummary(ctx.state);
   await opened.close();
   let stateBytes = 0;
   for (const name of await readdir(dir))
     if (name.startsWith("state") && !name.endsWith(".lock")) stateBytes += (await stat(join(dir, name))).size;
-  const queue = queueSummary(ctx.state);
   globalThis.gc?.();
   const liveHeapMb = Math.round(process.memoryUsage().heapUsed / 1048576);
   console.log(
