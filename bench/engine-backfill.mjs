@@ -1,5 +1,5 @@
 // The engine's intake of a 100,000-threat backfill: both streams read, every threat planned and
-// queued, the state committed to a real journaled store through the CLI's own openEngineState, as
+// queued, the state committed to the real state store through the CLI's own openEngineState, as
 // `sync` does; no GitHub writes (the queue is left for the budget). Prints time,
 // peak RSS and the size of the state's files.
 // Usage: node bench/engine-backfill.mjs [threats]
@@ -56,11 +56,12 @@ try {
   const writeStarted = performance.now();
   await persist(ctx);
   const writeSeconds = (performance.now() - writeStarted) / 1000;
+  // Read before the close: the state's rows live in the database, not in this process.
+  const queue = queueSummary(ctx.state);
   await opened.close();
   let stateBytes = 0;
   for (const name of await readdir(dir))
     if (name.startsWith("state") && !name.endsWith(".lock")) stateBytes += (await stat(join(dir, name))).size;
-  const queue = queueSummary(ctx.state);
   globalThis.gc?.();
   const liveHeapMb = Math.round(process.memoryUsage().heapUsed / 1048576);
   console.log(

@@ -68,12 +68,11 @@ export function scenarioCommit(sizes) {
 }
 
 /**
- * The engine's first open of a VERSION-1 file converts it to the journaled store (snapshot +
- * journal; the original kept as state.json.v1.bak: src/state/README-store.md, "Migration"). Done
- * once in a child process through the CLI's own openEngineState, so that what is measured after
- * is the engine's steady state, not a read-only conversion repeated by every `status`.
+ * The fixture stores the state in the engine's own store (bench/store-seed.mjs); it is opened once
+ * more in a child process through the CLI's own openEngineState, as the engine's first start would,
+ * so that what is measured after is the engine's steady state.
  */
-function convertOnce(path) {
+function openOnce(path) {
   const t = performance.now();
   const code =
     "const m = await import('./dist/cli/state-open.js');" +
@@ -82,10 +81,10 @@ function convertOnce(path) {
   return performance.now() - t;
 }
 
-/** Bytes of the engine's state files (snapshot + journals), without the v1 backup or the lock. */
+/** Bytes of the engine's state files (the database and the cursors' document), without a backup or the lock. */
 function engineBytes(dir) {
   return readdirSync(dir)
-    .filter((n) => n.startsWith("state") && !n.endsWith(".v1.bak") && !n.endsWith(".lock"))
+    .filter((n) => n.startsWith("state") && !n.endsWith(".bak") && !n.endsWith(".lock"))
     .reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
 }
 
@@ -93,8 +92,8 @@ function engineBytes(dir) {
 export async function scenarioMapped(n) {
   return withFixture(["--threats", String(n)], async (fx, dir) => {
     const config = writeConfig(dir, fx);
-    const v1Bytes = stateFiles(dir).bytes;
-    const convertMs = convertOnce(join(dir, "state.json"));
+    const seededBytes = stateFiles(dir).bytes;
+    const openMs = openOnce(join(dir, "state.json"));
     const onDisk = engineBytes(dir);
     const files = readdirSync(dir)
       .filter((f) => f.startsWith("state"))
@@ -108,8 +107,8 @@ export async function scenarioMapped(n) {
       n,
       mapped: fx.mapped,
       onDiskMb: onDisk / 1e6,
-      v1Mb: v1Bytes / 1e6,
-      convertMs,
+      seededMb: seededBytes / 1e6,
+      openMs,
       files,
       statusMs: status.wallMs,
       statusRssMb: status.peakRssMb,
@@ -130,8 +129,8 @@ export function mappedRows(r) {
   const rows = [
     {
       measure: `state on disk at ${at}`,
-      value: `${r.onDiskMb.toFixed(1)} MB (the VERSION-1 file it was converted from: ${r.v1Mb.toFixed(1)} MB; one-time conversion ${ms(r.convertMs)})`,
-      how: `the generated VERSION-1 state converted once by the engine's openEngineState (child process), then the size of the journaled store's files (snapshot + journal, without state.json.v1.bak and the lock); files: ${r.files}`,
+      value: `${r.onDiskMb.toFixed(1)} MB (as seeded: ${r.seededMb.toFixed(1)} MB; first open ${ms(r.openMs)})`,
+      how: `the generated state stored by bench/store-seed.mjs, opened once by the engine's openEngineState (child process), then the size of the store's files (the database and the cursors' document, without the lock); files: ${r.files}`,
     },
     {
       measure: `load at start, ${at}`,
@@ -168,12 +167,13 @@ export async function scenarioIdle(n) {
     return {
       measure: `idle \`sync\` (nothing changed) after ${k(n)} threats were seen`,
       value: `${ms(idle.wallMs)}; state files ${changed ? `CHANGED (${before.bytes} → ${after.bytes} bytes, hash ${before.hash} → ${after.hash})` : "unchanged"}${warm.code === 0 && idle.code === 0 ? "" : " FAILED"}`,
-      how: "all seen threats mapped (generated v1 state); one `sync` to reach the end of both streams, then the timed `sync --json` (wall, process start included); size+mtime+sha256 of state* files before/after",
+      how: "all seen threats mapped (generated state); one `sync` to reach the end of both streams, then the timed `sync --json` (wall, process start included); size+mtime+sha256 of state* files before/after",
     };
   });
 }
 
-function createTimes(lines) {
+/** The `time` (ms) of every audit line `action: "create"` among log lines. */
+export function createTimes(lines) {
   const times = [];
   for (const line of lines) {
     try {
@@ -186,9 +186,9 @@ function createTimes(lines) {
   return times;
 }
 
-const meanGap = (times) =>
+export const meanGap = (times) =>
   times.length < 2 ? NaN : (times[times.length - 1] - times[0]) / (times.length - 1);
-const isCreate = (line) => line.includes('"action":"create"');
+export const isCreate = (line) => line.includes('"action":"create"');
 
 /**
  * The bare round trips one new issue needs, as one sequence per sample (a POST to the stand-in, a

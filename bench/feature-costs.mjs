@@ -3,21 +3,17 @@
 // milestones, risk acceptance, `recurrence: new_issue`), the built CLI black-box. Per mode: the
 // state on disk after the runs, an idle `sync`'s wall time, CPU time and peak RSS, `status --json`'s peak
 // RSS; medians of --runs runs, and the ratios on/off. With --before DIR, the same for the CLI
-// built in DIR (e.g. main's checkout), run interleaved with this one on the same state and world.
+// built in DIR (e.g. main's checkout), run interleaved with this one on the same world, stored for
+// each build through its own state API (bench/store-seed.mjs).
 // With --slices, every mapped threat of both worlds also carries two plug-in features' slices of
 // about 40 characters (ThreatRecord.slices: what notes and project items leave on each threat).
 // Usage: npm run build && node bench/feature-costs.mjs [--threats 30000] [--runs 5] [--before /work/main] [--slices]
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { median, runCli, startFixture, stateFiles, WORKFLOW_LINES, writeConfig } from "./lib-cli.mjs";
-
-/** The store's files (snapshot and journals), not the copy of the version-1 file it was converted from. */
-function storeBytes(dir) {
-  const names = stateFiles(dir).names.filter((n) => !n.endsWith(".v1.bak"));
-  return names.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
-}
+import { median, runCli, startFixture, WORKFLOW_LINES, writeConfig } from "./lib-cli.mjs";
+import { storeBytes } from "./store-seed.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -49,23 +45,35 @@ try {
   // Both worlds served at once, so that every round runs off and on back to back (this shared
   // machine's load drifts between minutes: one mode after the other measured the drift).
   for (const mode of MODES) {
+    const modeDirs = Object.fromEntries(
+      Object.keys(clis).map((name) => [name, mkdtempSync(join(base, `${name}-${mode}-`))]),
+    );
+    // One world, stored in each build's folder by that build's own state API.
     fixtures[mode] = await startFixture([
       "--threats",
       values.threats,
       "--state",
-      join(base, `${mode}.json`),
+      join(modeDirs.after, "state.json"),
+      ...(modeDirs.before
+        ? [
+            "--also-state",
+            join(modeDirs.before, "state.json"),
+            "--also-dist",
+            join(resolve(values.before), "dist"),
+          ]
+        : []),
       ...(mode === "on" ? ["--workflow"] : []),
       ...(values.slices ? ["--slices"] : []),
     ]);
     for (const name of Object.keys(clis)) {
       const key = `${name}/${mode}`;
-      const dir = mkdtempSync(join(base, `${name}-${mode}-`));
-      copyFileSync(join(base, `${mode}.json`), join(dir, "state.json"));
+      const dir = modeDirs[name];
       const config = writeConfig(dir, fixtures[mode]);
       if (mode === "on") writeFileSync(config, readFileSync(config, "utf8") + WORKFLOW);
       dirs[key] = { name, mode, dir, config };
       samples[key] = { wall: [], cpu: [], rss: [], status: [] };
-      // The first run converts the fixture's version-1 file; the second settles what it left.
+      // The first run reads both streams from the start (every item a re-delivery); the second
+      // settles what it left.
       for (let i = 0; i < 2; i++)
         check(
           await runCli(["sync", "-c", config, "--json"], { cwd: dir, cli: clis[name] }),
@@ -102,7 +110,7 @@ for (const [key, { mode, dir }] of Object.entries(dirs)) {
   const s = samples[key];
   results[key] = {
     mapped: fixtures[mode].mapped,
-    stateBytes: storeBytes(dir),
+    stateBytes: storeBytes(join(dir, "state.json")),
     idleSyncWallMs: range(s.wall),
     idleSyncCpuMs: range(s.cpu),
     idleSyncRssMb: range(s.rss),

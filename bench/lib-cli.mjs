@@ -73,6 +73,19 @@ export function writeConfig(dir, fx, { minSeverity = "informational" } = {}) {
   return path;
 }
 
+/** The pids of a process's children (Linux /proc), none when that cannot be read. */
+function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 function vmHwmKb(pid) {
   try {
     const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -109,7 +122,20 @@ export function runCli(args, { cwd, timeoutMs = 1_800_000, keep = null, cli = "d
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    process.kill(-child.pid, "SIGTERM");
+    // Under /usr/bin/time, node alone is stopped (SIGTERM, then SIGKILL 10 s later), so that
+    // /usr/bin/time still writes the peak RSS and CPU of the stopped run; otherwise the group.
+    const node = existsSync(TIME) ? childrenOf(child.pid) : [];
+    if (node.length === 0) return process.kill(-child.pid, "SIGTERM");
+    for (const pid of node) process.kill(pid, "SIGTERM");
+    setTimeout(() => {
+      for (const pid of node) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }, 10_000).unref();
   }, timeoutMs);
   return new Promise((resolve) => {
     child.once("exit", (code) => {

@@ -253,7 +253,7 @@ try {
           githubRateLimitPoints: after.github.rateLimitPoints - before.github.rateLimitPoints,
           githubByRoute,
           daemonCpuPercentOfOneCore: round(((after.cpu - before.cpu) / wallMs) * 100),
-          // The state proper (snapshot and journals); the lock's lease (state.json.lock, renewed
+          // The state proper (the database and the cursors' document); the lock's lease (state.json.lock, renewed
           // every 10 s as the holder's sign of life) is not the state and is counted apart.
           stateFileEvents: events.filter((e) => !e.includes(".lock")).length,
           stateFilesTouched: [...new Set(events.filter((e) => !e.includes(".lock")))],

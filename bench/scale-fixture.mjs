@@ -18,8 +18,13 @@
 // month ago, ending in two months (`acceptance.default: 90d`), so none is due during the bench.
 // With --counters, the JSON line also has `countersUrl` (127.0.0.1): GET it for the stand-in's
 // and the simulator's request counters ({github, platform}), to check that a run wrote nothing.
+// With --state-dist DIR, the state at --state is stored through the state API of the build whose
+// dist/ is DIR (bench/store-seed.mjs) instead of this checkout's.
+// With --also-state FILE --also-dist DIR, the very same state is also stored at FILE through the
+// state API of the build whose dist/ is DIR (bench/store-seed.mjs), so that two builds paired by
+// bench/store-pair.mjs start from one world; the JSON line then also has `alsoStateBytes`.
 // Usage: node bench/scale-fixture.mjs --threats N [--seed S] [--state FILE] [--repo owner/name] [--workflow] [--slices]
-//          [--groups P] [--accepted P] [--counters]
+//          [--groups P] [--accepted P] [--counters] [--state-dist DIR] [--also-state FILE --also-dist DIR]
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
@@ -47,6 +52,9 @@ const { values } = parseArgs({
     groups: { type: "string", default: "0" },
     accepted: { type: "string", default: "0" },
     counters: { type: "boolean", default: false },
+    "state-dist": { type: "string" },
+    "also-state": { type: "string" },
+    "also-dist": { type: "string" },
   },
 });
 const threats = Number(values.threats);
@@ -279,10 +287,15 @@ let groupStats = { groups: 0, grouped: 0 };
 let acceptedCount = 0;
 let mapped = 0;
 let stateBytes = 0;
+let alsoStateBytes;
 if (values.state) {
   const state = await v1State();
   mapped = Object.keys(state.threats).length;
-  stateBytes = await seedStore(values.state, state);
+  stateBytes = await seedStore(values.state, state, values["state-dist"]);
+  if (values["also-state"]) {
+    if (!values["also-dist"]) throw new Error("--also-state needs --also-dist DIR (a built dist/)");
+    alsoStateBytes = await seedStore(values["also-state"], state, values["also-dist"]);
+  }
 }
 // The far sides' request counters, for a caller in another process (bench/everything-on.mjs).
 let countersUrl;
@@ -302,6 +315,7 @@ process.stdout.write(
     threats,
     mapped,
     stateBytes,
+    ...(alsoStateBytes !== undefined ? { alsoStateBytes } : {}),
     ...(values.groups !== "0" ? groupStats : {}),
     ...(values.accepted !== "0" ? { accepted: acceptedCount } : {}),
     ...(countersUrl ? { countersUrl } : {}),

@@ -1,12 +1,12 @@
 // Start-up of two builds of the CLI, paired: an idle `sync --json` and a `status --json` over the
-// same N-threat world (bench/scale-fixture.mjs), each build with its own copy of the state (each
-// converts it to its own store with one `sync` first), run alternately A B A B … after a warm-up
+// same N-threat world (bench/scale-fixture.mjs), each build with its own copy of the state (stored
+// through that build's own state API: bench/store-seed.mjs; one `sync` first), run alternately A B A B … after a warm-up
 // (which also fills Node's compile cache). CPU is user + sys of the finished child as the kernel
 // accounts it, peak RSS its VmHWM (/usr/bin/time); wall includes process start. Medians, and the
 // B/A ratio of CPU taken pair by pair (noisy machines: read the CPU and the ratio, not the wall).
 // Usage: node bench/startup-pair.mjs --a DIR_WITH_DIST --b DIR_WITH_DIST [--threats 50000] [--pairs 10]
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -23,7 +23,19 @@ const { values } = parseArgs({
 if (!values.a || !values.b) throw new Error("usage: --a DIR --b DIR (each holding a built dist/)");
 const builds = { A: resolve(values.a), B: resolve(values.b) };
 const root = mkdtempSync(join(tmpdir(), "tb-startup-"));
-const fx = await startFixture(["--threats", values.threats, "--state", join(root, "state.json")]);
+for (const build of ["A", "B"]) mkdirSync(join(root, build));
+const fx = await startFixture([
+  "--threats",
+  values.threats,
+  "--state",
+  join(root, "A", "state.json"),
+  "--state-dist",
+  join(builds.A, "dist"),
+  "--also-state",
+  join(root, "B", "state.json"),
+  "--also-dist",
+  join(builds.B, "dist"),
+]);
 
 function run(build, dir, args) {
   const out = join(dir, ".time");
@@ -54,11 +66,9 @@ const dirs = {};
 try {
   for (const build of ["A", "B"]) {
     const dir = join(root, build);
-    mkdirSync(dir);
-    copyFileSync(join(root, "state.json"), join(dir, "state.json"));
     writeConfig(dir, fx);
     dirs[build] = dir;
-    run(build, dir, ["sync", "--json"]); // converts the state to this build's store
+    run(build, dir, ["sync", "--json"]); // reads both streams from the start (every item a re-delivery)
     run(build, dir, ["sync", "--json"]); // warm-up
     run(build, dir, ["status", "--json"]);
   }
