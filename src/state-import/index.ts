@@ -11,11 +11,11 @@ import {
 
 /**
  * The one-time import of a state written before the SQLite store: the snapshot at `state.path`
- * (snapshot.ts) and its journals `<path>.journal.<gen>` (journal.ts). Everything in this folder serves it alone, and goes once no
- * such state is left to import. The snapshot versions read are those the release before this one
- * writes (3 and 6 with codec `threat-4`, 7 with `threat-8`: snapshot.ts); older formats (a
- * version-1 state file, store versions 2, 4 and 5, version 6 with codec `threat-7`) are refused
- * with `state_too_old`: that release reads them and writes one of those.
+ * (snapshot.ts) and its journals `<path>.journal.<gen>` (journal.ts). Everything in this folder
+ * serves it alone, and goes once no such state is left to import. The snapshot versions read are
+ * those the release before this one writes (3 and 6 with codec `threat-4`, 7 with `threat-8`);
+ * older formats (a version-1 state file, store versions 2, 4 and 5, version 6 with codec
+ * `threat-7`) are refused with `state_too_old`: that release reads them and writes one of those.
  */
 
 /** The text of the file at `path` (null: no such file). */

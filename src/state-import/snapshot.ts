@@ -91,9 +91,7 @@ function checkCodec(version: number, name: string, block: z.infer<typeof Block>,
       `store version 6 with ${codec === "raw-pack" ? "a raw-pack without CRC-32" : "codec threat-7"}`,
     );
   const threats = THREATS_CODEC_OF_VERSION.get(version);
-  const fits =
-    codec === "raw" ||
-    (codec === "raw-pack" ? version >= PACK_VERSION : /^threat-/.test(codec) && codec === threats);
+  const fits = codec === "raw" || (codec === "raw-pack" ? version >= PACK_VERSION : codec === threats);
   need(fits, `collections.${name}.codec: store version ${version} holds no codec ${JSON.stringify(codec)}`);
 }
 

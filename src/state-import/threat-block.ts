@@ -122,7 +122,7 @@ function workflowOf(block: ThreatBlock, cell: Cell, i: number): JsonObject | nul
   return out;
 }
 
-/** The rows of a `threat-8` block; FormatError naming the first cell that is not as written. */
+/** The rows of a `threat-4` or `threat-8` block; FormatError naming the first cell that is not as written. */
 export function decodeThreatBlock(value: unknown): ThreatRows {
   const block = parseWith(ThreatBlock, value);
   const threat4 = block.codec === "threat-4";
