@@ -1,15 +1,21 @@
 import { copyFile, open, readFile, rm } from "node:fs/promises";
 import { StateError, errnoCode } from "../state/errors.js";
 import { journalsOf, replayJournals } from "./journal.js";
-import { decodeSnapshot, STORE_FORMAT, STORE_VERSION, type StoreView } from "./snapshot.js";
+import {
+  decodeSnapshot,
+  STORE_FORMAT,
+  THREATS_CODEC_OF_VERSION,
+  tooOld,
+  type StoreView,
+} from "./snapshot.js";
 
 /**
  * The one-time import of a state written before the SQLite store: the snapshot at `state.path`
- * (store version 7, codec `threat-8`, the newest format: snapshot.ts) and its journals
- * `<path>.journal.<gen>` (journal.ts). Everything in this folder serves it alone, and goes once no
- * such state is left to import. Older formats (a version-1 state file; store versions 2 to 6,
- * codecs `threat-3` to `threat-7`) are refused with `state_too_old`: the release before this one
- * reads them and writes version 7.
+ * (snapshot.ts) and its journals `<path>.journal.<gen>` (journal.ts). Everything in this folder
+ * serves it alone, and goes once no such state is left to import. The snapshot versions read are
+ * those the release before this one writes (3 and 6 with codec `threat-4`, 7 with `threat-8`);
+ * older formats (a version-1 state file, store versions 2, 4 and 5, version 6 with codec
+ * `threat-7`) are refused with `state_too_old`: that release reads them and writes one of those.
  */
 
 /** The text of the file at `path` (null: no such file). */
@@ -57,13 +63,8 @@ export async function importLegacyState(
   const version = text === null ? null : snapshotVersion(text.trimStart());
   if (text !== null && version === null) return false;
   if (text === null && journals.length === 0) return false;
-  if (version !== null && version !== STORE_VERSION)
-    throw new StateError(
-      "state_too_old",
-      `state file ${path} is of an older format (${version === 1 ? "a version-1 state file" : `store version ${version}`}) ` +
-        "that this threatbridge no longer reads: run the previous release once (it converts the file), then this one",
-      { file: path },
-    );
+  if (version !== null && version < 7 && !THREATS_CODEC_OF_VERSION.has(version))
+    throw tooOld(path, version === 1 ? "a version-1 state file" : `store version ${version}`);
   const view: StoreView =
     text === null ? { gen: 0, seq: 0, meta: new Map(), collections: new Map() } : decodeSnapshot(text, path);
   await replayJournals(path, view);

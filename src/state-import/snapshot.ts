@@ -16,14 +16,38 @@ import { ThreatRows } from "./threat-rows.js";
 
 /**
  * The snapshot of the store before SQLite: one JSON document, `{"format": "threatbridge-store",
- * "version": 7, "gen", "seq", "meta", "collections"}`. `seq` is the last commit it holds, `gen` the
+ * "version", "gen", "seq", "meta", "collections"}`. `seq` is the last commit it holds, `gen` the
  * journal generation that continues it. A collection is `raw` (`rows`: `[key, value]` pairs),
  * `raw-pack` (those rows' JSON text deflated, with the CRC-32 of the deflated bytes: the groups)
- * or, for the threats, `threat-8` (threat-block.ts).
+ * or, for the threats, `threat-4` or `threat-8` (threat-block.ts).
+ *
+ * The previous release writes three versions, by what the state holds: 7 when a threat has
+ * workflow data (an SLA, an occurrence, a slice: codec `threat-8`), else 6 when a collection is a
+ * `raw-pack` (the groups), else 3; the threats of 3 and 6 are codec `threat-4`. Those are read.
+ * Every other version, and version 6 as the releases before it wrote it (codec `threat-7`, a
+ * `raw-pack` without CRC), is `state_too_old`: the previous release reads them and writes one of
+ * these. A snapshot whose version and content disagree otherwise is damaged: `state_corrupt`.
  */
 
 export const STORE_FORMAT = "threatbridge-store";
-export const STORE_VERSION = 7;
+/** The versions read, each with the codec its threats are written in. */
+export const THREATS_CODEC_OF_VERSION: ReadonlyMap<number, string> = new Map([
+  [3, "threat-4"],
+  [6, "threat-4"],
+  [7, "threat-8"],
+]);
+/** The first version whose collections may be `raw-pack`. */
+const PACK_VERSION = 6;
+
+/** The refusal of a state the previous release must convert first (`format` names what it is). */
+export function tooOld(path: string, format: string): StateError {
+  return new StateError(
+    "state_too_old",
+    `state file ${path} is of an older format (${format}) that this threatbridge no longer reads: ` +
+      "run the previous release once (it converts the file), then this one",
+    { file: path },
+  );
+}
 
 const LEFT_UNTOUCHED =
   "it was left untouched: restore it from a backup, or move it aside and run `threatbridge reconcile` to rebuild the mapping";
@@ -43,20 +67,36 @@ export function newRows(collection: string): Rows {
   return collection === "threats" ? new ThreatRows() : new Map<string, Json>();
 }
 
-const Block = z.looseObject({ codec: z.enum(["raw", "raw-pack", "threat-8"]) });
+const Block = z.looseObject({ codec: z.string() });
 const RawBlock = z.object({ codec: z.literal("raw"), rows: KeyedRows });
 const PackBlock = z.object({ codec: z.literal("raw-pack"), pack: z.string(), crc: z.string() });
 const Snapshot = z.object({
   format: z.literal(STORE_FORMAT),
-  version: z.literal(STORE_VERSION),
+  version: z.int().refine((version) => THREATS_CODEC_OF_VERSION.has(version), "a store version not read"),
   gen: z.int().positive(),
   seq: z.int().nonnegative(),
   meta: z.record(z.string(), ParsedJson),
   collections: z.record(z.string(), Block),
 });
 
+/**
+ * Refuses a collection's codec that store `version` does not hold: a FormatError (damage), or
+ * state_too_old when it is version 6 as the releases before the previous one wrote it.
+ */
+function checkCodec(version: number, name: string, block: z.infer<typeof Block>, path: string): void {
+  const { codec } = block;
+  if (version === PACK_VERSION && (codec === "threat-7" || (codec === "raw-pack" && !("crc" in block))))
+    throw tooOld(
+      path,
+      `store version 6 with ${codec === "raw-pack" ? "a raw-pack without CRC-32" : "codec threat-7"}`,
+    );
+  const threats = THREATS_CODEC_OF_VERSION.get(version);
+  const fits = codec === "raw" || (codec === "raw-pack" ? version >= PACK_VERSION : codec === threats);
+  need(fits, `collections.${name}.codec: store version ${version} holds no codec ${JSON.stringify(codec)}`);
+}
+
 function decodeCollection(name: string, block: z.infer<typeof Block>): Rows {
-  if (block.codec === "threat-8") return decodeThreatBlock(block);
+  if (block.codec === "threat-4" || block.codec === "threat-8") return decodeThreatBlock(block);
   if (block.codec === "raw") {
     const rows = newRows(name);
     for (const [key, value] of parseWith(RawBlock, block).rows) rows.set(key, value);
@@ -85,6 +125,7 @@ export function decodeSnapshot(text: string, path: string): StoreView {
     const doc = parseWith(Snapshot, raw);
     const collections = new Map<string, Rows>();
     for (const [name, block] of Object.entries(doc.collections)) {
+      checkCodec(doc.version, name, block, path);
       try {
         collections.set(name, decodeCollection(name, block));
       } catch (err) {

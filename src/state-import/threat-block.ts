@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FormatError, isInt, need, parseWith, unpackRows, type JsonObject } from "./packs.js";
+import { FormatError, isInt, KeyedRows, need, parseWith, unpackRows, type JsonObject } from "./packs.js";
 import { cellsOf, PACKED_COLUMNS, packedColumns, sliceCells } from "./threat-packs.js";
 import { isIssueId, ThreatRows } from "./threat-rows.js";
 
@@ -13,6 +13,11 @@ import { isIssueId, ThreatRows } from "./threat-rows.js";
  * `slaMilestone` an index into `milestones`, -1: none) and `occurrence` (0: the first). Each
  * feature's slices (`sliceNames[k]`) are `slicePacks[k]`. The records of any other shape are whole
  * in `rawPack` (`rest` and `raw`, of the codecs before, are empty).
+ *
+ * Codec `threat-4` (store versions 3 and 6: no threat has workflow data) is the same block without
+ * the features: every column a JSON array (none of digits), GitHub's issue id, when some issue's
+ * is known, the column `issueId` beside the others, and the records of any other shape whole in
+ * `raw` (`[id, record]` pairs).
  */
 
 const BASE_COLUMNS = [
@@ -34,7 +39,7 @@ const MAX_INT32 = 2 ** 31 - 1;
 
 const Strings = z.array(z.string());
 const ThreatBlock = z.looseObject({
-  codec: z.literal("threat-8"),
+  codec: z.enum(["threat-4", "threat-8"]),
   ids: Strings,
   colPack: z.string().optional(),
   slaBase: z.int().optional(),
@@ -42,7 +47,7 @@ const ThreatBlock = z.looseObject({
   sliceNames: Strings.optional(),
   slicePacks: Strings.optional(),
   rest: z.tuple([]),
-  raw: z.tuple([]),
+  raw: KeyedRows,
   rawPack: z.string().optional(),
   repos: Strings,
   statuses: Strings,
@@ -51,6 +56,17 @@ const ThreatBlock = z.looseObject({
   milestones: Strings.optional(),
 });
 type ThreatBlock = z.infer<typeof ThreatBlock>;
+/** What a `threat-4` block never holds: the features' columns and lists, and threat-8's packs. */
+const NOT_IN_THREAT_4 = [
+  ...PACKED_COLUMNS.filter((name) => name !== "issueId"),
+  "colPack",
+  "slaBase",
+  "slaSpans",
+  "sliceNames",
+  "slicePacks",
+  "rawPack",
+  "milestones",
+];
 
 /** `list[cell]` when the cell is an index into it, else undefined. */
 const at = <T>(list: readonly T[], cell: unknown): T | undefined =>
@@ -106,9 +122,13 @@ function workflowOf(block: ThreatBlock, cell: Cell, i: number): JsonObject | nul
   return out;
 }
 
-/** The rows of a `threat-8` block; FormatError naming the first cell that is not as written. */
+/** The rows of a `threat-4` or `threat-8` block; FormatError naming the first cell that is not as written. */
 export function decodeThreatBlock(value: unknown): ThreatRows {
   const block = parseWith(ThreatBlock, value);
+  const threat4 = block.codec === "threat-4";
+  if (threat4)
+    for (const name of NOT_IN_THREAT_4) need(block[name] === undefined, `codec threat-4 holds no ${name}`);
+  else need(block.raw.length === 0, "codec threat-8 holds its other records in rawPack, not raw");
   const count = block.ids.length;
   const packed = block.colPack === undefined ? {} : packedColumns(block.colPack);
   const columns = new Map<string, unknown[]>();
@@ -118,7 +138,7 @@ export function decodeThreatBlock(value: unknown): ThreatRows {
       packed[name] === undefined || block[name] === undefined,
       `column ${name} is both in colPack and outside it`,
     );
-    if (cells !== undefined) columns.set(name, cellsOf(name, cells, count));
+    if (cells !== undefined) columns.set(name, cellsOf(name, cells, count, !threat4));
     else need(PACKED_COLUMNS.includes(name), `column ${name} is missing`);
   }
   const cell: Cell = (name, i) => columns.get(name)?.[i];
@@ -160,7 +180,8 @@ export function decodeThreatBlock(value: unknown): ThreatRows {
     if (own.length > 0) record["slices"] = Object.fromEntries(own);
     if (!rows.add(id, record)) throw new FormatError(`threat ${id} appears twice`);
   }
-  if (block.rawPack !== undefined)
-    for (const [id, value] of unpackRows(block.rawPack, "rawPack")) rows.set(id, value);
+  // As the old table loaded them: after the column rows, each set as if written anew.
+  const whole = block.rawPack === undefined ? block.raw : unpackRows(block.rawPack, "rawPack");
+  for (const [id, value] of whole) rows.set(id, value);
   return rows;
 }

@@ -28,10 +28,10 @@ const PackHead = z.object({
   ),
 });
 
-/** A column's cells: an array, or a string of digits read as numbers. */
-export function cellsOf(name: string, column: unknown, count: number): unknown[] {
+/** A column's cells: an array, or (where `digits` allows) a string of digits read as numbers. */
+export function cellsOf(name: string, column: unknown, count: number, digits: boolean): unknown[] {
   let cells = column;
-  if (typeof column === "string" && DIGIT_COLUMNS.includes(name)) {
+  if (digits && typeof column === "string" && DIGIT_COLUMNS.includes(name)) {
     need(/^[0-9]*$/.test(column), `column ${name} holds a character that is not a digit`);
     const zero = OFFSET_ONE.includes(name) ? 49 : 48;
     cells = Array.from(column, (digit) => digit.charCodeAt(0) - zero);

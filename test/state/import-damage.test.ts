@@ -187,3 +187,53 @@ describe("a store version 7 snapshot that does not decode is state_corrupt, unto
     await expectRefused(path, /state file .* is not valid JSON/);
   });
 });
+
+describe("a snapshot whose store version and codecs disagree (no release wrote it) is state_corrupt, untouched", () => {
+  type Edit = (doc: { version: number; collections: Record<string, Record<string, unknown>> }) => void;
+  const damages: [string, string, Edit, RegExp][] = [
+    [
+      "version 7 with threats of codec threat-4",
+      "threat-4-v3",
+      (d) => (d.version = 7),
+      /collections\.threats\.codec: store version 7 holds no codec "threat-4"/,
+    ],
+    [
+      "version 6 with threats of codec threat-8",
+      "threat-8-codec",
+      (d) => (d.version = 6),
+      /collections\.threats\.codec: store version 6 holds no codec "threat-8"/,
+    ],
+    [
+      "version 3 with a raw-pack",
+      "threat-4-v6",
+      (d) => (d.version = 3),
+      /collections\.groups\.codec: store version 3 holds no codec "raw-pack"/,
+    ],
+    [
+      "a version no release wrote",
+      "threat-8-codec",
+      (d) => (d.version = 8),
+      /version: a store version not read/,
+    ],
+    [
+      "a threat-4 block with an SLA column",
+      "threat-4-v3",
+      (d) => (d.collections["threats"] = { ...d.collections["threats"], slaSince: [] }),
+      /codec threat-4 holds no slaSince/,
+    ],
+    [
+      "a threat-4 column written as digits",
+      "threat-4-v3",
+      (d) => (d.collections["threats"] = { ...d.collections["threats"], severity: "0123" }),
+      /column severity is not an array/,
+    ],
+  ];
+  for (const [what, fixture, damage, message] of damages)
+    it(`${what}`, async () => {
+      const path = await copyOf(fixture);
+      const doc = JSON.parse(await readFile(path, "utf8")) as Parameters<Edit>[0];
+      damage(doc);
+      await writeFile(path, JSON.stringify(doc));
+      await expectRefused(path, message);
+    });
+});

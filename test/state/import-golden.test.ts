@@ -15,6 +15,13 @@ import { importLegacyState, type ImportTarget } from "../../src/state-import/ind
  *   changes and pending views, intents, retry sets, assets, cursors and watermarks; a journal of a
  *   generation older than the snapshot (skipped), two live generations, a torn last line.
  * - threat-8-codec: the old store's codec fixture (slice tags, a rawPack, a `json` slice column).
+ * - threat-4-v3 and threat-4-v6: a state without workflow data, which the previous release writes
+ *   as store version 3 (codec `threat-4`), and as version 6 when it has groups (a `raw-pack`):
+ *   34 threats (issues with and without id, link and asset, on two bases; two records the table
+ *   kept whole), assets, queue, intents, retry sets and cursors, a snapshot with two live journal
+ *   generations after it (a compaction cut short). Their golden files are what the previous
+ *   release's store, opened read-only on the same files, gave back: each collection's entries in
+ *   its order, then the meta.
  */
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -37,7 +44,14 @@ async function importedText(path: string): Promise<string> {
 }
 
 describe("the import writes the same rows, meta and JSON text as the old store's importer", () => {
-  for (const name of ["threat-8", "threat-8-rich", "threat-8-codec", "threat-8-edges"])
+  for (const name of [
+    "threat-8",
+    "threat-8-rich",
+    "threat-8-codec",
+    "threat-8-edges",
+    "threat-4-v3",
+    "threat-4-v6",
+  ])
     it(`${name}: every row and meta value, in the same order, byte for byte`, async () => {
       const golden = await readFile(join(FIXTURES, "golden", `${name}.jsonl`), "utf8");
       const imported = await importedText(join(FIXTURES, name, "state.json"));

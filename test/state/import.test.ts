@@ -7,7 +7,9 @@ import { openStateStore, StateError } from "../../src/state/index.js";
 /**
  * The one-time import of a state written before the SQLite store (src/state-import/): the fixture
  * in fixtures/threat-8 is what the previous release's `sync` wrote (store version 7, codec
- * `threat-8` snapshot plus its journal) for 13 threats with grouping, an SLA and notes on.
+ * `threat-8` snapshot plus its journal) for 13 threats with grouping, an SLA and notes on;
+ * fixtures/threat-4-v3 and -v6 are the same release's store without workflow data (store version
+ * 3, and 6 with groups).
  */
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "threat-8");
@@ -83,17 +85,62 @@ describe("today's state files are imported once on first open", () => {
     expect(after).toEqual(before);
   });
 
-  it("older formats (a version-1 state file, a store version before 7) are refused with state_too_old, untouched", async () => {
+  it("store versions 3 and 6 (codec threat-4: no workflow data, and groups in 6), as the previous release writes them, are imported with their journals", async () => {
+    for (const [fixture, groups] of [
+      ["threat-4-v3", 0],
+      ["threat-4-v6", 2],
+    ] as const) {
+      dir = await mkdtemp(join(tmpdir(), "threatbridge-import-"));
+      await cp(join(import.meta.dirname, "fixtures", fixture), dir, { recursive: true });
+      const path = join(dir, "state.json");
+      const store = await openStateStore(path);
+      expect(store.stored).toBe(true);
+      // 34 threats written, t4 deleted by the first journal generation; two records kept whole.
+      expect(store.size("threats")).toBe(35);
+      expect(store.size("groups")).toBe(groups);
+      expect(store.get("threats", "t4")).toBeUndefined();
+      // The second generation's commit: t7's new severity, asset a4 and the watermark.
+      expect(store.get("threats", "t7")).toMatchObject({
+        severity: 4,
+        issue: { repo: "acme/sec", number: 8 },
+      });
+      expect(store.get("assets", "a4")).toMatchObject({ name: "host4", deleted: true });
+      expect(store.getMeta("cursors")).toEqual({ threats: "c2", assets: "a1" });
+      expect(store.get("threats", "odd")).toMatchObject({ gone: true });
+      await store.close();
+      expect((await readdir(dir)).sort()).toEqual([
+        "state.db",
+        "state.json",
+        "state.json.bak",
+        "state.json.journal.1.bak",
+        "state.json.journal.2.bak",
+      ]);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("older formats the previous release reads but never writes (a version-1 state file, store versions 2, 4 and 5, version 6 with codec threat-7 or a pack without CRC-32) are refused with state_too_old, untouched", async () => {
     dir = await mkdtemp(join(tmpdir(), "threatbridge-import-"));
     const path = join(dir, "state.json");
-    for (const text of [
-      JSON.stringify({ version: 1, cursors: { assets: null, threats: null } }),
-      JSON.stringify({ format: "threatbridge-store", version: 6, gen: 1, seq: 1, meta: {}, collections: {} }),
-    ]) {
+    const store = (version: number, collections: object): string =>
+      JSON.stringify({ format: "threatbridge-store", version, gen: 1, seq: 1, meta: {}, collections });
+    for (const [text, format] of [
+      [JSON.stringify({ version: 1, cursors: { assets: null, threats: null } }), "a version-1 state file"],
+      [store(2, {}), "store version 2"],
+      [store(4, {}), "store version 4"],
+      [store(5, {}), "store version 5"],
+      [store(6, { threats: { codec: "threat-7" } }), "store version 6 with codec threat-7"],
+      [
+        store(6, { groups: { codec: "raw-pack", pack: "2:eJyLjgUAARUAuQ==" } }),
+        "store version 6 with a raw-pack",
+      ],
+    ] as [string, string][]) {
       await writeFile(path, text);
       const refused = await openStateStore(path).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(StateError);
       expect((refused as StateError).code).toBe("state_too_old");
+      expect((refused as StateError).message).toContain(format);
+      expect((refused as StateError).message).toMatch(/run the previous release once/);
       expect(await readFile(path, "utf8")).toBe(text);
       expect((await readdir(dir)).sort()).toEqual(["state.json"]);
     }
