@@ -52,8 +52,8 @@ export class ThreatQueries {
 
   /** The records of an uncommon shape (a refusal, a risk acceptance, a recurrence's origin…). */
   *uncommon(): IterableIterator<[string, Json]> {
-    for (const row of this.rows.pages("id, value", UNCOMMON(this.rows.table)))
-      yield [String(row["id"]), JSON.parse(String(row["value"])) as Json];
+    for (const row of this.rows.pages(this.rows.columns, UNCOMMON(this.rows.table)))
+      yield [String(row["id"]), this.rows.valueOf(row)];
   }
 
   /** Counts for `status`, and the records with a refused step or a deleted issue. */
@@ -78,10 +78,10 @@ export class ThreatQueries {
     }
     const special: [string, Json][] = [];
     for (const row of this.rows.pages(
-      "id, value",
+      this.rows.columns,
       `value ->> '$.refused' IS NOT NULL OR value ->> '$.deletedIssue' IS NOT NULL`,
     ))
-      special.push([String(row["id"]), JSON.parse(String(row["value"])) as Json]);
+      special.push([String(row["id"]), this.rows.valueOf(row)]);
     return { tally, special };
   }
 
@@ -104,10 +104,11 @@ export class ThreatQueries {
     return typeof due === "number" ? Math.floor(due * 1000) : Number.POSITIVE_INFINITY;
   }
 
-  /** Every record's slice of one feature (ThreatRecord.slices). */
+  /** Every record's slice of one feature (ThreatRecord.slices: its `feature_data` rows), in the rows' order. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
     const statement = this.rows.statement(
-      `SELECT t.id AS id, s.value AS slice FROM ${this.rows.table} AS t, json_each(t.value, '$.slices') AS s WHERE s.key = ?`,
+      `SELECT t.id AS id, f.value AS slice FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
+         WHERE f.feature = ? ORDER BY t.rowid`,
     );
     for (const row of statement.iterate(feature)) visit(String(row["id"]), String(row["slice"]));
   }
