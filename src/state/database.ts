@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../observability/index.js";
-import { importLegacyState } from "../state-import/index.js";
+import { importLegacyState, type ImportTarget } from "../state-import/index.js";
 import { syncDirectory } from "./atomic-write.js";
+import { legacyThreatRow } from "./legacy-rows.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
 
@@ -291,6 +292,19 @@ function connect(file: string, readOnly: boolean): Database {
   return database;
 }
 
+/** The database as the import writes into it: its threat rows given today's shape (legacy-rows.ts). */
+function importTarget(db: Db): ImportTarget {
+  return {
+    rows: (collection) => {
+      const rows = db.rows(collection);
+      if (collection !== "threats") return { set: (key, value) => rows.set(key, value as Json) };
+      return { set: (key, value) => rows.set(key, legacyThreatRow(value as Json)) };
+    },
+    setMeta: (key, value) => db.setMeta(key, value as Json),
+    begin: () => db.begin(),
+  };
+}
+
 /**
  * Opens the database at `dbPath`. A state of the store before this one at `path` (its snapshot
  * and journals) is imported first, once (state-import/): into a new file, renamed into place when
@@ -306,10 +320,12 @@ export async function openDatabase(
   if (opts.readOnly) {
     const memory = connect(":memory:", false);
     const db = new Db(memory, false);
-    const imported = await importLegacyState(path, db, { readOnly: true }).catch((err: unknown) => {
-      db.close();
-      throw err;
-    });
+    const imported = await importLegacyState(path, importTarget(db), { readOnly: true }).catch(
+      (err: unknown) => {
+        db.close();
+        throw err;
+      },
+    );
     db.commit();
     return { db: new Db(memory, true), imported };
   }
@@ -319,7 +335,7 @@ export async function openDatabase(
   const db = new Db(connect(draft, false), false);
   let imported: boolean;
   try {
-    imported = await importLegacyState(path, db, { readOnly: false });
+    imported = await importLegacyState(path, importTarget(db), { readOnly: false });
     db.commit();
   } catch (err) {
     // Refused or failed: nothing is left behind, the old files are as they were.

@@ -14,6 +14,6 @@ export {
   type StateStoreOptions,
 } from "./store.js";
 export type { Json } from "./database.js";
-export { ThreatQueries } from "./threat-queries.js";
+export { ThreatQueries, type SliceTime } from "./threat-queries.js";
 export { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 export { isoCanonicalMs } from "./iso-ms.js";

@@ -133,3 +133,19 @@ export function stepCommented(record: ThreatRecord, step: string): ThreatRecord 
   for (const feature of FEATURES) if (feature.stepCommented) out = feature.stepCommented(out, step);
   return out;
 }
+
+/** Which of the threat's issues the record maps (its marker's number; 1: the first): every feature is asked, configured or not. */
+export function markerNumberOf(record: ThreatRecord | undefined): number {
+  let number = 1;
+  if (record === undefined) return number;
+  for (const feature of FEATURES)
+    if (feature.marker) number = Math.max(number, feature.marker.numberOf(record));
+  return number;
+}
+
+/** The record of a threat whose issue, marked with that number, was taken over: every feature, configured or not. */
+export function markerAdopted(record: ThreatRecord, number: number): ThreatRecord {
+  let out = record;
+  for (const feature of FEATURES) if (feature.marker) out = feature.marker.adopted(out, number);
+  return out;
+}

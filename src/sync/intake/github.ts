@@ -1,8 +1,8 @@
 import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
-import { issueFound, pluggedFor } from "../features/registry.js";
+import { issueFound, markerAdopted, markerNumberOf, pluggedFor } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
-import { isGroupIssue } from "../../shared/index.js";
+import { isGroupIssue, parseMarkerFound } from "../../shared/index.js";
 import { compareIso } from "../../shared/iso-time.js";
 import { noteSingleIssueSeen } from "../groups/single-members.js";
 import type { ThreatRecord } from "../../state/index.js";
@@ -26,7 +26,8 @@ export function reposToWatch(ctx: SyncContext): string[] {
 }
 
 function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: IssueSnapshot): void {
-  putThreat(ctx, threatId, issueFound(ctx.config, record, issue));
+  const numbered = markerAdopted(record, parseMarkerFound(issue.body)?.occurrence ?? 1);
+  putThreat(ctx, threatId, issueFound(ctx.config, numbered, issue));
   ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
 }
 
@@ -59,7 +60,8 @@ function absorbIssue(
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;
-  const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
+  const record = ctx.state.threats.get(threatId);
+  const result = applyIssueSeen(record, issue, issueRecord(issue), markerNumberOf(record));
   if (result.kind === "ignored") return null;
   for (const feature of pluggedFor(ctx.config).onIssueChange) feature.onIssueChange?.(ctx, threatId, issue);
   if (result.kind === "adopt") {

@@ -3,7 +3,9 @@ import { noteBreachLabel, slaOnVersion } from "./intake.js";
 import { slaClock } from "./clock.js";
 import { formatSla, storedSlaCounts } from "./counts.js";
 import { milestoneOnCreate, planSla, slaPolicy } from "./plan.js";
-import { slaSinceRecovered, slaView } from "./transitions.js";
+import { slaShown, slaSinceRecovered } from "./transitions.js";
+import { slaOf } from "./slice.js";
+import { SEVERITIES } from "../../../shared/severity.js";
 import { parseSlaSince } from "../../../shared/index.js";
 import { slaBreachAction } from "./breach-action.js";
 import { slaMilestoneAction } from "./milestone-action.js";
@@ -18,7 +20,9 @@ export const sla: Feature = {
   status: { counts: storedSlaCounts, line: formatSla },
   plan: (ctx, threatId, record) => planSla({ threatId, record, sla: slaPolicy(ctx) }),
   actions: { breach: slaBreachAction, milestone: slaMilestoneAction },
-  viewOf: (record, nowMs) => (record.sla ? { sla: slaView(record.sla, nowMs) } : {}),
+  viewOf: (record, nowMs) => slaShown(slaOf(record), nowMs),
+  // Switching SLAs on (or changing a duration) re-reads every threat, so issues get their due dates.
+  issueKey: (config) => [...SEVERITIES.map((name) => config.sla?.[name] ?? null), config.sla?.milestones],
   createWith: milestoneOnCreate,
   // The issue's hidden start line and its milestone: what a lost state or an older due date left.
   onIssueFound: (record, issue) =>
