@@ -1,4 +1,5 @@
-import type { Json } from "./database.js";
+/** Plain JSON (database.ts `Json`, repeated: that file imports this one). */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * The threat rows of the store before SQLite (src/state-import/ gives them as that store wrote

@@ -83,8 +83,6 @@ export interface Feature {
   onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
   /** What it adds to the threat's issue and its templates (the SLA's due day), or null: nothing. */
   viewOf?(record: ThreatRecord, nowMs: number): FeatureShown | null;
-  /** Its settings that change what every issue shows (in the render key: a change re-renders them). */
-  issueKey?(config: Config): unknown;
   /** What a new issue is created with at its asking (the SLA's weekly milestone). */
   createWith?(ctx: SyncContext, record: ThreatRecord): CreateAttributes;
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */

@@ -1,8 +1,8 @@
 import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
-import { issueFound, markerAdopted, markerNumberOf, pluggedFor } from "../features/registry.js";
+import { issueFound, markerNumberOf, pluggedFor } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
-import { isGroupIssue, parseMarkerFound } from "../../shared/index.js";
+import { isGroupIssue } from "../../shared/index.js";
 import { compareIso } from "../../shared/iso-time.js";
 import { noteSingleIssueSeen } from "../groups/single-members.js";
 import type { ThreatRecord } from "../../state/index.js";
@@ -26,8 +26,7 @@ export function reposToWatch(ctx: SyncContext): string[] {
 }
 
 function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: IssueSnapshot): void {
-  const numbered = markerAdopted(record, parseMarkerFound(issue.body)?.occurrence ?? 1);
-  putThreat(ctx, threatId, issueFound(ctx.config, numbered, issue));
+  putThreat(ctx, threatId, issueFound(ctx.config, record, issue));
   ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
 }
 

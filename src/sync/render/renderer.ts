@@ -3,7 +3,7 @@ import type { Config } from "../../config/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { Route } from "./types.js";
 import { routeShown } from "./route-line.js";
-import { featuresFor } from "../features/registry.js";
+import { featureIssueKeys } from "../../config/index.js";
 import {
   compileTemplates,
   renderIssue,
@@ -61,12 +61,9 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
     // not rewrites nothing; the list is current whenever the body is written for another reason.
     ...(relatedLimit > 0 ? [["related_assets", relatedLimit]] : []),
   ]);
-  // A feature's settings that change what issues show (an SLA's durations): switching it on, or a
+  // A feature's settings that change what issues show (config/issue-keys.ts): switching it on, or a
   // change of them, re-reads every threat, so issues get what it adds.
-  const featureKeys = featuresFor(config).flatMap((feature) => {
-    const shown = feature.issueKey?.(config);
-    return shown === undefined ? [] : [shown];
-  });
+  const featureKeys = featureIssueKeys(config);
   // A user template that names `status` shows it: then (and only then) a status change is content.
   const templatesText = JSON.stringify(config.templates);
   const templatesShowStatus = /\bstatus\b/.test(templatesText);

@@ -5,7 +5,6 @@ import { formatSla, storedSlaCounts } from "./counts.js";
 import { milestoneOnCreate, planSla, slaPolicy } from "./plan.js";
 import { slaShown, slaSinceRecovered } from "./transitions.js";
 import { slaOf } from "./slice.js";
-import { SEVERITIES } from "../../../shared/severity.js";
 import { parseSlaSince } from "../../../shared/index.js";
 import { slaBreachAction } from "./breach-action.js";
 import { slaMilestoneAction } from "./milestone-action.js";
@@ -21,8 +20,6 @@ export const sla: Feature = {
   plan: (ctx, threatId, record) => planSla({ threatId, record, sla: slaPolicy(ctx) }),
   actions: { breach: slaBreachAction, milestone: slaMilestoneAction },
   viewOf: (record, nowMs) => slaShown(slaOf(record), nowMs),
-  // Switching SLAs on (or changing a duration) re-reads every threat, so issues get their due dates.
-  issueKey: (config) => [...SEVERITIES.map((name) => config.sla?.[name] ?? null), config.sla?.milestones],
   createWith: milestoneOnCreate,
   // The issue's hidden start line and its milestone: what a lost state or an older due date left.
   onIssueFound: (record, issue) =>
