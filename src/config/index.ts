@@ -9,6 +9,7 @@ export { configJsonSchema } from "./json-schema.js";
 export { redactConfig } from "./redact.js";
 export { compileNote, compileTemplates, TemplateError, type CompiledTemplates } from "./templates.js";
 export { compileGroupTitle } from "./templates.js";
+export { featureIssueKeys } from "./issue-keys.js";
 export {
   DEFAULT_ACCEPTANCE_NOTE,
   DEFAULT_GROUP_TITLE,

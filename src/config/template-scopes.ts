@@ -13,8 +13,20 @@
 /** Stands for platform JSON whose properties are not known in advance: any path below it exists. */
 export const ANY_JSON: unique symbol = Symbol("any JSON");
 
-/** The title and body templates' scope (`templates.title`, `templates.body`). */
-export interface IssueTemplateScope {
+/**
+ * The title and body templates' scope (`templates.title`, `templates.body`): the core's variables
+ * (`CoreIssueScope`, built by sync/render/template-scope.ts) and each configured feature's (its
+ * `viewOf`'s `scope`, sync/features/), typed here so that the sample offers them.
+ */
+export type IssueTemplateScope = CoreIssueScope & FeatureIssueScopes;
+
+/** The features' variables in the issue templates' scope: a feature's `viewOf` gives exactly these. */
+export interface FeatureIssueScopes {
+  sla: { due: string; days_left: number; breached: boolean } | null;
+}
+
+/** The issue templates' variables the core renders. */
+export interface CoreIssueScope {
   threat: {
     id: string | null;
     title: string | null;
@@ -32,7 +44,6 @@ export interface IssueTemplateScope {
   };
   asset: { id: string | null; name: string | null; type: string | null };
   platform_url: string | null;
-  sla: { due: string; days_left: number; breached: boolean } | null;
   /** The route that placed the issue: its rule, counted from 0, and its line; null when none did. */
   route: { rule: number; line: string } | null;
   /** The related walk's assets (`render.related_assets`; empty when off) and how many more there are. */

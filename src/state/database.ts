@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../observability/index.js";
-import { importLegacyState } from "../state-import/index.js";
+import { importLegacyState, type ImportTarget } from "../state-import/index.js";
 import { syncDirectory } from "./atomic-write.js";
+import { legacyThreatRow } from "./legacy-rows.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
 
@@ -22,9 +23,16 @@ const TABLES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The collections whose values carry the features' data (`slices`: feature name → its text): it is
+ * stored in `feature_data`, one row per (feature, subject = the row's key), never in the row's JSON.
+ */
+const SLICED: ReadonlySet<string> = new Set(["threats", "groups"]);
+
+/**
  * One table a collection, `(id, value)`: the value is the row's JSON text, read with SQLite's JSON
  * functions where the engine asks a question of every row (threat-queries.ts). `meta` holds the
- * single values committed with the rows; `feature_data` is each feature's data on a subject.
+ * single values committed with the rows; `feature_data` is each feature's data on a subject (a
+ * threat's id or a group's key), read with its row (`Rows` of a sliced collection joins them).
  */
 const SCHEMA = `
 ${Object.values(TABLES)
@@ -33,24 +41,37 @@ ${Object.values(TABLES)
 CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS feature_data (
   feature TEXT NOT NULL, subject TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (feature, subject));
+CREATE INDEX IF NOT EXISTS feature_data_by_subject ON feature_data (subject);
 CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (lower(value ->> '$.issue.repo'), value ->> '$.issue.number')
   WHERE value ->> '$.issue.number' IS NOT NULL;
 `;
+
+/** The `slices` of a row of `table` as one JSON object (feature → text; `{}`: none), for a SELECT. */
+export const slicesOf = (table: string): string =>
+  `(SELECT json_group_object(f.feature, f.value) FROM feature_data AS f WHERE f.subject = ${table}.id)`;
 
 /**
  * One collection's rows, read and written in the database's open transaction. Over a read-only
  * connection (a dry-run plans as a sync would, and commits nothing), changes are kept in memory
  * beside the stored rows instead, and every read sees them.
+ *
+ * A sliced collection's value (SLICED) is written as two parts: its `slices`, one `feature_data`
+ * row each, and the rest as the row's JSON; a read joins them again, so callers see one value.
  */
 export class Rows {
   private readonly statements = new Map<string, Statement>();
   /** A read-only connection's changes: key → its value, undefined when deleted. */
   private overlay: Map<string, Json | undefined> | null = null;
+  /** The columns a read of whole values selects (`id`, `value`, and `slices` when sliced). */
+  readonly columns: string;
 
   constructor(
     private readonly db: Db,
     readonly table: string,
-  ) {}
+    readonly sliced = false,
+  ) {
+    this.columns = sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
+  }
 
   /** Whether changes are held in memory beside the rows (SQL over the table would miss them). */
   get changedInMemory(): boolean {
@@ -68,9 +89,11 @@ export class Rows {
       return;
     }
     this.db.begin();
+    const { row, slices } = this.sliced ? split(value) : { row: value, slices: {} };
     this.statement(
       `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
-    ).run(key, JSON.stringify(value));
+    ).run(key, JSON.stringify(row));
+    if (this.sliced) this.setSlices(key, slices);
   }
 
   delete(key: string): void {
@@ -80,6 +103,28 @@ export class Rows {
     }
     this.db.begin();
     this.statement(`DELETE FROM ${this.table} WHERE id = ?`).run(key);
+    if (this.sliced) this.statement(`DELETE FROM feature_data WHERE subject = ?`).run(key);
+  }
+
+  /** The subject's feature_data rows become `slices`: those gone deleted, the changed written. */
+  private setSlices(subject: string, slices: Record<string, string>): void {
+    const features = Object.keys(slices);
+    this.statement(
+      `DELETE FROM feature_data WHERE subject = ? AND feature NOT IN (SELECT value FROM json_each(?))`,
+    ).run(subject, JSON.stringify(features));
+    const upsert = this.statement(
+      `INSERT INTO feature_data (feature, subject, value) VALUES (?, ?, ?)
+         ON CONFLICT (feature, subject) DO UPDATE SET value = excluded.value WHERE value <> excluded.value`,
+    );
+    for (const feature of features) upsert.run(feature, subject, slices[feature] ?? "");
+  }
+
+  /** A stored row (as `columns` selects it) as its value: its JSON, with its slices when it has any. */
+  valueOf(row: Record<string, unknown>): Json {
+    const value = JSON.parse(String(row["value"])) as Json;
+    const slices = row["slices"];
+    if (typeof slices !== "string" || slices === "{}" || !isObject(value)) return value;
+    return { ...value, slices: JSON.parse(slices) as Json };
   }
 
   get size(): number {
@@ -90,12 +135,12 @@ export class Rows {
   }
 
   *entries(): IterableIterator<[string, Json]> {
-    for (const row of this.pages(`id, value`, "")) {
+    for (const row of this.pages(this.columns, "")) {
       const key = String(row["id"]);
       if (this.overlay?.has(key)) {
         const value = this.overlay.get(key);
         if (value !== undefined) yield [key, value];
-      } else yield [key, JSON.parse(String(row["value"])) as Json];
+      } else yield [key, this.valueOf(row)];
     }
     for (const [key, value] of [...(this.overlay ?? [])])
       if (value !== undefined && this.stored(key) === undefined) yield [key, value];
@@ -107,8 +152,8 @@ export class Rows {
   }
 
   private stored(key: string): Json | undefined {
-    const row = this.statement(`SELECT value FROM ${this.table} WHERE id = ?`).get(key);
-    return row === undefined ? undefined : (JSON.parse(String(row["value"])) as Json);
+    const row = this.statement(`SELECT ${this.columns} FROM ${this.table} WHERE id = ?`).get(key);
+    return row === undefined ? undefined : this.valueOf(row);
   }
 
   /**
@@ -143,6 +188,19 @@ export class Rows {
   }
 }
 
+const isObject = (v: Json): v is { [key: string]: Json } =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A sliced collection's value as written: the row's JSON, and its slices (feature → text) apart. */
+function split(value: Json): { row: Json; slices: Record<string, string> } {
+  if (!isObject(value) || !isObject(value["slices"] ?? null)) return { row: value, slices: {} };
+  const { slices, ...row } = value;
+  const texts: Record<string, string> = {};
+  for (const [feature, text] of Object.entries(slices as Record<string, Json>))
+    if (typeof text === "string") texts[feature] = text;
+  return { row, slices: texts };
+}
+
 /** The database connection: its tables' rows, the `meta` table, and the open transaction. */
 export class Db {
   private readonly rowsOf = new Map<string, Rows>();
@@ -156,11 +214,9 @@ export class Db {
   rows(collection: string): Rows {
     let rows = this.rowsOf.get(collection);
     if (rows === undefined) {
-      const table =
-        TABLES[collection] ??
-        (collection === "meta" || collection === "feature_data" ? collection : undefined);
+      const table = TABLES[collection] ?? (collection === "meta" ? collection : undefined);
       if (table === undefined) throw new Error(`no collection ${collection} in the state`);
-      rows = new Rows(this, table);
+      rows = new Rows(this, table, SLICED.has(collection));
       this.rowsOf.set(collection, rows);
     }
     return rows;
@@ -236,6 +292,19 @@ function connect(file: string, readOnly: boolean): Database {
   return database;
 }
 
+/** The database as the import writes into it: its threat rows given today's shape (legacy-rows.ts). */
+function importTarget(db: Db): ImportTarget {
+  return {
+    rows: (collection) => {
+      const rows = db.rows(collection);
+      if (collection !== "threats") return { set: (key, value) => rows.set(key, value as Json) };
+      return { set: (key, value) => rows.set(key, legacyThreatRow(value as Json)) };
+    },
+    setMeta: (key, value) => db.setMeta(key, value as Json),
+    begin: () => db.begin(),
+  };
+}
+
 /**
  * Opens the database at `dbPath`. A state of the store before this one at `path` (its snapshot
  * and journals) is imported first, once (state-import/): into a new file, renamed into place when
@@ -251,10 +320,12 @@ export async function openDatabase(
   if (opts.readOnly) {
     const memory = connect(":memory:", false);
     const db = new Db(memory, false);
-    const imported = await importLegacyState(path, db, { readOnly: true }).catch((err: unknown) => {
-      db.close();
-      throw err;
-    });
+    const imported = await importLegacyState(path, importTarget(db), { readOnly: true }).catch(
+      (err: unknown) => {
+        db.close();
+        throw err;
+      },
+    );
     db.commit();
     return { db: new Db(memory, true), imported };
   }
@@ -264,7 +335,7 @@ export async function openDatabase(
   const db = new Db(connect(draft, false), false);
   let imported: boolean;
   try {
-    imported = await importLegacyState(path, db, { readOnly: false });
+    imported = await importLegacyState(path, importTarget(db), { readOnly: false });
     db.commit();
   } catch (err) {
     // Refused or failed: nothing is left behind, the old files are as they were.

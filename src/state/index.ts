@@ -4,6 +4,6 @@ export { acquireLock, type Lock, type LockStep, type LockTimer } from "./lock.js
 export { inspectLock, LEASE_MS, RENEW_EVERY_MS } from "./lock-judge.js";
 export { openStateStore, databasePathOf, type StateStore } from "./store.js";
 export type { Json } from "./database.js";
-export { ThreatQueries } from "./threat-queries.js";
+export { ThreatQueries, type SliceTime } from "./threat-queries.js";
 export { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 export { isoCanonicalMs } from "./iso-ms.js";

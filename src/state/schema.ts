@@ -1,4 +1,7 @@
 import { z } from "zod";
+import type { ImportedShape } from "./import-shapes.js";
+
+export type { SlaRecord } from "./import-shapes.js";
 
 /**
  * The state file's schema. It is written atomically after every step that must survive a crash
@@ -26,14 +29,6 @@ export const IssueRecord = z.object({
   id: z.number().int().positive().optional(),
 });
 export type IssueRecord = z.infer<typeof IssueRecord>;
-
-export const SlaRecord = z.object({
-  since: z.iso.datetime(),
-  due: z.iso.datetime(),
-  breach: z.enum(["added", "removed"]).optional(),
-  milestone: z.string().optional(),
-});
-export type SlaRecord = z.infer<typeof SlaRecord>;
 
 export const ThreatRecord = z.object({
   /** Last effective status read from the platform (stream, single read or PATCH response). */
@@ -64,50 +59,13 @@ export const ThreatRecord = z.object({
   /** The connector closed the issue because the asset was removed; a person's reopen then wins. */
   closedForRemoval: z.boolean().optional(),
   /**
-   * The `updatedAt` of the threat's version whose issue was searched for the connector's own
-   * acceptance comments (its acceptance unknown to the state: a lost state file rebuilt from the
-   * streams), so that the search is made once per version, not at every plan.
-   */
-  acceptanceSought: z.string().optional(),
-  /**
-   * A person accepted the risk (closed the issue "not planned" with `acceptance.label`): when it
-   * ends (ISO), who and when, and how far its steps went: `accepted` (the platform holds it),
-   * `announced` (the comment naming its end is on the issue), `warned` (the `warn_before` comment
-   * too), `expired` (the platform holds `unsolved` again; the issue is reopened or recurs next).
-   */
-  acceptance: z
-    .object({
-      until: z.string(),
-      since: z.string(),
-      by: z.string(),
-      step: z.enum(["accepted", "announced", "warned", "expired"]),
-    })
-    .optional(),
-  /** Which occurrence of the threat its issue is (`recurrence: new_issue`); absent means the first. */
-  occurrence: z.int().positive().optional(),
-  /**
-   * The issue of the previous occurrence (the new one's body names it); `noted` once the comment
-   * naming the new issue is on the old one.
-   */
-  recurredFrom: z
-    .object({ repo: z.string(), number: z.int().positive(), noted: z.boolean().optional() })
-    .optional(),
-  /**
-   * The threat's SLA (config `sla`), absent when it has none: `since` (ISO) is when it was first
-   * seen unsolved by the connector (or `fields.threat.detected_at`), `due` (ISO) is `since` plus its
-   * severity's duration. `breach` says what became of the breach label: `added` by the connector
-   * (never added again for this due date, so a person who removes it is not fought), or `removed`
-   * by a person (noticed once, logged once). `milestone` is the title of the weekly milestone the
-   * connector put the issue in. A reopen keeps all of it unless `sla.restart_on_reopen`.
-   */
-  sla: SlaRecord.optional(),
-  /**
-   * The plug-in features' own slices of the record (src/sync/features/), by feature name, each an
+   * The plug-in features' own data on the threat (src/sync/features/), by feature name, each an
    * opaque string only its feature reads and writes: a new feature adds nothing to this schema.
+   * The store keeps each in `feature_data` (feature, subject = the threat's id), not in the row.
    */
   slices: z.record(z.string(), z.string()).optional(),
 });
-export type ThreatRecord = z.infer<typeof ThreatRecord>;
+export type ThreatRecord = z.infer<typeof ThreatRecord> & ImportedShape;
 
 export const AssetRecord = z.object({
   name: z.string().nullable(),

@@ -5,23 +5,25 @@ import type { Json, Rows } from "./database.js";
  * (SQLite's JSON functions read each row in C; no record is built in JavaScript), a page at a time.
  */
 
-/** Keys of a threat record that every record may have: a record with any other is uncommon. */
-const COMMON_KEYS = [
-  "status",
-  "severity",
-  "assetId",
-  "updatedAt",
-  "gone",
-  "issue",
-  "link",
-  "sla",
-  "slices",
-  "occurrence",
-];
-/** A row with a key outside COMMON_KEYS (the table's `value` named: json_each has a column of that name). */
-const UNCOMMON = (table: string): string =>
-  `EXISTS (SELECT 1 FROM json_each(${table}.value) AS j WHERE j.key NOT IN (${COMMON_KEYS.map((k) => `'${k}'`).join(", ")}))`;
-const OPEN = `value ->> '$.issue.state' = 'open' AND coalesce(value ->> '$.gone', 0) = 0`;
+/** A threat row (of alias `t`) that counts as open: an open issue, not gone. */
+const OPEN = (t: string): string =>
+  `${t}.value ->> '$.issue.state' = 'open' AND coalesce(${t}.value ->> '$.gone', 0) = 0`;
+
+/**
+ * Where a feature keeps a time in its slice, read in SQL (features/types.ts): `due`, the key of an
+ * ISO time; `unless`, a key whose presence takes the slice out of `earliest` (a step done).
+ */
+export interface SliceTime {
+  due: string;
+  unless: string;
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A slice's key as a JSON path (a feature's constant: checked, never text from outside). */
+function pathOf(key: string): string {
+  if (!KEY.test(key)) throw new Error(`a slice time's key must be a plain name, not ${key}`);
+  return `$.${key}`;
+}
 
 export interface Tally {
   known: number;
@@ -50,12 +52,6 @@ export class ThreatQueries {
     }
   }
 
-  /** The records of an uncommon shape (a refusal, a risk acceptance, a recurrence's origin…). */
-  *uncommon(): IterableIterator<[string, Json]> {
-    for (const row of this.rows.pages("id, value", UNCOMMON(this.rows.table)))
-      yield [String(row["id"]), JSON.parse(String(row["value"])) as Json];
-  }
-
   /** Counts for `status`, and the records with a refused step or a deleted issue. */
   tally(): { tally: Tally; special: [string, Json][] } {
     const tally: Tally = { known: 0, gone: 0, mapped: 0, open: 0, closed: 0, byRepository: {} };
@@ -78,36 +74,55 @@ export class ThreatQueries {
     }
     const special: [string, Json][] = [];
     for (const row of this.rows.pages(
-      "id, value",
+      this.rows.columns,
       `value ->> '$.refused' IS NOT NULL OR value ->> '$.deletedIssue' IS NOT NULL`,
     ))
-      special.push([String(row["id"]), JSON.parse(String(row["value"])) as Json]);
+      special.push([String(row["id"]), this.rows.valueOf(row)]);
     return { tally, special };
   }
 
-  /** Every threat with an SLA: its due time, whether it counts as open, whether its breach was noted. */
-  scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
-    const columns = `id, value ->> '$.sla.due' AS due, (${OPEN}) AS open, value ->> '$.sla.breach' IS NOT NULL AS breach`;
-    for (const row of this.rows.pages(columns, `value ->> '$.sla' IS NOT NULL`))
-      visit(String(row["id"]), Date.parse(String(row["due"])), row["open"] === 1, row["breach"] === 1);
+  /**
+   * Every threat with a slice of `feature`: the time at `at.due` in it, whether the threat counts
+   * as open, whether `at.unless` is set in it; from `feature_data` joined to the rows, a page at a time.
+   */
+  scanTimes(
+    feature: string,
+    at: SliceTime,
+    visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
+  ): void {
+    const page = this.rows.statement(
+      `SELECT t.rowid AS _r, t.id AS id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
+         FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
+         WHERE f.feature = ? AND t.rowid > ? ORDER BY t.rowid LIMIT 1000`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(pathOf(at.due), pathOf(at.unless), feature, after);
+      for (const row of rows)
+        visit(String(row["id"]), Date.parse(String(row["due"])), row["open"] === 1, row["unless"] === 1);
+      if (rows.length < 1000) return;
+      after = Number(rows[rows.length - 1]?.["_r"]);
+    }
   }
 
-  /** The earliest due time of an open threat's SLA whose breach is not noted (+∞: none). */
-  earliestSlaDue(): number {
+  /** The earliest time at `at.due` of an open threat's `feature` slice without `at.unless` (+∞: none). */
+  earliestTime(feature: string, at: SliceTime): number {
     const row = this.rows
       .statement(
-        `SELECT min(unixepoch(value ->> '$.sla.due', 'subsec')) AS due FROM ${this.rows.table}
-           WHERE value ->> '$.sla.due' IS NOT NULL AND value ->> '$.sla.breach' IS NULL AND ${OPEN}`,
+        `SELECT min(unixepoch(f.value ->> ?, 'subsec')) AS due
+           FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
+           WHERE f.feature = ? AND f.value ->> ? IS NULL AND ${OPEN("t")}`,
       )
-      .get();
+      .get(pathOf(at.due), feature, pathOf(at.unless));
     const due = row?.["due"];
     return typeof due === "number" ? Math.floor(due * 1000) : Number.POSITIVE_INFINITY;
   }
 
-  /** Every record's slice of one feature (ThreatRecord.slices). */
+  /** Every record's slice of one feature (ThreatRecord.slices: its `feature_data` rows), in the rows' order. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
     const statement = this.rows.statement(
-      `SELECT t.id AS id, s.value AS slice FROM ${this.rows.table} AS t, json_each(t.value, '$.slices') AS s WHERE s.key = ?`,
+      `SELECT t.id AS id, f.value AS slice FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
+         WHERE f.feature = ? ORDER BY t.rowid`,
     );
     for (const row of statement.iterate(feature)) visit(String(row["id"]), String(row["slice"]));
   }

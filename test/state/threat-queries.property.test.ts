@@ -4,6 +4,7 @@ import { openStateStore, type ThreatRecord } from "../../src/state/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import { withTempDir } from "./helpers.js";
+import { featured, type Spelled } from "../sync/feature-fields.js";
 
 /**
  * The questions the engine asks of every stored threat are answered in SQL over the database's rows
@@ -14,7 +15,7 @@ const iso = fc
   .integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2028, 0, 1) })
   .map((ms) => new Date(ms).toISOString());
 
-const record: fc.Arbitrary<ThreatRecord> = fc.record(
+const spelledRecord: fc.Arbitrary<Spelled> = fc.record(
   {
     status: fc.constantFrom("unsolved", "solved", "accepted"),
     severity: fc.integer({ min: 0, max: 4 }),
@@ -45,6 +46,15 @@ const record: fc.Arbitrary<ThreatRecord> = fc.record(
   },
   { requiredKeys: ["status", "severity", "assetId", "updatedAt"] },
 );
+/** Records with the SLA's and the acceptance's data in their slices (feature_data), beside others. */
+const record: fc.Arbitrary<ThreatRecord> = spelledRecord.map((spelled) => {
+  const { slices, ...rest } = spelled;
+  const withFeatures = featured(rest);
+  return slices === undefined
+    ? withFeatures
+    : { ...withFeatures, slices: { ...withFeatures.slices, ...slices } };
+});
+const SLA_AT = { due: "due", unless: "breach" };
 
 function collect<T extends unknown[]>(run: (visit: (...args: T) => void) => void): T[] {
   const seen: T[] = [];
@@ -53,7 +63,7 @@ function collect<T extends unknown[]>(run: (visit: (...args: T) => void) => void
 }
 
 describe("the threats' SQL queries", () => {
-  it("scan, tally, SLA scan and earliest due, slices and uncommon records equal a read of every record", async () => {
+  it("scan, tally, a feature's due times (scanTimes) and earliest due, and slices equal a read of every record", async () => {
     const { dir, cleanup } = await withTempDir();
     let n = 0;
     try {
@@ -75,20 +85,20 @@ describe("the threats' SQL queries", () => {
           const { special: plainSpecial, ...plainTally } = plain.tally();
           expect(sqlTally).toEqual(plainTally);
           expect(sqlSpecial.map(([id]) => id).sort()).toEqual(plainSpecial.map(([id]) => id).sort());
-          expect(collect((v) => sql.scanSla(v))).toEqual(collect((v) => plain.scanSla(v)));
-          for (const feature of ["notes", "project", "a'b"])
+          expect(collect((v) => sql.scanTimes("sla", SLA_AT, v))).toEqual(
+            collect((v) => plain.scanTimes("sla", SLA_AT, v)),
+          );
+          for (const feature of ["notes", "project", "a'b", "sla", "acceptance"])
             expect(collect((v) => sql.scanSlices(feature, v))).toEqual(
               collect((v) => plain.scanSlices(feature, v)),
             );
-          const uncommon = [...sql.uncommon()].map(([id]) => id);
-          for (const [id, r] of Object.entries(records))
-            if (r.acceptance || r.refused) expect(uncommon).toContain(id);
           // The earliest due of an open SLA not breached: a lower bound no such record precedes.
           let earliest = Number.POSITIVE_INFINITY;
-          plain.scanSla((_id, due, open, breach) => {
+          plain.scanTimes("sla", SLA_AT, (_id, due, open, breach) => {
             if (open && !breach) earliest = Math.min(earliest, due);
           });
-          expect(sql.earliestSlaDue()).toBe(earliest);
+          expect(sql.earliestTime("sla", SLA_AT)).toBe(earliest);
+          expect(plain.earliestTime("sla", SLA_AT)).toBe(earliest);
           await store.close();
         }),
         { numRuns: 40 },

@@ -12,6 +12,7 @@ import {
 import type { Action, FeatureAction } from "../../src/sync/plan/plan.js";
 import { featureModule } from "../../src/sync/features/registry.js";
 import { REPO } from "./harness.js";
+import { acceptanceOf, featured, spelled } from "./feature-fields.js";
 
 const ID = "00000000-0000-4000-8000-000000000001";
 const person: PersonChange = {
@@ -177,7 +178,7 @@ describe("action modules say what an answer means as plain data (the runner appl
     expect(settled.events).toEqual([{ type: "threat_gone", threatId: ID }]);
     expect(settled.finished).toBe("person");
     expect(settled.cache).toBe("forget");
-    expect(recordAfter(settled)).toMatchObject({ gone: true, issue: { state: "closed" } });
+    expect(spelled(recordAfter(settled))).toMatchObject({ gone: true, issue: { state: "closed" } });
   });
 
   it("a close whose comment failed after the PATCH landed is recorded as written and left unfinished, so its intent stays", () => {
@@ -223,7 +224,7 @@ describe("action modules say what an answer means as plain data (the runner appl
     expect(settled.events.map((e) => e.type)).toEqual(["acceptance_date_ignored", "risk_accepted"]);
     expect(settled.events[1]).toMatchObject({ detail: "2026-05-30" });
     expect(settled.finished).toBe("person");
-    expect(recordAfter(settled)).toMatchObject({
+    expect(spelled(recordAfter(settled))).toMatchObject({
       status: "accepted",
       issue: { state: "closed" },
       acceptance: { until: "2026-05-30T23:59:59.999Z", by: "alice", step: "accepted" },
@@ -242,14 +243,14 @@ describe("action modules say what an answer means as plain data (the runner appl
       posted: true,
     });
     expect(warned.events.map((e) => e.type)).toEqual(["expiry_warned"]);
-    const before: ThreatRecord = {
+    const before: ThreatRecord = featured({
       status: "accepted",
       severity: 3,
       assetId: null,
       updatedAt: "u",
       acceptance: { until: "2026-05-30T23:59:59.999Z", since: "s", by: "alice", step: "announced" },
-    };
-    expect(warned.record?.(before).acceptance?.step).toBe("warned");
+    });
+    expect(acceptanceOf(warned.record?.(before))?.step).toBe("warned");
   });
 
   it("recurrence: the new issue's create intent names its occurrence, and the old issue is kept to be commented", () => {
@@ -265,7 +266,7 @@ describe("action modules say what an answer means as plain data (the runner appl
     expect(settled.events).toEqual([
       { type: "recurred", threatId: ID, issue: { repo: REPO, number: 9 }, detail: `${REPO}#7` },
     ]);
-    expect(recordAfter(settled)).toMatchObject({
+    expect(spelled(recordAfter(settled))).toMatchObject({
       occurrence: 2,
       issue: { number: 9 },
       recurredFrom: { repo: REPO, number: 7 },

@@ -10,6 +10,9 @@ import { present } from "../../src/sync/plan/known.js";
 import { policyFromConfig } from "../../src/sync/plan/policy.js";
 import { forOccurrence } from "../../src/sync/features/recurrence/occurrence.js";
 import { makeConfig, REPO } from "./harness.js";
+import { featured, type Spelled } from "./feature-fields.js";
+import { withAcceptance } from "../../src/sync/features/acceptance/slice.js";
+import { withRecurrence } from "../../src/sync/features/recurrence/slice.js";
 
 /**
  * The planner's clauses for risk acceptance and recurrence (contract, "Workflow": "Risk
@@ -60,15 +63,16 @@ function input({
 const stepOf = (action: Action | undefined): string | undefined =>
   action?.kind === "feature" ? action.step : action?.kind;
 
-const record = (extra: Partial<ThreatRecord>): ThreatRecord => ({
-  status: "accepted",
-  severity: 3,
-  assetId: null,
-  updatedAt: "u",
-  issue: closed,
-  link: `${REPO}#7`,
-  ...extra,
-});
+const record = (extra: Partial<Spelled>): ThreatRecord =>
+  featured({
+    status: "accepted",
+    severity: 3,
+    assetId: null,
+    updatedAt: "u",
+    issue: closed,
+    link: `${REPO}#7`,
+    ...extra,
+  });
 const held = (step: "accepted" | "announced" | "warned" | "expired") =>
   record({ acceptance: { until: UNTIL, since: "s", by: "alice", step } });
 
@@ -230,7 +234,7 @@ describe("recurrence (contract: reopen stays today's behaviour; new_issue opens 
         body: expect.stringContaining(`${REPO}#9`),
       },
     ]);
-    const noted = { ...after, recurredFrom: { repo: REPO, number: 7, noted: true } };
+    const noted = withRecurrence(after, { from: { repo: REPO, number: 7, noted: true } });
     const third = plan(
       input({
         ...unsolvedAgain,
@@ -260,10 +264,10 @@ describe("an acceptance the state lost (a lost state file): read back once from 
       },
     ]);
     // Sought for this version: not again until the threat changes.
-    expect(plan(input({ record: { ...lost, acceptanceSought: "u" } }))).toEqual([]);
-    expect(stepOf(plan(input({ record: { ...lost, acceptanceSought: "u", updatedAt: "u2" } }))[0])).toBe(
-      "recover_acceptance",
-    );
+    expect(plan(input({ record: withAcceptance(lost, { sought: "u" }) }))).toEqual([]);
+    expect(
+      stepOf(plan(input({ record: withAcceptance({ ...lost, updatedAt: "u2" }, { sought: "u" }) }))[0]),
+    ).toBe("recover_acceptance");
   });
 
   it("nothing to seek: the acceptance is known, the issue is open, the threat is not accepted, or acceptance is off", () => {

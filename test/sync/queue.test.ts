@@ -17,6 +17,7 @@ import { createStateContext, putQueue, putThreat } from "../../src/sync/records/
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import { makeConfig, REPO } from "./harness.js";
+import { featured, type Spelled } from "./feature-fields.js";
 
 /**
  * The queue derived from the state: the state stores per threat only what cannot
@@ -38,8 +39,8 @@ function world() {
   return { ...createStateContext(emptyState(), { freeze: true }), index: new ThreatIndex() };
 }
 
-function record(severity: number, extra: Partial<ThreatRecord> = {}): ThreatRecord {
-  return { status: "unsolved", severity, assetId: null, updatedAt: "u", ...extra };
+function record(severity: number, extra: Partial<Spelled> = {}): ThreatRecord {
+  return featured({ status: "unsolved", severity, assetId: null, updatedAt: "u", ...extra });
 }
 
 let dir: string | undefined;

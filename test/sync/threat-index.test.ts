@@ -5,6 +5,9 @@ import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import type { ThreatRecord } from "../../src/state/index.js";
 import type { SyncContext } from "../../src/sync/context.js";
 import { slaClock } from "../../src/sync/features/sla/clock.js";
+import { acceptanceOf, slaOf } from "./feature-fields.js";
+import { acceptanceOfSlice, withAcceptance } from "../../src/sync/features/acceptance/slice.js";
+import { withSla } from "../../src/sync/features/sla/slice.js";
 
 // The SLA's clock reads the record alone: no context is needed to ask it.
 const ctx = {} as SyncContext;
@@ -55,7 +58,7 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
     expect(index.repositories()).toEqual(["acme/other"]);
   });
 
-  it("a feature's lookup of its rare data (risk acceptance's held acceptances) reads only the records kept whole, on first use, and is kept current", () => {
+  it("a feature's lookup of its rare data (risk acceptance's held acceptances) reads only that feature's slices, on first use, and is kept current", () => {
     const held = {
       until: "2027-01-01T00:00:00.000Z",
       since: "2026-11-01",
@@ -63,26 +66,27 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
       step: "accepted" as const,
     };
     const threats = ThreatRecordsView.of({
-      t1: { ...record("a1", 1), acceptance: held },
+      t1: withAcceptance(record("a1", 1), { held }),
       t2: record("a1", 2),
     });
     const index = ThreatIndex.build(threats);
     // An update before the lookup is asked for: it is built from the records as they are by then.
-    threats.set("t2", { ...record("a1", 2), acceptance: { ...held, step: "announced" } });
-    index.update("t2", record("a1", 2), { ...record("a1", 2), acceptance: { ...held, step: "announced" } });
-    const pick = (r: ThreatRecord) => r.acceptance;
-    const lookup = index.uncommonBy("acceptance", pick);
+    const announced = withAcceptance(record("a1", 2), { held: { ...held, step: "announced" } });
+    threats.set("t2", announced);
+    index.update("t2", record("a1", 2), announced);
+    const pick = (r: ThreatRecord) => acceptanceOf(r);
+    const lookup = index.sliceBy("acceptance", acceptanceOfSlice, pick);
     expect([...lookup.keys()].sort()).toEqual(["t1", "t2"]);
     // Asked again under its name: the same lookup, not a second scan.
-    expect(index.uncommonBy("acceptance", pick)).toBe(lookup);
+    expect(index.sliceBy("acceptance", acceptanceOfSlice, pick)).toBe(lookup);
     // An acceptance ended (forgotten by the record) or a threat dropped leaves the lookup.
-    const accepted: ThreatRecord = { ...record("a1", 1), acceptance: held };
+    const accepted: ThreatRecord = withAcceptance(record("a1", 1), { held });
     index.update("t1", accepted, record("a1", 1));
     index.update("t2", record("a1", 2), undefined);
     expect(lookup.size).toBe(0);
   });
 
-  it("a feature's due times, built at its first sweep from the SLA columns (scanDue), are what nextDueAt of each record says, built or kept by updates (the sweep reads these)", () => {
+  it("a feature's due times, built at its first sweep from the SLA slices' due times (scanDue), are what nextDueAt of each record says, built or kept by updates (the sweep reads these)", () => {
     const sla = fc.record(
       {
         since: fc.constant("2026-11-01T00:00:00.000Z"),
@@ -103,17 +107,19 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
       fc.property(fc.array(shape, { maxLength: 20 }), (shapes) => {
         const records: Record<string, ThreatRecord> = {};
         shapes.forEach((s, i) => {
-          const r: ThreatRecord = record("a1", s.mapped ? i + 1 : undefined);
+          let r: ThreatRecord = record("a1", s.mapped ? i + 1 : undefined);
           if (r.issue && s.closed) r.issue.state = "closed";
-          if (s.sla) r.sla = s.sla;
+          if (s.sla) r = withSla(r, s.sla);
           if (s.gone) r.gone = true;
           if (s.accepted)
-            r.acceptance = { until: "2027-01-01", since: "2026-11-01", by: "octocat", step: "accepted" };
+            r = withAcceptance(r, {
+              held: { until: "2027-01-01", since: "2026-11-01", by: "octocat", step: "accepted" },
+            });
           records[`t${i}`] = r;
         });
         const threats = ThreatRecordsView.of(records);
         const dueAt = (r: ThreatRecord) => slaClock.nextDueAt(r, ctx);
-        // From the columns the store packs the SLA in, as the SLA's clock builds it.
+        // From the slices' due times (scanTimes), as the SLA's clock builds it.
         const scanned = ThreatIndex.build(threats).dueTimes("sla", { dueAt, scan: slaClock.scanDue! });
         // From every record, as a clock without `scanDue` builds it.
         const asked = ThreatIndex.build(threats).dueTimes("sla", { dueAt });
@@ -124,9 +130,10 @@ describe("the engine's lookups by asset and by issue (no cycle scans every threa
         expect(scanned).toEqual(kept);
         expect(asked).toEqual(kept);
         // Only open issues whose breach label is not added (nor removed by a person) wait.
-        const waiting = Object.entries(records).filter(
-          ([, r]) => r.sla && r.issue?.state === "open" && !r.gone && r.sla.breach === undefined,
-        );
+        const waiting = Object.entries(records).filter(([, r]) => {
+          const sla = slaOf(r);
+          return sla && r.issue?.state === "open" && !r.gone && sla.breach === undefined;
+        });
         expect([...kept.keys()].sort()).toEqual(waiting.map(([id]) => id).sort());
       }),
       { numRuns: 200 },

@@ -23,22 +23,14 @@ const FULL = {
   refused: { action: "update", reason: "locked", at: "2026-01-03T00:00:00.000Z" },
   deletedIssue: { repo: "acme/sec", number: 6, at: "2026-01-01T00:00:00.000Z" },
   closedForRemoval: true,
-  acceptanceSought: "2026-01-02T03:04:05.000Z",
-  acceptance: {
-    until: "2026-04-01T23:59:59.999Z",
-    since: "2026-01-02T00:00:00.000Z",
-    by: "alice",
-    step: "announced",
+  // The features' data: each its feature's slice (stored in feature_data), none a field of the record.
+  slices: {
+    notes: '{"h":"ab"}',
+    project: "item=9",
+    sla: '{"since":"2026-01-01T00:00:00.000Z","due":"2026-01-31T00:00:00.000Z","breach":"added"}',
+    acceptance: '{"held":{"until":"2026-04-01T23:59:59.999Z","since":"s","by":"alice","step":"announced"}}',
+    recurrence: '{"occurrence":2,"from":{"repo":"acme/sec","number":5,"noted":true}}',
   },
-  occurrence: 2,
-  recurredFrom: { repo: "acme/sec", number: 5, noted: true },
-  sla: {
-    since: "2026-01-01T00:00:00.000Z",
-    due: "2026-01-31T00:00:00.000Z",
-    breach: "added",
-    milestone: "SLA 2026-02-01",
-  },
-  slices: { notes: '{"h":"ab"}', project: "item=9" },
 } satisfies ThreatRecord;
 
 describe("the threat record's shape is the state schema's (src/state/schema.ts)", () => {
@@ -55,16 +47,17 @@ describe("the threat record's shape is the state schema's (src/state/schema.ts)"
     }
   });
 
-  it("an SLA as the connector writes it passes the plain checks (no schema parse per row); another form goes through the schema", () => {
-    const { status, severity, assetId, updatedAt, issue, link, sla } = FULL;
-    const row = { status, severity, assetId, updatedAt, issue, link, sla };
-    // The same object back: the guard accepted it without the schema (which would copy it).
+  it("a core record has no feature field: the SLA's, the risk acceptance's and the recurrence's data are their slices", () => {
+    for (const field of ["sla", "acceptance", "acceptanceSought", "occurrence", "recurredFrom", "recurrence"])
+      expect(Object.keys(ThreatRecord.shape), field).not.toContain(field);
+    // A row with a feature's field beside the schema's is no record: the schema refuses the key's
+    // value, and the fast path never takes a key it does not know.
+    const { status, severity, assetId, updatedAt } = FULL;
+    const legacy = { status, severity, assetId, updatedAt, sla: { since: "x", due: "y" } };
+    expect(toThreatRecord(legacy)).not.toHaveProperty("sla");
+    // A record with slices is taken as it is (no schema parse per row).
+    const row = { status, severity, assetId, updatedAt, slices: FULL.slices };
     expect(toThreatRecord(row)).toBe(row);
-    const otherForm = { ...row, sla: { since: "2026-01-01T00:00:00Z", due: "2026-01-31T00:00:00Z" } };
-    expect(toThreatRecord(otherForm)).not.toBe(otherForm);
-    expect(toThreatRecord(otherForm).sla).toEqual(otherForm.sla);
-    expect(() => toThreatRecord({ ...row, sla: { ...sla, due: "next week" } })).toThrow();
-    expect(() => toThreatRecord({ ...row, sla: { ...sla, breach: "maybe" } })).toThrow();
   });
 
   it("the database keeps every field of a record through a commit and a reopen", async () => {
@@ -85,19 +78,5 @@ describe("the threat record's shape is the state schema's (src/state/schema.ts)"
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe("the stored-row guard's fast path for a risk acceptance (1 % of the threats)", () => {
-  const base = { status: "accepted", severity: 3, assetId: null, updatedAt: "u" };
-  const acceptance = { until: "2026-04-01T23:59:59.999Z", since: "s", by: "alice", step: "warned" };
-  it("takes an acceptance as the connector writes it as it is, and sends any other shape to the schema", () => {
-    const record = { ...base, acceptance };
-    expect(toThreatRecord(record)).toBe(record);
-    // An unknown key: the schema's parse drops it (what the fast path must never keep).
-    expect(toThreatRecord({ ...base, acceptance: { ...acceptance, extra: 1 } }).acceptance).toEqual(
-      acceptance,
-    );
-    expect(() => toThreatRecord({ ...base, acceptance: { ...acceptance, step: "later" } })).toThrow();
   });
 });

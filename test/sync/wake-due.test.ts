@@ -59,10 +59,10 @@ describe("wake-up by the clock", () => {
     h.restart();
     const threats = h.ctx.state.threats;
     let scans = 0;
-    const scanSla = threats.scanSla.bind(threats);
-    threats.scanSla = (visit) => {
+    const scanTimes = threats.scanTimes.bind(threats);
+    threats.scanTimes = (feature, at, visit) => {
       scans += 1;
-      scanSla(visit);
+      scanTimes(feature, at, visit);
     };
     let built = 0;
     const dueTimes = h.ctx.index.dueTimes.bind(h.ctx.index);

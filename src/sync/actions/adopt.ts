@@ -1,5 +1,4 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import { parseMarkerFound } from "../../shared/index.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { issueAdopted } from "../transitions/outcome.js";
 import { QueueClass, type ActionModule, type ActionOf } from "./types.js";
@@ -17,7 +16,8 @@ export const adoptAction: ActionModule<ActionOf<"adopt">, IssueSnapshot | null> 
     if (!issue)
       return { deleted: { repo: action.repo, number: action.number }, events: [], commit: "checkpoint" };
     return {
-      record: (r) => issueAdopted(r, issueRecord(issue), parseMarkerFound(issue.body)?.occurrence ?? 1),
+      // Its marker's number is noted with what the features keep of it (registry `issueFound`).
+      record: (r) => issueAdopted(r, issueRecord(issue)),
       found: issue,
       events: [
         { type: "adopted", threatId: action.threatId, issue: { repo: issue.repo, number: issue.number } },

@@ -2,6 +2,7 @@ import type { Config } from "../../config/index.js";
 import type { IssueSnapshot } from "../../github/index.js";
 import type { Intent, ThreatRecord } from "../../state/index.js";
 import type { SyncContext } from "../context.js";
+import { parseMarkerFound } from "../../shared/index.js";
 import { acceptance } from "./acceptance/index.js";
 import { recurrence } from "./recurrence/index.js";
 import { sla } from "./sla/index.js";
@@ -71,9 +72,12 @@ export function featureModule(action: FeatureAction): ActionModule<FeatureAction
   return module;
 }
 
-/** The record as each configured feature notes an issue made or taken over (features/types.ts). */
+/**
+ * The record as each configured feature notes an issue made or taken over (features/types.ts),
+ * its marker's number first (every feature: a marker outlives a setting).
+ */
 export function issueFound(config: Config, record: ThreatRecord, issue: IssueSnapshot): ThreatRecord {
-  let out = record;
+  let out = markerAdopted(record, parseMarkerFound(issue.body)?.occurrence ?? 1);
   for (const feature of pluggedFor(config).onIssueFound) out = feature.onIssueFound?.(out, issue) ?? out;
   return out;
 }
@@ -131,5 +135,21 @@ export function intentOwner(intent: Intent): Feature | undefined {
 export function stepCommented(record: ThreatRecord, step: string): ThreatRecord {
   let out = record;
   for (const feature of FEATURES) if (feature.stepCommented) out = feature.stepCommented(out, step);
+  return out;
+}
+
+/** Which of the threat's issues the record maps (its marker's number; 1: the first): every feature is asked, configured or not. */
+export function markerNumberOf(record: ThreatRecord | undefined): number {
+  let number = 1;
+  if (record === undefined) return number;
+  for (const feature of FEATURES)
+    if (feature.marker) number = Math.max(number, feature.marker.numberOf(record));
+  return number;
+}
+
+/** The record of a threat whose issue, marked with that number, was taken over: every feature, configured or not. */
+export function markerAdopted(record: ThreatRecord, number: number): ThreatRecord {
+  let out = record;
+  for (const feature of FEATURES) if (feature.marker) out = feature.marker.adopted(out, number);
   return out;
 }

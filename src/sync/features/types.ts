@@ -4,7 +4,7 @@ import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { GroupRecord, Intent, SliceTagger, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
 import type { CreateAttributes, Decider, FeatureAction } from "../plan/plan.js";
-import type { RenderedIssue, ThreatView } from "../render/index.js";
+import type { FeatureShown, RenderedIssue, ThreatView } from "../render/index.js";
 import type { SyncContext } from "../context.js";
 import type { ThreatRecords } from "../records/threat-records.js";
 
@@ -81,8 +81,8 @@ export interface Feature {
   check?(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]>;
   /** What it keeps of an issue the connector made or took over (the SLA's start line, milestone). */
   onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
-  /** What it adds to the threat's view for the issue and its templates (the SLA's due day). */
-  viewOf?(record: ThreatRecord, nowMs: number): Partial<ThreatView>;
+  /** What it adds to the threat's issue and its templates (the SLA's due day), or null: nothing. */
+  viewOf?(record: ThreatRecord, nowMs: number): FeatureShown | null;
   /** What a new issue is created with at its asking (the SLA's weekly milestone). */
   createWith?(ctx: SyncContext, record: ThreatRecord): CreateAttributes;
   /** What its action modules use at send time (a client, a looked-up id), made once per process. */
@@ -95,6 +95,15 @@ export interface Feature {
   render?(record: ThreatRecord, threatId: string, rendered: Rendering): Rendering;
   /** Whether an intent of a core kind is its write (a later occurrence's `create`): its `recover` resolves it. */
   claimsIntent?(intent: Intent): boolean;
+  /**
+   * What it keeps of the number a threat's issue marker carries (a later occurrence's issue is
+   * marked `occurrence=<n>`): which the record's issue is, and the record once an issue so marked
+   * is taken over. Asked whether configured or not: a marker outlives a setting.
+   */
+  readonly marker?: {
+    numberOf(record: ThreatRecord): number;
+    adopted(record: ThreatRecord, number: number): ThreatRecord;
+  };
   /** The record once its step's keyed comment (a `comment` intent naming `step`) is on the issue. */
   stepCommented?(record: ThreatRecord, step: string): ThreatRecord;
 }
@@ -119,7 +128,7 @@ export interface Sliced {
 }
 
 /** A feature's slice of a record (a threat's or a group's): the string it stored there, or undefined. */
-export function sliceOf(record: Sliced | undefined, feature: string): string | undefined {
+export function sliceOf(record: Sliced | undefined | null, feature: string): string | undefined {
   return record?.slices?.[feature];
 }
 
@@ -129,4 +138,29 @@ export function withSlice<R extends Sliced>(record: R, feature: string, value: s
   const slices = value === undefined ? others : { ...others, [feature]: value };
   const { slices: _all, ...rest } = record;
   return (Object.keys(slices).length === 0 ? rest : { ...rest, slices }) as R;
+}
+
+/**
+ * A feature's slice kept as JSON: its value when the text parses and `accept` takes it (a plain
+ * check, or the feature's schema), else undefined (a slice that does not parse counts as none).
+ */
+export function jsonSliceOf<T>(
+  record: Sliced | undefined | null,
+  feature: string,
+  accept: (value: unknown) => T | undefined,
+): T | undefined {
+  const text = sliceOf(record, feature);
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return accept(value);
+}
+
+/** The record with the feature's slice set to `value` as JSON (undefined removes it). */
+export function withJsonSlice<R extends Sliced>(record: R, feature: string, value: object | undefined): R {
+  return withSlice(record, feature, value === undefined ? undefined : JSON.stringify(value));
 }

@@ -33,7 +33,7 @@ export interface GroupPlanOptions {
 /** A member's due day as the features show it on its issue (the parent's "earliest due date"), or null. */
 function dueDayOf(ctx: SyncContext, record: ThreatRecord, nowMs: number): string | null {
   let due: string | null = null;
-  for (const feature of featuresFor(ctx.config)) due = feature.viewOf?.(record, nowMs).sla?.due ?? due;
+  for (const feature of featuresFor(ctx.config)) due = feature.viewOf?.(record, nowMs)?.dueDay ?? due;
   return due;
 }
 

@@ -1,5 +1,5 @@
 import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
-import { issueFound, pluggedFor } from "../features/registry.js";
+import { issueFound, markerNumberOf, pluggedFor } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
@@ -59,7 +59,8 @@ function absorbIssue(
   // Any issue of the repository is listed: keep those that carry a marker or that the state maps.
   const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;
-  const result = applyIssueSeen(ctx.state.threats.get(threatId), issue, issueRecord(issue));
+  const record = ctx.state.threats.get(threatId);
+  const result = applyIssueSeen(record, issue, issueRecord(issue), markerNumberOf(record));
   if (result.kind === "ignored") return null;
   for (const feature of pluggedFor(ctx.config).onIssueChange) feature.onIssueChange?.(ctx, threatId, issue);
   if (result.kind === "adopt") {

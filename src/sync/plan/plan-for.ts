@@ -9,7 +9,7 @@ import {
   type Plugged,
 } from "../features/registry.js";
 import { defaultRoute, desiredIssueState, isEligible, routeFor } from "./policy.js";
-import type { AssetView, ThreatView } from "../render/index.js";
+import type { AssetView, FeatureShown, ThreatView } from "../render/index.js";
 import { putThreat } from "../records/state-updates.js";
 import type { ThreatRecord } from "../../state/index.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
@@ -104,10 +104,12 @@ function withFeatures(
   nowMs: number,
 ): ThreatView | null {
   if (!view || !record) return view;
-  let out = view;
-  for (const feature of features.viewOf)
-    if (feature.viewOf) out = { ...out, ...feature.viewOf(record, nowMs) };
-  return out;
+  let shown: Record<string, FeatureShown> | undefined;
+  for (const feature of features.viewOf) {
+    const part = feature.viewOf?.(record, nowMs);
+    if (part) (shown ??= {})[feature.name] = part;
+  }
+  return shown === undefined ? view : { ...view, features: shown };
 }
 
 /** What the features ask a new issue to be created with (the SLA's weekly milestone). */

@@ -36,7 +36,7 @@ export class ThreatIndex {
   /** asset id → ids of its threats. */
   private assets: Map<string, Set<string>> | null = null;
   private issues: Map<string, string> | null = null;
-  /** The features' lookups (`uncommonBy`), by name, each with what it picks of a record. */
+  /** The features' lookups (`sliceBy`), by feature name, each with what it picks of a record. */
   private readonly picked = new Map<string, Lookup>();
   /** Feature name → its due times, for the features whose clock was swept (run/wake-due.ts). */
   private readonly dues = new Map<string, DueTimes>();
@@ -99,22 +99,25 @@ export class ThreatIndex {
   }
 
   /**
-   * Threat id → what `pick` finds in its record, for the threats whose record holds it: a
+   * Threat id → what a feature finds in its slice, for the threats whose slice holds it: a
    * feature's lookup of its rare data (its clock's sweep reads only these, never every record).
-   * Only records of an uncommon shape are read for it (a record holding such data is kept whole),
-   * the first time it is asked for under `name`; it is kept current from then on. One `pick` per name.
+   * Only that feature's slices are read for it (`scanSlices`: its `feature_data` rows, no record
+   * built), the first time it is asked for; it is kept current from then on by `pick` of each
+   * changed record. `fromSlice` and `pick` find the same value, of the slice's text and of the record.
    */
-  uncommonBy<T>(name: string, pick: (record: ThreatRecord) => T | undefined): ReadonlyMap<string, T> {
-    const known = this.picked.get(name);
+  sliceBy<T>(
+    feature: string,
+    fromSlice: (slice: string) => T | undefined,
+    pick: (record: ThreatRecord) => T | undefined,
+  ): ReadonlyMap<string, T> {
+    const known = this.picked.get(feature);
     if (known) return known.values as ReadonlyMap<string, T>;
     const values = new Map<string, T>();
-    if (this.threats) {
-      for (const [id, record] of this.threats.uncommon()) {
-        const value = pick(record);
-        if (value !== undefined) values.set(id, value);
-      }
-    }
-    this.picked.set(name, { pick, values });
+    this.threats?.scanSlices(feature, (id, slice) => {
+      const value = fromSlice(slice);
+      if (value !== undefined) values.set(id, value);
+    });
+    this.picked.set(feature, { pick, values });
     return values;
   }
 

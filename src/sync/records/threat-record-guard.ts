@@ -1,5 +1,5 @@
 import { everyKeyOf } from "../../shared/index.js";
-import { isoCanonicalMs, ThreatRecord, type IssueRecord, type SlaRecord } from "../../state/index.js";
+import { ThreatRecord, type IssueRecord } from "../../state/index.js";
 
 /**
  * A stored threat record, checked with plain type checks: a zod parse of every row doubled the
@@ -25,49 +25,13 @@ function isIssue(v: unknown): v is IssueRecord {
   );
 }
 
-const SLA_KEYS: ReadonlySet<string> = new Set(
-  everyKeyOf<SlaRecord>()(["since", "due", "breach", "milestone"]),
-);
-const isIsoTime = (x: unknown): boolean => isString(x) && isoCanonicalMs(x) !== null;
-
-/**
- * An SLA as the connector writes it (times from `toISOString`). With `sla` configured every open
- * issue's record holds one: checked here, not by a zod parse per row. Any other form (a time
- * written otherwise) goes through the schema.
- */
-function isSla(v: unknown): v is SlaRecord {
-  return (
-    isObject(v) &&
-    Object.keys(v).every((k) => SLA_KEYS.has(k)) &&
-    isIsoTime(v["since"]) &&
-    isIsoTime(v["due"]) &&
-    optional(v["breach"], (x) => x === "added" || x === "removed") &&
-    optional(v["milestone"], isString)
-  );
-}
-
 /** The features' slices: strings by feature name (each feature checks its own when it reads it). */
 function isSlices(v: unknown): v is Record<string, string> {
   return isObject(v) && Object.values(v).every(isString);
 }
 
-const ACCEPTANCE_KEYS: ReadonlySet<string> = new Set(["until", "since", "by", "step"]);
-const ACCEPTANCE_STEPS: ReadonlySet<unknown> = new Set(["accepted", "announced", "warned", "expired"]);
-
-/** A risk acceptance as the connector writes it (1 % of 100,000 threats: not a zod parse each). */
-function isAcceptance(v: unknown): boolean {
-  return (
-    isObject(v) &&
-    Object.keys(v).every((k) => ACCEPTANCE_KEYS.has(k)) &&
-    isString(v["until"]) &&
-    isString(v["since"]) &&
-    isString(v["by"]) &&
-    ACCEPTANCE_STEPS.has(v["step"])
-  );
-}
-
 /** Every field of the schema's record: the compiler fails here when one is added to the schema only. */
-export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
+export const THREAT_RECORD_FIELDS = everyKeyOf<typeof ThreatRecord.shape>()([
   "status",
   "severity",
   "assetId",
@@ -78,11 +42,6 @@ export const THREAT_RECORD_FIELDS = everyKeyOf<ThreatRecord>()([
   "refused",
   "deletedIssue",
   "closedForRemoval",
-  "acceptance",
-  "acceptanceSought",
-  "occurrence",
-  "recurredFrom",
-  "sla",
   "slices",
 ]);
 const KNOWN: ReadonlySet<string> = new Set(THREAT_RECORD_FIELDS);
@@ -105,12 +64,6 @@ function isPlainThreat(v: unknown): v is ThreatRecord {
     v["refused"] === undefined &&
     v["deletedIssue"] === undefined &&
     optional(v["closedForRemoval"], (x) => typeof x === "boolean") &&
-    optional(v["acceptance"], isAcceptance) &&
-    optional(v["acceptanceSought"], isString) &&
-    // A recurrence is rare: the schema checks it.
-    v["recurredFrom"] === undefined &&
-    optional(v["occurrence"], (x) => Number.isInteger(x) && Number(x) > 0) &&
-    optional(v["sla"], isSla) &&
     optional(v["slices"], isSlices) &&
     Object.keys(v).every((k) => KNOWN.has(k))
   );

@@ -5,6 +5,7 @@ import {
   type SliceTagger,
   type State,
   type ThreatBrief,
+  type SliceTime,
   type ThreatQueries,
   type ThreatRecord,
 } from "../../state/index.js";
@@ -49,24 +50,24 @@ export interface ThreatRecords {
     ) => void,
   ): void;
   /**
-   * Every threat with an SLA: its due time (epoch ms), whether it counts as open (an open issue,
-   * not gone) and whether its breach label was noted. Read in SQL where the store can.
+   * Every threat with a slice of `feature`: the time (epoch ms) its slice holds at `at.due`, whether
+   * the threat counts as open (an open issue, not gone) and whether its slice has `at.unless` set.
+   * Read in SQL where the store can (its `feature_data` rows, no record built).
    */
-  scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void;
+  scanTimes(
+    feature: string,
+    at: SliceTime,
+    visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
+  ): void;
   /**
-   * A time before which no stored threat with an open issue and an SLA whose breach is not noted
-   * falls due (one SQL aggregate over the database's rows; +Infinity: none).
+   * A time before which no open threat's `feature` slice without `at.unless` falls due at `at.due`
+   * (one SQL aggregate where the store can; +Infinity: none).
    */
-  earliestSlaDue(): number;
+  earliestTime(feature: string, at: SliceTime): number;
   /** Every record's slice of one feature (ThreatRecord.slices). */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
   /** How many records' slices of one feature have each of its tagger's tags (index: the tag). */
   tallySlices(feature: string, tagger: SliceTagger): number[];
-  /**
-   * The records of an uncommon shape (a refusal, a feature's rare data...), without building the
-   * common ones where the store can tell them apart in SQL; every record otherwise.
-   */
-  uncommon(): IterableIterator<[string, ThreatRecord]>;
 }
 
 interface ThreatTally {
@@ -181,32 +182,38 @@ export class ThreatRecordsView implements ThreatRecords {
     }
   }
 
-  scanSla(visit: (id: string, dueMs: number, open: boolean, breach: boolean) => void): void {
+  scanTimes(
+    feature: string,
+    at: SliceTime,
+    visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
+  ): void {
     const queries = this.rows.queries;
-    if (queries) return queries.scanSla(visit);
+    if (queries) return queries.scanTimes(feature, at, visit);
+    this.readTimes(feature, at, visit);
+  }
+
+  /** A plain state's map, in memory: each record's slice read as it is. */
+  private readTimes(
+    feature: string,
+    at: SliceTime,
+    visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
+  ): void {
     for (const [id, value] of this.rows.entries()) {
       const record = this.looseRecord(value);
-      const sla = record.sla;
-      if (!sla) continue;
-      visit(
-        id,
-        Date.parse(sla.due),
-        record.issue?.state === "open" && !record.gone,
-        sla.breach !== undefined,
-      );
+      const slice = sliceObject(record.slices?.[feature]);
+      if (slice === null) continue;
+      const open = record.issue?.state === "open" && !record.gone;
+      visit(id, Date.parse(String(slice[at.due] ?? null)), open, slice[at.unless] != null);
     }
   }
 
-  earliestSlaDue(): number {
+  earliestTime(feature: string, at: SliceTime): number {
     const queries = this.rows.queries;
-    if (queries) return queries.earliestSlaDue();
-    // A plain state's map, in memory: each record's SLA read as it is.
+    if (queries) return queries.earliestTime(feature, at);
     let earliest = Number.POSITIVE_INFINITY;
-    for (const [, value] of this.rows.entries()) {
-      const { sla, issue, gone } = this.looseRecord(value);
-      if (sla && !sla.breach && issue?.state === "open" && !gone)
-        earliest = Math.min(earliest, Date.parse(sla.due));
-    }
+    this.readTimes(feature, at, (_id, dueMs, open, unless) => {
+      if (open && !unless && !Number.isNaN(dueMs)) earliest = Math.min(earliest, dueMs);
+    });
     return earliest;
   }
 
@@ -226,12 +233,6 @@ export class ThreatRecordsView implements ThreatRecords {
       counts[tag] = (counts[tag] ?? 0) + 1;
     });
     return counts;
-  }
-
-  *uncommon(): IterableIterator<[string, ThreatRecord]> {
-    const queries = this.rows.queries;
-    for (const [id, value] of queries ? queries.uncommon() : this.rows.entries())
-      yield [id, this.looseRecord(value)];
   }
 
   tally(): ThreatTally {
@@ -297,6 +298,19 @@ export class ThreatRecordsView implements ThreatRecords {
       this.checked.set(value, record);
     }
     return record;
+  }
+}
+
+/** A slice's text as the JSON object SQL reads with `->>` (null: none, or not an object). */
+function sliceObject(text: string | undefined): Record<string, unknown> | null {
+  if (text === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
   }
 }
 

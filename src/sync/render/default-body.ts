@@ -1,6 +1,6 @@
 import { escapeMarkdownBlock, escapeMarkdownInline } from "./escape.js";
 import { MAX_RENDERED_BODY_LENGTH } from "./limits.js";
-import { markerFor, slaSinceLine } from "../../shared/index.js";
+import { markerFor } from "../../shared/index.js";
 import { moduleDataRows, moduleDataTable } from "./module-data.js";
 import { precut, TRUNCATED_NOTE, truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import { relatedSection } from "./related-section.js";
@@ -85,6 +85,11 @@ function description(raw: string | null): string {
   return cut ? `${escaped}${TRUNCATED_NOTE}` : escaped;
 }
 
+/** The features' hidden lines of a threat's body, after its marker (built-in body or templated). */
+export function hiddenLinesOf(threat: ThreatView): string[] {
+  return Object.values(threat.features ?? {}).flatMap((part) => part.hidden ?? []);
+}
+
 export function defaultBody(
   threat: ThreatView,
   asset: AssetView | null,
@@ -95,17 +100,17 @@ export function defaultBody(
   const url = platformLink(platformUiUrl, threat.id);
   // Bounded like the table (related-section.ts), so it is part of the frame the long parts share.
   const relatedPart = related ? relatedSection(related) : null;
-  // The SLA's due day only: what changes with the clock (days left, breached) would rewrite every
-  // issue daily. A breach shows as the breach label instead.
-  const due = threat.sla ? [`**Due: ${threat.sla.due}**`] : [];
+  // The features' lines (never what changes with the clock alone: that would rewrite every issue daily).
+  const shown = Object.values(threat.features ?? {});
+  const lines = shown.flatMap((part) => part.lines ?? []);
   const routed = routeLine ? [inertRouteLine(routeLine)] : [];
-  const head = [summaryTable(threat, asset), ...due, ...routed, "### Description"];
+  const head = [summaryTable(threat, asset), ...lines, ...routed, "### Description"];
   const tail = [
     ...(relatedPart === null ? [] : [relatedPart]),
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
     FOOTER,
     markerFor(threat.id),
-    ...(threat.sla ? [slaSinceLine(threat.sla.since)] : []),
+    ...hiddenLinesOf(threat),
   ];
   const frame = (desc: string, data: string | null): string =>
     [...head, desc, ...(data === null ? [] : ["### Module data", data]), ...tail].join("\n\n");

@@ -1,6 +1,7 @@
 export type {
   AssetView,
   CompiledTemplates,
+  FeatureShown,
   RelatedView,
   RenderedIssue,
   RenderOptions,

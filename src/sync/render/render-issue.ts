@@ -1,10 +1,10 @@
-import { defaultBody } from "./default-body.js";
+import { defaultBody, hiddenLinesOf } from "./default-body.js";
 import { defaultTitle } from "./default-title.js";
 import { escapePlainText, neutralizeMarkers } from "./escape.js";
 import { inertRouteLine } from "./route-line.js";
 import { labelsFor } from "./labels.js";
 import { MAX_RENDERED_BODY_LENGTH, MAX_TITLE_LENGTH } from "./limits.js";
-import { markerFor, slaSinceLine } from "../../shared/index.js";
+import { markerFor } from "../../shared/index.js";
 import { bodyScope, titleScope } from "./template-scope.js";
 import { truncateBlock, truncateWithEllipsis } from "./truncate.js";
 import type { AssetView, RenderOptions, RenderOutcome, RenderWarning, ThreatView } from "./types.js";
@@ -33,15 +33,14 @@ function templatedBody(
   render: (scope: object) => string,
   scope: object,
   threatId: string,
-  slaSince: string | null,
+  hidden: readonly string[],
   routeLine: string | null,
 ): string {
   const rendered = neutralizeMarkers(render(scope)).trimEnd();
   if (rendered.trim() === "") return "";
   // The route's line is on every issue a route placed (contract), where the template puts it or last.
   const text = routeLine === null ? rendered : `${rendered}\n\n${routeLine}`;
-  const marker =
-    slaSince === null ? markerFor(threatId) : `${markerFor(threatId)}\n\n${slaSinceLine(slaSince)}`;
+  const marker = [markerFor(threatId), ...hidden].join("\n\n");
   return `${truncateBlock(text, MAX_RENDERED_BODY_LENGTH - marker.length - 2)}\n\n${marker}`;
 }
 
@@ -72,7 +71,7 @@ export function renderIssue(threat: ThreatView, asset: AssetView | null, opts: R
         templates.renderBody,
         bodyScope(threat, asset, opts.platformUiUrl, opts.related, opts.route),
         threat.id,
-        threat.sla?.since ?? null,
+        hiddenLinesOf(threat),
         opts.route && !opts.bodyPlacesRoute ? inertRouteLine(opts.route.line) : null,
       );
       if (body === "") {

@@ -3,7 +3,7 @@ import type { Config } from "../../config/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { Route } from "./types.js";
 import { routeShown } from "./route-line.js";
-import { SEVERITIES } from "../../shared/severity.js";
+import { featureIssueKeys } from "../../config/index.js";
 import {
   compileTemplates,
   renderIssue,
@@ -61,23 +61,27 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
     // not rewrites nothing; the list is current whenever the body is written for another reason.
     ...(relatedLimit > 0 ? [["related_assets", relatedLimit]] : []),
   ]);
-  // Switching SLAs on (or changing a duration) re-reads every threat, so issues get their due dates.
-  const slaKey = config.sla
-    ? [...SEVERITIES.map((name) => config.sla?.[name] ?? null), config.sla.milestones]
-    : null;
+  // A feature's settings that change what issues show (config/issue-keys.ts): switching it on, or a
+  // change of them, re-reads every threat, so issues get what it adds.
+  const featureKeys = featureIssueKeys(config);
   // A user template that names `status` shows it: then (and only then) a status change is content.
-  const templatesShowStatus = /\bstatus\b/.test(JSON.stringify(config.templates));
-  // The built-in body shows the SLA's due day only, which changes with the due date, never with
-  // the clock. A user template that names `days_left` or `breached` shows what the clock changes:
-  // then (and only then) they are content, and each such issue is rewritten once a day.
-  const templatesShowSlaClock = /\b(days_left|breached)\b/.test(JSON.stringify(config.templates));
+  const templatesText = JSON.stringify(config.templates);
+  const templatesShowStatus = /\bstatus\b/.test(templatesText);
+  // The built-in body never shows what a feature's clock changes. A user template that names it
+  // shows it: then (and only then) it is content, and each such issue is rewritten once a day.
+  const clockShown = new Map<RegExp, boolean>();
+  const showsClock = (names: RegExp): boolean => {
+    let shown = clockShown.get(names);
+    if (shown === undefined) clockShown.set(names, (shown = names.test(templatesText)));
+    return shown;
+  };
   const key = createHash("sha256")
     .update(
       JSON.stringify([
         fixed,
         config.fields,
         config.routes.map((r) => r.match),
-        ...(slaKey ? [slaKey] : []),
+        ...featureKeys,
         // Grouping on (or a new key) files every threat under its group: the stream is read again.
         ...(config.grouping ? [["grouping", config.grouping.by, config.grouping.mode]] : []),
       ]),
@@ -97,18 +101,22 @@ export function createRenderer(config: Config, logger?: Logger, related?: Relate
         get hash(): string {
           if (hash === undefined) {
             // The route's values are in the hash as the route they make (its line), not as data.
-            const { ageDays: _age, updatedAt: _updated, status, sla, routeValues: _route, ...rest } = threat;
-            const clock = templatesShowSlaClock ? sla : undefined;
-            const withSla =
-              sla === undefined
-                ? rest
-                : {
-                    ...rest,
-                    slaDue: sla.due,
-                    slaSince: sla.since,
-                    ...(clock ? { slaClock: { daysLeft: clock.daysLeft, breached: clock.breached } } : {}),
-                  };
-            const shownThreat = templatesShowStatus ? { ...withSla, status } : withSla;
+            const {
+              ageDays: _age,
+              updatedAt: _updated,
+              status,
+              features,
+              routeValues: _route,
+              ...rest
+            } = threat;
+            let content: object = rest;
+            for (const part of Object.values(features ?? {}))
+              content = {
+                ...content,
+                ...part.content,
+                ...(part.clock && showsClock(part.clock.names) ? part.clock.content : {}),
+              };
+            const shownThreat = templatesShowStatus ? { ...content, status } : content;
             hash = createHash("sha256")
               .update(fixed)
               .update(JSON.stringify([shownThreat, asset, shown === null ? [] : [shown.line]]))

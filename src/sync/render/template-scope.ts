@@ -1,4 +1,4 @@
-import type { IssueTemplateScope } from "../../config/template-scopes.js";
+import type { CoreIssueScope } from "../../config/template-scopes.js";
 import { isRecord } from "../../shared/json.js";
 import { platformLink } from "./default-body.js";
 import { escapeMarkdownBlock, escapeMarkdownInline, escapePlainText } from "./escape.js";
@@ -48,9 +48,12 @@ function buildScope(
   withTable: boolean,
   related: RelatedView | null | undefined,
   route: RouteShown | null | undefined,
-): IssueTemplateScope {
+): CoreIssueScope & Readonly<Record<string, unknown>> {
   const rows = withTable ? moduleDataRows(threat.moduleData) : [];
+  // The features' variables (plain values the connector computed: nothing to escape), then the core's.
+  const features = Object.values(threat.features ?? {}).map((part) => part.scope ?? {});
   return {
+    ...Object.assign({}, ...features),
     threat: {
       id: str(threat.id, inline),
       title: str(threat.title, inline),
@@ -71,10 +74,6 @@ function buildScope(
       type: str(asset?.type ?? null, inline),
     },
     platform_url: platformLink(platformUiUrl, threat.id),
-    // Plain values the connector computed (a date, a number, a flag): nothing to escape.
-    sla: threat.sla
-      ? { due: threat.sla.due, days_left: threat.sla.daysLeft, breached: threat.sla.breached }
-      : null,
     route: route ? { rule: route.rule, line: inertRouteLine(route.line, inline) } : null,
     ...relatedScope(related, withTable),
   };

@@ -3,15 +3,27 @@ import type { KeptValue } from "../../shared/kept-values.js";
 
 export type { CompiledTemplates };
 
-/** What an issue shows of a threat's SLA: its due day, and (templates only) days left and breach. */
-export interface SlaView {
-  /** The due day, YYYY-MM-DD (UTC). */
-  due: string;
-  /** Whole days from today (UTC) to the due day; 0 on the day, negative past it. */
-  daysLeft: number;
-  breached: boolean;
-  /** When the SLA started: kept in the body as a hidden line, so a lost state does not restart it. */
-  since: string;
+/**
+ * What a feature adds to a threat's issue (features/types.ts `viewOf`), plain data the renderer
+ * places without knowing the feature: lines of the built-in body, hidden lines after the marker,
+ * template variables, and what of it is content (in the hash that decides an update).
+ */
+export interface FeatureShown {
+  /** Lines the built-in body shows under the summary table. */
+  readonly lines?: readonly string[];
+  /** Hidden lines after the marker, on every body (built-in or templated): what a lost state reads back. */
+  readonly hidden?: readonly string[];
+  /** Its variables in the issue templates' scope: plain values the connector computed (nothing escaped). */
+  readonly scope?: Readonly<Record<string, unknown>>;
+  /** What of it is content, as fields beside the threat's in the hash that decides an update. */
+  readonly content?: Readonly<Record<string, unknown>>;
+  /**
+   * What the clock changes: content only while a template names one of `names` (then each such
+   * issue is rewritten once a day); the built-in body never shows it.
+   */
+  readonly clock?: { readonly names: RegExp; readonly content: Readonly<Record<string, unknown>> };
+  /** The day its issue is due, YYYY-MM-DD (UTC): a group's parent shows its members' earliest. */
+  readonly dueDay?: string;
 }
 
 /** What the renderer sees: plain data, already normalized by `./normalize.ts`. */
@@ -30,8 +42,8 @@ export interface ThreatView {
   assetId: string | null;
   moduleData: Record<string, unknown> | null;
   updatedAt: string;
-  /** The threat's SLA as of now (config `sla`); absent when it has none. */
-  sla?: SlaView | undefined;
+  /** What the configured features add to its issue as of now, by feature name; absent when none does. */
+  features?: Readonly<Record<string, FeatureShown>> | undefined;
   /** The values at the routes' `where` paths into the threat, those present only. */
   routeValues?: Readonly<Record<string, KeptValue>>;
 }

@@ -19,7 +19,7 @@ import { dropPending, dropPerson, putGroup, updateThreat } from "../records/stat
 import { issueTransferred } from "../transitions/outcome.js";
 import { withIntent } from "./intents.js";
 import { resolveCreate, resolveFeatureIntent } from "./recover.js";
-import { featureNamed, issueFound, pluggedFor } from "../features/registry.js";
+import { featureNamed, issueFound } from "../features/registry.js";
 import { markIssueDeleted } from "./refusals.js";
 import { subjectKind } from "../records/subject.js";
 
@@ -106,8 +106,8 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
 export function applyToRecords(ctx: SyncContext, threatId: string, s: Settlement): void {
   if (s.record) updateThreat(ctx, threatId, s.record);
   const found = s.found;
-  if (found && pluggedFor(ctx.config).onIssueFound.length > 0)
-    updateThreat(ctx, threatId, (record) => issueFound(ctx.config, record, found));
+  // Every issue made or taken over: its marker's number is noted whatever is configured.
+  if (found) updateThreat(ctx, threatId, (record) => issueFound(ctx.config, record, found));
   if (s.cache === "forget") ctx.cache.delete(threatId);
   else if (s.cache && "threat" in s.cache) {
     const threat = s.cache.threat;

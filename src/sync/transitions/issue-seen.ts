@@ -13,7 +13,7 @@ export interface IssueSeen {
   stateReason: string | null;
   /** Its labels (a "not planned" close with the acceptance label is a risk acceptance). */
   labels?: readonly string[];
-  /** Its body, or the hidden lines of it: the marker says which occurrence of the threat it is. */
+  /** Its body, or the hidden lines of it: the marker's number says which of the threat's issues it is. */
   body?: string;
   /** Its milestone's title (an SLA's weekly milestone is found again after a lost state file). */
   milestone?: string | null;
@@ -29,29 +29,31 @@ type IssueSeenResult =
   /** The threat's own issue: it may show a person's change (`personChangeSeen`). */
   | { kind: "mapped" };
 
-/** The record of an adopted issue's threat; the marker's occurrence carries on after a lost state. */
-function adoptedRecord(record: ThreatRecord | undefined, issue: IssueRecord, occurrence = 1): ThreatRecord {
-  const which = occurrence > 1 ? { occurrence } : {};
-  if (record) {
-    // Everything the state knows of the threat stays (its SLA, its link...): only the issue is new.
-    const { occurrence: _earlier, ...rest } = record;
-    return { ...rest, ...which, issue };
-  }
-  return { status: "unknown", severity: 0, assetId: null, updatedAt: "", ...which, issue };
+/**
+ * The record of an adopted issue's threat: everything the state knows of the threat stays (its
+ * link, the features' data...), only the issue is new. Which of the threat's issues it is (its
+ * marker's number) the features note as the caller adopts it (features/registry.ts `markerAdopted`).
+ */
+function adoptedRecord(record: ThreatRecord | undefined, issue: IssueRecord): ThreatRecord {
+  if (record) return { ...record, issue };
+  return { status: "unknown", severity: 0, assetId: null, updatedAt: "", issue };
 }
 
-/** `asRecord`: the issue as the state would record it (its revision hash read from its body). */
+/**
+ * `asRecord`: the issue as the state would record it (its revision hash read from its body);
+ * `mappedNumber`: the marker number of the issue the record maps (features/registry.ts `markerNumberOf`).
+ */
 export function applyIssueSeen(
   record: ThreatRecord | undefined,
   issue: IssueSeen,
   asRecord: IssueRecord,
+  mappedNumber = 1,
 ): IssueSeenResult {
   const known = record?.issue;
   if (known) {
     if (known.repo === issue.repo && known.number === issue.number) return { kind: "mapped" };
-    // An earlier occurrence's issue (`recurrence: new_issue`): it stays closed, and is no duplicate.
-    const occurrence = parseMarkerFound(issue.body)?.occurrence ?? 1;
-    if (occurrence < (record.occurrence ?? 1)) return { kind: "ignored" };
+    // An earlier issue of the threat (a lower marker number): it stays closed, and is no duplicate.
+    if ((parseMarkerFound(issue.body)?.occurrence ?? 1) < mappedNumber) return { kind: "ignored" };
     return { kind: "duplicate", by: "mapping", mapped: `${known.repo}#${known.number}` };
   }
   // A person deleted the issue this threat had; a copy carrying its marker is not adopted.
@@ -65,9 +67,8 @@ export function applyIssueSeen(
   ) {
     return { kind: "duplicate", by: "link", mapped: record.link };
   }
-  const adopted = adoptedRecord(record, asRecord, parseMarkerFound(issue.body)?.occurrence ?? 1);
-  // What the features keep of the issue (the SLA's hidden start line) is noted by intake's adopt.
-  return { kind: "adopt", record: adopted };
+  // What the features keep of the issue (its marker's number, the hidden lines) is noted by intake's adopt.
+  return { kind: "adopt", record: adoptedRecord(record, asRecord) };
 }
 
 type PersonCandidate =

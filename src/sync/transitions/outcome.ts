@@ -41,16 +41,12 @@ export function contentWritten(record: ThreatRecord, hash: string): ThreatRecord
   return record.issue ? { ...record, issue: { ...record.issue, hash } } : record;
 }
 
-/** The issue the platform's link names was taken over (adopted): the threat is mapped to it. */
-export function issueAdopted(record: ThreatRecord, issue: IssueRecord, occurrence = 1): ThreatRecord {
-  const { occurrence: _earlier, ...rest } = record;
-  return {
-    ...rest,
-    issue,
-    link: `${issue.repo}#${issue.number}`,
-    // The adopted issue's marker says which occurrence of the threat it is (`recurrence: new_issue`).
-    ...(occurrence > 1 ? { occurrence } : {}),
-  };
+/**
+ * The issue the platform's link names was taken over (adopted): the threat is mapped to it. Which
+ * of the threat's issues it is (its marker's number) the features note (registry `markerAdopted`).
+ */
+export function issueAdopted(record: ThreatRecord, issue: IssueRecord): ThreatRecord {
+  return { ...record, issue, link: `${issue.repo}#${issue.number}` };
 }
 
 /** A person transferred the issue: the record follows it from the issue as known before the write. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markerFor } from "../../../src/shared/index.js";
 import { Harness, makeConfig, REPO, threatId } from "../harness.js";
+import { acceptanceOf, spelled } from "../feature-fields.js";
 
 /**
  * Risk acceptance and recurrence became plug-ins (features/acceptance, features/recurrence): their
@@ -61,7 +62,10 @@ describe("intents journaled before acceptance and recurrence were plug-ins", () 
     expect(h.ctx.state.intents).toEqual({});
     // One issue per occurrence: the one that landed is the threat's, and the old one names it once.
     expect(h.issueFor(id).map((i) => i.number)).toEqual([first.number, landed.number]);
-    expect(h.ctx.state.threats.get(id)).toMatchObject({ occurrence: 2, issue: { number: landed.number } });
+    expect(spelled(h.ctx.state.threats.get(id))).toMatchObject({
+      occurrence: 2,
+      issue: { number: landed.number },
+    });
     expect(first.comments.filter((c) => c.includes(`continues in ${REPO}#${landed.number}`))).toHaveLength(1);
     expect(h.events.some((e) => e.type === "intent_found")).toBe(true);
   });
@@ -82,7 +86,12 @@ describe("intents journaled before acceptance and recurrence were plug-ins", () 
     edit(h, (disk) => {
       const record = disk.threats[id];
       if (!record) throw new Error("no record");
-      record["acceptance"] = { until, since: new Date().toISOString(), by: "alice", step: "accepted" };
+      // The acceptance's slice (its feature's data on the threat).
+      const held = { until, since: new Date().toISOString(), by: "alice", step: "accepted" };
+      record["slices"] = {
+        ...(record["slices"] as object | undefined),
+        acceptance: JSON.stringify({ held }),
+      };
       disk.intents["i901"] = {
         id: "i901",
         kind: "comment",
@@ -102,6 +111,6 @@ describe("intents journaled before acceptance and recurrence were plug-ins", () 
     // Posted by recovery under its key, and not planned again: the step is done.
     expect(issue.comments.filter((c) => c.includes("Risk accepted until"))).toHaveLength(1);
     expect(issue.comments.filter((c) => c.includes("Journaled before the upgrade."))).toHaveLength(1);
-    expect(h.ctx.state.threats.get(id)?.acceptance).toMatchObject({ by: "alice", step: "announced" });
+    expect(acceptanceOf(h.ctx.state.threats.get(id))).toMatchObject({ by: "alice", step: "announced" });
   });
 });

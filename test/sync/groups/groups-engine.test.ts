@@ -5,6 +5,7 @@ import { FakeWorkflowGitHub } from "../fake-workflow.js";
 import { GitHubError } from "../../../src/github/index.js";
 import { persist } from "../../../src/sync/context.js";
 import { putThreat } from "../../../src/sync/records/state-updates.js";
+import { slaOf } from "../feature-fields.js";
 
 /**
  * Parent mode through the engine over in-memory fakes (contract, "Groups"): one parent per group,
@@ -60,7 +61,7 @@ describe("groups in parent mode, through the engine", () => {
     h.platform.put({ id: threatId(2), severity: "low" });
     await h.settle();
     await h.cycle();
-    const dues = [threatId(1), threatId(2)].map((id) => h.ctx.state.threats.get(id)?.sla?.due ?? "");
+    const dues = [threatId(1), threatId(2)].map((id) => slaOf(h.ctx.state.threats.get(id))?.due ?? "");
     const earliest = dues.sort()[0]?.slice(0, 10);
     expect(earliest).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(gh(h).parents(REPO)[0]?.body).toContain(`Earliest due date: ${earliest}`);

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createRenderer } from "../../../src/sync/render/renderer.js";
 import type { ThreatView } from "../../../src/sync/render/index.js";
 import { makeConfig, REPO } from "../harness.js";
+import { slaShown } from "../../../src/sync/features/sla/transitions.js";
+import type { SlaRecord } from "../../../src/sync/features/sla/slice.js";
 
 /**
  * Contract, "Workflow" → "SLA": the body shows `Due: YYYY-MM-DD`; templates get `sla.due`,
@@ -11,7 +13,8 @@ import { makeConfig, REPO } from "../harness.js";
 
 const route = { repo: REPO, labels: [], assignees: [] };
 const SLA = { sla: { critical: "7d" } };
-function view(sla: ThreatView["sla"]): ThreatView {
+/** The threat's view with the SLA's part as the feature gives it at `nowMs` (none: no SLA). */
+function view(at: { sla: SlaRecord; nowMs: number } | undefined): ThreatView {
   return {
     id: "00000000-0000-4000-8000-000000000001",
     title: "Exposed @admin panel #12",
@@ -24,13 +27,14 @@ function view(sla: ThreatView["sla"]): ThreatView {
     assetId: null,
     moduleData: null,
     updatedAt: "2026-11-25T00:00:00Z",
-    ...(sla ? { sla } : {}),
+    ...(at ? { features: { sla: slaShown(at.sla, at.nowMs) } } : {}),
   };
 }
 const SINCE = "2026-11-25T08:00:00.000Z";
-const today = { due: "2026-12-02", daysLeft: 7, breached: false, since: SINCE };
-const tomorrow = { due: "2026-12-02", daysLeft: 6, breached: false, since: SINCE };
-const past = { due: "2026-12-02", daysLeft: -1, breached: true, since: SINCE };
+const DUE = { since: SINCE, due: "2026-12-02T08:00:00.000Z" };
+const today = { sla: DUE, nowMs: Date.parse("2026-11-25T10:00:00.000Z") };
+const tomorrow = { sla: DUE, nowMs: Date.parse("2026-11-26T10:00:00.000Z") };
+const past = { sla: DUE, nowMs: Date.parse("2026-12-03T10:00:00.000Z") };
 
 describe("SLA rendering", () => {
   it("the built-in body shows the due day; its hash does not change as days pass or with the breach", () => {
@@ -40,7 +44,8 @@ describe("SLA rendering", () => {
     expect(renderer.render(view(tomorrow), null, route).hash).toBe(a.hash);
     expect(renderer.render(view(past), null, route).hash).toBe(a.hash);
     // A new due day is new content.
-    expect(renderer.render(view({ ...today, due: "2026-12-09" }), null, route).hash).not.toBe(a.hash);
+    const later = { ...today, sla: { ...DUE, due: "2026-12-09T08:00:00.000Z" } };
+    expect(renderer.render(view(later), null, route).hash).not.toBe(a.hash);
     expect(renderer.render(view(undefined), null, route).issue.body).not.toContain("Due:");
   });
 

@@ -3,6 +3,7 @@ import type { ThreatRecord } from "../../../src/state/index.js";
 import { acceptanceFromComments } from "../../../src/sync/features/acceptance/comments.js";
 import { acceptedComment, warnComment } from "../../../src/sync/features/acceptance/comments.js";
 import { acceptanceRecovered } from "../../../src/sync/features/acceptance/transitions.js";
+import { spelled } from "../feature-fields.js";
 
 /**
  * A lost state file loses no acceptance (contract, "Risk acceptance"; README, a lost state costs
@@ -49,7 +50,9 @@ describe("the record after the search", () => {
 
   it("found: the acceptance at its end of day, announced or warned, and the version marked as sought", () => {
     expect(
-      acceptanceRecovered(base, "v1", { until: "2026-04-10", warned: true }, "2026-03-01T00:00:00.000Z"),
+      spelled(
+        acceptanceRecovered(base, "v1", { until: "2026-04-10", warned: true }, "2026-03-01T00:00:00.000Z"),
+      ),
     ).toEqual({
       ...base,
       acceptanceSought: "v1",
@@ -63,7 +66,7 @@ describe("the record after the search", () => {
   });
 
   it("not found: only the version is marked, so the comments are not read again for it", () => {
-    expect(acceptanceRecovered(base, "v1", null, "2026-03-01T00:00:00.000Z")).toEqual({
+    expect(spelled(acceptanceRecovered(base, "v1", null, "2026-03-01T00:00:00.000Z"))).toEqual({
       ...base,
       acceptanceSought: "v1",
     });

@@ -10,6 +10,7 @@ import {
   type Acceptance,
 } from "../../../src/sync/features/acceptance/transitions.js";
 import { recurred, recurrenceNoted } from "../../../src/sync/features/recurrence/transitions.js";
+import { acceptanceOf, featured, recurredFromOf, spelled } from "../feature-fields.js";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-03-01T10:00:00Z");
@@ -78,19 +79,19 @@ describe("the steps of an acceptance (pure transitions)", () => {
       { status: "accepted", updatedAt: "v" },
       { until: "2026-04-10T23:59:59.999Z", since: "s", by: "alice" },
     );
-    expect(accepted).toMatchObject({
+    expect(spelled(accepted)).toMatchObject({
       status: "accepted",
       issue: { state: "closed" },
       acceptance: { step: "accepted" },
     });
     const announced = stepCommented(accepted, "accept");
-    expect(announced.acceptance?.step).toBe("announced");
+    expect(acceptanceOf(announced)?.step).toBe("announced");
     const warned = stepCommented(announced, "warn");
-    expect(warned.acceptance?.step).toBe("warned");
-    expect(stepCommented(warned, "accept").acceptance?.step).toBe("warned");
+    expect(acceptanceOf(warned)?.step).toBe("warned");
+    expect(acceptanceOf(stepCommented(warned, "accept"))?.step).toBe("warned");
     const expired = riskExpired(warned, { status: "unsolved", updatedAt: "w" });
-    expect(expired).toMatchObject({ status: "unsolved", acceptance: { step: "expired" } });
-    expect(stepCommented(expired, "warn").acceptance?.step).toBe("expired");
+    expect(spelled(expired)).toMatchObject({ status: "unsolved", acceptance: { step: "expired" } });
+    expect(acceptanceOf(stepCommented(expired, "warn"))?.step).toBe("expired");
   });
 
   it("what is due when: the comment at once, the warning warn_before the end, the end at the end", () => {
@@ -104,28 +105,28 @@ describe("the steps of an acceptance (pure transitions)", () => {
   });
 
   it("another status before the end ends the acceptance; unsolved after the end is the connector's own expiry", () => {
-    const held = { ...base, acceptance: acceptance("warned") };
+    const held = featured({ ...base, acceptance: acceptance("warned") });
     expect(acceptanceAfterStatus(held, "accepted", NOW)).toBeNull();
-    expect(acceptanceAfterStatus(held, "unsolved", NOW)?.acceptance).toBeUndefined();
-    expect(acceptanceAfterStatus(held, "solved", NOW)?.acceptance).toBeUndefined();
+    expect(acceptanceOf(acceptanceAfterStatus(held, "unsolved", NOW))).toBeUndefined();
+    expect(acceptanceOf(acceptanceAfterStatus(held, "solved", NOW))).toBeUndefined();
     const late = Date.parse("2026-04-11T00:00:00Z");
-    expect(acceptanceAfterStatus(held, "unsolved", late)?.acceptance?.step).toBe("expired");
-    const expired = { ...base, acceptance: acceptance("expired") };
+    expect(acceptanceOf(acceptanceAfterStatus(held, "unsolved", late))?.step).toBe("expired");
+    const expired = featured({ ...base, acceptance: acceptance("expired") });
     expect(acceptanceAfterStatus(expired, "unsolved", late)).toBeNull();
     const reopened = { ...expired, issue: { ...expired.issue!, state: "open" as const } };
-    expect(acceptanceAfterStatus(reopened, "unsolved", late)?.acceptance).toBeUndefined();
+    expect(acceptanceOf(acceptanceAfterStatus(reopened, "unsolved", late))).toBeUndefined();
   });
 
   it("recurrence: the new issue is the threat's, its occurrence counted, the old one kept to be named", () => {
     const next = { repo: "acme/threats", number: 9, url: "u9", state: "open" as const, hash: "h2" };
-    const after = recurred({ ...base, acceptance: acceptance("expired") }, next, 2);
-    expect(after).toMatchObject({
+    const after = recurred(featured({ ...base, acceptance: acceptance("expired") }), next, 2);
+    expect(spelled(after)).toMatchObject({
       issue: next,
       occurrence: 2,
       recurredFrom: { repo: "acme/threats", number: 7 },
     });
-    expect(after.acceptance).toBeUndefined();
-    expect(recurrenceNoted(after, "recur").recurredFrom).toEqual({
+    expect(acceptanceOf(after)).toBeUndefined();
+    expect(recurredFromOf(recurrenceNoted(after, "recur"))).toEqual({
       repo: "acme/threats",
       number: 7,
       noted: true,

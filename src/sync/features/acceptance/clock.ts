@@ -4,12 +4,13 @@ import { acceptanceDue, acceptanceNextAt } from "./transitions.js";
 import { acceptancePolicyOf } from "./policy.js";
 import type { FeatureClock } from "../types.js";
 import { heldAcceptances } from "./status.js";
+import { acceptanceOf } from "./slice.js";
 
 /** Risk acceptances' warnings and ends, from the index of held ones only, with no read of either side. */
 export const acceptanceClock: FeatureClock = {
   waiting: (ctx: SyncContext, nowMs: number) => notQueued(ctx, nowMs),
   nextDueAt: (record: ThreatRecord, ctx: SyncContext) => {
-    const { acceptance } = record;
+    const acceptance = acceptanceOf(record);
     const warnMs = acceptancePolicyOf(ctx.config)?.warnMs;
     if (!acceptance || warnMs === undefined || !record.issue || record.gone) return null;
     return acceptanceNextAt(acceptance, warnMs);
@@ -18,7 +19,7 @@ export const acceptanceClock: FeatureClock = {
   fromRecord: false,
   /** Its comment, warning and end are planned from the record alone, and so is what follows the end. */
   plannedFromRecord(record, ctx, nowMs) {
-    const { acceptance } = record;
+    const acceptance = acceptanceOf(record);
     const policy = acceptancePolicyOf(ctx.config);
     if (acceptance === undefined || policy === undefined || acceptance.step === "expired") return false;
     return acceptanceDue(acceptance, nowMs, policy.warnMs);

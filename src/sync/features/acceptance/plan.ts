@@ -1,6 +1,7 @@
 import type { IssueRecord, PersonChange } from "../../../state/index.js";
 import type { Action, Decider, PlanInput } from "../../plan/plan.js";
 import { acceptanceDue } from "./transitions.js";
+import { acceptanceOf, acceptanceSoughtOf } from "./slice.js";
 import { isRiskAcceptance, type AcceptancePolicy } from "./policy.js";
 import { acceptedComment, EXPIRED_COMMENT, warnComment } from "./comments.js";
 import type { AcceptanceAction } from "./actions.js";
@@ -47,9 +48,9 @@ function planRiskAcceptance(input: PlanInput, person: PersonChange, at: Acceptan
 /** An `accepted` threat whose acceptance a lost state forgot: the connector's comments say until when. */
 function planAcceptanceRecovery(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
   const record = input.record;
-  if (!record || record.acceptance || issue.state !== "closed") return null;
+  if (!record || acceptanceOf(record) || issue.state !== "closed") return null;
   if (input.threat.kind !== "present" || input.threat.value.status !== "accepted") return null;
-  if (record.acceptanceSought === record.updatedAt) return null;
+  if (acceptanceSoughtOf(record) === record.updatedAt) return null;
   return one({
     kind: "feature",
     feature: "acceptance",
@@ -65,7 +66,7 @@ function planAcceptanceRecovery(input: PlanInput, issue: IssueRecord, at: Accept
 
 /** The next step of an acceptance the record holds, when one is due at `now`. */
 function planAcceptanceStep(input: PlanInput, issue: IssueRecord, at: AcceptanceAt): Action[] | null {
-  const acceptance = input.record?.acceptance;
+  const acceptance = acceptanceOf(input.record);
   const { policy, now } = at;
   if (!acceptance || input.threat.kind !== "present") return null;
   if (!acceptanceDue(acceptance, now, policy.warnMs)) return null;

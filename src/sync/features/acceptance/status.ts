@@ -1,13 +1,11 @@
-import type { ThreatRecord } from "../../../state/index.js";
 import type { ThreatIndex } from "../../records/threat-index.js";
 import type { EngineState } from "../../records/threat-records.js";
 import { compareIso } from "../../../shared/iso-time.js";
-
-type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
+import { ACCEPTANCE, acceptanceOf, acceptanceOfSlice, type Acceptance } from "./slice.js";
 
 /** Threat id → its risk acceptance, for the threats that hold one (from the engine's index). */
 export function heldAcceptances(index: ThreatIndex): ReadonlyMap<string, Acceptance> {
-  return index.uncommonBy("acceptance", (record) => record.acceptance);
+  return index.sliceBy(ACCEPTANCE, acceptanceOfSlice, acceptanceOf);
 }
 
 /** A risk acceptance as `status` lists it (contract, "Risk acceptance": "`status` lists acceptances and their ends"). */
@@ -21,12 +19,17 @@ export interface AcceptanceLine {
   step: string;
 }
 
-/** The acceptances the state holds, soonest end first (only records of an uncommon shape are read). */
+/** The acceptances the state holds, soonest end first (only the records with an acceptance slice are read). */
 export function acceptanceLines(state: EngineState): AcceptanceLine[] {
   const lines: AcceptanceLine[] = [];
-  for (const [threatId, record] of state.threats.uncommon()) {
-    const a = record.acceptance;
-    if (!a) continue;
+  const held: string[] = [];
+  state.threats.scanSlices(ACCEPTANCE, (threatId, slice) => {
+    if (acceptanceOfSlice(slice)) held.push(threatId);
+  });
+  for (const threatId of held) {
+    const record = state.threats.get(threatId);
+    const a = acceptanceOf(record);
+    if (!record || !a) continue;
     const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : null;
     lines.push({ threatId, issue, until: a.until, by: a.by, step: a.step });
   }

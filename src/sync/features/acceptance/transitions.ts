@@ -1,9 +1,10 @@
 import { endOfTypedDay } from "../../../shared/duration.js";
 import type { ThreatRecord } from "../../../state/index.js";
+import { acceptanceOf, withAcceptance, type Acceptance } from "./slice.js";
 
 /** Pure transitions of a risk acceptance (contract, "Risk acceptance"). */
 
-export type Acceptance = NonNullable<ThreatRecord["acceptance"]>;
+export type { Acceptance };
 
 /** What people type on the issue to set the end: "Accepted until: YYYY-MM-DD" (case and spacing free). */
 const UNTIL = /accepted\s+until:?\s*(\S+)/gi;
@@ -49,24 +50,24 @@ export function riskAccepted(
   answer: { status: string; updatedAt: string },
   acceptance: Omit<Acceptance, "step">,
 ): ThreatRecord {
-  return {
+  const closed: ThreatRecord = {
     ...record,
     status: answer.status,
     updatedAt: answer.updatedAt,
     ...(record.issue ? { issue: { ...record.issue, state: "closed" as const } } : {}),
-    acceptance: { ...acceptance, step: "accepted" },
   };
+  return withAcceptance(closed, { held: { ...acceptance, step: "accepted" } });
 }
 
 /** A step's comment is on the issue: the acceptance's end (`accept`), its warning (`warn`); another step's is not its own. */
 export function stepCommented(record: ThreatRecord, step: string): ThreatRecord {
   if (step !== "accept" && step !== "warn") return record;
-  const acceptance = record.acceptance;
+  const acceptance = acceptanceOf(record);
   if (!acceptance) return record;
   const next = step === "accept" ? "announced" : "warned";
   // A later step already taken is not undone by a late resolution of an earlier one.
   if (acceptance.step === "expired" || (acceptance.step === "warned" && next === "announced")) return record;
-  return { ...record, acceptance: { ...acceptance, step: next } };
+  return withAcceptance(record, { held: { ...acceptance, step: next } });
 }
 
 /** The acceptance ended: the platform holds `unsolved` again (its answer). */
@@ -74,20 +75,14 @@ export function riskExpired(
   record: ThreatRecord,
   answer: { status: string; updatedAt: string },
 ): ThreatRecord {
-  const acceptance = record.acceptance;
-  return {
-    ...record,
-    status: answer.status,
-    updatedAt: answer.updatedAt,
-    ...(acceptance ? { acceptance: { ...acceptance, step: "expired" as const } } : {}),
-  };
+  const acceptance = acceptanceOf(record);
+  const answered: ThreatRecord = { ...record, status: answer.status, updatedAt: answer.updatedAt };
+  return acceptance ? withAcceptance(answered, { held: { ...acceptance, step: "expired" } }) : answered;
 }
 
 /** The acceptance is over (its issue reopened or recurred, or a person changed the issue): forgotten. */
 function acceptanceEnded(record: ThreatRecord): ThreatRecord {
-  if (!record.acceptance) return record;
-  const { acceptance: _over, ...rest } = record;
-  return rest;
+  return acceptanceOf(record) ? withAcceptance(record, { held: undefined }) : record;
 }
 
 /** What a status seen makes of an acceptance, or null: another status before the end ends it. */
@@ -96,12 +91,12 @@ export function acceptanceAfterStatus(
   status: string,
   now: number,
 ): ThreatRecord | null {
-  const acceptance = record.acceptance;
+  const acceptance = acceptanceOf(record);
   if (!acceptance) return null;
   if (acceptance.step === "expired") return record.issue?.state === "open" ? acceptanceEnded(record) : null;
   if (status === "accepted") return null;
   if (now >= Date.parse(acceptance.until) && status === "unsolved") {
-    return { ...record, acceptance: { ...acceptance, step: "expired" } };
+    return withAcceptance(record, { held: { ...acceptance, step: "expired" } });
   }
   return acceptanceEnded(record);
 }
@@ -132,16 +127,15 @@ export function acceptanceRecovered(
   told: { until: string; warned: boolean } | null,
   foundAt: string,
 ): ThreatRecord {
-  const sought = { ...record, acceptanceSought: version };
+  const sought = withAcceptance(record, { sought: version });
   const end = told === null ? null : endOfTypedDay(told.until);
-  if (end === null || record.acceptance) return sought;
-  return {
-    ...sought,
-    acceptance: {
+  if (end === null || acceptanceOf(record)) return sought;
+  return withAcceptance(sought, {
+    held: {
       until: new Date(end).toISOString(),
       since: foundAt,
       by: "(recovered from the issue's comments)",
       step: told?.warned === true ? "warned" : "announced",
     },
-  };
+  });
 }

@@ -7,6 +7,7 @@ import type { FeatureAction } from "../../plan/plan.js";
 import { addPending, notesData, notesRun, sayOnce } from "./runtime.js";
 import { defaultBody, renderSection, sectionHash, utcMinute } from "./section.js";
 import { NOTES, readSlice, type NotesSlice } from "./slice.js";
+import { slaOf } from "../sla/slice.js";
 import { commentDue } from "./to-github.js";
 
 /**
@@ -28,7 +29,8 @@ export interface NoteAction extends FeatureAction {
 export function sectionScope(record: ThreatRecord, slice: NotesSlice): NoteSectionScope | null {
   const issue = record.issue;
   if (!issue) return null;
-  const due = record.sla?.due === undefined ? Number.NaN : Date.parse(record.sla.due);
+  const sla = slaOf(record);
+  const due = sla === undefined ? Number.NaN : Date.parse(sla.due);
   return {
     issue: {
       ref: `${issue.repo}#${issue.number}`,

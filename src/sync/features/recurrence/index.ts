@@ -4,6 +4,7 @@ import { forOccurrence } from "./occurrence.js";
 import { recurAction, recurNoteAction } from "./recur-action.js";
 import { recoverOccurrence } from "./recover.js";
 import { recurrenceNoted } from "./transitions.js";
+import { occurrenceOf, recurrenceOf, withRecurrence } from "./slice.js";
 
 /**
  * `recurrence: new_issue` (contract, "Recurrence") as a plug-in: a threat `unsolved` again whose
@@ -17,10 +18,16 @@ export const recurrence: Feature = {
   configured: (config) => config.recurrence === "new_issue",
   decide: (_config, at) => recurrenceDecider(at.base),
   actions: { recur: recurAction, step_comment: recurNoteAction },
-  render: (record, threatId, rendered) =>
-    record.occurrence !== undefined && record.occurrence > 1 && record.recurredFrom
-      ? forOccurrence(rendered, threatId, record.occurrence, record.recurredFrom)
-      : rendered,
+  render: (record, threatId, rendered) => {
+    const { occurrence, from } = recurrenceOf(record);
+    return occurrence !== undefined && occurrence > 1 && from
+      ? forOccurrence(rendered, threatId, occurrence, from)
+      : rendered;
+  },
+  marker: {
+    numberOf: occurrenceOf,
+    adopted: (record, number) => withRecurrence(record, { occurrence: number }),
+  },
   claimsIntent: (intent) => intent.kind === "create" && (intent.occurrence ?? 1) > 1,
   recover: recoverOccurrence,
   stepCommented: recurrenceNoted,

@@ -4,6 +4,8 @@ import { desiredIssueState } from "../../plan/policy.js";
 import type { Rendering } from "../types.js";
 import { forOccurrence } from "./occurrence.js";
 import type { RecurAction, RecurNote } from "./actions.js";
+import { occurrenceOf, recurrenceOf } from "./slice.js";
+import { acceptanceOf } from "../acceptance/slice.js";
 
 /** The recurrence's clause before the core's, pure: a new issue instead of a reopen, then the comment. */
 export function recurrenceDecider(base: Rendering | null): Decider {
@@ -17,7 +19,7 @@ function recurredComment(next: { repo: string; number: number }, expired: boolea
 
 function planRecurrence(input: PlanInput, issue: IssueRecord, base: Rendering | null): Action[] | null {
   const record = input.record;
-  const from = record?.recurredFrom;
+  const from = recurrenceOf(record).from;
   if (from && !from.noted) {
     const note: RecurNote = {
       kind: "feature",
@@ -27,14 +29,14 @@ function planRecurrence(input: PlanInput, issue: IssueRecord, base: Rendering | 
       threatId: input.threatId,
       repo: from.repo,
       number: from.number,
-      body: recurredComment(issue, record.acceptance?.step === "expired"),
+      body: recurredComment(issue, acceptanceOf(record)?.step === "expired"),
     };
     return [note];
   }
   const threat = input.threat.kind === "present" ? input.threat.value : null;
   if (!threat || !base || record?.closedForRemoval) return null;
   if (issue.state !== "closed" || desiredIssueState(threat.status)?.state !== "open") return null;
-  const occurrence = (record?.occurrence ?? 1) + 1;
+  const occurrence = occurrenceOf(record) + 1;
   const previous = { repo: issue.repo, number: issue.number };
   const rendered = forOccurrence(base, input.threatId, occurrence, previous);
   const recur: RecurAction = newIssue(

@@ -1,6 +1,7 @@
 import { DAY_MS } from "../../../shared/duration.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureCounts } from "../types.js";
+import { SLA, SLA_TIME } from "./slice.js";
 
 /** What `status` and `/metrics` say of the SLA: open issues past due, and due within 7 days. */
 export type SlaCounts = {
@@ -23,10 +24,10 @@ export function slaCounts(dues: Iterable<number>, nowMs: number): SlaCounts {
   return counts;
 }
 
-/** The due times of the open issues with an SLA, read from the store's columns (no record built). */
+/** The due times of the open issues with an SLA, read from the slices' due times (no record built). */
 export function openSlaDues(threats: ThreatRecords): number[] {
   const dues: number[] = [];
-  threats.scanSla((_id, due, open) => {
+  threats.scanTimes(SLA, SLA_TIME, (_id, due, open) => {
     if (open) dues.push(due);
   });
   return dues;
@@ -35,7 +36,7 @@ export function openSlaDues(threats: ThreatRecords): number[] {
 /** The counts of `status`, counted as the scan goes (no array of due times). */
 export function storedSlaCounts(threats: ThreatRecords, nowMs: number): SlaCounts {
   const counts: SlaCounts = { breached: 0, dueWithin7Days: 0 };
-  threats.scanSla((_id, due, open) => {
+  threats.scanTimes(SLA, SLA_TIME, (_id, due, open) => {
     if (open) countDue(counts, due, nowMs);
   });
   return counts;

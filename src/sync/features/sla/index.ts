@@ -3,7 +3,8 @@ import { noteBreachLabel, slaOnVersion } from "./intake.js";
 import { slaClock } from "./clock.js";
 import { formatSla, storedSlaCounts } from "./counts.js";
 import { milestoneOnCreate, planSla, slaPolicy } from "./plan.js";
-import { slaSinceRecovered, slaView } from "./transitions.js";
+import { slaShown, slaSinceRecovered } from "./transitions.js";
+import { slaOf } from "./slice.js";
 import { parseSlaSince } from "../../../shared/index.js";
 import { slaBreachAction } from "./breach-action.js";
 import { slaMilestoneAction } from "./milestone-action.js";
@@ -18,7 +19,7 @@ export const sla: Feature = {
   status: { counts: storedSlaCounts, line: formatSla },
   plan: (ctx, threatId, record) => planSla({ threatId, record, sla: slaPolicy(ctx) }),
   actions: { breach: slaBreachAction, milestone: slaMilestoneAction },
-  viewOf: (record, nowMs) => (record.sla ? { sla: slaView(record.sla, nowMs) } : {}),
+  viewOf: (record, nowMs) => slaShown(slaOf(record), nowMs),
   createWith: milestoneOnCreate,
   // The issue's hidden start line and its milestone: what a lost state or an older due date left.
   onIssueFound: (record, issue) =>

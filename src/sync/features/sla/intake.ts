@@ -5,6 +5,7 @@ import { SEVERITIES } from "../../../shared/severity.js";
 import type { ThreatRecord } from "../../../state/index.js";
 import type { SyncContext } from "../../context.js";
 import { slaBreachRemoved, withSla } from "./transitions.js";
+import { slaOf } from "./slice.js";
 import { updateThreat } from "../../records/state-updates.js";
 import type { IssueSnapshot } from "../../../github/index.js";
 import { getPath } from "../../../shared/json.js";
@@ -85,7 +86,7 @@ export function slaOnVersion(
 /** A person removed the breach label: noted and logged once, never added again for this due date. */
 export function noteBreachLabel(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
   const label = ctx.config.sla?.breach_label;
-  if (label === undefined || ctx.state.threats.get(threatId)?.sla?.breach !== "added") return;
+  if (label === undefined || slaOf(ctx.state.threats.get(threatId))?.breach !== "added") return;
   const wanted = label.toLowerCase();
   if (issue.labels.some((l) => l.toLowerCase() === wanted)) return;
   updateThreat(ctx, threatId, slaBreachRemoved);

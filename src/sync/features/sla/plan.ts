@@ -2,6 +2,7 @@ import type { ThreatRecord } from "../../../state/index.js";
 import type { SyncContext } from "../../context.js";
 import type { CreateAttributes, FeatureAction } from "../../plan/plan.js";
 import { breachDue, weeklyMilestone } from "./transitions.js";
+import { slaOf } from "./slice.js";
 
 /** The SLA clause, pure, from the record and `now`: beside an update or a link, never a state change. */
 
@@ -53,22 +54,22 @@ interface SlaPlanInput {
 export function planSla(input: SlaPlanInput): SlaAction[] {
   const { record, sla: policy } = input;
   const issue = record?.issue;
-  if (!policy || !record?.sla || !issue || record.gone || issue.state !== "open") return [];
+  const sla = slaOf(record);
+  if (!policy || !record || !sla || !issue || record.gone || issue.state !== "open") return [];
   const at = { kind: "feature" as const, feature: "sla" as const, threatId: input.threatId };
   const where = { repo: issue.repo, number: issue.number };
   const actions: SlaAction[] = [];
   if (breachDue(record, policy.nowMs))
     actions.push({ ...at, step: "breach", ...where, label: policy.breachLabel });
   if (policy.weekly) {
-    const milestone = weeklyMilestone(record.sla);
-    if (record.sla.milestone !== milestone.title)
-      actions.push({ ...at, step: "milestone", ...where, ...milestone });
+    const milestone = weeklyMilestone(sla);
+    if (sla.milestone !== milestone.title) actions.push({ ...at, step: "milestone", ...where, ...milestone });
   }
   return actions;
 }
 
 /** The weekly milestone a new issue is created in (no second write), when it has a due date. */
 export function milestoneOnCreate(ctx: SyncContext, record: ThreatRecord): CreateAttributes {
-  const sla = record.sla;
+  const sla = slaOf(record);
   return slaPolicy(ctx).weekly && sla ? { milestone: weeklyMilestone(sla) } : {};
 }

@@ -1,6 +1,9 @@
 import { DAY_MS, utcDay } from "../../../shared/duration.js";
-import type { SlaRecord, ThreatRecord } from "../../../state/index.js";
-import type { SlaView } from "../../render/types.js";
+import type { ThreatRecord } from "../../../state/index.js";
+import type { FeatureIssueScopes } from "../../../config/template-scopes.js";
+import { slaSinceLine } from "../../../shared/index.js";
+import type { FeatureShown } from "../../render/index.js";
+import { slaOf, withSla as withSlaSlice, type SlaRecord } from "./slice.js";
 
 /** A threat's SLA, pure: due at its first `unsolved` sighting (or detection) plus its severity's duration. */
 
@@ -32,34 +35,37 @@ export function withSla(
   after: ThreatRecord,
   input: SlaInput,
 ): ThreatRecord {
-  const { sla: current, ...rest } = after;
-  if (input.durationMs === null) return rest;
-  if (after.status !== UNSOLVED) return current ? { ...rest, sla: current } : rest;
+  const current = slaOf(after);
+  if (input.durationMs === null) return current ? withSlaSlice(after, undefined) : after;
+  if (after.status !== UNSOLVED) return after;
   const reopened = before !== undefined && before.status !== UNSOLVED;
   if (!current || (reopened && input.restartOnReopen)) {
     const since = current ? input.nowMs : (input.detectedAtMs ?? input.nowMs);
-    return { ...rest, sla: fresh(since, input.durationMs) };
+    return withSlaSlice(after, fresh(since, input.durationMs));
   }
   const due = isoAt(Date.parse(current.since) + input.durationMs);
   if (due === current.due) return after;
   // A new due date (the severity changed): a breach of the old one no longer counts.
   const { breach: _old, ...kept } = current;
-  return { ...rest, sla: { ...kept, due } };
+  return withSlaSlice(after, { ...kept, due });
 }
 
 /** The connector added the breach label: never again for this due date. */
 export function slaBreachAdded(record: ThreatRecord): ThreatRecord {
-  return record.sla ? { ...record, sla: { ...record.sla, breach: "added" } } : record;
+  const sla = slaOf(record);
+  return sla ? withSlaSlice(record, { ...sla, breach: "added" }) : record;
 }
 
 /** A person removed the breach label: noted (logged once), and not fought over. */
 export function slaBreachRemoved(record: ThreatRecord): ThreatRecord {
-  return record.sla ? { ...record, sla: { ...record.sla, breach: "removed" } } : record;
+  const sla = slaOf(record);
+  return sla ? withSlaSlice(record, { ...sla, breach: "removed" }) : record;
 }
 
 /** The issue is in the weekly milestone of that title (or the repository has none: not tried again). */
 export function slaMilestoneSet(record: ThreatRecord, title: string): ThreatRecord {
-  return record.sla ? { ...record, sla: { ...record.sla, milestone: title } } : record;
+  const sla = slaOf(record);
+  return sla ? withSlaSlice(record, { ...sla, milestone: title }) : record;
 }
 
 export function dueMs(sla: SlaRecord): number {
@@ -72,7 +78,8 @@ function isBreached(sla: SlaRecord, nowMs: number): boolean {
 
 /** The breach label is due: an open issue past its due date that the connector has not labelled. */
 export function breachDue(record: ThreatRecord, nowMs: number): boolean {
-  const { sla, issue } = record;
+  const sla = slaOf(record);
+  const issue = record.issue;
   return Boolean(sla && issue?.state === "open" && !record.gone && !sla.breach && isBreached(sla, nowMs));
 }
 
@@ -88,11 +95,30 @@ export function weeklyMilestone(sla: SlaRecord): { title: string; dueOn: string 
   return { title: `SLA ${sunday}`, dueOn: sunday };
 }
 
-/** What templates see of the SLA (`sla.due`, `sla.days_left`, `sla.breached`). */
-export function slaView(sla: SlaRecord, nowMs: number): SlaView {
+/** What a template names of the SLA that changes with the clock alone (a day passing). */
+const CLOCK_NAMES = /\b(days_left|breached)\b/;
+
+/**
+ * What a threat's issue shows of its SLA: the built-in body its due day (what changes with the
+ * clock, days left and breached, would rewrite every issue daily: a breach shows as the breach
+ * label instead), after the marker the hidden start line (a lost state does not restart it), and
+ * templates `sla.due`, `sla.days_left`, `sla.breached` (`sla` null for a threat without one).
+ */
+export function slaShown(sla: SlaRecord | undefined, nowMs: number): FeatureShown {
+  if (!sla) return { scope: { sla: null } };
   const due = dueMs(sla);
-  const daysLeft = Math.round((Date.parse(utcDay(due)) - Date.parse(utcDay(nowMs))) / DAY_MS);
-  return { due: utcDay(due), daysLeft, breached: isBreached(sla, nowMs), since: sla.since };
+  const day = utcDay(due);
+  const daysLeft = Math.round((Date.parse(day) - Date.parse(utcDay(nowMs))) / DAY_MS);
+  const breached = isBreached(sla, nowMs);
+  const scope: FeatureIssueScopes["sla"] = { due: day, days_left: daysLeft, breached };
+  return {
+    lines: [`**Due: ${day}**`],
+    hidden: [slaSinceLine(sla.since)],
+    scope: { sla: scope },
+    content: { slaDue: day, slaSince: sla.since },
+    clock: { names: CLOCK_NAMES, content: { slaClock: { daysLeft, breached } } },
+    dueDay: day,
+  };
 }
 
 /** An adopted issue's SLA start from its hidden line: a rebuilt state keeps the first start and due date. */
@@ -101,7 +127,7 @@ export function slaSinceRecovered(
   hiddenSince: string | null,
   milestone: string | null = null,
 ): ThreatRecord {
-  const sla = record.sla;
+  const sla = slaOf(record);
   if (!sla) return record;
   const sinceMs = hiddenSince === null ? Number.NaN : Date.parse(hiddenSince);
   const earlier = hiddenSince !== null && hiddenSince < sla.since && Number.isFinite(sinceMs);
@@ -113,5 +139,5 @@ export function slaSinceRecovered(
   const placed =
     milestone !== null && milestone === weeklyMilestone(recovered).title && sla.milestone === undefined;
   if (!earlier && !placed) return record;
-  return { ...record, sla: placed ? { ...recovered, milestone } : recovered };
+  return withSlaSlice(record, placed ? { ...recovered, milestone } : recovered);
 }

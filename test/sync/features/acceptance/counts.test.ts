@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ThreatRecord } from "../../../../src/state/index.js";
 import { acceptanceCounts, acceptanceLines } from "../../../../src/sync/features/acceptance/status.js";
 import type { EngineState } from "../../../../src/sync/records/threat-records.js";
+import { featured } from "../../feature-fields.js";
+import { ThreatRecordsView } from "../../../../src/sync/records/threat-records.js";
 
 /**
  * Contract, "Workflow", risk acceptance: `/metrics` gives the acceptances held and those ending
@@ -34,16 +36,16 @@ describe("the acceptances /metrics counts", () => {
 
 describe("the acceptances `status` lists", () => {
   it("soonest end first, by instant: an end written in whole seconds (…:05Z) after one at …:04.500Z, before one at …:05.500Z", () => {
-    const held = (until: string): Partial<ThreatRecord> => ({
-      acceptance: { until, by: "alice", step: "announced" } as ThreatRecord["acceptance"],
-    });
-    const records: Array<[string, Partial<ThreatRecord>]> = [
-      ["c", held("2026-12-01T00:00:05.500Z")],
-      ["b", held("2026-12-01T00:00:05Z")],
-      ["a", held("2026-12-01T00:00:04.500Z")],
-      ["none", {}],
-    ];
-    const state = { threats: { uncommon: () => records.values() } } as unknown as EngineState;
+    const base = { status: "accepted", severity: 3, assetId: null, updatedAt: "u" };
+    const held = (until: string): ThreatRecord =>
+      featured({ ...base, acceptance: { until, since: "s", by: "alice", step: "announced" } });
+    const records: Record<string, ThreatRecord> = {
+      c: held("2026-12-01T00:00:05.500Z"),
+      b: held("2026-12-01T00:00:05Z"),
+      a: held("2026-12-01T00:00:04.500Z"),
+      none: base,
+    };
+    const state = { threats: ThreatRecordsView.of(records) } as unknown as EngineState;
     expect(acceptanceLines(state).map((l) => l.threatId)).toEqual(["a", "b", "c"]);
   });
 });

@@ -7,17 +7,18 @@ import { isPersonComment } from "../../../../src/sync/features/notes/intake.js";
 import { desiredSection, noteDue, sectionScope } from "../../../../src/sync/features/notes/plan.js";
 import { sectionHash } from "../../../../src/sync/features/notes/section.js";
 import { changeSlice, mergeComments, readSlice } from "../../../../src/sync/features/notes/slice.js";
+import { featured } from "../../feature-fields.js";
 
 const config = NotesConfig.parse({});
 const ID = "00000000-0000-4000-8000-000000000001";
-const record: ThreatRecord = {
+const record: ThreatRecord = featured({
   status: "unsolved",
   severity: 3,
   assetId: "a",
   updatedAt: "2026-01-01T00:00:00Z",
   issue: { repo: "acme/t", number: 7, url: "https://github.com/acme/t/issues/7", state: "closed", hash: "h" },
   sla: { since: "2026-01-01T00:00:00Z", due: "2026-01-08T00:00:00Z" },
-};
+});
 
 describe("the notes' plan (contract, notes: written only when the section's text changes)", () => {
   it("renders the issue, state and close reason, assignees, milestone, due date and people's comments", () => {
@@ -97,7 +98,7 @@ describe("the notes' plan (contract, notes: written only when the section's text
       2,
     );
     expect(merged.map((c) => c[3])).toEqual(["two", "three"]);
-    expect(changeSlice(record, () => ({ c: [] })).slices).toBeUndefined();
+    expect(changeSlice(record, () => ({ c: [] })).slices?.["notes"]).toBeUndefined();
     expect(readSlice(changeSlice(record, () => ({ w: "x" })))).toEqual({ w: "x" });
   });
 

@@ -5,19 +5,20 @@ import { MilestoneBook } from "../../../../src/github/milestone-book.js";
 import { sla } from "../../../../src/sync/features/sla/index.js";
 import type { SlaBreach, SlaMilestone } from "../../../../src/sync/features/sla/plan.js";
 import { REPO } from "../../harness.js";
+import { featured, slaOf } from "../../feature-fields.js";
 
 /** Contract, "Workflow" → "SLA": what the breach label's and the milestone's answers mean. */
 
 const ID = "00000000-0000-4000-8000-000000000001";
 const issue = { repo: REPO, number: 7, url: "u", state: "open" as const, hash: "h" };
-const before: ThreatRecord = {
+const before: ThreatRecord = featured({
   status: "unsolved",
   severity: 4,
   assetId: null,
   updatedAt: "u",
   issue,
   sla: { since: "2026-11-01T00:00:00.000Z", due: "2026-11-08T00:00:00.000Z" },
-};
+});
 
 describe("the SLA's action modules settle as plain data", () => {
   it("sla_breach: the record remembers the label was added (never added again for this due date); one audit event", () => {
@@ -31,7 +32,7 @@ describe("the SLA's action modules settle as plain data", () => {
       label: "sla:breached",
     };
     const settled = sla.actions!["breach"]!.settle(action, null);
-    expect(settled.record?.(before).sla?.breach).toBe("added");
+    expect(slaOf(settled.record?.(before))?.breach).toBe("added");
     expect(settled.events).toEqual([
       { type: "sla_breach_labeled", threatId: ID, issue: { repo: REPO, number: 7 } },
     ]);
@@ -65,10 +66,10 @@ describe("the SLA's action modules settle as plain data", () => {
     };
     const set = sla.actions!["milestone"]!.settle(action, { issue: snapshot, created: true });
     expect(set.events.map((e) => e.type)).toEqual(["milestone_created", "milestone_set"]);
-    expect(set.record?.(before).sla?.milestone).toBe("SLA 2026-11-08");
+    expect(slaOf(set.record?.(before))?.milestone).toBe("SLA 2026-11-08");
     const none = sla.actions!["milestone"]!.settle(action, { issue: null, created: false });
     expect(none.events).toEqual([]);
-    expect(none.record?.(before).sla?.milestone).toBe("SLA 2026-11-08");
+    expect(slaOf(none.record?.(before))?.milestone).toBe("SLA 2026-11-08");
   });
 });
 

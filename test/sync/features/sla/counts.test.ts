@@ -7,6 +7,8 @@ import { openSlaDues, slaCounts } from "../../../../src/sync/features/sla/counts
 import { slaClock } from "../../../../src/sync/features/sla/clock.js";
 import { sla } from "../../../../src/sync/features/sla/index.js";
 import type { SyncContext } from "../../../../src/sync/context.js";
+import { featured, slaOf, type Spelled } from "../../feature-fields.js";
+import { withSla } from "../../../../src/sync/features/sla/slice.js";
 
 // The SLA's clock reads the record alone: no context is needed to ask it.
 const ctx = {} as SyncContext;
@@ -18,8 +20,8 @@ const ctx = {} as SyncContext;
 
 const NOW = Date.parse("2026-11-25T10:00:00.000Z");
 const iso = (ms: number): string => new Date(ms).toISOString();
-function record(number: number, dueMs: number | null, extra: Partial<ThreatRecord> = {}): ThreatRecord {
-  return {
+function record(number: number, dueMs: number | null, extra: Partial<Spelled> = {}): ThreatRecord {
+  return featured({
     status: "unsolved",
     severity: 4,
     assetId: null,
@@ -33,7 +35,7 @@ function record(number: number, dueMs: number | null, extra: Partial<ThreatRecor
     },
     ...(dueMs !== null ? { sla: { since: iso(NOW - 30 * DAY_MS), due: iso(dueMs) } } : {}),
     ...extra,
-  };
+  });
 }
 
 describe("SLA counts and the index of due times", () => {
@@ -68,7 +70,7 @@ describe("SLA counts and the index of due times", () => {
     const source = { dueAt: (r: ThreatRecord) => slaClock.nextDueAt(r, ctx), scan: slaClock.scanDue! };
     const dues = index.dueTimes("sla", source);
     expect([...dues.keys()].sort()).toEqual(["breached", "later", "soon"]);
-    const labelled = { ...records.breached, sla: { ...records.breached.sla!, breach: "added" as const } };
+    const labelled = withSla(records.breached, { ...slaOf(records.breached)!, breach: "added" as const });
     threats.set("breached", labelled);
     index.update("breached", records.breached, labelled);
     expect(dues.has("breached")).toBe(false);

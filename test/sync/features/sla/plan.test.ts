@@ -7,6 +7,7 @@ import { policyFromConfig } from "../../../../src/sync/plan/policy.js";
 import { planSla, type SlaPolicy } from "../../../../src/sync/features/sla/plan.js";
 import { weeklyMilestone } from "../../../../src/sync/features/sla/transitions.js";
 import { makeConfig, REPO } from "../../harness.js";
+import { featured, slaOf, type Spelled } from "../../feature-fields.js";
 
 /**
  * Contract, "Workflow" → "SLA": the planner's clause. When an open issue passes its due date the
@@ -29,8 +30,8 @@ const sla: SlaPolicy = { nowMs: NOW, breachLabel: "sla:breached", weekly: false 
 const past = { since: new Date(NOW - 8 * DAY_MS).toISOString(), due: new Date(NOW - DAY_MS).toISOString() };
 const ahead = { since: new Date(NOW).toISOString(), due: "2026-12-01T10:00:00.000Z" };
 
-function record(extra: Partial<ThreatRecord> = {}): ThreatRecord {
-  return {
+function record(extra: Partial<Spelled> = {}): ThreatRecord {
+  return featured({
     status: "unsolved",
     severity: 4,
     assetId: null,
@@ -38,7 +39,7 @@ function record(extra: Partial<ThreatRecord> = {}): ThreatRecord {
     issue,
     link: `${REPO}#7`,
     ...extra,
-  };
+  });
 }
 type SlaInput = PlanInput & { sla?: SlaPolicy | undefined };
 
@@ -48,8 +49,8 @@ type SlaInput = PlanInput & { sla?: SlaPolicy | undefined };
  * a new issue is created in the weekly milestone the feature asks for (`createWith`).
  */
 function planWithSla(input: SlaInput): Action[] {
-  const weekly = input.sla?.weekly === true && input.record?.sla !== undefined;
-  const createWith = weekly && input.record?.sla ? { milestone: weeklyMilestone(input.record.sla) } : {};
+  const due = slaOf(input.record);
+  const createWith = input.sla?.weekly === true && due ? { milestone: weeklyMilestone(due) } : {};
   const actions = plan({ ...input, createWith });
   return actions.every(leavesStateAlone) ? [...actions, ...planSla(input)] : actions;
 }
@@ -134,7 +135,7 @@ describe("plan: the SLA clause", () => {
       input({
         sla: weekly,
         link: null,
-        record: { status: "unsolved", severity: 4, assetId: null, updatedAt: "u", sla: ahead },
+        record: featured({ status: "unsolved", severity: 4, assetId: null, updatedAt: "u", sla: ahead }),
       }),
     );
     expect(fresh).toMatchObject([

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { jsonSliceOf, withJsonSlice, type Sliced } from "../types.js";
+
+/**
+ * A person accepted the risk (closed the issue "not planned" with `acceptance.label`): when it
+ * ends (ISO), who and when, and how far its steps went: `accepted` (the platform holds it),
+ * `announced` (the comment naming its end is on the issue), `warned` (the `warn_before` comment
+ * too), `expired` (the platform holds `unsolved` again; the issue is reopened or recurs next).
+ */
+export const Acceptance = z.object({
+  until: z.string(),
+  since: z.string(),
+  by: z.string(),
+  step: z.enum(["accepted", "announced", "warned", "expired"]),
+});
+export type Acceptance = z.infer<typeof Acceptance>;
+
+/**
+ * The "acceptance" slice of a threat's record (stored in `feature_data`): `held`, the acceptance;
+ * `sought`, the `updatedAt` of the threat's version whose issue was searched for the connector's
+ * own acceptance comments (its acceptance unknown to the state: a lost state rebuilt from the
+ * streams), so that the search is made once per version, not at every plan.
+ */
+export const AcceptanceSlice = z.object({ held: Acceptance.optional(), sought: z.string().optional() });
+export type AcceptanceSlice = z.infer<typeof AcceptanceSlice>;
+
+export const ACCEPTANCE = "acceptance";
+
+function sliceOfRecord(record: Sliced | undefined | null): AcceptanceSlice {
+  return jsonSliceOf(record, ACCEPTANCE, (v) => AcceptanceSlice.safeParse(v).data) ?? {};
+}
+
+/** The risk acceptance the record holds, or undefined. */
+export function acceptanceOf(record: Sliced | undefined | null): Acceptance | undefined {
+  return sliceOfRecord(record).held;
+}
+
+/** The version whose issue was searched for the connector's acceptance comments, or undefined. */
+export function acceptanceSoughtOf(record: Sliced | undefined | null): string | undefined {
+  return sliceOfRecord(record).sought;
+}
+
+/** The acceptance of a stored slice's text (ThreatRecords.scanSlices gives it), or undefined. */
+export function acceptanceOfSlice(text: string): Acceptance | undefined {
+  return acceptanceOf({ slices: { [ACCEPTANCE]: text } });
+}
+
+/** The record with its slice changed: `held` or `sought` set (undefined removes it). */
+export function withAcceptance<R extends Sliced>(record: R, change: Partial<AcceptanceSlice>): R {
+  const next: AcceptanceSlice = { ...sliceOfRecord(record), ...change };
+  const kept = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined));
+  return withJsonSlice(record, ACCEPTANCE, Object.keys(kept).length === 0 ? undefined : kept);
+}
