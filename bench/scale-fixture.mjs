@@ -32,7 +32,7 @@ import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../dist/config/index.js"
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { toAssetView, toThreatView } from "../dist/sync/render/normalize.js";
-import { slaView, weeklyMilestone } from "../dist/sync/features/sla/transitions.js";
+import { slaShown, weeklyMilestone } from "../dist/sync/features/sla/transitions.js";
 import { encodeSlice as encodeProjectSlice, valueHash } from "../dist/sync/features/project/slice.js";
 import { groupIdOf } from "../dist/sync/groups/group-key.js";
 import { SUB_ISSUES_MAX } from "../dist/sync/groups/plan-groups.js";
@@ -233,7 +233,7 @@ function groupsOf(records, latest, assets, repo, lastNumber) {
         id: record.issue.id,
         state: record.issue.state,
         // As groups/plan-subject.ts gives it: what the SLA shows of the member (its due day).
-        due: record.sla ? slaView(record.sla, Date.now()).due : null,
+        due: record.sla ? (slaShown(record.sla, Date.now()).dueDay ?? null) : null,
       });
     }
     const open = views.filter((v) => v.state === "open").length;

@@ -31,9 +31,13 @@ export async function seedStore(path, state, dist = OWN_DIST) {
     return storeBytes(path);
   }
   const store = await mod.openStateStore(path);
+  // A bench's records spell the workflow features' data as fields (`sla`, `acceptance`, …), as the
+  // store before SQLite did: they go into the features' slices as an import puts them.
+  const legacy = await import(pathToFileURL(join(dist, "state/legacy-rows.js")).href).catch(() => null);
+  const shaped = legacy?.legacyThreatRow ?? ((row) => row);
   const threats = Object.entries(state.threats).map(([id, { position: _position, gone, ...rest }]) => [
     id,
-    gone ? { ...rest, gone } : rest,
+    shaped(gone ? { ...rest, gone } : rest),
   ]);
   const collections = {
     assets: Object.entries(state.assets ?? {}),

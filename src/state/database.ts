@@ -40,7 +40,8 @@ ${Object.values(TABLES)
   .join("\n")}
 CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS feature_data (
-  feature TEXT NOT NULL, subject TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (feature, subject));
+  feature TEXT NOT NULL, subject TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (feature, subject)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS feature_data_by_subject ON feature_data (subject);
 CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (lower(value ->> '$.issue.repo'), value ->> '$.issue.number')
   WHERE value ->> '$.issue.number' IS NOT NULL;

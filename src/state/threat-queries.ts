@@ -90,18 +90,20 @@ export class ThreatQueries {
     at: SliceTime,
     visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
   ): void {
+    // Paged along feature_data's key (feature, subject): each page is a range of that index. Paged
+    // by the threats' rowid instead, every page would join and sort all the feature's rows again.
     const page = this.rows.statement(
-      `SELECT t.rowid AS _r, t.id AS id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
+      `SELECT f.subject AS id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
          FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
-         WHERE f.feature = ? AND t.rowid > ? ORDER BY t.rowid LIMIT 1000`,
+         WHERE f.feature = ? AND f.subject > ? ORDER BY f.subject LIMIT 1000`,
     );
-    let after = 0;
+    let after = "";
     for (;;) {
       const rows = page.all(pathOf(at.due), pathOf(at.unless), feature, after);
       for (const row of rows)
         visit(String(row["id"]), Date.parse(String(row["due"])), row["open"] === 1, row["unless"] === 1);
       if (rows.length < 1000) return;
-      after = Number(rows[rows.length - 1]?.["_r"]);
+      after = String(rows[rows.length - 1]?.["id"]);
     }
   }
 
