@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, startWorld, type World } from "./world.js";
+import { analystWrites, conversation } from "./analyst-notes.js";
 
 /**
  * Contract, "The analyst's words on GitHub": "Whenever the text differs from what the issue last
@@ -15,10 +16,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-const BEGIN = "--- threatbridge: GitHub ---";
 const OFF = "notes:\n  comments: 3\n  to_github: false\n";
 const ON = "notes:\n  comments: 3\n  to_github: true\n";
-const HEAD = /^Platform note, changed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:\n\n/;
 const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
 const LISTING = "GET /v1/threats";
 const ONE_THREAT = "GET /v1/threats/{id}";
@@ -26,24 +25,6 @@ const ONE_THREAT = "GET /v1/threats/{id}";
 async function sync(w: World): Promise<void> {
   const run = await w.run(["sync", "-c", w.configPath]);
   expect(run.code, run.stderr + run.stdout).toBe(0);
-}
-
-/** The analyst edits the note on the platform: their text, the connector's section kept as it is. */
-function analystWrites(w: World, id: string, text: string): void {
-  const note = String(w.sim.sim.getThreat(id)?.["note"] ?? "");
-  const at = note.indexOf(BEGIN);
-  const section = at >= 0 ? note.slice(at) : "";
-  w.sim.sim.updateThreat(id, {
-    note: text === "" ? section : section === "" ? text : `${text}\n\n${section}`,
-  });
-}
-
-/** The connector's note comments on an issue, by what they quote; people's by author. */
-function conversation(w: World, number: number): string[] {
-  return w.gh.comments(REPO, number).map((c) => {
-    if (!HEAD.test(c.body)) return `${c.user}: ${c.body}`;
-    return `note: ${c.body.replace(HEAD, "").split("\n\n<!-- threatbridge:note=")[0] ?? ""}`;
-  });
 }
 
 interface Counts {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, startWorld, type World } from "./world.js";
+import { analystWrites, conversation } from "./analyst-notes.js";
 
 /**
  * Contract, "The analyst's words on GitHub" (`notes.to_github`), through the built CLI against the
@@ -14,32 +15,11 @@ afterEach(async () => {
   world = undefined;
 });
 
-const BEGIN = "--- threatbridge: GitHub ---";
 const CONFIG = "notes:\n  comments: 3\n  to_github: true\n";
-const HEAD = /^Platform note, changed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC:\n\n/;
 
 async function sync(w: World, args: string[] = []): Promise<void> {
   const run = await w.run(["sync", "-c", w.configPath, ...args]);
   expect(run.code, run.stderr + run.stdout).toBe(0);
-}
-
-/** The analyst edits the note on the platform: their text, the connector's section kept as it is. */
-function analystWrites(w: World, id: string, text: string): void {
-  const note = String(w.sim.sim.getThreat(id)?.["note"] ?? "");
-  const at = note.indexOf(BEGIN);
-  const section = at >= 0 ? note.slice(at) : "";
-  w.sim.sim.updateThreat(id, {
-    note: text === "" ? section : section === "" ? text : `${text}\n\n${section}`,
-  });
-}
-
-/** The issue's comments: the connector's note comments by what they quote, people's by author. */
-function conversation(w: World, number: number): string[] {
-  return w.gh.comments(REPO, number).map((c) => {
-    if (!HEAD.test(c.body)) return `${c.user}: ${c.body}`;
-    const shown = c.body.replace(HEAD, "").split("\n\n<!-- threatbridge:note=")[0] ?? "";
-    return `note: ${shown}`;
-  });
 }
 
 async function oneIssue(w: World, note: string): Promise<{ id: string; number: number }> {
