@@ -1,7 +1,4 @@
 import { z } from "zod";
-import type { ImportedShape } from "./import-shapes.js";
-
-export type { SlaRecord } from "./import-shapes.js";
 
 /**
  * The state file's schema. It is written atomically after every step that must survive a crash
@@ -65,7 +62,7 @@ export const ThreatRecord = z.object({
    */
   slices: z.record(z.string(), z.string()).optional(),
 });
-export type ThreatRecord = z.infer<typeof ThreatRecord> & ImportedShape;
+export type ThreatRecord = z.infer<typeof ThreatRecord>;
 
 export const AssetRecord = z.object({
   name: z.string().nullable(),
