@@ -1,4 +1,4 @@
-import type { SliceTagger } from "../../../state/index.js";
+import type { SliceTagger } from "../../records/slice-tags.js";
 import { parseSlice } from "./slice.js";
 
 /** Tag bit: the section was written (the slice holds its hash). */

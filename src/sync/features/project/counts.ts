@@ -1,4 +1,4 @@
-import type { SliceTagger } from "../../../state/index.js";
+import type { SliceTagger } from "../../records/slice-tags.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureCounts } from "../types.js";
 import { FEATURE, itemOf } from "./slice.js";
