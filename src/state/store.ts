@@ -142,29 +142,12 @@ class Store {
     return rows.changedInMemory ? undefined : (this.queries ??= new ThreatQueries(rows));
   }
 
-  get(collection: string, key: string): Json | undefined {
-    return this.db.rows(collection).get(key);
-  }
-
-  entries(collection: string): IterableIterator<[string, Json]> {
-    return this.db.rows(collection).entries();
-  }
-
-  keys(collection: string): IterableIterator<string> {
-    return this.db.rows(collection).keys();
-  }
-
-  size(collection: string): number {
-    return this.db.rows(collection).size;
-  }
-
-  set(collection: string, key: string, value: Json): void {
-    this.db.rows(collection).set(key, value);
-  }
-
-  delete(collection: string, key: string): void {
-    this.db.rows(collection).delete(key);
-  }
+  get = (collection: string, key: string): Json | undefined => this.db.rows(collection).get(key);
+  entries = (collection: string): IterableIterator<[string, Json]> => this.db.rows(collection).entries();
+  keys = (collection: string): IterableIterator<string> => this.db.rows(collection).keys();
+  size = (collection: string): number => this.db.rows(collection).size;
+  set = (collection: string, key: string, value: Json): void => this.db.rows(collection).set(key, value);
+  delete = (collection: string, key: string): void => this.db.rows(collection).delete(key);
 
   getMeta(key: string): Json | undefined {
     return CURSOR_KEYS.has(key) ? this.cursors[key] : this.db.getMeta(key);
