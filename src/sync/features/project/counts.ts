@@ -6,7 +6,7 @@ import { FEATURE, itemOf } from "./slice.js";
 /** Tag of a slice that records an item (1), else 0 (removed by a person, or not one of ours). */
 const ITEM = 1;
 
-/** What `status` counts of a project slice, as a digit the snapshot keeps (src/state/slice-tags.ts). */
+/** What `status` counts of a project slice, as a digit the snapshot keeps (src/sync/records/slice-tags.ts). */
 export const projectTagger: SliceTagger = {
   id: "project/1",
   tag: (text) => ((itemOf(text) ?? 0) > 0 ? ITEM : 0),
