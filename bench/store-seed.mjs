@@ -33,7 +33,10 @@ export async function seedStore(path, state, dist = OWN_DIST) {
   const store = await mod.openStateStore(path);
   // A bench's records spell the workflow features' data as fields (`sla`, `acceptance`, …), as the
   // store before SQLite did: they go into the features' slices as an import puts them.
-  const legacy = await import(pathToFileURL(join(dist, "state/legacy-rows.js")).href).catch(() => null);
+  // Where the build keeps it: beside the importer, or (a build from before that) in state/.
+  const legacy =
+    (await import(pathToFileURL(join(dist, "state-import/legacy-rows.js")).href).catch(() => null)) ??
+    (await import(pathToFileURL(join(dist, "state/legacy-rows.js")).href).catch(() => null));
   const shaped = legacy?.legacyThreatRow ?? ((row) => row);
   const threats = Object.entries(state.threats).map(([id, { position: _position, gone, ...rest }]) => [
     id,

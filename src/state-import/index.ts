@@ -9,6 +9,8 @@ import {
   type StoreView,
 } from "./snapshot.js";
 
+export { legacyThreatRow } from "./legacy-rows.js";
+
 /**
  * The one-time import of a state written before the SQLite store: the snapshot at `state.path`
  * (snapshot.ts) and its journals `<path>.journal.<gen>` (journal.ts). Everything in this folder

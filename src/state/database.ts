@@ -2,9 +2,8 @@ import { existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../observability/index.js";
-import { importLegacyState, type ImportTarget } from "../state-import/index.js";
+import { importLegacyState, legacyThreatRow, type ImportTarget } from "../state-import/index.js";
 import { syncDirectory } from "./atomic-write.js";
-import { legacyThreatRow } from "./legacy-rows.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
 
@@ -293,7 +292,7 @@ function connect(file: string, readOnly: boolean): Database {
   return database;
 }
 
-/** The database as the import writes into it: its threat rows given today's shape (legacy-rows.ts). */
+/** The database as the import writes into it: its threat rows given today's shape (state-import/legacy-rows.ts). */
 function importTarget(db: Db): ImportTarget {
   return {
     rows: (collection) => {

@@ -5,5 +5,3 @@ export { inspectLock, LEASE_MS, RENEW_EVERY_MS } from "./lock-judge.js";
 export { openStateStore, databasePathOf, type StateStore } from "./store.js";
 export type { Json } from "./database.js";
 export { ThreatQueries, type SliceTime } from "./threat-queries.js";
-export { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
-export { isoCanonicalMs } from "./iso-ms.js";

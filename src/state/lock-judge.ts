@@ -4,11 +4,9 @@ import { z } from "zod";
 import { errnoCode } from "./errors.js";
 
 /**
- * The lease (contract, "Command line": a holder on another host stops blocking "within 60 s of its
- * last sign of life"). The holder renews every RENEW_EVERY_MS; a holder on another host whose last
- * renewal is older than LEASE_MS is stale. LEASE_MS leaves 15 s of the contract's 60 s for clock
- * skew between hosts, and lets a holder miss three renewals in a row (a slow volume, a long GC
- * pause) without losing its lock.
+ * The lease (contract: a holder on another host stops blocking "within 60 s of its last sign of
+ * life"): renewed every RENEW_EVERY_MS, stale after LEASE_MS, which leaves 15 s for clock skew
+ * between hosts and lets a holder miss three renewals in a row (a slow volume, a long GC pause).
  */
 export const RENEW_EVERY_MS = 10_000;
 export const LEASE_MS = 45_000;
@@ -30,19 +28,12 @@ export const LockInfo = z.object({
 export type LockInfo = z.infer<typeof LockInfo>;
 
 /** Who is looking: a process on a host. Tests give each simulated starter its own. */
-export interface LockIdentity {
-  pid: number;
-  hostname: string;
-}
+export type LockIdentity = { pid: number; hostname: string };
 
 export const thisProcess = (): LockIdentity => ({ pid: process.pid, hostname: hostname() });
 
 /** A lock file as read; `info` is null when its text is not a lock (damaged, mid-write, a time unreadable). */
-export interface LockFile {
-  text: string;
-  info: LockInfo | null;
-  mtimeMs: number;
-}
+export type LockFile = { text: string; info: LockInfo | null; mtimeMs: number };
 
 /** The text of `path`, null when it does not exist. */
 export async function readText(path: string): Promise<string | null> {

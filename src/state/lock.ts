@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, open, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, open, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { realSleep, type Sleep } from "../shared/clock.js";
-import { removeStaleTemps, tempPathFor } from "./atomic-write.js";
+import { removeStaleTemps, tempPathFor, writeFileAtomic } from "./atomic-write.js";
 import { LockHeldError, StateError, errnoCode } from "./errors.js";
-import { judge, LEASE_MS, ownProcStart, pidExists, readLock, readText } from "./lock-judge.js";
-import { RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
+import { judge, LEASE_MS, ownProcStart, pidExists, readLock } from "./lock-judge.js";
+import { readText, RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
 
 /**
  * The single-instance lock on a state file (contract: "Two processes never work on one state
@@ -159,7 +159,8 @@ export class Lock {
   /** When the lock file last got this holder's sign of life. */
   private renewedAtMs: number;
   private released = false;
-  private lostFlag = false;
+  /** True once a renewal found the lock taken over (this process stalled past its lease). */
+  lost = false;
   private inFlight: Promise<RenewResult> | null = null;
   private readonly stopTimer: () => void;
   private readonly onExit = (): void => {
@@ -190,11 +191,6 @@ export class Lock {
     this.stopTimer = repeat(RENEW_EVERY_MS, () => void this.renew().catch(() => undefined));
   }
 
-  /** True once a renewal found the lock taken over (this process stalled past its lease). */
-  get lost(): boolean {
-    return this.lostFlag;
-  }
-
   /**
    * Renews the lease now; one renewal at a time (a call while one runs shares its result). A
    * holder whose own lease ran out (it stalled) does not settle for "busy": a starter is taking
@@ -202,7 +198,7 @@ export class Lock {
    * it holds the lock; so it waits for the guard.
    */
   renew(): Promise<RenewResult> {
-    if (this.released || this.lostFlag) return Promise.resolve(this.lostFlag ? "lost" : "released");
+    if (this.released || this.lost) return Promise.resolve(this.lost ? "lost" : "released");
     this.inFlight ??= (async () => {
       for (let tries = 1; ; tries++) {
         const result = await this.renewOnce();
@@ -226,19 +222,13 @@ export class Lock {
     return guarded(this.site, next, async () => {
       if ((await readText(this.path)) !== this.mine) {
         this.stop();
-        this.lostFlag = true;
+        this.lost = true;
         this.onLost?.();
         return "lost";
       }
       if (this.released) return "released";
       await this.site.step("renew:checked");
-      const tmp = tempPathFor(this.path);
-      try {
-        await writeFile(tmp, next, { flag: "wx", mode: 0o600 });
-        await rename(tmp, this.path);
-      } finally {
-        await rm(tmp, { force: true });
-      }
+      await writeFileAtomic(this.path, next);
       [this.mine, this.renewedAtMs] = [next, renewedAt];
       return "renewed";
     });
@@ -251,7 +241,7 @@ export class Lock {
    */
   async confirm(): Promise<void> {
     if (this.released) return;
-    if (!this.lostFlag && this.site.now() - this.renewedAtMs <= RENEW_EVERY_MS * 2) return;
+    if (!this.lost && this.site.now() - this.renewedAtMs <= RENEW_EVERY_MS * 2) return;
     const result = await this.renew();
     if (result === "renewed" || result === "released") return;
     const what = result === "lost" ? "was taken over" : "is being taken over";

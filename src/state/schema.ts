@@ -1,31 +1,26 @@
 import { z } from "zod";
-import type { ImportedShape } from "./import-shapes.js";
-
-export type { SlaRecord } from "./import-shapes.js";
 
 /**
- * The state file's schema. It is written atomically after every step that must survive a crash
- * (docs/architecture.md, "Never a duplicate"), so it holds only what the connector cannot re-read
- * cheaply: cursors, the threat↔issue mapping, what the connector last wrote, the queue of due work
- * and the write-ahead intents. Bump STATE_VERSION and add a migration when its shape changes.
+ * The stored records (src/state/README-store.md): only what the connector cannot re-read cheaply:
+ * cursors, the threat↔issue mapping, what the connector last wrote, the queue of due work and the
+ * write-ahead intents. A record read from an older state keeps its meaning (fields it lacks are optional).
  */
 export const STATE_VERSION = 1;
 
 const IssueState = z.enum(["open", "closed"]);
+const IssueNumber = z.int().positive();
+/** Severity rank 0 (informational) .. 4 (critical). */
+const SeverityRank = z.int().min(0).max(4);
 
 /** The issue the connector made for a threat, as the connector last wrote or accepted it. */
 export const IssueRecord = z.object({
   repo: z.string(),
-  number: z.int().positive(),
+  number: IssueNumber,
   url: z.string(),
-  /** Open or closed as last written by the connector or accepted from a person. */
   state: IssueState,
   /** Hash of what the issue shows (title, body, labels) as last written. */
   hash: z.string(),
-  /**
-   * GitHub's id of the issue (not its number): the sub-issues API names a child by it. Absent for
-   * issues recorded before it was kept, or answered without one; read once when a group needs it.
-   */
+  /** GitHub's id of the issue, by which the sub-issues API names a child: read once a group needs it. */
   id: z.number().int().positive().optional(),
 });
 export type IssueRecord = z.infer<typeof IssueRecord>;
@@ -33,39 +28,32 @@ export type IssueRecord = z.infer<typeof IssueRecord>;
 export const ThreatRecord = z.object({
   /** Last effective status read from the platform (stream, single read or PATCH response). */
   status: z.string(),
-  /** Severity rank 0 (informational) .. 4 (critical): the queue's order within a class (queue.ts). */
-  severity: z.int().min(0).max(4),
+  /** The queue's order within a class (queue.ts). */
+  severity: SeverityRank,
   assetId: z.string().nullable(),
   /** updated_at of the last version processed: the same one again is a re-delivery (spec, "Events"). */
   updatedAt: z.string(),
-  /**
-   * The threat left the API because its asset was removed; absent when not. (`position`, once
-   * written and never read, is dropped when an older state is read: nothing is stored that is never read.)
-   */
+  /** The threat left the API because its asset was removed. */
   gone: z.boolean().optional(),
   issue: IssueRecord.optional(),
   /** external_id of the platform's `github` reference as last seen or written. */
   link: z.string().optional(),
-  /**
-   * The last step GitHub refused for good (403 locked or archived, 404, 422): recorded, shown by
-   * `status`, and not retried until new work comes for the threat.
-   */
+  /** The last step GitHub refused for good (403 locked or archived, 404, 422): not retried until new work comes. */
   refused: z.object({ action: z.string(), reason: z.string(), at: z.string() }).optional(),
   /**
    * A person deleted the threat's issue: the threat is no longer managed and gets no second issue
    * unless `reconcile --recreate` says so (README, "Deleted, transferred, locked, unlabelled").
    */
-  deletedIssue: z.object({ repo: z.string(), number: z.int().positive(), at: z.string() }).optional(),
+  deletedIssue: z.object({ repo: z.string(), number: IssueNumber, at: z.string() }).optional(),
   /** The connector closed the issue because the asset was removed; a person's reopen then wins. */
   closedForRemoval: z.boolean().optional(),
   /**
-   * The plug-in features' own data on the threat (src/sync/features/), by feature name, each an
-   * opaque string only its feature reads and writes: a new feature adds nothing to this schema.
-   * The store keeps each in `feature_data` (feature, subject = the threat's id), not in the row.
+   * The plug-in features' own data (src/sync/features/), by feature name, each an opaque string
+   * only its feature reads and writes (stored in `feature_data`): a new feature adds nothing here.
    */
   slices: z.record(z.string(), z.string()).optional(),
 });
-export type ThreatRecord = z.infer<typeof ThreatRecord> & ImportedShape;
+export type ThreatRecord = z.infer<typeof ThreatRecord>;
 
 export const AssetRecord = z.object({
   name: z.string().nullable(),
@@ -81,7 +69,7 @@ export const PersonChange = z.object({
   reason: z.string().nullable(),
   login: z.string(),
   repo: z.string(),
-  number: z.int().positive(),
+  number: IssueNumber,
   url: z.string(),
   seenAt: z.string(),
   /** The issue's labels when a person closed it "not planned" (a risk acceptance needs its label). */
@@ -89,10 +77,7 @@ export const PersonChange = z.object({
 });
 export type PersonChange = z.infer<typeof PersonChange>;
 
-/**
- * What a queued create needs to render its issue (the threat's mapped fields and its platform
- * link), so that it is never read again because the run's cache overflowed.
- */
+/** What a queued create needs to render its issue, so that it is never read again from the platform. */
 export const PendingView = z.object({
   view: z.object({
     id: z.string(),
@@ -112,95 +97,66 @@ export const PendingView = z.object({
 export type PendingView = z.infer<typeof PendingView>;
 
 /**
- * Work stored for one threat: only what cannot be derived from the state. Its
- * order (priority class, then severity, then age) is derived from the threat's record
- * (src/sync/records/queue.ts `dueWork`); entries written before that carried `priority` and `severity`,
- * which the schema drops when such a state is read (the conversion: nothing else changed).
+ * Work stored for one threat: only what cannot be derived (its order comes from the threat's
+ * record: src/sync/records/queue.ts `dueWork`; an older entry's `priority` and `severity` are dropped).
  */
 export const QueueEntry = z.object({
   /** Age order: the state's sequence when the work first became due. */
   seq: z.int().nonnegative(),
   enqueuedAt: z.string(),
-  /** A person's change waiting to become a verdict. */
   person: PersonChange.optional(),
   attempts: z.int().nonnegative().default(0),
   /** Epoch ms before which the entry is not retried (after a failure). */
   notBefore: z.number().optional(),
   lastError: z.string().optional(),
-  /** A create's view, kept until the issue is created (dropped then). */
+  /** A create's view, kept until the issue is created. */
   pending: PendingView.optional(),
-  /**
-   * Work the clock alone made due (an SLA breach): planned from the record, with no read of the
-   * threat. Any other work for the threat clears it (transitions/due-work.ts).
-   */
+  /** Work the clock alone made due (an SLA breach), planned from the record with no read of the threat. */
   timed: z.literal(true).optional(),
-  /**
-   * Work that waits for all other work (a feature's backfill: issues made before a project was
-   * configured join it at the lowest priority). Any other work for the threat clears it.
-   */
+  /** Work that waits for all other work (a feature's backfill). Other work for the threat clears this and `timed`. */
   later: z.literal(true).optional(),
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 
 /** A threat of a group, as the group's checklist shows it (its issue is read from its record). */
 export const GroupMember = z.object({
-  /** The threat's title as last read from the platform. */
   title: z.string(),
-  /** Severity rank 0 (informational) .. 4 (critical), for the group's highest open severity. */
-  severity: z.int().min(0).max(4),
-  /**
-   * Single mode only (the member has no issue of its own): its platform status as last read, its
-   * asset's id, and the repository its route names; the group's issue follows these.
-   */
+  severity: SeverityRank,
+  /** Single mode only (the member has no issue of its own): what the group's issue follows. */
   status: z.string().optional(),
   assetId: z.string().nullable().optional(),
   repo: z.string().optional(),
-  /**
-   * The `updated_at` the platform answered to this member's verdict from a person's change of its
-   * group's issue: a version read later but older than it (a walk from the start) is stale.
-   */
+  /** The `updated_at` the platform answered to a verdict from the group's issue: an older version read later is stale. */
   verdictAt: z.string().optional(),
 });
 export type GroupMember = z.infer<typeof GroupMember>;
 
-/** A group's parent issue in one repository (grouping `parent` mode). */
-export const GroupParent = z.object({
-  number: z.int().positive(),
-  /** GitHub's id of the parent issue, when known. */
+/** An issue of a group in one repository (a parent, or single mode's one issue). */
+const GroupIssueBase = z.object({
+  number: IssueNumber,
   id: z.number().int().positive().optional(),
   url: z.string(),
-  /**
-   * The state the connector last made the parent follow (all members closed: closed). Only a
-   * change of that target is written: a person's close or reopen of the parent is not undone.
-   */
+  /** The state the connector last wrote (a parent: made it follow) or accepted from a person. */
   state: IssueState,
   /** Hash of the title and body as last written (the revision line's). */
   hash: z.string(),
-  /** Threat ids whose issues were attached as sub-issues (at most 100: GitHub's limit). */
-  attached: z.array(z.string()),
-  /**
-   * Why members are listed in the checklist only: the repository has no sub-issues
-   * (`unavailable`), or the parent holds GitHub's 100 (`full`). Said once, when set.
-   */
-  checklistOnly: z.enum(["unavailable", "full"]).optional(),
-  /**
-   * GitHub refused the parent for good (a person deleted it: 404 or 410; locked or archived: 403):
-   * it is written no more, and the group gets no second parent.
-   */
+  /** GitHub refused it for good (deleted: 404 or 410; locked or archived: 403): written no more, never a second one. */
   refused: z.string().optional(),
   /** Retired after a change of `grouping` (groups/retire-plan.ts): closed, then the comment naming its members' issues. */
   retired: z.enum(["closed", "noted"]).optional(),
 });
+
+/** A group's parent issue (grouping `parent` mode): only a change of its target state is written. */
+export const GroupParent = GroupIssueBase.extend({
+  /** Threat ids whose issues were attached as sub-issues (at most 100: GitHub's limit). */
+  attached: z.array(z.string()),
+  /** Why members are listed in the checklist only: no sub-issues in the repository, or 100 held. */
+  checklistOnly: z.enum(["unavailable", "full"]).optional(),
+});
 export type GroupParent = z.infer<typeof GroupParent>;
 
-/** A group's one issue in one repository (grouping `single` mode). */
-export const GroupIssue = z.object({
-  number: z.int().positive(),
-  id: z.number().int().positive().optional(),
-  url: z.string(),
-  /** The state the connector last wrote or accepted from a person. */
-  state: IssueState,
-  hash: z.string(),
+/** A group's one issue (grouping `single` mode). */
+export const GroupIssue = GroupIssueBase.extend({
   /**
    * A person closed or reopened it: the verdicts still to send, one per member (a close: to each
    * member open on the platform; a reopen: `unsolved` to those the close closed).
@@ -211,44 +167,34 @@ export const GroupIssue = z.object({
       reason: z.string().nullable(),
       login: z.string(),
       seenAt: z.string(),
-      /** The members its verdicts go to, and of them those still to send. */
       targets: z.array(z.string()),
       pending: z.array(z.string()),
     })
     .optional(),
   /** The members the last person's close sent a closing verdict to (a reopen sends them `unsolved`). */
   closedByPerson: z.array(z.string()).optional(),
-  refused: z.string().optional(),
-  /** Retired after a change of `grouping` (groups/retire-plan.ts): closed, then the comment naming its members' issues. */
-  retired: z.enum(["closed", "noted"]).optional(),
 });
 export type GroupIssue = z.infer<typeof GroupIssue>;
 
 /**
- * One group of threats, stored under `group:<by>:<key>` (src/state/README-store.md): its members
- * (kept as their versions are read, so no cycle reads the platform for them) and its parent
- * issue per repository (groups are per repository, after routing).
+ * One group of threats under `group:<by>:<key>`: its members (kept as their versions are read, so
+ * no cycle reads the platform for them) and its issues per repository (groups are per repository).
  */
 export const GroupRecord = z.object({
   by: z.enum(["asset", "title", "module", "cve"]),
   key: z.string(),
   members: z.record(z.string(), GroupMember),
   parents: z.record(z.string(), GroupParent),
-  /** Single mode: the group's one issue per repository. */
   single: z.record(z.string(), GroupIssue).optional(),
-  /** The grouping mode it was made under (absent in states written before it was kept: inferred). */
+  /** The grouping mode it was made under (absent: inferred). */
   mode: z.enum(["parent", "single"]).optional(),
   /**
-   * When `grouping` changed so that this record's setting (`by`, `mode`) is no longer the
-   * configured one: the record was moved to a key of its own (groups/supersede.ts), a person's
-   * change of its issues is still absorbed under its setting, and its issues are retired.
+   * `grouping` changed away from this record's setting: it was moved to a key of its own
+   * (groups/supersede.ts), a person's change of its issues is still absorbed under its setting,
+   * and its issues are retired.
    */
   superseded: z.string().optional(),
-  /**
-   * Each plug-in feature's data on the group (its issues' project items, say), by feature name: an
-   * opaque string the feature reads and writes (features/types.ts `sliceOf`, `withSlice`), as on a
-   * threat's record. Absent when no feature keeps anything (and in states written before it was kept).
-   */
+  /** The features' data on the group, as on a threat's record (features/types.ts `sliceOf`, `withSlice`). */
   slices: z.record(z.string(), z.string()).optional(),
 });
 export type GroupRecord = z.infer<typeof GroupRecord>;
@@ -297,17 +243,13 @@ export const LastCycle = z.object({
   ok: z.boolean(),
   error: z.string().optional(),
   counts: z.record(z.string(), z.number()),
-  /** What the GitHub side looked like when the cycle ended, for `status` (optional: older files lack it). */
+  /** GitHub's side when the cycle ended, for `status`. */
   github: z
     .object({
-      /** GitHub writes the process sent since it started. */
+      /** GitHub writes the process sent since it started; of them, in the hour before the cycle ended. */
       writes: z.number(),
-      /** Of them, in the hour before the cycle ended (counted by the write budget when it has a per_hour). */
       usedLastHour: z.number(),
-      /**
-       * When those writes were sent (epoch ms, oldest first), and a Retry-After pause in force: for
-       * `status`'s ETA, which counts what the budget's windows still hold (optional: older files lack it).
-       */
+      /** When those writes were sent (epoch ms, oldest first) and a Retry-After pause: `status`'s ETA. */
       recentWrites: z.array(z.number()).optional(),
       pausedUntil: z.string().optional(),
       /** GitHub's primary rate limit as its last answer showed it. */
@@ -326,9 +268,7 @@ export type LastCycle = z.infer<typeof LastCycle>;
 
 /**
  * The platform refused a stream's saved cursor (400 `request/invalid-cursor`, spec "Common list
- * behaviour" rule 5: a state restored from another installation, a platform-side reset): when,
- * and the platform's words. Sending it again gets the same answer, so the stream is stopped until
- * `threatbridge rewind` forgets the cursor; the other stream and GitHub's side go on.
+ * behaviour" rule 5): when, and its words. The stream stops until `threatbridge rewind`.
  */
 export const CursorRefusal = z.object({ at: z.string(), detail: z.string() });
 export type CursorRefusal = z.infer<typeof CursorRefusal>;
@@ -342,19 +282,13 @@ export type CursorRefusals = z.infer<typeof CursorRefusals>;
 export const State = z.object({
   version: z.literal(STATE_VERSION),
   cursors: z.object({ assets: z.string().nullable(), threats: z.string().nullable() }),
-  /** Streams stopped because the platform refused their cursor; absent when none is. */
   cursorRefused: CursorRefusals.optional(),
-  /** Per repository: the `since` watermark of the last read of people's changes, and ETags. */
-  github: z.object({
-    since: z.record(z.string(), z.string()),
-    /** The GitHub gateway's ETag cache (its own format, validated by the gateway on import). */
-    etags: z.array(z.unknown()),
-  }),
+  /** Per repository: the `since` watermark of the last read of people's changes; the gateway's ETag cache. */
+  github: z.object({ since: z.record(z.string(), z.string()), etags: z.array(z.unknown()) }),
   assets: z.record(z.string(), AssetRecord),
   threats: z.record(z.string(), ThreatRecord),
   queue: z.record(z.string(), QueueEntry),
   intents: z.record(z.string(), Intent),
-  /** Groups of threats by their key (`group:<by>:<key>`); absent in states written before groups. */
   groups: z.record(z.string(), GroupRecord).optional(),
   /** Items that failed to parse, by id: re-read with a single GET on later cycles. */
   retry: z.object({
@@ -365,27 +299,19 @@ export const State = z.object({
   lastCycle: LastCycle.nullable(),
   /** Fingerprint of the config that shapes issues; when it changes, threats are read again from the start. */
   renderKey: z.string().optional(),
-  /**
-   * Epoch ms before which the platform asked not to be called (a Retry-After, spec "Errors"
-   * rule 1): a later cycle or process sends nothing to it before then.
-   */
+  /** Epoch ms before which the platform asked not to be called (a Retry-After, spec "Errors" rule 1). */
   platformNotBefore: z.number().optional(),
-  /**
-   * What plug-in features keep beyond one threat's record (a watermark per repository, say), by
-   * feature name; each feature checks its own value when it reads it.
-   */
+  /** What plug-in features keep beyond one record, by feature name; each checks its own value. */
   features: z.record(z.string(), z.unknown()).optional(),
   /**
-   * Every group with work left was queued once (the one queue's initial list, run/cycle.ts): after
-   * that a group is queued by its members' changes, in the same commit as the change, so a later
-   * process need not plan every group again. Absent in a state written before the one queue.
+   * Every group with work left was queued once (run/cycle.ts): since then a group is queued by its
+   * members' changes, in the same commit, so a later process need not plan every group again.
    */
   groupsListed: z.literal(true).optional(),
   /**
    * The grouping setting (`<by>/<mode>`, null: none) under which a cycle's start last looked at
-   * every stored group (run/cycle.ts), and whether that look left superseded records. While the
-   * config has the same setting and none was left, every current group was made under it: a
-   * cycle's start has nothing to supersede and reads no group. Absent in a state written before it.
+   * every stored group, and whether that left superseded records. While neither changed, a
+   * cycle's start has nothing to supersede and reads no group.
    */
   groupingSeen: z.object({ setting: z.string().nullable(), superseded: z.boolean() }).optional(),
 });

@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { Low, type Adapter } from "lowdb";
 import type { Logger } from "../observability/index.js";
-import { StateError } from "./errors.js";
-import { openDatabase, type Json } from "./database.js";
+import { isRecord } from "../shared/json.js";
 import { removeLegacyJournals } from "../state-import/index.js";
-import { openSavedCursors, type SavedCursors } from "./saved-cursors.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { openDatabase, type Db, type Json } from "./database.js";
+import { errnoCode, StateError } from "./errors.js";
 import { ThreatQueries } from "./threat-queries.js";
 
 /**
@@ -20,11 +22,11 @@ import { ThreatQueries } from "./threat-queries.js";
 export type StateStore = Store;
 
 /**
- * The meta values kept in the document at `state.path` (what `rewind` edits): written after the
- * rows they cover. Every other meta value (the queue's sequence, the render key, the features'
- * own values…) is a row of the database's `meta` table, committed with the rows it goes with.
+ * The meta values kept in the document (what `rewind` edits), written after the rows they cover.
+ * Every other meta value (the queue's sequence, the render key, the features' own values…) is a
+ * row of the database's `meta` table, committed with the rows it goes with.
  */
-export const CURSOR_KEYS: ReadonlySet<string> = new Set([
+const CURSOR_KEYS: ReadonlySet<string> = new Set([
   "cursors",
   "cursorRefused",
   "githubSince",
@@ -32,6 +34,41 @@ export const CURSOR_KEYS: ReadonlySet<string> = new Set([
   "lastCycle",
   "platformNotBefore",
 ]);
+
+const FORMAT = "threatbridge-cursors";
+type CursorDocument = { format: typeof FORMAT; version: 1; values: Record<string, Json> };
+
+/** The document at `state.path` (lowdb), indented for a person to read, written atomically with mode 0600. */
+class CursorFile implements Adapter<CursorDocument> {
+  /** Whether the last read found a document of this format. */
+  found = false;
+
+  constructor(private readonly path: string) {}
+
+  async read(): Promise<CursorDocument | null> {
+    const file = this.path;
+    const text = await readFile(file, "utf8").catch((err: unknown) => {
+      if (errnoCode(err) === "ENOENT") return null;
+      throw new StateError("state_unreadable", `cannot read ${file}: ${String(err)}`, { cause: err, file });
+    });
+    if (text === null) return null;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (cause) {
+      const hint = `restore it from a backup, or move it aside (the next sync then reads the streams again from their start, which duplicates nothing)`;
+      throw new StateError("state_corrupt", `${file} is not valid JSON: ${hint}`, { cause, file });
+    }
+    // Another document here (the store before this one, kept as .bak once imported): not ours.
+    if (!isRecord(doc) || doc["format"] !== FORMAT || !isRecord(doc["values"])) return null;
+    this.found = true;
+    return doc as CursorDocument;
+  }
+
+  write(doc: CursorDocument): Promise<void> {
+    return writeFileAtomic(this.path, `${JSON.stringify(doc, null, 2)}\n`);
+  }
+}
 
 /** `data/state.json` → `data/state.db`: the database sits next to the document. */
 export function databasePathOf(path: string): string {
@@ -55,19 +92,26 @@ export async function openStateStore(
     readOnly,
     ...(opts.logger ? { logger: opts.logger } : {}),
   });
+  const file = new CursorFile(path);
+  const doc = new Low<CursorDocument>(file, { format: FORMAT, version: 1, values: {} });
   // Cursors without the rows they cover (the database was deleted) would skip what those rows
   // held: the streams start again from the beginning instead.
-  const cursors = await openSavedCursors(path, readOnly, { ignore: !existed && !imported });
+  if (existed || imported) await doc.read();
+  const cursors = { ...doc.data.values };
   // The cursors an import brought, when the document was not written yet (a crash in between).
-  if (cursors.fresh) for (const key of CURSOR_KEYS) cursors.seed(key, db.getMeta(key));
+  for (const key of file.found ? [] : CURSOR_KEYS) {
+    const value = db.getMeta(key);
+    if (value !== undefined) cursors[key] = value;
+  }
+  const store = new Store(path, existed || imported, db, doc, cursors, readOnly);
   if (imported && !readOnly) {
-    await cursors.write(cursors.take());
+    await store.writeCursors({ ...cursors });
     // From here on the document holds them (the database's copies were the import's, for a crash before).
     for (const key of CURSOR_KEYS) db.rows("meta").delete(key);
     db.commit();
     await removeLegacyJournals(path);
   }
-  return new Store(path, dbPath, existed || imported, db, cursors);
+  return store;
 }
 
 class Store {
@@ -75,16 +119,18 @@ class Store {
   private tail: Promise<void> = Promise.resolve();
   private closed = false;
   private queries: ThreatQueries | undefined;
+  /** Whether a cursor changed since the last commit. */
+  private cursorsChanged = false;
 
   constructor(
     /** The saved cursors' document (`state.path`). */
     readonly path: string,
-    /** The database beside it. */
-    readonly dbPath: string,
     /** Whether anything was stored before this open. */
     readonly stored: boolean,
-    private readonly db: Awaited<ReturnType<typeof openDatabase>>["db"],
-    private readonly cursors: SavedCursors,
+    private readonly db: Db,
+    private readonly doc: Low<CursorDocument>,
+    private readonly cursors: Record<string, Json>,
+    private readonly readOnly: boolean,
   ) {}
 
   /**
@@ -96,37 +142,28 @@ class Store {
     return rows.changedInMemory ? undefined : (this.queries ??= new ThreatQueries(rows));
   }
 
-  get(collection: string, key: string): Json | undefined {
-    return this.db.rows(collection).get(key);
-  }
-
-  entries(collection: string): IterableIterator<[string, Json]> {
-    return this.db.rows(collection).entries();
-  }
-
-  keys(collection: string): IterableIterator<string> {
-    return this.db.rows(collection).keys();
-  }
-
-  size(collection: string): number {
-    return this.db.rows(collection).size;
-  }
-
-  set(collection: string, key: string, value: Json): void {
-    this.db.rows(collection).set(key, value);
-  }
-
-  delete(collection: string, key: string): void {
-    this.db.rows(collection).delete(key);
-  }
+  get = (collection: string, key: string): Json | undefined => this.db.rows(collection).get(key);
+  entries = (collection: string): IterableIterator<[string, Json]> => this.db.rows(collection).entries();
+  keys = (collection: string): IterableIterator<string> => this.db.rows(collection).keys();
+  size = (collection: string): number => this.db.rows(collection).size;
+  set = (collection: string, key: string, value: Json): void => this.db.rows(collection).set(key, value);
+  delete = (collection: string, key: string): void => this.db.rows(collection).delete(key);
 
   getMeta(key: string): Json | undefined {
-    return CURSOR_KEYS.has(key) ? this.cursors.get(key) : this.db.getMeta(key);
+    return CURSOR_KEYS.has(key) ? this.cursors[key] : this.db.getMeta(key);
   }
 
   setMeta(key: string, value: Json): void {
-    if (CURSOR_KEYS.has(key)) this.cursors.set(key, value);
-    else this.db.setMeta(key, value);
+    if (!CURSOR_KEYS.has(key)) return this.db.setMeta(key, value);
+    this.cursors[key] = value;
+    this.cursorsChanged = true;
+  }
+
+  async writeCursors(values: Record<string, Json>): Promise<void> {
+    if (this.readOnly)
+      throw new StateError("state_write_failed", `${this.path} was opened read-only`, { file: this.path });
+    this.doc.data = { format: FORMAT, version: 1, values };
+    await this.doc.write();
   }
 
   /**
@@ -146,9 +183,10 @@ class Store {
     }
     // The document after the rows it covers, one write at a time, in commit order: each writes
     // the values as they were at its commit (a cursor set since may cover rows not committed yet).
-    if (this.cursors.dirty) {
-      const values = this.cursors.take();
-      this.tail = this.tail.then(() => this.cursors.write(values));
+    if (this.cursorsChanged) {
+      this.cursorsChanged = false;
+      const values = { ...this.cursors };
+      this.tail = this.tail.then(() => this.writeCursors(values));
       this.tail.catch((err: unknown) => (this.failed ??= err));
     }
     return this.tail.catch((err: unknown) => Promise.reject(writeFailed(this.path, err)));
@@ -164,10 +202,10 @@ class Store {
 }
 
 function writeFailed(path: string, cause: unknown): StateError {
-  return new StateError(
-    "state_write_failed",
-    `could not write the state at ${path}: ${cause instanceof Error ? cause.message : String(cause)}; ` +
-      "the last committed state is intact: fix the cause (disk full? permissions?) and start again",
-    { cause, file: path },
-  );
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const hint = "the last committed state is intact: fix the cause (disk full? permissions?) and start again";
+  return new StateError("state_write_failed", `could not write the state at ${path}: ${why}; ${hint}`, {
+    cause,
+    file: path,
+  });
 }

@@ -1,8 +1,9 @@
 import type { Config } from "../../config/index.js";
 import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
-import type { GroupRecord, Intent, SliceTagger, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
+import type { SliceTagger } from "../records/slice-tags.js";
 import type { CreateAttributes, Decider, FeatureAction } from "../plan/plan.js";
 import type { FeatureShown, RenderedIssue, ThreatView } from "../render/index.js";
 import type { SyncContext } from "../context.js";

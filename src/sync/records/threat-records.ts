@@ -1,14 +1,12 @@
 import {
-  TAG_COUNT,
-  tagOf,
   type Json,
-  type SliceTagger,
   type State,
   type ThreatBrief,
   type SliceTime,
   type ThreatQueries,
   type ThreatRecord,
 } from "../../state/index.js";
+import { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 import { deepFreeze } from "../../shared/deep-freeze.js";
 import { toThreatRecord } from "./threat-record-guard.js";
 import { toJson } from "./to-json.js";

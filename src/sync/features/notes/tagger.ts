@@ -1,4 +1,4 @@
-import type { SliceTagger } from "../../../state/index.js";
+import type { SliceTagger } from "../../records/slice-tags.js";
 import { parseSlice } from "./slice.js";
 
 /** Tag bit: the section was written (the slice holds its hash). */
@@ -13,7 +13,7 @@ export const ABSENT = 2;
 export const COMMENT_DUE = 4;
 
 /**
- * What `status` counts of a notes slice, as a digit the snapshot keeps (src/state/slice-tags.ts):
+ * What `status` counts of a notes slice, as a digit the snapshot keeps (src/sync/records/slice-tags.ts):
  * WRITTEN | ABSENT | COMMENT_DUE. A slice that does not parse counts as none (0), as it reads.
  */
 export const notesTagger: SliceTagger = {

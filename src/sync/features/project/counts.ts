@@ -1,4 +1,4 @@
-import type { SliceTagger } from "../../../state/index.js";
+import type { SliceTagger } from "../../records/slice-tags.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureCounts } from "../types.js";
 import { FEATURE, itemOf } from "./slice.js";
@@ -6,7 +6,7 @@ import { FEATURE, itemOf } from "./slice.js";
 /** Tag of a slice that records an item (1), else 0 (removed by a person, or not one of ours). */
 const ITEM = 1;
 
-/** What `status` counts of a project slice, as a digit the snapshot keeps (src/state/slice-tags.ts). */
+/** What `status` counts of a project slice, as a digit the snapshot keeps (src/sync/records/slice-tags.ts). */
 export const projectTagger: SliceTagger = {
   id: "project/1",
   tag: (text) => ((itemOf(text) ?? 0) > 0 ? ITEM : 0),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoCanonicalMs } from "../../../state/index.js";
+import { isoCanonicalMs } from "../../../shared/iso-time.js";
 import { jsonSliceOf, withJsonSlice, type Sliced } from "../types.js";
 
 /**

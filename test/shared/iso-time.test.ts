@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoCanonicalMs } from "../../src/state/iso-ms.js";
+import { isoCanonicalMs } from "../../src/shared/iso-time.js";
 
 /** The re-delivery test reads updated_at without a Date (spec "Events": a version is its updated_at). */
 const LAST_MS_OF_9999 = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

@@ -1,12 +1,11 @@
-/** Plain JSON (database.ts `Json`, repeated: that file imports this one). */
+/** Plain JSON (state/database.ts `Json`, repeated: that file imports this folder). */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * The threat rows of the store before SQLite (src/state-import/ gives them as that store wrote
- * them, and is deleted with it) in today's shape: the workflow features kept their data on the
- * record, and each feature now keeps it as its own slice (`feature_data`). Field → the feature's
- * slice and the key it is under there (null: the slice is the value itself), as each feature reads
- * its slice (src/sync/features/<feature>/slice.ts).
+ * The threat rows of the store before SQLite (as this folder reads them) in today's shape: the
+ * workflow features kept their data on the record, and each feature now keeps it as its own slice
+ * (`feature_data`). Field → the feature's slice and the key it is under there (null: the slice is
+ * the value itself), as each feature reads its slice (src/sync/features/<feature>/slice.ts).
  */
 const MOVED: Readonly<Record<string, readonly [feature: string, key: string | null]>> = {
   sla: ["sla", null],
