@@ -110,7 +110,8 @@ export function defaultBody(
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
     FOOTER,
     markerFor(threat.id),
-    ...hiddenLinesOf(threat),
+    // The features' hidden lines after the marker, as hiddenLinesOf gives a templated body.
+    ...shown.flatMap((part) => part.hidden ?? []),
   ];
   const frame = (desc: string, data: string | null): string =>
     [...head, desc, ...(data === null ? [] : ["### Module data", data]), ...tail].join("\n\n");
