@@ -73,7 +73,7 @@ function buildScope(
       name: str(asset?.name ?? null, inline),
       type: str(asset?.type ?? null, inline),
     },
-    platform_url: platformLink(platformUiUrl, threat.id),
+    platform_url: platformUiUrl ? platformLink(platformUiUrl, threat.id) : null,
     route: route ? { rule: route.rule, line: inertRouteLine(route.line, inline) } : null,
     ...relatedScope(related, withTable),
   };
