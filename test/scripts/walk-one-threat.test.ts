@@ -27,4 +27,21 @@ describe("scripts/walk-one-threat.mjs", () => {
     expect(walk.record_reads).toBeGreaterThan(0);
     expect(walk.threat_own).toHaveLength(walk.threat_own_steps);
   });
+
+  it("a setting that is off costs the walk nothing, and no record is read twice where once serves", () => {
+    const result = spawnSync(process.execPath, [SCRIPT, "--list"], { encoding: "utf8", timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const walk = JSON.parse(result.stdout) as { threat_own: string[]; record_reads: number };
+    // No routes, no module or asset-type filter, no platform.ui_url, a cache far from its bounds.
+    const idle = [
+      "src/sync/plan/route-placed.ts:placementOf",
+      "src/sync/plan/policy.ts:passes",
+      "src/sync/render/default-body.ts:platformLink",
+      "src/sync/records/threat-cache.ts:evict",
+    ];
+    expect(walk.threat_own.filter((step) => idle.includes(step))).toEqual([]);
+    // Once each: the stream's version check, intake's read, the queue's brief, the four plans, the
+    // create's and the link's writes, the drain's refusal check and two commits.
+    expect(walk.record_reads).toBeLessThanOrEqual(12);
+  });
 });

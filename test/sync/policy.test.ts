@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   desiredIssueState,
-  isEligible,
+  noIssueReason,
   policyFromConfig,
   routeFor,
   verdictFor,
@@ -41,12 +41,21 @@ describe("policy (the YAML's decisions)", () => {
   );
 
   it("filters: minimum severity, modules in, asset types out, first-seen statuses", () => {
-    expect(isEligible(view(), asset("domain"), policy)).toBe(true);
-    expect(isEligible(view({ severityRank: 0 }), asset("domain"), policy)).toBe(false);
-    expect(isEligible(view({ module: "web" }), asset("domain"), policy)).toBe(false);
-    expect(isEligible(view(), asset("Person"), policy)).toBe(false);
-    expect(isEligible(view({ status: "solved" }), asset("domain"), policy)).toBe(false);
-    expect(isEligible(view({ status: "pending" }), asset("domain"), policy)).toBe(true);
+    expect(noIssueReason(view(), asset("domain"), policy)).toBeNull();
+    expect(noIssueReason(view({ severityRank: 0 }), asset("domain"), policy)).toBe("min_severity");
+    expect(noIssueReason(view({ module: "web" }), asset("domain"), policy)).toBe("module");
+    expect(noIssueReason(view(), asset("Person"), policy)).toBe("asset_type");
+    expect(noIssueReason(view({ status: "solved" }), asset("domain"), policy)).toBe("status");
+    expect(noIssueReason(view({ status: "pending" }), asset("domain"), policy)).toBeNull();
+  });
+
+  it("filters: a module or asset-type list not configured lets every module and asset type through (none too)", () => {
+    const open = policyFromConfig(makeConfig({ filters: { min_severity: "low" } }));
+    for (const module of ["web", "dns", null])
+      for (const type of ["Person", "tenant", null]) {
+        const on = type === null ? null : asset(type);
+        expect(noIssueReason(view({ module }), on, open)).toBeNull();
+      }
   });
 
   it("routes: every condition of a rule must hold; the first matching rule wins; none → the default repository", () => {

@@ -59,6 +59,18 @@ describe("the run's cache of threats read (bounded by bytes, not count)", () => 
     expect(cache.has("next")).toBe(true);
   });
 
+  it("past the count bound the oldest entries go first, one for each added; within both bounds none goes", () => {
+    const cache = new ThreatCache(1024 * 1024, 3);
+    for (const id of ["a", "b", "c"]) cache.set(id, threat(id, 10));
+    expect([...cache.keys()]).toEqual(["a", "b", "c"]);
+    cache.set("d", threat("d", 10));
+    expect([...cache.keys()]).toEqual(["b", "c", "d"]);
+    // A replaced entry is the newest: the oldest other one goes when the next is added.
+    cache.set("b", threat("b", 10));
+    cache.set("e", threat("e", 10));
+    expect([...cache.keys()]).toEqual(["d", "b", "e"]);
+  });
+
   it("a dry run keeps everything it read", () => {
     const cache = new ThreatCache(10_000, 2, true);
     for (let i = 0; i < 5; i++) cache.set(`t${i}`, threat(`t${i}`, 10_000));

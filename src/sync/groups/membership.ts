@@ -5,7 +5,7 @@ import { enqueue } from "../records/queue.js";
 import { putGroup } from "../records/state-updates.js";
 import { buildMemberIndex } from "../records/group-members.js";
 import type { AssetView, ThreatView } from "../render/index.js";
-import { isEligible, routeFor, type AssetValues } from "../plan/policy.js";
+import { noIssueReason, routeFor, type AssetValues } from "../plan/policy.js";
 import { groupIdOf, groupKeyOf } from "./group-key.js";
 
 /**
@@ -52,7 +52,7 @@ function assetValues(ctx: SyncContext, view: ThreatView): AssetValues {
 /** Parent mode: a threat with (or eligible for) an issue. Single mode: eligible and without its own, or a member already. */
 function isMember(ctx: SyncContext, threatId: string, view: ThreatView, single: boolean): boolean {
   const record = ctx.state.threats.get(threatId);
-  const eligible = (): boolean => isEligible(view, assetOf(ctx, view), ctx.policy);
+  const eligible = (): boolean => noIssueReason(view, assetOf(ctx, view), ctx.policy) === null;
   if (!single) return record?.issue !== undefined || eligible();
   if (record?.issue !== undefined || record?.deletedIssue !== undefined) return false;
   return memberIndex(ctx).has(threatId) || eligible();

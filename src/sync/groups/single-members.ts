@@ -56,12 +56,13 @@ export function queueMembers(ctx: SyncContext, groupId: string, repo: string): v
     if (m.repo !== repo) continue;
     // A member without an issue of its own is not stored: the drain reads it and plans its link.
     if (!ctx.state.threats.get(threatId)) {
-      putThreat(ctx, threatId, {
+      const record = {
         status: m.status ?? "unsolved",
         severity: m.severity,
         assetId: m.assetId ?? null,
         updatedAt: "",
-      });
+      };
+      putThreat(ctx, threatId, record, undefined);
     }
     enqueue(ctx, threatId, {}, nowIso(ctx));
   }

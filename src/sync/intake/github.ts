@@ -26,7 +26,7 @@ export function reposToWatch(ctx: SyncContext): string[] {
 }
 
 function adopt(ctx: SyncContext, threatId: string, record: ThreatRecord, issue: IssueSnapshot): void {
-  putThreat(ctx, threatId, issueFound(ctx.config, record, issue));
+  putThreat(ctx, threatId, issueFound(ctx.config, record, issue), record);
   ctx.emit({ type: "adopted", threatId, issue: { repo: issue.repo, number: issue.number } });
 }
 
@@ -108,7 +108,7 @@ function enqueuePersonChange(
   if (!record?.issue) return false;
   const change = personChange({ ...record, issue: record.issue }, issue, who, nowIso(ctx));
   if (change.kind === "by_app") {
-    putThreat(ctx, threatId, change.record);
+    putThreat(ctx, threatId, change.record, record);
     return false;
   }
   ctx.emit({

@@ -87,7 +87,7 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
     const record = ctx.state.threats.get(threatId);
     if (!record) continue;
     const after = follow(record);
-    putThreat(ctx, threatId, after.record);
+    putThreat(ctx, threatId, after.record, record);
     ctx.cache.delete(threatId);
     if (after.due) enqueue(ctx, threatId, {}, nowIso(ctx));
   }
@@ -133,7 +133,7 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
   let record = result.record;
   for (const feature of pluggedFor(ctx.config).onThreatVersion)
     record = feature.onThreatVersion?.(ctx, before, record, threat, view.severityRank) ?? record;
-  putThreat(ctx, threat.id, record);
+  putThreat(ctx, threat.id, record, before);
   ctx.cache.set(threat.id, { view, link });
   // Grouping, when on, files the version under its group first: in single mode the planner asks for it.
   const grouping = ctx.config.grouping;

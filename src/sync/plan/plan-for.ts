@@ -8,7 +8,7 @@ import {
   statusSeen,
   type Plugged,
 } from "../features/registry.js";
-import { defaultRoute, desiredIssueState, isEligible, routeFor } from "./policy.js";
+import { defaultRoute, desiredIssueState, noIssueReason, routeFor } from "./policy.js";
 import type { AssetView, FeatureShown, ThreatView } from "../render/index.js";
 import { putThreat } from "../records/state-updates.js";
 import type { ThreatRecord } from "../../state/index.js";
@@ -190,7 +190,7 @@ function planCore(
     link: grouped.link,
     record,
     person,
-    eligible: view !== null && isEligible(view, asset, ctx.policy) && !grouped.atRest,
+    eligible: view !== null && noIssueReason(view, asset, ctx.policy) === null && !grouped.atRest,
     route,
     rendered,
     policy: ctx.policy,

@@ -252,21 +252,19 @@ export function leavesStateAlone(action: Action): boolean {
   );
 }
 
-/** The first decider's answer on an existing issue (registry order), or null: the core plans. */
-function decideIssue(input: PlanInput, issue: IssueRecord): Action[] | null {
-  for (const decider of input.deciders ?? []) {
-    const decided = decider.issue?.(input, issue);
-    if (decided) return decided;
-  }
-  return null;
-}
-
 export function plan(input: PlanInput): Action[] {
   // Not read: "gone" would close a live threat's issue, "present" would guess its status.
   if (input.threat.kind === "unknown") return [];
   const issue = input.record?.issue;
   if (input.person && issue) return planPerson(input, input.person);
-  if (issue) return decideIssue(input, issue) ?? planExisting(input, issue);
+  if (issue) {
+    // The first decider's answer (registry order), as for a person's change; else the core plans.
+    for (const decider of input.deciders ?? []) {
+      const decided = decider.issue?.(input, issue);
+      if (decided) return decided;
+    }
+    return planExisting(input, issue);
+  }
   // A person deleted the issue: no second one unless `reconcile --recreate` asks (README).
   const deleted = input.record?.deletedIssue;
   if (deleted && !input.recreate) return [];

@@ -45,11 +45,11 @@ export function policyFromConfig(config: Config): Policy {
   };
 }
 
+/** Whether a value passes a configured include/exclude list (case-insensitive). */
 function passes(
   value: string | null,
-  list: { include?: string[] | undefined; exclude?: string[] | undefined } | undefined,
+  list: { include?: string[] | undefined; exclude?: string[] | undefined },
 ): boolean {
-  if (!list) return true;
   const v = value?.toLowerCase() ?? null;
   if (list.include && !list.include.some((x) => x.toLowerCase() === v)) return false;
   if (list.exclude && v !== null && list.exclude.some((x) => x.toLowerCase() === v)) return false;
@@ -58,7 +58,8 @@ function passes(
 
 /**
  * Why a threat that has no issue yet gets none, or null when it should get one (contract: filters,
- * first-seen statuses). The dry-run's plan counts these reasons; eligibility is their absence.
+ * first-seen statuses): eligibility is their absence, and the dry-run's plan counts them. A list
+ * not configured is not asked.
  */
 type NoIssueReason = "status" | "min_severity" | "module" | "asset_type";
 
@@ -70,13 +71,9 @@ export function noIssueReason(
   if (!policy.createForStatuses.includes(threat.status)) return "status";
   // An unknown severity word counts as informational: it passes only the lowest threshold.
   if ((threat.severityRank ?? 0) < policy.minSeverity) return "min_severity";
-  if (!passes(threat.module, policy.modules)) return "module";
-  if (!passes(asset?.type ?? null, policy.assetTypes)) return "asset_type";
+  if (policy.modules && !passes(threat.module, policy.modules)) return "module";
+  if (policy.assetTypes && !passes(asset?.type ?? null, policy.assetTypes)) return "asset_type";
   return null;
-}
-
-export function isEligible(threat: ThreatView, asset: AssetView | null, policy: Policy): boolean {
-  return noIssueReason(threat, asset, policy) === null;
 }
 
 export type { Route };

@@ -20,11 +20,6 @@ export const ROUTES_SLICE = "routes";
 
 const NONE = "-";
 
-/** The record's slice (as features/types.ts `sliceOf` reads one; the plan stands below the features). */
-function sliceOf(record: ThreatRecord | undefined): string | undefined {
-  return record?.slices?.[ROUTES_SLICE];
-}
-
 type Placed = NonNullable<Route["placed"]>;
 
 function encode(placed: Placed | undefined): string {
@@ -55,14 +50,17 @@ function decode(text: string | undefined): Placed | null | undefined {
   }
 }
 
-/** The placement kept on the record, as `decode` answers it. */
+/** The placement kept on the record, as `decode` answers it (the slice read as features/types.ts reads one). */
 export function placementOf(record: ThreatRecord | undefined): Placed | null | undefined {
-  return decode(sliceOf(record));
+  return decode(record?.slices?.[ROUTES_SLICE]);
 }
 
-/** The route as an existing issue shows it: the rule that placed it (or none), where the record keeps that. */
+/**
+ * The route as an existing issue shows it: the rule that placed it (or none), where the record keeps
+ * that. A record that keeps none (no route was ever configured) is not decoded.
+ */
 export function shownRoute(record: ThreatRecord | undefined, route: Route): Route {
-  if (!record?.issue) return route;
+  if (!record?.issue || record.slices?.[ROUTES_SLICE] === undefined) return route;
   const kept = placementOf(record);
   if (kept === undefined) return route;
   const { placed: _now, ...rest } = route;
@@ -72,7 +70,7 @@ export function shownRoute(record: ThreatRecord | undefined, route: Route): Rout
 /** The record with the placement of the issue about to be created (unchanged when it holds it already). */
 export function withPlacement(record: ThreatRecord, placed: Placed | undefined): ThreatRecord {
   const text = encode(placed);
-  if (sliceOf(record) === text) return record;
+  if (record.slices?.[ROUTES_SLICE] === text) return record;
   return { ...record, slices: { ...record.slices, [ROUTES_SLICE]: text } };
 }
 

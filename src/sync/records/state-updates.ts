@@ -118,13 +118,18 @@ function put<C extends Exclude<Collection, "threats">>(
   markKey(ctx.changes, collection, key);
 }
 
-/** `before`: the stored record, where the caller has just read it (the index follows the change). */
+/**
+ * `before`: the stored record where the caller has just read it, undefined too when none is stored
+ * (the index follows the change); read here only when not given at all, so a caller that read it
+ * never has it read again.
+ */
 export function putThreat(
   ctx: ThreatCtx,
   id: string,
   record: ThreatRecord,
-  before: ThreatRecord | undefined = ctx.state.threats.get(id),
+  ...given: [before: ThreatRecord | undefined] | []
 ): void {
+  const before = given.length === 0 ? ctx.state.threats.get(id) : given[0];
   ctx.threatRows.set(id, record);
   markKey(ctx.changes, "threats", id);
   ctx.index.update(id, before, record);

@@ -35,7 +35,7 @@ export class ThreatCache extends Map<string, CachedThreat> {
     const size = 2 * (threatId.length + JSON.stringify(threat).length);
     this.sizes.set(threatId, size);
     this.bytes += size;
-    if (!this.unbounded) this.evict(threatId);
+    if (!this.unbounded && (this.size > this.maxCount || this.bytes > this.maxBytes)) this.evict(threatId);
     return this;
   }
 
@@ -51,12 +51,12 @@ export class ThreatCache extends Map<string, CachedThreat> {
     super.clear();
   }
 
-  /** Drops the oldest entries past either bound, never the one just added. */
+  /** Drops the oldest entries while past either bound, never the one just added (asked only when past one). */
   private evict(keep: string): void {
     for (const oldest of this.keys()) {
-      if (this.size <= this.maxCount && this.bytes <= this.maxBytes) return;
       if (oldest === keep) return;
       this.delete(oldest);
+      if (this.size <= this.maxCount && this.bytes <= this.maxBytes) return;
     }
   }
 }

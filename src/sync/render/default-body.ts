@@ -53,9 +53,11 @@ function summaryTable(threat: ThreatView, asset: AssetView | null): string {
   return ["| Field | Value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
 }
 
-/** The platform link, percent-encoded so nothing in it can end the Markdown link destination. */
-export function platformLink(template: string | undefined, threatId: string): string | null {
-  if (template === undefined || template === "") return null;
+/**
+ * The platform link from `platform.ui_url`, percent-encoded so nothing in it can end the Markdown
+ * link destination; asked only where a ui_url is configured.
+ */
+export function platformLink(template: string, threatId: string): string | null {
   const url = template
     .replaceAll("{id}", encodeURIComponent(threatId.replace(/[\uD800-\uDFFF]/g, "")))
     .replace(/[\s()<>\\`]/g, percentEncode);
@@ -97,7 +99,7 @@ export function defaultBody(
   related?: RelatedView | null,
   routeLine?: string | null,
 ): string {
-  const url = platformLink(platformUiUrl, threat.id);
+  const url = platformUiUrl ? platformLink(platformUiUrl, threat.id) : null;
   // Bounded like the table (related-section.ts), so it is part of the frame the long parts share.
   const relatedPart = related ? relatedSection(related) : null;
   // The features' lines (never what changes with the clock alone: that would rewrite every issue daily).
@@ -110,7 +112,8 @@ export function defaultBody(
     ...(url === null ? [] : [`[Open this threat in the platform](${url})`]),
     FOOTER,
     markerFor(threat.id),
-    ...hiddenLinesOf(threat),
+    // The features' hidden lines after the marker, as hiddenLinesOf gives a templated body.
+    ...shown.flatMap((part) => part.hidden ?? []),
   ];
   const frame = (desc: string, data: string | null): string =>
     [...head, desc, ...(data === null ? [] : ["### Module data", data]), ...tail].join("\n\n");

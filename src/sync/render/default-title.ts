@@ -13,13 +13,10 @@ function plain(raw: string | null, max: number): string {
   return escapePlainText(precut(raw, max * 4).text);
 }
 
-/** toUpperCase, not toLocaleUpperCase: locale-independent. */
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 export function defaultTitle(threat: ThreatView, asset: AssetView | null): string {
-  const severity = truncateWithEllipsis(capitalize(plain(threat.severity, SEVERITY_MAX)), SEVERITY_MAX);
+  const word = plain(threat.severity, SEVERITY_MAX);
+  // Capitalized by toUpperCase, not toLocaleUpperCase: locale-independent.
+  const severity = truncateWithEllipsis(word.charAt(0).toUpperCase() + word.slice(1), SEVERITY_MAX);
   const assetName = truncateWithEllipsis(plain(asset?.name ?? null, ASSET_MAX), ASSET_MAX);
   const main =
     plain(threat.title, MAX_TITLE_LENGTH) || plain(threat.id, MAX_TITLE_LENGTH) || "(untitled threat)";

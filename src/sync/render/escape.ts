@@ -22,25 +22,23 @@ function clean(text: string): string {
   return stripBidi(text.replace(LONE_SURROGATE, "\uFFFD").replace(CONTROL, "").replace(/\t/g, " "));
 }
 
-const HTML_ENTITIES: Record<string, string> = {
+/**
+ * What each markup character becomes. HTML's by named entities only: a numeric one (`&#35;`) would
+ * itself read as `#` followed by a digit. Markdown punctuation that could turn platform text into
+ * links, images, code, emphasis, math, strike-through or table cells by a backslash; `(`, `)` and
+ * `!` are harmless once `[` and `]` are escaped.
+ */
+const MARKUP: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
   ">": "&gt;",
   '"': "&quot;",
   "'": "&apos;",
+  ...Object.fromEntries([..."\\`*_[]|~$"].map((c) => [c, `\\${c}`])),
 };
 
-// Named entities only: a numeric one (`&#35;`) would itself read as `#` followed by a digit.
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
-}
-
-/**
- * Markdown punctuation that could turn platform text into links, images, code, emphasis, math,
- * strike-through or table cells. `(`, `)` and `!` are harmless once `[` and `]` are escaped.
- */
-function escapeMarkdownPunctuation(text: string): string {
-  return text.replace(/[\\`*_[\]|~$]/g, (c) => `\\${c}`);
+function escapeMarkup(text: string): string {
+  return text.replace(/[&<>"'\\`*_[\]|~$]/g, (c) => MARKUP[c] ?? c);
 }
 
 /**
@@ -64,7 +62,7 @@ function oneLine(text: string): string {
 
 /** Platform text for one line of Markdown (a table cell, a list item). */
 export function escapeMarkdownInline(text: string): string {
-  return breakReferences(escapeMarkdownPunctuation(escapeHtml(oneLine(clean(text)))));
+  return breakReferences(escapeMarkup(oneLine(clean(text))));
 }
 
 /** Platform text as a Markdown block: line breaks kept; no line start can open a heading, list or quote. */
@@ -77,7 +75,7 @@ export function escapeMarkdownBlock(text: string): string {
       if (current !== undefined && current.length > 0) paragraphs.push([]);
       continue;
     }
-    current?.push(escapeLineStart(breakReferences(escapeMarkdownPunctuation(escapeHtml(line)))));
+    current?.push(escapeLineStart(breakReferences(escapeMarkup(line))));
   }
   return paragraphs
     .filter((p) => p.length > 0)

@@ -40,10 +40,6 @@ export function severityName(rank: number | null): string | null {
   return rank === null ? null : (SEVERITIES[rank] ?? null);
 }
 
-function plainObject(value: unknown): Record<string, unknown> | null {
-  return isRecord(value) ? value : null;
-}
-
 /** `routePaths`: the routes' `where` paths into the threat (`threat.…`), whose values the view keeps. */
 export function toThreatView(
   threat: Threat,
@@ -63,7 +59,7 @@ export function toThreatView(
     status: threat.status,
     ageDays: typeof age === "number" && Number.isFinite(age) ? Math.floor(age) : null,
     assetId: text(getPath(threat, fields.asset_id)),
-    moduleData: plainObject(threat.module_data),
+    moduleData: isRecord(threat.module_data) ? threat.module_data : null,
     updatedAt: threat.updated_at,
     ...(routeValues ? { routeValues } : {}),
   };

@@ -39,15 +39,20 @@ function escapeTree(value: unknown, escape: Escape, depth: number): unknown {
   return null;
 }
 
-function buildScope(
+/** What a template's scope is made of: the threat, its asset, and what the issue shows beside them. */
+type ScopeOf = [
   threat: ThreatView,
   asset: AssetView | null,
-  platformUiUrl: string | undefined,
+  platformUiUrl?: string,
+  related?: RelatedView | null,
+  route?: RouteShown | null,
+];
+
+function buildScope(
   inline: Escape,
   block: Escape,
   withTable: boolean,
-  related: RelatedView | null | undefined,
-  route: RouteShown | null | undefined,
+  ...[threat, asset, platformUiUrl, related, route]: ScopeOf
 ): CoreIssueScope & Readonly<Record<string, unknown>> {
   const rows = withTable ? moduleDataRows(threat.moduleData) : [];
   // The features' variables (plain values the connector computed: nothing to escape), then the core's.
@@ -73,39 +78,18 @@ function buildScope(
       name: str(asset?.name ?? null, inline),
       type: str(asset?.type ?? null, inline),
     },
-    platform_url: platformLink(platformUiUrl, threat.id),
+    platform_url: platformUiUrl ? platformLink(platformUiUrl, threat.id) : null,
     route: route ? { rule: route.rule, line: inertRouteLine(route.line, inline) } : null,
     ...relatedScope(related, withTable),
   };
 }
 
 /** Scope for the title template: plain-text escaping (GitHub titles show entities literally). */
-export function titleScope(
-  threat: ThreatView,
-  asset: AssetView | null,
-  platformUiUrl?: string,
-  related?: RelatedView | null,
-  route?: RouteShown | null,
-): object {
-  return buildScope(threat, asset, platformUiUrl, escapePlainText, escapePlainText, false, related, route);
+export function titleScope(...of: ScopeOf): object {
+  return buildScope(escapePlainText, escapePlainText, false, ...of);
 }
 
 /** Scope for the body template: Markdown escaping. */
-export function bodyScope(
-  threat: ThreatView,
-  asset: AssetView | null,
-  platformUiUrl?: string,
-  related?: RelatedView | null,
-  route?: RouteShown | null,
-): object {
-  return buildScope(
-    threat,
-    asset,
-    platformUiUrl,
-    escapeMarkdownInline,
-    escapeMarkdownBlock,
-    true,
-    related,
-    route,
-  );
+export function bodyScope(...of: ScopeOf): object {
+  return buildScope(escapeMarkdownInline, escapeMarkdownBlock, true, ...of);
 }

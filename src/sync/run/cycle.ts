@@ -74,7 +74,7 @@ function message(error: unknown): string {
 /** Forgets every stored version so the re-read plans each threat again; durable with the cursor's reset. */
 function forgetVersions(ctx: SyncContext): void {
   for (const [id, record] of ctx.state.threats.entries()) {
-    if (record.updatedAt !== "") putThreat(ctx, id, versionForgotten(record));
+    if (record.updatedAt !== "") putThreat(ctx, id, versionForgotten(record), record);
   }
 }
 

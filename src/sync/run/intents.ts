@@ -9,12 +9,6 @@ import { dropIntent, nextSeq, putIntent } from "../records/state-updates.js";
  * at any instant is resolved on restart by reading GitHub (recover.ts), never by writing again.
  */
 
-function startIntent(ctx: SyncContext, fields: Omit<Intent, "id" | "startedAt">): Intent {
-  const intent: Intent = { ...fields, id: `i${nextSeq(ctx)}`, startedAt: nowIso(ctx) };
-  putIntent(ctx, intent);
-  return intent;
-}
-
 /** What becomes of an intent whose `send` failed. */
 interface IntentOutcome {
   /** Reads GitHub to learn whether a failed write landed all the same: true counts as success. */
@@ -32,7 +26,8 @@ export async function withIntent(
   send: (intent: Intent) => Promise<void>,
   outcome: IntentOutcome = {},
 ): Promise<void> {
-  const intent = startIntent(ctx, fields);
+  const intent: Intent = { ...fields, id: `i${nextSeq(ctx)}`, startedAt: nowIso(ctx) };
+  putIntent(ctx, intent);
   await persist(ctx);
   try {
     await send(intent);

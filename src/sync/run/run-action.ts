@@ -104,10 +104,12 @@ async function apply(ctx: SyncContext, threatId: string, s: Settlement): Promise
 
 /** The part of a settlement a dry run applies too: the records, the cache and the queue. */
 export function applyToRecords(ctx: SyncContext, threatId: string, s: Settlement): void {
-  if (s.record) updateThreat(ctx, threatId, s.record);
-  const found = s.found;
-  // Every issue made or taken over: its marker's number is noted whatever is configured.
-  if (found) updateThreat(ctx, threatId, (record) => issueFound(ctx.config, record, found));
+  const { record: change, found } = s;
+  // Every issue made or taken over: its marker's number is noted whatever is configured. One read
+  // and one write of the record for both.
+  if (found)
+    updateThreat(ctx, threatId, (record) => issueFound(ctx.config, change ? change(record) : record, found));
+  else if (change) updateThreat(ctx, threatId, change);
   if (s.cache === "forget") ctx.cache.delete(threatId);
   else if (s.cache && "threat" in s.cache) {
     const threat = s.cache.threat;

@@ -35,6 +35,8 @@ describe("contract: platform text is rendered inertly (Markdown contexts)", () =
     ["<!-- threatbridge:threat=abc -->", `&lt;!-- threatbridge${Z}:threat=abc --&gt;`],
     ["line one\r\nline two\nthree\rfour", "line one line two three four"],
     ["&#64;octocat &#35;12", `&amp;#${Z}64;octocat &amp;#${Z}35;12`],
+    // Each markup character is escaped once: an entity's `&` or a backslash is never escaped again.
+    ["a\\<b>&*_&amp;", "a\\\\&lt;b&gt;&amp;\\*\\_&amp;amp;"],
     ["🚨 Überprüfung 日本語 é", "🚨 Überprüfung 日本語 é"],
   ])("%j → %j", (input, expected) => {
     expect(escapeMarkdownInline(input)).toBe(expected);

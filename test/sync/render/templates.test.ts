@@ -50,6 +50,16 @@ describe("user templates (Liquid)", () => {
     );
   });
 
+  test("platform_url is nil with no platform.ui_url (unset or empty): the template's own fallback shows", () => {
+    const source = "{% if platform_url %}See {{ platform_url }}{% else %}No link{% endif %}";
+    for (const platformUiUrl of [undefined, ""]) {
+      const { platformUiUrl: _set, ...rest } = withTemplates({ body: source });
+      const opts = platformUiUrl === undefined ? rest : { ...rest, platformUiUrl };
+      const issue = renderIssue(threat(), ASSET, opts);
+      expect(issue.body.startsWith("No link\n\n")).toBe(true);
+    }
+  });
+
   test("template values are pre-escaped: platform text stays inert inside a template", () => {
     const opts = withTemplates({
       title: "{{ threat.title }}",
