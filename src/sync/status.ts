@@ -151,7 +151,7 @@ export function featureCounts(
   nowMs: number,
 ): Record<string, FeatureCounts> {
   return Object.fromEntries(
-    features.flatMap((f) => (f.status ? [[f.name, f.status.counts(state.threats, nowMs)]] : [])),
+    features.flatMap((f) => (f.status?.counts ? [[f.name, f.status.counts(state.threats, nowMs)]] : [])),
   );
 }
 
@@ -159,7 +159,7 @@ export function featureCounts(
 export function featureLines(features: readonly Feature[], counts: Record<string, FeatureCounts>): string[] {
   return features.flatMap((f) => {
     const counted = counts[f.name];
-    return counted && f.status ? [f.status.line(counted)] : [];
+    return counted && f.status?.line ? [f.status.line(counted)] : [];
   });
 }
 

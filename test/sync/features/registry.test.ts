@@ -60,7 +60,7 @@ describe("the registry of features", () => {
     ]);
     let steps = 0;
     for (const feature of features) {
-      for (const [step, module] of Object.entries(feature.actions ?? {})) {
+      for (const [step, module] of Object.entries(feature.actions?.modules ?? {})) {
         // What each step's `describe` reads, so one sample serves every step.
         const fields = {
           kind: "feature" as const,

@@ -16,19 +16,22 @@ import { recoverAcceptanceAction } from "./recover-action.js";
 export const acceptance: Feature = {
   name: "acceptance",
   configKey: "acceptance",
+  record: { onStatusSeen: acceptanceAfterStatus, stepCommented },
+  plan: {
+    decide(config, at) {
+      const policy = acceptancePolicyOf(config);
+      if (!policy) return null;
+      return acceptanceDecider({ policy, now: at.nowMs, newIssue: config.recurrence === "new_issue" });
+    },
+  },
   clock: acceptanceClock,
-  decide(config, at) {
-    const policy = acceptancePolicyOf(config);
-    if (!policy) return null;
-    return acceptanceDecider({ policy, now: at.nowMs, newIssue: config.recurrence === "new_issue" });
-  },
-  onStatusSeen: acceptanceAfterStatus,
   actions: {
-    accept_risk: acceptRiskAction,
-    expire_risk: expireRiskAction,
-    step_comment: acceptedCommentAction,
-    warn_expiry: warnExpiryAction,
-    recover_acceptance: recoverAcceptanceAction,
+    modules: {
+      accept_risk: acceptRiskAction,
+      expire_risk: expireRiskAction,
+      step_comment: acceptedCommentAction,
+      warn_expiry: warnExpiryAction,
+      recover_acceptance: recoverAcceptanceAction,
+    },
   },
-  stepCommented,
 };

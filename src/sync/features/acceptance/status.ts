@@ -1,10 +1,10 @@
-import type { ThreatIndex } from "../../records/threat-index.js";
+import type { FeatureIndex } from "../types.js";
 import type { EngineState } from "../../records/threat-records.js";
 import { compareIso } from "../../../shared/iso-time.js";
 import { ACCEPTANCE, acceptanceOf, acceptanceOfSlice, type Acceptance } from "./slice.js";
 
 /** Threat id → its risk acceptance, for the threats that hold one (from the engine's index). */
-export function heldAcceptances(index: ThreatIndex): ReadonlyMap<string, Acceptance> {
+export function heldAcceptances(index: Pick<FeatureIndex, "sliceBy">): ReadonlyMap<string, Acceptance> {
   return index.sliceBy(ACCEPTANCE, acceptanceOfSlice, acceptanceOf);
 }
 

@@ -13,15 +13,19 @@ import { slaMilestoneAction } from "./milestone-action.js";
 export const sla: Feature = {
   name: "sla",
   configKey: "sla",
-  onThreatVersion: slaOnVersion,
-  onIssueChange: noteBreachLabel,
+  record: {
+    onThreatVersion: slaOnVersion,
+    onIssueChange: noteBreachLabel,
+    // The issue's hidden start line and its milestone: what a lost state or an older due date left.
+    onIssueFound: (record, issue) =>
+      slaSinceRecovered(record, parseSlaSince(issue.body), issue.milestone ?? null),
+  },
+  plan: {
+    threat: (ctx, threatId, record) => planSla({ threatId, record, sla: slaPolicy(ctx) }),
+    viewOf: (record, nowMs) => slaShown(slaOf(record), nowMs),
+    createWith: milestoneOnCreate,
+  },
   clock: slaClock,
+  actions: { modules: { breach: slaBreachAction, milestone: slaMilestoneAction } },
   status: { counts: storedSlaCounts, line: formatSla },
-  plan: (ctx, threatId, record) => planSla({ threatId, record, sla: slaPolicy(ctx) }),
-  actions: { breach: slaBreachAction, milestone: slaMilestoneAction },
-  viewOf: (record, nowMs) => slaShown(slaOf(record), nowMs),
-  createWith: milestoneOnCreate,
-  // The issue's hidden start line and its milestone: what a lost state or an older due date left.
-  onIssueFound: (record, issue) =>
-    slaSinceRecovered(record, parseSlaSince(issue.body), issue.milestone ?? null),
 };
