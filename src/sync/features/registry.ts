@@ -41,6 +41,8 @@ export interface Plugged {
   readonly decide: readonly Feature[];
   /** Those whose clock may plan a step from the record alone (`FeatureClock.plannedFromRecord`). */
   readonly plannedFromRecord: readonly Feature[];
+  /** Those that keep a marker's number (`FeatureRecordHooks.marker`). */
+  readonly marker: readonly Feature[];
 }
 
 const PLUGGED = new WeakMap<Config, Plugged>();
@@ -62,6 +64,7 @@ export function pluggedFor(config: Config): Plugged {
     plan: planning("threat"),
     decide: planning("decide"),
     plannedFromRecord: all.filter((feature) => feature.clock?.plannedFromRecord !== undefined),
+    marker: recording("marker"),
   };
   PLUGGED.set(config, plugged);
   return plugged;
@@ -94,12 +97,11 @@ export function featureRuntime(ctx: SyncContext, name: string): unknown {
 
 /**
  * The features a record's hook asks: the configured ones, and a switched-off one whose slice the
- * record holds (what it kept outlives its setting); a record without slices asks only the configured.
+ * record holds (what it kept outlives its setting). Callers ask it only of a record with slices.
  */
 function askedFor(config: Config, record: ThreatRecord): readonly Feature[] {
   const all = pluggedFor(config).all;
-  const slices = record.slices;
-  if (slices === undefined) return all;
+  const slices = record.slices ?? {};
   const held = FEATURES.filter((f) => !all.includes(f) && slices[f.name] !== undefined);
   return held.length === 0 ? all : FEATURES.filter((f) => all.includes(f) || held.includes(f));
 }
@@ -132,7 +134,9 @@ export function issueChanged(ctx: SyncContext, threatId: string, issue: IssueSna
  * its marker's number first (a number past 1 is asked of every feature: a marker outlives a setting).
  */
 export function issueFound(config: Config, record: ThreatRecord, issue: IssueSnapshot): ThreatRecord {
-  let out = markerAdopted(config, record, parseMarkerFound(issue.body)?.occurrence ?? 1);
+  const number = parseMarkerFound(issue.body)?.occurrence ?? 1;
+  const marked = number > 1 || record.slices !== undefined || pluggedFor(config).marker.length > 0;
+  let out = marked ? markerAdopted(config, record, number) : record;
   for (const feature of pluggedFor(config).onIssueFound)
     out = feature.record?.onIssueFound?.(out, issue) ?? out;
   return out;
@@ -231,7 +235,7 @@ export function renderedFor(
 ): Rendering {
   let out = base;
   if (record === undefined) return out;
-  for (const feature of askedFor(config, record))
+  for (const feature of record.slices === undefined ? pluggedFor(config).all : askedFor(config, record))
     if (feature.plan?.render) out = feature.plan.render(record, threatId, out);
   return out;
 }
@@ -252,7 +256,7 @@ export async function recoverFeatureIntent(ctx: SyncContext, intent: Intent): Pr
 /** The record once a keyed comment that is a feature's step (a `comment` intent's `step`) is on the issue. */
 export function stepCommented(config: Config, record: ThreatRecord, step: string): ThreatRecord {
   let out = record;
-  for (const feature of askedFor(config, record))
+  for (const feature of record.slices === undefined ? pluggedFor(config).all : askedFor(config, record))
     if (feature.record?.stepCommented) out = feature.record.stepCommented(out, step);
   return out;
 }
@@ -261,7 +265,7 @@ export function stepCommented(config: Config, record: ThreatRecord, step: string
 export function markerNumberOf(config: Config, record: ThreatRecord | undefined): number {
   let number = 1;
   if (record === undefined) return number;
-  for (const feature of askedFor(config, record)) {
+  for (const feature of record.slices === undefined ? pluggedFor(config).all : askedFor(config, record)) {
     const marker = feature.record?.marker;
     if (marker) number = Math.max(number, marker.numberOf(record));
   }
