@@ -1,5 +1,6 @@
 import type { Feature } from "../types.js";
 import { acceptanceClock } from "./clock.js";
+import { acceptanceListing } from "./status.js";
 import { acceptancePolicyOf } from "./policy.js";
 import { acceptanceDecider } from "./plan.js";
 import { acceptanceAfterStatus, stepCommented } from "./transitions.js";
@@ -25,6 +26,7 @@ export const acceptance: Feature = {
     },
   },
   clock: acceptanceClock,
+  status: { listing: acceptanceListing },
   actions: {
     modules: {
       accept_risk: acceptRiskAction,

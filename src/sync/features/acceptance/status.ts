@@ -1,5 +1,5 @@
-import type { FeatureIndex } from "../types.js";
-import type { EngineState } from "../../records/threat-records.js";
+import type { FeatureIndex, FeatureListing } from "../types.js";
+import type { ThreatRecords } from "../../records/threat-records.js";
 import { compareIso } from "../../../shared/iso-time.js";
 import { ACCEPTANCE, acceptanceOf, acceptanceOfSlice, type Acceptance } from "./slice.js";
 
@@ -20,14 +20,14 @@ export interface AcceptanceLine {
 }
 
 /** The acceptances the state holds, soonest end first (only the records with an acceptance slice are read). */
-export function acceptanceLines(state: EngineState): AcceptanceLine[] {
+export function acceptanceLines(threats: ThreatRecords): AcceptanceLine[] {
   const lines: AcceptanceLine[] = [];
   const held: string[] = [];
-  state.threats.scanSlices(ACCEPTANCE, (threatId, slice) => {
+  threats.scanSlices(ACCEPTANCE, (threatId, slice) => {
     if (acceptanceOfSlice(slice)) held.push(threatId);
   });
   for (const threatId of held) {
-    const record = state.threats.get(threatId);
+    const record = threats.get(threatId);
     const a = acceptanceOf(record);
     if (!record || !a) continue;
     const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : null;
@@ -48,6 +48,12 @@ export function formatAcceptances(lines: readonly AcceptanceLine[]): string {
     .join("");
   const more = lines.length > 20 ? `\n            and ${lines.length - 20} more (--json lists all)` : "";
   return `accepted:   ${lines.length} risk acceptances${shown}${more}`;
+}
+
+/** `status`: the acceptances under `acceptances` in the JSON report, and their text lines when there are any. */
+export function acceptanceListing(threats: ThreatRecords): FeatureListing {
+  const lines = acceptanceLines(threats);
+  return { key: "acceptances", items: lines, text: lines.length > 0 ? formatAcceptances(lines) : null };
 }
 
 const WEEK_MS = 7 * 86_400_000;

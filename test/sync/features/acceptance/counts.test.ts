@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ThreatRecord } from "../../../../src/state/index.js";
 import { acceptanceCounts, acceptanceLines } from "../../../../src/sync/features/acceptance/status.js";
-import type { EngineState } from "../../../../src/sync/records/threat-records.js";
 import { featured } from "../../feature-fields.js";
 import { ThreatRecordsView } from "../../../../src/sync/records/threat-records.js";
 
@@ -45,7 +44,6 @@ describe("the acceptances `status` lists", () => {
       a: held("2026-12-01T00:00:04.500Z"),
       none: base,
     };
-    const state = { threats: ThreatRecordsView.of(records) } as unknown as EngineState;
-    expect(acceptanceLines(state).map((l) => l.threatId)).toEqual(["a", "b", "c"]);
+    expect(acceptanceLines(ThreatRecordsView.of(records)).map((l) => l.threatId)).toEqual(["a", "b", "c"]);
   });
 });
