@@ -34,7 +34,7 @@ export const recurrence: Feature = {
   },
   actions: {
     modules: { recur: recurAction, step_comment: recurNoteAction },
-    claimsIntent: (intent) => intent.kind === "create" && (intent.occurrence ?? 1) > 1,
+    claimsIntent: (intent) => intent.kind === "create" && (intent.markerNumber ?? 1) > 1,
     recover: recoverOccurrence,
   },
 };

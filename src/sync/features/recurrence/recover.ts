@@ -7,7 +7,7 @@ const MARGIN_MS = 5 * 60_000;
 
 /** A later occurrence's create intent: found by that occurrence's own marker only, else sent again. */
 export async function recoverOccurrence(ctx: FeatureContext, intent: Intent): Promise<boolean> {
-  const occurrence = intent.occurrence ?? 1;
+  const occurrence = intent.markerNumber ?? 1;
   const since = new Date(Date.parse(intent.startedAt) - MARGIN_MS).toISOString();
   const issue = await ctx.github.findIssueByMarker(intent.repo, intent.threatId, since, occurrence);
   if (!issue) return false;
