@@ -289,3 +289,13 @@ export function markerAdopted(config: Config, record: ThreatRecord, number: numb
 export function featureStatuses(config: Config): ReadonlyArray<{ name: string; status: FeatureStatus }> {
   return featuresFor(config).flatMap((f) => (f.status ? [{ name: f.name, status: f.status }] : []));
 }
+
+/** Every feature's gauges, configured or not (a metric is on `/metrics` whether its feature is on or not). */
+export function featureGauges(): ReadonlyArray<{
+  feature: string;
+  name: string;
+  help: string;
+  count: string;
+}> {
+  return FEATURES.flatMap((f) => (f.status?.gauges ?? []).map((gauge) => ({ feature: f.name, ...gauge })));
+}

@@ -70,6 +70,8 @@ export interface FeatureStatus {
   listing?(threats: ThreatRecords): FeatureListing;
   /** Its summary of a slice as a digit, so that `status` counts slices by tag (`ThreatRecords.tallySlices`). */
   readonly tagger?: SliceTagger;
+  /** Its `/metrics` gauges, each one of its counts: on `/metrics` whether it is configured or not (0 when off). */
+  readonly gauges?: ReadonlyArray<{ readonly name: string; readonly help: string; readonly count: string }>;
 }
 
 /** When a feature's work waits on the clock; the core indexes due times so no cycle scans every record. */

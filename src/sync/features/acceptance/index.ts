@@ -1,6 +1,6 @@
 import type { Feature } from "../types.js";
 import { acceptanceClock } from "./clock.js";
-import { acceptanceListing } from "./status.js";
+import { acceptanceListing, storedAcceptanceCounts } from "./status.js";
 import { acceptancePolicyOf } from "./policy.js";
 import { acceptanceDecider } from "./plan.js";
 import { acceptanceAfterStatus, stepCommented } from "./transitions.js";
@@ -26,7 +26,23 @@ export const acceptance: Feature = {
     },
   },
   clock: acceptanceClock,
-  status: { listing: acceptanceListing },
+  status: {
+    listing: acceptanceListing,
+    counts: storedAcceptanceCounts,
+    // Contract, "Workflow": risk acceptances held, and ending soon, from its status counts.
+    gauges: [
+      {
+        name: "threatbridge_risk_acceptances",
+        help: "Risk acceptances held (the platform has the threat as accepted until their end; 0 when acceptance is not configured)",
+        count: "held",
+      },
+      {
+        name: "threatbridge_risk_acceptances_ending_soon",
+        help: "Risk acceptances that end within 7 days (0 when acceptance is not configured)",
+        count: "endingWithin7Days",
+      },
+    ],
+  },
   actions: {
     modules: {
       accept_risk: acceptRiskAction,

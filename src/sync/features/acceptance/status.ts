@@ -58,12 +58,12 @@ export function acceptanceListing(threats: ThreatRecords): FeatureListing {
 
 const WEEK_MS = 7 * 86_400_000;
 
-interface AcceptanceCounts {
+type AcceptanceCounts = {
   /** Acceptances the platform holds (every step before the end's `unsolved` was sent). */
   held: number;
   /** Of them, those that end within 7 days (or are past their end, with the expiry still to send). */
   endingWithin7Days: number;
-}
+};
 
 /** What `/metrics` gives of the acceptances held (from the engine's index of them: no record built). */
 export function acceptanceCounts(
@@ -77,4 +77,14 @@ export function acceptanceCounts(
     if (Date.parse(a.until) - nowMs <= WEEK_MS) counts.endingWithin7Days += 1;
   }
   return counts;
+}
+
+/** The counts of `status` and `/metrics`, from the stored acceptance slices only (no record built). */
+export function storedAcceptanceCounts(threats: ThreatRecords, nowMs: number): AcceptanceCounts {
+  const held: Acceptance[] = [];
+  threats.scanSlices(ACCEPTANCE, (_threatId, slice) => {
+    const acceptance = acceptanceOfSlice(slice);
+    if (acceptance) held.push(acceptance);
+  });
+  return acceptanceCounts(held, nowMs);
 }

@@ -27,5 +27,21 @@ export const sla: Feature = {
   },
   clock: slaClock,
   actions: { modules: { breach: slaBreachAction, milestone: slaMilestoneAction } },
-  status: { counts: storedSlaCounts, line: formatSla },
+  status: {
+    counts: storedSlaCounts,
+    line: formatSla,
+    // Contract, "Workflow": the SLA's gauges, read from its status counts once a scrape.
+    gauges: [
+      {
+        name: "threatbridge_sla_breached_issues",
+        help: "Open issues past their SLA due date (0 when sla is not configured)",
+        count: "breached",
+      },
+      {
+        name: "threatbridge_sla_due_soon_issues",
+        help: "Open issues due within 7 days and not yet past their SLA due date (0 when sla is not configured)",
+        count: "dueWithin7Days",
+      },
+    ],
+  },
 };

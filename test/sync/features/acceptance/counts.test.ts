@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ThreatRecord } from "../../../../src/state/index.js";
 import { acceptanceCounts, acceptanceLines } from "../../../../src/sync/features/acceptance/status.js";
+import { acceptance } from "../../../../src/sync/features/acceptance/index.js";
 import { featured } from "../../feature-fields.js";
 import { ThreatRecordsView } from "../../../../src/sync/records/threat-records.js";
 
@@ -30,6 +31,22 @@ describe("the acceptances /metrics counts", () => {
 
   it("none held: zeros", () => {
     expect(acceptanceCounts([], NOW)).toEqual({ held: 0, endingWithin7Days: 0 });
+  });
+
+  it("the feature's status counts (what the gauges read) count the stored acceptance slices alike", () => {
+    const base = { status: "accepted", severity: 3, assetId: null, updatedAt: "u" };
+    const held = (until: number, step: "announced" | "warned" | "expired"): ThreatRecord =>
+      featured({ ...base, acceptance: { until: at(until), since: "s", by: "alice", step } });
+    const records: Record<string, ThreatRecord> = {
+      later: held(NOW + 30 * DAY, "announced"),
+      soon: held(NOW + 6 * DAY, "warned"),
+      ended: held(NOW - 3 * DAY, "expired"),
+      none: base,
+    };
+    expect(acceptance.status?.counts?.(ThreatRecordsView.of(records), NOW)).toEqual({
+      held: 2,
+      endingWithin7Days: 1,
+    });
   });
 });
 
