@@ -134,7 +134,7 @@ export function registerOperationsMetrics(
     },
   });
 
-  // The plug-in features' gauges (the SLA's, risk acceptances'): each reads its feature's status counts.
+  // The plug-in features' gauges (features/types.ts `FeatureStatus.gauges`): each reads its feature's status counts.
   for (const declared of sources.featureGauges?.() ?? []) {
     const gauge: Gauge = new Gauge({
       name: declared.name,

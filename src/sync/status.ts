@@ -151,7 +151,7 @@ export function featureCounts(
   );
 }
 
-/** What each configured feature lists of the stored records (risk acceptances), by its key. */
+/** What each configured feature lists of the stored records (`FeatureStatus.listing`), by feature. */
 export function featureListings(
   features: readonly Feature[],
   state: EngineState,
