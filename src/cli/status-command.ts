@@ -1,7 +1,7 @@
 import { emptyState, inspectLock, StateError } from "../state/index.js";
 import { ZodError } from "zod";
 import { openEngineState, type OpenedState } from "./state-open.js";
-import { featureCounts, featureLines, formatStatus, summarize } from "../sync/status.js";
+import { featureCounts, featureLines, featureListings, formatStatus, summarize } from "../sync/status.js";
 import { featuresFor } from "../sync/features/registry.js";
 import { engineState, type EngineState } from "../sync/records/threat-records.js";
 import { STATUS } from "./command-specs.js";
@@ -37,11 +37,13 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   const features = featuresFor(config);
   let held = state ?? engineState(emptyState());
   let counted: ReturnType<typeof featureCounts>;
+  let listed: ReturnType<typeof featureListings>;
   let summary: ReturnType<typeof summarize>;
   const lock = await inspectLock(config.state.path);
   const budget = { perMinute: b.per_minute, perHour: b.per_hour, minIntervalMs: b.min_interval_ms };
   try {
     counted = featureCounts(features, held, nowMs);
+    listed = featureListings(features, held);
     summary = summarize({ state: held, nowMs, budget, lock });
   } catch (err) {
     // A stored row is read here for the first time: one that does not match its schema is the
@@ -51,6 +53,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
     problem = err instanceof ZodError ? `the state does not match its schema: ${err.message}` : err.message;
     held = engineState(emptyState());
     counted = featureCounts(features, held, nowMs);
+    listed = featureListings(features, held);
     summary = summarize({ state: held, nowMs, budget, lock });
   } finally {
     await opened?.close();
@@ -60,6 +63,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
     stateFile: state !== null,
     ...(problem !== undefined ? { stateProblem: problem } : {}),
     ...summary,
+    ...Object.fromEntries(Object.values(listed).map((listing) => [listing.key, listing.items])),
     ...counted,
   };
   if (opts.json === true) io.out(JSON.stringify(snakeKeys(report, DATA_MAPS)));
@@ -67,7 +71,7 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
     io.out(`state:      ${config.state.path} (unreadable)\nproblem:    ${problem}`);
   else
     io.out(
-      `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report, nowMs, featureLines(features, counted))}`,
+      `state:      ${config.state.path}${state ? "" : " (absent: no cycle has run)"}\n${formatStatus(report, nowMs, featureLines(features, counted, listed))}`,
     );
   return 0;
 }

@@ -1,12 +1,7 @@
 import type { MetricsSources, QueueView, RateLimitSeen } from "../observability/index.js";
-import {
-  acceptanceCounts,
-  heldAcceptances,
-  queueSummary,
-  stoppedStreams,
-  type SyncContext,
-} from "../sync/index.js";
-import { featuresFor } from "../sync/features/registry.js";
+import { queueSummary, stoppedStreams, type SyncContext } from "../sync/index.js";
+import { featureGauges, featuresFor } from "../sync/features/registry.js";
+import type { FeatureCounts } from "../sync/features/types.js";
 import { featureCounts } from "../sync/status.js";
 import type { DaemonStatus } from "./daemon.js";
 import { readiness } from "./probes.js";
@@ -26,18 +21,14 @@ interface Summary {
   queue: QueueView;
   intents: number;
   oldestIntentAt: number | null;
-  /** Read from every stored record's SLA column: once a scrape, for both of its gauges. */
-  sla: { breached: number; dueWithin7Days: number } | null;
+  /** The status counts of the configured features that have gauges: once a scrape, for all their gauges. */
+  features: Record<string, FeatureCounts>;
 }
 
-/** The SLA's gauges as the feature counts them for `status`; null when it is not configured. */
-function slaFromFeature(
-  ctx: SyncContext,
-  nowMs: number,
-): { breached: number; dueWithin7Days: number } | null {
-  const sla = featuresFor(ctx.config).filter((f) => f.name === "sla");
-  const counts = featureCounts(sla, ctx.state, nowMs)["sla"];
-  return counts ? { breached: counts["breached"] ?? 0, dueWithin7Days: counts["dueWithin7Days"] ?? 0 } : null;
+/** The counts the features' gauges read, as `status` counts them; a feature not configured has none. */
+function gaugedCounts(ctx: SyncContext, nowMs: number): Record<string, FeatureCounts> {
+  const gauged = featuresFor(ctx.config).filter((f) => f.status?.gauges !== undefined);
+  return gauged.length === 0 ? {} : featureCounts(gauged, ctx.state, nowMs);
 }
 
 /** The oldest `startedAt` of the unfinished intents (epoch ms); unparsable dates are skipped. */
@@ -61,7 +52,7 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
         queue: queueSummary(ctx.state),
         intents: Object.keys(ctx.state.intents).length,
         oldestIntentAt: oldestStart(ctx.state.intents),
-        sla: slaFromFeature(ctx, now),
+        features: gaugedCounts(ctx, now),
       };
     }
     return cached;
@@ -78,9 +69,12 @@ export function metricsSources(ctx: SyncContext, opts: MetricsSourcesOptions = {
     schedulePeriodMs: () => status()?.periodMs ?? 0,
     pollIntervalMs: () => status()?.poll.intervalMs ?? null,
     pollTicksSkipped: () => status()?.poll.skipped ?? { retry_after: 0, busy: 0 },
-    sla: () => summary().sla,
-    acceptances: () =>
-      ctx.config.acceptance ? acceptanceCounts(heldAcceptances(ctx.index).values(), ctx.clock.now()) : null,
+    featureGauges: () =>
+      featureGauges().map((gauge) => ({
+        name: gauge.name,
+        help: gauge.help,
+        value: () => summary().features[gauge.feature]?.[gauge.count] ?? 0,
+      })),
     streamsStopped: () => stoppedStreams(ctx.state.cursorRefused).map((s) => s.stream),
     ready: () => {
       const current = status();

@@ -35,8 +35,14 @@ export interface MetricsSources {
   ready?(): boolean;
   /** The streams (`assets`, `threats`) stopped because the platform refused their saved cursor. */
   streamsStopped?(): readonly string[];
-  /** With `sla` configured: open issues past their due date, and due within 7 days; null when off. */
-  sla?(): { breached: number; dueWithin7Days: number } | null;
-  /** With `acceptance` configured: risk acceptances held, and those ending within 7 days; null when off. */
-  acceptances?(): { held: number; endingWithin7Days: number } | null;
+  /** The plug-in features' gauges, as the features declare them: listed once, when the metrics are made. */
+  featureGauges?(): readonly FeatureGauge[];
+}
+
+/** A gauge a feature declares: on `/metrics` whether the feature is configured or not (0 when off). */
+export interface FeatureGauge {
+  readonly name: string;
+  readonly help: string;
+  /** Its value at this scrape. */
+  value(): number;
 }

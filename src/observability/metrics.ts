@@ -5,7 +5,7 @@ import { registerBuildAndRequestMetrics, type BuildInfo } from "./build-metrics.
 import { registerOperationsMetrics, type OperationsMetrics } from "./operations-metrics.js";
 import type { MetricsSources } from "./metrics-sources.js";
 
-export type { MetricsSources, QueueView } from "./metrics-sources.js";
+export type { FeatureGauge, MetricsSources, QueueView } from "./metrics-sources.js";
 export { buildInfo } from "./build-metrics.js";
 
 /**

@@ -134,41 +134,17 @@ export function registerOperationsMetrics(
     },
   });
 
-  // SLA (contract, "Workflow"): the SLA's own counts (its status counts, from the stored SLA columns), once a scrape.
-  const slaBreached: Gauge = new Gauge({
-    name: "threatbridge_sla_breached_issues",
-    help: "Open issues past their SLA due date (0 when sla is not configured)",
-    registers,
-    collect() {
-      slaBreached.set(sources.sla?.()?.breached ?? 0);
-    },
-  });
-  const slaDueSoon: Gauge = new Gauge({
-    name: "threatbridge_sla_due_soon_issues",
-    help: "Open issues due within 7 days and not yet past their SLA due date (0 when sla is not configured)",
-    registers,
-    collect() {
-      slaDueSoon.set(sources.sla?.()?.dueWithin7Days ?? 0);
-    },
-  });
-
-  // Risk acceptances (contract, "Workflow"): read from the engine's index of held acceptances.
-  const acceptancesHeld: Gauge = new Gauge({
-    name: "threatbridge_risk_acceptances",
-    help: "Risk acceptances held (the platform has the threat as accepted until their end; 0 when acceptance is not configured)",
-    registers,
-    collect() {
-      acceptancesHeld.set(sources.acceptances?.()?.held ?? 0);
-    },
-  });
-  const acceptancesEnding: Gauge = new Gauge({
-    name: "threatbridge_risk_acceptances_ending_soon",
-    help: "Risk acceptances that end within 7 days (0 when acceptance is not configured)",
-    registers,
-    collect() {
-      acceptancesEnding.set(sources.acceptances?.()?.endingWithin7Days ?? 0);
-    },
-  });
+  // The plug-in features' gauges (features/types.ts `FeatureStatus.gauges`): each reads its feature's status counts.
+  for (const declared of sources.featureGauges?.() ?? []) {
+    const gauge: Gauge = new Gauge({
+      name: declared.name,
+      help: declared.help,
+      registers,
+      collect() {
+        gauge.set(declared.value());
+      },
+    });
+  }
 
   const deliveries = new Counter({
     name: "threatbridge_webhook_deliveries_total",

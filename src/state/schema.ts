@@ -200,7 +200,7 @@ export const GroupRecord = z.object({
 export type GroupRecord = z.infer<typeof GroupRecord>;
 
 /** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
-export const Intent = z.object({
+const IntentFields = z.object({
   id: z.string(),
   // A comment that follows a state change is part of that change's intent; `comment` is a comment
   // that is its own step (a risk acceptance's end, its warning, a recurrence's note).
@@ -221,14 +221,23 @@ export const Intent = z.object({
   body: z.string().optional(),
   /** For comment: the step it finishes on the threat's record once it is on the issue. */
   step: z.enum(["accept", "warn", "recur"]).optional(),
-  /** For create: the occurrence whose issue it makes (`recurrence: new_issue`); absent means the first. */
-  occurrence: z.int().positive().optional(),
+  /** For create: the number the new issue's marker carries (a feature's later issue); absent means 1. */
+  markerNumber: z.int().positive().optional(),
   /** For feature: the feature whose write it is, and what that feature needs to resolve it. */
   feature: z.string().optional(),
   data: z.string().optional(),
   startedAt: z.string(),
 });
-export type Intent = z.infer<typeof Intent>;
+
+/** An intent as stored: one written before `markerNumber` was so named keeps it as `occurrence`. */
+function renamedKeys(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || !("occurrence" in value)) return value;
+  const { occurrence, ...rest } = value;
+  return "markerNumber" in rest ? rest : { ...rest, markerNumber: occurrence };
+}
+
+export const Intent = z.preprocess(renamedKeys, IntentFields);
+export type Intent = z.infer<typeof IntentFields>;
 
 export const RetryRecord = z.object({
   attempts: z.int().nonnegative(),

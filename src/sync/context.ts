@@ -96,8 +96,6 @@ export interface SyncContext extends SyncDeps {
   related?: RelatedAssets;
   /** When this process last said in the log that a stream is stopped (intake/stream-stops.ts). */
   streamStopsSaid?: Map<string, number>;
-  /** A threat without a readable `fields.threat.detected_at` was logged (once per process). */
-  slaDetectedAtWarned?: boolean;
   /** Tells every observer what the engine did (shared/engine-events.ts): the audit log, the cycle summary, the rest. */
   emit: (event: EngineEvent) => void;
   /** Adds an observer of engine events (metrics, progress, demo); answers its unsubscribe. */

@@ -7,7 +7,6 @@ export { drainQueue, type DrainOptions, type DrainResult } from "./run/drain.js"
 export { summarize, formatStatus, type LockStatus } from "./status.js";
 export { queueSummary, type QueueSummary } from "./plan/queue-order.js";
 export { QueueClass } from "./plan/queue-class.js";
-export { acceptanceCounts, heldAcceptances } from "./features/acceptance/status.js";
 export { plan, type Action, type PlanInput } from "./plan/plan.js";
 export { ACTION_KINDS } from "./actions/index.js";
 export type { Policy } from "./plan/policy.js";

@@ -7,10 +7,9 @@ import {
   type DrainView,
 } from "../observability/eta.js";
 import type { EngineState } from "./records/threat-records.js";
-import type { Feature, FeatureCounts } from "./features/types.js";
+import type { Feature, FeatureCounts, FeatureListing } from "./features/types.js";
 import { SEVERITIES } from "../shared/severity.js";
 import { BACKLOG_NAMES, queueSummary, type QueueSummary } from "./plan/queue-order.js";
-import { acceptanceLines, formatAcceptances, type AcceptanceLine } from "./features/acceptance/status.js";
 import { stoppedStreams, stoppedText, type StreamKind } from "./stopped-streams.js";
 
 /** What `threatbridge status` shows (contract): a pure summary of the state, the lock and the write budget. */
@@ -56,8 +55,6 @@ interface StatusReport {
   refused: Array<{ threatId: string; action: string; reason: string; at: string }>;
   /** Issues people deleted: those threats are no longer managed. */
   deletedIssues: Array<{ threatId: string; issue: string }>;
-  /** Risk acceptances and their ends, soonest first. */
-  acceptances: AcceptanceLine[];
 }
 
 /** Severities from the most to the least severe ("severities in order"). */
@@ -122,7 +119,6 @@ export function summarize(input: StatusInput): StatusReport {
     },
     refused: [],
     deletedIssues: [],
-    acceptances: acceptanceLines(state),
   };
   const tally = state.threats.tally();
   for (const [threatId, record] of tally.special) {
@@ -151,15 +147,33 @@ export function featureCounts(
   nowMs: number,
 ): Record<string, FeatureCounts> {
   return Object.fromEntries(
-    features.flatMap((f) => (f.status ? [[f.name, f.status.counts(state.threats, nowMs)]] : [])),
+    features.flatMap((f) => (f.status?.counts ? [[f.name, f.status.counts(state.threats, nowMs)]] : [])),
   );
 }
 
-/** The status lines of the features' counts, in the registry's order. */
-export function featureLines(features: readonly Feature[], counts: Record<string, FeatureCounts>): string[] {
+/** What each configured feature lists of the stored records (`FeatureStatus.listing`), by feature. */
+export function featureListings(
+  features: readonly Feature[],
+  state: EngineState,
+): Record<string, FeatureListing> {
+  return Object.fromEntries(
+    features.flatMap((f) => {
+      const listing = f.status?.listing?.(state.threats);
+      return listing ? [[f.name, listing]] : [];
+    }),
+  );
+}
+
+/** The status lines of the features' listings and counts, in the registry's order. */
+export function featureLines(
+  features: readonly Feature[],
+  counts: Record<string, FeatureCounts>,
+  listings: Record<string, FeatureListing> = {},
+): string[] {
   return features.flatMap((f) => {
     const counted = counts[f.name];
-    return counted && f.status ? [f.status.line(counted)] : [];
+    const text = listings[f.name]?.text;
+    return [...(text ? [text] : []), ...(counted && f.status?.line ? [f.status.line(counted)] : [])];
   });
 }
 
@@ -242,7 +256,6 @@ export function formatStatus(report: StatusReport, nowMs: number, features: read
         .join(""),
     `deleted:    ${report.deletedIssues.length} issues deleted by people (no longer managed)` +
       report.deletedIssues.map((d) => `\n            threat ${d.threatId} was ${d.issue}`).join(""),
-    ...(report.acceptances.length > 0 ? [formatAcceptances(report.acceptances)] : []),
     ...features,
   ];
   return lines.join("\n");

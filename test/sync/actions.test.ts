@@ -257,7 +257,7 @@ describe("action modules say what an answer means as plain data (the runner appl
     // The create intent earlier versions journaled, resolved by the recurrence plug-in, which
     // claims it and looks for that occurrence's marker (features/recurrence/recover.ts).
     expect(featureModule(featureSamples.recur).intent?.(featureSamples.recur)).toMatchObject({
-      fields: { kind: "create", occurrence: 2 },
+      fields: { kind: "create", markerNumber: 2 },
       onFailure: "feature-recover",
     });
     const settled = featureModule(featureSamples.recur).settle(featureSamples.recur, {

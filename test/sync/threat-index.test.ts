@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import type { ThreatRecord } from "../../src/state/index.js";
-import type { SyncContext } from "../../src/sync/context.js";
+import type { FeatureContext } from "../../src/sync/features/types.js";
 import { slaClock } from "../../src/sync/features/sla/clock.js";
 import { acceptanceOf, slaOf } from "./feature-fields.js";
 import { acceptanceOfSlice, withAcceptance } from "../../src/sync/features/acceptance/slice.js";
 import { withSla } from "../../src/sync/features/sla/slice.js";
 
 // The SLA's clock reads the record alone: no context is needed to ask it.
-const ctx = {} as SyncContext;
+const ctx = {} as FeatureContext;
 
 const record = (assetId: string | null, number?: number, repo = "acme/Sec"): ThreatRecord => ({
   status: "unsolved",

@@ -1,36 +1,93 @@
 import type { Config } from "../../config/index.js";
-import type { GitHubConversation, IssueSnapshot } from "../../github/index.js";
+import type { GitHubConversation, GitHubGateway, GitHubWorkflow, IssueSnapshot } from "../../github/index.js";
+import type { Logger } from "../../observability/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
+import type { Clock } from "../../shared/clock.js";
+import type { EngineEvent, EngineObserver } from "../../shared/index.js";
 import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
 import type { ActionModule } from "../actions/types.js";
 import type { SliceTagger } from "../records/slice-tags.js";
 import type { CreateAttributes, Decider, FeatureAction } from "../plan/plan.js";
 import type { FeatureShown, RenderedIssue, ThreatView } from "../render/index.js";
-import type { SyncContext } from "../context.js";
-import type { ThreatRecords } from "../records/threat-records.js";
+import type { ThreatIndex } from "../records/threat-index.js";
+import type { EngineState, ThreatRecords } from "../records/threat-records.js";
+import type { NewWork } from "../transitions/due-work.js";
+
+/**
+ * What a feature sees of the engine, built once per engine by the registry: the config, the two
+ * sides, the stored records to read, and the few writes a feature makes (each goes through the
+ * core's state updates, so that a commit holds exactly what changed).
+ */
+export interface FeatureContext {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly platform: PlatformClient;
+  readonly github: GitHubGateway;
+  /** Projects and people's comments; undefined where the engine runs without them (its own fakes). */
+  readonly conversation: GitHubConversation | undefined;
+  /** Sub-issues and milestones; undefined where the engine runs without them. */
+  readonly workflow: GitHubWorkflow | undefined;
+  /** The stored records, to read: a feature writes through the functions below only. */
+  readonly state: Readonly<Pick<EngineState, "threats" | "assets" | "queue" | "groups" | "features">>;
+  /** Threats by issue, and a feature's rare slices by threat (records/threat-index.ts). */
+  readonly index: FeatureIndex;
+  /** The repositories the config routes to, then those the stored issues are in (may repeat). */
+  repositories(): string[];
+  /** Replaces a threat's record with `change(record)`; nothing when the threat is not stored. */
+  updateThreat(id: string, change: (record: ThreatRecord) => ThreatRecord): void;
+  putGroup(key: string, group: GroupRecord): void;
+  /** Sets the feature's own data beyond one record (`State.features[name]`). */
+  setData(name: string, value: unknown): void;
+  /** Queues work for a subject (a threat, or a group by its key), dated now. */
+  enqueue(id: string, work: NewWork): void;
+  /** Commits what changed now (a long backfill's progress). */
+  persist(): Promise<void>;
+  emit(event: EngineEvent): void;
+  subscribe(observer: EngineObserver): () => void;
+  /** True the first time a key is asked in this process (a warning said once), false after. */
+  once(key: string): boolean;
+}
+
+/** What a feature reads of the engine's index: threats by issue, and its rare slices by threat. */
+export type FeatureIndex = Pick<ThreatIndex, "byIssue" | "sliceBy">;
 
 /** What a feature counts of its slices for `status` and `/metrics`, by name. */
 export type FeatureCounts = Readonly<Record<string, number>>;
 
-/** A feature's counts in `status`: under its name in the JSON report, and one line of text. */
+/** A list `status` shows beside the counts: under `key` in the JSON report, and as text lines (none: null). */
+export interface FeatureListing {
+  readonly key: string;
+  readonly items: readonly object[];
+  readonly text: string | null;
+}
+
+/** A feature's part of `status` and `/metrics`. */
 export interface FeatureStatus {
-  counts(threats: ThreatRecords, nowMs: number): FeatureCounts;
-  line(counts: FeatureCounts): string;
+  /** Its counts: under its name in the JSON report, and the gauges of `/metrics` that read them. */
+  counts?(threats: ThreatRecords, nowMs: number): FeatureCounts;
+  line?(counts: FeatureCounts): string;
+  /** What it lists of the stored records (risk acceptances and their ends), before its counts' line. */
+  listing?(threats: ThreatRecords): FeatureListing;
+  /** Its summary of a slice as a digit, so that `status` counts slices by tag (`ThreatRecords.tallySlices`). */
+  readonly tagger?: SliceTagger;
+  /** Its `/metrics` gauges, each one of its counts: on `/metrics` whether it is configured or not (0 when off). */
+  readonly gauges?: ReadonlyArray<{ readonly name: string; readonly help: string; readonly count: string }>;
 }
 
 /** When a feature's work waits on the clock; the core indexes due times so no cycle scans every record. */
 export interface FeatureClock {
   /** The threats that may be due by `nowMs`, for a feature that keeps its own index. */
-  waiting?(ctx: SyncContext, nowMs: number): Iterable<string>;
+  waiting?(ctx: FeatureContext, nowMs: number): Iterable<string>;
   /** When the record is next due for this feature (epoch ms), or null: nothing waits on the clock. */
-  nextDueAt(record: ThreatRecord, ctx: SyncContext): number | null;
+  nextDueAt(record: ThreatRecord, ctx: FeatureContext): number | null;
   scanDue?(threats: ThreatRecords, visit: (id: string, dueMs: number) => void): void;
   /** A lower bound of every stored due time: while it is in the future, the sweep reads nothing. */
   earliestDue?(threats: ThreatRecords): number;
   /** Its work is planned from the record alone: the drain does not read the threat for it. */
   readonly fromRecord: boolean;
   /** Whether a step due at `nowMs` is decided by the record alone (no read of the threat). */
-  plannedFromRecord?(record: ThreatRecord, ctx: SyncContext, nowMs: number): boolean;
+  plannedFromRecord?(record: ThreatRecord, ctx: FeatureContext, nowMs: number): boolean;
 }
 
 /** A threat's issue as the core renders it, with its hash (what plan.ts `PlanInput.rendered` holds). */
@@ -46,67 +103,92 @@ export interface DecideAt {
   base: Rendering | null;
 }
 
-/** A feature the core loops over without naming it; a hook no configured feature has is never asked. */
+/**
+ * What a feature keeps in the threat's record as the core learns of the threat, its issue and its
+ * status. A feature switched off is still asked for a record that holds its slice (a later
+ * occurrence's marker outlives the setting), and never for one that does not.
+ */
+export interface FeatureRecordHooks {
+  onThreatVersion?(
+    ctx: FeatureContext,
+    before: ThreatRecord | undefined,
+    after: ThreatRecord,
+    threat: Threat,
+    severityRank: number | null,
+  ): ThreatRecord;
+  onIssueChange?(ctx: FeatureContext, threatId: string, issue: IssueSnapshot): void;
+  /** What it keeps of an issue the connector made or took over (the SLA's start line, milestone). */
+  onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
+  /** The record as the threat's known status leaves it (an ended acceptance forgotten), or null. */
+  onStatusSeen?(record: ThreatRecord, status: string, nowMs: number): ThreatRecord | null;
+  /** The record once its step's keyed comment (a `comment` intent naming `step`) is on the issue. */
+  stepCommented?(record: ThreatRecord, step: string): ThreatRecord;
+  /**
+   * What it keeps of the number a threat's issue marker carries (a later occurrence's issue is
+   * marked with its number): which the record's issue is, and the record once an issue so marked
+   * is taken over.
+   */
+  readonly marker?: {
+    numberOf(record: ThreatRecord): number;
+    adopted(record: ThreatRecord, number: number): ThreatRecord;
+  };
+}
+
+/** What a feature adds to the core's plan of a threat or a group, and to the issue it renders. */
+export interface FeaturePlanHooks {
+  /** Its writes beside the core's, when the core leaves the issue's state alone; `view` null: from the record. */
+  threat?(
+    ctx: FeatureContext,
+    threatId: string,
+    record: ThreatRecord,
+    view: ThreatView | null,
+  ): FeatureAction[];
+  /**
+   * The writes it plans for a group's own issues, once the group's own plan is empty. Its actions
+   * name the group's key as `threatId`, so their intents and settlements are the group's.
+   */
+  group?(ctx: FeatureContext, groupId: string, group: GroupRecord): FeatureAction[];
+  /** Its clauses that decide before the core's; the first non-null answer, in registry order, is the plan. */
+  decide?(config: Config, at: DecideAt): Decider | null;
+  /** What a new issue is created with at its asking (the SLA's weekly milestone). */
+  createWith?(ctx: FeatureContext, record: ThreatRecord): CreateAttributes;
+  /** The issue as the record asks it shown (a later occurrence's own marker and first line), from the core's rendering. */
+  render?(record: ThreatRecord, threatId: string, rendered: Rendering): Rendering;
+  /** What it adds to the threat's issue and its templates (the SLA's due day), or null: nothing. */
+  viewOf?(record: ThreatRecord, nowMs: number): FeatureShown | null;
+}
+
+/** A feature's kinds of write and how an interrupted one is resolved. */
+export interface FeatureActions {
+  /** Its modules by step (`FeatureAction.step`), carried out by the one runner. */
+  readonly modules: Readonly<Record<string, ActionModule<FeatureAction, unknown>>>;
+  /** What its modules use at send time (a client, a looked-up id), made once per process. */
+  runtime?(ctx: FeatureContext): unknown;
+  /** Whether its write landed, after a failure or a crash; false: the work stays queued. */
+  recover?(ctx: FeatureContext, intent: Intent): Promise<boolean>;
+  /** Whether an intent of a core kind is its write (a later occurrence's `create`): its `recover` resolves it. */
+  claimsIntent?(intent: Intent): boolean;
+}
+
+/**
+ * A feature the core loops over without naming it: at most eight hooks, each asked through the
+ * registry, and a hook no configured feature has is never asked.
+ */
 export interface Feature {
   readonly name: string;
   /** The config section that switches it on: without it, the registry leaves the feature out. */
   readonly configKey: keyof Config;
   /** Whether it is on, where its section is nested (`github.project`): then `configKey` alone does not say. */
   configured?(config: Config): boolean;
-  onThreatVersion?(
-    ctx: SyncContext,
-    before: ThreatRecord | undefined,
-    after: ThreatRecord,
-    threat: Threat,
-    severityRank: number | null,
-  ): ThreatRecord;
-  onIssueChange?(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void;
+  readonly record?: FeatureRecordHooks;
+  readonly plan?: FeaturePlanHooks;
   /** Its time-driven work, when it has some: the queue wakes a threat when it is due (run/wake-due.ts). */
   readonly clock?: FeatureClock;
   readonly status?: FeatureStatus;
-  /** Its summary of a slice as a digit, so that `status` counts slices by tag (`ThreatRecords.tallySlices`). */
-  readonly sliceTagger?: SliceTagger;
-  /** Its kinds of write, by step (`FeatureAction.step`), carried out by the one runner. */
-  readonly actions?: Readonly<Record<string, ActionModule<FeatureAction, unknown>>>;
-  /** Its writes beside the core's, when the core leaves the issue's state alone; `view` null: from the record. */
-  plan?(ctx: SyncContext, threatId: string, record: ThreatRecord, view: ThreatView | null): FeatureAction[];
-  /**
-   * The writes it plans for a group's own issues, once the group's own plan is empty. Its actions
-   * name the group's key as `threatId`, so their intents and settlements are the group's.
-   */
-  planGroup?(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[];
+  readonly actions?: FeatureActions;
   /** Reads it makes once per cycle after intake and before the drain (one listing per repository, say). */
-  beforeDrain?(ctx: SyncContext): Promise<void>;
-  /** Whether its write landed, after a failure or a crash; false: the work stays queued. */
-  recover?(ctx: SyncContext, intent: Intent): Promise<boolean>;
+  beforeDrain?(ctx: FeatureContext): Promise<void>;
   check?(config: Config, deps: FeatureCheckDeps): Promise<FeatureCheckResult[]>;
-  /** What it keeps of an issue the connector made or took over (the SLA's start line, milestone). */
-  onIssueFound?(record: ThreatRecord, issue: IssueSnapshot): ThreatRecord;
-  /** What it adds to the threat's issue and its templates (the SLA's due day), or null: nothing. */
-  viewOf?(record: ThreatRecord, nowMs: number): FeatureShown | null;
-  /** What a new issue is created with at its asking (the SLA's weekly milestone). */
-  createWith?(ctx: SyncContext, record: ThreatRecord): CreateAttributes;
-  /** What its action modules use at send time (a client, a looked-up id), made once per process. */
-  runtime?(ctx: SyncContext): unknown;
-  /** Its clauses that decide before the core's; the first non-null answer, in registry order, is the plan. */
-  decide?(config: Config, at: DecideAt): Decider | null;
-  /** The record as the threat's known status leaves it (an ended acceptance forgotten), or null. */
-  onStatusSeen?(record: ThreatRecord, status: string, nowMs: number): ThreatRecord | null;
-  /** The issue as the record asks it shown (a later occurrence's own marker and first line), from the core's rendering. */
-  render?(record: ThreatRecord, threatId: string, rendered: Rendering): Rendering;
-  /** Whether an intent of a core kind is its write (a later occurrence's `create`): its `recover` resolves it. */
-  claimsIntent?(intent: Intent): boolean;
-  /**
-   * What it keeps of the number a threat's issue marker carries (a later occurrence's issue is
-   * marked `occurrence=<n>`): which the record's issue is, and the record once an issue so marked
-   * is taken over. Asked whether configured or not: a marker outlives a setting.
-   */
-  readonly marker?: {
-    numberOf(record: ThreatRecord): number;
-    adopted(record: ThreatRecord, number: number): ThreatRecord;
-  };
-  /** The record once its step's keyed comment (a `comment` intent naming `step`) is on the issue. */
-  stepCommented?(record: ThreatRecord, step: string): ThreatRecord;
 }
 
 /** What a feature's check may read (cli/check/checks.ts gives it; it never writes). */

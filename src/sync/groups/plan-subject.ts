@@ -2,7 +2,7 @@ import { DEFAULT_MIN_MEMBERS } from "../../config/index.js";
 import type { GroupRecord, ThreatRecord } from "../../state/index.js";
 import { nowIso, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
-import { featuresFor } from "../features/registry.js";
+import { featuresFor, groupPlans } from "../features/registry.js";
 import type { FeatureAction } from "../plan/plan.js";
 import { adoptExisting, allowedAfter } from "./adopt-existing.js";
 import { markerHeld } from "./change-grouping.js";
@@ -33,7 +33,7 @@ export interface GroupPlanOptions {
 /** A member's due day as the features show it on its issue (the parent's "earliest due date"), or null. */
 function dueDayOf(ctx: SyncContext, record: ThreatRecord, nowMs: number): string | null {
   let due: string | null = null;
-  for (const feature of featuresFor(ctx.config)) due = feature.viewOf?.(record, nowMs)?.dueDay ?? due;
+  for (const feature of featuresFor(ctx.config)) due = feature.plan?.viewOf?.(record, nowMs)?.dueDay ?? due;
   return due;
 }
 
@@ -200,7 +200,7 @@ export function planGroupSubject(
 
 /** Each configured feature's writes for the group's issues, asked once the group's own plan is empty. */
 function planFeatures(ctx: SyncContext, groupId: string, group: GroupRecord): FeatureAction[] {
-  return featuresFor(ctx.config).flatMap((feature) => feature.planGroup?.(ctx, groupId, group) ?? []);
+  return groupPlans(ctx, groupId, group);
 }
 
 /** The plan after a group's issue found on GitHub is adopted; `waits`: its repository could not be listed. */

@@ -1,5 +1,5 @@
 import type { IssueSnapshot, LastStateChange } from "../../github/index.js";
-import { issueFound, markerNumberOf, pluggedFor } from "../features/registry.js";
+import { issueChanged, issueFound, markerNumberOf } from "../features/registry.js";
 import { hasChanges, nowIso, persist, type SyncContext } from "../context.js";
 import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
@@ -60,9 +60,9 @@ function absorbIssue(
   const threatId = issue.threatId ?? mapped(issue.repo, issue.number) ?? null;
   if (threatId === null) return null;
   const record = ctx.state.threats.get(threatId);
-  const result = applyIssueSeen(record, issue, issueRecord(issue), markerNumberOf(record));
+  const result = applyIssueSeen(record, issue, issueRecord(issue), markerNumberOf(ctx.config, record));
   if (result.kind === "ignored") return null;
-  for (const feature of pluggedFor(ctx.config).onIssueChange) feature.onIssueChange?.(ctx, threatId, issue);
+  issueChanged(ctx, threatId, issue);
   if (result.kind === "adopt") {
     adopt(ctx, threatId, result.record, issue);
     return ADOPTED;

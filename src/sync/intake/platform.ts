@@ -5,7 +5,7 @@ import {
   type StreamPage,
   type Threat,
 } from "../../platform/index.js";
-import { pluggedFor } from "../features/registry.js";
+import { pluggedFor, threatVersionSeen } from "../features/registry.js";
 import { nowIso, persist, type SyncContext } from "../context.js";
 import {
   dropPending,
@@ -131,8 +131,8 @@ function absorbThreat(ctx: SyncContext, threat: Threat): void {
     return;
   }
   let record = result.record;
-  for (const feature of pluggedFor(ctx.config).onThreatVersion)
-    record = feature.onThreatVersion?.(ctx, before, record, threat, view.severityRank) ?? record;
+  if (pluggedFor(ctx.config).onThreatVersion.length > 0)
+    record = threatVersionSeen(ctx, before, record, threat, view.severityRank);
   putThreat(ctx, threat.id, record, before);
   ctx.cache.set(threat.id, { view, link });
   // Grouping, when on, files the version under its group first: in single mode the planner asks for it.

@@ -1,15 +1,17 @@
 import type { SyncContext } from "../context.js";
 import { leavesStateAlone, plan, type Action } from "./plan.js";
 import {
+  createdWith,
   decidersFor,
+  featurePlans,
+  featuresShown,
   plannedFromRecord,
   pluggedFor,
   renderedFor,
   statusSeen,
-  type Plugged,
 } from "../features/registry.js";
 import { defaultRoute, desiredIssueState, noIssueReason, routeFor } from "./policy.js";
-import type { AssetView, FeatureShown, ThreatView } from "../render/index.js";
+import type { AssetView, ThreatView } from "../render/index.js";
 import { putThreat } from "../records/state-updates.js";
 import type { ThreatRecord } from "../../state/index.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
@@ -94,31 +96,16 @@ function formerMemberAtRest(
   return verdict !== undefined && !open(verdict.status) && compareIso(version.updatedAt, verdict.at) <= 0;
 }
 
-import type { CreateAttributes } from "./plan.js";
-
 /** The features' additions to the threat's view (the SLA's due day, for the body and templates). */
 function withFeatures(
-  features: Plugged,
+  ctx: SyncContext,
   view: ThreatView | null,
   record: ThreatRecord | undefined,
   nowMs: number,
 ): ThreatView | null {
   if (!view || !record) return view;
-  let shown: Record<string, FeatureShown> | undefined;
-  for (const feature of features.viewOf) {
-    const part = feature.viewOf?.(record, nowMs);
-    if (part) (shown ??= {})[feature.name] = part;
-  }
+  const shown = featuresShown(ctx.config, record, nowMs);
   return shown === undefined ? view : { ...view, features: shown };
-}
-
-/** What the features ask a new issue to be created with (the SLA's weekly milestone). */
-function createWith(ctx: SyncContext, features: Plugged, record: ThreatRecord | undefined): CreateAttributes {
-  let out: CreateAttributes = {};
-  if (!record) return out;
-  for (const feature of features.createWith)
-    if (feature.createWith) out = { ...out, ...feature.createWith(ctx, record) };
-  return out;
 }
 
 /** The core's plan, then, where it leaves the issue's state alone, each feature's in registry order. */
@@ -128,8 +115,8 @@ export function planFor(ctx: SyncContext, threatId: string): Action[] {
   if (plugged.plan.length === 0 || !actions.every(leavesStateAlone)) return actions;
   if (!record || record.gone) return actions;
   const read = ctx.cache.get(threatId)?.view ?? null;
-  const view = plugged.viewOf.length === 0 ? read : withFeatures(plugged, read, record, ctx.clock.now());
-  const features = plugged.plan.flatMap((feature) => feature.plan?.(ctx, threatId, record, view) ?? []);
+  const view = plugged.viewOf.length === 0 ? read : withFeatures(ctx, read, record, ctx.clock.now());
+  const features = featurePlans(ctx, threatId, record, view);
   return features.length === 0 ? actions : [...actions, ...features];
 }
 
@@ -144,7 +131,7 @@ function planCore(
   const read = cached?.view ?? null;
   // The configured features by hook: a hook no feature has is not asked (features/registry.ts).
   const features = pluggedFor(ctx.config);
-  const view = features.viewOf.length === 0 ? read : withFeatures(features, read, record, nowMs);
+  const view = features.viewOf.length === 0 ? read : withFeatures(ctx, read, record, nowMs);
   // The threat is back (its asset restored): a later removal closes its issue again.
   if (view && record?.closedForRemoval) {
     const before = record;
@@ -178,7 +165,7 @@ function planCore(
     record = afterStatus;
   }
   const base = view ? ctx.renderer.render(view, asset, route) : null;
-  const rendered = base ? renderedFor(record, threatId, base) : null;
+  const rendered = base ? renderedFor(ctx.config, record, threatId, base) : null;
   // Nothing grouped: grouping says nothing of the plan, and the threat's link is its own.
   const link = cached?.link ?? null;
   const grouped: GroupedInputs = anyGroupStored(ctx.state.groups)
@@ -196,7 +183,7 @@ function planCore(
     policy: ctx.policy,
     ...(ctx.recreate ? { recreate: true } : {}),
     ...(grouped.single ? { single: grouped.single } : {}),
-    createWith: features.createWith.length === 0 ? {} : createWith(ctx, features, record),
+    createWith: features.createWith.length === 0 || !record ? {} : createdWith(ctx, record),
     deciders: features.decide.length === 0 ? [] : decidersFor(ctx.config, { threatId, nowMs, base }),
   });
   if (ctx.policy.compiledRoutes.length > 0) record = keepPlacement(ctx, threatId, record, actions, route);

@@ -13,7 +13,7 @@ import { hasOldSingles } from "../groups/plan-old.js";
 import { supersedeAndCommit, supersededGroups } from "../groups/supersede.js";
 import { anyGroupStored } from "../records/group-members.js";
 import { wakeDue } from "./wake-due.js";
-import { featuresFor } from "../features/registry.js";
+import { beforeDrain } from "../features/registry.js";
 import { putThreat, setMeta } from "../records/state-updates.js";
 import { versionForgotten } from "../transitions/outcome.js";
 import { rewindStream } from "../intake/stream-stops.js";
@@ -304,7 +304,7 @@ async function readChanges(ctx: SyncContext, opts: CycleOptions, progress: Cycle
   if (progress.platformPause === undefined) await retryMalformed(ctx);
   await readGitHub(ctx);
   // What the features read once per cycle (people's comments, say), after both sides' changes.
-  for (const feature of featuresFor(ctx.config)) if (!opts.reconcile) await feature.beforeDrain?.(ctx);
+  if (!opts.reconcile) await beforeDrain(ctx);
 }
 
 /** Step 3: the due work is committed with the cursors, watermarks and validators it covers. */

@@ -7,7 +7,7 @@ import { commentPosted, postComment } from "./intents.js";
 import { issueRecord } from "../transitions/issue-record.js";
 import { markIssueDeleted, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
-import { intentOwner, stepCommented } from "../features/registry.js";
+import { intentOwner, recoverFeatureIntent, stepCommented } from "../features/registry.js";
 import { resolveGroupCreate } from "../groups/resolve-create.js";
 import { retireNoted } from "../groups/supersede.js";
 import { dropIntent, putIntent, updateThreat } from "../records/state-updates.js";
@@ -60,8 +60,7 @@ async function resolveState(ctx: SyncContext, started: Intent): Promise<void> {
 
 /** A feature's intent: its feature says whether the write landed; one without a `recover` is dropped. */
 export async function resolveFeatureIntent(ctx: SyncContext, intent: Intent): Promise<boolean> {
-  const feature = intentOwner(intent);
-  return feature?.recover ? feature.recover(ctx, intent) : false;
+  return recoverFeatureIntent(ctx, intent);
 }
 
 async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
@@ -77,7 +76,8 @@ async function resolveOne(ctx: SyncContext, intent: Intent): Promise<void> {
     if (intent.body !== undefined && !(await commentPosted(ctx, intent))) await postComment(ctx, intent);
     // A feature's step comment is on the issue now: its feature marks the step done.
     const step = intent.step;
-    if (step !== undefined) updateThreat(ctx, intent.threatId, (record) => stepCommented(record, step));
+    if (step !== undefined)
+      updateThreat(ctx, intent.threatId, (record) => stepCommented(ctx.config, record, step));
     // A retired group issue's comment (groups/retire-plan.ts): that step is done too.
     else if (intent.number !== undefined) retireNoted(ctx, intent.threatId, intent.repo, intent.number);
   }

@@ -19,7 +19,7 @@ import { dropPending, dropPerson, putGroup, updateThreat } from "../records/stat
 import { issueTransferred } from "../transitions/outcome.js";
 import { withIntent } from "./intents.js";
 import { resolveCreate, resolveFeatureIntent } from "./recover.js";
-import { featureNamed, issueFound } from "../features/registry.js";
+import { featureRuntime as runtimeOfFeature, issueFound } from "../features/registry.js";
 import { markIssueDeleted } from "./refusals.js";
 import { subjectKind } from "../records/subject.js";
 
@@ -36,7 +36,7 @@ function subjectOf(action: EngineAction): string {
 /** What a feature made for its modules, once per process (features/types.ts `runtime`). */
 function featureRuntime(ctx: SyncContext, name: string): unknown {
   const runtimes = (ctx.featureRuntimes ??= new Map());
-  if (!runtimes.has(name)) runtimes.set(name, featureNamed(name)?.runtime?.(ctx));
+  if (!runtimes.has(name)) runtimes.set(name, runtimeOfFeature(ctx, name));
   return runtimes.get(name);
 }
 

@@ -1,5 +1,5 @@
 import type { SyncContext } from "../context.js";
-import { featuresFor } from "../features/registry.js";
+import { featureContext, featuresFor } from "../features/registry.js";
 import type { FeatureClock } from "../features/types.js";
 import { enqueue } from "../records/queue.js";
 
@@ -15,11 +15,13 @@ export function wakeDue(ctx: SyncContext): number {
   for (const feature of featuresFor(ctx.config)) {
     const clock = feature.clock;
     if (!clock) continue;
-    const waiting = clock.waiting ? clock.waiting(ctx, now) : dueBy(ctx, feature.name, clock, now);
+    const waiting = clock.waiting
+      ? clock.waiting(featureContext(ctx), now)
+      : dueBy(ctx, feature.name, clock, now);
     for (const threatId of waiting) {
       const record = ctx.state.threats.get(threatId);
       if (!record || record.refused) continue;
-      const due = clock.nextDueAt(record, ctx);
+      const due = clock.nextDueAt(record, featureContext(ctx));
       // Not `due > now`: a time that did not parse (NaN) is never due.
       if (due === null || !(due <= now)) continue;
       enqueue(ctx, threatId, clock.fromRecord ? { timed: true } : {}, at);
@@ -61,7 +63,7 @@ function* dueFromIndex(
   nowMs: number,
 ): Iterable<string> {
   const dues = ctx.index.dueTimes(feature, {
-    dueAt: (record) => clock.nextDueAt(record, ctx),
+    dueAt: (record) => clock.nextDueAt(record, featureContext(ctx)),
     ...(clock.scanDue ? { scan: clock.scanDue } : {}),
   });
   for (const [threatId, due] of dues) if (due <= nowMs) yield threatId;

@@ -9,6 +9,10 @@ import {
 import { featured, spelled } from "../feature-fields.js";
 import { markerAdopted, markerNumberOf } from "../../../src/sync/features/registry.js";
 import { parseMarkerFound } from "../../../src/shared/index.js";
+import { makeConfig } from "../harness.js";
+
+/** The recurrence switched off: a marker's number is still kept (a marker outlives a setting). */
+const OFF = makeConfig();
 
 const URL = "https://github.test/acme/sec/issues/3";
 const seen: IssueSeen = { repo: "acme/sec", number: 3, url: URL, state: "open", stateReason: null };
@@ -53,20 +57,21 @@ describe("issue seen transition (an issue GitHub answered → adoption, or a per
     });
     // Intake's adopt notes the marker's number: the recurrence's slice holds it, whether configured or not.
     const adopted = markerAdopted(
+      OFF,
       { ...known, issue: asRecord },
       parseMarkerFound(third.body)?.occurrence ?? 1,
     );
     expect(spelled(adopted)).toEqual({ ...known, occurrence: 3, issue: asRecord });
-    expect(markerNumberOf(adopted)).toBe(3);
+    expect(markerNumberOf(OFF, adopted)).toBe(3);
     // The first occurrence's marker has no number: no occurrence is recorded.
     const first = { ...seen, body: `<!-- threatbridge:threat=${T} -->` };
     expect(applyIssueSeen(known, first, asRecord)).toEqual({
       kind: "adopt",
       record: { ...known, issue: asRecord },
     });
-    expect(markerAdopted({ ...known, issue: asRecord }, 1)).toEqual({ ...known, issue: asRecord });
+    expect(markerAdopted(OFF, { ...known, issue: asRecord }, 1)).toEqual({ ...known, issue: asRecord });
     // An adopted first issue of a threat whose record counted a later one: its number is forgotten.
-    expect(markerNumberOf(markerAdopted(adopted, 1))).toBe(1);
+    expect(markerNumberOf(OFF, markerAdopted(OFF, adopted, 1))).toBe(1);
   });
 
   it("a second issue with the marker, or one the platform's link does not name, is left alone", () => {
@@ -139,12 +144,12 @@ describe("issue seen transition (an issue GitHub answered → adoption, or a per
   it("recurrence: an earlier occurrence's issue is left alone, neither a duplicate nor a person's change", () => {
     const second = featured({ ...mapped, occurrence: 2, issue: { ...asRecord, number: 9 } });
     // The record's marker number is the recurrence's (its slice), asked of the features.
-    expect(markerNumberOf(second)).toBe(2);
+    expect(markerNumberOf(OFF, second)).toBe(2);
     const old: IssueSeen = { ...seen, body: "<!-- threatbridge:threat=t -->" };
-    expect(applyIssueSeen(second, old, asRecord, markerNumberOf(second))).toEqual({ kind: "ignored" });
+    expect(applyIssueSeen(second, old, asRecord, markerNumberOf(OFF, second))).toEqual({ kind: "ignored" });
     // A copy of the current occurrence elsewhere is still a duplicate.
     const copy: IssueSeen = { ...seen, body: "<!-- threatbridge:threat=t occurrence=2 -->" };
-    expect(applyIssueSeen(second, copy, asRecord, markerNumberOf(second))).toMatchObject({
+    expect(applyIssueSeen(second, copy, asRecord, markerNumberOf(OFF, second))).toMatchObject({
       kind: "duplicate",
     });
   });

@@ -1,15 +1,14 @@
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
 import { acceptanceDue, acceptanceNextAt } from "./transitions.js";
 import { acceptancePolicyOf } from "./policy.js";
-import type { FeatureClock } from "../types.js";
+import type { FeatureClock, FeatureContext } from "../types.js";
 import { heldAcceptances } from "./status.js";
 import { acceptanceOf } from "./slice.js";
 
 /** Risk acceptances' warnings and ends, from the index of held ones only, with no read of either side. */
 export const acceptanceClock: FeatureClock = {
-  waiting: (ctx: SyncContext, nowMs: number) => notQueued(ctx, nowMs),
-  nextDueAt: (record: ThreatRecord, ctx: SyncContext) => {
+  waiting: (ctx: FeatureContext, nowMs: number) => notQueued(ctx, nowMs),
+  nextDueAt: (record: ThreatRecord, ctx: FeatureContext) => {
     const acceptance = acceptanceOf(record);
     const warnMs = acceptancePolicyOf(ctx.config)?.warnMs;
     if (!acceptance || warnMs === undefined || !record.issue || record.gone) return null;
@@ -27,7 +26,7 @@ export const acceptanceClock: FeatureClock = {
 };
 
 /** The held acceptances not queued whose next step is due, from the index's copy of each. */
-function* notQueued(ctx: SyncContext, nowMs: number): Iterable<string> {
+function* notQueued(ctx: FeatureContext, nowMs: number): Iterable<string> {
   const warnMs = acceptancePolicyOf(ctx.config)?.warnMs;
   if (warnMs === undefined) return;
   for (const [threatId, acceptance] of heldAcceptances(ctx.index))

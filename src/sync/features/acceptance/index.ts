@@ -1,5 +1,6 @@
 import type { Feature } from "../types.js";
 import { acceptanceClock } from "./clock.js";
+import { acceptanceListing, storedAcceptanceCounts } from "./status.js";
 import { acceptancePolicyOf } from "./policy.js";
 import { acceptanceDecider } from "./plan.js";
 import { acceptanceAfterStatus, stepCommented } from "./transitions.js";
@@ -16,19 +17,39 @@ import { recoverAcceptanceAction } from "./recover-action.js";
 export const acceptance: Feature = {
   name: "acceptance",
   configKey: "acceptance",
+  record: { onStatusSeen: acceptanceAfterStatus, stepCommented },
+  plan: {
+    decide(config, at) {
+      const policy = acceptancePolicyOf(config);
+      if (!policy) return null;
+      return acceptanceDecider({ policy, now: at.nowMs, newIssue: config.recurrence === "new_issue" });
+    },
+  },
   clock: acceptanceClock,
-  decide(config, at) {
-    const policy = acceptancePolicyOf(config);
-    if (!policy) return null;
-    return acceptanceDecider({ policy, now: at.nowMs, newIssue: config.recurrence === "new_issue" });
+  status: {
+    listing: acceptanceListing,
+    counts: storedAcceptanceCounts,
+    // Contract, "Workflow": risk acceptances held, and ending soon, from its status counts.
+    gauges: [
+      {
+        name: "threatbridge_risk_acceptances",
+        help: "Risk acceptances held (the platform has the threat as accepted until their end; 0 when acceptance is not configured)",
+        count: "held",
+      },
+      {
+        name: "threatbridge_risk_acceptances_ending_soon",
+        help: "Risk acceptances that end within 7 days (0 when acceptance is not configured)",
+        count: "endingWithin7Days",
+      },
+    ],
   },
-  onStatusSeen: acceptanceAfterStatus,
   actions: {
-    accept_risk: acceptRiskAction,
-    expire_risk: expireRiskAction,
-    step_comment: acceptedCommentAction,
-    warn_expiry: warnExpiryAction,
-    recover_acceptance: recoverAcceptanceAction,
+    modules: {
+      accept_risk: acceptRiskAction,
+      expire_risk: expireRiskAction,
+      step_comment: acceptedCommentAction,
+      warn_expiry: warnExpiryAction,
+      recover_acceptance: recoverAcceptanceAction,
+    },
   },
-  stepCommented,
 };

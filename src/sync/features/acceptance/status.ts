@@ -1,10 +1,10 @@
-import type { ThreatIndex } from "../../records/threat-index.js";
-import type { EngineState } from "../../records/threat-records.js";
+import type { FeatureIndex, FeatureListing } from "../types.js";
+import type { ThreatRecords } from "../../records/threat-records.js";
 import { compareIso } from "../../../shared/iso-time.js";
 import { ACCEPTANCE, acceptanceOf, acceptanceOfSlice, type Acceptance } from "./slice.js";
 
 /** Threat id → its risk acceptance, for the threats that hold one (from the engine's index). */
-export function heldAcceptances(index: ThreatIndex): ReadonlyMap<string, Acceptance> {
+export function heldAcceptances(index: Pick<FeatureIndex, "sliceBy">): ReadonlyMap<string, Acceptance> {
   return index.sliceBy(ACCEPTANCE, acceptanceOfSlice, acceptanceOf);
 }
 
@@ -20,14 +20,14 @@ export interface AcceptanceLine {
 }
 
 /** The acceptances the state holds, soonest end first (only the records with an acceptance slice are read). */
-export function acceptanceLines(state: EngineState): AcceptanceLine[] {
+export function acceptanceLines(threats: ThreatRecords): AcceptanceLine[] {
   const lines: AcceptanceLine[] = [];
   const held: string[] = [];
-  state.threats.scanSlices(ACCEPTANCE, (threatId, slice) => {
+  threats.scanSlices(ACCEPTANCE, (threatId, slice) => {
     if (acceptanceOfSlice(slice)) held.push(threatId);
   });
   for (const threatId of held) {
-    const record = state.threats.get(threatId);
+    const record = threats.get(threatId);
     const a = acceptanceOf(record);
     if (!record || !a) continue;
     const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : null;
@@ -50,14 +50,20 @@ export function formatAcceptances(lines: readonly AcceptanceLine[]): string {
   return `accepted:   ${lines.length} risk acceptances${shown}${more}`;
 }
 
+/** `status`: the acceptances under `acceptances` in the JSON report, and their text lines when there are any. */
+export function acceptanceListing(threats: ThreatRecords): FeatureListing {
+  const lines = acceptanceLines(threats);
+  return { key: "acceptances", items: lines, text: lines.length > 0 ? formatAcceptances(lines) : null };
+}
+
 const WEEK_MS = 7 * 86_400_000;
 
-interface AcceptanceCounts {
+type AcceptanceCounts = {
   /** Acceptances the platform holds (every step before the end's `unsolved` was sent). */
   held: number;
   /** Of them, those that end within 7 days (or are past their end, with the expiry still to send). */
   endingWithin7Days: number;
-}
+};
 
 /** What `/metrics` gives of the acceptances held (from the engine's index of them: no record built). */
 export function acceptanceCounts(
@@ -71,4 +77,14 @@ export function acceptanceCounts(
     if (Date.parse(a.until) - nowMs <= WEEK_MS) counts.endingWithin7Days += 1;
   }
   return counts;
+}
+
+/** The counts of `status` and `/metrics`, from the stored acceptance slices only (no record built). */
+export function storedAcceptanceCounts(threats: ThreatRecords, nowMs: number): AcceptanceCounts {
+  const held: Acceptance[] = [];
+  threats.scanSlices(ACCEPTANCE, (_threatId, slice) => {
+    const acceptance = acceptanceOfSlice(slice);
+    if (acceptance) held.push(acceptance);
+  });
+  return acceptanceCounts(held, nowMs);
 }

@@ -1,12 +1,10 @@
 import type { NotesConfig } from "../../../config/notes.js";
 import { PlatformProblem } from "../../../platform/index.js";
-import { nowIso, persist, type SyncContext } from "../../context.js";
-import { enqueue } from "../../records/queue.js";
-import { updateThreat } from "../../records/state-updates.js";
 import { noteOf } from "./section.js";
 import { notesData, notesRun, setNotesData, type NotesData } from "./runtime.js";
 import { changeSlice, readSlice } from "./slice.js";
 import { analystSeen } from "./to-github.js";
+import type { FeatureContext } from "../types.js";
 
 /**
  * `notes.to_github` for the issues that existed when it was switched on (contract, "The analyst's
@@ -36,7 +34,7 @@ function withBackfill(data: NotesData, backfill: NotesData["backfill"]): NotesDa
 }
 
 /** Whether a live threat with an issue was not seen under `to_github` in this process (its text unknown). */
-function anyUnseen(ctx: SyncContext, seen: ReadonlySet<string>): boolean {
+function anyUnseen(ctx: FeatureContext, seen: ReadonlySet<string>): boolean {
   for (const threatId of ctx.index.byIssue.values()) {
     if (seen.has(threatId)) continue;
     if (ctx.state.threats.get(threatId)?.gone !== true) return true;
@@ -45,7 +43,7 @@ function anyUnseen(ctx: SyncContext, seen: ReadonlySet<string>): boolean {
 }
 
 /** One listed threat: its text compared with what its issue showed; a comment due is queued at the lowest class. */
-function compare(ctx: SyncContext, config: NotesConfig, threat: { id: string; updated_at: string }): void {
+function compare(ctx: FeatureContext, config: NotesConfig, threat: { id: string; updated_at: string }): void {
   const record = ctx.state.threats.get(threat.id);
   if (!record || record.gone) return;
   // A threat with no issue and no work queued gets none now: its text is kept if it gets one later.
@@ -59,12 +57,12 @@ function compare(ctx: SyncContext, config: NotesConfig, threat: { id: string; up
   // none, so the comment action reads only the issue's comments, never the issue.
   if (seen.due && readSlice(next).g === undefined && readSlice(next).s === undefined)
     next = changeSlice(next, (s) => ({ ...s, s: "" }));
-  if (next !== record) updateThreat(ctx, threat.id, () => next);
-  if (seen.due && record.issue) enqueue(ctx, threat.id, { timed: true, later: true }, nowIso(ctx));
+  if (next !== record) ctx.updateThreat(threat.id, () => next);
+  if (seen.due && record.issue) ctx.enqueue(threat.id, { timed: true, later: true });
 }
 
 /** Once per cycle before the drain: the backfill's next pages, or nothing once it is done (an idle cycle reads nothing). */
-export async function analystBackfill(ctx: SyncContext, config: NotesConfig): Promise<void> {
+export async function analystBackfill(ctx: FeatureContext, config: NotesConfig): Promise<void> {
   const data = notesData(ctx);
   if (!config.to_github) {
     if (data.backfill !== undefined) setNotesData(ctx, withBackfill(data, undefined));
@@ -94,7 +92,7 @@ export async function analystBackfill(ctx: SyncContext, config: NotesConfig): Pr
       at = { at: page.resumeCursor };
       setNotesData(ctx, withBackfill(notesData(ctx), at));
       // Each page's comparisons, queue entries and resume cursor are committed together.
-      await persist(ctx);
+      await ctx.persist();
       pages += 1;
       if (page.nextCursor !== null && pages >= BACKFILL_PAGES_PER_CYCLE) return;
     }
@@ -111,7 +109,7 @@ export async function analystBackfill(ctx: SyncContext, config: NotesConfig): Pr
   finish(ctx);
 }
 
-function finish(ctx: SyncContext): void {
+function finish(ctx: FeatureContext): void {
   setNotesData(ctx, withBackfill(notesData(ctx), DONE));
   notesRun(ctx).seen = undefined;
 }

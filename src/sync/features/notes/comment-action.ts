@@ -1,13 +1,12 @@
 import type { GitHubGateway } from "../../../github/index.js";
 import type { Intent } from "../../../state/index.js";
 import { QueueClass, type ActionModule, type Settlement } from "../../actions/types.js";
-import type { SyncContext } from "../../context.js";
 import type { FeatureAction } from "../../plan/plan.js";
-import { updateThreat } from "../../records/state-updates.js";
 import { commentBody, lastShown, shownHash } from "./analyst.js";
 import { NOTES } from "./slice.js";
 import { noteShown, type NoteCommentAction } from "./to-github.js";
 import { noteIntent } from "./write-action.js";
+import type { FeatureContext } from "../types.js";
 
 /**
  * The comment showing the analyst's changed text (contract, "The analyst's words on GitHub"), under
@@ -86,11 +85,11 @@ export const noteCommentAction: ActionModule<FeatureAction, Answer> = {
 };
 
 /** A comment intent left by a crash: landed when the last note line shows its hash, else planned again. */
-export async function recoverComment(ctx: SyncContext, intent: Intent): Promise<boolean> {
+export async function recoverComment(ctx: FeatureContext, intent: Intent): Promise<boolean> {
   const hash = intent.data?.slice(PREFIX.length);
   if (hash === undefined || intent.number === undefined) return false;
   const comments = await ctx.github.listComments(intent.repo, intent.number);
   if (lastShown(comments) !== hash) return false;
-  updateThreat(ctx, intent.threatId, (r) => noteShown(r, hash));
+  ctx.updateThreat(intent.threatId, (r) => noteShown(r, hash));
   return true;
 }

@@ -1,10 +1,14 @@
 import type { Config } from "../../../config/index.js";
 import type { Intent } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
-import { updateThreat } from "../../records/state-updates.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import { threatGone } from "../../transitions/outcome.js";
-import type { Feature, FeatureCheckDeps, FeatureCheckResult, FeatureCounts } from "../types.js";
+import type {
+  Feature,
+  FeatureCheckDeps,
+  FeatureCheckResult,
+  FeatureCounts,
+  FeatureContext,
+} from "../types.js";
 import { notesBeforeDrain, notesOnIssue, notesOnVersion } from "./intake.js";
 import { planNotes } from "./plan.js";
 import { findSection, noteOf, sectionHash } from "./section.js";
@@ -20,11 +24,11 @@ import { noteIssueFound, renderBodyNote } from "./to-github.js";
  * A write intent left by a crash: it landed when the note holds the intent's section. Notes apply
  * asynchronously, so one not shown yet is sent again (at most one identical extra note).
  */
-async function recoverNote(ctx: SyncContext, intent: Intent): Promise<boolean> {
+async function recoverNote(ctx: FeatureContext, intent: Intent): Promise<boolean> {
   if (isCommentIntent(intent)) return recoverComment(ctx, intent);
   const threat = await ctx.platform.getThreat(intent.threatId);
   if (threat === null) {
-    updateThreat(ctx, intent.threatId, threatGone);
+    ctx.updateThreat(intent.threatId, threatGone);
     return true;
   }
   const note = noteOf(threat, ctx.config.fields.threat.note);
@@ -32,7 +36,7 @@ async function recoverNote(ctx: SyncContext, intent: Intent): Promise<boolean> {
   if (note === undefined || hash === undefined) return false;
   const section = findSection(note, hash);
   if (!section || sectionHash(section.text) !== hash) return false;
-  updateThreat(ctx, intent.threatId, (r) => changeSlice(r, (s) => ({ ...s, w: hash })));
+  ctx.updateThreat(intent.threatId, (r) => changeSlice(r, (s) => ({ ...s, w: hash })));
   return true;
 }
 
@@ -86,15 +90,10 @@ function notesLine(counts: FeatureCounts): string {
 export const notes: Feature = {
   name: NOTES,
   configKey: "notes",
-  onThreatVersion: notesOnVersion,
-  onIssueChange: notesOnIssue,
+  record: { onThreatVersion: notesOnVersion, onIssueChange: notesOnIssue, onIssueFound: noteIssueFound },
+  plan: { threat: planNotes, render: renderBodyNote },
+  actions: { modules: { write: noteWriteAction, comment: noteCommentAction }, recover: recoverNote },
   beforeDrain: notesBeforeDrain,
-  plan: planNotes,
-  actions: { write: noteWriteAction, comment: noteCommentAction },
-  onIssueFound: noteIssueFound,
-  render: renderBodyNote,
-  recover: recoverNote,
   check: checkNotes,
-  status: { counts: countNotes, line: notesLine },
-  sliceTagger: notesTagger,
+  status: { counts: countNotes, line: notesLine, tagger: notesTagger },
 };

@@ -1,11 +1,7 @@
 import type { IssueSnapshot, RepoCommentSnapshot } from "../../../github/index.js";
 import type { Threat } from "../../../platform/index.js";
 import type { ThreatRecord } from "../../../state/index.js";
-import { nowIso, type SyncContext } from "../../context.js";
-import { allRepos } from "../../plan/policy.js";
-import { enqueue } from "../../records/queue.js";
 import { issueKey } from "../../records/threat-index.js";
-import { updateThreat } from "../../records/state-updates.js";
 import { noteDue } from "./plan.js";
 import { analystOnVersion } from "./to-github.js";
 import { analystBackfill } from "./backfill.js";
@@ -13,6 +9,7 @@ import { addPending, notesData, notesRun, sayOnce, setNotesData, takePending } f
 import { findSection, noteOf, plainText, sectionHash } from "./section.js";
 import { changeSlice, mergeComments, readSlice, type NoteComment, type NotesSlice } from "./slice.js";
 import { compareIso } from "../../../shared/iso-time.js";
+import type { FeatureContext } from "../types.js";
 
 /**
  * What the notes take in (contract, "The conversation back": notes). People's comments come from ONE
@@ -22,7 +19,7 @@ import { compareIso } from "../../../shared/iso-time.js";
 
 /** A new threat version: whether reads carry its note, and after a lost state the section it holds. */
 export function notesOnVersion(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   _before: ThreatRecord | undefined,
   after: ThreatRecord,
   threat: Threat,
@@ -60,7 +57,7 @@ function sameFacts(a: NotesSlice, b: NotesSlice): boolean {
   return a.r === b.r && a.m === b.m && (a.a ?? []).join("\n") === (b.a ?? []).join("\n");
 }
 
-function noteChange(ctx: SyncContext, threatId: string): void {
+function noteChange(ctx: FeatureContext, threatId: string): void {
   const config = ctx.config.notes;
   const record = ctx.state.threats.get(threatId);
   if (!config || !record) return;
@@ -71,7 +68,7 @@ function noteChange(ctx: SyncContext, threatId: string): void {
   }
 }
 
-export function notesOnIssue(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
+export function notesOnIssue(ctx: FeatureContext, threatId: string, issue: IssueSnapshot): void {
   if (!ctx.config.notes) return;
   const record = ctx.state.threats.get(threatId);
   if (!record) return;
@@ -85,7 +82,7 @@ export function notesOnIssue(ctx: SyncContext, threatId: string, issue: IssueSna
     m: issue.milestone === undefined ? slice.m : (issue.milestone ?? undefined),
   };
   if (sameFacts(slice, facts)) return;
-  updateThreat(ctx, threatId, (r) => changeSlice(r, () => facts));
+  ctx.updateThreat(threatId, (r) => changeSlice(r, () => facts));
   noteChange(ctx, threatId);
 }
 
@@ -99,7 +96,7 @@ export function isPersonComment(comment: RepoCommentSnapshot, self: string | nul
 /** GitHub's `since` is inclusive and its clock not ours: the first listing looks back this far. */
 const FIRST_LISTING_MARGIN_MS = 5 * 60_000;
 
-async function selfLogin(ctx: SyncContext): Promise<string | null> {
+async function selfLogin(ctx: FeatureContext): Promise<string | null> {
   const run = notesRun(ctx);
   if (run.self !== undefined) return run.self;
   try {
@@ -112,7 +109,7 @@ async function selfLogin(ctx: SyncContext): Promise<string | null> {
 }
 
 function takeComments(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   repo: string,
   comments: RepoCommentSnapshot[],
   self: string | null,
@@ -135,13 +132,13 @@ function takeComments(
     const known = readSlice(record).c ?? [];
     const merged = mergeComments(known, fresh, config.comments);
     if (JSON.stringify(merged) === JSON.stringify(known)) continue;
-    updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, c: merged })));
+    ctx.updateThreat(threatId, (r) => changeSlice(r, (s) => ({ ...s, c: merged })));
     noteChange(ctx, threatId);
   }
 }
 
 /** Once per cycle before the drain: the listings, then every pending threat is queued. */
-export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
+export async function notesBeforeDrain(ctx: FeatureContext): Promise<void> {
   const config = ctx.config.notes;
   if (!config) return;
   const run = notesRun(ctx);
@@ -150,7 +147,7 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
     sayOnce(ctx, "no-conversation", {}, "this engine has no GitHub comment listing; notes show no comments");
   } else if (config.comments > 0 && conversation !== undefined) {
     const repos = new Map<string, string>();
-    for (const repo of [...allRepos(ctx.policy), ...ctx.index.repositories()])
+    for (const repo of ctx.repositories())
       if (!repos.has(repo.toLowerCase())) repos.set(repo.toLowerCase(), repo);
     for (const repo of repos.values()) {
       const data = notesData(ctx);
@@ -173,6 +170,6 @@ export async function notesBeforeDrain(ctx: SyncContext): Promise<void> {
     }
   }
   await analystBackfill(ctx, config);
-  for (const threatId of takePending(ctx)) enqueue(ctx, threatId, { timed: true }, nowIso(ctx));
+  for (const threatId of takePending(ctx)) ctx.enqueue(threatId, { timed: true });
   run.ready = true;
 }

@@ -2,13 +2,13 @@ import type { NotesConfig, NoteSectionScope } from "../../../config/notes.js";
 import { compileTemplate } from "../../../config/templates.js";
 import { utcDay } from "../../../shared/duration.js";
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { addPending, notesData, notesRun, sayOnce } from "./runtime.js";
 import { defaultBody, renderSection, sectionHash, utcMinute } from "./section.js";
 import { NOTES, readSlice, type NotesSlice } from "./slice.js";
 import { slaOf } from "../sla/slice.js";
 import { commentDue } from "./to-github.js";
+import type { FeatureContext } from "../types.js";
 
 /**
  * The notes' plan (contract, "The conversation back": notes), from the record only: a write when the
@@ -90,7 +90,7 @@ export function noteDue(
 }
 
 /** Writes wait for this cycle's comment listing, at most one per threat per cycle; otherwise `pending`. */
-export function planNotes(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[] {
+export function planNotes(ctx: FeatureContext, threatId: string, record: ThreatRecord): FeatureAction[] {
   const config = ctx.config.notes;
   if (!config) return [];
   const write = planNoteWrite(ctx, config, threatId, record);
@@ -98,7 +98,7 @@ export function planNotes(ctx: SyncContext, threatId: string, record: ThreatReco
 }
 
 /** The analyst's comment waits for this cycle's intake (its newest text), at most one per cycle. */
-function planNoteComment(ctx: SyncContext, threatId: string, record: ThreatRecord): FeatureAction[] {
+function planNoteComment(ctx: FeatureContext, threatId: string, record: ThreatRecord): FeatureAction[] {
   const due = commentDue(threatId, record);
   if (due === null) return [];
   const run = notesRun(ctx);
@@ -111,7 +111,7 @@ function planNoteComment(ctx: SyncContext, threatId: string, record: ThreatRecor
 }
 
 function planNoteWrite(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   config: NotesConfig,
   threatId: string,
   record: ThreatRecord,

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import type { SyncContext } from "../../context.js";
-import { setMeta, updateThreat } from "../../records/state-updates.js";
 import { changeSlice, NOTES, parseSlice, readSlice } from "./slice.js";
+import type { FeatureContext } from "../types.js";
 
 /**
  * The notes' per-process part and their data in the state.
@@ -30,9 +29,9 @@ interface NotesRun {
   self?: string | null;
 }
 
-const runs = new WeakMap<SyncContext, NotesRun>();
+const runs = new WeakMap<FeatureContext, NotesRun>();
 
-export function notesRun(ctx: SyncContext): NotesRun {
+export function notesRun(ctx: FeatureContext): NotesRun {
   let run = runs.get(ctx);
   if (run === undefined) {
     const made: NotesRun = {
@@ -59,7 +58,7 @@ export function notesRun(ctx: SyncContext): NotesRun {
 }
 
 /** Said once per process (a field absent on reads, no comment listing in this engine). */
-export function sayOnce(ctx: SyncContext, key: string, fields: object, message: string): void {
+export function sayOnce(ctx: FeatureContext, key: string, fields: object, message: string): void {
   const run = notesRun(ctx);
   if (run.said.has(key)) return;
   run.said.add(key);
@@ -75,32 +74,32 @@ const NotesData = z.object({
 });
 export type NotesData = z.infer<typeof NotesData>;
 
-export function notesData(ctx: SyncContext): NotesData {
+export function notesData(ctx: FeatureContext): NotesData {
   const parsed = NotesData.safeParse(ctx.state.features?.[NOTES] ?? {});
   return parsed.success ? parsed.data : { since: {} };
 }
 
-export function setNotesData(ctx: SyncContext, data: NotesData): void {
-  setMeta(ctx, "features", { ...ctx.state.features, [NOTES]: data });
+export function setNotesData(ctx: FeatureContext, data: NotesData): void {
+  ctx.setData(NOTES, data);
 }
 
-export function addPending(ctx: SyncContext, threatId: string): void {
+export function addPending(ctx: FeatureContext, threatId: string): void {
   const run = notesRun(ctx);
   if (run.pending.has(threatId)) return;
   run.pending.add(threatId);
   if (readSlice(ctx.state.threats.get(threatId)).p !== 1) {
-    updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, p: 1 })));
+    ctx.updateThreat(threatId, (r) => changeSlice(r, (s) => ({ ...s, p: 1 })));
     markPending(ctx);
   }
 }
 
 /** As addPending, for a caller that sets `p: 1` on the record it is making. */
-export function addPendingFlagged(ctx: SyncContext, threatId: string): void {
+export function addPendingFlagged(ctx: FeatureContext, threatId: string): void {
   notesRun(ctx).pending.add(threatId);
   markPending(ctx);
 }
 
-function markPending(ctx: SyncContext): void {
+function markPending(ctx: FeatureContext): void {
   const data = notesData(ctx);
   if (data.pending !== true) setNotesData(ctx, { ...data, pending: true });
 }
@@ -109,7 +108,7 @@ function markPending(ctx: SyncContext): void {
  * Takes every pending threat (those flagged in the stored slices too, the first time in a process),
  * clearing the flags: the caller queues them, and the queue is durable from then on.
  */
-export function takePending(ctx: SyncContext): string[] {
+export function takePending(ctx: FeatureContext): string[] {
   const run = notesRun(ctx);
   const flagged = notesData(ctx).pending;
   if (!run.scanned) {
@@ -124,7 +123,7 @@ export function takePending(ctx: SyncContext): string[] {
   run.pending.clear();
   for (const id of taken) {
     const { p: _flag, ...rest } = readSlice(ctx.state.threats.get(id));
-    if (_flag === 1) updateThreat(ctx, id, (r) => changeSlice(r, () => rest));
+    if (_flag === 1) ctx.updateThreat(id, (r) => changeSlice(r, () => rest));
   }
   // Every flag is cleared in this commit: the durable queue holds the threats from then on.
   if (flagged !== false) setNotesData(ctx, { ...notesData(ctx), pending: false });
@@ -132,7 +131,7 @@ export function takePending(ctx: SyncContext): string[] {
 }
 
 /** A made issue last showed what its body shows; an adopted one stays unknown until its comments are read. */
-export function noteIssueMade(ctx: SyncContext, threatId: string): void {
+export function noteIssueMade(ctx: FeatureContext, threatId: string): void {
   if (ctx.config.notes?.to_github !== true) return;
-  updateThreat(ctx, threatId, (r) => changeSlice(r, (s) => ({ ...s, g: s.s ?? "" })));
+  ctx.updateThreat(threatId, (r) => changeSlice(r, (s) => ({ ...s, g: s.s ?? "" })));
 }

@@ -2,9 +2,8 @@ import type { NotesConfig } from "../../../config/notes.js";
 import type { IssueSnapshot } from "../../../github/index.js";
 import { markerFor } from "../../../shared/index.js";
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
 import type { FeatureAction } from "../../plan/plan.js";
-import type { Rendering } from "../types.js";
+import type { Rendering, FeatureContext } from "../types.js";
 import { analystText, cutText, shownHash, textHash, withBodyNote } from "./analyst.js";
 import { addPendingFlagged, notesRun } from "./runtime.js";
 import { changeSlice, NOTES, readSlice, type NotesSlice } from "./slice.js";
@@ -40,7 +39,7 @@ function withoutDue(slice: NotesSlice): NotesSlice {
  * differs from what the issue last showed is due once this cycle's intake ends.
  */
 export function analystOnVersion(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   config: NotesConfig,
   threatId: string,
   after: ThreatRecord,

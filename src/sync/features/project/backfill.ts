@@ -1,21 +1,18 @@
 import { z } from "zod";
-import type { SyncContext } from "../../context.js";
-import { enqueue } from "../../records/queue.js";
-import { setMeta } from "../../records/state-updates.js";
-import { sliceOf } from "../types.js";
+import { sliceOf, type FeatureContext } from "../types.js";
 import { runtimeFor } from "./runtime.js";
 import { decodeSlice, FEATURE, issueKey } from "./slice.js";
 
 /** What the feature keeps beyond one record: the project whose backfill was queued (`owner/number`). */
 const ProjectMeta = z.object({ backfilled: z.string().optional() });
 
-function projectKey(ctx: SyncContext): string | null {
+function projectKey(ctx: FeatureContext): string | null {
   const config = ctx.config.github.project;
   return config === undefined ? null : `${config.owner}/${config.number}`;
 }
 
 /** Issues made before the project was configured are queued once, at the lowest class (contract). */
-export async function queueBackfill(ctx: SyncContext): Promise<void> {
+export async function queueBackfill(ctx: FeatureContext): Promise<void> {
   const key = projectKey(ctx);
   const runtime = runtimeFor(ctx);
   if (key === null || runtime === null || runtime.off) return;
@@ -23,7 +20,6 @@ export async function queueBackfill(ctx: SyncContext): Promise<void> {
   if (meta.success && meta.data.backfilled === key) return;
   // The project is looked up before anything is queued: a missing one queues nothing (said once).
   if ((await runtime.resolve()) === null) return;
-  const now = new Date(ctx.clock.now()).toISOString();
   const due: string[] = [];
   ctx.state.threats.scan((id, _asset, issue, loose) => {
     if (issue === null || ctx.state.queue[id] !== undefined) return;
@@ -33,8 +29,8 @@ export async function queueBackfill(ctx: SyncContext): Promise<void> {
     due.push(id);
   });
   // At the lowest priority (contract): the queue's last class, after every other threat's work.
-  for (const id of due) enqueue(ctx, id, { later: true }, now);
-  setMeta(ctx, "features", { ...ctx.state.features, [FEATURE]: { backfilled: key } });
+  for (const id of due) ctx.enqueue(id, { later: true });
+  ctx.setData(FEATURE, { backfilled: key });
   if (due.length > 0)
     ctx.logger.info(
       { project: key, count: due.length },

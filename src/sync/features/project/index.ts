@@ -14,24 +14,23 @@ export const project: Feature = {
   name: FEATURE,
   configKey: "github",
   configured: (config) => config.github.project !== undefined,
-  actions: projectModules,
-  plan(ctx, threatId, record, view) {
-    const runtime = runtimeFor(ctx);
-    // No client for projects (the engine's own fakes) or the project missing: nothing is planned.
-    if (runtime === null || runtime.off) return [];
-    return planProjectWrites(threatId, record, renderFields(ctx, threatId, record, view));
+  plan: {
+    threat(ctx, threatId, record, view) {
+      const runtime = runtimeFor(ctx);
+      // No client for projects (the engine's own fakes) or the project missing: nothing is planned.
+      if (runtime === null || runtime.off) return [];
+      return planProjectWrites(threatId, record, renderFields(ctx, threatId, record, view));
+    },
+    group(ctx, groupId, group) {
+      const runtime = runtimeFor(ctx);
+      if (runtime === null || runtime.off) return [];
+      return planGroupWrites(groupId, group, (issue) =>
+        renderGroupFields(ctx, groupId, group, `${issue.repo}#${issue.number}`),
+      );
+    },
   },
-  planGroup(ctx, groupId, group) {
-    const runtime = runtimeFor(ctx);
-    if (runtime === null || runtime.off) return [];
-    return planGroupWrites(groupId, group, (issue) =>
-      renderGroupFields(ctx, groupId, group, `${issue.repo}#${issue.number}`),
-    );
-  },
+  actions: { modules: projectModules, runtime: (ctx) => runtimeFor(ctx), recover: recoverAdd },
   beforeDrain: queueBackfill,
-  recover: recoverAdd,
   check: checkProject,
-  runtime: (ctx) => runtimeFor(ctx),
-  status: { counts: projectCounts, line: projectLine },
-  sliceTagger: projectTagger,
+  status: { counts: projectCounts, line: projectLine, tagger: projectTagger },
 };

@@ -1,13 +1,12 @@
 import type { Intent } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
-import { putGroup, updateThreat } from "../../records/state-updates.js";
 import { intentSubject } from "../../records/subject.js";
 import { groupItemChanged, threatItemChanged } from "./item-change.js";
 import { runtimeFor } from "./runtime.js";
 import { issueKey } from "./slice.js";
+import type { FeatureContext } from "../types.js";
 
 /** A lost add: the items are listed for the issue's; not found, it did not land. Reads only. */
-export async function recoverAdd(ctx: SyncContext, intent: Intent): Promise<boolean> {
+export async function recoverAdd(ctx: FeatureContext, intent: Intent): Promise<boolean> {
   const runtime = runtimeFor(ctx);
   if (runtime === null || intent.number === undefined) return false;
   const resolved = await runtime.resolve();
@@ -25,13 +24,12 @@ export async function recoverAdd(ctx: SyncContext, intent: Intent): Promise<bool
   if (intentSubject(intent) === "group") {
     const group = ctx.state.groups?.[intent.threatId];
     if (group === undefined) return true;
-    putGroup(
-      ctx,
+    ctx.putGroup(
       intent.threatId,
       groupItemChanged(group, key, () => item),
     );
   } else {
-    updateThreat(ctx, intent.threatId, (r) => threatItemChanged(r, key, () => item));
+    ctx.updateThreat(intent.threatId, (r) => threatItemChanged(r, key, () => item));
   }
   return true;
 }

@@ -2,9 +2,9 @@ import { compileTemplates } from "../../../config/index.js";
 import { fitsGroupIssue, fitsThreatIssue, groupFieldScope } from "../../../config/project.js";
 import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
 import { escapePlainText } from "../../render/escape.js";
-import type { SyncContext } from "../../context.js";
 import { titleScope } from "../../render/template-scope.js";
 import type { AssetView, ThreatView } from "../../render/index.js";
+import type { FeatureContext } from "../types.js";
 
 type FieldTemplates = ReadonlyMap<string, (scope: object) => string>;
 
@@ -39,7 +39,7 @@ function templatesOf(fields: Readonly<Record<string, string>>, kind: IssueKind):
 
 /** Each template rendered over the scope, by field name; a render that fails leaves its field out (said). */
 function renderAll(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   templates: FieldTemplates,
   scope: object,
   fields: { threat_id: string; issue?: string },
@@ -61,7 +61,7 @@ function renderAll(
 
 /** Each field's text for the threat as read, or null when not read; platform text escaped. */
 export function renderFields(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   threatId: string,
   record: ThreatRecord,
   view: ThreatView | null,
@@ -81,7 +81,7 @@ export function renderFields(
 
 /** Each field's text for a group's issues: only the fields whose template reads the group (or nothing). */
 export function renderGroupFields(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   groupId: string,
   group: Pick<GroupRecord, "by" | "key">,
   issue: string,

@@ -2,8 +2,8 @@ import type { GitHubConversation } from "../../../github/index.js";
 import type { Project } from "../../../github/projects.js";
 import type { ProjectField } from "../../../github/project-schemas.js";
 import type { Logger } from "../../../observability/index.js";
-import type { SyncContext } from "../../context.js";
 import { findField } from "./values.js";
+import type { FeatureContext } from "../types.js";
 
 /** The configured project and its fields as GitHub answered them, once per process. */
 export interface ResolvedProject {
@@ -88,7 +88,7 @@ export class ProjectRuntime {
 const RUNTIMES = new WeakMap<object, ProjectRuntime>();
 
 /** The process's runtime (one per engine context), or null when projects are not configured or no client. */
-export function runtimeFor(ctx: SyncContext): ProjectRuntime | null {
+export function runtimeFor(ctx: FeatureContext): ProjectRuntime | null {
   const config = ctx.config.github.project;
   if (config === undefined || ctx.conversation === undefined) return null;
   let runtime = RUNTIMES.get(ctx);

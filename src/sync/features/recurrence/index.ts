@@ -16,19 +16,25 @@ export const recurrence: Feature = {
   configKey: "recurrence",
   // The setting has a default (`reopen`): only `new_issue` switches the plug-in on.
   configured: (config) => config.recurrence === "new_issue",
-  decide: (_config, at) => recurrenceDecider(at.base),
-  actions: { recur: recurAction, step_comment: recurNoteAction },
-  render: (record, threatId, rendered) => {
-    const { occurrence, from } = recurrenceOf(record);
-    return occurrence !== undefined && occurrence > 1 && from
-      ? forOccurrence(rendered, threatId, occurrence, from)
-      : rendered;
+  record: {
+    marker: {
+      numberOf: occurrenceOf,
+      adopted: (record, number) => withRecurrence(record, { occurrence: number }),
+    },
+    stepCommented: recurrenceNoted,
   },
-  marker: {
-    numberOf: occurrenceOf,
-    adopted: (record, number) => withRecurrence(record, { occurrence: number }),
+  plan: {
+    decide: (_config, at) => recurrenceDecider(at.base),
+    render: (record, threatId, rendered) => {
+      const { occurrence, from } = recurrenceOf(record);
+      return occurrence !== undefined && occurrence > 1 && from
+        ? forOccurrence(rendered, threatId, occurrence, from)
+        : rendered;
+    },
   },
-  claimsIntent: (intent) => intent.kind === "create" && (intent.occurrence ?? 1) > 1,
-  recover: recoverOccurrence,
-  stepCommented: recurrenceNoted,
+  actions: {
+    modules: { recur: recurAction, step_comment: recurNoteAction },
+    claimsIntent: (intent) => intent.kind === "create" && (intent.markerNumber ?? 1) > 1,
+    recover: recoverOccurrence,
+  },
 };

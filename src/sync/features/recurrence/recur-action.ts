@@ -22,7 +22,7 @@ const recur: ActionModule<RecurAction, { issue: IssueSnapshot }> = {
     detail: `occurrence=${action.occurrence} of ${action.previous.repo}#${action.previous.number}`,
   }),
   intent: (action) => ({
-    fields: { kind: "create", threatId: action.threatId, repo: action.repo, occurrence: action.occurrence },
+    fields: { kind: "create", threatId: action.threatId, repo: action.repo, markerNumber: action.occurrence },
     onFailure: "feature-recover",
     settleLazily: true,
   }),

@@ -3,12 +3,11 @@ import type { Threat } from "../../../platform/index.js";
 import { parseDuration } from "../../../shared/duration.js";
 import { SEVERITIES } from "../../../shared/severity.js";
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
 import { slaBreachRemoved, withSla } from "./transitions.js";
 import { slaOf } from "./slice.js";
-import { updateThreat } from "../../records/state-updates.js";
 import type { IssueSnapshot } from "../../../github/index.js";
 import { getPath } from "../../../shared/json.js";
+import type { FeatureContext } from "../types.js";
 
 /** The shell of the SLA's start: the config's duration, the threat's detection time, the clock. */
 
@@ -55,10 +54,9 @@ export function detectedAtMs(
 }
 
 /** Said once per process: a configured `detected_at` that a threat does not carry as an ISO time. */
-function noteUnreadable(ctx: SyncContext, threatId: string): (value: unknown) => void {
+function noteUnreadable(ctx: FeatureContext, threatId: string): (value: unknown) => void {
   return (value) => {
-    if (ctx.slaDetectedAtWarned) return;
-    ctx.slaDetectedAtWarned = true;
+    if (!ctx.once("sla.detected_at")) return;
     ctx.logger.warn(
       { threat_id: threatId, path: ctx.config.fields.threat.detected_at, value: String(value).slice(0, 100) },
       "fields.threat.detected_at is not a time (ISO, or Unix seconds or milliseconds) on this threat; its SLA starts when the connector first sees it unsolved (said once)",
@@ -67,7 +65,7 @@ function noteUnreadable(ctx: SyncContext, threatId: string): (value: unknown) =>
 }
 
 export function slaOnVersion(
-  ctx: SyncContext,
+  ctx: FeatureContext,
   before: ThreatRecord | undefined,
   after: ThreatRecord,
   threat: Threat,
@@ -84,12 +82,12 @@ export function slaOnVersion(
 }
 
 /** A person removed the breach label: noted and logged once, never added again for this due date. */
-export function noteBreachLabel(ctx: SyncContext, threatId: string, issue: IssueSnapshot): void {
+export function noteBreachLabel(ctx: FeatureContext, threatId: string, issue: IssueSnapshot): void {
   const label = ctx.config.sla?.breach_label;
   if (label === undefined || slaOf(ctx.state.threats.get(threatId))?.breach !== "added") return;
   const wanted = label.toLowerCase();
   if (issue.labels.some((l) => l.toLowerCase() === wanted)) return;
-  updateThreat(ctx, threatId, slaBreachRemoved);
+  ctx.updateThreat(threatId, slaBreachRemoved);
   ctx.logger.warn(
     { threat_id: threatId, issue: `${issue.repo}#${issue.number}`, label },
     "a person removed the SLA breach label; the connector leaves it off",

@@ -1,8 +1,8 @@
 import type { ThreatRecord } from "../../../state/index.js";
-import type { SyncContext } from "../../context.js";
 import type { CreateAttributes, FeatureAction } from "../../plan/plan.js";
 import { breachDue, weeklyMilestone } from "./transitions.js";
 import { slaOf } from "./slice.js";
+import type { FeatureContext } from "../types.js";
 
 /** The SLA clause, pure, from the record and `now`: beside an update or a link, never a state change. */
 
@@ -35,7 +35,7 @@ export interface SlaMilestone extends FeatureAction {
 
 export type SlaAction = SlaBreach | SlaMilestone;
 
-export function slaPolicy(ctx: SyncContext): SlaPolicy {
+export function slaPolicy(ctx: FeatureContext): SlaPolicy {
   const sla = ctx.config.sla;
   return {
     nowMs: ctx.clock.now(),
@@ -69,7 +69,7 @@ export function planSla(input: SlaPlanInput): SlaAction[] {
 }
 
 /** The weekly milestone a new issue is created in (no second write), when it has a due date. */
-export function milestoneOnCreate(ctx: SyncContext, record: ThreatRecord): CreateAttributes {
+export function milestoneOnCreate(ctx: FeatureContext, record: ThreatRecord): CreateAttributes {
   const sla = slaOf(record);
   return slaPolicy(ctx).weekly && sla ? { milestone: weeklyMilestone(sla) } : {};
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ThreatRecord } from "../../../../src/state/index.js";
 import { acceptanceCounts, acceptanceLines } from "../../../../src/sync/features/acceptance/status.js";
-import type { EngineState } from "../../../../src/sync/records/threat-records.js";
+import { acceptance } from "../../../../src/sync/features/acceptance/index.js";
 import { featured } from "../../feature-fields.js";
 import { ThreatRecordsView } from "../../../../src/sync/records/threat-records.js";
 
@@ -32,6 +32,22 @@ describe("the acceptances /metrics counts", () => {
   it("none held: zeros", () => {
     expect(acceptanceCounts([], NOW)).toEqual({ held: 0, endingWithin7Days: 0 });
   });
+
+  it("the feature's status counts (what the gauges read) count the stored acceptance slices alike", () => {
+    const base = { status: "accepted", severity: 3, assetId: null, updatedAt: "u" };
+    const held = (until: number, step: "announced" | "warned" | "expired"): ThreatRecord =>
+      featured({ ...base, acceptance: { until: at(until), since: "s", by: "alice", step } });
+    const records: Record<string, ThreatRecord> = {
+      later: held(NOW + 30 * DAY, "announced"),
+      soon: held(NOW + 6 * DAY, "warned"),
+      ended: held(NOW - 3 * DAY, "expired"),
+      none: base,
+    };
+    expect(acceptance.status?.counts?.(ThreatRecordsView.of(records), NOW)).toEqual({
+      held: 2,
+      endingWithin7Days: 1,
+    });
+  });
 });
 
 describe("the acceptances `status` lists", () => {
@@ -45,7 +61,6 @@ describe("the acceptances `status` lists", () => {
       a: held("2026-12-01T00:00:04.500Z"),
       none: base,
     };
-    const state = { threats: ThreatRecordsView.of(records) } as unknown as EngineState;
-    expect(acceptanceLines(state).map((l) => l.threatId)).toEqual(["a", "b", "c"]);
+    expect(acceptanceLines(ThreatRecordsView.of(records)).map((l) => l.threatId)).toEqual(["a", "b", "c"]);
   });
 });

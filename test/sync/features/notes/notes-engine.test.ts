@@ -8,6 +8,7 @@ import { compareIso } from "../../../../src/shared/iso-time.js";
 import { readSlice } from "../../../../src/sync/features/notes/slice.js";
 import { setMeta } from "../../../../src/sync/records/state-updates.js";
 import { Harness, makeConfig, REPO, threatId } from "../../harness.js";
+import { featureContext } from "../../../../src/sync/features/registry.js";
 
 /**
  * The notes through the engine (contract, "The conversation back": notes), over the engine's
@@ -153,11 +154,11 @@ describe("notes through the engine", () => {
       .toISOString()
       .replace(".000Z", "Z");
     const later = whole.replace("Z", ".500Z");
-    setNotesData(h.ctx, { ...notesData(h.ctx), since: { [REPO]: whole } });
+    setNotesData(featureContext(h.ctx), { ...notesData(featureContext(h.ctx)), since: { [REPO]: whole } });
     conv.addAt(number, "alice", "Patched.", later);
     await h.cycle();
     expect(noteOf(h)).toContain("Patched.");
-    expect(notesData(h.ctx).since[REPO]).toBe(later);
+    expect(notesData(featureContext(h.ctx)).since[REPO]).toBe(later);
     await h.cycle();
     expect(conv.listings.at(-1)?.since).toBe(later);
   });
@@ -186,7 +187,7 @@ describe("notes through the engine", () => {
   it("a threat waiting for the next listing survives a crash: its slice's flag is read back", async () => {
     const { h, number } = await withIssue();
     // A person assigns bob (the change poll's snapshot); the note waits for the next listing.
-    notesOnIssue(h.ctx, T1, {
+    notesOnIssue(featureContext(h.ctx), T1, {
       repo: REPO,
       number,
       id: null,
@@ -203,7 +204,7 @@ describe("notes through the engine", () => {
     await persist(h.ctx);
     h.restart();
     // The next listing (the first of this process) finds it by its flag and queues it.
-    expect(takePending(h.ctx)).toEqual([T1]);
+    expect(takePending(featureContext(h.ctx))).toEqual([T1]);
     expect(readSlice(h.ctx.state.threats.get(T1)).p).toBeUndefined();
     expect(readSlice(h.ctx.state.threats.get(T1)).a).toEqual(["bob"]);
   });
@@ -224,7 +225,7 @@ describe("notes through the engine", () => {
       scans += 1;
       scanSlices(feature, visit);
     };
-    expect(takePending(h.ctx)).toEqual([]);
+    expect(takePending(featureContext(h.ctx))).toEqual([]);
     expect(scans).toBe(0);
     // A state written before the mark was kept (no `pending`): its slices are read, once.
     setMeta(h.ctx, "features", { notes: { since: {} } });
@@ -236,7 +237,7 @@ describe("notes through the engine", () => {
       scans += 1;
       scanAgain(feature, visit);
     };
-    expect(takePending(h.ctx)).toEqual([]);
+    expect(takePending(featureContext(h.ctx))).toEqual([]);
     expect(scans).toBe(1);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BACKFILL_PAGES_PER_CYCLE } from "../../../../src/sync/features/notes/backfill.js";
 import { notesData } from "../../../../src/sync/features/notes/runtime.js";
 import { Harness, makeConfig, threatId } from "../../harness.js";
+import { featureContext } from "../../../../src/sync/features/registry.js";
 
 /**
  * `notes.to_github` switched on over issues made while it was off (contract, "The analyst's words on
@@ -42,13 +43,13 @@ describe("notes.to_github's backfill through the engine", () => {
     expect(h.issues()).toHaveLength(count);
     switchOn(h);
     await h.cycle();
-    expect(notesData(h.ctx).backfill).toMatchObject({ at: expect.any(String) as string });
+    expect(notesData(featureContext(h.ctx)).backfill).toMatchObject({ at: expect.any(String) as string });
     const first = Array.from({ length: count }, (_, i) => noteComments(h, i + 1).length);
     expect(first.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(first.reduce((a, b) => a + b, 0)).toBeLessThan((count * 2) / 3);
     // The fake's listing holds every version (each section written is one more): a few cycles.
-    for (let i = 0; i < 5 && notesData(h.ctx).backfill !== "done"; i += 1) await h.settle();
-    expect(notesData(h.ctx).backfill).toBe("done");
+    for (let i = 0; i < 5 && notesData(featureContext(h.ctx)).backfill !== "done"; i += 1) await h.settle();
+    expect(notesData(featureContext(h.ctx)).backfill).toBe("done");
     for (let i = 1; i <= count; i += 1) {
       const expected = i % 3 === 0 ? [] : [expect.stringContaining(`> Text ${i}.`) as string];
       expect(noteComments(h, i), `threat ${i}`).toEqual(expected);
@@ -78,7 +79,7 @@ describe("notes.to_github's backfill through the engine", () => {
           }
           expect(noteComments(h, 4), label).toEqual([]);
           expect(Object.keys(h.ctx.state.intents), label).toHaveLength(0);
-          expect(notesData(h.ctx).backfill, label).toBe("done");
+          expect(notesData(featureContext(h.ctx)).backfill, label).toBe("done");
         }
       }
     }

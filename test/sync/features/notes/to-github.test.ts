@@ -22,6 +22,7 @@ import {
 } from "../../../../src/sync/features/notes/to-github.js";
 import { markerFor } from "../../../../src/shared/index.js";
 import { Harness, makeConfig, threatId } from "../../harness.js";
+import { featureContext } from "../../../../src/sync/features/registry.js";
 
 /**
  * The plan of `notes.to_github` (contract, "The analyst's words on GitHub"), pure: what the
@@ -43,7 +44,7 @@ const withIssue: ThreatRecord = {
 /** A threat version through the intake: the record it leaves (over a harness's context). */
 function version(record: ThreatRecord, note: string, at = "2026-01-02T10:00:30Z"): ThreatRecord {
   const h = new Harness(makeConfig({ notes: { to_github: true } }));
-  return analystOnVersion(h.ctx, config, ID, record, note, at);
+  return analystOnVersion(featureContext(h.ctx), config, ID, record, note, at);
 }
 
 describe("the analyst's text of a note (outside the connector's section)", () => {
@@ -107,7 +108,14 @@ describe("what a threat version makes due (notes.to_github)", () => {
     const h = new Harness(makeConfig({ notes: { to_github: true, max_length: 60 } }));
     const long = "x".repeat(100);
     const shown = changeSlice(withIssue, (s) => ({ ...s, g: textHash(cutText(long, 60)) }));
-    const after = analystOnVersion(h.ctx, short, ID, shown, `${long}y\n\n${SECTION}`, "2026-01-02T10:00:30Z");
+    const after = analystOnVersion(
+      featureContext(h.ctx),
+      short,
+      ID,
+      shown,
+      `${long}y\n\n${SECTION}`,
+      "2026-01-02T10:00:30Z",
+    );
     expect(readSlice(after).d).toBeUndefined();
   });
 });
@@ -197,9 +205,9 @@ describe("status: the analysts' notes waiting for their comment", () => {
     const due = changeSlice(withIssue, (s) => ({ ...s, w: sectionHash(SECTION), d: "h2" }));
     const text = due.slices?.["notes"] ?? "";
     expect(notesTagger.tag(text)).toBe(1 | 4);
-    expect(notes.status?.line({ written: 3, absent: 0, commentsDue: 1 })).toContain(
+    expect(notes.status?.line?.({ written: 3, absent: 0, commentsDue: 1 })).toContain(
       "1 analysts' notes wait for their comment on GitHub",
     );
-    expect(notes.status?.line({ written: 3, absent: 0 })).not.toContain("analysts'");
+    expect(notes.status?.line?.({ written: 3, absent: 0 })).not.toContain("analysts'");
   });
 });

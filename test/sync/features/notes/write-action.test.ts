@@ -116,9 +116,9 @@ describe("notes' check and status", () => {
     const threats = ThreatRecordsView.of({
       [ID]: { ...record, slices: { notes: JSON.stringify({ w: "abc" }) } },
     });
-    const counts = notes.status?.counts(threats, 0) ?? {};
+    const counts = notes.status?.counts?.(threats, 0) ?? {};
     expect(counts).toEqual({ written: 1, absent: 0 });
-    expect(notes.status?.line(counts)).toContain("1 threats' notes hold the GitHub section");
+    expect(notes.status?.line?.(counts)).toContain("1 threats' notes hold the GitHub section");
     expect(BEGIN).toBe("--- threatbridge: GitHub ---");
   });
 });

@@ -9,6 +9,7 @@ import { projectCounts, projectLine } from "../../../../src/sync/features/projec
 import { addItemModule, setFieldsModule } from "../../../../src/sync/features/project/actions.js";
 import { enqueue } from "../../../../src/sync/records/queue.js";
 import { orderedQueue } from "../../../../src/sync/plan/queue-order.js";
+import { featureContext } from "../../../../src/sync/features/registry.js";
 
 const GITHUB = { token: "t", repository: REPO, api_url: "http://127.0.0.1:2" };
 const PROJECT = {
@@ -145,7 +146,7 @@ describe("project items through the engine", () => {
     expect(h.issueFor(threatId(1)).length).toBe(1);
     expect(p.requests.getProject).toBe(1);
     expect(p.requests.add).toBe(0);
-    expect(runtimeFor(h.ctx)?.off).toBe(true);
+    expect(runtimeFor(featureContext(h.ctx))?.off).toBe(true);
     const said = warn.mock.calls.filter(([, message]) => String(message).includes("projects API"));
     expect(said.length).toBe(1);
     h.platform.put({ id: threatId(3) });
@@ -161,7 +162,7 @@ describe("project items through the engine", () => {
     await h.settle();
     h.config = withProject();
     h.restart();
-    await queueBackfill(h.ctx);
+    await queueBackfill(featureContext(h.ctx));
     const now = new Date().toISOString();
     // A new low threat, queued after the backfill: it is created first all the same.
     enqueue(h.ctx, threatId(9), {}, now);
@@ -175,7 +176,7 @@ describe("project items through the engine", () => {
     expect(h.ctx.state.queue[threatId(1)]?.later).toBe(true);
     // Queued once per project: a second call scans and queues nothing more, reads nothing more.
     const reads = p.total;
-    await queueBackfill(h.ctx);
+    await queueBackfill(featureContext(h.ctx));
     expect(p.total).toBe(reads);
   });
 

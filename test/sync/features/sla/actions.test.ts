@@ -31,7 +31,7 @@ describe("the SLA's action modules settle as plain data", () => {
       number: 7,
       label: "sla:breached",
     };
-    const settled = sla.actions!["breach"]!.settle(action, null);
+    const settled = sla.actions!.modules["breach"]!.settle(action, null);
     expect(slaOf(settled.record?.(before))?.breach).toBe("added");
     expect(settled.events).toEqual([
       { type: "sla_breach_labeled", threatId: ID, issue: { repo: REPO, number: 7 } },
@@ -64,10 +64,10 @@ describe("the SLA's action modules settle as plain data", () => {
       updatedAt: "2026-11-01T00:00:00Z",
       threatId: ID,
     };
-    const set = sla.actions!["milestone"]!.settle(action, { issue: snapshot, created: true });
+    const set = sla.actions!.modules["milestone"]!.settle(action, { issue: snapshot, created: true });
     expect(set.events.map((e) => e.type)).toEqual(["milestone_created", "milestone_set"]);
     expect(slaOf(set.record?.(before))?.milestone).toBe("SLA 2026-11-08");
-    const none = sla.actions!["milestone"]!.settle(action, { issue: null, created: false });
+    const none = sla.actions!.modules["milestone"]!.settle(action, { issue: null, created: false });
     expect(none.events).toEqual([]);
     expect(slaOf(none.record?.(before))?.milestone).toBe("SLA 2026-11-08");
   });

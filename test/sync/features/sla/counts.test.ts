@@ -6,12 +6,12 @@ import { ThreatRecordsView } from "../../../../src/sync/records/threat-records.j
 import { openSlaDues, slaCounts } from "../../../../src/sync/features/sla/counts.js";
 import { slaClock } from "../../../../src/sync/features/sla/clock.js";
 import { sla } from "../../../../src/sync/features/sla/index.js";
-import type { SyncContext } from "../../../../src/sync/context.js";
+import type { FeatureContext } from "../../../../src/sync/features/types.js";
 import { featured, slaOf, type Spelled } from "../../feature-fields.js";
 import { withSla } from "../../../../src/sync/features/sla/slice.js";
 
 // The SLA's clock reads the record alone: no context is needed to ask it.
-const ctx = {} as SyncContext;
+const ctx = {} as FeatureContext;
 
 /**
  * Contract, "Workflow" → "SLA": `status` and `/metrics` give the number of open issues breached
@@ -61,7 +61,7 @@ describe("SLA counts and the index of due times", () => {
   it("breached: open issues past their due date (labelled or not); due within 7 days: open, not yet past (the feature's counts, which status and /metrics show)", () => {
     const threats = ThreatRecordsView.of(records);
     expect(slaCounts(openSlaDues(threats), NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
-    expect(sla.status?.counts(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
+    expect(sla.status?.counts?.(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
   });
 
   it("the sweep's index of due times holds open issues whose label is not added yet, built at the first sweep, and follows updates", () => {
@@ -75,11 +75,11 @@ describe("SLA counts and the index of due times", () => {
     index.update("breached", records.breached, labelled);
     expect(dues.has("breached")).toBe(false);
     // Still open and past its due date: counted as breached.
-    expect(sla.status?.counts(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
+    expect(sla.status?.counts?.(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 1 });
     threats.delete("soon");
     index.update("soon", records.soon, undefined);
     expect(dues.has("soon")).toBe(false);
-    expect(sla.status?.counts(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 0 });
+    expect(sla.status?.counts?.(threats, NOW)).toEqual({ breached: 2, dueWithin7Days: 0 });
     // Asked again, the same index (not built twice).
     expect(index.dueTimes("sla", source)).toBe(dues);
   });
