@@ -26,6 +26,8 @@ describe("scripts/walk-one-threat.mjs", () => {
     expect(walk.record_checks).toBe(0);
     expect(walk.record_reads).toBeGreaterThan(0);
     expect(walk.threat_own).toHaveLength(walk.threat_own_steps);
+    // The walk's bound on its own functions (docs/architecture.md, "One threat's walk", gives today's figure).
+    expect(walk.threat_own_steps).toBeLessThanOrEqual(120);
   });
 
   it("a setting that is off costs the walk nothing, and no record is read twice where once serves", () => {
@@ -40,6 +42,9 @@ describe("scripts/walk-one-threat.mjs", () => {
       "src/sync/records/threat-cache.ts:evict",
     ];
     expect(walk.threat_own.filter((step) => idle.includes(step))).toEqual([]);
+    // No feature is configured: none is asked anything, only the registry finds none to ask.
+    const features = walk.threat_own.filter((step) => step.startsWith("src/sync/features/"));
+    expect(features.filter((step) => !step.startsWith("src/sync/features/registry.ts:"))).toEqual([]);
     // Once each: the stream's version check, intake's read, the queue's brief, the four plans, the
     // create's and the link's writes, the drain's refusal check and two commits.
     expect(walk.record_reads).toBeLessThanOrEqual(12);
