@@ -52,7 +52,8 @@ export interface ThreatRecords {
   /**
    * Every threat with a slice of `feature`: the time (epoch ms) its slice holds at `at.due`, whether
    * the threat counts as open (an open issue, not gone) and whether its slice has `at.unless` set.
-   * Read in SQL where the store can (its `feature_data` rows, no record built).
+   * Read in SQL where the store can (the feature's time columns: no slice read, no record built;
+   * a slice without a readable time there is not visited, where a read of the records gives NaN).
    */
   scanTimes(
     feature: string,
