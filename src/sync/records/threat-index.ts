@@ -61,14 +61,14 @@ export class ThreatIndex {
    * Threat id → due time (epoch ms) of the records waiting on one feature's clock, so that its
    * per-cycle sweep reads only these, never every record. Built the first time the feature asks
    * (from its `scan`, or every record's `dueAt`), kept current from then on by asking `dueAt` of
-   * each changed record.
+   * each changed record. Over a writable store with the feature's `scan`, read from the store's
+   * index of due times at each ask (the clock asks only once something is due) and never kept.
    */
   dueTimes(feature: string, source: DueSource): ReadonlyMap<string, number> {
     const known = this.dues.get(feature);
     if (known !== undefined) return known.due;
     const lookups = this.threats?.lookups;
     if (lookups && this.threats && source.scan) {
-      // Read from the store's index each time it is asked (a sweep once something is due), never kept.
       const due = new Map<string, number>();
       source.scan(this.threats, (id, dueMs) => due.set(id, dueMs));
       return due;
