@@ -1,4 +1,5 @@
-import type { Json } from "./database.js";
+/** Plain JSON (database.ts `Json`, repeated: that file imports this one). */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * A threat row as stored, without what its issue already says (nothing stored that is derivable):
