@@ -6,20 +6,11 @@ import { importLegacyState, legacyThreatRow, type ImportTarget } from "../state-
 import { syncDirectory } from "./atomic-write.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
+import { packThreatRow, unpackThreatRow } from "./threat-row-codec.js";
+import { FROM_VERSION_1, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
 
 /** A stored value: plain JSON, stored as its text. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** The collections the engine names, and their tables. */
-const TABLES: Readonly<Record<string, string>> = {
-  threats: "threats",
-  assets: "assets",
-  queue: "queue",
-  intents: "intents",
-  retryThreats: "retry_threats",
-  retryAssets: "retry_assets",
-  groups: "groups",
-};
 
 /**
  * The collections whose values carry the features' data (`slices`: feature name → its text): it is
@@ -27,28 +18,13 @@ const TABLES: Readonly<Record<string, string>> = {
  */
 const SLICED: ReadonlySet<string> = new Set(["threats", "groups"]);
 
-/**
- * One table a collection, `(id, value)`: the value is the row's JSON text, read with SQLite's JSON
- * functions where the engine asks a question of every row (threat-queries.ts). `meta` holds the
- * single values committed with the rows; `feature_data` is each feature's data on a subject (a
- * threat's id or a group's key), read with its row (`Rows` of a sliced collection joins them).
- */
-const SCHEMA = `
-${Object.values(TABLES)
-  .map((table) => `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);`)
-  .join("\n")}
-CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS feature_data (
-  feature TEXT NOT NULL, subject TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (feature, subject)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS feature_data_by_subject ON feature_data (subject);
-CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (lower(value ->> '$.issue.repo'), value ->> '$.issue.number')
-  WHERE value ->> '$.issue.number' IS NOT NULL;
-`;
-
 /** The `slices` of a row of `table` as one JSON object (feature → text; `{}`: none), for a SELECT. */
 export const slicesOf = (table: string): string =>
-  `(SELECT json_group_object(f.feature, f.value) FROM feature_data AS f WHERE f.subject = ${table}.id)`;
+  `(SELECT json_group_object(f.feature, f.value) FROM slice_features AS k CROSS JOIN feature_data AS f
+     ON f.feature = k.feature AND f.subject = ${table}.id)`;
+
+/** The time columns of a slice written with its subject's row (tables.ts `timeColumns`). */
+const WRITTEN = timeColumns("?3", "?2");
 
 /**
  * One collection's rows, read and written in the database's open transaction. Over a read-only
@@ -73,6 +49,16 @@ export class Rows {
     this.columns = sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
   }
 
+  /** Whether the connection is read-only (changes are then held in memory: `changedInMemory`). */
+  get readOnly(): boolean {
+    return this.db.readOnly;
+  }
+
+  /** Whether the rows of `feature` have their time columns for these JSON paths (Db.timed). */
+  timed(feature: string, due: string, unless: string): boolean {
+    return this.db.timed(feature, due, unless);
+  }
+
   /** Whether changes are held in memory beside the rows (SQL over the table would miss them). */
   get changedInMemory(): boolean {
     return this.overlay !== null && this.overlay.size > 0;
@@ -92,7 +78,7 @@ export class Rows {
     const { row, slices } = this.sliced ? split(value) : { row: value, slices: {} };
     this.statement(
       `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
-    ).run(key, JSON.stringify(row));
+    ).run(key, JSON.stringify(this.table === "threats" ? packThreatRow(row) : row));
     if (this.sliced) this.setSlices(key, slices);
   }
 
@@ -103,25 +89,39 @@ export class Rows {
     }
     this.db.begin();
     this.statement(`DELETE FROM ${this.table} WHERE id = ?`).run(key);
-    if (this.sliced) this.statement(`DELETE FROM feature_data WHERE subject = ?`).run(key);
+    if (this.sliced)
+      this.statement(
+        `DELETE FROM feature_data WHERE feature IN (SELECT feature FROM slice_features) AND subject = ?`,
+      ).run(key);
   }
 
-  /** The subject's feature_data rows become `slices`: those gone deleted, the changed written. */
+  /**
+   * The subject's feature_data rows become `slices`: those gone deleted, the changed written (a
+   * timed feature's time columns with them, and whenever the subject's openness changed).
+   */
   private setSlices(subject: string, slices: Record<string, string>): void {
     const features = Object.keys(slices);
     this.statement(
-      `DELETE FROM feature_data WHERE subject = ? AND feature NOT IN (SELECT value FROM json_each(?))`,
-    ).run(subject, JSON.stringify(features));
+      `DELETE FROM feature_data WHERE feature IN
+         (SELECT feature FROM slice_features WHERE feature NOT IN (SELECT value FROM json_each(?1)))
+         AND subject = ?2`,
+    ).run(JSON.stringify(features), subject);
+    for (const feature of features) this.db.knowFeature(feature);
     const upsert = this.statement(
-      `INSERT INTO feature_data (feature, subject, value) VALUES (?, ?, ?)
-         ON CONFLICT (feature, subject) DO UPDATE SET value = excluded.value WHERE value <> excluded.value`,
+      `INSERT INTO feature_data (feature, subject, value, open, due, done)
+         SELECT ?1, ?2, ?3, ${WRITTEN.open}, ${WRITTEN.due}, ${WRITTEN.done}
+           FROM slice_features AS k WHERE k.feature = ?1
+         ON CONFLICT (feature, subject) DO UPDATE SET value = excluded.value, open = excluded.open,
+           due = excluded.due, done = excluded.done
+         WHERE value <> excluded.value OR open IS NOT excluded.open`,
     );
     for (const feature of features) upsert.run(feature, subject, slices[feature] ?? "");
   }
 
   /** A stored row (as `columns` selects it) as its value: its JSON, with its slices when it has any. */
   valueOf(row: Record<string, unknown>): Json {
-    const value = JSON.parse(String(row["value"])) as Json;
+    const stored = JSON.parse(String(row["value"])) as Json;
+    const value = this.table === "threats" ? unpackThreatRow(stored) : stored;
     const slices = row["slices"];
     if (typeof slices !== "string" || slices === "{}" || !isObject(value)) return value;
     return { ...value, slices: JSON.parse(slices) as Json };
@@ -204,6 +204,7 @@ function split(value: Json): { row: Json; slices: Record<string, string> } {
 /** The database connection: its tables' rows, the `meta` table, and the open transaction. */
 export class Db {
   private readonly rowsOf = new Map<string, Rows>();
+  private readonly statements = new Map<string, Statement>();
   private inTransaction = false;
 
   constructor(
@@ -224,6 +225,46 @@ export class Db {
 
   getMeta(key: string): Json | undefined {
     return this.rows("meta").get(key);
+  }
+
+  /** Lists a feature that writes a slice (a subject's slices are read through the list). */
+  knowFeature(feature: string): void {
+    this.statement(`INSERT OR IGNORE INTO slice_features (feature) VALUES (?)`).run(feature);
+  }
+
+  /**
+   * Whether the rows of `feature` have their time columns for a slice time at these JSON paths.
+   * Declared for the first time (or at other paths), a writable connection fills them for every
+   * row of the feature: in the open transaction if there is one (committed with the changes it
+   * holds), else in one of its own, committed at once. A read-only one answers false, and the
+   * caller reads the slices' JSON instead.
+   */
+  timed(feature: string, due: string, unless: string): boolean {
+    const row = this.statement(`SELECT due, unless FROM slice_features WHERE feature = ?`).get(feature);
+    if (row?.["due"] === due && row["unless"] === unless) return true;
+    if (this.readOnly) return false;
+    const own = !this.inTransaction;
+    this.begin();
+    this.statement(
+      `INSERT INTO slice_features (feature, due, unless) VALUES (?, ?, ?)
+         ON CONFLICT (feature) DO UPDATE SET due = excluded.due, unless = excluded.unless`,
+    ).run(feature, due, unless);
+    this.statement(
+      `UPDATE feature_data AS f SET open = ${DECLARED.open}, due = ${DECLARED.due}, done = ${DECLARED.done}
+         FROM slice_features AS k WHERE k.feature = f.feature AND f.feature = ?1`,
+    ).run(feature);
+    if (own) this.commit();
+    return true;
+  }
+
+  /** A prepared statement of this connection, made once. */
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.database.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   setMeta(key: string, value: Json): void {
@@ -263,8 +304,10 @@ export class Db {
   }
 }
 
-/** The tables' layout this threatbridge writes (SQLite's `user_version`); a later one may differ. */
-export const SCHEMA_VERSION = 1;
+export { SCHEMA_VERSION };
+
+/** The time columns of every row of the feature named `?1`, when its slice time is (re)declared. */
+const DECLARED = timeColumns("f.value", "f.subject");
 
 function connect(file: string, readOnly: boolean): Database {
   const { DatabaseSync } = sqlite();
@@ -283,11 +326,30 @@ function connect(file: string, readOnly: boolean): Database {
       { file },
     );
   }
+  if (readOnly && version > 0 && version < SCHEMA_VERSION) {
+    database.close();
+    throw new StateError(
+      "state_too_old",
+      `state database ${file} has an older layout (state version ${version}; this threatbridge ` +
+        `writes ${SCHEMA_VERSION}): run \`threatbridge sync\` once (it upgrades the file in place), then read it`,
+      { file },
+    );
+  }
   if (!readOnly) {
     database.exec("PRAGMA journal_mode = WAL");
     database.exec("PRAGMA synchronous = FULL");
-    database.exec(SCHEMA);
-    if (version < SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    // The layout and its version change in one transaction: a crash leaves the old one whole.
+    database.exec("BEGIN IMMEDIATE");
+    try {
+      if (version === 1) database.exec(FROM_VERSION_1);
+      database.exec(SCHEMA);
+      if (version < SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      database.exec("COMMIT");
+    } catch (err) {
+      if (database.isTransaction) database.exec("ROLLBACK");
+      database.close();
+      throw err;
+    }
   }
   return database;
 }

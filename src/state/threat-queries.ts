@@ -1,11 +1,13 @@
 import type { Json, Rows } from "./database.js";
 
 /**
- * The questions the engine asks of every stored threat, answered by SQL over the rows' JSON
- * (SQLite's JSON functions read each row in C; no record is built in JavaScript), a page at a time.
+ * The questions the engine asks of the stored threats, answered in SQL: lookups and counts over
+ * the threats' virtual columns and the indexes on them (tables.ts), a feature's times over the
+ * time columns of its `feature_data` rows, a page at a time where every row is read. No record is
+ * built in JavaScript for them.
  */
 
-/** A threat row (of alias `t`) that counts as open: an open issue, not gone. */
+/** A threat row (of alias `t`) that counts as open: an open issue, not gone (the JSON read in SQL). */
 const OPEN = (t: string): string =>
   `${t}.value ->> '$.issue.state' = 'open' AND coalesce(${t}.value ->> '$.gone', 0) = 0`;
 
@@ -34,15 +36,21 @@ export interface Tally {
   byRepository: Record<string, number>;
 }
 
+const PAGE = 1000;
+
 export class ThreatQueries {
   constructor(private readonly rows: Rows) {}
+
+  /** Whether every change of the threats is written to the rows these questions read (not read-only). */
+  get followsChanges(): boolean {
+    return !this.rows.readOnly;
+  }
 
   /** Every threat's asset and issue. */
   scanIssues(
     visit: (id: string, assetId: string | null, issue: { repo: string; number: number } | null) => void,
   ): void {
-    const columns = `id, value ->> '$.assetId' AS asset, value ->> '$.issue.repo' AS repo, value ->> '$.issue.number' AS number`;
-    for (const row of this.rows.pages(columns, "")) {
+    for (const row of this.rows.pages("id, asset, repo, number", "")) {
       const repo = row["repo"];
       visit(
         String(row["id"]),
@@ -52,67 +60,163 @@ export class ThreatQueries {
     }
   }
 
-  /** Counts for `status`, and the records with a refused step or a deleted issue. */
+  /**
+   * The threat whose issue is `repo#number`, the repository's name compared without case (as GitHub
+   * names them): one seek per stored spelling of it (of the latest row, if several map it).
+   */
+  threatOfIssue(repo: string, number: number): string | undefined {
+    const lower = repo.toLowerCase();
+    const spellings = this.repositories().filter((name) => name.toLowerCase() === lower);
+    if (spellings.length === 0) return undefined;
+    const row = this.rows
+      .statement(
+        `SELECT id FROM threats WHERE repo IN (SELECT value FROM json_each(?)) AND number = ?
+           ORDER BY rowid DESC LIMIT 1`,
+      )
+      .get(JSON.stringify(spellings), number);
+    return row === undefined ? undefined : String(row["id"]);
+  }
+
+  /** Every mapped threat and its issue, by repository and number (`threats_by_issue`), a page at a time. */
+  *issues(): IterableIterator<[id: string, repo: string, number: number]> {
+    const page = this.rows.statement(
+      `SELECT rowid AS r, id, repo, number FROM threats INDEXED BY threats_by_issue
+         WHERE repo IS NOT NULL AND (repo, number, rowid) > (?, ?, ?) ORDER BY repo, number, rowid LIMIT ${PAGE}`,
+    );
+    let after: [string, number, number] = ["", -1, 0];
+    for (;;) {
+      const rows = page.all(...after);
+      for (const row of rows) yield [String(row["id"]), String(row["repo"]), Number(row["number"])];
+      const last = rows[rows.length - 1];
+      if (rows.length < PAGE || last === undefined) return;
+      after = [String(last["repo"]), Number(last["number"]), Number(last["r"])];
+    }
+  }
+
+  /** The threats of an asset (`threats_by_asset`). */
+  threatsOfAsset(assetId: string): string[] {
+    return this.rows
+      .statement(`SELECT id FROM threats WHERE asset = ?`)
+      .all(assetId)
+      .map((row) => String(row["id"]));
+  }
+
+  /** The repositories of the mapped issues (as the records spell them), one seek of `threats_by_issue` each. */
+  repositories(): string[] {
+    const next = this.rows.statement(
+      `SELECT repo FROM threats WHERE repo IS NOT NULL AND repo > ? ORDER BY repo LIMIT 1`,
+    );
+    const repos: string[] = [];
+    for (let row = next.get(""); row !== undefined; row = next.get(String(row["repo"])))
+      repos.push(String(row["repo"]));
+    return repos;
+  }
+
+  /** Counts for `status` (by the indexes' columns), and the records with a refused step or a deleted issue. */
   tally(): { tally: Tally; special: [string, Json][] } {
-    const tally: Tally = { known: 0, gone: 0, mapped: 0, open: 0, closed: 0, byRepository: {} };
+    const count = (sql: string): number => Number(this.rows.statement(sql).get()?.["n"] ?? 0);
+    const tally: Tally = {
+      known: count(`SELECT count(*) AS n FROM threats`),
+      gone: count(`SELECT count(*) AS n FROM threats WHERE special AND gone`),
+      mapped: 0,
+      open: 0,
+      closed: 0,
+      byRepository: {},
+    };
     const groups = this.rows
       .statement(
-        `SELECT value ->> '$.issue.repo' AS repo, value ->> '$.issue.state' AS state, count(*) AS n,
-           sum(coalesce(value ->> '$.gone', 0)) AS gone FROM ${this.rows.table} GROUP BY 1, 2`,
+        `SELECT repo, count(*) AS n, sum(issue_open) AS open FROM threats WHERE repo IS NOT NULL GROUP BY repo`,
       )
       .all();
     for (const group of groups) {
       const n = Number(group["n"]);
-      tally.known += n;
-      tally.gone += Number(group["gone"]);
-      const repo = group["repo"];
-      if (typeof repo !== "string") continue;
+      const open = Number(group["open"]);
       tally.mapped += n;
-      if (group["state"] === "open") tally.open += n;
-      else tally.closed += n;
-      tally.byRepository[repo] = (tally.byRepository[repo] ?? 0) + n;
+      tally.open += open;
+      tally.closed += n - open;
+      tally.byRepository[String(group["repo"])] = n;
     }
     const special: [string, Json][] = [];
-    for (const row of this.rows.pages(
-      this.rows.columns,
-      `value ->> '$.refused' IS NOT NULL OR value ->> '$.deletedIssue' IS NOT NULL`,
-    ))
+    for (const row of this.rows
+      .statement(
+        `SELECT ${this.rows.columns} FROM threats INDEXED BY threats_special WHERE special AND
+           (value ->> '$.refused' IS NOT NULL OR value ->> '$.deletedIssue' IS NOT NULL)`,
+      )
+      .iterate())
       special.push([String(row["id"]), this.rows.valueOf(row)]);
     return { tally, special };
   }
 
   /**
    * Every threat with a slice of `feature`: the time at `at.due` in it, whether the threat counts
-   * as open, whether `at.unless` is set in it; from `feature_data` joined to the rows, a page at a time.
+   * as open, whether `at.unless` is set in it. From the feature's time columns where it has them
+   * (a slice whose time is missing or no time is not visited), else from its slices' JSON.
    */
   scanTimes(
     feature: string,
     at: SliceTime,
     visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
   ): void {
-    // Paged along feature_data's key (feature, subject): each page is a range of that index. Paged
-    // by the threats' rowid instead, every page would join and sort all the feature's rows again.
+    if (this.timed(feature, at)) {
+      const statement = this.rows.statement(
+        `SELECT subject, due, open, done FROM feature_data INDEXED BY feature_data_due
+           WHERE feature = ? AND due IS NOT NULL`,
+      );
+      for (const row of statement.all(feature))
+        visit(String(row["subject"]), Number(row["due"]), row["open"] === 1, row["done"] === 1);
+      return;
+    }
+    // Paged along feature_data's key (feature, subject): each page is a range of that index.
     const page = this.rows.statement(
       `SELECT f.subject AS id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
-         FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
-         WHERE f.feature = ? AND f.subject > ? ORDER BY f.subject LIMIT 1000`,
+         FROM feature_data AS f JOIN threats AS t ON t.id = f.subject
+         WHERE f.feature = ? AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
     );
     let after = "";
     for (;;) {
       const rows = page.all(pathOf(at.due), pathOf(at.unless), feature, after);
       for (const row of rows)
         visit(String(row["id"]), Date.parse(String(row["due"])), row["open"] === 1, row["unless"] === 1);
-      if (rows.length < 1000) return;
+      if (rows.length < PAGE) return;
       after = String(rows[rows.length - 1]?.["id"]);
     }
   }
 
+  /**
+   * How many open threats' `feature` slices have their time at `at.due` at or before each of
+   * `bounds` (epoch ms), by index ranges of the feature's time columns where it has them.
+   */
+  countTimes(feature: string, at: SliceTime, bounds: readonly number[]): number[] {
+    if (!this.timed(feature, at)) {
+      const counts = bounds.map(() => 0);
+      this.scanTimes(feature, at, (_id, due, open) => {
+        if (open) bounds.forEach((bound, i) => (counts[i] = (counts[i] ?? 0) + (due <= bound ? 1 : 0)));
+      });
+      return counts;
+    }
+    const statement = this.rows.statement(
+      `SELECT count(*) AS n FROM feature_data INDEXED BY feature_data_due
+         WHERE feature = ? AND open = 1 AND done IN (0, 1) AND due IS NOT NULL AND due <= ?`,
+    );
+    return bounds.map((bound) => Number(statement.get(feature, bound)?.["n"] ?? 0));
+  }
+
   /** The earliest time at `at.due` of an open threat's `feature` slice without `at.unless` (+∞: none). */
   earliestTime(feature: string, at: SliceTime): number {
+    if (this.timed(feature, at)) {
+      const row = this.rows
+        .statement(
+          `SELECT min(due) AS due FROM feature_data INDEXED BY feature_data_due
+             WHERE feature = ? AND open = 1 AND done = 0 AND due IS NOT NULL`,
+        )
+        .get(feature);
+      const due = row?.["due"];
+      return typeof due === "number" ? due : Number.POSITIVE_INFINITY;
+    }
     const row = this.rows
       .statement(
         `SELECT min(unixepoch(f.value ->> ?, 'subsec')) AS due
-           FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
+           FROM feature_data AS f JOIN threats AS t ON t.id = f.subject
            WHERE f.feature = ? AND f.value ->> ? IS NULL AND ${OPEN("t")}`,
       )
       .get(pathOf(at.due), feature, pathOf(at.unless));
@@ -120,12 +224,24 @@ export class ThreatQueries {
     return typeof due === "number" ? Math.floor(due * 1000) : Number.POSITIVE_INFINITY;
   }
 
-  /** Every record's slice of one feature (ThreatRecord.slices: its `feature_data` rows), in the rows' order. */
+  /** Every threat's slice of one feature (ThreatRecord.slices: its `feature_data` rows), by threat id. */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
-    const statement = this.rows.statement(
-      `SELECT t.id AS id, f.value AS slice FROM feature_data AS f JOIN ${this.rows.table} AS t ON t.id = f.subject
-         WHERE f.feature = ? ORDER BY t.rowid`,
+    const page = this.rows.statement(
+      `SELECT f.subject AS id, f.value AS slice FROM feature_data AS f
+         WHERE f.feature = ? AND f.subject > ? AND EXISTS (SELECT 1 FROM threats AS t WHERE t.id = f.subject)
+         ORDER BY f.subject LIMIT ${PAGE}`,
     );
-    for (const row of statement.iterate(feature)) visit(String(row["id"]), String(row["slice"]));
+    let after = "";
+    for (;;) {
+      const rows = page.all(feature, after);
+      for (const row of rows) visit(String(row["id"]), String(row["slice"]));
+      if (rows.length < PAGE) return;
+      after = String(rows[rows.length - 1]?.["id"]);
+    }
+  }
+
+  /** Whether `feature`'s rows have their time columns at `at` (declared on first use where writable). */
+  private timed(feature: string, at: SliceTime): boolean {
+    return this.rows.timed(feature, pathOf(at.due), pathOf(at.unless));
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openStateStore, type ThreatRecord } from "../../src/state/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
+import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { withTempDir } from "./helpers.js";
 import { featured, type Spelled } from "../sync/feature-fields.js";
 
@@ -99,6 +100,27 @@ describe("the threats' SQL queries", () => {
           });
           expect(sql.earliestTime("sla", SLA_AT)).toBe(earliest);
           expect(plain.earliestTime("sla", SLA_AT)).toBe(earliest);
+          // Counts of the open issues' due times up to instants (status's SLA counts): index ranges.
+          const bounds = [Date.UTC(2025, 6, 1), Date.UTC(2026, 6, 1), Date.UTC(2027, 6, 1)];
+          expect(sql.countTimes("sla", SLA_AT, bounds)).toEqual(plain.countTimes("sla", SLA_AT, bounds));
+          // The engine's lookups asked of the database equal those kept in maps over the records (the
+          // latest row of an issue mapped twice, its repository spelled in any case).
+          expect(sql.lookups).toBeDefined();
+          const fromSql = ThreatIndex.build(sql);
+          const fromMaps = ThreatIndex.build(plain);
+          expect(fromSql.repositories().sort()).toEqual(fromMaps.repositories().sort());
+          const sorted = <V>(map: ReadonlyMap<string, V>) =>
+            [...map]
+              .map(([k, v]) => [k, v instanceof Set ? [...v].sort() : v])
+              .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+          expect(sorted(fromSql.byAsset)).toEqual(sorted(fromMaps.byAsset));
+          for (const asset of ["a1", "a2", "a3"])
+            expect([...(fromSql.byAsset.get(asset) ?? [])].sort()).toEqual(
+              [...(fromMaps.byAsset.get(asset) ?? [])].sort(),
+            );
+          expect(new Set(fromSql.byIssue.keys())).toEqual(new Set(fromMaps.byIssue.keys()));
+          for (const key of fromMaps.byIssue.keys())
+            expect(fromSql.byIssue.get(key)).toBe(fromMaps.byIssue.get(key));
           await store.close();
         }),
         { numRuns: 40 },

@@ -2,15 +2,16 @@ import type { ThreatRecord } from "../../state/index.js";
 import type { ThreatRecords } from "./threat-records.js";
 
 /**
- * What the engine looks threats up by, kept current by state-updates.ts as records change, so that
- * no cycle scans every stored threat (a cycle's cost follows its work, not the state's
- * size). The repositories are counted once per process, from the stored columns and the records
- * kept whole. The lookup by asset is built the first time an asset is read (an idle
- * `sync` reads none: at 50,000 threats its sets were a twentieth of the start), and the lookup by
- * issue, needed only for an issue a person stripped of its marker, the first time it is asked for
- * (it holds a string per mapped threat); so is each feature's index of due times, the first time
- * its clock is swept. Until a lookup is built, updates are not applied to it: it is built from the
- * records as they are by then.
+ * What the engine looks threats up by, so that no cycle scans every stored threat (a cycle's cost
+ * follows its work, not the state's size).
+ *
+ * Over a writable store (`ThreatRecords.lookups`) the database answers every lookup from its indexes
+ * (state/threat-queries.ts): nothing here holds a threat, and `update` has nothing to do, since
+ * every change is written to the rows the lookups read. Over a plain state (tests) or a read-only
+ * store holding a dry-run's changes in memory, the lookups are maps kept current by
+ * state-updates.ts: the repositories counted at start, the lookups by asset and by issue, each
+ * feature's due times and `sliceBy` built the first time they are asked for (until then, updates
+ * are not applied to them: they are built from the records as they are by then).
  */
 
 /**
@@ -49,6 +50,7 @@ export class ThreatIndex {
    */
   static build(threats: ThreatRecords): ThreatIndex {
     const index = new ThreatIndex(threats);
+    if (threats.lookups) return index;
     threats.scan((_id, _assetId, issue) => {
       if (issue) index.countRepo(issue.repo, 1);
     });
@@ -59,11 +61,18 @@ export class ThreatIndex {
    * Threat id → due time (epoch ms) of the records waiting on one feature's clock, so that its
    * per-cycle sweep reads only these, never every record. Built the first time the feature asks
    * (from its `scan`, or every record's `dueAt`), kept current from then on by asking `dueAt` of
-   * each changed record.
+   * each changed record. Over a writable store with the feature's `scan`, read from the store's
+   * index of due times at each ask (the clock asks only once something is due) and never kept.
    */
   dueTimes(feature: string, source: DueSource): ReadonlyMap<string, number> {
     const known = this.dues.get(feature);
     if (known !== undefined) return known.due;
+    const lookups = this.threats?.lookups;
+    if (lookups && this.threats && source.scan) {
+      const due = new Map<string, number>();
+      source.scan(this.threats, (id, dueMs) => due.set(id, dueMs));
+      return due;
+    }
     const due = new Map<string, number>();
     if (this.threats && source.scan) source.scan(this.threats, (id, dueMs) => due.set(id, dueMs));
     else if (this.threats) {
@@ -78,6 +87,12 @@ export class ThreatIndex {
 
   /** asset id → ids of its threats. */
   get byAsset(): ReadonlyMap<string, ReadonlySet<string>> {
+    const lookups = this.threats?.lookups;
+    if (lookups)
+      return new StoredLookup((asset) => {
+        const ids = lookups.threatsOfAsset(asset);
+        return ids.length === 0 ? undefined : new Set(ids);
+      }, assetsOf(lookups));
     if (this.assets === null) {
       const assets = new Map<string, Set<string>>();
       this.assets = assets;
@@ -88,6 +103,20 @@ export class ThreatIndex {
 
   /** `owner/name#N` (repository lower-cased) → the threat whose issue it is. */
   get byIssue(): ReadonlyMap<string, string> {
+    const lookups = this.threats?.lookups;
+    if (lookups)
+      return new StoredLookup(
+        (key) => {
+          const at = key.lastIndexOf("#");
+          const number = Number(key.slice(at + 1));
+          return at < 0 || !Number.isInteger(number)
+            ? undefined
+            : lookups.threatOfIssue(key.slice(0, at), number);
+        },
+        function* () {
+          for (const [id, repo, number] of lookups.issues()) yield [issueKey(repo, number), id];
+        },
+      );
     if (this.issues === null) {
       const issues = new Map<string, string>();
       this.threats?.scan((id, _asset, issue) => {
@@ -117,16 +146,18 @@ export class ThreatIndex {
       const value = fromSlice(slice);
       if (value !== undefined) values.set(id, value);
     });
-    this.picked.set(feature, { pick, values });
+    // Over a writable store, read afresh from the feature's rows each time (only its slices are read).
+    if (!this.threats?.lookups) this.picked.set(feature, { pick, values });
     return values;
   }
 
   /** The repositories that hold at least one mapped issue. */
   repositories(): string[] {
-    return [...this.repos.keys()];
+    return this.threats?.lookups?.repositories() ?? [...this.repos.keys()];
   }
 
   update(id: string, before: Indexed | undefined, after: ThreatRecord | undefined): void {
+    if (this.threats?.lookups) return;
     for (const { pick, values } of this.picked.values()) {
       const value = after === undefined ? undefined : pick(after);
       if (value !== undefined) values.set(id, value);
@@ -173,6 +204,63 @@ export class ThreatIndex {
     if (n > 0) this.repos.set(repo, n);
     else this.repos.delete(repo);
   }
+}
+
+/**
+ * A lookup the store answers (`get`: one indexed read), as a read-only map; iterating it reads
+ * every entry from the store, a page at a time.
+ */
+class StoredLookup<V> implements ReadonlyMap<string, V> {
+  constructor(
+    readonly get: (key: string) => V | undefined,
+    private readonly all: () => IterableIterator<[string, V]>,
+  ) {}
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const _entry of this.all()) n += 1;
+    return n;
+  }
+
+  entries(): MapIterator<[string, V]> {
+    return this.all();
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [key] of this.all()) yield key;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.all()) yield value;
+  }
+
+  forEach(visit: (value: V, key: string, map: ReadonlyMap<string, V>) => void): void {
+    for (const [key, value] of this.all()) visit(value, key, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.all();
+  }
+}
+
+/** Every asset with threats, and their ids: a read of every row (no caller iterates it in a cycle). */
+function assetsOf(
+  lookups: NonNullable<ThreatRecords["lookups"]>,
+): () => IterableIterator<[string, ReadonlySet<string>]> {
+  return function* () {
+    const assets = new Map<string, Set<string>>();
+    lookups.scanIssues((id, assetId) => {
+      if (assetId === null) return;
+      const ids = assets.get(assetId);
+      if (ids === undefined) assets.set(assetId, new Set([id]));
+      else ids.add(id);
+    });
+    yield* assets;
+  };
 }
 
 /** What the index reads of a record. */

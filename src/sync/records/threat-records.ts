@@ -50,7 +50,8 @@ export interface ThreatRecords {
   /**
    * Every threat with a slice of `feature`: the time (epoch ms) its slice holds at `at.due`, whether
    * the threat counts as open (an open issue, not gone) and whether its slice has `at.unless` set.
-   * Read in SQL where the store can (its `feature_data` rows, no record built).
+   * Read in SQL where the store can (the feature's time columns: no slice read, no record built;
+   * a slice without a readable time there is not visited, where a read of the records gives NaN).
    */
   scanTimes(
     feature: string,
@@ -62,8 +63,18 @@ export interface ThreatRecords {
    * (one SQL aggregate where the store can; +Infinity: none).
    */
   earliestTime(feature: string, at: SliceTime): number;
+  /**
+   * How many open threats' `feature` slices hold a time at `at.due` at or before each of `bounds`
+   * (epoch ms): index ranges where the store can, no record built.
+   */
+  countTimes(feature: string, at: SliceTime, bounds: readonly number[]): number[];
   /** Every record's slice of one feature (ThreatRecord.slices). */
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
+  /**
+   * The store's SQL lookups (by issue, by asset, the repositories) when every change of the records
+   * is written to it (a writable store): the engine's index asks them instead of holding its own.
+   */
+  readonly lookups: ThreatQueries | undefined;
   /** How many records' slices of one feature have each of its tagger's tags (index: the tag). */
   tallySlices(feature: string, tagger: SliceTagger): number[];
 }
@@ -129,6 +140,11 @@ export class ThreatRecordsView implements ThreatRecords {
 
   get size(): number {
     return this.rows.size;
+  }
+
+  get lookups(): ThreatQueries | undefined {
+    const queries = this.rows.queries;
+    return queries?.followsChanges ? queries : undefined;
   }
 
   has(id: string): boolean {
@@ -213,6 +229,16 @@ export class ThreatRecordsView implements ThreatRecords {
       if (open && !unless && !Number.isNaN(dueMs)) earliest = Math.min(earliest, dueMs);
     });
     return earliest;
+  }
+
+  countTimes(feature: string, at: SliceTime, bounds: readonly number[]): number[] {
+    const queries = this.rows.queries;
+    if (queries) return queries.countTimes(feature, at, bounds);
+    const counts = bounds.map(() => 0);
+    this.readTimes(feature, at, (_id, due, open) => {
+      if (open) bounds.forEach((bound, i) => (counts[i] = (counts[i] ?? 0) + (due <= bound ? 1 : 0)));
+    });
+    return counts;
   }
 
   scanSlices(feature: string, visit: (id: string, slice: string) => void): void {

@@ -33,13 +33,10 @@ export function openSlaDues(threats: ThreatRecords): number[] {
   return dues;
 }
 
-/** The counts of `status`, counted as the scan goes (no array of due times). */
+/** The counts of `status`, as counts of the open issues' due times up to now and up to 7 days on. */
 export function storedSlaCounts(threats: ThreatRecords, nowMs: number): SlaCounts {
-  const counts: SlaCounts = { breached: 0, dueWithin7Days: 0 };
-  threats.scanTimes(SLA, SLA_TIME, (_id, due, open) => {
-    if (open) countDue(counts, due, nowMs);
-  });
-  return counts;
+  const [breached = 0, within = 0] = threats.countTimes(SLA, SLA_TIME, [nowMs, nowMs + SOON_MS]);
+  return { breached, dueWithin7Days: within - breached };
 }
 
 export function formatSla(counts: FeatureCounts): string {
