@@ -1,5 +1,4 @@
-/** Plain JSON (database.ts `Json`, repeated: that file imports this one). */
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from "./database.js";
 
 /**
  * A threat row as stored, without what its issue already says (nothing stored that is derivable):
