@@ -6,7 +6,6 @@ import { importLegacyState, legacyThreatRow, type ImportTarget } from "../state-
 import { syncDirectory } from "./atomic-write.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
-import { packThreatRow, unpackThreatRow } from "./threat-row-codec.js";
 import { FROM_VERSION_1, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
 
 /** A stored value: plain JSON, stored as its text. */
@@ -78,7 +77,7 @@ export class Rows {
     const { row, slices } = this.sliced ? split(value) : { row: value, slices: {} };
     this.statement(
       `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
-    ).run(key, JSON.stringify(this.table === "threats" ? packThreatRow(row) : row));
+    ).run(key, JSON.stringify(row));
     if (this.sliced) this.setSlices(key, slices);
   }
 
@@ -120,8 +119,7 @@ export class Rows {
 
   /** A stored row (as `columns` selects it) as its value: its JSON, with its slices when it has any. */
   valueOf(row: Record<string, unknown>): Json {
-    const stored = JSON.parse(String(row["value"])) as Json;
-    const value = this.table === "threats" ? unpackThreatRow(stored) : stored;
+    const value = JSON.parse(String(row["value"])) as Json;
     const slices = row["slices"];
     if (typeof slices !== "string" || slices === "{}" || !isObject(value)) return value;
     return { ...value, slices: JSON.parse(slices) as Json };
