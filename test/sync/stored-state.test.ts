@@ -88,4 +88,31 @@ describe("stored state", () => {
     expect(() => stateFromStore(store).threats.get("t1")).toThrow();
     await store.close();
   });
+
+  it("assets are read as the schema reads them: plain ones as they are, with the routes' values; one of a wrong shape refused; a field the schema does not name dropped", async () => {
+    dir = await mkdtemp(join(tmpdir(), "tb-state-"));
+    const path = join(dir, "state.json");
+    const store = await openStateStore(path);
+    const plain = { name: "db-1", type: "host", deleted: false, updatedAt: "u" };
+    store.set("assets", "a1", plain);
+    store.set("assets", "a2", { ...plain, name: null, routeValues: { env: "prod" } });
+    await store.commit();
+    expect(stateFromStore(store).assets).toEqual({
+      a1: plain,
+      a2: { ...plain, name: null, routeValues: { env: "prod" } },
+    });
+    // A field the schema does not name: the schema reads every asset, and drops it.
+    store.set("assets", "a3", { ...plain, extra: 1 });
+    await store.commit();
+    expect(stateFromStore(store).assets["a3"]).toEqual(plain);
+    expect(stateFromStore(store).assets["a2"]).toEqual({
+      ...plain,
+      name: null,
+      routeValues: { env: "prod" },
+    });
+    store.set("assets", "a4", { ...plain, deleted: "no" });
+    await store.commit();
+    expect(() => stateFromStore(store)).toThrow();
+    await store.close();
+  });
 });

@@ -79,6 +79,26 @@ function threatRowsOf(store: StateStore): ThreatRows {
 }
 
 /**
+ * The stored assets when every one is plainly of the schema's shape (each field of its type, no
+ * other field but the routes' values), built without the schema; undefined when one is not, and
+ * the schema then checks them all (it applies defaults, or refuses a value of a wrong shape).
+ */
+function plainAssets(stored: Record<string, unknown>): EngineState["assets"] | undefined {
+  const assets: EngineState["assets"] = {};
+  const nullableText = (v: unknown): v is string | null => v === null || typeof v === "string";
+  for (const [id, raw] of Object.entries(stored)) {
+    if (!isRecord(raw)) return undefined;
+    const { name, type, deleted, updatedAt, routeValues, ...other } = raw;
+    if (!nullableText(name) || !nullableText(type) || typeof deleted !== "boolean") return undefined;
+    if (typeof updatedAt !== "string" || Object.keys(other).length > 0) return undefined;
+    const values = keptValuesOf(routeValues);
+    if (routeValues !== undefined && values === undefined) return undefined;
+    assets[id] = { name, type, deleted, updatedAt, ...(values !== undefined ? { routeValues: values } : {}) };
+  }
+  return assets;
+}
+
+/**
  * The assets with the values the routes read, as stored beside the schema's fields (the schema
  * does not name them, and its parse drops them): each checked, anything else dropped.
  */
@@ -119,9 +139,10 @@ export function stateFromStore(store: StateStore): EngineState {
     const target = records[collection];
     for (const [key, value] of store.entries(collection)) target[key] = value;
   }
-  // The threats are checked row by row (threat-record-guard.ts) as they are read; the rest,
-  // small, by the schema, which applies defaults and refuses a value of a wrong shape.
+  // The threats are checked row by row (threat-record-guard.ts) as they are read; the assets by
+  // plain type checks where they pass (plainAssets); the rest, small, by the schema.
   const threats = new ThreatRecordsView(threatRowsOf(store));
+  const plain = plainAssets(records.assets);
   const parsed = State.parse({
     ...state,
     cursors: meta.cursors,
@@ -135,7 +156,7 @@ export function stateFromStore(store: StateStore): EngineState {
     ...(meta.groupsListed != null ? { groupsListed: meta.groupsListed } : {}),
     ...(meta.groupingSeen != null ? { groupingSeen: meta.groupingSeen } : {}),
     threats: {},
-    assets: records.assets,
+    assets: plain === undefined ? records.assets : {},
     queue: records.queue,
     intents: records.intents,
     retry: { threats: records.retryThreats, assets: records.retryAssets },
@@ -143,7 +164,8 @@ export function stateFromStore(store: StateStore): EngineState {
   // The groups when first read: the engine's context reads them as it is made (so a `sync` or a
   // `run` refuses a group that does not parse before its cycle, as before), `status` never.
   let groups: Record<string, GroupRecord> | undefined;
-  const engine: EngineState = { ...parsed, assets: withRouteValues(parsed.assets, records.assets), threats };
+  const assets = plain ?? withRouteValues(parsed.assets, records.assets);
+  const engine: EngineState = { ...parsed, assets, threats };
   Object.defineProperty(engine, "groups", {
     enumerable: true,
     configurable: true,

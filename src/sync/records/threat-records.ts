@@ -1,4 +1,5 @@
 import {
+  type IssueRef,
   type Json,
   type State,
   type ThreatBrief,
@@ -68,8 +69,8 @@ export interface ThreatRecords {
    * (epoch ms): index ranges where the store can, no record built.
    */
   countTimes(feature: string, at: SliceTime, bounds: readonly number[]): number[];
-  /** Every record's slice of one feature (ThreatRecord.slices). */
-  scanSlices(feature: string, visit: (id: string, slice: string) => void): void;
+  /** Every record's slice of one feature (ThreatRecord.slices), with the record's issue. */
+  scanSlices(feature: string, visit: (id: string, slice: string, issue: IssueRef | null) => void): void;
   /**
    * The store's SQL lookups (by issue, by asset, the repositories) when every change of the records
    * is written to it (a writable store): the engine's index asks them instead of holding its own.
@@ -241,12 +242,14 @@ export class ThreatRecordsView implements ThreatRecords {
     return counts;
   }
 
-  scanSlices(feature: string, visit: (id: string, slice: string) => void): void {
+  scanSlices(feature: string, visit: (id: string, slice: string, issue: IssueRef | null) => void): void {
     const queries = this.rows.queries;
     if (queries) return queries.scanSlices(feature, visit);
     for (const [id, value] of this.rows.entries()) {
-      const slice = this.looseRecord(value).slices?.[feature];
-      if (slice !== undefined) visit(id, slice);
+      const record = this.looseRecord(value);
+      const slice = record.slices?.[feature];
+      const issue = record.issue ? { repo: record.issue.repo, number: record.issue.number } : null;
+      if (slice !== undefined) visit(id, slice, issue);
     }
   }
 

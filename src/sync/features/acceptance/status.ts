@@ -22,17 +22,12 @@ export interface AcceptanceLine {
 /** The acceptances the state holds, soonest end first (only the records with an acceptance slice are read). */
 export function acceptanceLines(threats: ThreatRecords): AcceptanceLine[] {
   const lines: AcceptanceLine[] = [];
-  const held: string[] = [];
-  threats.scanSlices(ACCEPTANCE, (threatId, slice) => {
-    if (acceptanceOfSlice(slice)) held.push(threatId);
-  });
-  for (const threatId of held) {
-    const record = threats.get(threatId);
-    const a = acceptanceOf(record);
-    if (!record || !a) continue;
-    const issue = record.issue ? `${record.issue.repo}#${record.issue.number}` : null;
+  threats.scanSlices(ACCEPTANCE, (threatId, slice, found) => {
+    const a = acceptanceOfSlice(slice);
+    if (!a) return;
+    const issue = found ? `${found.repo}#${found.number}` : null;
     lines.push({ threatId, issue, until: a.until, by: a.by, step: a.step });
-  }
+  });
   // By instant, not text (src/shared/iso-time.ts): `…:05Z` sorts after `…:05.500Z` as text.
   return lines.sort((x, y) => compareIso(x.until, y.until));
 }
