@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, open, rm, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, open, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { realSleep, type Sleep } from "../shared/clock.js";
-import { removeStaleTemps, tempPathFor, writeFileAtomic } from "./atomic-write.js";
+import { removeStaleTemps, tempPathFor } from "./atomic-write.js";
 import { LockHeldError, StateError, errnoCode } from "./errors.js";
 import { judge, LEASE_MS, ownProcStart, pidExists, readLock } from "./lock-judge.js";
 import { readText, RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
@@ -228,7 +228,15 @@ export class Lock {
       }
       if (this.released) return "released";
       await this.site.step("renew:checked");
-      await writeFileAtomic(this.path, next);
+      // Replaced by rename, not writeFileAtomic: the guard is held meanwhile, so an fsync on a slow
+      // volume would hold off every starter, and a renewal lost to a power cut costs nothing.
+      const tmp = tempPathFor(this.path);
+      try {
+        await writeFile(tmp, next, { flag: "wx", mode: 0o600 });
+        await rename(tmp, this.path);
+      } finally {
+        await rm(tmp, { force: true });
+      }
       [this.mine, this.renewedAtMs] = [next, renewedAt];
       return "renewed";
     });
