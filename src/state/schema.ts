@@ -72,7 +72,7 @@ export const PersonChange = z.object({
   number: IssueNumber,
   url: z.string(),
   seenAt: z.string(),
-  /** The issue's labels when a person closed it "not planned" (a risk acceptance needs its label). */
+  /** The issue's labels when a person closed it "not planned" (a feature may read a close by its label). */
   labels: z.array(z.string()).optional(),
 });
 export type PersonChange = z.infer<typeof PersonChange>;
@@ -111,7 +111,7 @@ export const QueueEntry = z.object({
   lastError: z.string().optional(),
   /** A create's view, kept until the issue is created. */
   pending: PendingView.optional(),
-  /** Work the clock alone made due (an SLA breach), planned from the record with no read of the threat. */
+  /** Work the clock alone made due (a feature's clock), planned from the record with no read of the threat. */
   timed: z.literal(true).optional(),
   /** Work that waits for all other work (a feature's backfill). Other work for the threat clears this and `timed`. */
   later: z.literal(true).optional(),
@@ -203,7 +203,7 @@ export type GroupRecord = z.infer<typeof GroupRecord>;
 const IntentFields = z.object({
   id: z.string(),
   // A comment that follows a state change is part of that change's intent; `comment` is a comment
-  // that is its own step (a risk acceptance's end, its warning, a recurrence's note).
+  // that is its own step (a feature's step, named by `step`).
   // `group_create`: a group's parent issue; its `threatId` is the group's key (`group:<by>:<key>`).
   // `feature`: a plug-in feature's write (src/sync/features/); its feature resolves it (`feature`, `data`).
   kind: z.enum(["create", "issue_state", "group_create", "comment", "feature"]),
