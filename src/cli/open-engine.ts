@@ -4,7 +4,6 @@ import type { PlatformClient } from "../platform/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import { acquireLock, type Lock } from "../state/index.js";
 import { createContext, setMeta, type DryRunSink, type SyncContext } from "../sync/index.js";
-import { collectAfterLoad } from "./heap-policy.js";
 import { freezeFromEnv, openEngineState, type OpenedState } from "./state-open.js";
 import { buildConnector, type Connector } from "./wiring.js";
 
@@ -132,8 +131,6 @@ export async function openEngine(config: Config, opts: OpenEngineOptions): Promi
       opened.state,
     );
     engine = ctx;
-    // The load's garbage collected now, not at the heap's limit (heap-policy.ts).
-    collectAfterLoad(opts.env ?? {}, ctx.state.threats.size);
     return { ctx, connector, close: () => closeAll(closers) };
   } catch (error) {
     await closeAll(closers).catch(() => undefined);

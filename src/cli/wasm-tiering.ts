@@ -5,9 +5,8 @@ import { setFlagsFromString } from "node:v8";
  * uses, and the undici package, which the platform client uses, each load it). V8 runs WebAssembly
  * with its baseline compiler and compiles the functions it finds hot again with its optimizing
  * compiler on a background thread; a second GitHub request in a cycle (the notes' comment listing)
- * was enough to start that compile, whose compiler memory (a 13.5 MB mapping) the process kept to
- * its end: an idle `sync` of 100,000 threats with every feature on peaked at ~176 MB RSS, ~155 MB
- * without it (docs/benchmarks-history.md), for parsing a few kilobytes of HTTP. A large tiering
+ * was enough to start that compile, whose compiler memory the process kept to its end, a large
+ * share of an idle `sync`'s peak (docs/benchmarks-history.md) for parsing a few kilobytes of HTTP. A large tiering
  * budget keeps the baseline code unless a parser function is really hot (a daemon's still may be
  * optimized after much traffic). Set before any request, like the heap policy (heap-policy.ts).
  *

@@ -94,8 +94,8 @@ export function parseConfigText(text: string, path: string, env: Env, opts: Load
   }
   // An empty file reads as null; validating {} names the sections that are required.
   // jitless: zod would otherwise compile a fast parser (`new Function`) for each object of the
-  // schema on its first parse, and the config is parsed once a process: compiling cost more than
-  // it saved (about 20 ms of a first load with every feature configured, half that without).
+  // schema on its first parse, and the config is parsed once a process: compiling costs more than
+  // it saves.
   const result = ConfigSchema.safeParse(raw ?? {}, { reportInput: true, jitless: true });
   const earlier = [...envProblems, ...fileProblems];
   // A key already named (its variable unset, its secret file unreadable) is not named again for

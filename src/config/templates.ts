@@ -6,9 +6,9 @@ import { TEMPLATE_ALIASES, TEMPLATE_SAMPLES, type TemplateKind } from "./templat
 
 /**
  * liquidjs is loaded when a template is first compiled, not with the config module: a config
- * without templates (the default) and commands such as `status` never pay its load (~90 ms of a
- * 0.4 s start). Its CommonJS build loads synchronously, as the config's
- * schema checks templates synchronously.
+ * without templates (the default) and commands such as `status` never pay its load, a large part
+ * of a short command's start. Its CommonJS build loads synchronously, as the config's schema
+ * checks templates synchronously.
  */
 const requireCjs = createRequire(import.meta.url);
 let liquidModule: typeof LiquidJs | null = null;
@@ -82,8 +82,8 @@ function createEngine(): Liquid {
     renderLimit: TEMPLATE_LIMITS.renderLimit,
     memoryLimit: TEMPLATE_LIMITS.memoryLimit,
     // Read only by the date filters, all removed below. Unset, liquidjs asks Intl for the process's
-    // locale at each engine's creation, which loads the locale data: ~25 ms of every start whose
-    // config has a template (an idle `sync` checks its project fields' templates at load).
+    // locale at each engine's creation, which loads the locale data at every start whose config
+    // has a template (an idle `sync` checks its project fields' templates at load).
     locale: "en-US",
   });
   for (const tag of REMOVED_TAGS) delete engine.tags[tag];

@@ -108,8 +108,8 @@ export async function startHealthServer(opts: HealthServerOptions): Promise<Runn
   const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   if (!(requestTimeout > 0))
     throw new RangeError("requestTimeoutMs must be positive (0 would never time out)");
-  // Node's defaults let a request take 300 s and check only every 30 s: 30 clients dripping a
-  // webhook body at one byte a second were all still connected after 100 s. Headers and body both
+  // Node's defaults let a request take 300 s and check only every 30 s, so clients dripping a
+  // webhook body a byte at a time would hold connections for minutes. Headers and body both
   // count against the one deadline, which also closes a connection that sends nothing at all; the
   // check runs often enough to keep each within a quarter of a second of it.
   const server = createServer(

@@ -1,6 +1,6 @@
 export { chooseLogFormat, createLogger, silentLogger, type Logger } from "./logger.js";
 // The metrics (prom-client) are only `run`'s: they are imported from ./metrics.js, so that `sync`,
-// `status` and the other commands do not load prom-client (about 13 MB of the process).
+// `status` and the other commands do not load prom-client (a large share of a short command's memory).
 export type { MetricsSources, QueueView } from "./metrics.js";
 export type { OperationsMetrics, WebhookOutcome, WebhookRejection } from "./operations-metrics.js";
 export {

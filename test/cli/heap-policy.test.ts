@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   applyHeapPolicy,
-  collectAfterLoad,
-  COLLECT_FROM_THREATS,
   DEFAULT_HEAP_GROWING_PERCENT,
   heapGrowingPercent,
 } from "../../src/cli/heap-policy.js";
@@ -31,17 +29,5 @@ describe("heap policy: the CLI keeps V8's heap near what is live (to bound peak 
         DEFAULT_HEAP_GROWING_PERCENT,
       );
     }
-  });
-
-  it("collects once after a large state's load (the parse's garbage), not after a small one's, nor with the policy off", () => {
-    const flags: string[] = [];
-    const set = (f: string) => void flags.push(f);
-    expect(collectAfterLoad({}, COLLECT_FROM_THREATS - 1, set)).toBe(false);
-    expect(collectAfterLoad({ THREATBRIDGE_HEAP_GROWING_PERCENT: "0" }, COLLECT_FROM_THREATS, set)).toBe(
-      false,
-    );
-    expect(flags).toEqual([]);
-    // V8's own flag setter: the collection runs.
-    expect(collectAfterLoad({}, COLLECT_FROM_THREATS)).toBe(true);
   });
 });
