@@ -9,14 +9,14 @@ import { buildConnector, type Connector } from "./wiring.js";
 
 /**
  * The one way `sync`, `sync --dry-run`, `reconcile`, `run` and `demo` assemble the engine: the
- * state lock, the journaled state, the platform client and the GitHub gateway, and the engine's
+ * state lock, the state database, the platform client and the GitHub gateway, and the engine's
  * context over them. What differs between the commands is an option, so that a change to how the
  * engine starts (or stops) is made once and every command gets it.
  */
 
 export interface OpenEngineOptions {
   logger: Logger;
-  /** The environment's test knobs for the state (compaction threshold, frozen state). */
+  /** The environment's test knobs for the state (a frozen state). */
   env?: Record<string, string | undefined>;
   /**
    * Credentials to scrub from the error texts the state keeps; the platform client learns the

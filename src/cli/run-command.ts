@@ -51,7 +51,7 @@ export async function runCommand(args: string[], io: Io, opts: RunCommandOptions
     platformStop.abort(new Error("stopping"));
     daemon?.stop();
   };
-  // Installed before the lock and the state are taken, as a long journal replay may be stopped too.
+  // Installed before the lock and the state are taken, as a long first import may be stopped too.
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   let engine: OpenedEngine;

@@ -34,7 +34,7 @@ interface SyncDeps {
   logger: Logger;
   clock: Clock;
   /**
-   * Makes the changes durable (one journaled-store commit); absent in dry-run. Called only when
+   * Makes the changes durable (one database transaction); absent in dry-run. Called only when
    * something changed, with exactly what changed.
    */
   persist: ((commit: StateCommit) => Promise<void>) | null;
@@ -163,7 +163,7 @@ const CACHE_MAX = 5000;
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
- * Commits what changed since the last commit (one fsynced journal line): around every
+ * Commits what changed since the last commit (one durable transaction): around every
  * non-idempotent write, and when a cycle's intake is done. Nothing changed: nothing is written.
  */
 export async function persist(ctx: SyncContext): Promise<void> {

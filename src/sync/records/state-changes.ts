@@ -6,11 +6,11 @@ import type { EngineState } from "./threat-records.js";
  * The values themselves are read from the state at commit time (the latest one wins).
  */
 
-/** The keyed collections of the state, named as the journaled store names them. */
+/** The keyed collections of the state, named as the store names them. */
 export type Collection =
   "threats" | "assets" | "queue" | "intents" | "retryThreats" | "retryAssets" | "groups";
 
-/** The single values of the state, named as the journaled store's meta names them. */
+/** The single values of the state, named as the store's meta names them. */
 export type MetaKey =
   | "cursors"
   | "cursorRefused"

@@ -3,8 +3,7 @@ import type { Json } from "../../state/index.js";
 /**
  * An engine value as the JSON the store keeps, as `JSON.stringify` would write it: members that
  * are undefined are left out, an undefined array cell or a non-finite number is null. A direct
- * copy: every threat write used to go through a stringify, a parse and a zod pass (a tenth of the
- * intake's time on a long stream).
+ * copy, so that a write does not pay a stringify, a parse and a schema pass.
  */
 export function toJson(value: unknown): Json {
   if (value === null || value === undefined) return null;

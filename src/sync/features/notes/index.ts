@@ -67,7 +67,7 @@ async function checkNotes(config: Config, deps: FeatureCheckDeps): Promise<Featu
   return [{ check: "notes", status: "skip", detail: "no threat to read a note from yet" }];
 }
 
-/** `status`: counted from the snapshot's slice tags, so no record is built. */
+/** `status`: counted from the slices' tags, so no record is built. */
 function countNotes(threats: ThreatRecords): FeatureCounts {
   const tally = threats.tallySlices(NOTES, notesTagger);
   let written = 0;

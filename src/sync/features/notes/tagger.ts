@@ -13,7 +13,7 @@ export const ABSENT = 2;
 export const COMMENT_DUE = 4;
 
 /**
- * What `status` counts of a notes slice, as a digit the snapshot keeps (src/sync/records/slice-tags.ts):
+ * What `status` counts of a notes slice, as a digit (src/sync/records/slice-tags.ts):
  * WRITTEN | ABSENT | COMMENT_DUE. A slice that does not parse counts as none (0), as it reads.
  */
 export const notesTagger: SliceTagger = {
