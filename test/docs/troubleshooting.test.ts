@@ -75,9 +75,13 @@ function joinedFrom(piece: string, corpus: string): number {
   return count;
 }
 
+/** The program's texts, parsed from src/ once per file: both cases read the same sources. */
+let corpusOnce: Promise<string> | undefined;
+const corpusOfProgram = (): Promise<string> => (corpusOnce ??= programTexts());
+
 describe("docs/operations.md, Troubleshooting", () => {
   it("quotes the program's messages word for word (… for what it fills in)", async () => {
-    const corpus = await programTexts();
+    const corpus = await corpusOfProgram();
     const messages = await quotedMessages();
     expect(messages.length).toBeGreaterThan(10);
     const reworded: string[] = [];
@@ -91,7 +95,7 @@ describe("docs/operations.md, Troubleshooting", () => {
   });
 
   it("a message the program does not say is caught", async () => {
-    const corpus = await programTexts();
+    const corpus = await corpusOfProgram();
     expect(joinedFrom("check the token or the App's permissions", corpus)).toBe(1);
     expect(
       joinedFrom("the token endpoint could not be reached; verify your network settings", corpus),

@@ -34,8 +34,11 @@ describe("logs of the built CLI", () => {
   });
 
   it("log.format: pretty forces readable text, also when stderr is not a terminal", async () => {
-    world = await startWorld({}, "log:\n  format: pretty\n");
-    await platformDown(world);
+    // The platform refuses the credentials: a failed sync at once, with no retries' back-off to
+    // wait for (the test above shows a failure after retries is logged once).
+    world = await startWorld({}, "log:\n  format: pretty\n", {
+      env: { PLATFORM_CLIENT_SECRET: "not-the-secret" },
+    });
     const result = await world.cli(["sync", "-c", world.configPath]);
     expect(result.code).toBe(1);
     const errorLines = result.stderr.split("\n").filter((line) => line.includes("ERROR"));

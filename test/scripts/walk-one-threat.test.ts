@@ -5,9 +5,19 @@ import { describe, expect, it } from "vitest";
 /** The measure of one new threat's walk (docs/architecture.md, "One threat's walk"), on the built engine. */
 const SCRIPT = resolve("scripts/walk-one-threat.mjs");
 
+/**
+ * The script's `--list` output. Both cases read the same walk of the same seeded world, so the
+ * script runs once per file: its answer does not depend on which case asks first.
+ */
+let walked: ReturnType<typeof spawnSync> | undefined;
+function walkOnce(): { status: number | null; stdout: string; stderr: string } {
+  walked ??= spawnSync(process.execPath, [SCRIPT, "--list"], { encoding: "utf8", timeout: 60_000 });
+  return { status: walked.status, stdout: String(walked.stdout), stderr: String(walked.stderr) };
+}
+
 describe("scripts/walk-one-threat.mjs", () => {
   it("one new threat gets its issue and link in one cycle, planned at intake and once per drain round, its stored record read back with no check", () => {
-    const result = spawnSync(process.execPath, [SCRIPT, "--list"], { encoding: "utf8", timeout: 60_000 });
+    const result = walkOnce();
     expect(result.status, result.stderr).toBe(0);
     const walk = JSON.parse(result.stdout) as {
       issues_created: number;
@@ -31,7 +41,7 @@ describe("scripts/walk-one-threat.mjs", () => {
   });
 
   it("a setting that is off costs the walk nothing, and no record is read twice where once serves", () => {
-    const result = spawnSync(process.execPath, [SCRIPT, "--list"], { encoding: "utf8", timeout: 60_000 });
+    const result = walkOnce();
     expect(result.status, result.stderr).toBe(0);
     const walk = JSON.parse(result.stdout) as { threat_own: string[]; record_reads: number };
     // No routes, no module or asset-type filter, no platform.ui_url, a cache far from its bounds.
