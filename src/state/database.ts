@@ -34,7 +34,6 @@ const WRITTEN = timeColumns("?3", "?2");
  * row each, and the rest as the row's JSON; a read joins them again, so callers see one value.
  */
 export class Rows {
-  private readonly statements = new Map<string, Statement>();
   /** A read-only connection's changes: key → its value, undefined when deleted. */
   private overlay: Map<string, Json | undefined> | null = null;
   /** The columns a read of whole values selects (`id`, `value`, and `slices` when sliced). */
@@ -175,14 +174,9 @@ export class Rows {
     }
   }
 
-  /** A prepared statement of this connection, made once. */
+  /** A prepared statement of this connection, made once (the connection's own cache). */
   statement(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (statement === undefined) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.db.statement(sql);
   }
 }
 
