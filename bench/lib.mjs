@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createGitHub } from "../dist/github/index.js";
 import { silentLogger } from "../dist/observability/index.js";
 import { createPlatformClient } from "../dist/platform/index.js";
-import { emptyState } from "../dist/state/index.js";
+import { emptyState } from "../dist/sync/schema.js";
 import { createContext } from "../dist/sync/index.js";
 
 export async function startSimulatorProcess(args) {

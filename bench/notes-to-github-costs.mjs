@@ -17,7 +17,7 @@ import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { createGitHub } from "../dist/github/index.js";
 import { silentLogger } from "../dist/observability/index.js";
-import { emptyState } from "../dist/state/index.js";
+import { emptyState } from "../dist/sync/schema.js";
 import { createContext, runCycle } from "../dist/sync/index.js";
 import { addThreats, costsConfig, costsEngine, platformClient } from "./lib.mjs";
 

@@ -1,6 +1,6 @@
 // The far side of bench/engine-scale.mjs, in a process of its own (so that its memory and CPU do not
 // count towards the CLI's): the platform simulator and the GitHub stand-in, both in-process here,
-// and — with --state — a state (src/state/schema.ts, stored as the engine stores it: bench/store-seed.mjs)
+// and — with --state — a state (src/sync/schema.ts, stored as the engine stores it: bench/store-seed.mjs)
 // built from this very simulator's threats, so that updated_at, status and stream_position match what the stream
 // delivers (the simulator's data depends on its clock, so another process could not rebuild them).
 // Prints one JSON line {platformUrl, githubUrl, threats, mapped, stateBytes} and serves until SIGTERM.

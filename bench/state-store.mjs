@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { openEngineState } from "../dist/cli/state-open.js";
-import { emptyState } from "../dist/state/index.js";
+import { emptyState } from "../dist/sync/schema.js";
 import { commitOf, emptyDirty } from "../dist/sync/records/state-changes.js";
 import { createStateContext, nextSeq, putIntent } from "../dist/sync/records/state-updates.js";
 import { seedStore } from "./store-seed.mjs";

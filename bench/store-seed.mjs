@@ -1,4 +1,4 @@
-// Stores a plain state object (src/state/schema.ts State, as a bench generates it) at a state path
+// Stores a plain state object (src/sync/schema.ts State, as a bench generates it) at a state path
 // in one commit of the store (src/state/README-store.md): the rows in `<path>.db`, the saved
 // cursors in the document at `path`. A threat's `position` (never read) and a `gone: false` are
 // dropped, as the engine never stores them.

@@ -9,7 +9,7 @@ import { ConfigSchema } from "../dist/config/index.js";
 import { createGitHub } from "../dist/github/index.js";
 import { startGitHubStandIn } from "../dist/github-stand-in/index.js";
 import { silentLogger } from "../dist/observability/index.js";
-import { emptyState } from "../dist/state/index.js";
+import { emptyState } from "../dist/sync/schema.js";
 import { startSimulator } from "../dist/simulator/index.js";
 import { createContext, runCycle } from "../dist/sync/index.js";
 import { platformClient, costsConfig } from "./lib.mjs";

@@ -18,7 +18,6 @@ const CORE = [
   "sync/context.ts",
   "sync/actions/index.ts",
   "sync/actions/types.ts",
-  "state/schema.ts",
 ];
 
 /** Every .ts file under `dir`. */

@@ -1,4 +1,5 @@
-import { emptyState, inspectLock, StateError } from "../state/index.js";
+import { inspectLock, StateError } from "../state/index.js";
+import { emptyState } from "../sync/schema.js";
 import { ZodError } from "zod";
 import { openEngineState, type OpenedState } from "./state-open.js";
 import { featureCounts, featureLines, featureListings, formatStatus, summarize } from "../sync/status.js";

@@ -1,4 +1,3 @@
-export * from "./schema.js";
 export { StateError, LockHeldError } from "./errors.js";
 export { acquireLock, type Lock, type LockStep, type LockTimer } from "./lock.js";
 export { inspectLock, LEASE_MS, RENEW_EVERY_MS } from "./lock-judge.js";

@@ -3,7 +3,7 @@ import type { GitHubConversation, GitHubGateway, GitHubWorkflow, IssueSnapshot }
 import type { Logger } from "../observability/index.js";
 import type { PlatformClient } from "../platform/index.js";
 import type { Clock } from "../shared/clock.js";
-import type { State } from "../state/index.js";
+import type { State } from "./schema.js";
 import { engineState, type EngineState, type ThreatRecordsView } from "./records/threat-records.js";
 import { policyFromConfig, type Policy } from "./plan/policy.js";
 import { createRenderer, type Renderer } from "./render/renderer.js";

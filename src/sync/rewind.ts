@@ -1,4 +1,4 @@
-import type { CursorRefusal } from "../state/index.js";
+import type { CursorRefusal } from "./schema.js";
 import { rewindStream } from "./intake/stream-stops.js";
 import { STREAM_KINDS, type StreamKind } from "./stopped-streams.js";
 import { commitOf, isClean, type StateCommit } from "./records/state-changes.js";

@@ -1,4 +1,4 @@
-import type { CursorRefusal, CursorRefusals } from "../state/index.js";
+import type { CursorRefusal, CursorRefusals } from "./schema.js";
 
 /** How a stream stopped by a refused cursor is named to the operator; pure, so `status` loads no engine. */
 

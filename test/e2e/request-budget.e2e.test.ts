@@ -5,7 +5,7 @@ import { startGitHubStandIn } from "../../src/github-stand-in/index.js";
 import { silentLogger } from "../../src/observability/index.js";
 import { createPlatformClient } from "../../src/platform/index.js";
 import { startSimulator } from "../../src/simulator/index.js";
-import { emptyState } from "../../src/state/index.js";
+import { emptyState } from "../../src/sync/schema.js";
 import { createContext, runCycle, type SyncContext } from "../../src/sync/index.js";
 
 /**

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyState, type State } from "../../src/state/index.js";
+import { emptyState, type State } from "../../src/sync/schema.js";
 import { assertBuilt, CLI, REPO, startWorld, type RunResult, type World } from "./world.js";
 import { seedStore } from "../state/seed-store.js";
 

@@ -1,4 +1,5 @@
-import { openStateStore, type Json, type State } from "../../src/state/index.js";
+import { openStateStore, type Json } from "../../src/state/index.js";
+import { type State } from "../../src/sync/schema.js";
 
 /** Stores a plain state at `path` in one commit, as the engine's commits would have left it. */
 export async function seedStore(path: string, state: State): Promise<void> {

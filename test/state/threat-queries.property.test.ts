@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { openStateStore, type ThreatRecord } from "../../src/state/index.js";
+import { openStateStore } from "../../src/state/index.js";
+import { type ThreatRecord } from "../../src/sync/schema.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";

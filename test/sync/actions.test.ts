@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IssueSnapshot } from "../../src/github/index.js";
-import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
+import type { PersonChange, ThreatRecord } from "../../src/sync/schema.js";
 import {
   actionModules,
   describeAction,

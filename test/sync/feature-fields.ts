@@ -1,4 +1,4 @@
-import type { ThreatRecord } from "../../src/state/index.js";
+import type { ThreatRecord } from "../../src/sync/schema.js";
 import { withAcceptance, type Acceptance } from "../../src/sync/features/acceptance/slice.js";
 import { recurrenceOf, withRecurrence, type RecurredFrom } from "../../src/sync/features/recurrence/slice.js";
 import { withSla, type SlaRecord } from "../../src/sync/features/sla/slice.js";

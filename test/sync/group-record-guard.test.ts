@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GroupIssue, GroupMember, GroupParent, GroupRecord } from "../../src/state/index.js";
+import { GroupIssue, GroupMember, GroupParent, GroupRecord } from "../../src/sync/schema.js";
 import {
   GROUP_ISSUE_FIELDS,
   GROUP_MEMBER_FIELDS,
@@ -53,7 +53,7 @@ const FULL = {
 const { person: _person, ...ISSUE_NO_PERSON } = ISSUE;
 const PLAIN = { ...FULL, single: { "acme/sec": ISSUE_NO_PERSON } };
 
-describe("the stored-group guard checks what the schema does (src/state/schema.ts GroupRecord), without its parse", () => {
+describe("the stored-group guard checks what the schema does (src/sync/schema.ts GroupRecord), without its parse", () => {
   it("names exactly the schema's fields of a group, a member, a parent and an issue", () => {
     expect([...GROUP_RECORD_FIELDS].sort()).toEqual(Object.keys(GroupRecord.shape).sort());
     expect([...GROUP_MEMBER_FIELDS].sort()).toEqual(Object.keys(GroupMember.shape).sort());

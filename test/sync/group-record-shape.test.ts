@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStateStore, type GroupParent, type GroupRecord, type Json } from "../../src/state/index.js";
+import { openStateStore, type Json } from "../../src/state/index.js";
+import { type GroupParent, type GroupRecord } from "../../src/sync/schema.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { createStateContext } from "../../src/sync/records/state-updates.js";
 

@@ -1,7 +1,7 @@
 import { ConfigSchema, type Config } from "../../src/config/index.js";
 import type { EngineEvent } from "../../src/shared/index.js";
 import { silentLogger } from "../../src/observability/index.js";
-import { State, emptyState } from "../../src/state/index.js";
+import { State, emptyState } from "../../src/sync/schema.js";
 import {
   createContext,
   runCycle,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { State } from "../../src/state/index.js";
+import { State } from "../../src/sync/schema.js";
 import { withIntent } from "../../src/sync/run/intents.js";
 import { Harness, REPO, threatId } from "./harness.js";
 

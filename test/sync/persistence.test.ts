@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyState } from "../../src/state/index.js";
+import { emptyState } from "../../src/sync/schema.js";
 import { enqueue } from "../../src/sync/records/queue.js";
 import { createStateContext, putQueue } from "../../src/sync/records/state-updates.js";
 import { drainQueue, runCycle } from "../../src/sync/index.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
+import type { PersonChange, ThreatRecord } from "../../src/sync/schema.js";
 import type { Config } from "../../src/config/index.js";
 import { plan, REOPEN_COMMENT, type Action, type PlanInput } from "../../src/sync/plan/plan.js";
 import { EXPIRED_COMMENT } from "../../src/sync/features/acceptance/comments.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PersonChange, ThreatRecord } from "../../src/state/index.js";
+import type { PersonChange, ThreatRecord } from "../../src/sync/schema.js";
 import { ASSET_REMOVED_COMMENT, plan, REOPEN_COMMENT, type PlanInput } from "../../src/sync/plan/plan.js";
 import { priorityOf } from "../../src/sync/actions/index.js";
 import { gone, notRead, present } from "../../src/sync/plan/known.js";

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyState, openStateStore, type State, type ThreatRecord } from "../../src/state/index.js";
+import { openStateStore } from "../../src/state/index.js";
+import { emptyState, type State, type ThreatRecord } from "../../src/sync/schema.js";
 import {
   applyRetry,
   engineState,

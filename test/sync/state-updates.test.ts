@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyState, type ThreatRecord } from "../../src/state/index.js";
+import { emptyState, type ThreatRecord } from "../../src/sync/schema.js";
 import { createStateContext, putThreat, updateThreat } from "../../src/sync/records/state-updates.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { REPO } from "./harness.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyState, type State } from "../../src/state/index.js";
+import { emptyState, type State } from "../../src/sync/schema.js";
 import { engineState } from "../../src/sync/records/threat-records.js";
 import { formatStatus, summarize } from "../../src/sync/status.js";
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
-import type { ThreatRecord } from "../../src/state/index.js";
+import type { ThreatRecord } from "../../src/sync/schema.js";
 import type { FeatureContext } from "../../src/sync/features/types.js";
 import { slaClock } from "../../src/sync/features/sla/clock.js";
 import { acceptanceOf, slaOf } from "./feature-fields.js";

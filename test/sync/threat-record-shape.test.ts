@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStateStore, ThreatRecord } from "../../src/state/index.js";
+import { openStateStore } from "../../src/state/index.js";
+import { ThreatRecord } from "../../src/sync/schema.js";
 import { THREAT_RECORD_FIELDS, toThreatRecord } from "../../src/sync/records/threat-record-guard.js";
 
 // One record with every field of the schema set, so a field the schema gains shows up below.
@@ -33,7 +34,7 @@ const FULL = {
   },
 } satisfies ThreatRecord;
 
-describe("the threat record's shape is the state schema's (src/state/schema.ts)", () => {
+describe("the threat record's shape is the state schema's (src/sync/schema.ts)", () => {
   it("the stored-row guard names exactly the schema's fields", () => {
     expect([...THREAT_RECORD_FIELDS].sort()).toEqual(Object.keys(ThreatRecord.shape).sort());
     expect(Object.keys(FULL).sort()).toEqual(Object.keys(ThreatRecord.shape).sort());

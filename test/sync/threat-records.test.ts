@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Json, ThreatRecord } from "../../src/state/index.js";
+import type { Json } from "../../src/state/index.js";
+import type { ThreatRecord } from "../../src/sync/schema.js";
 import { ThreatRecordsView, type ThreatRows } from "../../src/sync/records/threat-records.js";
 
 const record: ThreatRecord = {

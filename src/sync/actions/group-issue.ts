@@ -1,7 +1,7 @@
 import type { IssueSnapshot } from "../../github/index.js";
 import type { Threat } from "../../platform/index.js";
 import { withRevision, type EngineEvent } from "../../shared/index.js";
-import type { GroupIssue, GroupRecord } from "../../state/index.js";
+import type { GroupIssue, GroupRecord } from "../schema.js";
 import { parentChanged, parentMade, singleChanged, singleMade, withParent } from "../transitions/group.js";
 import { createdAsAsked, issueAsAsked, statusAsAsked } from "./as-asked.js";
 import { personLogin } from "./write-helpers.js";

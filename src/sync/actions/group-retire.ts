@@ -1,5 +1,5 @@
 import { retiredGroupBody } from "../../shared/index.js";
-import type { GroupRecord, Intent } from "../../state/index.js";
+import type { GroupRecord, Intent } from "../schema.js";
 import type { RetireAction } from "../groups/retire-plan.js";
 import { commentText } from "../render/comment-key.js";
 import { groupRetired } from "../transitions/group.js";

@@ -1,7 +1,7 @@
 import type { GitHubGateway, GitHubWorkflow, IssueSnapshot } from "../../github/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { EngineEvent } from "../../shared/index.js";
-import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, ThreatRecord } from "../schema.js";
 import type { GroupAction } from "../groups/plan-groups.js";
 import type { SingleAction } from "../groups/plan-single.js";
 import type { RetireAction } from "../groups/retire-plan.js";

@@ -1,6 +1,6 @@
 import type { IssuePatch, IssueSnapshot } from "../../github/index.js";
 import type { EngineEvent } from "../../shared/index.js";
-import type { Intent } from "../../state/index.js";
+import type { Intent } from "../schema.js";
 import { ASSET_REMOVED_COMMENT } from "../plan/issue-comments.js";
 import { commentKeyed, withRevision } from "../../shared/index.js";
 import { commentText } from "../render/comment-key.js";

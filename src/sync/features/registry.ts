@@ -1,7 +1,7 @@
 import type { Config } from "../../config/index.js";
 import type { IssueSnapshot } from "../../github/index.js";
 import type { Threat } from "../../platform/index.js";
-import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, ThreatRecord } from "../schema.js";
 import type { SyncContext } from "../context.js";
 import { parseMarkerFound } from "../../shared/index.js";
 import { acceptance } from "./acceptance/index.js";

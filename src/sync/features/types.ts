@@ -4,7 +4,7 @@ import type { Logger } from "../../observability/index.js";
 import type { PlatformClient, Threat } from "../../platform/index.js";
 import type { Clock } from "../../shared/clock.js";
 import type { EngineEvent, EngineObserver } from "../../shared/index.js";
-import type { GroupRecord, Intent, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, Intent, ThreatRecord } from "../schema.js";
 import type { ActionModule } from "../actions/types.js";
 import type { SliceTagger } from "../records/slice-tags.js";
 import type { CreateAttributes, Decider, FeatureAction } from "../plan/plan.js";

@@ -1,5 +1,5 @@
 import { compileGroupTitle, DEFAULT_GROUP_TITLE, type Config } from "../../config/index.js";
-import type { GroupMember, GroupRecord } from "../../state/index.js";
+import type { GroupMember, GroupRecord } from "../schema.js";
 import { nowIso, type GroupRuntime, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { putGroup } from "../records/state-updates.js";

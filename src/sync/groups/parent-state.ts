@@ -1,4 +1,4 @@
-import type { GroupParent } from "../../state/index.js";
+import type { GroupParent } from "../schema.js";
 import { groupMarkerFor } from "../../shared/index.js";
 import type { SyncContext } from "../context.js";
 import { putGroup } from "../records/state-updates.js";

@@ -1,4 +1,4 @@
-import type { GroupParent } from "../../state/index.js";
+import type { GroupParent } from "../schema.js";
 import { renderParent, type GroupScope, type MemberView } from "./render-parent.js";
 
 /**

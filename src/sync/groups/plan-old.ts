@@ -1,4 +1,4 @@
-import type { GroupIssue, GroupParent, GroupRecord } from "../../state/index.js";
+import type { GroupIssue, GroupParent, GroupRecord } from "../schema.js";
 import type { SyncContext } from "../context.js";
 import { singleMembership } from "../records/group-members.js";
 import { groupRuntime, memberIndex } from "./membership.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { groupTitleScope } from "../../config/template-scopes.js";
 import { groupMarkerFor, GROUP_LABEL, type SettableStatus } from "../../shared/index.js";
-import type { GroupIssue, PersonChange } from "../../state/index.js";
+import type { GroupIssue, PersonChange } from "../schema.js";
 import { severityName } from "../render/normalize.js";
 import { desiredIssueState, verdictFor, type Policy } from "../plan/policy.js";
 import { escapeMarkdownInline, escapePlainText, neutralizeMarkers } from "../render/escape.js";

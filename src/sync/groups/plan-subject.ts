@@ -1,5 +1,5 @@
 import { DEFAULT_MIN_MEMBERS } from "../../config/index.js";
-import type { GroupRecord, ThreatRecord } from "../../state/index.js";
+import type { GroupRecord, ThreatRecord } from "../schema.js";
 import { nowIso, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { featuresFor, groupPlans } from "../features/registry.js";

@@ -1,5 +1,5 @@
 import { groupMarkerFor } from "../../shared/index.js";
-import type { Intent } from "../../state/index.js";
+import type { Intent } from "../schema.js";
 import type { SyncContext } from "../context.js";
 import { parentMade } from "../transitions/group.js";
 import { markerOf, parentOf, setParent } from "./parent-state.js";

@@ -1,5 +1,5 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import type { GroupIssue, GroupRecord } from "../../state/index.js";
+import type { GroupIssue, GroupRecord } from "../schema.js";
 import { nowIso, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { putGroup, putThreat } from "../records/state-updates.js";

@@ -1,4 +1,4 @@
-import type { GroupRecord } from "../../state/index.js";
+import type { GroupRecord } from "../schema.js";
 import { nowIso, persist, type SyncContext } from "../context.js";
 import { groupTally } from "../records/group-tally.js";
 import { enqueue } from "../records/queue.js";

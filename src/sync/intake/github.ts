@@ -5,7 +5,7 @@ import { issueKey } from "../records/threat-index.js";
 import { isGroupIssue } from "../../shared/index.js";
 import { compareIso } from "../../shared/iso-time.js";
 import { noteSingleIssueSeen } from "../groups/single-members.js";
-import type { ThreatRecord } from "../../state/index.js";
+import type { ThreatRecord } from "../schema.js";
 import { putQueue, putThreat, setMeta } from "../records/state-updates.js";
 import { allRepos } from "../plan/policy.js";
 import { enqueue } from "../records/queue.js";

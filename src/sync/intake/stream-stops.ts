@@ -1,5 +1,5 @@
 import { PlatformProblem } from "../../platform/errors.js";
-import type { CursorRefusal, CursorRefusals } from "../../state/index.js";
+import type { CursorRefusal, CursorRefusals } from "../schema.js";
 import type { SyncContext } from "../context.js";
 import { setMeta } from "../records/state-updates.js";
 import { stoppedStreams, stoppedText, type StreamKind } from "../stopped-streams.js";

@@ -13,7 +13,7 @@ import {
 import { defaultRoute, desiredIssueState, noIssueReason, routeFor } from "./policy.js";
 import type { AssetView, ThreatView } from "../render/index.js";
 import { putThreat } from "../records/state-updates.js";
-import type { ThreatRecord } from "../../state/index.js";
+import type { ThreatRecord } from "../schema.js";
 import { removalCloseCleared } from "../transitions/outcome.js";
 import { gone, notRead, present } from "./known.js";
 import {

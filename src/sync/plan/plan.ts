@@ -1,5 +1,5 @@
 import type { SettableStatus } from "../../shared/index.js";
-import type { IssueRecord, PersonChange, ThreatRecord } from "../../state/index.js";
+import type { IssueRecord, PersonChange, ThreatRecord } from "../schema.js";
 import { formatExternalId, parseExternalId } from "../render/normalize.js";
 import {
   desiredIssueState,

@@ -1,4 +1,4 @@
-import type { QueueEntry, ThreatBrief } from "../../state/index.js";
+import type { QueueEntry, ThreatBrief } from "../schema.js";
 import { SEVERITIES } from "../../shared/severity.js";
 import { QueueClass } from "./queue-class.js";
 import { issueStateStep } from "./plan.js";

@@ -1,4 +1,4 @@
-import type { ThreatRecord } from "../../state/index.js";
+import type { ThreatRecord } from "../schema.js";
 import type { SyncContext } from "../context.js";
 import { putThreat } from "../records/state-updates.js";
 import { routeLine } from "../render/route-line.js";

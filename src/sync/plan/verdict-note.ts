@@ -1,7 +1,7 @@
 // The compiler alone, not config/index.js: the planner must not build the config's schemas.
 import { compileNote } from "../../config/templates.js";
 import { verdictNoteScope } from "../../config/template-scopes.js";
-import type { PersonChange } from "../../state/index.js";
+import type { PersonChange } from "../schema.js";
 
 /** A verdict's status note for a person's change, from its Liquid template (`verdicts.*.status_note`). */
 export type NoteRenderer = (template: string | undefined, person: PersonChange) => string;

@@ -1,4 +1,4 @@
-import type { GroupRecord } from "../../state/index.js";
+import type { GroupRecord } from "../schema.js";
 import { groupTally } from "./group-tally.js";
 
 /**

@@ -1,5 +1,5 @@
 import { everyKeyOf } from "../../shared/index.js";
-import { GroupRecord, type GroupIssue, type GroupMember, type GroupParent } from "../../state/index.js";
+import { GroupRecord, type GroupIssue, type GroupMember, type GroupParent } from "../schema.js";
 
 /**
  * A stored group record, checked with plain type checks: the schema's parse of every group (10 %

@@ -1,4 +1,4 @@
-import type { GroupRecord } from "../../state/index.js";
+import type { GroupRecord } from "../schema.js";
 
 /**
  * How many group records a state's `groups` holds, and how many of those are superseded (an older

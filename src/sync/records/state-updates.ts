@@ -6,7 +6,7 @@ import type {
   RetryRecord,
   State,
   ThreatRecord,
-} from "../../state/index.js";
+} from "../schema.js";
 import type { DirtySet } from "./state-changes.js";
 import type { StateGuard } from "./state-guard.js";
 import type { ThreatIndex } from "./threat-index.js";

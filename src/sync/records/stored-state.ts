@@ -1,13 +1,6 @@
 import { z } from "zod";
-import {
-  emptyState,
-  LastCycle,
-  openStateStore,
-  State,
-  type GroupRecord,
-  type Json,
-  type StateStore,
-} from "../../state/index.js";
+import { openStateStore, type Json, type StateStore } from "../../state/index.js";
+import { emptyState, LastCycle, State, type GroupRecord } from "../schema.js";
 import { plainGroup } from "./group-record-guard.js";
 import { toJson } from "./to-json.js";
 import { isRecord } from "../../shared/json.js";

@@ -1,4 +1,4 @@
-import type { ThreatRecord } from "../../state/index.js";
+import type { ThreatRecord } from "../schema.js";
 import type { ThreatRecords } from "./threat-records.js";
 
 /**

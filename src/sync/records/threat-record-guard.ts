@@ -1,5 +1,5 @@
 import { everyKeyOf } from "../../shared/index.js";
-import { ThreatRecord, type IssueRecord } from "../../state/index.js";
+import { ThreatRecord, type IssueRecord } from "../schema.js";
 
 /**
  * A stored threat record, checked with plain type checks: a zod parse of every row doubled the

@@ -1,12 +1,5 @@
-import {
-  type IssueRef,
-  type Json,
-  type State,
-  type ThreatBrief,
-  type SliceTime,
-  type ThreatQueries,
-  type ThreatRecord,
-} from "../../state/index.js";
+import { type IssueRef, type Json, type SliceTime, type ThreatQueries } from "../../state/index.js";
+import { type State, type ThreatBrief, type ThreatRecord } from "../schema.js";
 import { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 import { deepFreeze } from "../../shared/deep-freeze.js";
 import { toThreatRecord } from "./threat-record-guard.js";

@@ -1,5 +1,5 @@
 import { commentKey } from "../../shared/index.js";
-import type { Intent } from "../../state/index.js";
+import type { Intent } from "../schema.js";
 
 /** A comment as posted: its text and the key of the intent it was sent under. */
 export function commentText(intent: Intent): string {

@@ -1,4 +1,4 @@
-import type { LastCycle } from "../../state/index.js";
+import type { LastCycle } from "../schema.js";
 import { isMappingRepair, type EngineAction } from "../actions/index.js";
 import { hasChanges, persist, type SyncContext } from "../context.js";
 import { cycleSummary, type CycleCounts } from "../event-observers.js";

@@ -26,7 +26,7 @@ import {
 import { markIssueDeleted, recordGroupRefusal, recordRefusal } from "./refusals.js";
 import { threatLogFields } from "./log-fields.js";
 import { dropQueue, putQueue, putThreat, updateThreat } from "../records/state-updates.js";
-import type { ThreatRecord } from "../../state/index.js";
+import type { ThreatRecord } from "../schema.js";
 import { attemptFailed, backedOff } from "../transitions/due-work.js";
 import { refusalCleared, threatGone, threatRead } from "../transitions/outcome.js";
 

@@ -1,4 +1,4 @@
-import type { Intent } from "../../state/index.js";
+import type { Intent } from "../schema.js";
 import { checkpoint, nowIso, persist, type SyncContext } from "../context.js";
 import { commentKeyed } from "../../shared/index.js";
 import { commentText } from "../render/comment-key.js";

@@ -1,5 +1,5 @@
 import { isPermanentRefusal } from "../../github/index.js";
-import type { Intent } from "../../state/index.js";
+import type { Intent } from "../schema.js";
 import { nowIso, persist, type SyncContext } from "../context.js";
 import { enqueue } from "../records/queue.js";
 import { intentSubject } from "../records/subject.js";

@@ -1,6 +1,6 @@
 import { isOwnLabel } from "../../shared/index.js";
 import { GitHubError, type IssueSnapshot } from "../../github/index.js";
-import type { Intent, IssueRecord } from "../../state/index.js";
+import type { Intent, IssueRecord } from "../schema.js";
 import {
   moduleOf,
   surelyRefused,

@@ -1,4 +1,4 @@
-import type { PendingView, PersonChange, QueueEntry } from "../../state/index.js";
+import type { PendingView, PersonChange, QueueEntry } from "../schema.js";
 
 /** How a threat's stored work changes, pure; the entry keeps only what cannot be derived from the state. */
 

@@ -1,5 +1,5 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import type { GroupIssue, GroupParent, GroupRecord } from "../../state/index.js";
+import type { GroupIssue, GroupParent, GroupRecord } from "../schema.js";
 
 /** Pure transitions of a group's record: what the connector's writes to its issues make of it. */
 

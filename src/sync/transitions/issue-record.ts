@@ -1,5 +1,5 @@
 import type { IssueSnapshot } from "../../github/index.js";
-import type { IssueRecord } from "../../state/index.js";
+import type { IssueRecord } from "../schema.js";
 import { parseRevision } from "../../shared/index.js";
 
 /** What the state remembers of an issue; `hash` from the revision line when not given. */

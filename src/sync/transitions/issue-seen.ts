@@ -1,4 +1,4 @@
-import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../../state/index.js";
+import type { IssueRecord, PersonChange, QueueEntry, ThreatRecord } from "../schema.js";
 import { parseMarkerFound } from "../../shared/index.js";
 import { parseExternalId } from "../render/normalize.js";
 

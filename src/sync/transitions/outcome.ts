@@ -1,4 +1,4 @@
-import type { IssueRecord, ThreatRecord } from "../../state/index.js";
+import type { IssueRecord, ThreatRecord } from "../schema.js";
 
 /** Pure transitions of outcomes: what the connector's writes, or the platform's answers, make of a record. */
 

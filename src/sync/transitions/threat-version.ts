@@ -1,4 +1,4 @@
-import type { AssetRecord, ThreatRecord } from "../../state/index.js";
+import type { AssetRecord, ThreatRecord } from "../schema.js";
 import type { KeptValue } from "../../shared/kept-values.js";
 
 /**

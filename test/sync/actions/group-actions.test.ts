@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IssueSnapshot } from "../../../src/github/index.js";
-import type { GroupRecord } from "../../../src/state/index.js";
+import type { GroupRecord } from "../../../src/sync/schema.js";
 import { groupActionModules, moduleOf } from "../../../src/sync/actions/index.js";
 import { REPO } from "../harness.js";
 

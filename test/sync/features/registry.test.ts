@@ -8,7 +8,7 @@ import {
 } from "../../../src/sync/features/registry.js";
 import type { Feature } from "../../../src/sync/features/types.js";
 import type { FeatureAction } from "../../../src/sync/plan/plan.js";
-import type { ThreatRecord } from "../../../src/state/index.js";
+import type { ThreatRecord } from "../../../src/sync/schema.js";
 import { featured, recurredFromOf } from "../feature-fields.js";
 import { makeConfig } from "../harness.js";
 

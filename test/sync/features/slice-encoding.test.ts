@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ThreatRecord } from "../../../src/state/index.js";
+import type { ThreatRecord } from "../../../src/sync/schema.js";
 import { readSlice, writeSlice, type NotesSlice } from "../../../src/sync/features/notes/slice.js";
 import { decodeSlice, encodeSlice, itemOf } from "../../../src/sync/features/project/slice.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { emptyState, type GroupRecord } from "../../../src/state/index.js";
+import { emptyState, type GroupRecord } from "../../../src/sync/schema.js";
 import { anyGroupStored } from "../../../src/sync/records/group-members.js";
 import { groupTally } from "../../../src/sync/records/group-tally.js";
 import { createStateContext, putGroup } from "../../../src/sync/records/state-updates.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../../../src/config/index.js";
-import type { GroupParent } from "../../../src/state/index.js";
+import type { GroupParent } from "../../../src/sync/schema.js";
 import { planGroup, SUB_ISSUES_MAX, type GroupPlanInput } from "../../../src/sync/groups/plan-groups.js";
 import { CHECKLIST_MAX, renderParent, type MemberView } from "../../../src/sync/groups/render-parent.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileGroupTitle, DEFAULT_GROUP_TITLE } from "../../../src/config/index.js";
-import type { GroupIssue } from "../../../src/state/index.js";
+import type { GroupIssue } from "../../../src/sync/schema.js";
 import { gone, present } from "../../../src/sync/plan/known.js";
 import { plan, type PlanInput } from "../../../src/sync/plan/plan.js";
 import { policyFromConfig } from "../../../src/sync/plan/policy.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { GroupRecord } from "../../../src/state/index.js";
+import type { GroupRecord } from "../../../src/sync/schema.js";
 import { groupActionModules } from "../../../src/sync/actions/index.js";
 import {
   CARRIERS_LISTED,

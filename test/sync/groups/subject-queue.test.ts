@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Harness, makeConfig, threatId } from "../harness.js";
 import { FakeWorkflowGitHub } from "../fake-workflow.js";
-import { Intent } from "../../../src/state/index.js";
+import { Intent } from "../../../src/sync/schema.js";
 import { describeAction } from "../../../src/sync/actions/index.js";
 import { enqueueOwners } from "../../../src/sync/groups/plan-subject.js";
 import { drainQueue } from "../../../src/sync/run/drain.js";

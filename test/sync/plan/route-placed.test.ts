@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ThreatRecord } from "../../../src/state/index.js";
+import type { ThreatRecord } from "../../../src/sync/schema.js";
 import { placementOf, shownRoute, withPlacement } from "../../../src/sync/plan/route-placed.js";
 import type { Route } from "../../../src/sync/render/index.js";
 import { ASSET, Harness, makeConfig, threatId } from "../harness.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ThreatRecord } from "../../../src/state/index.js";
+import type { ThreatRecord } from "../../../src/sync/schema.js";
 import { acceptanceFromComments } from "../../../src/sync/features/acceptance/comments.js";
 import { acceptedComment, warnComment } from "../../../src/sync/features/acceptance/comments.js";
 import { acceptanceRecovered } from "../../../src/sync/features/acceptance/transitions.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { IssueRecord, PersonChange, ThreatRecord } from "../../../src/state/index.js";
+import type { IssueRecord, PersonChange, ThreatRecord } from "../../../src/sync/schema.js";
 import {
   applyIssueSeen,
   personChange,

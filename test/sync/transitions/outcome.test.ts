@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { QueueEntry, ThreatRecord } from "../../../src/state/index.js";
+import type { QueueEntry, ThreatRecord } from "../../../src/sync/schema.js";
 import {
   attemptFailed,
   backedOff,

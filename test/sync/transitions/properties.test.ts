@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { PersonChange, QueueEntry, ThreatRecord } from "../../../src/state/index.js";
+import type { PersonChange, QueueEntry, ThreatRecord } from "../../../src/sync/schema.js";
 import { withoutPending, withWork } from "../../../src/sync/transitions/due-work.js";
 import { personChange } from "../../../src/sync/transitions/issue-seen.js";
 import { applyThreatVersion, type ThreatVersion } from "../../../src/sync/transitions/threat-version.js";

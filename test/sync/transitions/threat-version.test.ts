@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AssetRecord, ThreatRecord } from "../../../src/state/index.js";
+import type { AssetRecord, ThreatRecord } from "../../../src/sync/schema.js";
 import {
   applyAssetVersion,
   applyThreatVersion,

@@ -1,4 +1,4 @@
-import type { PersonChange } from "../../../state/index.js";
+import type { PersonChange } from "../../schema.js";
 import type { FeatureAction } from "../../plan/plan.js";
 
 /** A risk acceptance's steps, through the core's kind `feature`, each a decider's answer. */

@@ -1,4 +1,4 @@
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import { acceptanceDue, acceptanceNextAt } from "./transitions.js";
 import { acceptancePolicyOf } from "./policy.js";
 import type { FeatureClock, FeatureContext } from "../types.js";

@@ -1,4 +1,4 @@
-import type { IssueRecord, PersonChange } from "../../../state/index.js";
+import type { IssueRecord, PersonChange } from "../../schema.js";
 import type { Action, Decider, PlanInput } from "../../plan/plan.js";
 import { acceptanceDue } from "./transitions.js";
 import { acceptanceOf, acceptanceSoughtOf } from "./slice.js";

@@ -3,7 +3,7 @@ import { compileNote } from "../../../config/templates.js";
 import { acceptanceNoteScope } from "../../../config/template-scopes.js";
 import type { Config } from "../../../config/index.js";
 import { parseDuration } from "../../../shared/duration.js";
-import type { PersonChange } from "../../../state/index.js";
+import type { PersonChange } from "../../schema.js";
 
 /** The `acceptance` settings as the planner and the action modules use them (durations in ms). */
 export interface AcceptancePolicy {

@@ -1,5 +1,5 @@
 import { endOfTypedDay } from "../../../shared/duration.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import { acceptanceOf, withAcceptance, type Acceptance } from "./slice.js";
 
 /** Pure transitions of a risk acceptance (contract, "Risk acceptance"). */

@@ -1,5 +1,5 @@
 import type { GitHubGateway } from "../../../github/index.js";
-import type { Intent } from "../../../state/index.js";
+import type { Intent } from "../../schema.js";
 import { QueueClass, type ActionModule, type Settlement } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { commentBody, lastShown, shownHash } from "./analyst.js";

@@ -1,5 +1,5 @@
 import type { Config } from "../../../config/index.js";
-import type { Intent } from "../../../state/index.js";
+import type { Intent } from "../../schema.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import { threatGone } from "../../transitions/outcome.js";
 import type {

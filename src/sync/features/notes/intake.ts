@@ -1,6 +1,6 @@
 import type { IssueSnapshot, RepoCommentSnapshot } from "../../../github/index.js";
 import type { Threat } from "../../../platform/index.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import { issueKey } from "../../records/threat-index.js";
 import { noteDue } from "./plan.js";
 import { analystOnVersion } from "./to-github.js";

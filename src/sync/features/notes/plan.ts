@@ -1,7 +1,7 @@
 import type { NotesConfig, NoteSectionScope } from "../../../config/notes.js";
 import { compileTemplate } from "../../../config/templates.js";
 import { utcDay } from "../../../shared/duration.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { addPending, notesData, notesRun, sayOnce } from "./runtime.js";
 import { defaultBody, renderSection, sectionHash, utcMinute } from "./section.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import { sliceOf, withSlice } from "../types.js";
 import { compareIso } from "../../../shared/iso-time.js";
 

@@ -1,7 +1,7 @@
 import type { NotesConfig } from "../../../config/notes.js";
 import type { IssueSnapshot } from "../../../github/index.js";
 import { markerFor } from "../../../shared/index.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import type { Rendering, FeatureContext } from "../types.js";
 import { analystText, cutText, shownHash, textHash, withBodyNote } from "./analyst.js";

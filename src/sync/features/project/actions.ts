@@ -1,5 +1,5 @@
 import type { ProjectFieldChange } from "../../../github/projects.js";
-import type { Intent } from "../../../state/index.js";
+import type { Intent } from "../../schema.js";
 import { QueueClass, type ActionModule, type SendIo, type Settlement } from "../../actions/types.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { subjectKind } from "../../records/subject.js";

@@ -1,4 +1,4 @@
-import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
+import type { GroupRecord, ThreatRecord } from "../../schema.js";
 import type { Settlement } from "../../actions/types.js";
 import { subjectKind } from "../../records/subject.js";
 import { sliceOf, withSlice } from "../types.js";

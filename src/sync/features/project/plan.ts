@@ -1,4 +1,4 @@
-import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
+import type { GroupRecord, ThreatRecord } from "../../schema.js";
 import type { FeatureAction } from "../../plan/plan.js";
 import { sliceOf } from "../types.js";
 import { decodeGroupSlice, decodeSlice, FEATURE, issueKey, valueHash, type ProjectSlice } from "./slice.js";

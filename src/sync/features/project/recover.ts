@@ -1,4 +1,4 @@
-import type { Intent } from "../../../state/index.js";
+import type { Intent } from "../../schema.js";
 import { intentSubject } from "../../records/subject.js";
 import { groupItemChanged, threatItemChanged } from "./item-change.js";
 import { runtimeFor } from "./runtime.js";

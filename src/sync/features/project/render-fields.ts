@@ -1,6 +1,6 @@
 import { compileTemplates } from "../../../config/index.js";
 import { fitsGroupIssue, fitsThreatIssue, groupFieldScope } from "../../../config/project.js";
-import type { GroupRecord, ThreatRecord } from "../../../state/index.js";
+import type { GroupRecord, ThreatRecord } from "../../schema.js";
 import { escapePlainText } from "../../render/escape.js";
 import { titleScope } from "../../render/template-scope.js";
 import type { AssetView, ThreatView } from "../../render/index.js";

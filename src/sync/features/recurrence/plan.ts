@@ -1,4 +1,4 @@
-import type { IssueRecord } from "../../../state/index.js";
+import type { IssueRecord } from "../../schema.js";
 import { newIssue, type Action, type Decider, type PlanInput } from "../../plan/plan.js";
 import { desiredIssueState } from "../../plan/policy.js";
 import type { Rendering } from "../types.js";

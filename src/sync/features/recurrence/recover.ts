@@ -1,4 +1,4 @@
-import type { Intent } from "../../../state/index.js";
+import type { Intent } from "../../schema.js";
 import { issueRecord } from "../../transitions/issue-record.js";
 import { recurred } from "./transitions.js";
 import type { FeatureContext } from "../types.js";

@@ -1,4 +1,4 @@
-import type { IssueRecord, ThreatRecord } from "../../../state/index.js";
+import type { IssueRecord, ThreatRecord } from "../../schema.js";
 import { withAcceptance } from "../acceptance/slice.js";
 import { recurrenceOf, withRecurrence } from "./slice.js";
 

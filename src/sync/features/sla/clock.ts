@@ -1,4 +1,4 @@
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import type { FeatureClock } from "../types.js";
 import { dueMs } from "./transitions.js";

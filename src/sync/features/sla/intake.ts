@@ -2,7 +2,7 @@ import type { Config } from "../../../config/index.js";
 import type { Threat } from "../../../platform/index.js";
 import { parseDuration } from "../../../shared/duration.js";
 import { SEVERITIES } from "../../../shared/severity.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import { slaBreachRemoved, withSla } from "./transitions.js";
 import { slaOf } from "./slice.js";
 import type { IssueSnapshot } from "../../../github/index.js";

@@ -1,4 +1,4 @@
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import type { CreateAttributes, FeatureAction } from "../../plan/plan.js";
 import { breachDue, weeklyMilestone } from "./transitions.js";
 import { slaOf } from "./slice.js";

@@ -1,5 +1,5 @@
 import { DAY_MS, utcDay } from "../../../shared/duration.js";
-import type { ThreatRecord } from "../../../state/index.js";
+import type { ThreatRecord } from "../../schema.js";
 import type { FeatureIssueScopes } from "../../../config/template-scopes.js";
 import { slaSinceLine } from "../../../shared/index.js";
 import type { FeatureShown } from "../../render/index.js";

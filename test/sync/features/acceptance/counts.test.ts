@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 import { acceptanceCounts, acceptanceLines } from "../../../../src/sync/features/acceptance/status.js";
 import { acceptance } from "../../../../src/sync/features/acceptance/index.js";
 import { featured } from "../../feature-fields.js";

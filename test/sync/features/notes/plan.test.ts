@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RepoCommentSnapshot } from "../../../../src/github/index.js";
 import { NotesConfig } from "../../../../src/config/notes.js";
 import { ConfigSchema } from "../../../../src/config/index.js";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 import { isPersonComment } from "../../../../src/sync/features/notes/intake.js";
 import { desiredSection, noteDue, sectionScope } from "../../../../src/sync/features/notes/plan.js";
 import { sectionHash } from "../../../../src/sync/features/notes/section.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NotesConfig } from "../../../../src/config/notes.js";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 import {
   analystText,
   commentBody,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigSchema } from "../../../../src/config/index.js";
 import type { Threat } from "../../../../src/platform/index.js";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 import type { SendIo } from "../../../../src/sync/actions/types.js";
 import { notes } from "../../../../src/sync/features/notes/index.js";
 import { noteDue } from "../../../../src/sync/features/notes/plan.js";

@@ -7,7 +7,7 @@ import {
 } from "../../../../src/sync/features/project/slice.js";
 import { groupItemChanged } from "../../../../src/sync/features/project/item-change.js";
 import { sliceOf, withSlice } from "../../../../src/sync/features/types.js";
-import { emptyState, GroupRecord, State } from "../../../../src/state/index.js";
+import { emptyState, GroupRecord, State } from "../../../../src/sync/schema.js";
 import { ProjectConfig } from "../../../../src/config/project.js";
 
 const G = "group:asset:a1";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { planProjectWrites } from "../../../../src/sync/features/project/plan.js";
 import { encodeSlice, valueHash } from "../../../../src/sync/features/project/slice.js";
 import { withSlice } from "../../../../src/sync/features/types.js";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 
 const T = "00000000-0000-4000-8000-000000000001";
 const base: ThreatRecord = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GitHubWorkflow, Milestone } from "../../../../src/github/index.js";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 import { MilestoneBook } from "../../../../src/github/milestone-book.js";
 import { sla } from "../../../../src/sync/features/sla/index.js";
 import type { SlaBreach, SlaMilestone } from "../../../../src/sync/features/sla/plan.js";

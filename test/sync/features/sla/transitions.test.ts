@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../../../src/shared/duration.js";
-import type { ThreatRecord } from "../../../../src/state/index.js";
+import type { ThreatRecord } from "../../../../src/sync/schema.js";
 import {
   breachDue,
   slaBreachAdded,
