@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/index.js";
+import { sqlite } from "../../src/state/sqlite.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { REPO, startWorld, type World } from "./world.js";
 
@@ -36,7 +38,7 @@ describe("the stored state (end to end)", () => {
     expect(world.gh.counters().notModified).toBeGreaterThan(github.notModified);
   }, 120_000);
 
-  it("the first sync of a new state writes the saved cursors at state.path and the database beside it (docs/operations.md)", async () => {
+  it("the first sync of a new state writes the saved cursors at state.path and the database beside it, which docs/operations.md's read-only queries read (docs/operations.md)", async () => {
     world = await startWorld({ threats: 6 });
     expect(existsSync(world.statePath)).toBe(false);
     expect((await world.run(["sync", "-c", world.configPath])).code).toBe(0);
@@ -47,5 +49,32 @@ describe("the stored state (end to end)", () => {
     const mapped = [...stateFromStore(store).threats.entries()].filter(([, t]) => t.issue !== undefined);
     await store.close();
     expect(mapped.length).toBe(world.gh.issues(REPO).length);
+
+    // Every statement of the page's "Read-only queries" block runs on this file, read-only, as an
+    // operator would run it; the first counts the issues GitHub holds.
+    const queries = await operationsQueries();
+    expect(queries.length).toBeGreaterThanOrEqual(5);
+    const { DatabaseSync } = sqlite();
+    const db = new DatabaseSync(world.statePath.replace(/\.json$/, ".db"), { readOnly: true });
+    try {
+      const results = queries.map((sql) => db.prepare(sql).all());
+      const byRepo = results[0] as Array<{ issues: number }>;
+      expect(byRepo.reduce((n, row) => n + row.issues, 0)).toBe(mapped.length);
+    } finally {
+      db.close();
+    }
   }, 60_000);
 });
+
+/** The statements of docs/operations.md's sql block (comment lines dropped), in order. */
+async function operationsQueries(): Promise<string[]> {
+  const page = await readFile(new URL("../../docs/operations.md", import.meta.url), "utf8");
+  const block = /### Read-only queries[\s\S]*?```sql\n([\s\S]*?)```/.exec(page)?.[1] ?? "";
+  return block
+    .split("\n")
+    .filter((line) => !line.trimStart().startsWith("--"))
+    .join("\n")
+    .split(";")
+    .map((sql) => sql.trim())
+    .filter((sql) => sql !== "");
+}

@@ -27,7 +27,7 @@ export async function postStepComment(
   return { posted: true };
 }
 
-/** The step comment's intent: the shape earlier versions journaled for these comments, unchanged. */
+/** The step comment's intent: a `comment` intent naming its step, which recovery finds by its key. */
 export function stepCommentIntent(action: StepComment, step: "accept" | "warn" | "recur"): IntentSpec {
   return {
     fields: {

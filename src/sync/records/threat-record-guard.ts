@@ -2,9 +2,9 @@ import { everyKeyOf } from "../../shared/index.js";
 import { ThreatRecord, type IssueRecord } from "../schema.js";
 
 /**
- * A stored threat record, checked with plain type checks: a zod parse of every row doubled the
- * load at 100,000 threats (src/state/README-store.md, "Compact encoding"). A row these checks do
- * not accept is parsed with the schema (which also applies its defaults, or refuses it).
+ * A stored threat record, checked with plain type checks: the engine reads rows in bulk (a stream's
+ * pages, `status`, a backfill) and a zod parse of each costs more than the read. A row these checks
+ * do not accept is parsed with the schema (which also applies its defaults, or refuses it).
  */
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
