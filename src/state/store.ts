@@ -2,11 +2,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Low, type Adapter } from "lowdb";
-import type { Logger } from "../observability/index.js";
 import { isRecord } from "../shared/json.js";
-import { removeLegacyJournals } from "../state-import/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { openDatabase, type Db, type Json } from "./database.js";
+import { memoryDatabase, openDatabase, type Db, type Json } from "./database.js";
 import { errnoCode, StateError } from "./errors.js";
 import { ThreatQueries } from "./threat-queries.js";
 
@@ -59,7 +57,7 @@ class CursorFile implements Adapter<CursorDocument> {
       const hint = `restore it from a backup, or move it aside (the next sync then reads the streams again from their start, which duplicates nothing)`;
       throw new StateError("state_corrupt", `${file} is not valid JSON: ${hint}`, { cause, file });
     }
-    // Another document here (the store before this one, kept as .bak once imported): not ours.
+    // Another document here (the previous store's snapshot, until its import replaces it): not ours.
     if (!isRecord(doc) || doc["format"] !== FORMAT || !isRecord(doc["values"])) return null;
     this.found = true;
     return doc as CursorDocument;
@@ -76,40 +74,36 @@ export function databasePathOf(path: string): string {
 }
 
 /**
- * Opens the state at `path`; the caller holds the lock (acquireLock) unless it reads only. `readOnly`
- * (for `status` and dry-runs beside a running daemon) opens the database read-only and imports a
- * state not imported yet in memory only: it writes nothing.
+ * Opens the state at `path`: its database, or a new empty one. The caller holds the lock
+ * (acquireLock) unless it reads only: `readOnly` (for `status` and dry-runs beside a running
+ * daemon) opens the database read-only, writes nothing, and reads no database as an empty one in
+ * memory; `database` is one to read instead of the file's (an import held in memory).
  */
 export async function openStateStore(
   path: string,
-  opts: { logger?: Logger; readOnly?: boolean } = {},
+  opts: { readOnly?: boolean; database?: Db } = {},
 ): Promise<StateStore> {
   const dbPath = databasePathOf(path);
   const readOnly = opts.readOnly === true;
   if (!readOnly) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const existed = existsSync(dbPath);
-  const { db, imported } = await openDatabase(path, dbPath, {
-    readOnly,
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
+  const existed = opts.database !== undefined || existsSync(dbPath);
+  const db =
+    opts.database ?? (existed || !readOnly ? openDatabase(dbPath, readOnly) : await memoryDatabase());
   const file = new CursorFile(path);
   const doc = new Low<CursorDocument>(file, { format: FORMAT, version: 1, values: {} });
   // Cursors without the rows they cover (the database was deleted) would skip what those rows
   // held: the streams start again from the beginning instead.
-  if (existed || imported) await doc.read();
+  if (existed) await doc.read();
   const cursors = { ...doc.data.values };
-  // The cursors an import brought, when the document was not written yet (a crash in between).
-  for (const key of file.found ? [] : CURSOR_KEYS) {
-    const value = db.getMeta(key);
-    if (value !== undefined) cursors[key] = value;
-  }
-  const store = new Store(path, existed || imported, db, doc, cursors, readOnly);
-  if (imported && !readOnly) {
+  // Cursors the database holds while no document does (an import writes them with the rows they
+  // cover): the document takes them, then the database's copies go.
+  const moved = file.found ? [] : [...CURSOR_KEYS].filter((key) => db.getMeta(key) !== undefined);
+  for (const key of moved) cursors[key] = db.getMeta(key) ?? null;
+  const store = new Store(path, existed, db, doc, cursors, readOnly);
+  if (moved.length > 0 && !readOnly) {
     await store.writeCursors({ ...cursors });
-    // From here on the document holds them (the database's copies were the import's, for a crash before).
-    for (const key of CURSOR_KEYS) db.rows("meta").delete(key);
+    for (const key of moved) db.rows("meta").delete(key);
     db.commit();
-    await removeLegacyJournals(path);
   }
   return store;
 }
