@@ -3,7 +3,7 @@ import { rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../observability/index.js";
 import { syncDirectory } from "../state/atomic-write.js";
-import { memoryDatabase, openDatabase, type Db, type Json } from "../state/database.js";
+import { openDatabase, type Db, type Json } from "../state/database.js";
 import { databasePathOf, openStateStore, type StateStore } from "../state/store.js";
 import { importLegacyState, removeLegacyJournals, type ImportTarget } from "./legacy-import.js";
 import { journalsOf } from "./journal.js";
@@ -24,10 +24,15 @@ export async function openStateImporting(
     await importIntoDatabase(path, opts.logger);
     return openStateStore(path);
   }
-  let imported = false;
-  const database = await memoryDatabase(async (db) => {
-    imported = await importLegacyState(path, importTarget(db), { readOnly: true });
-  });
+  const database = openDatabase(":memory:", false);
+  let imported: boolean;
+  try {
+    imported = await importLegacyState(path, importTarget(database), { readOnly: true });
+    database.commit();
+  } catch (err) {
+    database.close();
+    throw err;
+  }
   if (imported) return openStateStore(path, { readOnly: true, database });
   database.close();
   return openStateStore(path, { readOnly: true });

@@ -340,24 +340,7 @@ function connect(file: string, readOnly: boolean): Database {
   return database;
 }
 
-/** Opens the database at `file`; opened to write, it is created (with its layout) when there is none. */
+/** Opens the database at `file`, created with its layout when opened to write (`":memory:"`: none on disk). */
 export function openDatabase(file: string, readOnly: boolean): Db {
   return new Db(connect(file, readOnly), readOnly);
-}
-
-/**
- * A database held in memory (nothing on disk): `fill` writes into its transaction, committed here,
- * then it is read as a file opened read-only is (a dry-run's changes kept beside its rows).
- */
-export async function memoryDatabase(fill: (db: Db) => Promise<void> = async () => {}): Promise<Db> {
-  const memory = connect(":memory:", false);
-  const db = new Db(memory, false);
-  try {
-    await fill(db);
-    db.commit();
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  return new Db(memory, true);
 }

@@ -4,18 +4,14 @@ import { dirname } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { isRecord } from "../shared/json.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { memoryDatabase, openDatabase, type Db, type Json } from "./database.js";
+import { openDatabase, type Db, type Json } from "./database.js";
 import { errnoCode, StateError } from "./errors.js";
 import { ThreatQueries } from "./threat-queries.js";
 
 /**
- * The connector's state (src/state/README-store.md): keyed collections of rows in SQLite
- * (`<state>.db`, beside `state.path`) and the saved cursors in a JSON document at `state.path`.
- *
- * Changes are made at once inside an open transaction of the database (reads see them); `commit()`
- * ends that transaction (WAL, synchronous=FULL: durable when it returns), then writes the document
- * if a cursor changed. A crash before the commit returns loses the transaction, never part of it;
- * a crash between the two re-reads pages from the older cursors (delivery is at-least-once).
+ * The connector's state: keyed collections of rows in SQLite (`<state>.db`, beside `state.path`)
+ * and the saved cursors in a JSON document at `state.path` (src/state/README-store.md: what is
+ * written when, and what a crash keeps).
  */
 export type StateStore = Store;
 
@@ -24,23 +20,15 @@ export type StateStore = Store;
  * Every other meta value (the queue's sequence, the render key, the features' own values…) is a
  * row of the database's `meta` table, committed with the rows it goes with.
  */
-const CURSOR_KEYS: ReadonlySet<string> = new Set([
-  "cursors",
-  "cursorRefused",
-  "githubSince",
-  "etags",
-  "lastCycle",
-  "platformNotBefore",
-]);
+const CURSOR_KEYS: ReadonlySet<string> = new Set(
+  "cursors cursorRefused githubSince etags lastCycle platformNotBefore".split(" "),
+);
 
 const FORMAT = "threatbridge-cursors";
 type CursorDocument = { format: typeof FORMAT; version: 1; values: Record<string, Json> };
 
 /** The document at `state.path` (lowdb), indented for a person to read, written atomically with mode 0600. */
 class CursorFile implements Adapter<CursorDocument> {
-  /** Whether the last read found a document of this format. */
-  found = false;
-
   constructor(private readonly path: string) {}
 
   async read(): Promise<CursorDocument | null> {
@@ -59,7 +47,6 @@ class CursorFile implements Adapter<CursorDocument> {
     }
     // Another document here (the previous store's snapshot, until its import replaces it): not ours.
     if (!isRecord(doc) || doc["format"] !== FORMAT || !isRecord(doc["values"])) return null;
-    this.found = true;
     return doc as CursorDocument;
   }
 
@@ -76,8 +63,8 @@ export function databasePathOf(path: string): string {
 /**
  * Opens the state at `path`: its database, or a new empty one. The caller holds the lock
  * (acquireLock) unless it reads only: `readOnly` (for `status` and dry-runs beside a running
- * daemon) opens the database read-only, writes nothing, and reads no database as an empty one in
- * memory; `database` is one to read instead of the file's (an import held in memory).
+ * daemon) opens the database read-only and writes nothing (no database: an empty one in memory);
+ * `database` is one to read instead of the file's (an import held in memory).
  */
 export async function openStateStore(
   path: string,
@@ -87,17 +74,16 @@ export async function openStateStore(
   const readOnly = opts.readOnly === true;
   if (!readOnly) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const existed = opts.database !== undefined || existsSync(dbPath);
-  const db =
-    opts.database ?? (existed || !readOnly ? openDatabase(dbPath, readOnly) : await memoryDatabase());
-  const file = new CursorFile(path);
-  const doc = new Low<CursorDocument>(file, { format: FORMAT, version: 1, values: {} });
+  const db = opts.database ?? openDatabase(existed || !readOnly ? dbPath : ":memory:", readOnly && existed);
+  const none: CursorDocument = { format: FORMAT, version: 1, values: {} };
+  const doc = new Low<CursorDocument>(new CursorFile(path), none);
   // Cursors without the rows they cover (the database was deleted) would skip what those rows
   // held: the streams start again from the beginning instead.
   if (existed) await doc.read();
   const cursors = { ...doc.data.values };
-  // Cursors the database holds while no document does (an import writes them with the rows they
-  // cover): the document takes them, then the database's copies go.
-  const moved = file.found ? [] : [...CURSOR_KEYS].filter((key) => db.getMeta(key) !== undefined);
+  // Cursors the database holds while no document does (`doc.data` is still `none`; an import
+  // writes them with the rows they cover): the document takes them, then the database's copies go.
+  const moved = doc.data !== none ? [] : [...CURSOR_KEYS].filter((key) => db.getMeta(key) !== undefined);
   for (const key of moved) cursors[key] = db.getMeta(key) ?? null;
   const store = new Store(path, existed, db, doc, cursors, readOnly);
   if (moved.length > 0 && !readOnly) {
@@ -113,7 +99,6 @@ class Store {
   private tail: Promise<void> = Promise.resolve();
   private closed = false;
   private queries: ThreatQueries | undefined;
-  /** Whether a cursor changed since the last commit. */
   private cursorsChanged = false;
 
   constructor(
@@ -161,10 +146,11 @@ class Store {
   }
 
   /**
-   * Makes every change since the last commit durable (one transaction), then the document. With
-   * nothing changed it writes nothing, and resolves once earlier commits are done. After a failed
-   * commit the store refuses every later one (`state_write_failed`): the process should exit;
-   * reopening finds the last durable commit.
+   * Makes every change since the last commit durable (one transaction), then the document (a crash
+   * between the two re-reads pages from the older cursors: delivery is at-least-once). With nothing
+   * changed it writes nothing, and resolves once earlier commits are done. After a failed commit
+   * the store refuses every later one (`state_write_failed`): the process should exit; reopening
+   * finds the last durable commit.
    */
   commit(): Promise<void> {
     if (this.failed !== null) return Promise.reject(writeFailed(this.path, this.failed));
@@ -198,8 +184,6 @@ class Store {
 function writeFailed(path: string, cause: unknown): StateError {
   const why = cause instanceof Error ? cause.message : String(cause);
   const hint = "the last committed state is intact: fix the cause (disk full? permissions?) and start again";
-  return new StateError("state_write_failed", `could not write the state at ${path}: ${why}; ${hint}`, {
-    cause,
-    file: path,
-  });
+  const message = `could not write the state at ${path}: ${why}; ${hint}`;
+  return new StateError("state_write_failed", message, { cause, file: path });
 }
