@@ -44,8 +44,7 @@ export async function syncDirectory(dir: string): Promise<void> {
     await handle.sync();
   } catch (err) {
     // Some platforms and file systems cannot open or fsync a directory; the rename is done anyway.
-    const code = errnoCode(err);
-    if (code !== "EISDIR" && code !== "EPERM" && code !== "EINVAL" && code !== "EACCES") throw err;
+    if (!["EISDIR", "EPERM", "EINVAL", "EACCES"].includes(errnoCode(err) ?? "")) throw err;
   } finally {
     await handle?.close();
   }

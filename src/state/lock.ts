@@ -4,8 +4,8 @@ import { link, mkdir, open, rename, rm, unlink, writeFile } from "node:fs/promis
 import { basename, dirname } from "node:path";
 import { realSleep, type Sleep } from "../shared/clock.js";
 import { removeStaleTemps, tempPathFor } from "./atomic-write.js";
-import { LockHeldError, StateError, errnoCode } from "./errors.js";
-import { judge, LEASE_MS, ownProcStart, pidExists, readLock } from "./lock-judge.js";
+import { StateError, errnoCode } from "./errors.js";
+import { judge, LEASE_MS, LockHeldError, ownProcStart, pidExists, readLock } from "./lock-judge.js";
 import { readText, RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
 
 /**
@@ -143,10 +143,8 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
   } catch (err) {
     if (err instanceof StateError) throw err;
     const detail = `${err instanceof Error ? err.message : String(err)}${errnoCode(err) === "EACCES" ? "; check the directory's permissions" : ""}`;
-    throw new StateError("state_lock_failed", `cannot take the lock ${lockPath} (${detail})`, {
-      cause: err,
-      file: lockPath,
-    });
+    const message = `cannot take the lock ${lockPath} (${detail})`;
+    throw new StateError("state_lock_failed", message, { cause: err, file: lockPath });
   }
   const why = `it kept changing while other processes started; if none runs, delete ${lockPath} and ${lockPath}.takeover`;
   throw new StateError("state_lock_failed", `cannot take the lock ${lockPath}: ${why}`, { file: lockPath });
