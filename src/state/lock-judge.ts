@@ -146,15 +146,12 @@ export type LockView =
   | { held: true; damaged: true; lastSeen: string };
 
 /** Reads the lock of the state file at `statePath` and judges it as a start would; changes nothing. */
-export async function inspectLock(
-  statePath: string,
-  opts: { now?: () => number; identity?: LockIdentity } = {},
-): Promise<LockView> {
+export async function inspectLock(statePath: string, opts: { now?: () => number } = {}): Promise<LockView> {
   const file = await readLock(`${statePath}.lock`);
   if (file === null) return { held: false };
   if (file.info === null)
     return { held: true, damaged: true, lastSeen: new Date(file.mtimeMs).toISOString() };
   const { pid, hostname, startedAt, renewedAt } = file.info;
-  const alive = (await judge(file, opts.identity ?? thisProcess(), (opts.now ?? Date.now)())) === "live";
+  const alive = (await judge(file, thisProcess(), (opts.now ?? Date.now)())) === "live";
   return { held: true, pid, hostname, since: startedAt, lastSeen: renewedAt ?? startedAt, alive };
 }

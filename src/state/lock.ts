@@ -122,8 +122,7 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
       await step("acquire:create");
       if (await createExclusive(lockPath, text(info), step)) {
         // What failed or killed starters left (best effort).
-        const name = basename(statePath);
-        const names = [name, `${name}.lock`, `${name}.lock.takeover`];
+        const names = ["", ".lock", ".lock.takeover"].map((suffix) => `${basename(statePath)}${suffix}`);
         await removeStaleTemps(dirname(lockPath), names, now(), pidExists).catch(() => []);
         return new Lock(site, info, opts.timer, opts.onLost);
       }
