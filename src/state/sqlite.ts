@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
 import type * as NodeSqlite from "node:sqlite";
 
-/** Node's built-in SQLite module (`node:sqlite`), as this file loads it. */
-export type Sqlite = typeof NodeSqlite;
+type Sqlite = typeof NodeSqlite;
 export type Database = NodeSqlite.DatabaseSync;
 export type Statement = NodeSqlite.StatementSync;
 
