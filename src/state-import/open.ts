@@ -1,10 +1,7 @@
 import { existsSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
 import type { Logger } from "../observability/index.js";
-import { syncDirectory } from "../state/atomic-write.js";
 import { openDatabase, type Db, type Json } from "../state/database.js";
-import { databasePathOf, openStateStore, type StateStore } from "../state/store.js";
+import { createDatabase, databasePathOf, openStateStore, type StateStore } from "../state/store.js";
 import { importLegacyState, removeLegacyJournals, type ImportTarget } from "./legacy-import.js";
 import { journalsOf } from "./journal.js";
 import { legacyThreatRow } from "./legacy-rows.js";
@@ -39,37 +36,16 @@ export async function openStateImporting(
 }
 
 /**
- * Imports the old store at `path`, if there is one and no database yet, into `<db>.import`, renamed
- * into place once whole (a crash leaves no half database: the next open imports again); the
- * originals are kept as `.bak` and the journals deleted. Its cursors are in the database's meta
- * until openStateStore moves them into the document over the snapshot. Whether it imported.
+ * Imports the old store at `path`, if there is one and no database yet, into a new database made
+ * whole (createDatabase: a crash leaves none, and the next open imports again); the originals are
+ * kept as `.bak` and the journals deleted. Its cursors are in the database's meta until
+ * openStateStore moves them into the document over the snapshot. Whether it imported.
  */
 export async function importIntoDatabase(path: string, logger?: Logger): Promise<boolean> {
   const dbPath = databasePathOf(path);
   if (existsSync(dbPath) || (!existsSync(path) && (await journalsOf(path)).length === 0)) return false;
-  const draft = `${dbPath}.import`;
-  const removeDraft = async (): Promise<void> => {
-    for (const suffix of ["", "-wal", "-shm"]) await rm(`${draft}${suffix}`, { force: true });
-  };
-  await removeDraft();
-  const db = openDatabase(draft, false);
-  let imported: boolean;
-  try {
-    imported = await importLegacyState(path, importTarget(db), { readOnly: false });
-    db.commit();
-  } catch (err) {
-    // Refused or failed: nothing is left behind, the old files are as they were.
-    db.close();
-    await removeDraft();
-    throw err;
-  }
-  db.close();
-  if (!imported) {
-    await removeDraft();
-    return false;
-  }
-  await rename(draft, dbPath);
-  await syncDirectory(dirname(dbPath));
+  const fill = (db: Db): Promise<boolean> => importLegacyState(path, importTarget(db), { readOnly: false });
+  if (!(await createDatabase(dbPath, fill))) return false;
   await removeLegacyJournals(path);
   logger?.info(
     { path, database: dbPath },

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { isRecord } from "../shared/json.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { syncDirectory, writeFileAtomic } from "./atomic-write.js";
 import { openDatabase, type Db, type Json } from "./database.js";
 import { errnoCode, StateError } from "./errors.js";
 import { ThreatQueries } from "./threat-queries.js";
@@ -61,6 +61,29 @@ export function databasePathOf(path: string): string {
 }
 
 /**
+ * Makes a new database at `file` whole or not at all: its layout and what `fill` writes (one
+ * transaction) go into the draft `<file>.new`, renamed into place (a crash leaves no half
+ * database). Nothing is left when `fill` throws or answers false (nothing to write).
+ */
+export async function createDatabase(file: string, fill: (db: Db) => Promise<boolean>): Promise<boolean> {
+  const draft = `${file}.new`;
+  const drop = (): Promise<unknown> =>
+    Promise.all(["", "-wal", "-shm"].map((end) => rm(`${draft}${end}`, { force: true })));
+  await drop();
+  const db = openDatabase(draft, false);
+  let filled = false;
+  try {
+    filled = await fill(db);
+    db.commit();
+  } finally {
+    db.close();
+    if (!filled) await drop();
+  }
+  if (filled) await rename(draft, file).then(() => syncDirectory(dirname(file)));
+  return filled;
+}
+
+/**
  * Opens the state at `path`: its database, or a new empty one. The caller holds the lock
  * (acquireLock) unless it reads only: `readOnly` (for `status` and dry-runs beside a running
  * daemon) opens the database read-only and writes nothing (no database: an empty one in memory);
@@ -74,6 +97,7 @@ export async function openStateStore(
   const readOnly = opts.readOnly === true;
   if (!readOnly) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const existed = opts.database !== undefined || existsSync(dbPath);
+  if (!existed && !readOnly) await createDatabase(dbPath, () => Promise.resolve(true));
   const db = opts.database ?? openDatabase(existed || !readOnly ? dbPath : ":memory:", readOnly && existed);
   const none: CursorDocument = { format: FORMAT, version: 1, values: {} };
   const doc = new Low<CursorDocument>(new CursorFile(path), none);

@@ -153,14 +153,14 @@ describe("today's state files are imported once on first open", () => {
 });
 
 describe("a crash during the import, or between the import and the saved cursors' document", () => {
-  it("a crash mid-import leaves only the draft <db>.import, never a database: the next open imports again and removes it", async () => {
+  it("a crash mid-import leaves only the draft <db>.new, never a database: the next open imports again and removes it", async () => {
     const path = await fixtureCopy();
-    await writeFile(join(dir ?? "", "state.db.import"), "half a database");
-    await writeFile(join(dir ?? "", "state.db.import-wal"), "half a log");
+    await writeFile(join(dir ?? "", "state.db.new"), "half a database");
+    await writeFile(join(dir ?? "", "state.db.new-wal"), "half a log");
     const store = await openStateImporting(path);
     expectImported(store);
     await store.close();
-    expect((await readdir(dir ?? "")).filter((name) => name.includes(".import"))).toEqual([]);
+    expect((await readdir(dir ?? "")).filter((name) => name.includes(".new"))).toEqual([]);
   });
 
   it("a crash after the database is in place and before the document is written: the next open takes the cursors from the database, writes the document, and drops the database's copies", async () => {
