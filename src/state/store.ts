@@ -14,15 +14,14 @@ import { ThreatQueries } from "./threat-queries.js";
  * written when, and what a crash keeps).
  */
 export type StateStore = Store;
+type OpenOptions = { readOnly?: boolean; database?: Db };
 
 /**
  * The meta values kept in the document (what `rewind` edits), written after the rows they cover.
  * Every other meta value (the queue's sequence, the render key, the features' own values…) is a
  * row of the database's `meta` table, committed with the rows it goes with.
  */
-const CURSOR_KEYS: ReadonlySet<string> = new Set(
-  "cursors cursorRefused githubSince etags lastCycle platformNotBefore".split(" "),
-);
+const CURSOR_KEYS = new Set("cursors cursorRefused githubSince etags lastCycle platformNotBefore".split(" "));
 
 const FORMAT = "threatbridge-cursors";
 type CursorDocument = { format: typeof FORMAT; version: 1; values: Record<string, Json> };
@@ -62,8 +61,7 @@ export function databasePathOf(path: string): string {
 
 /**
  * Makes a new database at `file` whole or not at all: its layout and what `fill` writes (one
- * transaction) go into the draft `<file>.new`, renamed into place (a crash leaves no half
- * database). Nothing is left when `fill` throws or answers false (nothing to write).
+ * transaction) go into `<file>.new`, renamed into place; nothing is left if `fill` throws or answers false.
  */
 export async function createDatabase(file: string, fill: (db: Db) => Promise<boolean>): Promise<boolean> {
   const draft = `${file}.new`;
@@ -89,10 +87,7 @@ export async function createDatabase(file: string, fill: (db: Db) => Promise<boo
  * daemon) opens the database read-only and writes nothing (no database: an empty one in memory);
  * `database` is one to read instead of the file's (an import held in memory).
  */
-export async function openStateStore(
-  path: string,
-  opts: { readOnly?: boolean; database?: Db } = {},
-): Promise<StateStore> {
+export async function openStateStore(path: string, opts: OpenOptions = {}): Promise<StateStore> {
   const dbPath = databasePathOf(path);
   const readOnly = opts.readOnly === true;
   if (!readOnly) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -136,10 +131,7 @@ class Store {
     private readonly readOnly: boolean,
   ) {}
 
-  /**
-   * The questions the engine asks of every stored threat, in SQL over the rows' JSON; undefined
-   * while a read-only store holds changes to them in memory (a dry-run), which SQL would not see.
-   */
+  /** The engine's questions over every stored threat, in SQL; undefined while a dry-run holds changes SQL misses. */
   get threatQueries(): ThreatQueries | undefined {
     const rows = this.db.rows("threats");
     return rows.changedInMemory ? undefined : (this.queries ??= new ThreatQueries(rows));
@@ -171,10 +163,9 @@ class Store {
 
   /**
    * Makes every change since the last commit durable (one transaction), then the document (a crash
-   * between the two re-reads pages from the older cursors: delivery is at-least-once). With nothing
-   * changed it writes nothing, and resolves once earlier commits are done. After a failed commit
-   * the store refuses every later one (`state_write_failed`): the process should exit; reopening
-   * finds the last durable commit.
+   * between the two re-reads pages from older cursors: at-least-once). Nothing changed: nothing
+   * written, resolved once earlier commits are done. After a failed commit the store refuses every
+   * later one (`state_write_failed`): the process should exit; reopening finds the last durable one.
    */
   commit(): Promise<void> {
     if (this.failed !== null) return Promise.reject(writeFailed(this.path, this.failed));
