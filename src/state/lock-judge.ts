@@ -43,9 +43,7 @@ export class LockHeldError extends StateError {
       ? "stop that process first"
       : `${lease}this host cannot check whether it still runs: stop it there, or delete ${lockPath} if host ${holder.hostname} is gone`;
     super("state_locked", `${base}; ${next}`, { file: lockPath });
-    this.pid = holder.pid;
-    this.hostname = holder.hostname;
-    this.startedAt = holder.startedAt;
+    ({ pid: this.pid, hostname: this.hostname, startedAt: this.startedAt } = holder);
   }
 }
 

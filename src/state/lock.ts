@@ -39,15 +39,8 @@ interface AcquireLockOptions {
   identity?: LockIdentity & { procStart?: string | null };
 }
 
-/** The lock file and how its users act: shared by the starter and, once it won, the holder. */
-interface Site {
-  path: string;
-  self: LockIdentity;
-  now: () => number;
-  step: LockStep;
-  /** Waits for the guard's holder: a takeover or a renewal is a few file operations. */
-  pause: () => Promise<void>;
-}
+/** The lock file and how the starter and then the holder act (`pause`: a wait for the guard's holder). */
+type Site = { path: string; self: LockIdentity; now: () => number; step: LockStep; pause(): Promise<void> };
 
 /** Bounds the acquire loop (each turn wins, fails, or sees the lock change) and a stalled holder's waits. */
 const MAX_TRIES = 50;
@@ -153,7 +146,6 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
 export class Lock {
   readonly path: string;
   private mine: string;
-  /** When the lock file last got this holder's sign of life. */
   private renewedAtMs: number;
   private released = false;
   /** True once a renewal found the lock taken over (this process stalled past its lease). */
@@ -180,10 +172,7 @@ export class Lock {
     process.on("exit", this.onExit);
     const repeat =
       timer?.repeat ??
-      ((ms: number, fn: () => void) => {
-        const handle = setInterval(fn, ms).unref();
-        return () => clearInterval(handle);
-      });
+      ((ms: number, fn: () => void) => clearInterval.bind(null, setInterval(fn, ms).unref()));
     // A failed renewal (an I/O error) is tried again at the next tick: the lease has room for a few.
     this.stopTimer = repeat(RENEW_EVERY_MS, () => void this.renew().catch(() => undefined));
   }

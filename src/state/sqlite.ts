@@ -10,11 +10,10 @@ let loaded: Sqlite | undefined;
 /**
  * `node:sqlite`, loaded on first use. This is the only place the project loads it.
  *
- * Node 22 prints an ExperimentalWarning ("SQLite is an experimental feature…") the first time the
- * module loads (later releases may not). The CLI's stderr carries JSON log lines only, so that one
- * warning is dropped: `process.emitWarning` is wrapped for the duration of the load alone, and
- * drops exactly a warning of type ExperimentalWarning whose message starts with "SQLite", in the form
- * Node 22 emits it (`emitWarning(message, type)`); any other warning, then or later, is emitted as before.
+ * Node 22 prints an ExperimentalWarning ("SQLite is an experimental feature…") when it loads; the
+ * CLI's stderr carries JSON log lines only, so `process.emitWarning` is wrapped for the load alone
+ * and drops exactly that one (`emitWarning("SQLite…", "ExperimentalWarning")`, as Node 22 emits
+ * it); any other warning, then or later, is emitted as before.
  */
 export function sqlite(): Sqlite {
   if (loaded !== undefined) return loaded;
