@@ -1,5 +1,6 @@
 import type { Logger } from "../observability/index.js";
-import { openStateStore, type StateStore } from "../state/index.js";
+import type { StateStore } from "../state/index.js";
+import { openStateImporting } from "../state-import/index.js";
 import { persistTo, stateFromStore } from "../sync/records/stored-state.js";
 import type { EngineState } from "../sync/records/threat-records.js";
 import type { StateCommit } from "../sync/records/state-changes.js";
@@ -30,7 +31,7 @@ export function freezeFromEnv(env: Record<string, string | undefined>): boolean 
 }
 
 export async function openEngineState(path: string, opts: OpenEngineStateOptions = {}): Promise<OpenedState> {
-  const store: StateStore = await openStateStore(path, {
+  const store: StateStore = await openStateImporting(path, {
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
   });

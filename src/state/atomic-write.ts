@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { errnoCode } from "./errors.js";
 
@@ -9,14 +9,13 @@ export function tempPathFor(path: string): string {
 }
 
 /**
- * Replaces `path` with `content` so that a crash at any moment leaves either the old file or the
- * new one, never a mix: write a private temp file, fsync it, rename it over the target, fsync the
- * directory so the rename itself survives a power loss. The result always has mode 0600, whatever
- * the umask or the old file's mode (it may hold tokens' effects and issue mappings).
+ * Replaces `path` (its directory exists) with `content` so that a crash at any moment leaves the
+ * old file or the new one, never a mix: write a private temp file, fsync it, rename it over the
+ * target, fsync the directory so the rename survives a power loss. The result always has mode
+ * 0600, whatever the umask or the old file's mode (it may hold tokens' effects and issue mappings).
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = tempPathFor(path);
   const handle = await open(tmp, "wx", 0o600);
   try {
@@ -44,8 +43,7 @@ export async function syncDirectory(dir: string): Promise<void> {
     await handle.sync();
   } catch (err) {
     // Some platforms and file systems cannot open or fsync a directory; the rename is done anyway.
-    const code = errnoCode(err);
-    if (code !== "EISDIR" && code !== "EPERM" && code !== "EINVAL" && code !== "EACCES") throw err;
+    if (!["EISDIR", "EPERM", "EINVAL", "EACCES"].includes(errnoCode(err) ?? "")) throw err;
   } finally {
     await handle?.close();
   }

@@ -1,9 +1,3 @@
-import { existsSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
-import type { Logger } from "../observability/index.js";
-import { importLegacyState, legacyThreatRow, type ImportTarget } from "../state-import/index.js";
-import { syncDirectory } from "./atomic-write.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
 import { FROM_VERSION_1, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
@@ -346,64 +340,7 @@ function connect(file: string, readOnly: boolean): Database {
   return database;
 }
 
-/** The database as the import writes into it: its threat rows given today's shape (state-import/legacy-rows.ts). */
-function importTarget(db: Db): ImportTarget {
-  return {
-    rows: (collection) => {
-      const rows = db.rows(collection);
-      if (collection !== "threats") return { set: (key, value) => rows.set(key, value as Json) };
-      return { set: (key, value) => rows.set(key, legacyThreatRow(value as Json)) };
-    },
-    setMeta: (key, value) => db.setMeta(key, value as Json),
-    begin: () => db.begin(),
-  };
-}
-
-/**
- * Opens the database at `dbPath`. A state of the store before this one at `path` (its snapshot
- * and journals) is imported first, once (state-import/): into a new file, renamed into place when
- * whole, the originals kept as `.bak`. Read-only, a state not imported yet is imported in memory.
- */
-export async function openDatabase(
-  path: string,
-  dbPath: string,
-  opts: { readOnly: boolean; logger?: Logger },
-): Promise<{ db: Db; imported: boolean }> {
-  if (existsSync(dbPath))
-    return { db: new Db(connect(dbPath, opts.readOnly), opts.readOnly), imported: false };
-  if (opts.readOnly) {
-    const memory = connect(":memory:", false);
-    const db = new Db(memory, false);
-    const imported = await importLegacyState(path, importTarget(db), { readOnly: true }).catch(
-      (err: unknown) => {
-        db.close();
-        throw err;
-      },
-    );
-    db.commit();
-    return { db: new Db(memory, true), imported };
-  }
-  const draft = `${dbPath}.import`;
-  await rm(draft, { force: true });
-  await rm(`${draft}-wal`, { force: true });
-  const db = new Db(connect(draft, false), false);
-  let imported: boolean;
-  try {
-    imported = await importLegacyState(path, importTarget(db), { readOnly: false });
-    db.commit();
-  } catch (err) {
-    // Refused or failed: nothing is left behind, the old files are as they were.
-    db.close();
-    for (const suffix of ["", "-wal", "-shm"]) await rm(`${draft}${suffix}`, { force: true });
-    throw err;
-  }
-  db.close();
-  if (imported)
-    opts.logger?.info(
-      { path, database: dbPath },
-      "state imported into the database; the original files are kept as .bak",
-    );
-  await rename(draft, dbPath);
-  await syncDirectory(dirname(dbPath));
-  return { db: new Db(connect(dbPath, false), false), imported };
+/** Opens the database at `file`, created with its layout when opened to write (`":memory:"`: none on disk). */
+export function openDatabase(file: string, readOnly: boolean): Db {
+  return new Db(connect(file, readOnly), readOnly);
 }

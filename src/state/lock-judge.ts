@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { z } from "zod";
-import { errnoCode } from "./errors.js";
+import { errnoCode, StateError } from "./errors.js";
 
 /**
  * The lease (contract: a holder on another host stops blocking "within 60 s of its last sign of
@@ -27,6 +27,26 @@ export const LockInfo = z.object({
 });
 export type LockInfo = z.infer<typeof LockInfo>;
 
+/** Another live process (or one on another host, which cannot be checked) holds the state file's lock. */
+export class LockHeldError extends StateError {
+  readonly pid: number;
+  readonly hostname: string;
+  readonly startedAt: string;
+
+  constructor(statePath: string, lockPath: string, holder: LockInfo, sameHost: boolean) {
+    const base = `state file ${statePath} is in use by pid ${holder.pid} on host ${holder.hostname} since ${holder.startedAt}`;
+    // A holder on another host is judged by its lease: it stops blocking once it stops renewing.
+    const lease = holder.renewedAt
+      ? `it last renewed its lease at ${holder.renewedAt}, and a start after the lease runs out (within 60 s of that) takes it over; `
+      : "";
+    const next = sameHost
+      ? "stop that process first"
+      : `${lease}this host cannot check whether it still runs: stop it there, or delete ${lockPath} if host ${holder.hostname} is gone`;
+    super("state_locked", `${base}; ${next}`, { file: lockPath });
+    ({ pid: this.pid, hostname: this.hostname, startedAt: this.startedAt } = holder);
+  }
+}
+
 /** Who is looking: a process on a host. Tests give each simulated starter its own. */
 export type LockIdentity = { pid: number; hostname: string };
 
@@ -35,7 +55,6 @@ export const thisProcess = (): LockIdentity => ({ pid: process.pid, hostname: ho
 /** A lock file as read; `info` is null when its text is not a lock (damaged, mid-write, a time unreadable). */
 export type LockFile = { text: string; info: LockInfo | null; mtimeMs: number };
 
-/** The text of `path`, null when it does not exist. */
 export async function readText(path: string): Promise<string | null> {
   return readFile(path, "utf8").catch((err: unknown) => {
     if (errnoCode(err) === "ENOENT") return null;
@@ -62,10 +81,7 @@ export async function readLock(path: string): Promise<LockFile | null> {
  */
 export function parseProcStat(text: string): { state: string; startTime: string } | null {
   const close = text.lastIndexOf(")");
-  const fields = text
-    .slice(close + 1)
-    .trim()
-    .split(/\s+/);
+  const fields = text.slice(close + 1).match(/\S+/g) ?? [];
   const [state, startTime] = [fields[0], fields[19]];
   if (close < 0 || state === undefined || startTime === undefined || !/^\d+$/.test(startTime)) return null;
   return { state, startTime };
@@ -100,24 +116,19 @@ async function runs(info: LockInfo): Promise<boolean> {
   // No such file: the process ended since kill(0), unless there is no procfs at all.
   if (text === null) return (await ownProcStart()) === null;
   const stat = parseProcStat(text);
-  return (
-    stat === null || // unreadable: the pid exists, so assume it is the holder
-    (stat.state !== "Z" &&
-      stat.state !== "X" &&
-      (info.procStart == null || info.procStart === stat.startTime))
-  );
+  // Unreadable: the pid exists, so assume it is the holder.
+  if (stat === null) return true;
+  return !["Z", "X"].includes(stat.state) && (info.procStart == null || info.procStart === stat.startTime);
 }
+
+type Verdict = "live" | "stale" | "damaged";
 
 /**
  * "live": it blocks a start; "stale": a start takes it over (the holder died on this host, or on
  * another host stopped renewing for LEASE_MS: it cannot be checked any other way); "damaged": a
  * fresh file that is not a lock, which blocks while it may be mid-write.
  */
-export async function judge(
-  file: LockFile,
-  self: LockIdentity,
-  now: number,
-): Promise<"live" | "stale" | "damaged"> {
+export async function judge(file: LockFile, self: LockIdentity, now: number): Promise<Verdict> {
   const { info } = file;
   if (info === null) return now - file.mtimeMs < DAMAGED_GRACE_MS ? "damaged" : "stale";
   if (info.hostname === self.hostname) return (await runs(info)) ? "live" : "stale";
@@ -133,15 +144,12 @@ export type LockView =
   | { held: true; damaged: true; lastSeen: string };
 
 /** Reads the lock of the state file at `statePath` and judges it as a start would; changes nothing. */
-export async function inspectLock(
-  statePath: string,
-  opts: { now?: () => number; identity?: LockIdentity } = {},
-): Promise<LockView> {
+export async function inspectLock(statePath: string, opts: { now?: () => number } = {}): Promise<LockView> {
   const file = await readLock(`${statePath}.lock`);
   if (file === null) return { held: false };
   if (file.info === null)
     return { held: true, damaged: true, lastSeen: new Date(file.mtimeMs).toISOString() };
   const { pid, hostname, startedAt, renewedAt } = file.info;
-  const alive = (await judge(file, opts.identity ?? thisProcess(), (opts.now ?? Date.now)())) === "live";
+  const alive = (await judge(file, thisProcess(), (opts.now ?? Date.now)())) === "live";
   return { held: true, pid, hostname, since: startedAt, lastSeen: renewedAt ?? startedAt, alive };
 }

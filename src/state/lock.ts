@@ -4,8 +4,8 @@ import { link, mkdir, open, rename, rm, unlink, writeFile } from "node:fs/promis
 import { basename, dirname } from "node:path";
 import { realSleep, type Sleep } from "../shared/clock.js";
 import { removeStaleTemps, tempPathFor } from "./atomic-write.js";
-import { LockHeldError, StateError, errnoCode } from "./errors.js";
-import { judge, LEASE_MS, ownProcStart, pidExists, readLock } from "./lock-judge.js";
+import { StateError, errnoCode } from "./errors.js";
+import { judge, LEASE_MS, LockHeldError, ownProcStart, pidExists, readLock } from "./lock-judge.js";
 import { readText, RENEW_EVERY_MS, thisProcess, type LockIdentity, type LockInfo } from "./lock-judge.js";
 
 /**
@@ -39,15 +39,8 @@ interface AcquireLockOptions {
   identity?: LockIdentity & { procStart?: string | null };
 }
 
-/** The lock file and how its users act: shared by the starter and, once it won, the holder. */
-interface Site {
-  path: string;
-  self: LockIdentity;
-  now: () => number;
-  step: LockStep;
-  /** Waits for the guard's holder: a takeover or a renewal is a few file operations. */
-  pause: () => Promise<void>;
-}
+/** The lock file and how the starter and then the holder act (`pause`: a wait for the guard's holder). */
+type Site = { path: string; self: LockIdentity; now: () => number; step: LockStep; pause(): Promise<void> };
 
 /** Bounds the acquire loop (each turn wins, fails, or sees the lock change) and a stalled holder's waits. */
 const MAX_TRIES = 50;
@@ -122,8 +115,7 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
       await step("acquire:create");
       if (await createExclusive(lockPath, text(info), step)) {
         // What failed or killed starters left (best effort).
-        const name = basename(statePath);
-        const names = [name, `${name}.lock`, `${name}.lock.takeover`];
+        const names = ["", ".lock", ".lock.takeover"].map((suffix) => `${basename(statePath)}${suffix}`);
         await removeStaleTemps(dirname(lockPath), names, now(), pidExists).catch(() => []);
         return new Lock(site, info, opts.timer, opts.onLost);
       }
@@ -143,10 +135,8 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
   } catch (err) {
     if (err instanceof StateError) throw err;
     const detail = `${err instanceof Error ? err.message : String(err)}${errnoCode(err) === "EACCES" ? "; check the directory's permissions" : ""}`;
-    throw new StateError("state_lock_failed", `cannot take the lock ${lockPath} (${detail})`, {
-      cause: err,
-      file: lockPath,
-    });
+    const message = `cannot take the lock ${lockPath} (${detail})`;
+    throw new StateError("state_lock_failed", message, { cause: err, file: lockPath });
   }
   const why = `it kept changing while other processes started; if none runs, delete ${lockPath} and ${lockPath}.takeover`;
   throw new StateError("state_lock_failed", `cannot take the lock ${lockPath}: ${why}`, { file: lockPath });
@@ -156,7 +146,6 @@ export async function acquireLock(statePath: string, opts: AcquireLockOptions = 
 export class Lock {
   readonly path: string;
   private mine: string;
-  /** When the lock file last got this holder's sign of life. */
   private renewedAtMs: number;
   private released = false;
   /** True once a renewal found the lock taken over (this process stalled past its lease). */
@@ -183,10 +172,7 @@ export class Lock {
     process.on("exit", this.onExit);
     const repeat =
       timer?.repeat ??
-      ((ms: number, fn: () => void) => {
-        const handle = setInterval(fn, ms).unref();
-        return () => clearInterval(handle);
-      });
+      ((ms: number, fn: () => void) => clearInterval.bind(null, setInterval(fn, ms).unref()));
     // A failed renewal (an I/O error) is tried again at the next tick: the lease has room for a few.
     this.stopTimer = repeat(RENEW_EVERY_MS, () => void this.renew().catch(() => undefined));
   }

@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
 import type * as NodeSqlite from "node:sqlite";
 
-/** Node's built-in SQLite module (`node:sqlite`), as this file loads it. */
-export type Sqlite = typeof NodeSqlite;
+type Sqlite = typeof NodeSqlite;
 export type Database = NodeSqlite.DatabaseSync;
 export type Statement = NodeSqlite.StatementSync;
 
@@ -11,17 +10,17 @@ let loaded: Sqlite | undefined;
 /**
  * `node:sqlite`, loaded on first use. This is the only place the project loads it.
  *
- * Node 22 prints an ExperimentalWarning ("SQLite is an experimental feature…") the first time the
- * module loads (later releases may not). The CLI's stderr carries JSON log lines only, so that one
- * warning is dropped: `process.emitWarning` is wrapped for the duration of the load alone, and
- * drops exactly a warning of type ExperimentalWarning whose message starts with "SQLite"; any
- * other warning, then or later, is emitted as before.
+ * Node 22 prints an ExperimentalWarning ("SQLite is an experimental feature…") when it loads; the
+ * CLI's stderr carries JSON log lines only, so `process.emitWarning` is wrapped for the load alone
+ * and drops exactly that one (`emitWarning("SQLite…", "ExperimentalWarning")`, as Node 22 emits
+ * it); any other warning, then or later, is emitted as before.
  */
 export function sqlite(): Sqlite {
   if (loaded !== undefined) return loaded;
   const emit = process.emitWarning;
   process.emitWarning = function filtered(this: NodeJS.Process, warning, ...rest: unknown[]): void {
-    if (isSqliteNotice(warning, rest[0])) return;
+    if (rest[0] === "ExperimentalWarning" && typeof warning === "string" && warning.startsWith("SQLite"))
+      return;
     (emit as (...args: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
   try {
@@ -30,18 +29,4 @@ export function sqlite(): Sqlite {
     process.emitWarning = emit;
   }
   return loaded;
-}
-
-/** Node's notice that node:sqlite is experimental (and nothing else). */
-function isSqliteNotice(warning: unknown, typeOrOptions: unknown): boolean {
-  const type =
-    typeof typeOrOptions === "string"
-      ? typeOrOptions
-      : typeof typeOrOptions === "object" && typeOrOptions !== null && "type" in typeOrOptions
-        ? typeOrOptions.type
-        : warning instanceof Error
-          ? warning.name
-          : undefined;
-  const message = warning instanceof Error ? warning.message : warning;
-  return type === "ExperimentalWarning" && typeof message === "string" && message.startsWith("SQLite");
 }

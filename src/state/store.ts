@@ -1,48 +1,33 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Low, type Adapter } from "lowdb";
-import type { Logger } from "../observability/index.js";
 import { isRecord } from "../shared/json.js";
-import { removeLegacyJournals } from "../state-import/index.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { syncDirectory, writeFileAtomic } from "./atomic-write.js";
 import { openDatabase, type Db, type Json } from "./database.js";
 import { errnoCode, StateError } from "./errors.js";
 import { ThreatQueries } from "./threat-queries.js";
 
 /**
- * The connector's state (src/state/README-store.md): keyed collections of rows in SQLite
- * (`<state>.db`, beside `state.path`) and the saved cursors in a JSON document at `state.path`.
- *
- * Changes are made at once inside an open transaction of the database (reads see them); `commit()`
- * ends that transaction (WAL, synchronous=FULL: durable when it returns), then writes the document
- * if a cursor changed. A crash before the commit returns loses the transaction, never part of it;
- * a crash between the two re-reads pages from the older cursors (delivery is at-least-once).
+ * The connector's state: keyed collections of rows in SQLite (`<state>.db`, beside `state.path`)
+ * and the saved cursors in a JSON document at `state.path` (src/state/README-store.md: what is
+ * written when, and what a crash keeps).
  */
 export type StateStore = Store;
+type OpenOptions = { readOnly?: boolean; database?: Db };
 
 /**
  * The meta values kept in the document (what `rewind` edits), written after the rows they cover.
  * Every other meta value (the queue's sequence, the render key, the features' own values…) is a
  * row of the database's `meta` table, committed with the rows it goes with.
  */
-const CURSOR_KEYS: ReadonlySet<string> = new Set([
-  "cursors",
-  "cursorRefused",
-  "githubSince",
-  "etags",
-  "lastCycle",
-  "platformNotBefore",
-]);
+const CURSOR_KEYS = new Set("cursors cursorRefused githubSince etags lastCycle platformNotBefore".split(" "));
 
 const FORMAT = "threatbridge-cursors";
 type CursorDocument = { format: typeof FORMAT; version: 1; values: Record<string, Json> };
 
 /** The document at `state.path` (lowdb), indented for a person to read, written atomically with mode 0600. */
 class CursorFile implements Adapter<CursorDocument> {
-  /** Whether the last read found a document of this format. */
-  found = false;
-
   constructor(private readonly path: string) {}
 
   async read(): Promise<CursorDocument | null> {
@@ -59,9 +44,8 @@ class CursorFile implements Adapter<CursorDocument> {
       const hint = `restore it from a backup, or move it aside (the next sync then reads the streams again from their start, which duplicates nothing)`;
       throw new StateError("state_corrupt", `${file} is not valid JSON: ${hint}`, { cause, file });
     }
-    // Another document here (the store before this one, kept as .bak once imported): not ours.
+    // Another document here (the previous store's snapshot, until its import replaces it): not ours.
     if (!isRecord(doc) || doc["format"] !== FORMAT || !isRecord(doc["values"])) return null;
-    this.found = true;
     return doc as CursorDocument;
   }
 
@@ -76,40 +60,55 @@ export function databasePathOf(path: string): string {
 }
 
 /**
- * Opens the state at `path`; the caller holds the lock (acquireLock) unless it reads only. `readOnly`
- * (for `status` and dry-runs beside a running daemon) opens the database read-only and imports a
- * state not imported yet in memory only: it writes nothing.
+ * Makes a new database at `file` whole or not at all: its layout and what `fill` writes (one
+ * transaction) go into `<file>.new`, renamed into place; nothing is left if `fill` throws or answers false.
  */
-export async function openStateStore(
-  path: string,
-  opts: { logger?: Logger; readOnly?: boolean } = {},
-): Promise<StateStore> {
+export async function createDatabase(file: string, fill: (db: Db) => Promise<boolean>): Promise<boolean> {
+  const draft = `${file}.new`;
+  const drop = (): Promise<unknown> =>
+    Promise.all(["", "-wal", "-shm"].map((end) => rm(`${draft}${end}`, { force: true })));
+  await drop();
+  const db = openDatabase(draft, false);
+  let filled = false;
+  try {
+    filled = await fill(db);
+    db.commit();
+  } finally {
+    db.close();
+    if (!filled) await drop();
+  }
+  if (filled) await rename(draft, file).then(() => syncDirectory(dirname(file)));
+  return filled;
+}
+
+/**
+ * Opens the state at `path`: its database, or a new empty one. The caller holds the lock
+ * (acquireLock) unless it reads only: `readOnly` (for `status` and dry-runs beside a running
+ * daemon) opens the database read-only and writes nothing (no database: an empty one in memory);
+ * `database` is one to read instead of the file's (an import held in memory).
+ */
+export async function openStateStore(path: string, opts: OpenOptions = {}): Promise<StateStore> {
   const dbPath = databasePathOf(path);
   const readOnly = opts.readOnly === true;
   if (!readOnly) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const existed = existsSync(dbPath);
-  const { db, imported } = await openDatabase(path, dbPath, {
-    readOnly,
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
-  const file = new CursorFile(path);
-  const doc = new Low<CursorDocument>(file, { format: FORMAT, version: 1, values: {} });
+  const existed = opts.database !== undefined || existsSync(dbPath);
+  if (!existed && !readOnly) await createDatabase(dbPath, () => Promise.resolve(true));
+  const db = opts.database ?? openDatabase(existed || !readOnly ? dbPath : ":memory:", readOnly && existed);
+  const none: CursorDocument = { format: FORMAT, version: 1, values: {} };
+  const doc = new Low<CursorDocument>(new CursorFile(path), none);
   // Cursors without the rows they cover (the database was deleted) would skip what those rows
   // held: the streams start again from the beginning instead.
-  if (existed || imported) await doc.read();
+  if (existed) await doc.read();
   const cursors = { ...doc.data.values };
-  // The cursors an import brought, when the document was not written yet (a crash in between).
-  for (const key of file.found ? [] : CURSOR_KEYS) {
-    const value = db.getMeta(key);
-    if (value !== undefined) cursors[key] = value;
-  }
-  const store = new Store(path, existed || imported, db, doc, cursors, readOnly);
-  if (imported && !readOnly) {
+  // Cursors the database holds while no document does (`doc.data` is still `none`; an import
+  // writes them with the rows they cover): the document takes them, then the database's copies go.
+  const moved = doc.data !== none ? [] : [...CURSOR_KEYS].filter((key) => db.getMeta(key) !== undefined);
+  for (const key of moved) cursors[key] = db.getMeta(key) ?? null;
+  const store = new Store(path, existed, db, doc, cursors, readOnly);
+  if (moved.length > 0 && !readOnly) {
     await store.writeCursors({ ...cursors });
-    // From here on the document holds them (the database's copies were the import's, for a crash before).
-    for (const key of CURSOR_KEYS) db.rows("meta").delete(key);
+    for (const key of moved) db.rows("meta").delete(key);
     db.commit();
-    await removeLegacyJournals(path);
   }
   return store;
 }
@@ -119,7 +118,6 @@ class Store {
   private tail: Promise<void> = Promise.resolve();
   private closed = false;
   private queries: ThreatQueries | undefined;
-  /** Whether a cursor changed since the last commit. */
   private cursorsChanged = false;
 
   constructor(
@@ -133,10 +131,7 @@ class Store {
     private readonly readOnly: boolean,
   ) {}
 
-  /**
-   * The questions the engine asks of every stored threat, in SQL over the rows' JSON; undefined
-   * while a read-only store holds changes to them in memory (a dry-run), which SQL would not see.
-   */
+  /** The engine's questions over every stored threat, in SQL; undefined while a dry-run holds changes SQL misses. */
   get threatQueries(): ThreatQueries | undefined {
     const rows = this.db.rows("threats");
     return rows.changedInMemory ? undefined : (this.queries ??= new ThreatQueries(rows));
@@ -167,10 +162,10 @@ class Store {
   }
 
   /**
-   * Makes every change since the last commit durable (one transaction), then the document. With
-   * nothing changed it writes nothing, and resolves once earlier commits are done. After a failed
-   * commit the store refuses every later one (`state_write_failed`): the process should exit;
-   * reopening finds the last durable commit.
+   * Makes every change since the last commit durable (one transaction), then the document (a crash
+   * between the two re-reads pages from older cursors: at-least-once). Nothing changed: nothing
+   * written, resolved once earlier commits are done. After a failed commit the store refuses every
+   * later one (`state_write_failed`): the process should exit; reopening finds the last durable one.
    */
   commit(): Promise<void> {
     if (this.failed !== null) return Promise.reject(writeFailed(this.path, this.failed));
@@ -204,8 +199,6 @@ class Store {
 function writeFailed(path: string, cause: unknown): StateError {
   const why = cause instanceof Error ? cause.message : String(cause);
   const hint = "the last committed state is intact: fix the cause (disk full? permissions?) and start again";
-  return new StateError("state_write_failed", `could not write the state at ${path}: ${why}; ${hint}`, {
-    cause,
-    file: path,
-  });
+  const message = `could not write the state at ${path}: ${why}; ${hint}`;
+  return new StateError("state_write_failed", message, { cause, file: path });
 }

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { importLegacyState, type ImportTarget } from "../../src/state-import/index.js";
-import { openStateStore, StateError } from "../../src/state/index.js";
+import { importLegacyState, openStateImporting, type ImportTarget } from "../../src/state-import/index.js";
+import { StateError } from "../../src/state/index.js";
 
 /**
  * The old store's recovery rules, as the import keeps them: a journal's torn last line is skipped
@@ -44,7 +44,7 @@ async function imported(path: string): Promise<{ rows: Map<string, unknown>; met
 async function expectRefused(path: string, message: RegExp): Promise<void> {
   const names = (await readdir(dir ?? "")).sort();
   const before = await Promise.all(names.map((name) => readFile(join(dir ?? "", name))));
-  const refused = await openStateStore(path).catch((err: unknown) => err);
+  const refused = await openStateImporting(path).catch((err: unknown) => err);
   expect(refused).toBeInstanceOf(StateError);
   expect((refused as StateError).code).toBe("state_corrupt");
   expect((refused as StateError).message).toMatch(message);

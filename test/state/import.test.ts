@@ -2,7 +2,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStateStore, StateError } from "../../src/state/index.js";
+import { importIntoDatabase, openStateImporting } from "../../src/state-import/index.js";
+import { openStateStore, StateError, type StateStore } from "../../src/state/index.js";
 
 /**
  * The one-time import of a state written before the SQLite store (src/state-import/): the fixture
@@ -28,7 +29,7 @@ async function fixtureCopy(): Promise<string> {
   return join(dir, "state.json");
 }
 
-function expectImported(store: Awaited<ReturnType<typeof openStateStore>>): void {
+function expectImported(store: StateStore): void {
   expect(store.stored).toBe(true);
   expect(store.size("threats")).toBe(9);
   expect(store.size("assets")).toBe(8);
@@ -54,7 +55,7 @@ describe("today's state files are imported once on first open", () => {
   it("the snapshot and its journal become the database and the saved cursors; the originals are kept as .bak", async () => {
     const path = await fixtureCopy();
     const original = await readFile(path);
-    const store = await openStateStore(path);
+    const store = await openStateImporting(path);
     expectImported(store);
     await store.close();
     expect((await readdir(dir ?? "")).sort()).toEqual([
@@ -69,7 +70,7 @@ describe("today's state files are imported once on first open", () => {
     expect(doc.format).toBe("threatbridge-cursors");
     expect(doc.values.cursors).toMatchObject({ threats: THREATS_CURSOR });
     // The next open reads the database as it is (no second import).
-    const again = await openStateStore(path);
+    const again = await openStateImporting(path);
     expectImported(again);
     await again.close();
   });
@@ -79,7 +80,7 @@ describe("today's state files are imported once on first open", () => {
     const before = await Promise.all(
       ["state.json", "state.json.journal.1"].map((n) => readFile(join(dir ?? "", n))),
     );
-    const store = await openStateStore(path, { readOnly: true });
+    const store = await openStateImporting(path, { readOnly: true });
     expectImported(store);
     await store.close();
     expect((await readdir(dir ?? "")).sort()).toEqual(["state.json", "state.json.journal.1"]);
@@ -97,7 +98,7 @@ describe("today's state files are imported once on first open", () => {
       dir = await mkdtemp(join(tmpdir(), "threatbridge-import-"));
       await cp(join(import.meta.dirname, "fixtures", fixture), dir, { recursive: true });
       const path = join(dir, "state.json");
-      const store = await openStateStore(path);
+      const store = await openStateImporting(path);
       expect(store.stored).toBe(true);
       // 34 threats written, t4 deleted by the first journal generation; two records kept whole.
       expect(store.size("threats")).toBe(35);
@@ -140,7 +141,7 @@ describe("today's state files are imported once on first open", () => {
       ],
     ] as [string, string][]) {
       await writeFile(path, text);
-      const refused = await openStateStore(path).catch((err: unknown) => err);
+      const refused = await openStateImporting(path).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(StateError);
       expect((refused as StateError).code).toBe("state_too_old");
       expect((refused as StateError).message).toContain(format);
@@ -148,5 +149,53 @@ describe("today's state files are imported once on first open", () => {
       expect(await readFile(path, "utf8")).toBe(text);
       expect((await readdir(dir)).sort()).toEqual(["state.json"]);
     }
+  });
+});
+
+describe("a crash during the import, or between the import and the saved cursors' document", () => {
+  it("a crash mid-import leaves only the draft <db>.new, never a database: the next open imports again and removes it", async () => {
+    const path = await fixtureCopy();
+    await writeFile(join(dir ?? "", "state.db.new"), "half a database");
+    await writeFile(join(dir ?? "", "state.db.new-wal"), "half a log");
+    const store = await openStateImporting(path);
+    expectImported(store);
+    await store.close();
+    expect((await readdir(dir ?? "")).filter((name) => name.includes(".new"))).toEqual([]);
+  });
+
+  it("a crash after the database is in place and before the document is written: the next open takes the cursors from the database, writes the document, and drops the database's copies", async () => {
+    const path = await fixtureCopy();
+    const snapshot = await readFile(path);
+    expect(await importIntoDatabase(path)).toBe(true);
+    // The crash: the database is in place, the journals deleted, state.json still the old snapshot.
+    expect((await readdir(dir ?? "")).sort()).toEqual([
+      "state.db",
+      "state.json",
+      "state.json.bak",
+      "state.json.journal.1.bak",
+    ]);
+    expect(await readFile(path)).toEqual(snapshot);
+    // The next open finds a database (no second import): the store alone completes the move.
+    const store = await openStateStore(path);
+    expectImported(store);
+    await store.close();
+    const doc = JSON.parse(await readFile(path, "utf8")) as { format: string; values: { cursors: unknown } };
+    expect(doc.format).toBe("threatbridge-cursors");
+    expect(doc.values.cursors).toMatchObject({ threats: THREATS_CURSOR });
+    // The database kept no copy: without the document, the streams start from the beginning.
+    await rm(path);
+    const without = await openStateStore(path, { readOnly: true });
+    expect(without.getMeta("cursors")).toBeUndefined();
+    expect(without.size("threats")).toBe(9);
+    await without.close();
+  });
+
+  it("the state module alone (openStateStore) does not read the previous store's files: only the import does", async () => {
+    const path = await fixtureCopy();
+    const store = await openStateStore(path, { readOnly: true });
+    expect(store.stored).toBe(false);
+    expect(store.size("threats")).toBe(0);
+    await store.close();
+    expect((await readdir(dir ?? "")).sort()).toEqual(["state.json", "state.json.journal.1"]);
   });
 });

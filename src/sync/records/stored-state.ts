@@ -219,7 +219,8 @@ export function persistTo(store: StateStore): (commit: StateCommit) => Promise<v
 
 /**
  * Reads the state at `path` without the lock and without writing (null: nothing stored yet), as
- * a plain state held in memory (tests, tools: it outlives the store, closed on return).
+ * a plain state held in memory (tests, tools: it outlives the store, closed on return). The
+ * files of the store before SQLite, not imported yet, are not read (the engine's open imports them).
  */
 export async function readStoredState(path: string): Promise<EngineState | null> {
   const store = await openStateStore(path, { readOnly: true });
