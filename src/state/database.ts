@@ -6,21 +6,22 @@ import { importLegacyState, legacyThreatRow, type ImportTarget } from "../state-
 import { syncDirectory } from "./atomic-write.js";
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
-import { FROM_VERSION_1, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
+import { FROM_TEXT_KEYS, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
 
 /** A stored value: plain JSON, stored as its text. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * The collections whose values carry the features' data (`slices`: feature name → its text): it is
- * stored in `feature_data`, one row per (feature, subject = the row's key), never in the row's JSON.
+ * stored in `feature_data`, one row per (feature, subject), never in the row's JSON. A row's
+ * subject is its `n`, negated in `groups` (tables.ts).
  */
-const SLICED: ReadonlySet<string> = new Set(["threats", "groups"]);
+const SUBJECT: Readonly<Record<string, string>> = { threats: "", groups: "-" };
 
 /** The `slices` of a row of `table` as one JSON object (feature → text; `{}`: none), for a SELECT. */
-export const slicesOf = (table: string): string =>
-  `(SELECT json_group_object(f.feature, f.value) FROM slice_features AS k CROSS JOIN feature_data AS f
-     ON f.feature = k.feature AND f.subject = ${table}.id)`;
+const slicesOf = (table: string): string =>
+  `(SELECT json_group_object(k.name, f.value) FROM features AS k CROSS JOIN feature_data AS f
+     ON f.feature = k.n AND f.subject = ${SUBJECT[table]}${table}.n)`;
 
 /** The time columns of a slice written with its subject's row (tables.ts `timeColumns`). */
 const WRITTEN = timeColumns("?3", "?2");
@@ -30,7 +31,7 @@ const WRITTEN = timeColumns("?3", "?2");
  * connection (a dry-run plans as a sync would, and commits nothing), changes are kept in memory
  * beside the stored rows instead, and every read sees them.
  *
- * A sliced collection's value (SLICED) is written as two parts: its `slices`, one `feature_data`
+ * A sliced collection's value (SUBJECT) is written as two parts: its `slices`, one `feature_data`
  * row each, and the rest as the row's JSON; a read joins them again, so callers see one value.
  */
 export class Rows {
@@ -38,13 +39,15 @@ export class Rows {
   private overlay: Map<string, Json | undefined> | null = null;
   /** The columns a read of whole values selects (`id`, `value`, and `slices` when sliced). */
   readonly columns: string;
+  /** Whether the rows' values carry `slices` (SUBJECT). */
+  readonly sliced: boolean;
 
   constructor(
     private readonly db: Db,
     readonly table: string,
-    readonly sliced = false,
   ) {
-    this.columns = sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
+    this.sliced = SUBJECT[table] !== undefined;
+    this.columns = this.sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
   }
 
   /** Whether the connection is read-only (changes are then held in memory: `changedInMemory`). */
@@ -74,10 +77,12 @@ export class Rows {
     }
     this.db.begin();
     const { row, slices } = this.sliced ? split(value) : { row: value, slices: {} };
-    this.statement(
-      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
-    ).run(key, JSON.stringify(row));
-    if (this.sliced) this.setSlices(key, slices);
+    const written = this.statement(
+      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value
+         ${this.sliced ? `RETURNING ${SUBJECT[this.table]}n AS s` : ""}`,
+    );
+    if (!this.sliced) written.run(key, JSON.stringify(row));
+    else this.setSlices(Number(written.get(key, JSON.stringify(row))?.["s"]), slices);
   }
 
   delete(key: string): void {
@@ -86,29 +91,30 @@ export class Rows {
       return;
     }
     this.db.begin();
-    this.statement(`DELETE FROM ${this.table} WHERE id = ?`).run(key);
-    if (this.sliced)
+    const deleted = this.statement(
+      `DELETE FROM ${this.table} WHERE id = ? ${this.sliced ? `RETURNING ${SUBJECT[this.table]}n AS s` : ""}`,
+    ).get(key);
+    if (this.sliced && deleted !== undefined)
       this.statement(
-        `DELETE FROM feature_data WHERE feature IN (SELECT feature FROM slice_features) AND subject = ?`,
-      ).run(key);
+        `DELETE FROM feature_data WHERE feature IN (SELECT n FROM features) AND subject = ?`,
+      ).run(Number(deleted["s"]));
   }
 
   /**
    * The subject's feature_data rows become `slices`: those gone deleted, the changed written (a
    * timed feature's time columns with them, and whenever the subject's openness changed).
    */
-  private setSlices(subject: string, slices: Record<string, string>): void {
+  private setSlices(subject: number, slices: Record<string, string>): void {
     const features = Object.keys(slices);
     this.statement(
       `DELETE FROM feature_data WHERE feature IN
-         (SELECT feature FROM slice_features WHERE feature NOT IN (SELECT value FROM json_each(?1)))
-         AND subject = ?2`,
+         (SELECT n FROM features WHERE name NOT IN (SELECT value FROM json_each(?1))) AND subject = ?2`,
     ).run(JSON.stringify(features), subject);
     for (const feature of features) this.db.knowFeature(feature);
     const upsert = this.statement(
       `INSERT INTO feature_data (feature, subject, value, open, due, done)
-         SELECT ?1, ?2, ?3, ${WRITTEN.open}, ${WRITTEN.due}, ${WRITTEN.done}
-           FROM slice_features AS k WHERE k.feature = ?1
+         SELECT k.n, ?2, ?3, ${WRITTEN.open}, ${WRITTEN.due}, ${WRITTEN.done}
+           FROM features AS k WHERE k.name = ?1
          ON CONFLICT (feature, subject) DO UPDATE SET value = excluded.value, open = excluded.open,
            due = excluded.due, done = excluded.done
          WHERE value <> excluded.value OR open IS NOT excluded.open`,
@@ -209,7 +215,7 @@ export class Db {
     if (rows === undefined) {
       const table = TABLES[collection] ?? (collection === "meta" ? collection : undefined);
       if (table === undefined) throw new Error(`no collection ${collection} in the state`);
-      rows = new Rows(this, table, SLICED.has(collection));
+      rows = new Rows(this, table);
       this.rowsOf.set(collection, rows);
     }
     return rows;
@@ -221,7 +227,7 @@ export class Db {
 
   /** Lists a feature that writes a slice (a subject's slices are read through the list). */
   knowFeature(feature: string): void {
-    this.statement(`INSERT OR IGNORE INTO slice_features (feature) VALUES (?)`).run(feature);
+    this.statement(`INSERT OR IGNORE INTO features (name) VALUES (?)`).run(feature);
   }
 
   /**
@@ -232,18 +238,18 @@ export class Db {
    * caller reads the slices' JSON instead.
    */
   timed(feature: string, due: string, unless: string): boolean {
-    const row = this.statement(`SELECT due, unless FROM slice_features WHERE feature = ?`).get(feature);
+    const row = this.statement(`SELECT due, unless FROM features WHERE name = ?`).get(feature);
     if (row?.["due"] === due && row["unless"] === unless) return true;
     if (this.readOnly) return false;
     const own = !this.inTransaction;
     this.begin();
     this.statement(
-      `INSERT INTO slice_features (feature, due, unless) VALUES (?, ?, ?)
-         ON CONFLICT (feature) DO UPDATE SET due = excluded.due, unless = excluded.unless`,
+      `INSERT INTO features (name, due, unless) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET due = excluded.due, unless = excluded.unless`,
     ).run(feature, due, unless);
     this.statement(
       `UPDATE feature_data AS f SET open = ${DECLARED.open}, due = ${DECLARED.due}, done = ${DECLARED.done}
-         FROM slice_features AS k WHERE k.feature = f.feature AND f.feature = ?1`,
+         FROM features AS k WHERE k.n = f.feature AND k.name = ?1`,
     ).run(feature);
     if (own) this.commit();
     return true;
@@ -332,11 +338,13 @@ function connect(file: string, readOnly: boolean): Database {
     database.exec("PRAGMA synchronous = FULL");
     // The layout and its version change in one transaction: a crash leaves the old one whole.
     database.exec("BEGIN IMMEDIATE");
+    const upgrade = version > 0 && version < SCHEMA_VERSION;
     try {
-      if (version === 1) database.exec(FROM_VERSION_1);
-      database.exec(SCHEMA);
+      database.exec(upgrade ? FROM_TEXT_KEYS : SCHEMA);
       if (version < SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       database.exec("COMMIT");
+      // The old tables' pages, free now, go back to the disk (the file would keep them).
+      if (upgrade) database.exec("VACUUM");
     } catch (err) {
       if (database.isTransaction) database.exec("ROLLBACK");
       database.close();

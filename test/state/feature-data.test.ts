@@ -27,7 +27,12 @@ function rawRows(dbPath: string): {
           .map((r) => [String(r["id"]), JSON.parse(String(r["value"])) as Json]),
       );
     const featureData = db
-      .prepare("SELECT feature, subject, value FROM feature_data ORDER BY feature, subject")
+      .prepare(
+        `SELECT k.name AS feature, s.id AS subject, f.value FROM feature_data AS f
+           JOIN features AS k ON k.n = f.feature
+           JOIN (SELECT n, id FROM threats UNION ALL SELECT -n, id FROM groups) AS s ON s.n = f.subject
+           ORDER BY feature, subject`,
+      )
       .all()
       .map((r) => ({
         feature: String(r["feature"]),
