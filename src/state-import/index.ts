@@ -1,6 +1,7 @@
 import { copyFile, open, readFile, rm } from "node:fs/promises";
 import { StateError, errnoCode } from "../state/errors.js";
 import { journalsOf, replayJournals } from "./journal.js";
+import { legacyIntentRow } from "./legacy-rows.js";
 import {
   decodeSnapshot,
   STORE_FORMAT,
@@ -71,7 +72,8 @@ export async function importLegacyState(
     text === null ? { gen: 0, seq: 0, meta: new Map(), collections: new Map() } : decodeSnapshot(text, path);
   await replayJournals(path, view);
   for (const [collection, rows] of view.collections)
-    for (const [key, value] of rows.entries()) db.rows(collection).set(key, value);
+    for (const [key, value] of rows.entries())
+      db.rows(collection).set(key, collection === "intents" ? legacyIntentRow(value) : value);
   for (const [key, value] of view.meta) db.setMeta(key, value);
   db.begin();
   if (!opts.readOnly) {
