@@ -39,15 +39,16 @@ export class Rows {
   private overlay: Map<string, Json | undefined> | null = null;
   /** The columns a read of whole values selects (`id`, `value`, and `slices` when sliced). */
   readonly columns: string;
-  /** Whether the rows' values carry `slices` (SUBJECT). */
-  readonly sliced: boolean;
+  /** A sliced table's (SUBJECT) returning clause, the row's subject as `s`: "" for another. */
+  private readonly returning: string;
 
   constructor(
     private readonly db: Db,
     readonly table: string,
   ) {
-    this.sliced = SUBJECT[table] !== undefined;
-    this.columns = this.sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
+    const sliced = SUBJECT[table] !== undefined;
+    this.returning = sliced ? `RETURNING ${SUBJECT[table]}n AS s` : "";
+    this.columns = sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
   }
 
   /** Whether the connection is read-only (changes are then held in memory: `changedInMemory`). */
@@ -76,13 +77,11 @@ export class Rows {
       return;
     }
     this.db.begin();
-    const { row, slices } = this.sliced ? split(value) : { row: value, slices: {} };
+    const { row, slices } = this.returning ? split(value) : { row: value, slices: {} };
     const written = this.statement(
-      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value
-         ${this.sliced ? `RETURNING ${SUBJECT[this.table]}n AS s` : ""}`,
-    );
-    if (!this.sliced) written.run(key, JSON.stringify(row));
-    else this.setSlices(Number(written.get(key, JSON.stringify(row))?.["s"]), slices);
+      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value ${this.returning}`,
+    ).get(key, JSON.stringify(row));
+    if (written !== undefined) this.setSlices(Number(written["s"]), slices);
   }
 
   delete(key: string): void {
@@ -91,10 +90,8 @@ export class Rows {
       return;
     }
     this.db.begin();
-    const deleted = this.statement(
-      `DELETE FROM ${this.table} WHERE id = ? ${this.sliced ? `RETURNING ${SUBJECT[this.table]}n AS s` : ""}`,
-    ).get(key);
-    if (this.sliced && deleted !== undefined)
+    const deleted = this.statement(`DELETE FROM ${this.table} WHERE id = ? ${this.returning}`).get(key);
+    if (deleted !== undefined)
       this.statement(
         `DELETE FROM feature_data WHERE feature IN (SELECT n FROM features) AND subject = ?`,
       ).run(Number(deleted["s"]));

@@ -58,11 +58,9 @@ const NUMBERED = "n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, value TEXT NOT
 export const SCHEMA = `
 ${Object.values(TABLES)
   .map((table) =>
-    table === "threats"
-      ? `CREATE TABLE IF NOT EXISTS threats (${NUMBERED}, ${THREAT_COLUMNS.map(virtual).join(", ")});`
-      : table === "groups"
-        ? `CREATE TABLE IF NOT EXISTS groups (${NUMBERED});`
-        : `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);`,
+    table === "threats" || table === "groups"
+      ? `CREATE TABLE IF NOT EXISTS ${table} (${[NUMBERED, ...(table === "threats" ? THREAT_COLUMNS.map(virtual) : [])]});`
+      : `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);`,
   )
   .join("\n")}
 CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
