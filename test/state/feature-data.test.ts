@@ -115,6 +115,28 @@ describe("feature data lives in feature_data, keyed by (feature, subject)", () =
     }
   });
 
+  it("a threat and a group whose rows have the same number keep their slices apart (the group's subject is negated)", async () => {
+    const { dir, cleanup } = await withTempDir();
+    try {
+      const path = join(dir, "state.json");
+      const store = await openStateStore(path);
+      // The first row of each table: both are `n` 1.
+      store.set("threats", "t1", { ...THREAT, slices: { project: "threat's item" } });
+      store.set("groups", "group:asset:a1", { members: {}, slices: { project: "group's item" } });
+      await store.commit();
+      expect(store.get("threats", "t1")).toEqual({ ...THREAT, slices: { project: "threat's item" } });
+      store.delete("groups", "group:asset:a1");
+      await store.commit();
+      expect(store.get("threats", "t1")).toEqual({ ...THREAT, slices: { project: "threat's item" } });
+      await store.close();
+      expect(rawRows(join(dir, "state.db")).featureData).toEqual([
+        { feature: "project", subject: "t1", value: "threat's item" },
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("read-only (a dry-run), a change to a record's slices is seen by reads and written nowhere", async () => {
     const { dir, cleanup } = await withTempDir();
     try {
