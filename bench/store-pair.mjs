@@ -100,7 +100,10 @@ const importFrom = (dist, file) => import(pathToFileURL(join(dist, file)).href);
 
 /** Child: the world of `size` mapped threats stored at `path` by the build of `dist`. */
 async function childGenerate(dist, size, path) {
-  const { emptyState } = await importFrom(dist, "state/index.js");
+  // Where the build keeps it: the records' schema in sync/ (or, a build from before that, state/).
+  const emptyState =
+    (await importFrom(dist, "state/index.js")).emptyState ??
+    (await importFrom(dist, "sync/schema.js")).emptyState;
   await seedStore(path, commitWorld(size, emptyState), dist);
 }
 

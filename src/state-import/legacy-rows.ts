@@ -37,3 +37,10 @@ export function legacyThreatRow(value: Json): Json {
   for (const [feature, part] of Object.entries(parts)) slices[feature] = JSON.stringify(part);
   return { ...row, slices };
 }
+
+/** A legacy intent in today's shape: `occurrence` is `markerNumber` now (a `markerNumber` it has wins). */
+export function legacyIntentRow(value: Json): Json {
+  if (!isObject(value) || !("occurrence" in value)) return value;
+  const { occurrence, ...rest } = value;
+  return "markerNumber" in rest ? rest : { ...rest, markerNumber: occurrence ?? null };
+}

@@ -4,7 +4,7 @@ import { openDatabase, type Db, type Json } from "../state/database.js";
 import { createDatabase, databasePathOf, openStateStore, type StateStore } from "../state/store.js";
 import { importLegacyState, removeLegacyJournals, type ImportTarget } from "./legacy-import.js";
 import { journalsOf } from "./journal.js";
-import { legacyThreatRow } from "./legacy-rows.js";
+import { legacyIntentRow, legacyThreatRow } from "./legacy-rows.js";
 
 /**
  * Opens the state at `path` (openStateStore), first importing the store before SQLite's files
@@ -54,13 +54,17 @@ export async function importIntoDatabase(path: string, logger?: Logger): Promise
   return true;
 }
 
-/** The database as the import writes into it: its threat rows given today's shape (legacy-rows.ts). */
+/** The database as the import writes into it: its threat and intent rows given today's shape (legacy-rows.ts). */
 function importTarget(db: Db): ImportTarget {
+  const shapes: Record<string, (value: Json) => Json> = {
+    threats: legacyThreatRow,
+    intents: legacyIntentRow,
+  };
   return {
     rows: (collection) => {
       const rows = db.rows(collection);
-      if (collection !== "threats") return { set: (key, value) => rows.set(key, value as Json) };
-      return { set: (key, value) => rows.set(key, legacyThreatRow(value as Json)) };
+      const shape = shapes[collection] ?? ((value: Json) => value);
+      return { set: (key, value) => rows.set(key, shape(value as Json)) };
     },
     setMeta: (key, value) => db.setMeta(key, value as Json),
     begin: () => db.begin(),

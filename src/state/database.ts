@@ -1,20 +1,21 @@
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
-import { FROM_VERSION_1, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
+import { FROM_TEXT_KEYS, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
 
 /** A stored value: plain JSON, stored as its text. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * The collections whose values carry the features' data (`slices`: feature name → its text): it is
- * stored in `feature_data`, one row per (feature, subject = the row's key), never in the row's JSON.
+ * stored in `feature_data`, one row per (feature, subject), never in the row's JSON. A row's
+ * subject is its `n`, negated in `groups` (tables.ts).
  */
-const SLICED: ReadonlySet<string> = new Set(["threats", "groups"]);
+const SUBJECT: Readonly<Record<string, string>> = { threats: "", groups: "-" };
 
 /** The `slices` of a row of `table` as one JSON object (feature → text; `{}`: none), for a SELECT. */
-export const slicesOf = (table: string): string =>
-  `(SELECT json_group_object(f.feature, f.value) FROM slice_features AS k CROSS JOIN feature_data AS f
-     ON f.feature = k.feature AND f.subject = ${table}.id)`;
+const slicesOf = (table: string): string =>
+  `(SELECT json_group_object(k.name, f.value) FROM features AS k CROSS JOIN feature_data AS f
+     ON f.feature = k.n AND f.subject = ${SUBJECT[table]}${table}.n)`;
 
 /** The time columns of a slice written with its subject's row (tables.ts `timeColumns`). */
 const WRITTEN = timeColumns("?3", "?2");
@@ -24,7 +25,7 @@ const WRITTEN = timeColumns("?3", "?2");
  * connection (a dry-run plans as a sync would, and commits nothing), changes are kept in memory
  * beside the stored rows instead, and every read sees them.
  *
- * A sliced collection's value (SLICED) is written as two parts: its `slices`, one `feature_data`
+ * A sliced collection's value (SUBJECT) is written as two parts: its `slices`, one `feature_data`
  * row each, and the rest as the row's JSON; a read joins them again, so callers see one value.
  */
 export class Rows {
@@ -32,12 +33,15 @@ export class Rows {
   private overlay: Map<string, Json | undefined> | null = null;
   /** The columns a read of whole values selects (`id`, `value`, and `slices` when sliced). */
   readonly columns: string;
+  /** A sliced table's (SUBJECT) returning clause, the row's subject as `s`: "" for another. */
+  private readonly returning: string;
 
   constructor(
     private readonly db: Db,
     readonly table: string,
-    readonly sliced = false,
   ) {
+    const sliced = SUBJECT[table] !== undefined;
+    this.returning = sliced ? `RETURNING ${SUBJECT[table]}n AS s` : "";
     this.columns = sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
   }
 
@@ -67,11 +71,11 @@ export class Rows {
       return;
     }
     this.db.begin();
-    const { row, slices } = this.sliced ? split(value) : { row: value, slices: {} };
-    this.statement(
-      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
-    ).run(key, JSON.stringify(row));
-    if (this.sliced) this.setSlices(key, slices);
+    const { row, slices } = this.returning ? split(value) : { row: value, slices: {} };
+    const written = this.statement(
+      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value ${this.returning}`,
+    ).get(key, JSON.stringify(row));
+    if (written !== undefined) this.setSlices(Number(written["s"]), slices);
   }
 
   delete(key: string): void {
@@ -80,29 +84,28 @@ export class Rows {
       return;
     }
     this.db.begin();
-    this.statement(`DELETE FROM ${this.table} WHERE id = ?`).run(key);
-    if (this.sliced)
+    const deleted = this.statement(`DELETE FROM ${this.table} WHERE id = ? ${this.returning}`).get(key);
+    if (deleted !== undefined)
       this.statement(
-        `DELETE FROM feature_data WHERE feature IN (SELECT feature FROM slice_features) AND subject = ?`,
-      ).run(key);
+        `DELETE FROM feature_data WHERE feature IN (SELECT n FROM features) AND subject = ?`,
+      ).run(Number(deleted["s"]));
   }
 
   /**
    * The subject's feature_data rows become `slices`: those gone deleted, the changed written (a
    * timed feature's time columns with them, and whenever the subject's openness changed).
    */
-  private setSlices(subject: string, slices: Record<string, string>): void {
+  private setSlices(subject: number, slices: Record<string, string>): void {
     const features = Object.keys(slices);
     this.statement(
       `DELETE FROM feature_data WHERE feature IN
-         (SELECT feature FROM slice_features WHERE feature NOT IN (SELECT value FROM json_each(?1)))
-         AND subject = ?2`,
+         (SELECT n FROM features WHERE name NOT IN (SELECT value FROM json_each(?1))) AND subject = ?2`,
     ).run(JSON.stringify(features), subject);
     for (const feature of features) this.db.knowFeature(feature);
     const upsert = this.statement(
       `INSERT INTO feature_data (feature, subject, value, open, due, done)
-         SELECT ?1, ?2, ?3, ${WRITTEN.open}, ${WRITTEN.due}, ${WRITTEN.done}
-           FROM slice_features AS k WHERE k.feature = ?1
+         SELECT k.n, ?2, ?3, ${WRITTEN.open}, ${WRITTEN.due}, ${WRITTEN.done}
+           FROM features AS k WHERE k.name = ?1
          ON CONFLICT (feature, subject) DO UPDATE SET value = excluded.value, open = excluded.open,
            due = excluded.due, done = excluded.done
          WHERE value <> excluded.value OR open IS NOT excluded.open`,
@@ -203,7 +206,7 @@ export class Db {
     if (rows === undefined) {
       const table = TABLES[collection] ?? (collection === "meta" ? collection : undefined);
       if (table === undefined) throw new Error(`no collection ${collection} in the state`);
-      rows = new Rows(this, table, SLICED.has(collection));
+      rows = new Rows(this, table);
       this.rowsOf.set(collection, rows);
     }
     return rows;
@@ -215,7 +218,7 @@ export class Db {
 
   /** Lists a feature that writes a slice (a subject's slices are read through the list). */
   knowFeature(feature: string): void {
-    this.statement(`INSERT OR IGNORE INTO slice_features (feature) VALUES (?)`).run(feature);
+    this.statement(`INSERT OR IGNORE INTO features (name) VALUES (?)`).run(feature);
   }
 
   /**
@@ -226,18 +229,18 @@ export class Db {
    * caller reads the slices' JSON instead.
    */
   timed(feature: string, due: string, unless: string): boolean {
-    const row = this.statement(`SELECT due, unless FROM slice_features WHERE feature = ?`).get(feature);
+    const row = this.statement(`SELECT due, unless FROM features WHERE name = ?`).get(feature);
     if (row?.["due"] === due && row["unless"] === unless) return true;
     if (this.readOnly) return false;
     const own = !this.inTransaction;
     this.begin();
     this.statement(
-      `INSERT INTO slice_features (feature, due, unless) VALUES (?, ?, ?)
-         ON CONFLICT (feature) DO UPDATE SET due = excluded.due, unless = excluded.unless`,
+      `INSERT INTO features (name, due, unless) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET due = excluded.due, unless = excluded.unless`,
     ).run(feature, due, unless);
     this.statement(
       `UPDATE feature_data AS f SET open = ${DECLARED.open}, due = ${DECLARED.due}, done = ${DECLARED.done}
-         FROM slice_features AS k WHERE k.feature = f.feature AND f.feature = ?1`,
+         FROM features AS k WHERE k.n = f.feature AND k.name = ?1`,
     ).run(feature);
     if (own) this.commit();
     return true;
@@ -325,10 +328,10 @@ function connect(file: string, readOnly: boolean): Database {
     database.exec("PRAGMA journal_mode = WAL");
     database.exec("PRAGMA synchronous = FULL");
     // The layout and its version change in one transaction: a crash leaves the old one whole.
+    const upgrade = version > 0 && version < SCHEMA_VERSION;
     database.exec("BEGIN IMMEDIATE");
     try {
-      if (version === 1) database.exec(FROM_VERSION_1);
-      database.exec(SCHEMA);
+      database.exec(upgrade ? FROM_TEXT_KEYS : SCHEMA);
       if (version < SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       database.exec("COMMIT");
     } catch (err) {
@@ -336,8 +339,19 @@ function connect(file: string, readOnly: boolean): Database {
       database.close();
       throw err;
     }
+    // The old tables' pages, free now, go back to the disk. The upgrade is committed: a VACUUM
+    // that fails (it needs room for a copy of the file) leaves a larger file, not a broken one.
+    if (upgrade) tryVacuum(database);
   }
   return database;
+}
+
+function tryVacuum(database: Database): void {
+  try {
+    database.exec("VACUUM");
+  } catch {
+    // Later writes reuse the free pages.
+  }
 }
 
 /** Opens the database at `file`, created with its layout when opened to write (`":memory:"`: none on disk). */

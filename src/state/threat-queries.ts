@@ -40,6 +40,8 @@ export interface Tally {
 }
 
 const PAGE = 1000;
+/** A feature's number (`feature_data.feature`) from its name, the statement's parameter. */
+const FEATURE = "(SELECT n FROM features WHERE name = ?)";
 
 export class ThreatQueries {
   constructor(private readonly rows: Rows) {}
@@ -160,26 +162,26 @@ export class ThreatQueries {
   ): void {
     if (this.timed(feature, at)) {
       const statement = this.rows.statement(
-        `SELECT subject, due, open, done FROM feature_data INDEXED BY feature_data_due
-           WHERE feature = ? AND due IS NOT NULL`,
+        `SELECT t.id, f.due, f.open, f.done FROM feature_data AS f INDEXED BY feature_data_due
+           JOIN threats AS t ON t.n = f.subject WHERE f.feature = ${FEATURE} AND f.due IS NOT NULL`,
       );
       for (const row of statement.all(feature))
-        visit(String(row["subject"]), Number(row["due"]), row["open"] === 1, row["done"] === 1);
+        visit(String(row["id"]), Number(row["due"]), row["open"] === 1, row["done"] === 1);
       return;
     }
     // Paged along feature_data's key (feature, subject): each page is a range of that index.
     const page = this.rows.statement(
-      `SELECT f.subject AS id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
-         FROM feature_data AS f JOIN threats AS t ON t.id = f.subject
-         WHERE f.feature = ? AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
+      `SELECT f.subject AS s, t.id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
+         FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
+         WHERE f.feature = ${FEATURE} AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
     );
-    let after = "";
+    let after = 0;
     for (;;) {
       const rows = page.all(pathOf(at.due), pathOf(at.unless), feature, after);
       for (const row of rows)
         visit(String(row["id"]), Date.parse(String(row["due"])), row["open"] === 1, row["unless"] === 1);
       if (rows.length < PAGE) return;
-      after = String(rows[rows.length - 1]?.["id"]);
+      after = Number(rows[rows.length - 1]?.["s"]);
     }
   }
 
@@ -197,7 +199,7 @@ export class ThreatQueries {
     }
     const statement = this.rows.statement(
       `SELECT count(*) AS n FROM feature_data INDEXED BY feature_data_due
-         WHERE feature = ? AND open = 1 AND done IN (0, 1) AND due IS NOT NULL AND due <= ?`,
+         WHERE feature = ${FEATURE} AND open = 1 AND done IN (0, 1) AND due IS NOT NULL AND due <= ?`,
     );
     return bounds.map((bound) => Number(statement.get(feature, bound)?.["n"] ?? 0));
   }
@@ -208,7 +210,7 @@ export class ThreatQueries {
       const row = this.rows
         .statement(
           `SELECT min(due) AS due FROM feature_data INDEXED BY feature_data_due
-             WHERE feature = ? AND open = 1 AND done = 0 AND due IS NOT NULL`,
+             WHERE feature = ${FEATURE} AND open = 1 AND done = 0 AND due IS NOT NULL`,
         )
         .get(feature);
       const due = row?.["due"];
@@ -217,8 +219,8 @@ export class ThreatQueries {
     const row = this.rows
       .statement(
         `SELECT min(unixepoch(f.value ->> ?, 'subsec')) AS due
-           FROM feature_data AS f JOIN threats AS t ON t.id = f.subject
-           WHERE f.feature = ? AND f.value ->> ? IS NULL AND ${OPEN("t")}`,
+           FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
+           WHERE f.feature = ${FEATURE} AND f.value ->> ? IS NULL AND ${OPEN("t")}`,
       )
       .get(pathOf(at.due), feature, pathOf(at.unless));
     const due = row?.["due"];
@@ -231,11 +233,11 @@ export class ThreatQueries {
    */
   scanSlices(feature: string, visit: (id: string, slice: string, issue: IssueRef | null) => void): void {
     const page = this.rows.statement(
-      `SELECT f.subject AS id, f.value AS slice, t.repo AS repo, t.number AS number
-         FROM feature_data AS f JOIN threats AS t ON t.id = f.subject
-         WHERE f.feature = ? AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
+      `SELECT f.subject AS s, t.id, f.value AS slice, t.repo AS repo, t.number AS number
+         FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
+         WHERE f.feature = ${FEATURE} AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
     );
-    let after = "";
+    let after = 0;
     for (;;) {
       const rows = page.all(feature, after);
       for (const row of rows) {
@@ -244,7 +246,7 @@ export class ThreatQueries {
         visit(String(row["id"]), String(row["slice"]), issue);
       }
       if (rows.length < PAGE) return;
-      after = String(rows[rows.length - 1]?.["id"]);
+      after = Number(rows[rows.length - 1]?.["s"]);
     }
   }
 

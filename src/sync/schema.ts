@@ -200,7 +200,7 @@ export const GroupRecord = z.object({
 export type GroupRecord = z.infer<typeof GroupRecord>;
 
 /** Recorded before a non-idempotent or state-changing GitHub write; removed once its outcome is recorded. */
-const IntentFields = z.object({
+export const Intent = z.object({
   id: z.string(),
   // A comment that follows a state change is part of that change's intent; `comment` is a comment
   // that is its own step (a feature's step, named by `step`).
@@ -229,15 +229,7 @@ const IntentFields = z.object({
   startedAt: z.string(),
 });
 
-/** An intent as stored: one written before `markerNumber` was so named keeps it as `occurrence`. */
-function renamedKeys(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || !("occurrence" in value)) return value;
-  const { occurrence, ...rest } = value;
-  return "markerNumber" in rest ? rest : { ...rest, markerNumber: occurrence };
-}
-
-export const Intent = z.preprocess(renamedKeys, IntentFields);
-export type Intent = z.infer<typeof IntentFields>;
+export type Intent = z.infer<typeof Intent>;
 
 export const RetryRecord = z.object({
   attempts: z.int().nonnegative(),

@@ -27,7 +27,12 @@ function rawRows(dbPath: string): {
           .map((r) => [String(r["id"]), JSON.parse(String(r["value"])) as Json]),
       );
     const featureData = db
-      .prepare("SELECT feature, subject, value FROM feature_data ORDER BY feature, subject")
+      .prepare(
+        `SELECT k.name AS feature, s.id AS subject, f.value FROM feature_data AS f
+           JOIN features AS k ON k.n = f.feature
+           JOIN (SELECT n, id FROM threats UNION ALL SELECT -n, id FROM groups) AS s ON s.n = f.subject
+           ORDER BY feature, subject`,
+      )
       .all()
       .map((r) => ({
         feature: String(r["feature"]),
@@ -104,6 +109,28 @@ describe("feature data lives in feature_data, keyed by (feature, subject)", () =
       await store.close();
       expect(rawRows(join(dir, "state.db")).featureData).toEqual([
         { feature: "notes", subject: "t1", value: "b2" },
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("a threat and a group whose rows have the same number keep their slices apart (the group's subject is negated)", async () => {
+    const { dir, cleanup } = await withTempDir();
+    try {
+      const path = join(dir, "state.json");
+      const store = await openStateStore(path);
+      // The first row of each table: both are `n` 1.
+      store.set("threats", "t1", { ...THREAT, slices: { project: "threat's item" } });
+      store.set("groups", "group:asset:a1", { members: {}, slices: { project: "group's item" } });
+      await store.commit();
+      expect(store.get("threats", "t1")).toEqual({ ...THREAT, slices: { project: "threat's item" } });
+      store.delete("groups", "group:asset:a1");
+      await store.commit();
+      expect(store.get("threats", "t1")).toEqual({ ...THREAT, slices: { project: "threat's item" } });
+      await store.close();
+      expect(rawRows(join(dir, "state.db")).featureData).toEqual([
+        { feature: "project", subject: "t1", value: "threat's item" },
       ]);
     } finally {
       await cleanup();

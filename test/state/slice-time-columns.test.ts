@@ -67,7 +67,8 @@ describe("a feature's time columns in feature_data", () => {
       expect(
         column(
           databasePathOf(path),
-          "SELECT subject, open, due, done FROM feature_data WHERE feature = 'sla'",
+          `SELECT t.id AS subject, f.open, f.due, f.done FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
+             WHERE f.feature = (SELECT n FROM features WHERE name = 'sla')`,
         ),
       ).toEqual([{ subject: "t2", open: 1, due: Date.parse("2026-02-01T00:00:00.000Z"), done: 1 }]);
     } finally {

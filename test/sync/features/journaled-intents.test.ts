@@ -6,9 +6,10 @@ import { acceptanceOf, spelled } from "../feature-fields.js";
 /**
  * Risk acceptance and recurrence became plug-ins (features/acceptance, features/recurrence): their
  * writes are feature steps now, but the intents they journal keep the shape the version before
- * wrote (a keyed `comment` naming its `step`, a `create` naming its `occurrence`). A state left
- * by that version with such an intent unfinished (a crash, a lost answer) is resolved after the
- * upgrade as it was: found on GitHub, never written twice (contract, "Crash safety": intents).
+ * wrote (a keyed `comment` naming its `step`, a `create` naming its issue's marker number: stored
+ * as `occurrence` then, renamed `markerNumber` by the state's upgrade or import, test/state). A
+ * state left by that version with such an intent unfinished (a crash, a lost answer) is resolved
+ * after the upgrade as it was: found on GitHub, never written twice (contract, "Crash safety": intents).
  */
 
 const ACCEPTANCE = { label: "risk-accepted", default: "30d", max: "90d", warn_before: "7d" };
@@ -52,7 +53,7 @@ describe("intents journaled before acceptance and recurrence were plug-ins", () 
         subject: "threat",
         threatId: id,
         repo: REPO,
-        occurrence: 2,
+        markerNumber: 2,
         startedAt: new Date(Date.now() - 60_000).toISOString(),
       };
     });

@@ -174,15 +174,6 @@ describe("intents name their subject's kind", () => {
     expect(intentSubject(old)).toBe("group");
     expect(intentSubject({ threatId: threatId(1) })).toBe("threat");
   });
-
-  it("a create intent stored with its marker's number as `occurrence` (an older state, or an imported journal) reads as `markerNumber`", () => {
-    const fields = { id: "i2", kind: "create", threatId: threatId(1), repo: "acme/threats", startedAt: now };
-    const old = Intent.parse({ ...fields, occurrence: 3 });
-    expect(old.markerNumber).toBe(3);
-    expect("occurrence" in old).toBe(false);
-    expect(Intent.parse({ ...fields, markerNumber: 2 }).markerNumber).toBe(2);
-    expect(Intent.parse(fields).markerNumber).toBeUndefined();
-  });
 });
 
 describe("one dry-run description, from the action modules", () => {
