@@ -23,12 +23,29 @@ export interface SliceTime {
   unless: string;
 }
 
-const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** A slice's key as a JSON path (a feature's constant: checked, never text from outside). */
+/**
+ * Slices due whatever their time (a step that follows at once): those whose value at `path` (a key
+ * as SliceTime's, or keys joined by dots into nested objects) is one of `values`.
+ */
+export interface SliceSteps {
+  path: string;
+  values: readonly string[];
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+/**
+ * A slice's key as a JSON path: a plain name, or plain names joined by dots (a key of a nested
+ * object). A feature's constant: checked, never text from outside.
+ */
 function pathOf(key: string): string {
-  if (!KEY.test(key)) throw new Error(`a slice time's key must be a plain name, not ${key}`);
+  if (!KEY.test(key)) throw new Error(`a slice time's key must be plain names joined by dots, not ${key}`);
   return `$.${key}`;
 }
+
+/** A `feature_data` row's value at the JSON path `?3` (NULL where the value is not JSON). */
+const AT_STEP = `(CASE WHEN json_valid(value) THEN value ->> ?3 END)`;
+/** A `feature_data` row's time at the JSON path `?5` as epoch ms, read from its value (tables.ts `timeColumns`). */
+const DUE_READ = `(CASE WHEN json_valid(value) THEN CAST(round(unixepoch(value ->> ?5, 'subsec') * 1000) AS INTEGER) END)`;
 
 export interface Tally {
   known: number;
@@ -248,6 +265,43 @@ export class ThreatQueries {
       if (rows.length < PAGE) return;
       after = Number(rows[rows.length - 1]?.["s"]);
     }
+  }
+
+  /**
+   * The slices of `feature` a clock may find due by `bound` (epoch ms), whatever their subject's
+   * openness or `at.unless`: those whose time at `at.due` is at or before `bound` (an index range of
+   * the feature's time columns where it has them), those without a readable time there, and those
+   * due whatever their time (`now`: read of each slice in SQL, without the threats). Each is
+   * visited, by subject, with its time (NaN: none) and its text. Answers how many of the feature's
+   * slices are not visited (a time after `bound`, and not due at once). No threat row is read.
+   */
+  slicesDueBy(
+    feature: string,
+    at: SliceTime,
+    bound: number,
+    now: SliceSteps,
+    visit: (id: string, dueMs: number, slice: string) => void,
+  ): number {
+    const steps = JSON.stringify(now.values);
+    const timed = this.timed(feature, at);
+    const due = timed ? "due" : DUE_READ;
+    const step = `${AT_STEP} IN (SELECT value FROM json_each(?4))`;
+    const visited = timed
+      ? `SELECT subject, due, value FROM feature_data INDEXED BY feature_data_due
+           WHERE feature = ?1 AND open IN (0, 1) AND done IN (0, 1) AND due <= ?2
+         UNION
+         SELECT subject, due, value FROM feature_data WHERE feature = ?1 AND (due IS NULL OR ${step})
+         ORDER BY subject`
+      : `SELECT subject, ${due} AS due, value FROM feature_data
+           WHERE feature = ?1 AND (${due} IS NULL OR ${due} <= ?2 OR ${step}) ORDER BY subject`;
+    const others = `SELECT count(*) AS n FROM feature_data
+      WHERE feature = ?1 AND ${due} > ?2 AND coalesce(NOT (${step}), 1)`;
+    const args = [feature, bound, pathOf(now.path), steps, ...(timed ? [] : [pathOf(at.due)])];
+    for (const row of this.rows.statement(visited).all(...args)) {
+      const dueMs = row["due"];
+      visit(String(row["subject"]), dueMs === null ? Number.NaN : Number(dueMs), String(row["value"]));
+    }
+    return Number(this.rows.statement(others).get(...args)?.["n"] ?? 0);
   }
 
   /** Whether `feature`'s rows have their time columns at `at` (declared on first use where writable). */

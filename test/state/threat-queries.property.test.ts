@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/index.js";
 import { type ThreatRecord } from "../../src/sync/schema.js";
 import { stateFromStore } from "../../src/sync/index.js";
-import { ThreatRecordsView } from "../../src/sync/records/threat-records.js";
+import { ThreatRecordsView, type ThreatRecords } from "../../src/sync/records/threat-records.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { withTempDir } from "./helpers.js";
 import { featured, type Spelled } from "../sync/feature-fields.js";
@@ -124,6 +124,49 @@ describe("the threats' SQL queries", () => {
             expect(fromSql.byIssue.get(key)).toBe(fromMaps.byIssue.get(key));
           await store.close();
         }),
+        { numRuns: 40 },
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("a feature's slices due by a bound (slicesDueBy: a time at or before it, none, or a step due at once), at a key or a nested one, equal a read of every record", async () => {
+    const { dir, cleanup } = await withTempDir();
+    let n = 0;
+    const ACCEPTANCE_AT = { due: "held.until", unless: "held.off" };
+    const steps = { path: "held.step", values: ["accepted"] };
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(fc.uuid(), record, { maxKeys: 12 }),
+          fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2028, 0, 1) }),
+          async (records, bound) => {
+            const store = await openStateStore(`${dir}/state-${(n += 1)}.json`);
+            for (const [id, r] of Object.entries(records))
+              store.set("threats", id, JSON.parse(JSON.stringify(r)));
+            await store.commit();
+            const plain = ThreatRecordsView.of(records);
+            const reader = await openStateStore(`${dir}/state-${n}.json`, { readOnly: true });
+            const sql = stateFromStore(store).threats;
+            for (const [feature, at] of [
+              ["sla", SLA_AT],
+              ["acceptance", ACCEPTANCE_AT],
+            ] as const) {
+              const due = (threats: ThreatRecords) => {
+                const seen: [string, number, string][] = [];
+                const others = threats.slicesDueBy(feature, at, bound, steps, (...row) => seen.push(row));
+                return { seen, others };
+              };
+              const expected = due(plain);
+              // Read-only and not declared: the slices' JSON; writable: the time columns.
+              expect(due(stateFromStore(reader).threats)).toEqual(expected);
+              expect(due(sql)).toEqual(expected);
+            }
+            await reader.close();
+            await store.close();
+          },
+        ),
         { numRuns: 40 },
       );
     } finally {

@@ -1,4 +1,10 @@
-import { type IssueRef, type Json, type SliceTime, type ThreatQueries } from "../../state/index.js";
+import {
+  type IssueRef,
+  type Json,
+  type SliceSteps,
+  type SliceTime,
+  type ThreatQueries,
+} from "../../state/index.js";
 import { type State, type ThreatBrief, type ThreatRecord } from "../schema.js";
 import { TAG_COUNT, tagOf, type SliceTagger } from "./slice-tags.js";
 import { deepFreeze } from "../../shared/deep-freeze.js";
@@ -62,6 +68,21 @@ export interface ThreatRecords {
    * (epoch ms): index ranges where the store can, no record built.
    */
   countTimes(feature: string, at: SliceTime, bounds: readonly number[]): number[];
+  /**
+   * The slices of `feature` a clock may find due by `bound` (epoch ms), whatever the threat's
+   * state or `at.unless`: a time at `at.due` at or before `bound`, no readable time there, or a
+   * value at `now.path` among `now.values` (`at.due` and `now.path`: keys, or keys joined by dots).
+   * Each visited by threat id (in order), with its time (NaN: none) and its text; answers how many
+   * other slices of `feature` there are. Where the store can, by index ranges and SQL over the
+   * feature's rows alone (no threat row read, no record built).
+   */
+  slicesDueBy(
+    feature: string,
+    at: SliceTime,
+    bound: number,
+    now: SliceSteps,
+    visit: (id: string, dueMs: number, slice: string) => void,
+  ): number;
   /** Every record's slice of one feature (ThreatRecord.slices), with the record's issue. */
   scanSlices(feature: string, visit: (id: string, slice: string, issue: IssueRef | null) => void): void;
   /**
@@ -235,6 +256,33 @@ export class ThreatRecordsView implements ThreatRecords {
     return counts;
   }
 
+  slicesDueBy(
+    feature: string,
+    at: SliceTime,
+    bound: number,
+    now: SliceSteps,
+    visit: (id: string, dueMs: number, slice: string) => void,
+  ): number {
+    const queries = this.rows.queries;
+    if (queries) return queries.slicesDueBy(feature, at, bound, now, visit);
+    const due: [string, number, string][] = [];
+    let others = 0;
+    for (const [id, value] of this.rows.entries()) {
+      const text = this.looseRecord(value).slices?.[feature];
+      if (text === undefined) continue;
+      const slice = sliceObject(text);
+      const time = Date.parse(String(valueAt(slice, at.due) ?? null));
+      const step = valueAt(slice, now.path);
+      if (Number.isNaN(time) || time <= bound || (typeof step === "string" && now.values.includes(step)))
+        due.push([id, time, text]);
+      else others += 1;
+    }
+    // By threat id, as the store's rows are read.
+    due.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [id, time, text] of due) visit(id, time, text);
+    return others;
+  }
+
   scanSlices(feature: string, visit: (id: string, slice: string, issue: IssueRef | null) => void): void {
     const queries = this.rows.queries;
     if (queries) return queries.scanSlices(feature, visit);
@@ -332,6 +380,16 @@ function sliceObject(text: string | undefined): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/** The value at `path` (keys joined by dots) in a slice's JSON object, or undefined. */
+function valueAt(slice: Record<string, unknown> | null, path: string): unknown {
+  let value: unknown = slice;
+  for (const key of path.split(".")) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 /** The engine's state: the schema's, with the threats read through where they are stored. */

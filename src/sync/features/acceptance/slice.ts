@@ -26,6 +26,16 @@ export type AcceptanceSlice = z.infer<typeof AcceptanceSlice>;
 
 export const ACCEPTANCE = "acceptance";
 
+/**
+ * Where the store keeps the acceptance's time (state/threat-queries.ts `SliceTime`: one a
+ * feature), so that its clock and its counts are index ranges: its end, `held.until`. The end is
+ * the one time every held acceptance has; the warning's (the end less `acceptance.warn_before`, a
+ * setting the store does not know) is derived from it by the clock, while a declared warning time
+ * could not give the end back. `unless` names a key the slice never holds: no key takes an
+ * acceptance off its clock (an acceptance that ends is forgotten, its `held` removed).
+ */
+export const ACCEPTANCE_TIME = { due: "held.until", unless: "held.off" } as const;
+
 function sliceOfRecord(record: Sliced | undefined | null): AcceptanceSlice {
   return jsonSliceOf(record, ACCEPTANCE, (v) => AcceptanceSlice.safeParse(v).data) ?? {};
 }

@@ -1,7 +1,7 @@
 import type { FeatureIndex, FeatureListing } from "../types.js";
 import type { ThreatRecords } from "../../records/threat-records.js";
 import { compareIso } from "../../../shared/iso-time.js";
-import { ACCEPTANCE, acceptanceOf, acceptanceOfSlice, type Acceptance } from "./slice.js";
+import { ACCEPTANCE, ACCEPTANCE_TIME, acceptanceOf, acceptanceOfSlice, type Acceptance } from "./slice.js";
 
 /** Threat id → its risk acceptance, for the threats that hold one (from the engine's index). */
 export function heldAcceptances(index: Pick<FeatureIndex, "sliceBy">): ReadonlyMap<string, Acceptance> {
@@ -74,12 +74,27 @@ export function acceptanceCounts(
   return counts;
 }
 
-/** The counts of `status` and `/metrics`, from the stored acceptance slices only (no record built). */
+/** An acceptance whose end was sent is not held, whatever its end. */
+const ENDED = { path: "held.step", values: ["expired"] } as const;
+
+/**
+ * The counts of `status` and `/metrics`, from the stored acceptances' ends (ACCEPTANCE_TIME): those
+ * that end within 7 days are read (an index range where the store has the ends), with the expired
+ * ones and those without a readable end; the others are only counted, as held (a slice with a
+ * readable end is one the engine wrote: an acceptance). No threat row read, no record built.
+ */
 export function storedAcceptanceCounts(threats: ThreatRecords, nowMs: number): AcceptanceCounts {
-  const held: Acceptance[] = [];
-  threats.scanSlices(ACCEPTANCE, (_threatId, slice) => {
-    const acceptance = acceptanceOfSlice(slice);
-    if (acceptance) held.push(acceptance);
-  });
-  return acceptanceCounts(held, nowMs);
+  const read: Acceptance[] = [];
+  const later = threats.slicesDueBy(
+    ACCEPTANCE,
+    ACCEPTANCE_TIME,
+    nowMs + WEEK_MS,
+    ENDED,
+    (_id, _due, slice) => {
+      const acceptance = acceptanceOfSlice(slice);
+      if (acceptance) read.push(acceptance);
+    },
+  );
+  const counts = acceptanceCounts(read, nowMs);
+  return { held: counts.held + later, endingWithin7Days: counts.endingWithin7Days };
 }
