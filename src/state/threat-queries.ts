@@ -271,9 +271,9 @@ export class ThreatQueries {
    * The slices of `feature` a clock may find due by `bound` (epoch ms), whatever their subject's
    * openness or `at.unless`: those whose time at `at.due` is at or before `bound` (an index range of
    * the feature's time columns where it has them), those without a readable time there, and those
-   * due whatever their time (`now`: read of each slice in SQL, without the threats). Each is
-   * visited, by subject, with its time (NaN: none) and its text. Answers how many of the feature's
-   * slices are not visited (a time after `bound`, and not due at once). No threat row is read.
+   * due whatever their time (`now`: read of each slice in SQL). Each is visited, by threat id (a
+   * seek of its integer key; no threat's JSON is read), with its time (NaN: none) and its text.
+   * Answers how many of the feature's slices are not visited (a time after `bound`, not due at once).
    */
   slicesDueBy(
     feature: string,
@@ -286,20 +286,21 @@ export class ThreatQueries {
     const timed = this.timed(feature, at);
     const due = timed ? "due" : DUE_READ;
     const step = `${AT_STEP} IN (SELECT value FROM json_each(?4))`;
-    const visited = timed
+    const feature1 = "feature = (SELECT n FROM features WHERE name = ?1)";
+    const found = timed
       ? `SELECT subject, due, value FROM feature_data INDEXED BY feature_data_due
-           WHERE feature = ?1 AND open IN (0, 1) AND done IN (0, 1) AND due <= ?2
+           WHERE ${feature1} AND open IN (0, 1) AND done IN (0, 1) AND due <= ?2
          UNION
-         SELECT subject, due, value FROM feature_data WHERE feature = ?1 AND (due IS NULL OR ${step})
-         ORDER BY subject`
+         SELECT subject, due, value FROM feature_data WHERE ${feature1} AND (due IS NULL OR ${step})`
       : `SELECT subject, ${due} AS due, value FROM feature_data
-           WHERE feature = ?1 AND (${due} IS NULL OR ${due} <= ?2 OR ${step}) ORDER BY subject`;
+           WHERE ${feature1} AND (${due} IS NULL OR ${due} <= ?2 OR ${step})`;
+    const visited = `SELECT t.id, f.due, f.value FROM (${found}) AS f JOIN threats AS t ON t.n = f.subject ORDER BY t.id`;
     const others = `SELECT count(*) AS n FROM feature_data
-      WHERE feature = ?1 AND ${due} > ?2 AND coalesce(NOT (${step}), 1)`;
+      WHERE ${feature1} AND ${due} > ?2 AND coalesce(NOT (${step}), 1)`;
     const args = [feature, bound, pathOf(now.path), steps, ...(timed ? [] : [pathOf(at.due)])];
     for (const row of this.rows.statement(visited).all(...args)) {
       const dueMs = row["due"];
-      visit(String(row["subject"]), dueMs === null ? Number.NaN : Number(dueMs), String(row["value"]));
+      visit(String(row["id"]), dueMs === null ? Number.NaN : Number(dueMs), String(row["value"]));
     }
     return Number(this.rows.statement(others).get(...args)?.["n"] ?? 0);
   }

@@ -182,11 +182,12 @@ describe("the acceptance's clock and counts over the stored ends", () => {
       const { DatabaseSync } = sqlite();
       const db = new DatabaseSync(databasePathOf(`${dir}/state.json`), { readOnly: true });
       try {
-        expect(db.prepare(`SELECT due FROM slice_features WHERE feature = 'acceptance'`).get()).toEqual({
+        expect(db.prepare(`SELECT due FROM features WHERE name = 'acceptance'`).get()).toEqual({
           due: "$.held.until",
         });
         const dues = db.prepare(
-          `SELECT subject, due FROM feature_data WHERE feature = 'acceptance' ORDER BY subject`,
+          `SELECT t.id AS subject, f.due FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
+             WHERE f.feature = (SELECT n FROM features WHERE name = 'acceptance') ORDER BY t.id`,
         );
         expect(dues.all().map((row) => [row["subject"], row["due"]])).toEqual([
           ["comment", NOW + 60 * DAY],
