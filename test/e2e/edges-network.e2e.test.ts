@@ -1,16 +1,8 @@
-import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStoredState } from "../../src/sync/records/stored-state.js";
-import {
-  issueToken,
-  json,
-  startTinyPlatform,
-  until,
-  useTinyPlatform,
-  type TinyPlatform,
-} from "./tiny-platform.js";
-import { startWorld, type World } from "./world.js";
+import { issueToken, json, startTinyPlatform, useTinyPlatform, type TinyPlatform } from "./tiny-platform.js";
+import { HEALTH_ANY_PORT, startWorld, watch, type Watched, type World } from "./world.js";
 
 /**
  * A total deadline per request, Retry-After honoured, an unreachable platform not blamed on
@@ -30,7 +22,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function freePort(): Promise<number> {
+/** A port of 127.0.0.1 that nothing listened on a moment ago: a connection to it is refused. */
+async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -57,25 +50,12 @@ async function stallingPlatform(mode: "hang" | "trickle"): Promise<TinyPlatform>
 
 /** SIGTERM once the platform holds a stream request; answers how the child ended, SIGKILL after 10 s. */
 async function stopWhileStalled(
-  child: ChildProcess,
+  child: Watched,
   p: TinyPlatform,
 ): Promise<{ code: number | null; killed: boolean; stderr: string }> {
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  await until(() => p.requests.some((r) => r.path === "/v1/assets"), "the asset stream request");
-  child.kill("SIGTERM");
-  let killed = false;
+  await child.until(() => p.requests.some((r) => r.path === "/v1/assets"), "the asset stream request");
   // The contract's bound: exit within 10 s of SIGTERM whatever the network does (a Kubernetes grace period).
-  const timer = setTimeout(() => {
-    killed = true;
-    child.kill("SIGKILL");
-  }, 10_000);
-  try {
-    return { code: await exited, killed, stderr };
-  } finally {
-    clearTimeout(timer);
-  }
+  return child.stop("SIGTERM", 10_000);
 }
 
 describe("a platform read has a total deadline and a stop cuts it short", () => {
@@ -84,7 +64,10 @@ describe("a platform read has a total deadline and a stop cuts it short", () => 
       world = await startWorld();
       platform = await stallingPlatform(mode);
       await useTinyPlatform(world, platform.url, "", mode === "trickle" ? "  timeout_ms: 2000" : "");
-      const result = await stopWhileStalled(world.spawnCli(["sync", "-c", world.configPath]), platform);
+      const result = await stopWhileStalled(
+        watch(world.spawnCli(["sync", "-c", world.configPath])),
+        platform,
+      );
       expect(result.killed, result.stderr).toBe(false);
       expect(result.code).not.toBeNull();
       expect(await readStoredState(world.statePath)).not.toBeNull();
@@ -93,14 +76,13 @@ describe("a platform read has a total deadline and a stop cuts it short", () => 
     it(`run exits 0 after SIGTERM while the platform ${mode === "hang" ? "never answers" : "trickles"}, with the state saved`, async () => {
       world = await startWorld();
       platform = await stallingPlatform(mode);
-      const port = await freePort();
       await useTinyPlatform(
         world,
         platform.url,
-        `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`,
+        `${HEALTH_ANY_PORT}schedule: "0 0 1 1 *"\n`,
         mode === "trickle" ? "  timeout_ms: 2000" : "",
       );
-      const result = await stopWhileStalled(world.spawnCli(["run", "-c", world.configPath]), platform);
+      const result = await stopWhileStalled(await world.startRun(), platform);
       expect(result.killed, result.stderr).toBe(false);
       expect(result.code, result.stderr).toBe(0);
       expect(await readStoredState(world.statePath)).not.toBeNull();
@@ -140,7 +122,7 @@ describe("a long Retry-After is honoured across processes (spec Errors rule 1)",
 describe("an unreachable platform is not blamed on credentials", () => {
   it("a refused connection to the token endpoint says network, refused, and not credentials", async () => {
     world = await startWorld();
-    const port = await freePort();
+    const port = await closedPort();
     await useTinyPlatform(world, `http://127.0.0.1:${port}`, "", "  timeout_ms: 1000");
     const result = await world.cli(["sync", "-c", world.configPath]);
     expect(result.code).toBe(1);
