@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { describe, expect, it, type TestContext } from "vitest";
 import { readStoredState } from "../../src/sync/records/stored-state.js";
 import { issueToken, json, startTinyPlatform, useTinyPlatform, type TinyPlatform } from "./tiny-platform.js";
-import { HEALTH_ANY_PORT, startWorld, watch, type Watched, type World } from "./world.js";
+import { HEALTH_ANY_PORT, watch, worldFor, type Watched } from "./world.js";
 
 /**
  * A total deadline per request, Retry-After honoured, an unreachable platform not blamed on
@@ -15,12 +15,6 @@ import { HEALTH_ANY_PORT, startWorld, watch, type Watched, type World } from "./
  * same time, each group's tests one after another: the refused connection's test is mostly the
  * connector's back-off between retries, which the other groups' work fills.
  */
-async function worldFor(t: TestContext): Promise<World> {
-  const w = await startWorld();
-  t.onTestFinished(() => w.close());
-  return w;
-}
-
 async function platformFor(t: TestContext, started: Promise<TinyPlatform>): Promise<TinyPlatform> {
   const p = await started;
   t.onTestFinished(() => p.close());

@@ -107,6 +107,19 @@ export interface WorldOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * A world closed when the test ends, for tests that run at the same time (each needs its own, and
+ * a file-wide `afterEach` would close another test's): pass the test's context.
+ */
+export async function worldFor(
+  t: { onTestFinished: (fn: () => Promise<void>) => void },
+  ...args: Parameters<typeof startWorld>
+): Promise<World> {
+  const w = await startWorld(...args);
+  t.onTestFinished(() => w.close());
+  return w;
+}
+
 export async function startWorld(
   simOptions: SimulatorOptions = {},
   yamlExtra = "",
