@@ -1,8 +1,8 @@
 import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/index.js";
-import { get, HEALTH_ANY_PORT, REPO, startWorld, type World } from "./world.js";
+import { get, HEALTH_ANY_PORT, REPO, worldFor, type World } from "./world.js";
 
 /**
  * `threatbridge rewind` and a cursor the platform refuses (contract, command table; spec "Common
@@ -10,11 +10,10 @@ import { get, HEALTH_ANY_PORT, REPO, startWorld, type World } from "./world.js";
  * against the simulator and the GitHub stand-in on 127.0.0.1.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+/*
+ * The two tests run at the same time, each with its own world: the first is mostly a `run` child's
+ * one-second cycles, which the second's commands fill.
+ */
 
 const BOGUS = "eyJ2IjoxLCJlIjoidGhyZWF0cyIsInAiOjN9.another-installations-mac";
 const THREATS_LIST = "GET /v1/threats";
@@ -44,9 +43,10 @@ async function rewind(w: World, args: string[]) {
 
 const listed = (w: World): number => w.sim.sim.stats().byRoute[THREATS_LIST] ?? 0;
 
-describe("a refused stream cursor, and threatbridge rewind", () => {
-  it("run on a 1 s schedule sends the refused cursor once, says so once in the log, in /readyz and /metrics, keeps the GitHub side working; rewind --threats then sync reads from the start with zero GitHub writes", async () => {
-    world = await startWorld(
+describe.concurrent("a refused stream cursor, and threatbridge rewind", () => {
+  it("run on a 1 s schedule sends the refused cursor once, says so once in the log, in /readyz and /metrics, keeps the GitHub side working; rewind --threats then sync reads from the start with zero GitHub writes", async (t) => {
+    const world = await worldFor(
+      t,
       { threats: 12 },
       `schedule: "* * * * * *"\n${HEALTH_ANY_PORT}log: { format: json }\n`,
     );
@@ -151,8 +151,8 @@ describe("a refused stream cursor, and threatbridge rewind", () => {
     expect(after.cursors.threats).not.toBe(BOGUS);
   }, 180_000);
 
-  it("exit codes: none of the flags or --all with another → 2; the state lock held → 1 naming it; nothing to forget → 0", async () => {
-    world = await startWorld({ threats: 4 });
+  it("exit codes: none of the flags or --all with another → 2; the state lock held → 1 naming it; nothing to forget → 0", async (t) => {
+    const world = await worldFor(t, { threats: 4 });
     const w = world;
     for (const args of [[], ["--all", "--threats"], ["--threat"]]) {
       const usage = await rewind(w, args);
