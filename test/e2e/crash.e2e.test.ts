@@ -68,10 +68,13 @@ async function syncKilledWhen(w: World, kills: (name: string) => boolean): Promi
   return killed;
 }
 
-/** The sync that finishes the work (once more if the first meets what a kill left): its issues, one per eligible threat. */
+/**
+ * The sync that finishes the work (once more if the first meets what a kill left): its issues, one
+ * per eligible threat. In this process: what the kills left is the point, not the finishing process.
+ */
 async function finishedIssues(w: World, firstSeen: Map<string, string>) {
-  let final = await w.cli(["sync", "-c", w.configPath]);
-  if (final.code !== 0) final = await w.cli(["sync", "-c", w.configPath]);
+  let final = await w.run(["sync", "-c", w.configPath]);
+  if (final.code !== 0) final = await w.run(["sync", "-c", w.configPath]);
   expect(final.code).toBe(0);
   w.sim.sim.settle();
   const issues = w.gh.issues(REPO).filter((i) => !i.isPullRequest);
@@ -129,7 +132,7 @@ describe("crash safety (end to end)", () => {
       const id = MARKER.exec(someIssue.body ?? "")?.[1] ?? "";
       expect(["solved", "pending"]).toContain(world.sim.sim.getThreat(id)?.status);
     }
-    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+    const status = JSON.parse((await world.run(["status", "-c", world.configPath, "--json"])).stdout) as {
       intents: unknown[];
       queue: { total: number };
     };
