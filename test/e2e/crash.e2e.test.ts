@@ -1,9 +1,9 @@
-import { existsSync, watch } from "node:fs";
+import { existsSync, watch as watchDir } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStoredState } from "../../src/sync/records/stored-state.js";
-import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
+import { eligibleIds, firstSeenStatuses, REPO, startWorld, watch, type World } from "./world.js";
 
 /**
  * "A crash at any instant → no duplicate issue, no lost verdict, on restart": the built CLI is
@@ -55,7 +55,7 @@ async function syncKilledWhen(w: World, kills: (name: string) => boolean): Promi
   let done = false;
   let killed = false;
   const exited = new Promise((r) => child.once("exit", () => r((done = true))));
-  const watcher = watch(dirname(w.statePath), (_event, name) => {
+  const watcher = watchDir(dirname(w.statePath), (_event, name) => {
     if (done || name === null || !kills(name)) return;
     killed = true;
     done = true;
@@ -215,14 +215,13 @@ describe("crash safety (end to end)", () => {
     const { writeFile, readFile } = await import("node:fs/promises");
     const yaml = await readFile(world.configPath, "utf8");
     await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 300"));
-    const first = world.spawnCli(["sync", "-c", world.configPath]);
-    const exited = new Promise((r) => first.once("exit", r));
-    await waitFor(() => existsSync(`${world?.statePath}.lock`), 20_000);
+    const statePath = world.statePath;
+    const first = watch(world.spawnCli(["sync", "-c", world.configPath]));
+    await first.until(() => existsSync(`${statePath}.lock`), "the first sync to take the lock");
     const second = await world.cli(["sync", "-c", world.configPath]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(String(first.pid));
-    first.kill("SIGKILL");
-    await exited;
+    expect(second.stderr).toContain(String(first.child.pid));
+    expect((await first.stop("SIGKILL")).signal).toBe("SIGKILL");
     expect(existsSync(`${world.statePath}.lock`)).toBe(true); // left behind by the killed process
     await writeFile(world.configPath, yaml);
     const third = await world.cli(["sync", "-c", world.configPath]);
