@@ -154,7 +154,8 @@ describe("the demo's closing hint", () => {
     );
   });
 
-  it.each([
+  // The two run at the same time: each is mostly the shipped config's write pacing (1 s apart).
+  it.concurrent.each([
     ["a checkout", CHECKOUT],
     ["an installed package", INSTALLED],
   ])(

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { eligibleIds, firstSeenStatuses, freePort, get, REPO, startWorld, type World } from "../e2e/world.js";
-import { until } from "./daemon-world.js";
+import {
+  eligibleIds,
+  firstSeenStatuses,
+  get,
+  HEALTH_ANY_PORT,
+  REPO,
+  startWorld,
+  type World,
+} from "../e2e/world.js";
 
 /**
  * Contract: `schedule` defaults to every 15 s, so a new threat's issue appears within one poll.
@@ -17,16 +24,6 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** Waits until an async `check()` holds, polling every 20 ms; fails after `limitMs` (a bound). */
-async function untilAsync(check: () => Promise<boolean>, what: string, limitMs: number): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 function sample(text: string, series: string): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
@@ -34,29 +31,29 @@ function sample(text: string, series: string): number | undefined {
 
 describe("run with the default schedule (every 15 s)", () => {
   it("a new critical threat that appears just after a poll has its issue within one poll", async () => {
-    const port = await freePort();
-    world = await startWorld({ threats: 12, assets: 4 }, `health: { port: ${port}, host: 127.0.0.1 }\n`);
+    world = await startWorld({ threats: 12, assets: 4 }, HEALTH_ANY_PORT);
     const w = world;
     const wanted = eligibleIds(w, firstSeenStatuses(w)).length;
-    const child = w.spawnCli(["run", "-c", w.configPath]);
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    await until(() => w.gh.issues(REPO).length === wanted, "the backlog's issues", 30_000);
+    const running = await w.startRun();
+    const { base } = running;
+    await running.until(() => w.gh.issues(REPO).length === wanted, "the backlog's issues", 30_000);
 
     // The threat appears right after a poll finished, so only the next poll can see it.
-    const base = `http://127.0.0.1:${port}`;
     let cycles = 0;
     const cycled = async (): Promise<number> => {
       const text = (await get(`${base}/metrics`))?.text ?? "";
       return sample(text, 'threatbridge_cycles_total{outcome="ok"}') ?? 0;
     };
     const seen = await cycled();
-    await untilAsync(async () => (cycles = await cycled()) > seen, "a scheduled poll", (POLL_S + 2) * 1000);
+    await running.until(
+      async () => (cycles = await cycled()) > seen,
+      "a scheduled poll",
+      (POLL_S + 2) * 1000,
+    );
     expect(cycles).toBe(seen + 1);
     const threat = w.sim.sim.addThreat({ severity: "critical", status: "unsolved" });
     const marker = `<!-- threatbridge:threat=${threat.id} -->`;
-    await until(
+    await running.until(
       () => w.gh.issues(REPO).some((i) => (i.body ?? "").includes(marker)),
       "the new threat's issue, within one poll",
       (POLL_S + 1) * 1000,
@@ -68,12 +65,7 @@ describe("run with the default schedule (every 15 s)", () => {
     expect(sample(metrics, "threatbridge_poll_interval_seconds")).toBeGreaterThan(POLL_S - 1);
     expect(sample(metrics, "threatbridge_poll_interval_seconds")).toBeLessThan(POLL_S + 1);
 
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    try {
-      expect(await exited, stderr).toBe(0);
-    } finally {
-      clearTimeout(timer);
-    }
+    const stopped = await running.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
   }, 90_000);
 });

@@ -1,9 +1,17 @@
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStoredState } from "../../src/sync/records/stored-state.js";
-import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort, get } from "../e2e/world.js";
-import { until } from "./daemon-world.js";
+import {
+  eligibleIds,
+  firstSeenStatuses,
+  get,
+  HEALTH_ANY_PORT,
+  REPO,
+  startWorld,
+  type World,
+} from "../e2e/world.js";
 
 /** `threatbridge run` as a user runs it: the BUILT CLI against the simulator and the GitHub stand-in. */
 
@@ -15,19 +23,15 @@ afterEach(async () => {
 
 describe("threatbridge run (end to end)", () => {
   it("creates the issues, serves /healthz, /readyz and /metrics, refuses a second run, and exits 0 on SIGTERM", async () => {
-    const port = await freePort();
-    world = await startWorld({}, `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`);
+    world = await startWorld({}, `${HEALTH_ANY_PORT}schedule: "0 0 1 1 *"\n`);
     const w = world;
     const firstSeen = firstSeenStatuses(w);
-    const child = w.spawnCli(["run", "-c", w.configPath]);
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const base = `http://127.0.0.1:${port}`;
+    const running = await w.startRun();
+    const { base, child } = running;
 
     let ready: { status: number; text: string } | null = null;
     const wanted = eligibleIds(w, firstSeen).length;
-    await until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
+    await running.until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
     for (let i = 0; i < 100 && ready?.status !== 200; i += 1) {
       ready = await get(`${base}/readyz`);
       if (ready?.status !== 200) await new Promise((r) => setTimeout(r, 50));
@@ -59,17 +63,35 @@ describe("threatbridge run (end to end)", () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(String(child.pid));
 
-    child.kill("SIGTERM");
-    let code: number | null | undefined;
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    try {
-      code = await exited;
-    } finally {
-      clearTimeout(timer);
-    }
-    expect(code, stderr).toBe(0);
+    const stopped = await running.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
     const state = await readStoredState(w.statePath);
     expect([...(state?.threats.values() ?? [])].filter((t) => t.issue).length).toBe(wanted);
     expect(await get(`${base}/healthz`)).toBeNull();
+  }, 60_000);
+});
+
+describe("a run that cannot start (end to end)", () => {
+  it("its health port held by another process: exit 1 naming health.port, and the wait for its start fails at once with its stderr", async () => {
+    // A port this test holds for the whole test: nothing else can take it or free it meanwhile.
+    const holder = createServer();
+    await new Promise<void>((resolveListen) => holder.listen(0, "127.0.0.1", resolveListen));
+    try {
+      const address = holder.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      world = await startWorld({}, `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`);
+      const started = Date.now();
+      const failed = await world.startRun().then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(failed).toMatch(/^the child exited \(1\) before run's start line:/);
+      expect(failed).toContain(`cannot listen on 127.0.0.1:${port}`);
+      expect(failed).toContain("set health.port to a free port");
+      // Well before the start wait's 20 s: the exit ended it, not the timeout.
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await new Promise<void>((resolveClose) => holder.close(() => resolveClose()));
+    }
   }, 60_000);
 });

@@ -8,10 +8,9 @@ import {
   REPO,
   startWorld,
   type World,
-  freePort,
   get,
+  HEALTH_ANY_PORT,
 } from "../e2e/world.js";
-import { until } from "./daemon-world.js";
 
 /**
  * Contract, "GitHub webhooks (optional)": with `github.webhook` set, a person's close of a managed
@@ -29,21 +28,37 @@ afterEach(async () => {
   world = undefined;
 });
 
+/**
+ * The stand-in's webhook options, pointing at `run`'s health server once it has started (on a port
+ * of its own choosing): the stand-in reads the URL at each delivery, and none is sent before.
+ */
+function deliveriesTo(): { options: { url: string; secret: string }; at: (base: string) => void } {
+  let url = "http://127.0.0.1:1/not-started";
+  return {
+    options: {
+      get url() {
+        return url;
+      },
+      secret: SECRET,
+    },
+    at: (base) => (url = `${base}${PATH}`),
+  };
+}
+
 describe("threatbridge run with GitHub webhooks (end to end)", () => {
   it("a person's close reaches the platform within 5 s of the delivery; a forged delivery is refused", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    world = await startWorld({}, `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\n`, {
-      standIn: { tokens: [GH_TOKEN], webhook: { url: `${base}${PATH}`, secret: SECRET } },
+    const hook = deliveriesTo();
+    world = await startWorld({}, `${HEALTH_ANY_PORT}schedule: "0 0 1 1 *"\n`, {
+      standIn: { tokens: [GH_TOKEN], webhook: hook.options },
       githubAuthYaml: `token: \${GITHUB_TOKEN}\n  webhook:\n    path: ${PATH}\n    secret: \${GITHUB_WEBHOOK_SECRET}`,
       env: { GITHUB_WEBHOOK_SECRET: SECRET, THREATBRIDGE_LOG_LEVEL: "info" },
     });
     const w = world;
     const wanted = eligibleIds(w, firstSeenStatuses(w)).length;
-    const child = w.spawnCli(["run", "-c", w.configPath]);
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const running = await w.startRun();
+    const { base } = running;
+    hook.at(base);
+    const until = running.until;
     await until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
     let ready = await get(`${base}/readyz`);
     for (let i = 0; i < 100 && ready?.status !== 200; i += 1) {
@@ -86,34 +101,28 @@ describe("threatbridge run with GitHub webhooks (end to end)", () => {
     // Only the one (scheduled at start) cycle ran: the verdict did not wait for a poll.
     expect(metrics).toMatch(/^threatbridge_cycles_total\{outcome="ok"\} 1$/m);
 
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    let code: number | null;
-    try {
-      code = await exited;
-    } finally {
-      clearTimeout(timer);
-    }
-    expect(code, stderr).toBe(0);
-    expect(stderr).not.toContain(SECRET);
-    expect(stderr).toContain(`${base}${PATH}`);
+    const stopped = await running.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).not.toContain(SECRET);
+    expect(stopped.stderr).toContain(`${base}${PATH}`);
   }, 60_000);
 
   it("single mode: a person's close of a group's issue reaches every open member as its verdict within 5 s", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
+    const hook = deliveriesTo();
     world = await startWorld(
       {},
-      `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "0 0 1 1 *"\ngrouping:\n  by: asset\n  mode: single\n`,
+      `${HEALTH_ANY_PORT}schedule: "0 0 1 1 *"\ngrouping:\n  by: asset\n  mode: single\n`,
       {
-        standIn: { tokens: [GH_TOKEN], webhook: { url: `${base}${PATH}`, secret: SECRET } },
+        standIn: { tokens: [GH_TOKEN], webhook: hook.options },
         githubAuthYaml: `token: \${GITHUB_TOKEN}\n  webhook:\n    path: ${PATH}\n    secret: \${GITHUB_WEBHOOK_SECRET}`,
         env: { GITHUB_WEBHOOK_SECRET: SECRET },
       },
     );
     const w = world;
-    const child = w.spawnCli(["run", "-c", w.configPath]);
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const running = await w.startRun();
+    const { base } = running;
+    hook.at(base);
+    const until = running.until;
     const groupIssue = () =>
       w.gh.issues(REPO).find((i) => i.state === "open" && i.labels.includes("threatbridge:group"));
     await until(() => groupIssue() !== undefined, "a group's issue", 30_000);
@@ -144,12 +153,7 @@ describe("threatbridge run with GitHub webhooks (end to end)", () => {
     expect(w.gh.webhooks.deliveries().map((d) => [d.action, d.status])).toEqual([["closed", 202]]);
     expect(w.gh.issues(REPO).find((i) => i.number === issue.number)?.state).toBe("closed");
 
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    try {
-      expect(await exited).toBe(0);
-    } finally {
-      clearTimeout(timer);
-    }
+    const stopped = await running.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
   }, 60_000);
 });

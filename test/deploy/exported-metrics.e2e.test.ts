@@ -2,8 +2,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
-import { until } from "../daemon/daemon-world.js";
-import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World, freePort } from "../e2e/world.js";
+import {
+  eligibleIds,
+  firstSeenStatuses,
+  HEALTH_ANY_PORT,
+  REPO,
+  startWorld,
+  type World,
+} from "../e2e/world.js";
 import { at, records, ROOT } from "./deploy-files.js";
 
 /**
@@ -56,27 +62,22 @@ async function ruleExpressions(): Promise<string[]> {
 
 describe("deploy/: the dashboard and the alert rules read what `run` exports", () => {
   it("every threatbridge_* and process_* name in a panel query or a rule expression is scraped from a running `run`", async () => {
-    const port = await freePort();
-    world = await startWorld({}, `health: { port: ${port}, host: 127.0.0.1 }\nschedule: "*/5 * * * *"\n`);
+    world = await startWorld({}, `${HEALTH_ANY_PORT}schedule: "*/5 * * * *"\n`);
     const w = world;
     const wanted = eligibleIds(w, firstSeenStatuses(w)).length;
-    const child = w.spawnCli(["run", "-c", w.configPath]);
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const running = await w.startRun();
     let text = "";
     try {
-      await until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
+      await running.until(() => w.gh.issues(REPO).length === wanted, "the issues to be created", 30_000);
       // Bounded: the first good cycle's figures appear within a few scrapes.
       for (let i = 0; i < 100 && !/^threatbridge_ready 1$/m.test(text); i += 1) {
-        text = await fetch(`http://127.0.0.1:${port}/metrics`)
+        text = await fetch(`${running.base}/metrics`)
           .then((r) => r.text())
           .catch(() => "");
         if (!/^threatbridge_ready 1$/m.test(text)) await new Promise((r) => setTimeout(r, 50));
       }
     } finally {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
+      await running.stop();
     }
 
     const names = exported(text);

@@ -1,9 +1,9 @@
-import { existsSync, watch } from "node:fs";
+import { existsSync, watch as watchDir } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { readStoredState } from "../../src/sync/records/stored-state.js";
-import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./world.js";
+import { eligibleIds, firstSeenStatuses, REPO, watch, worldFor, type World } from "./world.js";
 
 /**
  * "A crash at any instant → no duplicate issue, no lost verdict, on restart": the built CLI is
@@ -12,11 +12,10 @@ import { eligibleIds, firstSeenStatuses, REPO, startWorld, type World } from "./
 
 const MARKER = /<!-- threatbridge:threat=([0-9a-fA-F-]{36}) -->/;
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+/*
+ * The tests run at the same time, each with its own world: much of each is its children's start-up
+ * and paced writes, which the others' work fills.
+ */
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -37,8 +36,8 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 /** A world of `threats` whose GitHub writes are paced, so that kills land inside the backfill. */
-async function pacedWorld(threats: number, seed: number): Promise<World> {
-  const started = await startWorld({ threats, seed });
+async function pacedWorld(t: TestContext, threats: number, seed: number): Promise<World> {
+  const started = await worldFor(t, { threats, seed });
   const { readFile, writeFile } = await import("node:fs/promises");
   const yaml = await readFile(started.configPath, "utf8");
   await writeFile(started.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 15"));
@@ -55,7 +54,7 @@ async function syncKilledWhen(w: World, kills: (name: string) => boolean): Promi
   let done = false;
   let killed = false;
   const exited = new Promise((r) => child.once("exit", () => r((done = true))));
-  const watcher = watch(dirname(w.statePath), (_event, name) => {
+  const watcher = watchDir(dirname(w.statePath), (_event, name) => {
     if (done || name === null || !kills(name)) return;
     killed = true;
     done = true;
@@ -68,10 +67,13 @@ async function syncKilledWhen(w: World, kills: (name: string) => boolean): Promi
   return killed;
 }
 
-/** The sync that finishes the work (once more if the first meets what a kill left): its issues, one per eligible threat. */
+/**
+ * The sync that finishes the work (once more if the first meets what a kill left): its issues, one
+ * per eligible threat. In this process: what the kills left is the point, not the finishing process.
+ */
 async function finishedIssues(w: World, firstSeen: Map<string, string>) {
-  let final = await w.cli(["sync", "-c", w.configPath]);
-  if (final.code !== 0) final = await w.cli(["sync", "-c", w.configPath]);
+  let final = await w.run(["sync", "-c", w.configPath]);
+  if (final.code !== 0) final = await w.run(["sync", "-c", w.configPath]);
   expect(final.code).toBe(0);
   w.sim.sim.settle();
   const issues = w.gh.issues(REPO).filter((i) => !i.isPullRequest);
@@ -80,9 +82,9 @@ async function finishedIssues(w: World, firstSeen: Map<string, string>) {
   return { issues, ids };
 }
 
-describe("crash safety (end to end)", () => {
-  it("SIGKILL at random instants of a backfill: exactly one issue per eligible threat, every one linked back", async () => {
-    world = await startWorld({ threats: 40, seed: 11 });
+describe.concurrent("crash safety (end to end)", () => {
+  it("SIGKILL at random instants of a backfill: exactly one issue per eligible threat, every one linked back", async (t) => {
+    const world = await worldFor(t, { threats: 40, seed: 11 });
     await world.writeConfig("");
     // Pace the writes so that the kills land inside the backfill, between and during writes.
     const { writeFile, readFile } = await import("node:fs/promises");
@@ -129,7 +131,7 @@ describe("crash safety (end to end)", () => {
       const id = MARKER.exec(someIssue.body ?? "")?.[1] ?? "";
       expect(["solved", "pending"]).toContain(world.sim.sim.getThreat(id)?.status);
     }
-    const status = JSON.parse((await world.cli(["status", "-c", world.configPath, "--json"])).stdout) as {
+    const status = JSON.parse((await world.run(["status", "-c", world.configPath, "--json"])).stdout) as {
       intents: unknown[];
       queue: { total: number };
     };
@@ -137,8 +139,8 @@ describe("crash safety (end to end)", () => {
     expect(status.queue.total).toBe(0);
   }, 180_000);
 
-  it("SIGKILL during a database commit (its write-ahead log being written): no duplicate issue, no lost verdict, no torn row", async () => {
-    world = await pacedWorld(40, 13);
+  it("SIGKILL during a database commit (its write-ahead log being written): no duplicate issue, no lost verdict, no torn row", async (t) => {
+    const world = await pacedWorld(t, 40, 13);
     const w = world;
     const firstSeen = firstSeenStatuses(w);
     const wal = `${basename(w.statePath).replace(/\.json$/, ".db")}-wal`;
@@ -186,8 +188,8 @@ describe("crash safety (end to end)", () => {
     expect(state?.intents).toEqual({});
   }, 180_000);
 
-  it("SIGKILL while the saved cursors are written (after the commit of their rows): nothing lost, nothing duplicated", async () => {
-    world = await pacedWorld(40, 12);
+  it("SIGKILL while the saved cursors are written (after the commit of their rows): nothing lost, nothing duplicated", async (t) => {
+    const world = await pacedWorld(t, 40, 12);
     const w = world;
     const firstSeen = firstSeenStatuses(w);
     const documentTemp = new RegExp(
@@ -207,19 +209,18 @@ describe("crash safety (end to end)", () => {
     }
   }, 180_000);
 
-  it("a second sync on the same state file exits 1 naming the holder; a lock left by SIGKILL does not block", async () => {
-    world = await startWorld({ threats: 30 });
+  it("a second sync on the same state file exits 1 naming the holder; a lock left by SIGKILL does not block", async (t) => {
+    const world = await worldFor(t, { threats: 30 });
     const { writeFile, readFile } = await import("node:fs/promises");
     const yaml = await readFile(world.configPath, "utf8");
     await writeFile(world.configPath, yaml.replace("min_interval_ms: 0", "min_interval_ms: 300"));
-    const first = world.spawnCli(["sync", "-c", world.configPath]);
-    const exited = new Promise((r) => first.once("exit", r));
-    await waitFor(() => existsSync(`${world?.statePath}.lock`), 20_000);
+    const statePath = world.statePath;
+    const first = watch(world.spawnCli(["sync", "-c", world.configPath]));
+    await first.until(() => existsSync(`${statePath}.lock`), "the first sync to take the lock");
     const second = await world.cli(["sync", "-c", world.configPath]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(String(first.pid));
-    first.kill("SIGKILL");
-    await exited;
+    expect(second.stderr).toContain(String(first.child.pid));
+    expect((await first.stop("SIGKILL")).signal).toBe("SIGKILL");
     expect(existsSync(`${world.statePath}.lock`)).toBe(true); // left behind by the killed process
     await writeFile(world.configPath, yaml);
     const third = await world.cli(["sync", "-c", world.configPath]);

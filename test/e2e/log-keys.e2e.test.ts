@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { firstIssue } from "./people-helpers.js";
-import { until } from "../daemon/daemon-world.js";
-import { freePort, REPO, startWorld, type World } from "./world.js";
+import { HEALTH_ANY_PORT, REPO, startWorld, type World } from "./world.js";
 
 /**
  * Contract, "Logs": "keys are snake_case throughout, e.g. `duration_ms`; an error is pino's `err`
@@ -84,9 +83,8 @@ describe("log keys (contract, Logs)", () => {
   }, 60_000);
 
   it("the daemon's lines too: a cycle with groups and SLAs, its summary with duration_ms, and its stop", async () => {
-    const port = await freePort();
     const workflow = [
-      `health: { port: ${port}, host: 127.0.0.1 }`,
+      HEALTH_ANY_PORT.trimEnd(),
       'schedule: "0 0 1 1 *"',
       "grouping:",
       "  by: module",
@@ -98,19 +96,11 @@ describe("log keys (contract, Logs)", () => {
       "",
     ].join("\n");
     world = await startWorld({ threats: 10 }, workflow, { env: { THREATBRIDGE_LOG_LEVEL: "debug" } });
-    const child = world.spawnCli(["run", "-c", world.configPath]);
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    await until(() => stderr.includes("cycle done"), "the first cycle", 30_000);
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    try {
-      expect(await exited).toBe(0);
-    } finally {
-      clearTimeout(timer);
-    }
-    const lines = jsonLines(stderr);
+    const running = await world.startRun();
+    await running.until(() => running.stderr().includes("cycle done"), "the first cycle", 30_000);
+    const stopped = await running.stop();
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const lines = jsonLines(stopped.stderr);
     expect(lines.flatMap((line) => notSnakeCase(line))).toEqual([]);
     expect(lines.filter((l) => "err" in l).map((l) => l["err"])).toEqual(
       lines

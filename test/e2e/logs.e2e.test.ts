@@ -1,29 +1,44 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { issueToken, json, startTinyPlatform, useTinyPlatform, type TinyPlatform } from "./tiny-platform.js";
 import { REPO, startWorld, type World } from "./world.js";
 
 /** Contract, "Logs go to stderr": JSON lines when stderr is not a terminal, `log.format` forces one. */
 
 let world: World | undefined;
+let platform: TinyPlatform | undefined;
 afterEach(async () => {
+  await platform?.close();
   await world?.close();
+  platform = undefined;
   world = undefined;
 });
 
-async function platformDown(w: World): Promise<void> {
-  const answer = await fetch(`${w.sim.url}/_sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ rate_500: 1 }),
+/**
+ * A platform whose API answers 500 to every request, with `Retry-After: 0`: the connector retries
+ * until its retries run out (each logged), without back-off waits, then the sync fails.
+ */
+async function platformDown(w: World): Promise<TinyPlatform> {
+  const down = await startTinyPlatform((req, res) => {
+    if (req.url?.startsWith("/oauth/token")) return issueToken(res);
+    json(
+      res,
+      500,
+      { type: "about:blank", title: "Internal Server Error", status: 500 },
+      { "retry-after": "0" },
+    );
   });
-  expect(answer.status).toBe(200);
+  await useTinyPlatform(w, down.url);
+  return down;
 }
 
 describe("logs of the built CLI", () => {
   it("stderr not a terminal: JSON lines with level names; a failed sync logs its failure once", async () => {
     world = await startWorld();
-    await platformDown(world);
+    platform = await platformDown(world);
     const result = await world.cli(["sync", "-c", world.configPath]);
     expect(result.code).toBe(1);
+    // The API was asked again after its 500s: the failure logged once comes after the retries.
+    expect(platform.requests.filter((r) => r.path.startsWith("/v1/")).length).toBeGreaterThan(1);
     const lines = result.stderr
       .split("\n")
       .filter(Boolean)

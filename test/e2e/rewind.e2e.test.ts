@@ -1,8 +1,8 @@
 import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/index.js";
-import { freePort, get, REPO, startWorld, type World } from "./world.js";
+import { get, HEALTH_ANY_PORT, REPO, worldFor, type World } from "./world.js";
 
 /**
  * `threatbridge rewind` and a cursor the platform refuses (contract, command table; spec "Common
@@ -10,11 +10,10 @@ import { freePort, get, REPO, startWorld, type World } from "./world.js";
  * against the simulator and the GitHub stand-in on 127.0.0.1.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+/*
+ * The two tests run at the same time, each with its own world: the first is mostly a `run` child's
+ * one-second cycles, which the second's commands fill.
+ */
 
 const BOGUS = "eyJ2IjoxLCJlIjoidGhyZWF0cyIsInAiOjN9.another-installations-mac";
 const THREATS_LIST = "GET /v1/threats";
@@ -44,20 +43,12 @@ async function rewind(w: World, args: string[]) {
 
 const listed = (w: World): number => w.sim.sim.stats().byRoute[THREATS_LIST] ?? 0;
 
-async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-describe("a refused stream cursor, and threatbridge rewind", () => {
-  it("run on a 1 s schedule sends the refused cursor once, says so once in the log, in /readyz and /metrics, keeps the GitHub side working; rewind --threats then sync reads from the start with zero GitHub writes", async () => {
-    const port = await freePort();
-    world = await startWorld(
+describe.concurrent("a refused stream cursor, and threatbridge rewind", () => {
+  it("run on a 1 s schedule sends the refused cursor once, says so once in the log, in /readyz and /metrics, keeps the GitHub side working; rewind --threats then sync reads from the start with zero GitHub writes", async (t) => {
+    const world = await worldFor(
+      t,
       { threats: 12 },
-      `schedule: "* * * * * *"\nhealth: { port: ${port}, host: 127.0.0.1 }\nlog: { format: json }\n`,
+      `schedule: "* * * * * *"\n${HEALTH_ANY_PORT}log: { format: json }\n`,
     );
     const w = world;
     expect((await w.run(["sync", "-c", w.configPath])).code).toBe(0);
@@ -66,24 +57,31 @@ describe("a refused stream cursor, and threatbridge rewind", () => {
     await plantBogusCursor(w);
 
     const before = listed(w);
-    const child = w.spawnCli(["run", "-c", w.configPath]);
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const running = await w.startRun();
+    const { base, until } = running;
     let ready = null as { status: number; text: string } | null;
     let metrics = "";
+    let stderr = "";
     try {
-      await until(async () => {
-        ready = await get(`http://127.0.0.1:${port}/readyz`);
-        return ready?.text.includes("stream is stopped") === true;
-      }, "/readyz to name the stopped stream");
+      await until(
+        async () => {
+          ready = await get(`${base}/readyz`);
+          return ready?.text.includes("stream is stopped") === true;
+        },
+        "/readyz to name the stopped stream",
+        30_000,
+      );
       // Cycles go on every second; the refused cursor is not sent again by any of them.
       const cycles = (text: string) =>
         Number(/^threatbridge_cycles_total\{outcome="ok"\} (\d+)$/m.exec(text)?.[1] ?? 0);
-      await until(async () => {
-        metrics = (await get(`http://127.0.0.1:${port}/metrics`))?.text ?? "";
-        return cycles(metrics) >= 4;
-      }, "four cycles");
+      await until(
+        async () => {
+          metrics = (await get(`${base}/metrics`))?.text ?? "";
+          return cycles(metrics) >= 4;
+        },
+        "four cycles",
+        30_000,
+      );
       // A person's close still reaches the platform as a verdict: GitHub's side is not stopped.
       const first = w.gh.issues(REPO)[0];
       if (!first) throw new Error("no issue");
@@ -91,10 +89,7 @@ describe("a refused stream cursor, and threatbridge rewind", () => {
       w.gh.person.close(REPO, first.number, { login: "alice", reason: "completed" });
       await until(() => w.sim.sim.getThreat(threatId)?.status !== "unsolved", "the verdict", 20_000);
     } finally {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
+      stderr = (await running.stop()).stderr;
     }
     expect(listed(w) - before).toBe(1);
     expect(ready?.status).toBe(503);
@@ -156,8 +151,8 @@ describe("a refused stream cursor, and threatbridge rewind", () => {
     expect(after.cursors.threats).not.toBe(BOGUS);
   }, 180_000);
 
-  it("exit codes: none of the flags or --all with another → 2; the state lock held → 1 naming it; nothing to forget → 0", async () => {
-    world = await startWorld({ threats: 4 });
+  it("exit codes: none of the flags or --all with another → 2; the state lock held → 1 naming it; nothing to forget → 0", async (t) => {
+    const world = await worldFor(t, { threats: 4 });
     const w = world;
     for (const args of [[], ["--all", "--threats"], ["--threat"]]) {
       const usage = await rewind(w, args);

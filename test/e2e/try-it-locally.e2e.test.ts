@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { assertBuilt, CLI, freePort } from "./world.js";
+import { assertBuilt, CLI } from "./world.js";
 
 /**
  * README's "Try it locally" as written, from a built checkout to a person's close becoming a
@@ -11,8 +11,9 @@ import { assertBuilt, CLI, freePort } from "./world.js";
  * `threatbridge …` is the alias the block defines (this checkout's dist/cli.js), a trailing `&`
  * runs in the background, `export`, `mkdir -p` and `cd` do what a shell does, and `curl` is
  * fetch with curl's `-X` and `-d`. The one liberty taken: the fakes bind free ports instead of
- * 8080/8081 (other tests on this machine may hold those), so the URLs in the block are rewritten
- * to them and the config's own variables (PLATFORM_BASE_URL, ...) carry them to the commands.
+ * 8080/8081 (other tests on this machine may hold those): `simulate` binds port 0 for both and its
+ * banner tells which it got, the URLs in the block are rewritten to them and the config's own
+ * variables (PLATFORM_BASE_URL, ...) carry them to the commands.
  */
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -53,20 +54,26 @@ describe("README: Try it locally", () => {
   it("runs as written: init, config validate, sync, a person's close through the stand-in's control route, sync again: the platform's threat has alice's verdict", async () => {
     assertBuilt();
     const lines = await tryItLocally();
-    const [platformPort, githubPort] = [await freePort(), await freePort()];
     const home = await mkdtemp(join(tmpdir(), "threatbridge-try-"));
     dirs.push(home);
-    const platformUrl = `http://127.0.0.1:${platformPort}`;
-    const githubUrl = `http://127.0.0.1:${githubPort}`;
+    // Where `simulate` serves, from its banner (it binds port 0 for both fakes).
+    let platformUrl = "";
+    let githubUrl = "";
     const ports = (text: string): string =>
-      text
-        .replaceAll("127.0.0.1:8080", `127.0.0.1:${platformPort}`)
-        .replaceAll("127.0.0.1:8081", `127.0.0.1:${githubPort}`);
-    const env: Record<string, string> = {
-      PATH: process.env["PATH"] ?? "",
-      PLATFORM_BASE_URL: platformUrl,
-      PLATFORM_TOKEN_URL: `${platformUrl}/oauth/token`,
-      GITHUB_API_URL: githubUrl,
+      text.replaceAll("http://127.0.0.1:8080", platformUrl).replaceAll("http://127.0.0.1:8081", githubUrl);
+    const env: Record<string, string> = { PATH: process.env["PATH"] ?? "" };
+    /** The banner's URLs, once both are out; the config's variables carry them to the commands. */
+    const serving = (banner: string): boolean => {
+      const platform = /platform simulator on (http:\/\/127\.0\.0\.1:\d+) /.exec(banner)?.[1];
+      const github = /GitHub stand-in on (http:\/\/127\.0\.0\.1:\d+) /.exec(banner)?.[1];
+      if (platform === undefined || github === undefined) return false;
+      [platformUrl, githubUrl] = [platform, github];
+      Object.assign(env, {
+        PLATFORM_BASE_URL: platformUrl,
+        PLATFORM_TOKEN_URL: `${platformUrl}/oauth/token`,
+        GITHUB_API_URL: githubUrl,
+      });
+      return true;
     };
     let cwd = ROOT;
     let alias = false;
@@ -74,8 +81,7 @@ describe("README: Try it locally", () => {
 
     const threatbridge = (args: string[], background: boolean): Promise<Ran> => {
       expect(alias, "the block defines threatbridge before using it").toBe(true);
-      const extra =
-        args[0] === "simulate" ? ["--port", String(platformPort), "--github-port", String(githubPort)] : [];
+      const extra = args[0] === "simulate" ? ["--port", "0", "--github-port", "0"] : [];
       const child = spawn(process.execPath, [CLI, ...args, ...extra], {
         cwd,
         env: { ...env },
@@ -94,7 +100,7 @@ describe("README: Try it locally", () => {
             20_000,
           );
           child.stdout.on("data", () => {
-            if (!stdout.includes("GitHub stand-in on")) return;
+            if (!serving(stdout)) return;
             clearTimeout(timer);
             resolveRun({ code: null, stdout, stderr });
           });

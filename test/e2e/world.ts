@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { basename, dirname, join, resolve } from "node:path";
@@ -48,7 +47,15 @@ export interface World {
    * statuses or kills uses `cli`.
    */
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
-  spawnCli(args: string[]): ChildProcess;
+  /** A child of the built CLI; `env` adds to or overrides the world's environment. */
+  spawnCli(args: string[], env?: Record<string, string>): ChildProcess;
+  /**
+   * `threatbridge run -c <config>` as a child, once its health server listens: the config must
+   * say `health.port: 0` (HEALTH_ANY_PORT), and the child's start line tells the port it bound. A
+   * port picked free beforehand can be taken by another test before the child binds it. The child
+   * logs at `info` at least (the start line's level); a world at `debug` keeps `debug`.
+   */
+  startRun(args?: string[]): Promise<RunningCli>;
   /** Every file of the state (the saved cursors at `statePath`, the database beside it), by name. */
   stateFiles(): Promise<Map<string, Buffer>>;
   /** Deletes every file of the state, as an operator who lost it would find it. */
@@ -98,6 +105,19 @@ export interface WorldOptions {
   githubAuthYaml?: string;
   /** More environment variables for the CLI. */
   env?: Record<string, string>;
+}
+
+/**
+ * A world closed when the test ends, for tests that run at the same time (each needs its own, and
+ * a file-wide `afterEach` would close another test's): pass the test's context.
+ */
+export async function worldFor(
+  t: { onTestFinished: (fn: () => Promise<void>) => void },
+  ...args: Parameters<typeof startWorld>
+): Promise<World> {
+  const w = await startWorld(...args);
+  t.onTestFinished(() => w.close());
+  return w;
 }
 
 export async function startWorld(
@@ -155,9 +175,9 @@ ${extra}`,
     return files;
   }
 
-  function spawnCli(args: string[]): ChildProcess {
+  function spawnCli(args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
     const child = spawn(process.execPath, [CLI, ...args], {
-      env,
+      env: { ...env, ...extraEnv },
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -184,6 +204,17 @@ ${extra}`,
     });
   }
 
+  async function startRun(args: string[] = []): Promise<RunningCli> {
+    const level = env["THREATBRIDGE_LOG_LEVEL"] ?? "info";
+    const verbose = ["trace", "debug", "info"].includes(level);
+    const watched = watch(
+      spawnCli(["run", "-c", configPath, ...args], verbose ? {} : { THREATBRIDGE_LOG_LEVEL: "info" }),
+    );
+    let base: string | undefined;
+    await watched.until(() => (base = runningAt(watched.stderr())) !== undefined, "run's start line");
+    return { ...watched, base: base ?? "" };
+  }
+
   // A child's exit took longer than the platform's asynchronous writes (links, notes: spec,
   // external references rule 5) take to apply; in-process, the next read could beat them. They are
   // applied when the command returns, as they were by the time a child had exited.
@@ -204,6 +235,7 @@ ${extra}`,
     cli,
     run,
     spawnCli,
+    startRun,
     stateFiles,
     async loseState() {
       for (const name of (await stateFiles()).keys()) await rm(join(dirname(statePath), name));
@@ -239,14 +271,94 @@ export function firstSeenStatuses(world: World): Map<string, string> {
   return map;
 }
 
-/** A port of 127.0.0.1 that was free a moment ago (a `run` under test binds it itself). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/**
+ * The health server of a `run` under test on any free port, told by the child's start line
+ * (World.startRun). A number picked free beforehand can be taken meanwhile by another test.
+ */
+export const HEALTH_ANY_PORT = "health: { port: 0, host: 127.0.0.1 }\n";
+
+/** The health server's URL from `run`'s JSON start line ("threatbridge is running"), once logged. */
+function runningAt(stderr: string): string | undefined {
+  for (const line of stderr.split("\n")) {
+    if (!line.startsWith("{") || !line.includes('"threatbridge is running"')) continue;
+    const record = JSON.parse(line) as { msg?: unknown; health?: unknown };
+    if (record.msg === "threatbridge is running" && typeof record.health === "string") return record.health;
+  }
+  return undefined;
+}
+
+/** How a watched child ended after `stop`, and how long after the signal. */
+export interface Stopped {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+  /** The child outlived the grace and was sent SIGKILL. */
+  killed: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+/** A child of the built CLI, its output read from the first byte (so a full pipe never blocks it). */
+export interface Watched {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /**
+   * Waits until `check()` holds, polling every 20 ms; fails at once, with the child's stderr, if
+   * the child ends first, and after `limitMs` if it never holds.
+   */
+  until: (check: () => boolean | Promise<boolean>, what: string, limitMs?: number) => Promise<void>;
+  /** Sends `signal` (SIGTERM) and waits for the exit; SIGKILL after `graceMs` (10 s). */
+  stop: (signal?: NodeJS.Signals, graceMs?: number) => Promise<Stopped>;
+}
+
+/** A `run` child whose health server listens at `base` (e.g. http://127.0.0.1:41234). */
+export interface RunningCli extends Watched {
+  base: string;
+}
+
+export function watch(child: ChildProcess): Watched {
+  let stdout = "";
+  let stderr = "";
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  // `close`, not `exit`: the output is all read by then.
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveClosed) =>
+    child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
+      ended = { code, signal };
+      resolveClosed(ended);
+    }),
+  );
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    async until(check, what, limitMs = 20_000) {
+      for (const end = Date.now() + limitMs; ;) {
+        if (ended !== null)
+          throw new Error(`the child exited (${ended.code ?? ended.signal}) before ${what}:\n${stderr}`);
+        if (await check()) return;
+        if (Date.now() >= end) throw new Error(`gave up waiting for ${what}:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async stop(signal = "SIGTERM", graceMs = 10_000) {
+      const sent = Date.now();
+      let killed = false;
+      if (ended === null) child.kill(signal);
+      const timer = setTimeout(() => {
+        killed = true;
+        child.kill("SIGKILL");
+      }, graceMs);
+      try {
+        const { code, signal: by } = await closed;
+        return { code, signal: by, ms: Date.now() - sent, killed, stdout, stderr };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
 
 /** A GET of a `run`'s health port: null while it is not listening yet. */
