@@ -1,6 +1,6 @@
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
-import { FROM_TEXT_KEYS, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
+import { featureTables, FROM_TEXT_KEYS, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
 
 /** A stored value: plain JSON, stored as its text. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -50,9 +50,9 @@ export class Rows {
     return this.db.readOnly;
   }
 
-  /** Whether the rows of `feature` have their time columns for these JSON paths (Db.timed). */
-  timed(feature: string, due: string, unless: string): boolean {
-    return this.db.timed(feature, due, unless);
+  /** Gives the rows of `feature` their time columns for these JSON paths (Db.declareTime). */
+  declareTime(feature: string, due: string, unless: string): void {
+    this.db.declareTime(feature, due, unless);
   }
 
   /** Whether changes are held in memory beside the rows (SQL over the table would miss them). */
@@ -195,6 +195,8 @@ export class Db {
   private readonly rowsOf = new Map<string, Rows>();
   private readonly statements = new Map<string, Statement>();
   private inTransaction = false;
+  /** Whether a read-only connection copied the features' tables into `temp` (declareTime). */
+  private copied = false;
 
   constructor(
     private readonly database: Database,
@@ -222,18 +224,24 @@ export class Db {
   }
 
   /**
-   * Whether the rows of `feature` have their time columns for a slice time at these JSON paths.
-   * Declared for the first time (or at other paths), a writable connection fills them for every
-   * row of the feature: in the open transaction if there is one (committed with the changes it
-   * holds), else in one of its own, committed at once. A read-only one answers false, and the
-   * caller reads the slices' JSON instead.
+   * Gives the rows of `feature` their time columns for a slice time at these JSON paths, when
+   * first declared (or at other paths): a writable connection fills them for every row of the
+   * feature, in the open transaction if there is one, else in one of its own. A read-only one
+   * cannot write the file: it fills a copy of the features' tables in its `temp` schema, which
+   * unqualified names find first (SQLite searches `temp` before the file), so every query reads
+   * the times as over a writable connection (a copy of when it was made).
    */
-  timed(feature: string, due: string, unless: string): boolean {
+  declareTime(feature: string, due: string, unless: string): void {
     const row = this.statement(`SELECT due, unless FROM features WHERE name = ?`).get(feature);
-    if (row?.["due"] === due && row["unless"] === unless) return true;
-    if (this.readOnly) return false;
-    const own = !this.inTransaction;
-    this.begin();
+    if (row?.["due"] === due && row["unless"] === unless) return;
+    if (this.readOnly && !this.copied) {
+      this.database.exec(`${featureTables("temp")}
+        INSERT INTO temp.features SELECT * FROM main.features;
+        INSERT INTO temp.feature_data SELECT * FROM main.feature_data;`);
+      this.copied = true;
+    }
+    const own = !this.readOnly && !this.inTransaction;
+    if (own) this.begin();
     this.statement(
       `INSERT INTO features (name, due, unless) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET due = excluded.due, unless = excluded.unless`,
@@ -243,7 +251,6 @@ export class Db {
          FROM features AS k WHERE k.n = f.feature AND k.name = ?1`,
     ).run(feature);
     if (own) this.commit();
-    return true;
   }
 
   /** A prepared statement of this connection, made once. */

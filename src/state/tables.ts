@@ -54,6 +54,16 @@ const TIME_COLUMNS: readonly string[] = ["open INTEGER", "due INTEGER", "done IN
 /** The columns of a table whose rows have features' data: `n` (the rowid, kept by a VACUUM) names a row there. */
 const NUMBERED = "n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, value TEXT NOT NULL";
 
+/** The features' tables and the index of their times, in the database `schema` (main or temp). */
+export function featureTables(schema: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${schema}.feature_data (
+  feature INTEGER NOT NULL, subject INTEGER NOT NULL, value TEXT NOT NULL, ${TIME_COLUMNS.join(", ")},
+  PRIMARY KEY (feature, subject)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ${schema}.features (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, due TEXT, unless TEXT);
+CREATE INDEX IF NOT EXISTS ${schema}.feature_data_due ON feature_data (feature, open, done, due) WHERE due IS NOT NULL;`;
+}
+
 /** The tables and indexes, created where missing. */
 export const SCHEMA = `
 ${Object.values(TABLES)
@@ -64,15 +74,10 @@ ${Object.values(TABLES)
   )
   .join("\n")}
 CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS feature_data (
-  feature INTEGER NOT NULL, subject INTEGER NOT NULL, value TEXT NOT NULL, ${TIME_COLUMNS.join(", ")},
-  PRIMARY KEY (feature, subject)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS features (n INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, due TEXT, unless TEXT);
+${featureTables("main")}
 CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (repo, number, issue_open) WHERE repo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS threats_by_asset ON threats (asset) WHERE asset IS NOT NULL;
 CREATE INDEX IF NOT EXISTS threats_special ON threats (special) WHERE special;
-CREATE INDEX IF NOT EXISTS feature_data_due ON feature_data (feature, open, done, due) WHERE due IS NOT NULL;
 `;
 
 /**

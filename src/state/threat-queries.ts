@@ -7,10 +7,6 @@ import type { Json, Rows } from "./database.js";
  * built in JavaScript for them.
  */
 
-/** A threat row (of alias `t`) that counts as open: an open issue, not gone (the JSON read in SQL). */
-const OPEN = (t: string): string =>
-  `${t}.value ->> '$.issue.state' = 'open' AND coalesce(${t}.value ->> '$.gone', 0) = 0`;
-
 /**
  * Where a feature keeps a time in its slice, read in SQL (features/types.ts): `due`, the key of an
  * ISO time; `unless`, a key whose presence takes the slice out of `earliest` (a step done).
@@ -41,11 +37,6 @@ function pathOf(key: string): string {
   if (!KEY.test(key)) throw new Error(`a slice time's key must be plain names joined by dots, not ${key}`);
   return `$.${key}`;
 }
-
-/** A `feature_data` row's value at the JSON path `?3` (NULL where the value is not JSON). */
-const AT_STEP = `(CASE WHEN json_valid(value) THEN value ->> ?3 END)`;
-/** A `feature_data` row's time at the JSON path `?5` as epoch ms, read from its value (tables.ts `timeColumns`). */
-const DUE_READ = `(CASE WHEN json_valid(value) THEN CAST(round(unixepoch(value ->> ?5, 'subsec') * 1000) AS INTEGER) END)`;
 
 export interface Tally {
   known: number;
@@ -168,52 +159,29 @@ export class ThreatQueries {
   }
 
   /**
-   * Every threat with a slice of `feature`: the time at `at.due` in it, whether the threat counts
-   * as open, whether `at.unless` is set in it. From the feature's time columns where it has them
-   * (a slice whose time is missing or no time is not visited), else from its slices' JSON.
+   * Every threat with a slice of `feature` whose time at `at.due` is a time: that time, whether the
+   * threat counts as open, whether `at.unless` is set in it (the feature's time columns).
    */
   scanTimes(
     feature: string,
     at: SliceTime,
     visit: (id: string, dueMs: number, open: boolean, unless: boolean) => void,
   ): void {
-    if (this.timed(feature, at)) {
-      const statement = this.rows.statement(
-        `SELECT t.id, f.due, f.open, f.done FROM feature_data AS f INDEXED BY feature_data_due
-           JOIN threats AS t ON t.n = f.subject WHERE f.feature = ${FEATURE} AND f.due IS NOT NULL`,
-      );
-      for (const row of statement.all(feature))
-        visit(String(row["id"]), Number(row["due"]), row["open"] === 1, row["done"] === 1);
-      return;
-    }
-    // Paged along feature_data's key (feature, subject): each page is a range of that index.
-    const page = this.rows.statement(
-      `SELECT f.subject AS s, t.id, f.value ->> ? AS due, (${OPEN("t")}) AS open, f.value ->> ? IS NOT NULL AS unless
-         FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
-         WHERE f.feature = ${FEATURE} AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
+    this.declare(feature, at);
+    const statement = this.rows.statement(
+      `SELECT t.id, f.due, f.open, f.done FROM feature_data AS f INDEXED BY feature_data_due
+         JOIN threats AS t ON t.n = f.subject WHERE f.feature = ${FEATURE} AND f.due IS NOT NULL`,
     );
-    let after = 0;
-    for (;;) {
-      const rows = page.all(pathOf(at.due), pathOf(at.unless), feature, after);
-      for (const row of rows)
-        visit(String(row["id"]), Date.parse(String(row["due"])), row["open"] === 1, row["unless"] === 1);
-      if (rows.length < PAGE) return;
-      after = Number(rows[rows.length - 1]?.["s"]);
-    }
+    for (const row of statement.all(feature))
+      visit(String(row["id"]), Number(row["due"]), row["open"] === 1, row["done"] === 1);
   }
 
   /**
    * How many open threats' `feature` slices have their time at `at.due` at or before each of
-   * `bounds` (epoch ms), by index ranges of the feature's time columns where it has them.
+   * `bounds` (epoch ms), by index ranges of the feature's time columns.
    */
   countTimes(feature: string, at: SliceTime, bounds: readonly number[]): number[] {
-    if (!this.timed(feature, at)) {
-      const counts = bounds.map(() => 0);
-      this.scanTimes(feature, at, (_id, due, open) => {
-        if (open) bounds.forEach((bound, i) => (counts[i] = (counts[i] ?? 0) + (due <= bound ? 1 : 0)));
-      });
-      return counts;
-    }
+    this.declare(feature, at);
     const statement = this.rows.statement(
       `SELECT count(*) AS n FROM feature_data INDEXED BY feature_data_due
          WHERE feature = ${FEATURE} AND open = 1 AND done IN (0, 1) AND due IS NOT NULL AND due <= ?`,
@@ -223,25 +191,15 @@ export class ThreatQueries {
 
   /** The earliest time at `at.due` of an open threat's `feature` slice without `at.unless` (+∞: none). */
   earliestTime(feature: string, at: SliceTime): number {
-    if (this.timed(feature, at)) {
-      const row = this.rows
-        .statement(
-          `SELECT min(due) AS due FROM feature_data INDEXED BY feature_data_due
-             WHERE feature = ${FEATURE} AND open = 1 AND done = 0 AND due IS NOT NULL`,
-        )
-        .get(feature);
-      const due = row?.["due"];
-      return typeof due === "number" ? due : Number.POSITIVE_INFINITY;
-    }
+    this.declare(feature, at);
     const row = this.rows
       .statement(
-        `SELECT min(unixepoch(f.value ->> ?, 'subsec')) AS due
-           FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
-           WHERE f.feature = ${FEATURE} AND f.value ->> ? IS NULL AND ${OPEN("t")}`,
+        `SELECT min(due) AS due FROM feature_data INDEXED BY feature_data_due
+           WHERE feature = ${FEATURE} AND open = 1 AND done = 0 AND due IS NOT NULL`,
       )
-      .get(pathOf(at.due), feature, pathOf(at.unless));
+      .get(feature);
     const due = row?.["due"];
-    return typeof due === "number" ? Math.floor(due * 1000) : Number.POSITIVE_INFINITY;
+    return typeof due === "number" ? due : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -270,7 +228,7 @@ export class ThreatQueries {
   /**
    * The slices of `feature` a clock may find due by `bound` (epoch ms), whatever their subject's
    * openness or `at.unless`: those whose time at `at.due` is at or before `bound` (an index range of
-   * the feature's time columns where it has them), those without a readable time there, and those
+   * the feature's time columns), those without a readable time there, and those
    * due whatever their time (`now`: read of each slice in SQL). Each is visited, by threat id (a
    * seek of its integer key; no threat's JSON is read), with its time (NaN: none) and its text.
    * Answers how many of the feature's slices are not visited (a time after `bound`, not due at once).
@@ -282,22 +240,18 @@ export class ThreatQueries {
     now: SliceSteps,
     visit: (id: string, dueMs: number, slice: string) => void,
   ): number {
-    const steps = JSON.stringify(now.values);
-    const timed = this.timed(feature, at);
-    const due = timed ? "due" : DUE_READ;
-    const step = `${AT_STEP} IN (SELECT value FROM json_each(?4))`;
+    this.declare(feature, at);
     const feature1 = "feature = (SELECT n FROM features WHERE name = ?1)";
-    const found = timed
-      ? `SELECT subject, due, value FROM feature_data INDEXED BY feature_data_due
-           WHERE ${feature1} AND open IN (0, 1) AND done IN (0, 1) AND due <= ?2
-         UNION
-         SELECT subject, due, value FROM feature_data WHERE ${feature1} AND (due IS NULL OR ${step})`
-      : `SELECT subject, ${due} AS due, value FROM feature_data
-           WHERE ${feature1} AND (${due} IS NULL OR ${due} <= ?2 OR ${step})`;
-    const visited = `SELECT t.id, f.due, f.value FROM (${found}) AS f JOIN threats AS t ON t.n = f.subject ORDER BY t.id`;
+    const step = `(CASE WHEN json_valid(value) THEN value ->> ?3 END) IN (SELECT value FROM json_each(?4))`;
+    const visited = `SELECT t.id, f.due, f.value FROM (
+        SELECT subject, due, value FROM feature_data INDEXED BY feature_data_due
+          WHERE ${feature1} AND open IN (0, 1) AND done IN (0, 1) AND due <= ?2
+        UNION
+        SELECT subject, due, value FROM feature_data WHERE ${feature1} AND (due IS NULL OR ${step})
+      ) AS f JOIN threats AS t ON t.n = f.subject ORDER BY t.id`;
     const others = `SELECT count(*) AS n FROM feature_data
-      WHERE ${feature1} AND ${due} > ?2 AND coalesce(NOT (${step}), 1)`;
-    const args = [feature, bound, pathOf(now.path), steps, ...(timed ? [] : [pathOf(at.due)])];
+      WHERE ${feature1} AND due > ?2 AND coalesce(NOT (${step}), 1)`;
+    const args = [feature, bound, pathOf(now.path), JSON.stringify(now.values)];
     for (const row of this.rows.statement(visited).all(...args)) {
       const dueMs = row["due"];
       visit(String(row["id"]), dueMs === null ? Number.NaN : Number(dueMs), String(row["value"]));
@@ -305,8 +259,8 @@ export class ThreatQueries {
     return Number(this.rows.statement(others).get(...args)?.["n"] ?? 0);
   }
 
-  /** Whether `feature`'s rows have their time columns at `at` (declared on first use where writable). */
-  private timed(feature: string, at: SliceTime): boolean {
-    return this.rows.timed(feature, pathOf(at.due), pathOf(at.unless));
+  /** Gives `feature`'s rows their time columns at `at` (Db.declareTime). */
+  private declare(feature: string, at: SliceTime): void {
+    this.rows.declareTime(feature, pathOf(at.due), pathOf(at.unless));
   }
 }
