@@ -5,11 +5,7 @@ import { featureTables, FROM_TEXT_KEYS, SCHEMA, SCHEMA_VERSION, TABLES, timeColu
 /** A stored value: plain JSON, stored as its text. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/**
- * The collections whose values carry the features' data (`slices`: feature name → its text): it is
- * stored in `feature_data`, one row per (feature, subject), never in the row's JSON. A row's
- * subject is its `n`, negated in `groups` (tables.ts).
- */
+/** The tables whose values' `slices` (feature → text) are `feature_data` rows, and the sign of a row's subject there. */
 const SUBJECT: Readonly<Record<string, string>> = { threats: "", groups: "-" };
 
 /** The `slices` of a row of `table` as one JSON object (feature → text; `{}`: none), for a SELECT. */
@@ -21,12 +17,10 @@ const slicesOf = (table: string): string =>
 const WRITTEN = timeColumns("?3", "?2");
 
 /**
- * One collection's rows, read and written in the database's open transaction. Over a read-only
- * connection (a dry-run plans as a sync would, and commits nothing), changes are kept in memory
- * beside the stored rows instead, and every read sees them.
- *
- * A sliced collection's value (SUBJECT) is written as two parts: its `slices`, one `feature_data`
- * row each, and the rest as the row's JSON; a read joins them again, so callers see one value.
+ * One collection's rows, read and written in the database's open transaction (read-only, as a
+ * dry-run plans: changes are kept in memory beside the stored rows, and every read sees them).
+ * A sliced value (SUBJECT) is written as its `slices`, one `feature_data` row each, and the rest as
+ * the row's JSON; a read joins them again, so callers see one value.
  */
 export class Rows {
   /** A read-only connection's changes: key → its value, undefined when deleted. */
@@ -205,12 +199,10 @@ export class Db {
 
   rows(collection: string): Rows {
     let rows = this.rowsOf.get(collection);
-    if (rows === undefined) {
-      const table = TABLES[collection] ?? (collection === "meta" ? collection : undefined);
-      if (table === undefined) throw new Error(`no collection ${collection} in the state`);
-      rows = new Rows(this, table);
-      this.rowsOf.set(collection, rows);
-    }
+    if (rows !== undefined) return rows;
+    const table = TABLES[collection] ?? (collection === "meta" ? collection : undefined);
+    if (table === undefined) throw new Error(`no collection ${collection} in the state`);
+    this.rowsOf.set(collection, (rows = new Rows(this, table)));
     return rows;
   }
 
@@ -299,8 +291,6 @@ export class Db {
     this.database.close();
   }
 }
-
-export { SCHEMA_VERSION };
 
 /** The time columns of every row of the feature named `?1`, when its slice time is (re)declared. */
 const DECLARED = timeColumns("f.value", "f.subject");

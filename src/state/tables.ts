@@ -1,19 +1,13 @@
 /**
- * The database's tables (database.ts reads and writes them; threat-queries.ts asks its questions
- * of them). Every collection is a table `(id, value)`, the value the row's JSON text; `threats` and
- * `groups` also have `n`, their rowid, by which `feature_data` names a row.
- *
- * `threats` also has virtual columns (computed from the JSON when read or indexed, never stored) for
- * what the engine looks a threat up by or counts: its asset, its issue's repository and number, whether the issue is open, whether the threat is
- * gone, whether it counts as open (an open issue, not gone), whether `status` lists it (`special`).
- *
- * `feature_data (feature, subject, value)` holds each feature's data on a subject: `feature` is the
- * feature's `n` in `features`, `subject` a threat's `n`, or a group's `n` negated (the two tables'
- * subjects never meet). A feature that declares where its slice keeps a time (threat-queries.ts
- * `SliceTime`) has it in `features` (`due`, `unless`: JSON paths); for its rows `due` (epoch
- * ms), `done` (the `unless` key is set) and `open` (the subject counts as open) are written with the
- * slice, so that a feature's earliest due and its counts are index seeks. `features` lists
- * every feature that ever wrote a slice: a subject's slices are read through it, one seek a feature.
+ * The database's tables (src/state/README-store.md, "Tables"). Every collection is a table
+ * `(id, value)`, the value the row's JSON text; `threats` and `groups` also have `n`, the rowid by
+ * which `feature_data` names a row, and `threats` has virtual columns (computed from the JSON, never
+ * stored) for what the engine looks a threat up by or counts. `feature_data (feature, subject,
+ * value)` holds each feature's data on a subject: the feature's `n` in `features`, a threat's `n`
+ * or a group's `n` negated. A feature that declares where its slice keeps a time (`SliceTime`) has
+ * the JSON paths in `features`, and its rows' `due` (epoch ms), `done` (the `unless` key is set)
+ * and `open` (the subject counts as open) columns are written with the slice: its earliest due and
+ * its counts are index seeks.
  */
 
 /** The tables' layout this threatbridge writes (SQLite's `user_version`); a later one may differ. */

@@ -7,13 +7,13 @@ import type { Json, Rows } from "./database.js";
  * built in JavaScript for them.
  */
 
+/** A threat's issue as the rows' columns name it. */
+export type IssueRef = { repo: string; number: number };
+
 /**
  * Where a feature keeps a time in its slice, read in SQL (features/types.ts): `due`, the key of an
  * ISO time; `unless`, a key whose presence takes the slice out of `earliest` (a step done).
  */
-/** A threat's issue as the rows' columns name it. */
-export type IssueRef = { repo: string; number: number };
-
 export interface SliceTime {
   due: string;
   unless: string;
@@ -29,10 +29,7 @@ export interface SliceSteps {
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-/**
- * A slice's key as a JSON path: a plain name, or plain names joined by dots (a key of a nested
- * object). A feature's constant: checked, never text from outside.
- */
+/** A slice's key (plain names joined by dots) as a JSON path: a feature's constant, checked. */
 function pathOf(key: string): string {
   if (!KEY.test(key)) throw new Error(`a slice time's key must be plain names joined by dots, not ${key}`);
   return `$.${key}`;

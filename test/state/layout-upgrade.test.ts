@@ -2,7 +2,7 @@ import { appendFile, copyFile, cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { databasePathOf, openStateStore, StateError, type Json } from "../../src/state/index.js";
-import { SCHEMA_VERSION } from "../../src/state/database.js";
+import { SCHEMA_VERSION } from "../../src/state/tables.js";
 import { sqlite } from "../../src/state/sqlite.js";
 import { openStateImporting } from "../../src/state-import/index.js";
 import { crcHex } from "../../src/state-import/packs.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type * as NodeSqlite from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { databasePathOf, openStateStore, StateError } from "../../src/state/index.js";
-import { SCHEMA_VERSION } from "../../src/state/database.js";
+import { SCHEMA_VERSION } from "../../src/state/tables.js";
 
 /**
  * The database records the layout of its tables (SQLite's `user_version`): a threatbridge rolled

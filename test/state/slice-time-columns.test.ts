@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databasePathOf, openStateStore, StateError, type Json } from "../../src/state/index.js";
-import { SCHEMA_VERSION } from "../../src/state/database.js";
+import { SCHEMA_VERSION } from "../../src/state/tables.js";
 import { sqlite } from "../../src/state/sqlite.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
