@@ -159,7 +159,7 @@ describe("the threats' SQL queries", () => {
                 return { seen, others };
               };
               const expected = due(plain);
-              // Read-only and not declared: the slices' JSON; writable: the time columns.
+              // Read-only and not declared: columns computed into a temp copy; writable: the file's columns.
               expect(due(stateFromStore(reader).threats)).toEqual(expected);
               expect(due(sql)).toEqual(expected);
             }
