@@ -1,7 +1,7 @@
 // What ordering the queue costs a drain: `dueWork` (the order, once per drain) and `queueSummary`
 // (status, /metrics, the sync summary) over N queued threats, in-process. A quarter of the threats
 // have no issue yet, a quarter have a closed issue, a quarter a status that closes theirs, the rest
-// an open issue; all are stored as the engine stores them (a column table).
+// an open issue; all are held in the engine's in-memory state.
 // With --vs DIR, a second build is set up in the same process and the two are timed in turn, the
 // ratio taken pair by pair (both must give the same order).
 // Usage: node bench/queue-order.mjs [--threats 100000] [--runs 21] [--vs ../other/dist]
@@ -22,7 +22,8 @@ const REPO = "acme/security-threats";
 
 async function setup(dist) {
   const at = (path) => pathToFileURL(resolve(dist, path)).href;
-  const { emptyState } = await import(at("state/index.js"));
+  // The records' schema is in sync/schema.js; builds before that kept it in state/index.js.
+  const { emptyState } = await import(at("sync/schema.js")).catch(() => import(at("state/index.js")));
   const { createStateContext, putThreat } = await import(at("sync/records/state-updates.js"));
   const { ThreatIndex } = await import(at("sync/records/threat-index.js"));
   // The order lives in sync/plan/queue-order.js since the queue holds subjects; older builds kept it
