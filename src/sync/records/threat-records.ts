@@ -74,7 +74,7 @@ export interface ThreatRecords {
    * value at `now.path` among `now.values` (`at.due` and `now.path`: keys, or keys joined by dots).
    * Each visited by threat id (in order), with its time (NaN: none) and its text; answers how many
    * other slices of `feature` there are. Where the store can, by index ranges and SQL over the
-   * feature's rows alone (no threat row read, no record built).
+   * feature's rows (a threat's id by its integer key: no threat's JSON read, no record built).
    */
   slicesDueBy(
     feature: string,
