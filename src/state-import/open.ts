@@ -4,11 +4,12 @@ import { openDatabase, type Db, type Json } from "../state/database.js";
 import { createDatabase, databasePathOf, openStateStore, type StateStore } from "../state/store.js";
 import { importLegacyState, removeLegacyJournals, type ImportTarget } from "./legacy-import.js";
 import { journalsOf } from "./journal.js";
+import { upgradeLayout } from "./layouts.js";
 import { legacyIntentRow, legacyThreatRow } from "./legacy-rows.js";
 
 /**
  * Opens the state at `path` (openStateStore), first importing the store before SQLite's files
- * there when it has no database yet. Opened to write, the import is made into the database's file
+ * there when it has no database yet, or upgrading an older layout of its database (layouts.ts). Opened to write, the import is made into the database's file
  * (importIntoDatabase); read-only (`status`, dry-run), into a database in memory: nothing is written.
  */
 export async function openStateImporting(
@@ -16,7 +17,10 @@ export async function openStateImporting(
   opts: { logger?: Logger; readOnly?: boolean } = {},
 ): Promise<StateStore> {
   const readOnly = opts.readOnly === true;
-  if (existsSync(databasePathOf(path))) return openStateStore(path, { readOnly });
+  if (existsSync(databasePathOf(path))) {
+    if (!readOnly) upgradeLayout(databasePathOf(path));
+    return openStateStore(path, { readOnly });
+  }
   if (!readOnly) {
     await importIntoDatabase(path, opts.logger);
     return openStateStore(path);

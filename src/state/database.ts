@@ -1,6 +1,6 @@
 import { StateError } from "./errors.js";
 import { sqlite, type Database, type Statement } from "./sqlite.js";
-import { featureTables, FROM_TEXT_KEYS, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns } from "./tables.js";
+import { featureTables, FIELDS, SCHEMA, SCHEMA_VERSION, TABLES, timeColumns, type Field } from "./tables.js";
 
 /** A stored value: plain JSON, stored as its text. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -29,6 +29,10 @@ export class Rows {
   readonly columns: string;
   /** A sliced table's (SUBJECT) returning clause, the row's subject as `s`: "" for another. */
   private readonly returning: string;
+  /** The fields its values keep in columns (tables.ts FIELDS), read as `f0`, `f1`, …. */
+  private readonly fields: readonly Field[];
+  /** The statement that writes a value (the row's JSON, its fields' columns). */
+  private readonly upsert: string;
 
   constructor(
     private readonly db: Db,
@@ -36,7 +40,20 @@ export class Rows {
   ) {
     const sliced = SUBJECT[table] !== undefined;
     this.returning = sliced ? `RETURNING ${SUBJECT[table]}n AS s` : "";
-    this.columns = sliced ? `id, value, ${slicesOf(table)} AS slices` : "id, value";
+    this.fields = FIELDS[table] ?? [];
+    const read = this.fields.map(({ column, names }, i) => {
+      const cell = `${table}.${column}`;
+      return `${names ? `(SELECT ${names.column} FROM ${names.table} WHERE n = ${cell})` : cell} AS f${i}`;
+    });
+    this.columns = ["id, value", ...read, ...(sliced ? [`${slicesOf(table)} AS slices`] : [])].join(", ");
+    const columns = ["id", "value", ...this.fields.map((f) => f.column)];
+    const values = columns.map((_, i) => {
+      const names = this.fields[i - 2]?.names;
+      return names ? `(SELECT n FROM ${names.table} WHERE ${names.column} = ?)` : "?";
+    });
+    const update = columns.slice(1).map((c) => `${c} = excluded.${c}`);
+    this.upsert = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${values.join(", ")})
+      ON CONFLICT (id) DO UPDATE SET ${update.join(", ")} ${this.returning}`;
   }
 
   /** Whether the connection is read-only (changes are then held in memory: `changedInMemory`). */
@@ -66,9 +83,13 @@ export class Rows {
     }
     this.db.begin();
     const { row, slices } = this.returning ? split(value) : { row: value, slices: {} };
-    const written = this.statement(
-      `INSERT INTO ${this.table} (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value ${this.returning}`,
-    ).get(key, JSON.stringify(row));
+    const { rest, cells } = takeFields(row, this.fields);
+    this.fields.forEach(({ names }, i) => {
+      const text = cells[i];
+      if (names && text !== null && text !== undefined)
+        this.statement(`INSERT OR IGNORE INTO ${names.table} (${names.column}) VALUES (?)`).run(text);
+    });
+    const written = this.statement(this.upsert).get(key, JSON.stringify(rest), ...cells);
     if (written !== undefined) this.setSlices(Number(written["s"]), slices);
   }
 
@@ -107,9 +128,9 @@ export class Rows {
     for (const feature of features) upsert.run(feature, subject, slices[feature] ?? "");
   }
 
-  /** A stored row (as `columns` selects it) as its value: its JSON, with its slices when it has any. */
+  /** A stored row (as `columns` selects it) as its value: its JSON and fields, with its slices when it has any. */
   valueOf(row: Record<string, unknown>): Json {
-    const value = JSON.parse(String(row["value"])) as Json;
+    const value = putFields(JSON.parse(String(row["value"])) as Json, this.fields, row);
     const slices = row["slices"];
     if (typeof slices !== "string" || slices === "{}" || !isObject(value)) return value;
     return { ...value, slices: JSON.parse(slices) as Json };
@@ -148,17 +169,13 @@ export class Rows {
    * Every row (in the order written) of `columns`, where `where` holds, a page at a time: a write
    * to the table while the caller visits a row neither repeats nor stops the walk.
    */
-  *pages(
-    columns: string,
-    where: string,
-    ...params: (string | number)[]
-  ): IterableIterator<Record<string, unknown>> {
+  *pages(columns: string, where: string): IterableIterator<Record<string, unknown>> {
     const page = this.statement(
       `SELECT rowid AS _r, ${columns} FROM ${this.table} WHERE rowid > ? ${where ? `AND (${where})` : ""} ORDER BY rowid LIMIT 1000`,
     );
     let after = 0;
     for (;;) {
-      const rows = page.all(after, ...params);
+      const rows = page.all(after);
       for (const row of rows) yield row;
       if (rows.length < 1000) return;
       after = Number(rows[rows.length - 1]?.["_r"]);
@@ -182,6 +199,45 @@ function split(value: Json): { row: Json; slices: Record<string, string> } {
   for (const [feature, text] of Object.entries(slices as Record<string, Json>))
     if (typeof text === "string") texts[feature] = text;
   return { row, slices: texts };
+}
+
+type Obj = { [key: string]: Json };
+
+/**
+ * A value's fields (tables.ts Field) taken out of a copy of it for their columns: the rest (an
+ * object they leave empty goes too), and each field's cell, null where the value keeps it.
+ */
+function takeFields(
+  value: Json,
+  fields: readonly Field[],
+): { rest: Json; cells: (string | number | null)[] } {
+  if (fields.length === 0 || !isObject(value)) return { rest: value, cells: fields.map(() => null) };
+  const rest: Obj = { ...value };
+  const cells = fields.map(({ path: [head, key], integer }) => {
+    const holder = key === undefined ? rest : rest[head];
+    const name = key ?? head;
+    if (!isObject(holder ?? null)) return null;
+    const cell = (holder as Obj)[name];
+    if (integer ? !Number.isSafeInteger(cell) : typeof cell !== "string") return null;
+    const { [name]: _, ...kept } = holder as Obj;
+    if (key === undefined) delete rest[name];
+    else if (Object.keys(kept).length > 0) rest[head] = kept;
+    else delete rest[head];
+    return cell as string | number;
+  });
+  return { rest, cells };
+}
+
+/** A stored value's fields put back from the row's cells (`f0`, `f1`, …; NULL: kept in the JSON). */
+function putFields(value: Json, fields: readonly Field[], row: Record<string, unknown>): Json {
+  if (!isObject(value)) return value;
+  fields.forEach(({ path: [head, key] }, i) => {
+    const cell = row[`f${i}`] as string | number | null | undefined;
+    if (cell === null || cell === undefined) return;
+    if (key === undefined) value[head] = cell;
+    else value[head] = { ...(value[head] as Obj | undefined), [key]: cell };
+  });
+  return value;
 }
 
 /** The database connection: its tables' rows, the `meta` table, and the open transaction. */
@@ -259,10 +315,6 @@ export class Db {
     this.rows("meta").set(key, value);
   }
 
-  prepare(sql: string): Statement {
-    return this.database.prepare(sql);
-  }
-
   /** Opens the transaction the next changes go into (they are durable at `commit`). */
   begin(): void {
     if (this.inTransaction) return;
@@ -300,7 +352,8 @@ function connect(file: string, readOnly: boolean): Database {
   const database = new DatabaseSync(file, { readOnly });
   // Wait for a checkpoint or another reader's brief lock rather than fail at once.
   database.exec("PRAGMA busy_timeout = 5000");
-  // A rollback after an upgrade must not read (or write) tables whose layout it does not know.
+  // A rollback to an older threatbridge must not read (or write) tables whose layout it does not know;
+  // an older layout is upgraded before the store opens it (src/state-import/layouts.ts).
   const row = database.prepare("PRAGMA user_version").get() as { user_version?: unknown } | undefined;
   const version = typeof row?.user_version === "number" ? row.user_version : 0;
   if (version > SCHEMA_VERSION) {
@@ -312,7 +365,7 @@ function connect(file: string, readOnly: boolean): Database {
       { file },
     );
   }
-  if (readOnly && version > 0 && version < SCHEMA_VERSION) {
+  if (version > 0 && version < SCHEMA_VERSION) {
     database.close();
     throw new StateError(
       "state_too_old",
@@ -324,31 +377,10 @@ function connect(file: string, readOnly: boolean): Database {
   if (!readOnly) {
     database.exec("PRAGMA journal_mode = WAL");
     database.exec("PRAGMA synchronous = FULL");
-    // The layout and its version change in one transaction: a crash leaves the old one whole.
-    const upgrade = version > 0 && version < SCHEMA_VERSION;
-    database.exec("BEGIN IMMEDIATE");
-    try {
-      database.exec(upgrade ? FROM_TEXT_KEYS : SCHEMA);
-      if (version < SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      database.exec("COMMIT");
-    } catch (err) {
-      if (database.isTransaction) database.exec("ROLLBACK");
-      database.close();
-      throw err;
-    }
-    // The old tables' pages, free now, go back to the disk. The upgrade is committed: a VACUUM
-    // that fails (it needs room for a copy of the file) leaves a larger file, not a broken one.
-    if (upgrade) tryVacuum(database);
+    database.exec(SCHEMA);
+    if (version === 0) database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   }
   return database;
-}
-
-function tryVacuum(database: Database): void {
-  try {
-    database.exec("VACUUM");
-  } catch {
-    // Later writes reuse the free pages.
-  }
 }
 
 /** Opens the database at `file`, created with its layout when opened to write (`":memory:"`: none on disk). */

@@ -1,17 +1,11 @@
 /**
- * The database's tables (src/state/README-store.md, "Tables"). Every collection is a table
- * `(id, value)`, the value the row's JSON text; `threats` and `groups` also have `n`, the rowid by
- * which `feature_data` names a row, and `threats` has virtual columns (computed from the JSON, never
- * stored) for what the engine looks a threat up by or counts. `feature_data (feature, subject,
- * value)` holds each feature's data on a subject: the feature's `n` in `features`, a threat's `n`
- * or a group's `n` negated. A feature that declares where its slice keeps a time (`SliceTime`) has
- * the JSON paths in `features`, and its rows' `due` (epoch ms), `done` (the `unless` key is set)
- * and `open` (the subject counts as open) columns are written with the slice: its earliest due and
- * its counts are index seeks.
+ * The database's tables (src/state/README-store.md, "Tables", says what each holds and why). The
+ * layout is written whole from these definitions; a change to them is a new SCHEMA_VERSION, with
+ * its upgrade from the last in src/state-import/layouts.ts.
  */
 
 /** The tables' layout this threatbridge writes (SQLite's `user_version`); a later one may differ. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The collections the engine names, and their tables. */
 export const TABLES: Readonly<Record<string, string>> = {
@@ -24,12 +18,42 @@ export const TABLES: Readonly<Record<string, string>> = {
   groups: "groups",
 };
 
+/**
+ * A field of a stored value kept in a column of its own: its key path, whether an integer (else a
+ * text), and the table of its texts (`names`: the column holds the text's `n` there). A value whose
+ * field is missing or of another type keeps it in its JSON, the column NULL.
+ */
+export interface Field {
+  column: string;
+  path: readonly [string] | readonly [string, string];
+  integer?: true;
+  names?: { table: string; column: string };
+}
+
+const [REPOS, ASSET_IDS] = [
+  { table: "repos", column: "name" },
+  { table: "asset_ids", column: "id" },
+];
+
+/** The collections whose values have fields in columns (the engine's threat record, src/sync/schema.ts). */
+export const FIELDS: Readonly<Record<string, readonly Field[]>> = {
+  threats: [
+    { column: "status", path: ["status"] },
+    { column: "severity", path: ["severity"], integer: true },
+    { column: "asset", path: ["assetId"], names: ASSET_IDS },
+    { column: "updated_at", path: ["updatedAt"] },
+    { column: "repo", path: ["issue", "repo"], names: REPOS },
+    { column: "number", path: ["issue", "number"], integer: true },
+    { column: "issue_state", path: ["issue", "state"] },
+    { column: "url", path: ["issue", "url"] },
+    { column: "hash", path: ["issue", "hash"] },
+    { column: "link", path: ["link"] },
+  ],
+};
+
 /** `threats`' virtual columns: name, type, expression (later ones may name earlier ones). */
 const THREAT_COLUMNS: readonly (readonly [string, string, string])[] = [
-  ["asset", "TEXT", "value ->> '$.assetId'"],
-  ["repo", "TEXT", "value ->> '$.issue.repo'"],
-  ["number", "INTEGER", "value ->> '$.issue.number'"],
-  ["issue_open", "INTEGER", "coalesce(value ->> '$.issue.state' = 'open', 0)"],
+  ["issue_open", "INTEGER", "coalesce(issue_state = 'open', 0)"],
   ["gone", "INTEGER", "coalesce(value ->> '$.gone', 0) <> 0"],
   ["open", "INTEGER", "issue_open AND NOT gone"],
   [
@@ -58,49 +82,28 @@ CREATE TABLE IF NOT EXISTS ${schema}.features (n INTEGER PRIMARY KEY, name TEXT 
 CREATE INDEX IF NOT EXISTS ${schema}.feature_data_due ON feature_data (feature, open, done, due) WHERE due IS NOT NULL;`;
 }
 
+/** The columns of `threats` beside NUMBERED: its fields', then its virtual ones. */
+const THREAT_TABLE = [
+  NUMBERED,
+  ...(FIELDS["threats"] ?? []).map((f) => `${f.column} ${f.integer || f.names ? "INTEGER" : "TEXT"}`),
+  ...THREAT_COLUMNS.map(virtual),
+];
+
 /** The tables and indexes, created where missing. */
 export const SCHEMA = `
 ${Object.values(TABLES)
   .map((table) =>
     table === "threats" || table === "groups"
-      ? `CREATE TABLE IF NOT EXISTS ${table} (${[NUMBERED, ...(table === "threats" ? THREAT_COLUMNS.map(virtual) : [])]});`
+      ? `CREATE TABLE IF NOT EXISTS ${table} (${table === "threats" ? THREAT_TABLE : NUMBERED});`
       : `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);`,
   )
   .join("\n")}
 CREATE TABLE IF NOT EXISTS meta (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+${[REPOS, ASSET_IDS].map((t) => `CREATE TABLE IF NOT EXISTS ${t.table} (n INTEGER PRIMARY KEY, ${t.column} TEXT NOT NULL UNIQUE);`).join("\n")}
 ${featureTables("main")}
 CREATE INDEX IF NOT EXISTS threats_by_issue ON threats (repo, number, issue_open) WHERE repo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS threats_by_asset ON threats (asset) WHERE asset IS NOT NULL;
 CREATE INDEX IF NOT EXISTS threats_special ON threats (special) WHERE special;
-`;
-
-/**
- * From the layout of version 1 or 2 (threats, groups and feature_data keyed by text; version 1 had
- * no time columns and no `slice_features`) to this one, in the transaction that sets the version:
- * the old tables renamed, SCHEMA made, their rows copied (a slice's time columns computed again)
- * and the old tables dropped; an intent's `occurrence` is now `markerNumber`.
- */
-export const FROM_TEXT_KEYS = `
-DROP INDEX IF EXISTS feature_data_by_subject; DROP INDEX IF EXISTS feature_data_due;
-DROP INDEX IF EXISTS threats_by_issue; DROP INDEX IF EXISTS threats_by_asset; DROP INDEX IF EXISTS threats_special;
-CREATE TABLE IF NOT EXISTS slice_features (feature TEXT PRIMARY KEY NOT NULL, due TEXT, unless TEXT);
-ALTER TABLE threats RENAME TO old_threats; ALTER TABLE feature_data RENAME TO old_feature_data;
-CREATE TABLE IF NOT EXISTS groups (id TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-ALTER TABLE groups RENAME TO old_groups;
-${SCHEMA}
-INSERT INTO threats (n, id, value) SELECT rowid, id, value FROM old_threats ORDER BY rowid;
-INSERT INTO groups (n, id, value) SELECT rowid, id, value FROM old_groups ORDER BY rowid;
-INSERT INTO features (name, due, unless) SELECT feature, due, unless FROM slice_features;
-INSERT OR IGNORE INTO features (name) SELECT DISTINCT feature FROM old_feature_data;
-INSERT INTO feature_data (feature, subject, value, open, due, done)
-  SELECT k.n, s.n, f.value, ${Object.values(timeColumns("f.value", "s.n")).join(", ")}
-  FROM old_feature_data AS f JOIN features AS k ON k.name = f.feature
-  JOIN (SELECT n, id FROM threats UNION ALL SELECT -n, id FROM groups) AS s ON s.id = f.subject
-  ORDER BY k.n, s.n;
-DROP TABLE old_threats; DROP TABLE old_groups; DROP TABLE old_feature_data; DROP TABLE slice_features;
-UPDATE intents SET value = json_remove(CASE WHEN json_type(value, '$.markerNumber') IS NULL
-    THEN json_set(value, '$.markerNumber', json(value -> '$.occurrence')) ELSE value END, '$.occurrence')
-  WHERE json_type(value, '$.occurrence') IS NOT NULL;
 `;
 
 /**

@@ -1,10 +1,8 @@
 import type { Json, Rows } from "./database.js";
 
 /**
- * The questions the engine asks of the stored threats, answered in SQL: lookups and counts over
- * the threats' virtual columns and the indexes on them (tables.ts), a feature's times over the
- * time columns of its `feature_data` rows, a page at a time where every row is read. No record is
- * built in JavaScript for them.
+ * The questions the engine asks of the stored threats, answered in SQL over the indexed columns
+ * (tables.ts) a page at a time: no process holds every threat, and no record is built for them.
  */
 
 /** A threat's issue as the rows' columns name it. */
@@ -14,19 +12,13 @@ export type IssueRef = { repo: string; number: number };
  * Where a feature keeps a time in its slice, read in SQL (features/types.ts): `due`, the key of an
  * ISO time; `unless`, a key whose presence takes the slice out of `earliest` (a step done).
  */
-export interface SliceTime {
-  due: string;
-  unless: string;
-}
+export type SliceTime = { due: string; unless: string };
 
 /**
  * Slices due whatever their time (a step that follows at once): those whose value at `path` (a key
  * as SliceTime's, or keys joined by dots into nested objects) is one of `values`.
  */
-export interface SliceSteps {
-  path: string;
-  values: readonly string[];
-}
+export type SliceSteps = { path: string; values: readonly string[] };
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 /** A slice's key (plain names joined by dots) as a JSON path: a feature's constant, checked. */
@@ -35,16 +27,17 @@ function pathOf(key: string): string {
   return `$.${key}`;
 }
 
-export interface Tally {
-  known: number;
-  gone: number;
-  mapped: number;
-  open: number;
-  closed: number;
+/** `status`'s counts of threats: known, gone, mapped to an issue, open and closed, and mapped by repository. */
+export type Tally = Record<"known" | "gone" | "mapped" | "open" | "closed", number> & {
   byRepository: Record<string, number>;
-}
+};
 
 const PAGE = 1000;
+/** The texts of a threat row's asset and repository columns (their `n` in `asset_ids`, `repos`). */
+const assetId = (t: string): string => `(SELECT id FROM asset_ids WHERE n = ${t}.asset)`;
+const repoName = (t: string): string => `(SELECT name FROM repos WHERE n = ${t}.repo)`;
+const issueOf = (row: Record<string, unknown>): IssueRef | null =>
+  typeof row["repo"] === "string" ? { repo: row["repo"], number: Number(row["number"]) } : null;
 /** A feature's number (`feature_data.feature`) from its name, the statement's parameter. */
 const FEATURE = "(SELECT n FROM features WHERE name = ?)";
 
@@ -58,14 +51,9 @@ export class ThreatQueries {
 
   /** Every threat's asset and issue. */
   scanIssues(visit: (id: string, assetId: string | null, issue: IssueRef | null) => void): void {
-    for (const row of this.rows.pages("id, asset, repo, number", "")) {
-      const repo = row["repo"];
-      visit(
-        String(row["id"]),
-        row["asset"] === null ? null : String(row["asset"]),
-        typeof repo === "string" ? { repo, number: Number(row["number"]) } : null,
-      );
-    }
+    const columns = `id, ${assetId("threats")} AS asset, ${repoName("threats")} AS repo, number`;
+    for (const row of this.rows.pages(columns, ""))
+      visit(String(row["id"]), row["asset"] === null ? null : String(row["asset"]), issueOf(row));
   }
 
   /**
@@ -73,85 +61,65 @@ export class ThreatQueries {
    * names them): one seek per stored spelling of it (of the latest row, if several map it).
    */
   threatOfIssue(repo: string, number: number): string | undefined {
-    const lower = repo.toLowerCase();
-    const spellings = this.repositories().filter((name) => name.toLowerCase() === lower);
-    if (spellings.length === 0) return undefined;
     const row = this.rows
       .statement(
-        `SELECT id FROM threats WHERE repo IN (SELECT value FROM json_each(?)) AND number = ?
-           ORDER BY rowid DESC LIMIT 1`,
+        `SELECT t.id FROM repos AS r JOIN threats AS t ON t.repo = r.n
+           WHERE r.name = ? COLLATE NOCASE AND t.number = ? ORDER BY t.rowid DESC LIMIT 1`,
       )
-      .get(JSON.stringify(spellings), number);
+      .get(repo, number);
     return row === undefined ? undefined : String(row["id"]);
   }
 
-  /** Every mapped threat and its issue, by repository and number (`threats_by_issue`), a page at a time. */
+  /** Every mapped threat and its issue, a page at a time. */
   *issues(): IterableIterator<[id: string, repo: string, number: number]> {
-    const page = this.rows.statement(
-      `SELECT rowid AS r, id, repo, number FROM threats INDEXED BY threats_by_issue
-         WHERE repo IS NOT NULL AND (repo, number, rowid) > (?, ?, ?) ORDER BY repo, number, rowid LIMIT ${PAGE}`,
-    );
-    let after: [string, number, number] = ["", -1, 0];
-    for (;;) {
-      const rows = page.all(...after);
-      for (const row of rows) yield [String(row["id"]), String(row["repo"]), Number(row["number"])];
-      const last = rows[rows.length - 1];
-      if (rows.length < PAGE || last === undefined) return;
-      after = [String(last["repo"]), Number(last["number"]), Number(last["r"])];
-    }
+    for (const row of this.rows.pages(`id, ${repoName("threats")} AS name, number`, "repo IS NOT NULL"))
+      yield [String(row["id"]), String(row["name"]), Number(row["number"])];
   }
 
   /** The threats of an asset (`threats_by_asset`). */
   threatsOfAsset(assetId: string): string[] {
     return this.rows
-      .statement(`SELECT id FROM threats WHERE asset = ?`)
+      .statement(`SELECT id FROM threats WHERE asset = (SELECT n FROM asset_ids WHERE id = ?)`)
       .all(assetId)
       .map((row) => String(row["id"]));
   }
 
   /** The repositories of the mapped issues (as the records spell them), one seek of `threats_by_issue` each. */
   repositories(): string[] {
-    const next = this.rows.statement(
-      `SELECT repo FROM threats WHERE repo IS NOT NULL AND repo > ? ORDER BY repo LIMIT 1`,
-    );
-    const repos: string[] = [];
-    for (let row = next.get(""); row !== undefined; row = next.get(String(row["repo"])))
-      repos.push(String(row["repo"]));
-    return repos;
+    return this.rows
+      .statement(
+        `SELECT name FROM repos AS r WHERE EXISTS (SELECT 1 FROM threats WHERE repo = r.n) ORDER BY name`,
+      )
+      .all()
+      .map((row) => String(row["name"]));
   }
 
   /** Counts for `status` (by the indexes' columns), and the records with a refused step or a deleted issue. */
   tally(): { tally: Tally; special: [string, Json][] } {
     const count = (sql: string): number => Number(this.rows.statement(sql).get()?.["n"] ?? 0);
-    const tally: Tally = {
-      known: count(`SELECT count(*) AS n FROM threats`),
-      gone: count(`SELECT count(*) AS n FROM threats WHERE special AND gone`),
-      mapped: 0,
-      open: 0,
-      closed: 0,
-      byRepository: {},
-    };
+    const known = count(`SELECT count(*) AS n FROM threats`);
+    const gone = count(`SELECT count(*) AS n FROM threats WHERE special AND gone`);
+    const tally: Tally = { known, gone, mapped: 0, open: 0, closed: 0, byRepository: {} };
     const groups = this.rows
       .statement(
-        `SELECT repo, count(*) AS n, sum(issue_open) AS open FROM threats WHERE repo IS NOT NULL GROUP BY repo`,
+        `SELECT ${repoName("t")} AS repo, count(*) AS n, sum(issue_open) AS open FROM threats AS t
+           WHERE repo IS NOT NULL GROUP BY t.repo`,
       )
       .all();
     for (const group of groups) {
       const n = Number(group["n"]);
-      const open = Number(group["open"]);
-      tally.mapped += n;
-      tally.open += open;
-      tally.closed += n - open;
       tally.byRepository[String(group["repo"])] = n;
+      tally.mapped += n;
+      tally.open += Number(group["open"]);
     }
-    const special: [string, Json][] = [];
-    for (const row of this.rows
+    tally.closed = tally.mapped - tally.open;
+    const special = this.rows
       .statement(
         `SELECT ${this.rows.columns} FROM threats INDEXED BY threats_special WHERE special AND
            (value ->> '$.refused' IS NOT NULL OR value ->> '$.deletedIssue' IS NOT NULL)`,
       )
-      .iterate())
-      special.push([String(row["id"]), this.rows.valueOf(row)]);
+      .all()
+      .map((row): [string, Json] => [String(row["id"]), this.rows.valueOf(row)]);
     return { tally, special };
   }
 
@@ -205,18 +173,14 @@ export class ThreatQueries {
    */
   scanSlices(feature: string, visit: (id: string, slice: string, issue: IssueRef | null) => void): void {
     const page = this.rows.statement(
-      `SELECT f.subject AS s, t.id, f.value AS slice, t.repo AS repo, t.number AS number
+      `SELECT f.subject AS s, t.id, f.value AS slice, ${repoName("t")} AS repo, t.number AS number
          FROM feature_data AS f JOIN threats AS t ON t.n = f.subject
          WHERE f.feature = ${FEATURE} AND f.subject > ? ORDER BY f.subject LIMIT ${PAGE}`,
     );
     let after = 0;
     for (;;) {
       const rows = page.all(feature, after);
-      for (const row of rows) {
-        const repo = row["repo"];
-        const issue = typeof repo === "string" ? { repo, number: Number(row["number"]) } : null;
-        visit(String(row["id"]), String(row["slice"]), issue);
-      }
+      for (const row of rows) visit(String(row["id"]), String(row["slice"]), issueOf(row));
       if (rows.length < PAGE) return;
       after = Number(rows[rows.length - 1]?.["s"]);
     }

@@ -10,9 +10,9 @@ import { stateFromStore } from "../../src/sync/index.js";
 import { withTempDir } from "./helpers.js";
 
 /**
- * State layout 3 keys the features' data by integers (src/state/tables.ts). A database of layout 2,
- * as the release before wrote it (fixtures/layout-2: state.db made by make.mjs with that build,
- * from records.json), becomes layout 3 on the first writable open, in one transaction: every row
+ * Since state layout 3 the features' data is keyed by integers (src/state/tables.ts). A database of layout 2,
+ * as the release before wrote it (fixtures/layout-2: state.db made by fixtures/make-database.mjs with that build,
+ * from records.json), becomes today's layout on the first writable open (src/state-import/layouts.ts), in one transaction: every row
  * reads back as it was, an intent's old key `occurrence` is `markerNumber`, and a failure in the
  * middle leaves layout 2 whole. Read-only (`status`) it is refused with `state_too_old`.
  */
@@ -65,7 +65,7 @@ async function withFixture(test: (path: string) => Promise<void>): Promise<void>
   }
 }
 
-describe("the upgrade of a layout-2 database to layout 3", () => {
+describe("the upgrade of a layout-2 database", () => {
   it("read-only (status) it is refused with state_too_old and left as it was", () =>
     withFixture(async (path) => {
       const error = await openStateStore(path, { readOnly: true }).catch((err: unknown) => err);
@@ -77,7 +77,7 @@ describe("the upgrade of a layout-2 database to layout 3", () => {
   it("the first writable open upgrades it: every collection and meta value reads back as before, intents' `occurrence` is `markerNumber`, the SLA's times kept", () =>
     withFixture(async (path) => {
       const { records, meta } = await expectedRows();
-      const store = await openStateStore(path);
+      const store = await openStateImporting(path);
       for (const collection of COLLECTIONS)
         expect(Object.fromEntries(store.entries(collection))).toEqual(records[collection] ?? {});
       for (const [key, value] of Object.entries(meta)) expect(store.getMeta(key)).toEqual(value);
@@ -122,7 +122,7 @@ describe("the upgrade of a layout-2 database to layout 3", () => {
       const db = new DatabaseSync(file);
       db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON intents BEGIN SELECT RAISE(ABORT, 'disk gone'); END`);
       db.close();
-      await expect(openStateStore(path)).rejects.toThrow("disk gone");
+      await expect(openStateImporting(path)).rejects.toThrow("disk gone");
       expect(sql(file, "PRAGMA user_version")).toEqual([{ user_version: 2 }]);
       expect(
         ["threats", "groups", "feature_data", "slice_features", "intents"].map((table) =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { databasePathOf, openStateStore, StateError, type Json } from "../../src/state/index.js";
 import { SCHEMA_VERSION } from "../../src/state/tables.js";
 import { sqlite } from "../../src/state/sqlite.js";
+import { openStateImporting } from "../../src/state-import/index.js";
 import { stateFromStore } from "../../src/sync/index.js";
 import { ThreatIndex } from "../../src/sync/records/threat-index.js";
 import { withTempDir } from "./helpers.js";
@@ -150,12 +151,12 @@ describe("the database's layout version 1 (no time columns, feature_data indexed
     }
   });
 
-  it("opened to write, it is upgraded in place (one transaction) and its rows read as before, slices and times too", async () => {
+  it("opened to write (src/state-import/layouts.ts), it is upgraded in place (one transaction) and its rows read as before, slices and times too", async () => {
     const { dir, cleanup } = await withTempDir();
     try {
       const path = `${dir}/state.json`;
       writeVersion1(databasePathOf(path));
-      const store = await openStateStore(path);
+      const store = await openStateImporting(path);
       expect(store.get("threats", "t1")).toEqual(threat("2026-03-01T00:00:00.000Z", "open"));
       const threats = stateFromStore(store).threats;
       expect(threats.earliestTime("sla", SLA_AT)).toBe(Date.parse("2026-03-01T00:00:00.000Z"));
