@@ -1,5 +1,6 @@
-import { pino, type Logger as PinoLogger, type DestinationStream } from "pino";
+import type { Logger as PinoLogger, DestinationStream } from "pino";
 import { createRequire } from "node:module";
+import { pinoModule } from "./pino-module.js";
 import type * as PinoPrettyModule from "pino-pretty";
 import type { SecretRegistry } from "./secrets.js";
 import { serializeError } from "./error-serializer.js";
@@ -77,6 +78,7 @@ export function chooseLogFormat(configured: LogFormat | undefined, isTerminal: b
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
+  const { pino } = pinoModule();
   const base = {
     level: opts.level ?? "info",
     base: { name: "threatbridge" },
@@ -133,4 +135,24 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   return pino(json, guard(opts.destination ?? pino.destination({ fd: 1, sync: true })));
 }
 
-export const silentLogger: Logger = pino({ level: "silent" });
+/**
+ * The logger of callers given none: made when first used, so that importing this module does not
+ * load pino (pino-module.ts). A stand-in whose every read is the real logger's, a method bound to
+ * it (a child is then made from the real logger, as before).
+ */
+export const silentLogger: Logger = lazyLogger(() => pinoModule().pino({ level: "silent" }));
+
+function lazyLogger(make: () => Logger): Logger {
+  let made: Logger | undefined;
+  const real = (): Logger => (made ??= make());
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      const logger = real();
+      const value: unknown = Reflect.get(logger, key, logger);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(logger) : value;
+    },
+    set: (_target, key, value) => Reflect.set(real(), key, value),
+    has: (_target, key) => Reflect.has(real(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+  });
+}

@@ -112,7 +112,7 @@ function withRouteValues(
 export interface StateFromStoreOptions {
   /**
    * Read and check the assets when first used, not at open. For a reader that never uses them
-   * (`status`: 5,000 assets were a fifth of its time at 100,000 threats): a stored asset that
+   * (`status`: reading and checking 5,000 assets was about 25 ms of its 0.36 s): a stored asset that
    * does not parse then throws where they are first read, not here. The engine reads them
    * at open, so that a `sync` refuses a damaged asset before its cycle.
    */
