@@ -137,8 +137,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
 
 /**
  * The logger of callers given none: made when first used, so that importing this module does not
- * load pino (pino-module.ts). A stand-in whose every read is the real logger's, a method bound to
- * it (a child is then made from the real logger, as before).
+ * load pino (pino-module.ts). A stand-in that forwards every operation to the real logger, so that
+ * what is read, written, defined or spied on it (tests spy on its methods) is the real one's;
+ * `child` is bound to the real logger, whose children then inherit from it, as before.
  */
 export const silentLogger: Logger = lazyLogger(() => pinoModule().pino({ level: "silent" }));
 
@@ -148,11 +149,14 @@ function lazyLogger(make: () => Logger): Logger {
   return new Proxy({} as Logger, {
     get(_target, key) {
       const logger = real();
-      const value: unknown = Reflect.get(logger, key, logger);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(logger) : value;
+      return key === "child" ? logger.child.bind(logger) : Reflect.get(logger, key, logger);
     },
     set: (_target, key, value) => Reflect.set(real(), key, value),
     has: (_target, key) => Reflect.has(real(), key),
+    defineProperty: (_target, key, descriptor) => Reflect.defineProperty(real(), key, descriptor),
+    deleteProperty: (_target, key) => Reflect.deleteProperty(real(), key),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
     getPrototypeOf: () => Reflect.getPrototypeOf(real()),
   });
 }
