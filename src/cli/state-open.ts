@@ -22,6 +22,8 @@ export interface OpenedState {
 export interface OpenEngineStateOptions {
   logger?: Logger;
   readOnly?: boolean;
+  /** The assets read when first used (stored-state.ts `StateFromStoreOptions`): `status` uses none. */
+  lazyAssets?: boolean;
   env?: Record<string, string | undefined>;
 }
 
@@ -36,7 +38,7 @@ export async function openEngineState(path: string, opts: OpenEngineStateOptions
     ...(opts.readOnly ? { readOnly: true } : {}),
   });
   return {
-    state: stateFromStore(store),
+    state: stateFromStore(store, { lazyAssets: opts.lazyAssets === true }),
     stored: store.stored,
     persist: persistTo(store),
     close: () => store.close(),

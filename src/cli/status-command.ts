@@ -25,7 +25,8 @@ export async function statusCommand(args: string[], io: Io, now: () => number = 
   try {
     // Read-only: no lock, nothing written, beside a running daemon (src/state/README-store.md).
     // The threats are read from the database as they are counted: it stays open until then.
-    opened = await openEngineState(config.state.path, { readOnly: true });
+    // Its assets are never used here: not read (a damaged asset is `sync`'s finding, not status's).
+    opened = await openEngineState(config.state.path, { readOnly: true, lazyAssets: true });
     state = opened.stored ? opened.state : null;
   } catch (err) {
     if (!(err instanceof StateError || err instanceof ZodError)) throw err;

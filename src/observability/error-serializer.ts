@@ -1,4 +1,4 @@
-import { pino } from "pino";
+import { pinoModule } from "./pino-module.js";
 
 /**
  * The `err` of a log line (contract, "Logs": "an error is pino's `err` object with `type` and
@@ -60,7 +60,7 @@ function logForm(error: Error): Record<string, unknown> {
 export function serializeError(value: unknown): unknown {
   if (typeof value === "string") return { type: "Error", message: value };
   if (!(value instanceof Error)) return value;
-  const std = pino.stdSerializers.err(value);
+  const std = pinoModule().pino.stdSerializers.err(value);
   const extra = safeValue(logForm(value), 0);
   const out: Record<string, unknown> = typeof extra === "object" && extra !== null ? { ...extra } : {};
   // The class's `name` and a problem's `type` must not replace pino's own `type`.

@@ -1,5 +1,6 @@
-import { pino, type Logger as PinoLogger, type DestinationStream } from "pino";
+import type { Logger as PinoLogger, DestinationStream } from "pino";
 import { createRequire } from "node:module";
+import { pinoModule } from "./pino-module.js";
 import type * as PinoPrettyModule from "pino-pretty";
 import type { SecretRegistry } from "./secrets.js";
 import { serializeError } from "./error-serializer.js";
@@ -77,6 +78,7 @@ export function chooseLogFormat(configured: LogFormat | undefined, isTerminal: b
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
+  const { pino } = pinoModule();
   const base = {
     level: opts.level ?? "info",
     base: { name: "threatbridge" },
@@ -133,4 +135,28 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   return pino(json, guard(opts.destination ?? pino.destination({ fd: 1, sync: true })));
 }
 
-export const silentLogger: Logger = pino({ level: "silent" });
+/**
+ * The logger of callers given none: made when first used, so that importing this module does not
+ * load pino (pino-module.ts). A stand-in that forwards every operation to the real logger, so that
+ * what is read, written, defined or spied on it (tests spy on its methods) is the real one's;
+ * `child` is bound to the real logger, whose children then inherit from it, as before.
+ */
+export const silentLogger: Logger = lazyLogger(() => pinoModule().pino({ level: "silent" }));
+
+function lazyLogger(make: () => Logger): Logger {
+  let made: Logger | undefined;
+  const real = (): Logger => (made ??= make());
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      const logger = real();
+      return key === "child" ? logger.child.bind(logger) : Reflect.get(logger, key, logger);
+    },
+    set: (_target, key, value) => Reflect.set(real(), key, value),
+    has: (_target, key) => Reflect.has(real(), key),
+    defineProperty: (_target, key, descriptor) => Reflect.defineProperty(real(), key, descriptor),
+    deleteProperty: (_target, key) => Reflect.deleteProperty(real(), key),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+  });
+}

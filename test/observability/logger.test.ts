@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
-import { chooseLogFormat, createLogger } from "../../src/observability/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { chooseLogFormat, createLogger, silentLogger } from "../../src/observability/index.js";
 
 /** A stream that keeps what the logger wrote, as text. */
 function capture(): { stream: Writable; text: () => string } {
@@ -45,5 +45,20 @@ describe('logs (contract, "Logs go to stderr")', () => {
     expect(chooseLogFormat(undefined, false)).toBe("json");
     expect(chooseLogFormat("json", true)).toBe("json");
     expect(chooseLogFormat("pretty", false)).toBe("pretty");
+  });
+});
+
+describe("silentLogger (made when first used: importing the logger does not load pino)", () => {
+  it("behaves as pino's silent logger: level, children, a spy on a method sees the calls", () => {
+    expect(silentLogger.level).toBe("silent");
+    expect(silentLogger.isLevelEnabled("error")).toBe(false);
+    const child = silentLogger.child({ component: "x" });
+    expect(child.level).toBe("silent");
+    expect(child.bindings()).toEqual({ component: "x" });
+    const warn = vi.spyOn(silentLogger, "warn");
+    silentLogger.warn({ a: 1 }, "said");
+    expect(warn.mock.calls).toEqual([[{ a: 1 }, "said"]]);
+    warn.mockRestore();
+    expect(() => silentLogger.warn("after")).not.toThrow();
   });
 });

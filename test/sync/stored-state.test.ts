@@ -116,4 +116,32 @@ describe("stored state", () => {
     expect(() => stateFromStore(store)).toThrow();
     await store.close();
   });
+
+  it("lazy assets (status): read as at open when first used, a damaged one refused there with the same error", async () => {
+    dir = await mkdtemp(join(tmpdir(), "tb-state-"));
+    const path = join(dir, "state.json");
+    const store = await openStateStore(path);
+    const plain = { name: "db-1", type: "host", deleted: false, updatedAt: "u" };
+    store.set("assets", "a1", plain);
+    store.set("assets", "a2", { ...plain, routeValues: { env: "prod" } });
+    store.set("assets", "a3", { ...plain, extra: 1 });
+    await store.commit();
+    const lazy = stateFromStore(store, { lazyAssets: true });
+    expect(Object.keys(lazy)).toEqual(Object.keys(stateFromStore(store)));
+    expect(lazy.assets).toEqual(stateFromStore(store).assets);
+    store.set("assets", "a4", { ...plain, deleted: "no" });
+    await store.commit();
+    const damaged = stateFromStore(store, { lazyAssets: true });
+    const atOpen = (() => {
+      try {
+        stateFromStore(store);
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(atOpen).toBeInstanceOf(Error);
+    expect(() => damaged.assets).toThrow((atOpen as Error).message);
+    await store.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { jsonSliceOf, withJsonSlice, type Sliced } from "../types.js";
+import { isRecord } from "../../../shared/json.js";
 
 /**
  * A person accepted the risk (closed the issue "not planned" with `acceptance.label`): when it
@@ -37,7 +38,28 @@ export const ACCEPTANCE = "acceptance";
 export const ACCEPTANCE_TIME = { due: "held.until", unless: "held.off" } as const;
 
 function sliceOfRecord(record: Sliced | undefined | null): AcceptanceSlice {
-  return jsonSliceOf(record, ACCEPTANCE, (v) => AcceptanceSlice.safeParse(v).data) ?? {};
+  return jsonSliceOf(record, ACCEPTANCE, (v) => plainSlice(v) ?? AcceptanceSlice.safeParse(v).data) ?? {};
+}
+
+const STEPS: ReadonlySet<unknown> = new Set(Acceptance.shape.step.options);
+
+/**
+ * A slice as the engine writes it (no other key, each field of its type), taken without the
+ * schema: `status` reads every stored acceptance, and the schema's parse was half of its listing
+ * (1,000 acceptances). The same value the schema gives back; undefined for anything else, which
+ * the schema then reads (it strips an unknown key, or refuses a wrong shape).
+ */
+function plainSlice(value: unknown): AcceptanceSlice | undefined {
+  if (!isRecord(value)) return undefined;
+  const { held, sought, ...other } = value;
+  if (Object.keys(other).length > 0 || (sought !== undefined && typeof sought !== "string")) return undefined;
+  if (held === undefined) return sought === undefined ? {} : { sought };
+  if (!isRecord(held)) return undefined;
+  const { until, since, by, step, ...extra } = held;
+  if (typeof until !== "string" || typeof since !== "string" || typeof by !== "string") return undefined;
+  if (!STEPS.has(step) || Object.keys(extra).length > 0) return undefined;
+  const plain = { until, since, by, step: step as Acceptance["step"] };
+  return sought === undefined ? { held: plain } : { held: plain, sought };
 }
 
 /** The risk acceptance the record holds, or undefined. */
