@@ -35,7 +35,8 @@ export class Rows {
   private readonly upsert: string;
 
   constructor(
-    private readonly db: Db,
+    /** The connection: read-only, changes are held in memory (`changedInMemory`). */
+    readonly db: Db,
     readonly table: string,
   ) {
     const sliced = SUBJECT[table] !== undefined;
@@ -54,16 +55,6 @@ export class Rows {
     const update = columns.slice(1).map((c) => `${c} = excluded.${c}`);
     this.upsert = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${values.join(", ")})
       ON CONFLICT (id) DO UPDATE SET ${update.join(", ")} ${this.returning}`;
-  }
-
-  /** Whether the connection is read-only (changes are then held in memory: `changedInMemory`). */
-  get readOnly(): boolean {
-    return this.db.readOnly;
-  }
-
-  /** Gives the rows of `feature` their time columns for these JSON paths (Db.declareTime). */
-  declareTime(feature: string, due: string, unless: string): void {
-    this.db.declareTime(feature, due, unless);
   }
 
   /** Whether changes are held in memory beside the rows (SQL over the table would miss them). */

@@ -46,7 +46,7 @@ export class ThreatQueries {
 
   /** Whether every change of the threats is written to the rows these questions read (not read-only). */
   get followsChanges(): boolean {
-    return !this.rows.readOnly;
+    return !this.rows.db.readOnly;
   }
 
   /** Every threat's asset and issue. */
@@ -74,6 +74,12 @@ export class ThreatQueries {
   *issues(): IterableIterator<[id: string, repo: string, number: number]> {
     for (const row of this.rows.pages(`id, ${repoName("threats")} AS name, number`, "repo IS NOT NULL"))
       yield [String(row["id"]), String(row["name"]), Number(row["number"])];
+  }
+
+  /** Whether the threat's row holds this version and is not gone (a re-delivery): one seek, no record read. */
+  sameVersion(id: string, updatedAt: string, status: string): boolean {
+    const sql = `SELECT 1 AS x FROM threats WHERE id = ? AND updated_at = ? AND status = ? AND NOT gone`;
+    return this.rows.statement(sql).get(id, updatedAt, status) !== undefined;
   }
 
   /** The threats of an asset (`threats_by_asset`). */
@@ -222,6 +228,6 @@ export class ThreatQueries {
 
   /** Gives `feature`'s rows their time columns at `at` (Db.declareTime). */
   private declare(feature: string, at: SliceTime): void {
-    this.rows.declareTime(feature, pathOf(at.due), pathOf(at.unless));
+    this.rows.db.declareTime(feature, pathOf(at.due), pathOf(at.unless));
   }
 }

@@ -65,7 +65,7 @@ function collect<T extends unknown[]>(run: (visit: (...args: T) => void) => void
 }
 
 describe("the threats' SQL queries", () => {
-  it("scan, tally, a feature's due times (scanTimes) and earliest due, and slices equal a read of every record", async () => {
+  it("scan, tally, a re-delivery (sameVersion), a feature's due times (scanTimes) and earliest due, and slices equal a read of every record", async () => {
     const { dir, cleanup } = await withTempDir();
     let n = 0;
     try {
@@ -119,6 +119,15 @@ describe("the threats' SQL queries", () => {
             expect([...(fromSql.byAsset.get(asset) ?? [])].sort()).toEqual(
               [...(fromMaps.byAsset.get(asset) ?? [])].sort(),
             );
+          // A re-delivery told by the row's columns (its version, its status, not gone) as by the record.
+          for (const [id, r] of Object.entries(records))
+            for (const [updatedAt, status] of [
+              [r.updatedAt, r.status],
+              [r.updatedAt, "solved"],
+              ["2024-01-01T00:00:00.000Z", r.status],
+            ] as const)
+              expect(sql.sameVersion(id, updatedAt, status)).toBe(plain.sameVersion(id, updatedAt, status));
+          expect(sql.sameVersion("no-such-threat", "x", "unsolved")).toBe(false);
           expect(new Set(fromSql.byIssue.keys())).toEqual(new Set(fromMaps.byIssue.keys()));
           for (const key of fromMaps.byIssue.keys())
             expect(fromSql.byIssue.get(key)).toBe(fromMaps.byIssue.get(key));

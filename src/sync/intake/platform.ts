@@ -75,7 +75,8 @@ export function absorbAsset(ctx: SyncContext, asset: Asset): void {
           ? undefined
           : pickValues(asset, "asset", ctx.policy.wherePaths.asset),
     },
-    Boolean(ctx.index.byAsset.get(asset.id)?.size),
+    // Asked only of a tombstone for an unknown asset: a re-delivered asset costs no lookup.
+    () => Boolean(ctx.index.byAsset.get(asset.id)?.size),
   );
   if (result.kind === "ignored") return;
   putAsset(ctx, asset.id, result.asset);

@@ -191,6 +191,9 @@ export class ThreatRecordsView implements ThreatRecords {
   }
 
   sameVersion(id: string, updatedAt: string, status: string): boolean {
+    // A re-delivery is most of a re-read stream: its row's columns tell it, no record is built.
+    const queries = this.lookups;
+    if (queries) return queries.sameVersion(id, updatedAt, status);
     const record = this.get(id);
     return record !== undefined && !record.gone && record.updatedAt === updatedAt && record.status === status;
   }

@@ -77,11 +77,11 @@ type AssetVersionResult =
 export function applyAssetVersion(
   known: EngineAsset | undefined,
   asset: AssetVersion,
-  hasThreats: boolean,
+  hasThreats: () => boolean,
 ): AssetVersionResult {
   if (asset.deleted) {
     // An asset created and removed between two polls arrives as a tombstone for an id never seen.
-    if (!known && !hasThreats) return { kind: "ignored" };
+    if (!known && !hasThreats()) return { kind: "ignored" };
     // The same tombstone again (a re-delivery): nothing to record.
     if (known?.deleted && known.updatedAt === asset.updatedAt) return { kind: "ignored" };
     return {

@@ -67,7 +67,7 @@ describe("asset version transition (spec, Asset lifecycle)", () => {
 
   it("a tombstone for an asset never seen, with no threats, is ignored", () => {
     expect(
-      applyAssetVersion(undefined, { deleted: true, updatedAt: "u2", name: null, type: null }, false),
+      applyAssetVersion(undefined, { deleted: true, updatedAt: "u2", name: null, type: null }, () => false),
     ).toEqual({
       kind: "ignored",
     });
@@ -77,7 +77,7 @@ describe("asset version transition (spec, Asset lifecycle)", () => {
     const removed = applyAssetVersion(
       known,
       { deleted: true, updatedAt: "u2", name: null, type: null },
-      true,
+      () => true,
     );
     expect(removed).toEqual({
       kind: "recorded",
@@ -87,26 +87,26 @@ describe("asset version transition (spec, Asset lifecycle)", () => {
     const again = applyAssetVersion(
       { ...known, deleted: true },
       { deleted: true, updatedAt: "u3", name: null, type: null },
-      true,
+      () => true,
     );
     expect(again).toMatchObject({ kind: "recorded", change: null });
     expect(
       applyAssetVersion(
         { ...known, deleted: true, updatedAt: "u3" },
         { deleted: true, updatedAt: "u3", name: null, type: null },
-        true,
+        () => true,
       ),
     ).toEqual({ kind: "ignored" });
   });
 
   it("the same version of a live asset again is a re-delivery: nothing recorded (spec, Events)", () => {
     expect(
-      applyAssetVersion(known, { deleted: false, updatedAt: "u1", name: "db", type: "domain" }, true),
+      applyAssetVersion(known, { deleted: false, updatedAt: "u1", name: "db", type: "domain" }, () => true),
     ).toEqual({
       kind: "ignored",
     });
     expect(
-      applyAssetVersion(known, { deleted: false, updatedAt: "u2", name: "db", type: "domain" }, true),
+      applyAssetVersion(known, { deleted: false, updatedAt: "u2", name: "db", type: "domain" }, () => true),
     ).toMatchObject({ kind: "recorded", change: null });
   });
 
@@ -114,7 +114,7 @@ describe("asset version transition (spec, Asset lifecycle)", () => {
     const restored = applyAssetVersion(
       { ...known, deleted: true },
       { deleted: false, updatedAt: "u3", name: "db2", type: "ip" },
-      true,
+      () => true,
     );
     expect(restored).toEqual({
       kind: "recorded",
