@@ -44,7 +44,10 @@ const jsonPath = (field: Field): string => `$.${field.path.join(".")}`;
 /** A field's value in the JSON text `json`, NULL when missing or of another type (kept in the JSON). */
 function typedOf(field: Field, json: string): string {
   const path = `'${jsonPath(field)}'`;
-  return `CASE WHEN json_type(${json}, ${path}) = '${field.integer ? "integer" : "text"}' THEN ${json} ->> ${path} END`;
+  // An integer as the store's writes take it (Number.isSafeInteger): a larger one stays in the JSON.
+  const integer = `json_type(${json}, ${path}) = 'integer' AND (${json} ->> ${path}) BETWEEN -9007199254740991 AND 9007199254740991`;
+  const typed = field.integer ? integer : `json_type(${json}, ${path}) = 'text'`;
+  return `CASE WHEN ${typed} THEN ${json} ->> ${path} END`;
 }
 
 /** A field's value as its column holds it (the `n` of its text in `names`' table). */

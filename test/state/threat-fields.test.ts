@@ -97,6 +97,7 @@ describe("a threat's fields in columns of their own", () => {
       const scalar = fc.oneof(
         fc.string(),
         fc.integer(),
+        fc.constantFrom(2 ** 60, -(2 ** 53)),
         fc.double({ noNaN: true, noDefaultInfinity: true }),
         fc.boolean(),
         fc.constant(null),
@@ -220,6 +221,27 @@ describe("the upgrade of a layout-3 database to layout 4", () => {
       ]);
       expect(sql(file, "SELECT name FROM sqlite_schema WHERE name LIKE 'old_%'")).toEqual([]);
       expect(sql(file, "PRAGMA freelist_count")).toEqual([{ freelist_count: 0 }]);
+    }));
+
+  it("a value of another type or beyond a safe integer stays in the JSON: it reads back as the JSON says", () =>
+    withFixture(async (path) => {
+      const odd = {
+        status: 7,
+        severity: 2 ** 60,
+        assetId: null,
+        updatedAt: "2026-01-07T00:00:00.000Z",
+        issue: { repo: "acme/sec", number: -(2 ** 62), state: "open", url: "u", hash: "h" },
+      };
+      const { DatabaseSync } = sqlite();
+      const db = new DatabaseSync(databasePathOf(path));
+      db.prepare("INSERT INTO threats (id, value) VALUES (?, ?)").run("t-odd", JSON.stringify(odd));
+      db.close();
+      const store = await openStateImporting(path);
+      expect(store.get("threats", "t-odd")).toEqual(odd);
+      await store.close();
+      expect(
+        sql(databasePathOf(path), "SELECT status, severity, number, repo FROM threats WHERE id = 't-odd'"),
+      ).toEqual([{ status: null, severity: null, number: null, repo: 1 }]);
     }));
 
   it("a failure in the middle of the upgrade leaves layout 3 whole", () =>
